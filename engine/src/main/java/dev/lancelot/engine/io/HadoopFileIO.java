@@ -1,0 +1,367 @@
+package dev.lancelot.engine.io;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * {@link FileIO} over the Hadoop FileSystem API.
+ *
+ * <p>Put-if-absent, per store:
+ * <ul>
+ *   <li>{@code file:} the content goes to a hidden temporary file, then a hard link is created
+ *       under the final name. Link creation fails atomically when the name exists (POSIX
+ *       {@code link(2)}), unlike {@code rename(2)}, which silently replaces.</li>
+ *   <li>{@code hdfs:} (and any store whose rename refuses an existing destination atomically,
+ *       e.g. {@code abfs:} with hierarchical namespace) temporary file, then
+ *       {@code FileSystem.rename}, which the NameNode performs atomically and refuses when the
+ *       destination exists.</li>
+ *   <li>{@code s3a:}, {@code gs:} and other object stores: the same rename protocol, but object
+ *       stores implement rename as check-then-copy, so two writers racing for the same version
+ *       can both believe they won. Use one writer at a time on such stores.</li>
+ * </ul>
+ *
+ * <p>The local file system is accessed through Hadoop's raw local file system, so no
+ * {@code .crc} side files are created next to Lance files.
+ */
+public final class HadoopFileIO implements FileIO {
+  private final Configuration conf;
+  private final Map<String, FileSystem> fileSystems = new ConcurrentHashMap<>();
+  private final IoStats stats = new IoStats();
+  private final long maxGap;
+  private final long maxRequest;
+
+  public HadoopFileIO(Configuration conf) {
+    this(conf, ReadCoalescer.DEFAULT_MAX_GAP, ReadCoalescer.DEFAULT_MAX_REQUEST);
+  }
+
+  public HadoopFileIO(Configuration conf, long maxGap, long maxRequest) {
+    this.conf = conf;
+    this.maxGap = maxGap;
+    this.maxRequest = maxRequest;
+  }
+
+  /** A FileIO with a default Hadoop configuration, for local paths and tests. */
+  public static HadoopFileIO local() {
+    return new HadoopFileIO(new Configuration());
+  }
+
+  /**
+   * Turns a user-supplied location into a fully-qualified URI string: plain local paths
+   * ("/tmp/ds", "rel/ds") become {@code file:} URIs; URIs with a scheme are kept as given
+   * (without a trailing slash).
+   */
+  public static String qualify(String location) {
+    if (location == null || location.isBlank()) {
+      throw new IllegalArgumentException("Dataset location must not be empty");
+    }
+    String loc = location;
+    while (loc.length() > 1 && loc.endsWith("/") && !loc.endsWith(":/") && !loc.endsWith("://")) {
+      loc = loc.substring(0, loc.length() - 1);
+    }
+    URI uri;
+    try {
+      uri = new URI(loc);
+    } catch (Exception e) {
+      uri = null;
+    }
+    if (uri != null && uri.getScheme() != null && uri.getScheme().length() > 1) {
+      return loc;
+    }
+    return Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
+  }
+
+  FileSystem fs(Path path) {
+    URI uri = path.toUri();
+    String key = (uri.getScheme() == null ? "file" : uri.getScheme()) + "://"
+        + (uri.getAuthority() == null ? "" : uri.getAuthority());
+    return fileSystems.computeIfAbsent(key, k -> {
+      try {
+        FileSystem fs = FileSystem.get(uri, conf);
+        if (fs instanceof LocalFileSystem local) {
+          return local.getRawFileSystem();
+        }
+        return fs;
+      } catch (IOException e) {
+        throw new StorageException("Cannot access file system for " + path + ": " + e.getMessage(), e);
+      }
+    });
+  }
+
+  @Override
+  public InputFile newInputFile(String location) {
+    return new HadoopInputFile(location, -1);
+  }
+
+  @Override
+  public InputFile newInputFile(String location, long knownLength) {
+    return new HadoopInputFile(location, knownLength);
+  }
+
+  @Override
+  public PositionOutputStream create(String location) {
+    Path path = new Path(location);
+    try {
+      FSDataOutputStream out = fs(path).create(path, false);
+      return new PositionOutputStream() {
+        @Override
+        public long position() {
+          return out.size();
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+          out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+          out.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+          out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+          out.close();
+        }
+      };
+    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+      throw new StorageException("Cannot create " + location + ": the file already exists", e);
+    } catch (IOException e) {
+      throw new StorageException("Cannot create " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean exists(String location) {
+    Path path = new Path(location);
+    try {
+      return fs(path).exists(path);
+    } catch (IOException e) {
+      throw new StorageException("Cannot check whether " + location + " exists: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<FileEntry> list(String directory) {
+    Path path = new Path(directory);
+    try {
+      FileStatus[] statuses = fs(path).listStatus(path);
+      List<FileEntry> out = new ArrayList<>(statuses.length);
+      for (FileStatus s : statuses) {
+        out.add(new FileEntry(s.getPath().toString(), s.getPath().getName(), s.getLen(), s.isDirectory(),
+            s.getModificationTime()));
+      }
+      return out;
+    } catch (FileNotFoundException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw new StorageException("Cannot list " + directory + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean delete(String location) {
+    Path path = new Path(location);
+    try {
+      return fs(path).delete(path, false);
+    } catch (IOException e) {
+      throw new StorageException("Cannot delete " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean deleteRecursively(String location) {
+    Path path = new Path(location);
+    try {
+      return fs(path).delete(path, true);
+    } catch (IOException e) {
+      throw new StorageException("Cannot delete " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean putIfAbsent(String location, byte[] content) {
+    Path target = new Path(location);
+    Path tmp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
+    FileSystem fs = fs(target);
+    try {
+      try (FSDataOutputStream out = fs.create(tmp, false)) {
+        out.write(content);
+      }
+      if (isLocal(target)) {
+        try {
+          Files.createLink(Paths.get(target.toUri()), Paths.get(tmp.toUri()));
+          return true;
+        } catch (FileAlreadyExistsException e) {
+          return false;
+        }
+      }
+      if (fs.rename(tmp, target)) {
+        return true;
+      }
+      if (fs.exists(target)) {
+        return false;
+      }
+      throw new StorageException("Cannot write " + location + ": the store refused to rename " + tmp
+          + " to it and the target does not exist");
+    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+      return false;
+    } catch (IOException | UncheckedIOException e) {
+      throw new StorageException("Cannot write " + location + ": " + e.getMessage(), e);
+    } finally {
+      try {
+        fs.delete(tmp, false);
+      } catch (IOException ignored) {
+        // A leftover hidden temporary file is harmless: readers ignore it.
+      }
+    }
+  }
+
+  @Override
+  public String atomicityGuarantee(String location) {
+    Path path = new Path(location);
+    String scheme = path.toUri().getScheme() == null ? "file" : path.toUri().getScheme();
+    return switch (scheme) {
+      case "file" -> "atomic: hard link creation fails when the target exists";
+      case "hdfs", "viewfs", "webhdfs" -> "atomic: HDFS rename refuses an existing destination";
+      case "abfs", "abfss" -> "atomic with hierarchical namespace enabled; otherwise single writer only";
+      default -> "not atomic: " + scheme + " renames by check-then-copy; use a single writer at a time";
+    };
+  }
+
+  private static boolean isLocal(Path path) {
+    String scheme = path.toUri().getScheme();
+    return scheme == null || scheme.equals("file");
+  }
+
+  @Override
+  public IoStats stats() {
+    return stats;
+  }
+
+  @Override
+  public void close() {
+    // File systems are cached and shared by Hadoop; they are not ours to close.
+  }
+
+  private final class HadoopInputFile implements InputFile {
+    private final String location;
+    private final Path path;
+    private volatile long length;
+    private volatile FSDataInputStream stream;
+
+    HadoopInputFile(String location, long knownLength) {
+      this.location = location;
+      this.path = new Path(location);
+      this.length = knownLength;
+    }
+
+    @Override
+    public String location() {
+      return location;
+    }
+
+    private FSDataInputStream stream() {
+      FSDataInputStream s = stream;
+      if (s == null) {
+        synchronized (this) {
+          s = stream;
+          if (s == null) {
+            try {
+              s = fs(path).open(path);
+            } catch (FileNotFoundException e) {
+              throw new StorageException("Cannot read " + location + ": the file does not exist", e);
+            } catch (IOException e) {
+              throw new StorageException("Cannot open " + location + ": " + e.getMessage(), e);
+            }
+            stream = s;
+          }
+        }
+      }
+      return s;
+    }
+
+    @Override
+    public long length() {
+      long len = length;
+      if (len < 0) {
+        try {
+          len = fs(path).getFileStatus(path).getLen();
+        } catch (FileNotFoundException e) {
+          throw new StorageException("Cannot read " + location + ": the file does not exist", e);
+        } catch (IOException e) {
+          throw new StorageException("Cannot read the length of " + location + ": " + e.getMessage(), e);
+        }
+        length = len;
+      }
+      return len;
+    }
+
+    @Override
+    public ByteBuffer read(long position, int len) {
+      if (position < 0 || position + len > length()) {
+        throw new StorageException("Cannot read " + location + ": bytes [" + position + ", " + (position + len)
+            + ") lie outside the file of " + length() + " bytes (truncated or corrupt file?)");
+      }
+      byte[] buf = new byte[len];
+      try {
+        stream().readFully(position, buf, 0, len);
+      } catch (IOException e) {
+        throw new StorageException("Cannot read " + len + " bytes at " + position + " of " + location + ": "
+            + e.getMessage(), e);
+      }
+      stats.recordRead(len);
+      return ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public List<ByteBuffer> readRanges(List<ByteRange> ranges) {
+      ByteBuffer[] out = new ByteBuffer[ranges.size()];
+      for (ReadCoalescer.Request req : ReadCoalescer.coalesce(ranges, maxGap, maxRequest)) {
+        ByteBuffer merged = read(req.range().offset(), Math.toIntExact(req.range().length()));
+        for (int member : req.members()) {
+          ByteRange r = ranges.get(member);
+          int from = (int) (r.offset() - req.range().offset());
+          out[member] = merged.slice(from, (int) r.length()).order(ByteOrder.LITTLE_ENDIAN);
+        }
+      }
+      return Arrays.asList(out);
+    }
+
+    @Override
+    public void close() {
+      FSDataInputStream s = stream;
+      if (s != null) {
+        try {
+          s.close();
+        } catch (IOException ignored) {
+          // Closing a read-only stream cannot lose data.
+        }
+      }
+    }
+  }
+}
