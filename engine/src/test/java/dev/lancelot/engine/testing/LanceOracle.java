@@ -1,0 +1,61 @@
+package dev.lancelot.engine.testing;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
+import org.lance.WriteParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/** Helpers around lance-core 7.0.0, the test oracle. Never used by main code. */
+public final class LanceOracle {
+  private LanceOracle() {}
+
+  /** Writes {@code rows} standard rows starting at {@code firstId} with Lance (create or append). */
+  public static void write(BufferAllocator allocator, Path dir, long firstId, int rows, int dim, long seed,
+      WriteParams.WriteMode mode, int maxRowsPerFile) {
+    try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, rows, dim, seed)) {
+      Dataset.write().allocator(allocator).reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(dir.toString()).mode(mode).maxRowsPerFile(maxRowsPerFile).execute().close();
+    }
+  }
+
+  public static Dataset open(BufferAllocator allocator, Path dir) {
+    return Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build());
+  }
+
+  public static long countRows(BufferAllocator allocator, Path dir) {
+    try (Dataset ds = open(allocator, dir)) {
+      return ds.countRows();
+    }
+  }
+
+  /** All values of an int64 column in scan order, read by Lance. */
+  public static List<Long> longColumn(BufferAllocator allocator, Path dir, String column, String filter) {
+    List<Long> out = new ArrayList<>();
+    try (Dataset ds = open(allocator, dir)) {
+      ScanOptions.Builder opts = new ScanOptions.Builder().columns(List.of(column));
+      if (filter != null) {
+        opts.filter(filter);
+      }
+      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot root = reader.getVectorSchemaRoot();
+          BigIntVector v = (BigIntVector) root.getVector(column);
+          for (int i = 0; i < root.getRowCount(); i++) {
+            out.add(v.isNull(i) ? null : v.get(i));
+          }
+        }
+      }
+    } catch (Exception e) {
+      throw new RuntimeException(e);
+    }
+    return out;
+  }
+}
