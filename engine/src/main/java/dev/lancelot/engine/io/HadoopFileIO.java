@@ -87,9 +87,9 @@ public final class HadoopFileIO implements FileIO {
     if (uri != null && uri.getScheme() != null && uri.getScheme().length() > 1) {
       return loc;
     }
-    String uri = Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
+    String local = Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
     // Hadoop's own spelling of local paths: file:/a/b rather than file:///a/b.
-    return uri.startsWith("file:///") ? "file:/" + uri.substring("file:///".length()) : uri;
+    return local.startsWith("file:///") ? "file:/" + local.substring("file:///".length()) : local;
   }
 
   FileSystem fs(Path path) {
