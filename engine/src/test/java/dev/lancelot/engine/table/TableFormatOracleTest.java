@@ -217,7 +217,7 @@ class TableFormatOracleTest {
 
   static DataFragment copyDataFile(Path dir, DataFragment fragment) throws Exception {
     String path = fragment.getFiles(0).getPath();
-    String copyName = "copy" + path.substring(4);
+    String copyName = "copy-" + java.util.UUID.randomUUID() + ".lance";
     Files.copy(dir.resolve("data").resolve(path), dir.resolve("data").resolve(copyName));
     return fragment.toBuilder().clearId().setFiles(0, fragment.getFiles(0).toBuilder().setPath(copyName)).build();
   }
