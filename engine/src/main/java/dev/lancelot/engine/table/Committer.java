@@ -72,6 +72,11 @@ public final class Committer {
         return new Snapshot(paths, new VersionLog.Entry(target, naming, location, bytes.length,
             System.currentTimeMillis()), ManifestFile.read(io.newInputFile(location, bytes.length)));
       }
+      if (base == null) {
+        io.delete(paths.transactionFile(txnName));
+        throw new CommitConflictException("Cannot create dataset " + paths.root()
+            + ": another writer created it concurrently. Append to it, or overwrite it.");
+      }
       // Another writer committed `target` first: examine every version we have not seen.
       long latest = VersionLog.latest(io, paths).map(VersionLog.Entry::version).orElse(target);
       boolean replan = false;
