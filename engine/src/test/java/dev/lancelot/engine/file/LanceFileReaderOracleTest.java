@@ -89,6 +89,11 @@ class LanceFileReaderOracleTest {
   }
 
   static List<Object> scan(LanceFileReader reader, FileProjection p, long from, long to, int batchSize) throws Exception {
+    return scan(reader, p, from, to, batchSize, allocator);
+  }
+
+  static List<Object> scan(LanceFileReader reader, FileProjection p, long from, long to, int batchSize,
+      BufferAllocator allocator) throws Exception {
     List<Object> out = new ArrayList<>();
     try (LanceBatchReader batches = reader.read(p, from, to, batchSize, allocator)) {
       while (batches.loadNextBatch()) {
