@@ -51,21 +51,33 @@ class LanceFileReaderOracleTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("shapes")
   void readsWhatLanceWrote(Shapes.Shape shape) throws Exception {
-    Path path = dir.resolve(shape.name() + ".lance");
+    check(shape, null, FileVersion.V2_1);
+  }
+
+  /** Format 2.2 adds large chunks, constant pages, RLE levels and compressed dictionaries. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("shapes")
+  void readsWhatLanceWroteInFormat22(Shapes.Shape shape) throws Exception {
+    check(shape, "2.2", FileVersion.V2_2);
+  }
+
+  private void check(Shapes.Shape shape, String version, FileVersion expectedVersion) throws Exception {
+    Path path = dir.resolve(shape.name() + "-" + expectedVersion + ".lance");
     int first = shape.rows() / 2 + 7;
     List<Object> expected = new ArrayList<>();
     try (VectorSchemaRoot a = Shapes.batch(shape, allocator, 1, first);
         VectorSchemaRoot b = Shapes.batch(shape, allocator, 2, shape.rows() - first)) {
-      OracleFiles.write(path, allocator, null, List.of(a, b));
+      OracleFiles.write(path, allocator, version, List.of(a, b));
       expected.addAll(Values.of(a.getVector(0)));
       expected.addAll(Values.of(b.getVector(0)));
     }
     HadoopFileIO io = HadoopFileIO.local();
     try (InputFile in = io.newInputFile(path.toUri().toString())) {
-      CHOSEN.put(shape.name(), String.join(" | ", LanceFileInspector.encodings(in).get("c")));
+      CHOSEN.put(shape.name() + (version == null ? "" : " (" + version + ")"),
+          String.join(" | ", LanceFileInspector.encodings(in).get("c")));
       LanceFileReader reader = LanceFileReader.open(in);
       assertThat(reader.numRows()).isEqualTo(shape.rows());
-      assertThat(reader.version()).isEqualTo(FileVersion.V2_1);
+      assertThat(reader.version()).isEqualTo(expectedVersion);
       FileProjection all = FileProjection.all(reader.schema());
       for (int batchSize : new int[] {1024, 333}) {
         assertThat(scan(reader, all, 0, reader.numRows(), batchSize)).as("scan, batch size %d", batchSize)

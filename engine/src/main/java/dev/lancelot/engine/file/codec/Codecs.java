@@ -171,6 +171,15 @@ public final class Codecs {
       }
       case VARIABLE:
         return Codecs::binaryBlock;
+      case RLE: {
+        CompressiveEncoding values = e.getRle().getValues();
+        CompressiveEncoding lengths = e.getRle().getRunLengths();
+        if (!values.hasFlat() || !lengths.hasFlat() || flatBits(lengths) != 8) {
+          throw DecodeException.unsupported("block encoding " + describe(e));
+        }
+        int bits = flatBits(values);
+        return (buf, n) -> rleBlock(bits, buf, n);
+      }
       case CONSTANT: {
         if (!e.getConstant().hasValue()) {
           throw DecodeException.unsupported("block encoding " + describe(e) + " without a value");
@@ -237,6 +246,28 @@ public final class Codecs {
     }
     ByteBuffer data = slice(buf, (int) bytesStart, buf.limit() - (int) bytesStart);
     return new VarValues(data, buf, offsetsStart, bits / 8, n).validate();
+  }
+
+  /**
+   * A run-length encoded block (format 2.2, e.g. definition levels). Layout:
+   * <pre>
+   *   [u64] byte length L of the run values
+   *   [L bytes] run values
+   *   [u8 x runs] run lengths
+   * </pre>
+   */
+  private static FixedValues rleBlock(int bits, ByteBuffer buf, int n) {
+    if (buf.limit() < 8) {
+      throw DecodeException.corrupt("run-length block of " + buf.limit() + " bytes has no header");
+    }
+    long valueBytes = buf.getLong(0);
+    if (valueBytes < 0 || 8 + valueBytes > buf.limit() || valueBytes % (bits / 8) != 0) {
+      throw DecodeException.corrupt("run-length block declares " + valueBytes + " bytes of run values in a buffer of "
+          + buf.limit() + " bytes");
+    }
+    int runs = (int) (valueBytes / (bits / 8));
+    return Rle.decode(bits, slice(buf, 8, (int) valueBytes), slice(buf, 8 + (int) valueBytes,
+        Math.min(runs, buf.limit() - 8 - (int) valueBytes)), n);
   }
 
   private static FixedValues constant(byte[] value, int n) {
