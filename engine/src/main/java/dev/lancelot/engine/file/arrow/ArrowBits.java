@@ -32,9 +32,51 @@ final class ArrowBits {
 
   /** Sets the validity of {@code n} rows from definition levels (0 = valid). */
   static void setFromDefs(ArrowBuf validity, long start, short[] defs, int defFrom, int n) {
-    for (int i = 0; i < n; i++) {
+    int i = 0;
+    while (i < n && ((start + i) & 7) != 0) {
       if (defs[defFrom + i] == 0) {
         setBit(validity, start + i);
+      }
+      i++;
+    }
+    for (; i + 8 <= n; i += 8) {
+      int b = 0;
+      int d = defFrom + i;
+      for (int k = 0; k < 8; k++) {
+        b |= (defs[d + k] == 0 ? 1 : 0) << k;
+      }
+      validity.setByte((start + i) >>> 3, b);
+    }
+    for (; i < n; i++) {
+      if (defs[defFrom + i] == 0) {
+        setBit(validity, start + i);
+      }
+    }
+  }
+
+  /** Copies {@code n} bits like {@link #copyBits} but also clears destination bits that are 0 in the source. */
+  static void overwriteBits(ByteBuffer src, long srcBit, ArrowBuf dst, long dstBit, int n) {
+    if ((srcBit + n + 7) / 8 > src.limit()) {
+      throw DecodeException.corrupt("bit buffer of " + src.limit() + " bytes is too short for bits [" + srcBit + ", "
+          + (srcBit + n) + ")");
+    }
+    int b = 0;
+    if ((srcBit & 7) == 0 && (dstBit & 7) == 0) {
+      int bytes = n >>> 3;
+      if (bytes > 0) {
+        dst.setBytes(dstBit >>> 3, src, (int) (srcBit >>> 3), bytes);
+      }
+      b = bytes << 3;
+    }
+    for (; b < n; b++) {
+      long s = srcBit + b;
+      long d = dstBit + b;
+      long idx = d >>> 3;
+      int mask = 1 << (d & 7);
+      if ((src.get((int) (s >>> 3)) & (1 << (s & 7))) != 0) {
+        dst.setByte(idx, dst.getByte(idx) | mask);
+      } else {
+        dst.setByte(idx, dst.getByte(idx) & ~mask);
       }
     }
   }

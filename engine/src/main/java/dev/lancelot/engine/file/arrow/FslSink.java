@@ -45,8 +45,7 @@ final class FslSink implements ColumnSink {
     child.append(fsl.items(), from * dimension, n * dimension, null, 0);
     if (fsl.validity() != null) {
       ArrowBuf childValidity = ((FieldVector) vector.getDataVector()).getValidityBuffer();
-      ArrowBits.clearRange(childValidity, childStart, (long) n * dimension);
-      ArrowBits.copyBits(fsl.validity(), fsl.validityBitOffset() + (long) from * dimension, childValidity,
+      ArrowBits.overwriteBits(fsl.validity(), fsl.validityBitOffset() + (long) from * dimension, childValidity,
           childStart, n * dimension);
     }
     ArrowBuf validity = vector.getValidityBuffer();

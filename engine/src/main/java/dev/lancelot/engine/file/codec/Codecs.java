@@ -370,7 +370,11 @@ public final class Codecs {
       for (int i = 0; i < layers.size(); i++) {
         if (validity[i] != null) {
           int bits = (int) layerBits[i];
-          copyBits(data, pos, validity[i], (long) r * bits, bits);
+          if (bits % 8 == 0) {
+            validity[i].put(r * (bits / 8), data, pos, bits / 8);
+          } else {
+            copyBits(data, pos, validity[i], (long) r * bits, bits);
+          }
           pos += (bits + 7) / 8;
         }
       }

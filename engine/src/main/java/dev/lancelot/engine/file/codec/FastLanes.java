@@ -1,6 +1,8 @@
 package dev.lancelot.engine.file.codec;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * The FastLanes bit-packing layout used by Lance's bitpacking encodings: 1024 values of a
@@ -15,6 +17,10 @@ import java.nio.ByteBuffer;
  */
 public final class FastLanes {
   private static final int[] ORDER = {0, 4, 2, 6, 1, 5, 3, 7};
+  private static final int[] BASE_64 = bases(64);
+  private static final int[] BASE_32 = bases(32);
+  private static final int[] BASE_16 = bases(16);
+  private static final int[] BASE_8 = bases(8);
 
   private FastLanes() {}
 
@@ -23,104 +29,136 @@ public final class FastLanes {
     return 1024 * width / typeBits;
   }
 
+  private static int index(int row, int lane) {
+    return ORDER[row >>> 3] * 16 + (row & 7) * 128 + lane;
+  }
+
+  private static int[] bases(int typeBits) {
+    int[] b = new int[typeBits];
+    for (int row = 0; row < typeBits; row++) {
+      b[row] = index(row, 0);
+    }
+    return b;
+  }
+
   /**
    * Unpacks 1024 values of {@code width} bits from {@code src} (packed T-bit little-endian words
    * starting at byte {@code srcPos}) into {@code dst} as T-bit little-endian values starting at
    * byte {@code dstPos}.
    */
   public static void unpack(int typeBits, int width, ByteBuffer src, int srcPos, ByteBuffer dst, int dstPos) {
-    int lanes = 1024 / typeBits;
+    if (typeBits != 8 && typeBits != 16 && typeBits != 32 && typeBits != 64) {
+      throw DecodeException.unsupported("bit-packing of " + typeBits + "-bit values");
+    }
+    if (width > typeBits || width < 0) {
+      throw DecodeException.corrupt("bit width " + width + " does not fit the " + typeBits + "-bit value type");
+    }
     int bytes = typeBits / 8;
-    if (width == 0) {
-      for (int i = 0; i < 1024 * bytes; i++) {
-        dst.put(dstPos + i, (byte) 0);
-      }
-      return;
-    }
-    if (width > typeBits) {
-      throw DecodeException.corrupt("bit width " + width + " exceeds the " + typeBits + "-bit value type");
-    }
     int numWords = packedWords(typeBits, width);
     if (srcPos + (long) numWords * bytes > src.limit()) {
       throw DecodeException.corrupt("bit-packed block needs " + (numWords * bytes) + " bytes but only "
           + (src.limit() - srcPos) + " remain");
     }
-    long[] words = new long[numWords];
-    readWords(typeBits, src, srcPos, words);
-    long mask = width == 64 ? -1L : (1L << width) - 1;
-    switch (typeBits) {
-      case 64 -> {
-        for (int lane = 0; lane < lanes; lane++) {
-          for (int row = 0; row < 64; row++) {
-            long v = extract(words, lanes, lane, row, width, 64, mask);
-            dst.putLong(dstPos + 8 * index(row, lane), v);
-          }
-        }
-      }
-      case 32 -> {
-        for (int lane = 0; lane < lanes; lane++) {
-          for (int row = 0; row < 32; row++) {
-            long v = extract(words, lanes, lane, row, width, 32, mask);
-            dst.putInt(dstPos + 4 * index(row, lane), (int) v);
-          }
-        }
-      }
-      case 16 -> {
-        for (int lane = 0; lane < lanes; lane++) {
-          for (int row = 0; row < 16; row++) {
-            long v = extract(words, lanes, lane, row, width, 16, mask);
-            dst.putShort(dstPos + 2 * index(row, lane), (short) v);
-          }
-        }
-      }
-      case 8 -> {
-        for (int lane = 0; lane < lanes; lane++) {
-          for (int row = 0; row < 8; row++) {
-            long v = extract(words, lanes, lane, row, width, 8, mask);
-            dst.put(dstPos + index(row, lane), (byte) v);
-          }
-        }
-      }
-      default -> throw DecodeException.unsupported("bit-packing of " + typeBits + "-bit values");
+    ByteBuffer in = src.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(srcPos);
+    ByteBuffer out = dst.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(dstPos);
+    if (typeBits == 64) {
+      long[] words = new long[numWords];
+      in.asLongBuffer().get(words);
+      long[] values = new long[1024];
+      unpack64(width, words, values);
+      out.asLongBuffer().put(values);
+      return;
     }
-  }
-
-  private static long extract(long[] words, int lanes, int lane, int row, int width, int typeBits, long mask) {
-    int bit = row * width;
-    int k = bit / typeBits;
-    int shift = bit % typeBits;
-    long v = words[lanes * k + lane] >>> shift;
-    if (shift + width > typeBits) {
-      v |= words[lanes * (k + 1) + lane] << (typeBits - shift);
-    }
-    return v & mask;
-  }
-
-  private static int index(int row, int lane) {
-    return ORDER[row >>> 3] * 16 + (row & 7) * 128 + lane;
-  }
-
-  private static void readWords(int typeBits, ByteBuffer src, int pos, long[] out) {
+    int[] words = new int[numWords];
     switch (typeBits) {
-      case 64 -> {
-        for (int i = 0; i < out.length; i++) {
-          out[i] = src.getLong(pos + 8 * i);
-        }
-      }
-      case 32 -> {
-        for (int i = 0; i < out.length; i++) {
-          out[i] = Integer.toUnsignedLong(src.getInt(pos + 4 * i));
-        }
-      }
+      case 32 -> in.asIntBuffer().get(words);
       case 16 -> {
-        for (int i = 0; i < out.length; i++) {
-          out[i] = Short.toUnsignedLong(src.getShort(pos + 2 * i));
+        for (int i = 0; i < numWords; i++) {
+          words[i] = Short.toUnsignedInt(src.getShort(srcPos + 2 * i));
         }
       }
       default -> {
-        for (int i = 0; i < out.length; i++) {
-          out[i] = Byte.toUnsignedLong(src.get(pos + i));
+        for (int i = 0; i < numWords; i++) {
+          words[i] = Byte.toUnsignedInt(src.get(srcPos + i));
         }
+      }
+    }
+    int[] values = new int[1024];
+    unpack32(typeBits, width, words, values);
+    switch (typeBits) {
+      case 32 -> out.asIntBuffer().put(values);
+      case 16 -> {
+        for (int i = 0; i < 1024; i++) {
+          dst.putShort(dstPos + 2 * i, (short) values[i]);
+        }
+      }
+      default -> {
+        for (int i = 0; i < 1024; i++) {
+          dst.put(dstPos + i, (byte) values[i]);
+        }
+      }
+    }
+  }
+
+  /** Unpacks 64-bit lanes, walking each lane's bit stream once without divisions. */
+  static void unpack64(int width, long[] words, long[] out) {
+    if (width == 0) {
+      Arrays.fill(out, 0L);
+      return;
+    }
+    final int lanes = 16;
+    final long mask = width == 64 ? -1L : (1L << width) - 1;
+    for (int lane = 0; lane < lanes; lane++) {
+      int k = 0;
+      int shift = 0;
+      long cur = words[lane];
+      for (int row = 0; row < 64; row++) {
+        long v = cur >>> shift;
+        int next = shift + width;
+        if (next >= 64) {
+          k++;
+          if (k < width) {
+            cur = words[lanes * k + lane];
+            if (next > 64) {
+              v |= cur << (64 - shift);
+            }
+          }
+          next -= 64;
+        }
+        out[BASE_64[row] + lane] = v & mask;
+        shift = next;
+      }
+    }
+  }
+
+  /** Unpacks 8-, 16- or 32-bit lanes (words zero-extended into ints). */
+  static void unpack32(int typeBits, int width, int[] words, int[] out) {
+    if (width == 0) {
+      Arrays.fill(out, 0);
+      return;
+    }
+    final int lanes = 1024 / typeBits;
+    final int mask = width == 32 ? -1 : (1 << width) - 1;
+    final int[] base = typeBits == 32 ? BASE_32 : typeBits == 16 ? BASE_16 : BASE_8;
+    for (int lane = 0; lane < lanes; lane++) {
+      int k = 0;
+      int shift = 0;
+      int cur = words[lane];
+      for (int row = 0; row < typeBits; row++) {
+        int v = cur >>> shift;
+        int next = shift + width;
+        if (next >= typeBits) {
+          k++;
+          if (k < width) {
+            cur = words[lanes * k + lane];
+            if (next > typeBits) {
+              v |= cur << (typeBits - shift);
+            }
+          }
+          next -= typeBits;
+        }
+        out[base[row] + lane] = v & mask;
+        shift = next;
       }
     }
   }
