@@ -120,6 +120,16 @@ public final class LanceFileReader {
     return new LanceBatchReader(this, projection, scanners, start, end, batchSize, allocator);
   }
 
+  /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */
+  public LanceBatchReader read(int[] fieldIds, long start, long end, int batchSize, BufferAllocator allocator) {
+    return read(FileProjection.ofFieldIds(schema(), fieldIds), start, end, batchSize, allocator);
+  }
+
+  /** Takes rows of the top-level fields with these ids (file schema ids); see {@link #take(FileProjection, long[], BufferAllocator)}. */
+  public VectorSchemaRoot take(int[] fieldIds, long[] rows, BufferAllocator allocator) {
+    return take(FileProjection.ofFieldIds(schema(), fieldIds), rows, allocator);
+  }
+
   /** Reads all rows of the projected fields. */
   public LanceBatchReader read(FileProjection projection, int batchSize, BufferAllocator allocator) {
     return read(projection, 0, numRows(), batchSize, allocator);
