@@ -61,6 +61,17 @@ class LanceFileReaderOracleTest {
     check(shape, "2.2", FileVersion.V2_2);
   }
 
+  static Stream<Shapes.Shape> hintedShapes() {
+    return Shapes.withEncodingHints().stream();
+  }
+
+  /** Field metadata makes Lance use general compression, byte-stream-split and forced layouts. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("hintedShapes")
+  void readsEncodingsLanceUsesWhenAsked(Shapes.Shape shape) throws Exception {
+    check(shape, null, FileVersion.V2_1);
+  }
+
   private void check(Shapes.Shape shape, String version, FileVersion expectedVersion) throws Exception {
     Path path = dir.resolve(shape.name() + "-" + expectedVersion + ".lance");
     int first = shape.rows() / 2 + 7;

@@ -40,13 +40,22 @@ final class Shapes {
     void fill(FieldVector v, int row, Random r);
   }
 
-  record Shape(String name, ArrowType type, int rows, Filler filler, int dim) {
+  record Shape(String name, ArrowType type, int rows, Filler filler, int dim, java.util.Map<String, String> metadata) {
+    Shape(String name, ArrowType type, int rows, Filler filler, int dim) {
+      this(name, type, rows, filler, dim, null);
+    }
+
+    Shape withMetadata(String suffix, java.util.Map<String, String> meta) {
+      return new Shape(name + suffix, type, rows, filler, dim, meta);
+    }
+
     Field field(String column) {
+      FieldType ft = new FieldType(true, type, null, metadata);
       if (type instanceof ArrowType.FixedSizeList) {
         Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
-        return new Field(column, FieldType.nullable(type), List.of(item));
+        return new Field(column, ft, List.of(item));
       }
-      return new Field(column, FieldType.nullable(type), null);
+      return new Field(column, ft, null);
     }
 
     @Override
@@ -165,6 +174,37 @@ final class Shapes {
     return s;
   }
 
+  static final String COMPRESSION = "lance-encoding:compression";
+  static final String STRUCTURAL = "lance-encoding:structural-encoding";
+  static final String BSS = "lance-encoding:bss";
+
+  /**
+   * Shapes whose field metadata asks Lance for encodings it does not pick by default: general
+   * compression of mini-blocks and full-zip values, byte-stream-split, and forced layouts.
+   */
+  static List<Shape> withEncodingHints() {
+    java.util.Map<String, Shape> base = new java.util.HashMap<>();
+    for (Shape sh : all()) {
+      base.put(sh.name(), sh);
+    }
+    List<Shape> s = new ArrayList<>();
+    s.add(base.get("int64_random").withMetadata("+zstd", java.util.Map.of(COMPRESSION, "zstd")));
+    s.add(base.get("int64_nulls").withMetadata("+lz4", java.util.Map.of(COMPRESSION, "lz4")));
+    s.add(base.get("int64_small_range").withMetadata("+zstd", java.util.Map.of(COMPRESSION, "zstd")));
+    s.add(base.get("float32_full_range").withMetadata("+bss+zstd", java.util.Map.of(COMPRESSION, "zstd", BSS, "on")));
+    s.add(base.get("float64_random").withMetadata("+bss+lz4", java.util.Map.of(COMPRESSION, "lz4", BSS, "on")));
+    s.add(base.get("utf8_names_nulls").withMetadata("+zstd", java.util.Map.of(COMPRESSION, "zstd")));
+    s.add(base.get("utf8_300_1000_nulls").withMetadata("+lz4", java.util.Map.of(COMPRESSION, "lz4")));
+    s.add(base.get("utf8_300_1000_bytes").withMetadata("+none", java.util.Map.of(COMPRESSION, "none")));
+    s.add(base.get("int64_nulls").withMetadata("+fullzip", java.util.Map.of(STRUCTURAL, "fullzip")));
+    s.add(base.get("int32_random").withMetadata("+fullzip", java.util.Map.of(STRUCTURAL, "fullzip")));
+    s.add(base.get("utf8_names_nulls").withMetadata("+fullzip", java.util.Map.of(STRUCTURAL, "fullzip")));
+    s.add(base.get("fsl_f32_16_nulls").withMetadata("+fullzip", java.util.Map.of(STRUCTURAL, "fullzip")));
+    s.add(base.get("fsl_f32_128_nulls").withMetadata("+miniblock", java.util.Map.of(STRUCTURAL, "miniblock")));
+    s.add(base.get("utf8_300_1000_nulls").withMetadata("+miniblock", java.util.Map.of(STRUCTURAL, "miniblock")));
+    return s;
+  }
+
   static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
@@ -209,7 +249,7 @@ final class Shapes {
 
   private static void fillVectors(FixedSizeListVector v, Shape shape, int rows, Random r) {
     int dim = shape.dim();
-    boolean nulls = shape.name().endsWith("nulls");
+    boolean nulls = shape.name().contains("nulls");
     v.setInitialCapacity(rows);
     v.allocateNew();
     Float4Vector items = (Float4Vector) v.getDataVector();
