@@ -8,6 +8,13 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float2Vector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -52,7 +59,9 @@ final class Shapes {
     Field field(String column) {
       FieldType ft = new FieldType(true, type, null, metadata);
       if (type instanceof ArrowType.FixedSizeList) {
-        Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
+        ArrowType itemType = name.contains("uint8") ? new ArrowType.Int(8, false)
+            : name.contains("f16") ? new ArrowType.FloatingPoint(FloatingPointPrecision.HALF) : F32;
+        Field item = new Field("item", FieldType.nullable(itemType), null);
         return new Field(column, ft, List.of(item));
       }
       return new Field(column, ft, null);
@@ -171,6 +180,31 @@ final class Shapes {
     s.add(new Shape("fsl_f32_128_nulls", new ArrowType.FixedSizeList(128), 3000, null, 128));
     s.add(new Shape("fsl_f32_16", new ArrowType.FixedSizeList(16), 5000, null, 16));
     s.add(new Shape("fsl_f32_16_nulls", new ArrowType.FixedSizeList(16), 5000, null, 16));
+    s.add(new Shape("fsl_uint8_32", new ArrowType.FixedSizeList(32), 3000, null, 32));
+    s.add(new Shape("fsl_f16_64_nulls", new ArrowType.FixedSizeList(64), 3000, null, 64));
+    s.add(new Shape("fsl_uint8_300", new ArrowType.FixedSizeList(300), 1000, null, 300));
+    s.add(shape("uint64_random", new ArrowType.Int(64, false), 3000, (v, i, r) -> ((UInt8Vector) v).set(i, r.nextLong())));
+    s.add(shape("uint32_small", new ArrowType.Int(32, false), 3000, (v, i, r) -> ((UInt4Vector) v).set(i, r.nextInt(300))));
+    s.add(shape("decimal128", new ArrowType.Decimal(18, 3, 128), 3000,
+        (v, i, r) -> ((DecimalVector) v).set(i, java.math.BigDecimal.valueOf(r.nextInt(1_000_000), 3))));
+    s.add(shape("fixed_size_binary_16", new ArrowType.FixedSizeBinary(16), 3000, (v, i, r) -> {
+      byte[] b = new byte[16];
+      r.nextBytes(b);
+      ((FixedSizeBinaryVector) v).set(i, b);
+    }));
+    s.add(shape("large_binary_nulls", ArrowType.LargeBinary.INSTANCE, 3000, (v, i, r) -> {
+      if (i % 4 == 0) {
+        v.setNull(i);
+      } else {
+        byte[] b = new byte[r.nextInt(40)];
+        r.nextBytes(b);
+        ((LargeVarBinaryVector) v).setSafe(i, b);
+      }
+    }));
+    s.add(shape("date64", new ArrowType.Date(DateUnit.MILLISECOND), 3000,
+        (v, i, r) -> ((DateMilliVector) v).set(i, 1_600_000_000_000L + r.nextInt(1 << 30))));
+    s.add(shape("float16", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF), 3000,
+        (v, i, r) -> ((Float2Vector) v).setWithPossibleTruncate(i, (float) r.nextGaussian())));
     return s;
   }
 
@@ -252,7 +286,7 @@ final class Shapes {
     boolean nulls = shape.name().contains("nulls");
     v.setInitialCapacity(rows);
     v.allocateNew();
-    Float4Vector items = (Float4Vector) v.getDataVector();
+    FieldVector items = (FieldVector) v.getDataVector();
     for (int i = 0; i < rows; i++) {
       if (nulls && r.nextInt(9) == 0) {
         v.setNull(i);
@@ -263,10 +297,15 @@ final class Shapes {
       }
       v.setNotNull(i);
       for (int j = 0; j < dim; j++) {
+        int k = i * dim + j;
         if (nulls && j == 3 && i % 13 == 0) {
-          items.setNull(i * dim + j);
+          items.setNull(k);
+        } else if (items instanceof Float4Vector f) {
+          f.set(k, (float) r.nextGaussian());
+        } else if (items instanceof Float2Vector h) {
+          h.setWithPossibleTruncate(k, (float) r.nextGaussian());
         } else {
-          items.set(i * dim + j, (float) r.nextGaussian());
+          ((UInt1Vector) items).set(k, r.nextInt(256));
         }
       }
     }
