@@ -151,6 +151,35 @@ class LanceFileWriterOracleTest {
   }
 
   @Test
+  void emptyAndSingleRowFiles() throws Exception {
+    LanceSchema schema = LanceSchema.fromArrow(FoundationData.schema());
+    Path empty = dir.resolve("empty.lance");
+    try (VectorSchemaRoot none = FoundationData.batch(allocator, 0, 0, 1)) {
+      WriteSummary s = write(empty, schema, List.of(none), 1 << 20);
+      assertThat(s.numRows()).isZero();
+      assertThat(s.numPages()).isZero();
+    }
+    try (org.lance.file.LanceFileReader r = org.lance.file.LanceFileReader.open(empty.toString(), allocator)) {
+      assertThat(r.numRows()).isZero();
+    }
+    try (InputFile in = HadoopFileIO.local().newInputFile(empty.toUri().toString())) {
+      LanceFileReader reader = LanceFileReader.open(in);
+      assertThat(reader.numRows()).isZero();
+      assertThat(reader.schema()).isEqualTo(schema);
+      try (LanceBatchReader batches = reader.read(FileProjection.all(schema), 10, allocator)) {
+        assertThat(batches.loadNextBatch()).isFalse();
+      }
+    }
+    Path one = dir.resolve("one.lance");
+    List<Object> expected;
+    try (VectorSchemaRoot b = FoundationData.batch(allocator, 5, 1, 1)) {
+      write(one, schema, List.of(b), 1 << 20);
+      expected = Values.of(b.getVector("vec"));
+    }
+    assertThat(OracleFiles.readColumn(one, allocator, "vec")).containsExactlyElementsOf(expected);
+  }
+
+  @Test
   void refusesNullsInNonNullableFields() throws Exception {
     Schema arrow = new Schema(List.of(new Field("x", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
     try (VectorSchemaRoot root = VectorSchemaRoot.create(arrow, allocator)) {
