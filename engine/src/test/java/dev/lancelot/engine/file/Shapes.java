@@ -203,6 +203,22 @@ final class Shapes {
     }));
     s.add(shape("date64", new ArrowType.Date(DateUnit.MILLISECOND), 3000,
         (v, i, r) -> ((DateMilliVector) v).set(i, 1_600_000_000_000L + r.nextInt(1 << 30))));
+    s.add(shape("bool_constant", ArrowType.Bool.INSTANCE, 3000, (v, i, r) -> ((BitVector) v).set(i, 1)));
+    s.add(shape("utf8_constant", ArrowType.Utf8.INSTANCE, 3000, (v, i, r) -> ((VarCharVector) v).setSafe(i, utf8("same"))));
+    s.add(shape("int32_constant_nulls", I32, 3000, (v, i, r) -> {
+      if (i % 5 == 0) {
+        v.setNull(i);
+      } else {
+        ((IntVector) v).set(i, 7);
+      }
+    }));
+    s.add(shape("utf8_constant_nulls", ArrowType.Utf8.INSTANCE, 3000, (v, i, r) -> {
+      if (i % 7 == 2) {
+        v.setNull(i);
+      } else {
+        ((VarCharVector) v).setSafe(i, utf8("always"));
+      }
+    }));
     s.add(shape("float16", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF), 3000,
         (v, i, r) -> ((Float2Vector) v).setWithPossibleTruncate(i, (float) r.nextGaussian())));
     return s;

@@ -25,11 +25,20 @@ final class BoolSink implements ColumnSink {
 
   @Override
   public void append(Values values, int from, int n, short[] defs, int defFrom) {
-    if (!(values instanceof FixedValues fixed) || fixed.bitsPerValue() != 1) {
+    if (!(values instanceof FixedValues fixed) || (fixed.bitsPerValue() != 1 && fixed.bitsPerValue() != 8)) {
       throw DecodeException.corrupt("expected 1-bit values for a boolean column but decoded "
           + FixedWidthSink.describe(values));
     }
-    ArrowBits.copyBits(fixed.data(), (long) fixed.offset() * 8 + from, vector.getDataBuffer(), size, n);
+    if (fixed.bitsPerValue() == 8) {
+      // one byte per value (constant pages): non-zero is true
+      for (int i = 0; i < n; i++) {
+        if (fixed.data().get(fixed.offset() + from + i) != 0) {
+          ArrowBits.setBit(vector.getDataBuffer(), size + i);
+        }
+      }
+    } else {
+      ArrowBits.copyBits(fixed.data(), (long) fixed.offset() * 8 + from, vector.getDataBuffer(), size, n);
+    }
     if (defs == null) {
       ArrowBits.setRange(vector.getValidityBuffer(), size, n);
     } else {

@@ -39,7 +39,7 @@ public final class Layouts {
     if (page.layout() == null) {
       return page.encodingType();
     }
-    return describe(page.layout());
+    return describeWithBuffers(page);
   }
 
   public static String describe(PageLayout layout) {
@@ -90,9 +90,19 @@ public final class Layouts {
 
   static String describe(AllNullLayout l) {
     if (l.hasConstantValue()) {
-      return "Constant[" + l.getConstantValue().size() + " bytes, layers=" + layers(l.getLayersList()) + "]";
+      return "Constant[inline " + l.getConstantValue().size() + " bytes, layers=" + layers(l.getLayersList()) + "]";
     }
     return "AllNull[layers=" + layers(l.getLayersList()) + "]";
+  }
+
+  /** Like {@link #describe(PageLayout)} but tells constant pages whose value is in a buffer (2.2). */
+  static String describeWithBuffers(PageInfo page) {
+    PageLayout layout = page.layout();
+    if (layout.hasAllNullLayout() && !layout.getAllNullLayout().hasConstantValue()
+        && (page.numBuffers() == 1 || page.numBuffers() == 3)) {
+      return "Constant[value in buffer 0, layers=" + layers(layout.getAllNullLayout().getLayersList()) + "]";
+    }
+    return describe(layout);
   }
 
   private static String layers(List<RepDefLayer> layers) {
