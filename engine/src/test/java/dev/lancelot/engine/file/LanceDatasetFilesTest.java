@@ -96,6 +96,25 @@ class LanceDatasetFilesTest {
   }
 
   @Test
+  void openingReadsOnlyTheTailOnceAndLanceChoseTheDocumentedEncodings() {
+    HadoopFileIO io = new HadoopFileIO(new Configuration(), 0, 16 << 20);
+    try (InputFile in = io.newInputFile(dataFile.toUri().toString())) {
+      io.stats().reset();
+      LanceFileReader reader = LanceFileReader.open(in);
+      assertThat(io.stats().readRequests()).as("reads to open").isEqualTo(1);
+      assertThat(io.stats().bytesRead()).isLessThanOrEqualTo(64 * 1024);
+      var encodings = LanceFileInspector.encodings(in);
+      assertThat(encodings.get("id")).containsExactly("MiniBlock[values=InlineBitpacking(64), layers=all_valid_item]");
+      assertThat(encodings.get("tenant_id")).containsExactly("MiniBlock[values=InlineBitpacking(32), layers=all_valid_item]");
+      assertThat(encodings.get("name")).containsExactly(
+          "MiniBlock[values=Fsst(Variable(Flat(32))), def=OutOfLineBitpacking(16 -> Flat(1)), layers=nullable_item]");
+      assertThat(encodings.get("vec")).containsExactly("FullZip[fixed 4224 bits, values=FixedSizeList(128, validity,"
+          + " Flat(32)), rep bits 0, def bits 1, layers=nullable_item]");
+      assertThat(reader.numColumns()).isEqualTo(4);
+    }
+  }
+
+  @Test
   void randomTakeReadsOnlyTheNeededChunksAndValues() {
     HadoopFileIO io = new HadoopFileIO(new Configuration(), 0, 16 << 20);
     try (InputFile in = io.newInputFile(dataFile.toUri().toString())) {
