@@ -1,0 +1,94 @@
+package dev.lancelot.engine.file;
+
+import dev.lancelot.engine.file.arrow.ColumnSink;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Batches of a row range of a Lance file, as an Arrow {@link ArrowReader}: call
+ * {@link #loadNextBatch()} until it returns false; {@link #getVectorSchemaRoot()} holds the current
+ * batch (the same root object each time, refilled). Created by
+ * {@link LanceFileReader#read(FileProjection, long, long, int, BufferAllocator)}.
+ *
+ * <p>One batch reader is used by one thread at a time. Closing it releases the root's buffers.
+ */
+public final class LanceBatchReader extends ArrowReader {
+  private final LanceFileReader file;
+  private final FileProjection projection;
+  private final Schema schema;
+  private final List<ColumnScanner> scanners;
+  private final long end;
+  private final int batchSize;
+  private long next;
+
+  LanceBatchReader(LanceFileReader file, FileProjection projection, List<ColumnScanner> scanners, long start, long end,
+      int batchSize, BufferAllocator allocator) {
+    super(allocator);
+    this.file = file;
+    this.projection = projection;
+    this.schema = projection.schema().toArrow();
+    this.scanners = scanners;
+    this.next = start;
+    this.end = end;
+    this.batchSize = batchSize;
+  }
+
+  @Override
+  public boolean loadNextBatch() throws java.io.IOException {
+    prepareLoadNextBatch();
+    if (next >= end) {
+      return false;
+    }
+    int n = (int) Math.min(batchSize, end - next);
+    VectorSchemaRoot root = getVectorSchemaRoot();
+    List<ColumnSink> sinks = new ArrayList<>(scanners.size());
+    try {
+      for (int i = 0; i < scanners.size(); i++) {
+        ColumnSink sink = file.newSink(schema.getFields().get(i), allocator, n);
+        sinks.add(sink);
+        scanners.get(i).next(n, sink);
+      }
+    } catch (RuntimeException e) {
+      for (ColumnSink s : sinks) {
+        s.abort();
+      }
+      throw e;
+    }
+    for (int i = 0; i < sinks.size(); i++) {
+      FieldVector decoded = sinks.get(i).finish();
+      try {
+        decoded.makeTransferPair(root.getVector(i)).transfer();
+      } finally {
+        decoded.close();
+      }
+    }
+    root.setRowCount(n);
+    next += n;
+    return true;
+  }
+
+  /** The projection this reader returns. */
+  public FileProjection projection() {
+    return projection;
+  }
+
+  @Override
+  public long bytesRead() {
+    return 0;
+  }
+
+  @Override
+  protected void closeReadSource() {
+    // The input file belongs to whoever opened it.
+  }
+
+  @Override
+  protected Schema readSchema() {
+    return schema;
+  }
+}

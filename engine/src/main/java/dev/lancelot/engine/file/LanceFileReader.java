@@ -1,0 +1,237 @@
+package dev.lancelot.engine.file;
+
+import dev.lancelot.engine.file.arrow.ColumnSink;
+import dev.lancelot.engine.file.arrow.Sinks;
+import dev.lancelot.engine.file.codec.DecodeException;
+import dev.lancelot.engine.file.container.ColumnInfo;
+import dev.lancelot.engine.file.container.FileMetadata;
+import dev.lancelot.engine.file.container.PageInfo;
+import dev.lancelot.engine.file.layout.PageIo;
+import dev.lancelot.engine.file.layout.PageReader;
+import dev.lancelot.engine.file.layout.RowRange;
+import dev.lancelot.engine.file.layout.RowSource;
+import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.schema.LanceField;
+import dev.lancelot.engine.schema.LanceSchema;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Reads a Lance data file (format 2.1; 2.2 files whose pages use only 2.1 constructs plus the
+ * 2.2 chunk and constant extensions).
+ *
+ * <pre>{@code
+ * LanceFileReader reader = LanceFileReader.open(fileIO.newInputFile(path));
+ * FileProjection p = FileProjection.ofNames(reader.schema(), List.of("id", "vec"));
+ * try (LanceBatchReader batches = reader.read(p, 0, reader.numRows(), 8192, allocator)) {
+ *   while (batches.loadNextBatch()) { VectorSchemaRoot root = batches.getVectorSchemaRoot(); ... }
+ * }
+ * try (VectorSchemaRoot rows = reader.take(p, new long[] {3, 17, 4096}, allocator)) { ... }
+ * }</pre>
+ *
+ * <p>Opening reads the footer, schema and column metadata (one tail read). Reads fetch only the
+ * projected columns' pages that overlap the requested rows; takes fetch only the mini-block chunks
+ * or full-zip values holding the requested rows.
+ *
+ * <p>Thread-safety: a reader is immutable after {@link #open} (page metadata is loaded lazily and
+ * safely published) and may be shared by threads; each {@link LanceBatchReader} is for one thread.
+ * The reader does not own the {@link InputFile}: whoever opened it closes it.
+ */
+public final class LanceFileReader {
+  /** Encoded bytes a scan loads per column at a time (pages larger than this are read in parts). */
+  public static final long DEFAULT_WINDOW_BYTES = 8L * 1024 * 1024;
+
+  private final InputFile file;
+  private final FileMetadata metadata;
+  private final ColumnReader[] columns;
+  private final PageIo io;
+
+  private LanceFileReader(InputFile file, FileMetadata metadata) {
+    this.file = file;
+    this.metadata = metadata;
+    this.columns = new ColumnReader[metadata.columns().size()];
+    List<LanceField> leaves = metadata.schema().leaves();
+    for (int i = 0; i < columns.length; i++) {
+      String name = i < leaves.size() ? leaves.get(i).name() : "#" + i;
+      columns[i] = new ColumnReader(file.location(), metadata.column(i), name);
+    }
+    this.io = ranges -> {
+      List<ByteBuffer> raw = file.readRanges(ranges);
+      List<ByteBuffer> out = new ArrayList<>(raw.size());
+      for (ByteBuffer b : raw) {
+        out.add(b.slice().order(ByteOrder.LITTLE_ENDIAN));
+      }
+      return out;
+    };
+  }
+
+  /** Opens a file: reads and validates footer, schema and column metadata. */
+  public static LanceFileReader open(InputFile file) {
+    return new LanceFileReader(file, FileMetadata.read(file));
+  }
+
+  /** The file's schema (with the field ids it was written with). */
+  public LanceSchema schema() {
+    return metadata.schema();
+  }
+
+  public long numRows() {
+    return metadata.numRows();
+  }
+
+  public FileVersion version() {
+    return metadata.version();
+  }
+
+  public int numColumns() {
+    return columns.length;
+  }
+
+  /** Footer, buffers, columns and pages, for inspection tools. */
+  public FileMetadata metadata() {
+    return metadata;
+  }
+
+  public String location() {
+    return file.location();
+  }
+
+  /**
+   * Reads rows {@code [start, end)} of the projected fields in batches of {@code batchSize} rows
+   * (the last batch may be shorter). Vectors are allocated from {@code allocator}.
+   */
+  public LanceBatchReader read(FileProjection projection, long start, long end, int batchSize,
+      BufferAllocator allocator) {
+    checkRange(start, end);
+    if (batchSize <= 0) {
+      throw new IllegalArgumentException("Batch size must be positive, got " + batchSize);
+    }
+    List<ColumnScanner> scanners = new ArrayList<>();
+    for (int i = 0; i < projection.schema().fields().size(); i++) {
+      ColumnReader column = columnFor(projection, i);
+      scanners.add(new ColumnScanner(column, io, start, end, DEFAULT_WINDOW_BYTES));
+    }
+    return new LanceBatchReader(this, projection, scanners, start, end, batchSize, allocator);
+  }
+
+  /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */
+  public LanceBatchReader read(int[] fieldIds, long start, long end, int batchSize, BufferAllocator allocator) {
+    return read(FileProjection.ofFieldIds(schema(), fieldIds), start, end, batchSize, allocator);
+  }
+
+  /** Takes rows of the top-level fields with these ids (file schema ids); see {@link #take(FileProjection, long[], BufferAllocator)}. */
+  public VectorSchemaRoot take(int[] fieldIds, long[] rows, BufferAllocator allocator) {
+    return take(FileProjection.ofFieldIds(schema(), fieldIds), rows, allocator);
+  }
+
+  /** Reads all rows of the projected fields. */
+  public LanceBatchReader read(FileProjection projection, int batchSize, BufferAllocator allocator) {
+    return read(projection, 0, numRows(), batchSize, allocator);
+  }
+
+  /**
+   * Returns the rows at {@code rows} (ascending; repeats allowed) of the projected fields, in
+   * that order, as one batch owned by the caller. Only the chunks or values holding these rows
+   * are read.
+   */
+  public VectorSchemaRoot take(FileProjection projection, long[] rows, BufferAllocator allocator) {
+    for (int i = 0; i < rows.length; i++) {
+      if (rows[i] < 0 || rows[i] >= numRows()) {
+        throw new IllegalArgumentException("Cannot take row " + rows[i] + " of " + file.location() + ": the file has "
+            + numRows() + " rows");
+      }
+      if (i > 0 && rows[i] < rows[i - 1]) {
+        throw new IllegalArgumentException("Rows to take must be sorted ascending; row " + rows[i] + " follows "
+            + rows[i - 1]);
+      }
+    }
+    List<Field> fields = projection.schema().toArrow().getFields();
+    List<FieldVector> vectors = new ArrayList<>(fields.size());
+    try {
+      for (int i = 0; i < fields.size(); i++) {
+        ColumnReader column = columnFor(projection, i);
+        ColumnSink sink = newSink(fields.get(i), allocator, rows.length);
+        try {
+          takeColumn(column, rows, sink);
+        } catch (RuntimeException e) {
+          sink.abort();
+          throw e;
+        }
+        vectors.add(sink.finish());
+      }
+    } catch (RuntimeException e) {
+      for (FieldVector v : vectors) {
+        v.close();
+      }
+      throw e;
+    }
+    return new VectorSchemaRoot(fields, vectors, rows.length);
+  }
+
+  private void takeColumn(ColumnReader column, long[] rows, ColumnSink sink) {
+    ColumnInfo info = column.info();
+    int i = 0;
+    while (i < rows.length) {
+      int pageIndex = info.pageOf(rows[i]);
+      PageInfo page = info.pages().get(pageIndex);
+      List<RowRange> ranges = new ArrayList<>();
+      while (i < rows.length && rows[i] < page.endRow()) {
+        int start = (int) (rows[i] - page.firstRow());
+        int end = start + 1;
+        i++;
+        while (i < rows.length && rows[i] == page.firstRow() + end && rows[i] < page.endRow()) {
+          end++;
+          i++;
+        }
+        ranges.add(new RowRange(start, end));
+      }
+      PageReader reader = column.page(pageIndex);
+      List<RowSource> sources = column.guard(pageIndex, () -> reader.load(ranges, io));
+      for (RowSource s : sources) {
+        column.guardRun(pageIndex, () -> s.emit(s.remaining(), sink));
+      }
+    }
+  }
+
+  private ColumnReader columnFor(FileProjection projection, int fieldIndex) {
+    int[] cols = projection.columns(fieldIndex);
+    LanceField field = projection.schema().fields().get(fieldIndex);
+    if (cols.length != 1) {
+      throw new UnsupportedFileFeatureException("Cannot read field \"" + field.name() + "\" (" + field.logicalType()
+          + ") of " + file.location() + ": nested fields spanning " + cols.length
+          + " columns (structs, lists) are not supported by lancelot yet.");
+    }
+    if (cols[0] < 0 || cols[0] >= columns.length) {
+      throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
+          + cols[0] + " does not exist (the file has " + columns.length + " columns).");
+    }
+    ColumnReader c = columns[cols[0]];
+    if (c.info().numRows() != numRows()) {
+      throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
+          + cols[0] + " holds " + c.info().numRows() + " rows but the file has " + numRows() + ".");
+    }
+    return c;
+  }
+
+  ColumnSink newSink(Field field, BufferAllocator allocator, int capacity) {
+    try {
+      return Sinks.create(field, allocator, capacity);
+    } catch (DecodeException e) {
+      throw new UnsupportedFileFeatureException("Cannot read field \"" + field.getName() + "\" of " + file.location()
+          + ": " + e.getMessage() + " is not supported by lancelot yet.", e);
+    }
+  }
+
+  private void checkRange(long start, long end) {
+    if (start < 0 || end < start || end > numRows()) {
+      throw new IllegalArgumentException("Cannot read rows [" + start + ", " + end + ") of " + file.location()
+          + ": the file has " + numRows() + " rows");
+    }
+  }
+}

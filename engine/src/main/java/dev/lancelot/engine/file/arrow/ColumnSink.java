@@ -1,0 +1,29 @@
+package dev.lancelot.engine.file.arrow;
+
+import dev.lancelot.engine.file.codec.Values;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Appends decoded values to one Arrow vector of a batch. Rows arrive in order; the vector is
+ * allocated for the batch's row count up front (variable-width data grows as needed).
+ * Implementations copy in bulk: one {@code setBytes} per run of values plus a validity pass.
+ */
+public interface ColumnSink {
+  /** Appends {@code n} null rows. */
+  void appendNulls(int n);
+
+  /**
+   * Appends values {@code [from, from + n)} of {@code values}. Row {@code i} of them is null when
+   * {@code defs != null && defs[defFrom + i] != 0} (the definition level of a non-nested leaf).
+   */
+  void append(Values values, int from, int n, short[] defs, int defFrom);
+
+  /** Rows appended so far. */
+  int size();
+
+  /** Sets the value count and hands the vector over; the sink must not be used afterwards. */
+  FieldVector finish();
+
+  /** Releases the vector when the batch is abandoned (e.g. after a decoding error). */
+  void abort();
+}

@@ -1,0 +1,283 @@
+package dev.lancelot.engine.file.layout;
+
+import dev.lancelot.engine.file.arrow.ColumnSink;
+import dev.lancelot.engine.file.codec.Codecs;
+import dev.lancelot.engine.file.codec.DecodeException;
+import dev.lancelot.engine.file.codec.FixedPerValueDecoder;
+import dev.lancelot.engine.file.codec.Values;
+import dev.lancelot.engine.file.codec.VarValues;
+import dev.lancelot.engine.file.codec.VariablePerValueDecoder;
+import dev.lancelot.engine.file.container.PageInfo;
+import dev.lancelot.engine.file.proto.Encodings21Protos.FullZipLayout;
+import dev.lancelot.engine.io.ByteRange;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The full-zip layout for wide values: each value's control word is zipped with its bytes, so
+ * any row can be located without decoding its neighbours. Page buffers:
+ * <pre>
+ *   buffer 0: per item: [control word][value]
+ *             control word: 0, 1, 2 or 4 bytes holding (rep << bits_def) | def; absent when
+ *             bits_rep + bits_def = 0
+ *             fixed width:    value = bits_per_value / 8 bytes, present for every visible item
+ *                             (null items carry zero bytes)
+ *             variable width: value = [length, bits_per_offset / 8 bytes][bytes], present only
+ *                             for valid items
+ *   buffer 1: repetition index (variable width or lists only): rows + 1 unsigned integers of
+ *             1, 2, 4 or 8 bytes (width = buffer size / (rows + 1)); entry r is the byte
+ *             position of row r in buffer 0, the last entry its size
+ * </pre>
+ * Fixed-width rows are found by multiplication; variable-width rows through the repetition
+ * index, reading only its entries for the requested ranges.
+ */
+public final class FullZipPageReader implements PageReader {
+  private final PageInfo page;
+  private final FullZipLayout layout;
+  private final int controlBytes;
+  private final int defMask;
+  private final FixedPerValueDecoder fixed;
+  private final VariablePerValueDecoder variable;
+  private final int valueBytes;
+  private final int lengthBytes;
+  private final int indexWidth;
+
+  public FullZipPageReader(PageInfo page, FullZipLayout layout) {
+    this.page = page;
+    this.layout = layout;
+    if (layout.getBitsRep() > 0) {
+      throw DecodeException.unsupported("full-zip pages with repetition levels (lists)");
+    }
+    if (layout.getLayersCount() > 1) {
+      throw DecodeException.unsupported("full-zip pages with " + layout.getLayersCount() + " rep/def layers (structs)");
+    }
+    int bits = layout.getBitsRep() + layout.getBitsDef();
+    this.controlBytes = bits == 0 ? 0 : bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
+    this.defMask = layout.getBitsDef() >= 31 ? -1 : (1 << layout.getBitsDef()) - 1;
+    if (page.numBuffers() < 1) {
+      throw DecodeException.corrupt("full-zip page without a data buffer");
+    }
+    switch (layout.getDetailsCase()) {
+      case BITS_PER_VALUE -> {
+        this.fixed = Codecs.fixedPerValue(layout.getValueCompression());
+        this.variable = null;
+        if (layout.getBitsPerValue() % 8 != 0 || fixed.bitsPerValue() != layout.getBitsPerValue()) {
+          throw DecodeException.corrupt("full-zip page declares " + layout.getBitsPerValue()
+              + " bits per value but its encoding " + Codecs.describe(layout.getValueCompression()) + " needs "
+              + fixed.bitsPerValue());
+        }
+        this.valueBytes = layout.getBitsPerValue() / 8;
+        this.lengthBytes = 0;
+        this.indexWidth = 0;
+        long expected = (long) (controlBytes + valueBytes) * page.numRows();
+        if (page.bufferSize(0) < expected) {
+          throw DecodeException.corrupt("full-zip page buffer of " + page.bufferSize(0) + " bytes, " + expected
+              + " expected for " + page.numRows() + " rows");
+        }
+      }
+      case BITS_PER_OFFSET -> {
+        this.fixed = null;
+        this.variable = Codecs.variablePerValue(layout.getValueCompression());
+        this.valueBytes = 0;
+        int lb = layout.getBitsPerOffset() / 8;
+        if (lb != 1 && lb != 2 && lb != 4 && lb != 8 || layout.getBitsPerOffset() % 8 != 0) {
+          throw DecodeException.corrupt("full-zip page with " + layout.getBitsPerOffset() + "-bit lengths");
+        }
+        this.lengthBytes = lb;
+        if (page.numBuffers() < 2) {
+          throw DecodeException.corrupt("variable-width full-zip page without a repetition index");
+        }
+        long entries = page.numRows() + 1;
+        long w = page.bufferSize(1) / entries;
+        if (page.bufferSize(1) % entries != 0 || (w != 1 && w != 2 && w != 4 && w != 8)) {
+          throw DecodeException.corrupt("full-zip repetition index of " + page.bufferSize(1) + " bytes for "
+              + page.numRows() + " rows");
+        }
+        this.indexWidth = (int) w;
+      }
+      default -> throw DecodeException.corrupt("full-zip page without bits_per_value or bits_per_offset");
+    }
+  }
+
+  @Override
+  public PageInfo page() {
+    return page;
+  }
+
+  private int stride() {
+    return controlBytes + valueBytes;
+  }
+
+  @Override
+  public List<RowSource> load(List<RowRange> ranges, PageIo io) {
+    List<RowSource> out = new ArrayList<>(ranges.size());
+    long data = page.bufferOffset(0);
+    if (fixed != null) {
+      List<ByteRange> byteRanges = new ArrayList<>(ranges.size());
+      for (RowRange r : ranges) {
+        byteRanges.add(new ByteRange(data + (long) r.start() * stride(), (long) r.length() * stride()));
+      }
+      List<ByteBuffer> bufs = io.read(byteRanges);
+      for (int i = 0; i < ranges.size(); i++) {
+        out.add(new FixedRows(bufs.get(i), ranges.get(i).length()));
+      }
+      return out;
+    }
+    // Variable width: first the index entries bounding each range, then the bytes between them.
+    List<ByteRange> indexRanges = new ArrayList<>(ranges.size());
+    long index = page.bufferOffset(1);
+    for (RowRange r : ranges) {
+      indexRanges.add(new ByteRange(index + (long) r.start() * indexWidth, (long) (r.length() + 1) * indexWidth));
+    }
+    List<ByteBuffer> entries = io.read(indexRanges);
+    List<ByteRange> dataRanges = new ArrayList<>(ranges.size());
+    for (int i = 0; i < ranges.size(); i++) {
+      long from = entry(entries.get(i), 0);
+      long to = entry(entries.get(i), ranges.get(i).length());
+      if (from < 0 || to < from || to > page.bufferSize(0)) {
+        throw DecodeException.corrupt("full-zip repetition index points to [" + from + ", " + to
+            + ") outside a data buffer of " + page.bufferSize(0) + " bytes");
+      }
+      dataRanges.add(new ByteRange(data + from, to - from));
+    }
+    List<ByteBuffer> bufs = io.read(dataRanges);
+    for (int i = 0; i < ranges.size(); i++) {
+      out.add(new VariableRows(bufs.get(i), ranges.get(i).length()));
+    }
+    return out;
+  }
+
+  private long entry(ByteBuffer buf, int i) {
+    return switch (indexWidth) {
+      case 1 -> Byte.toUnsignedLong(buf.get(i));
+      case 2 -> Short.toUnsignedLong(buf.getShort(2 * i));
+      case 4 -> Integer.toUnsignedLong(buf.getInt(4 * i));
+      default -> buf.getLong(8 * i);
+    };
+  }
+
+  @Override
+  public long estimateBytes(int start, int end) {
+    if (fixed != null) {
+      return (long) (end - start) * stride();
+    }
+    return page.numRows() == 0 ? 0 : page.bufferSize(0) * (end - start) / page.numRows();
+  }
+
+  private int readControl(ByteBuffer buf, int pos) {
+    return switch (controlBytes) {
+      case 1 -> Byte.toUnsignedInt(buf.get(pos));
+      case 2 -> Short.toUnsignedInt(buf.getShort(pos));
+      default -> buf.getInt(pos);
+    };
+  }
+
+  /** Fixed-width rows: zero-copy when there are no control words. */
+  private final class FixedRows implements RowSource {
+    private final ByteBuffer buf;
+    private final int rows;
+    private int next;
+
+    FixedRows(ByteBuffer buf, int rows) {
+      this.buf = buf;
+      this.rows = rows;
+    }
+
+    @Override
+    public int remaining() {
+      return rows - next;
+    }
+
+    @Override
+    public void emit(int n, ColumnSink sink) {
+      if (n > remaining()) {
+        throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
+      }
+      int pos = next * stride();
+      if (controlBytes == 0) {
+        sink.append(fixed.decode(buf, pos, n), 0, n, null, 0);
+      } else {
+        short[] defs = new short[n];
+        byte[] packed = new byte[n * valueBytes];
+        for (int i = 0; i < n; i++) {
+          defs[i] = (short) (readControl(buf, pos) & defMask);
+          buf.get(pos + controlBytes, packed, i * valueBytes, valueBytes);
+          pos += stride();
+        }
+        Values v = fixed.decode(ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN), 0, n);
+        sink.append(v, 0, n, defs, 0);
+      }
+      next += n;
+    }
+  }
+
+  /** Variable-width rows: unzipped into offsets and bytes, then decoded (FSST, zstd, ...). */
+  private final class VariableRows implements RowSource {
+    private final ByteBuffer buf;
+    private final int rows;
+    private int next;
+    private int pos;
+
+    VariableRows(ByteBuffer buf, int rows) {
+      this.buf = buf;
+      this.rows = rows;
+    }
+
+    @Override
+    public int remaining() {
+      return rows - next;
+    }
+
+    @Override
+    public void emit(int n, ColumnSink sink) {
+      if (n > remaining()) {
+        throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
+      }
+      short[] defs = controlBytes == 0 ? null : new short[n];
+      int[] offsets = new int[n + 1];
+      int start = pos;
+      byte[] data = new byte[Math.max(16, Math.min(buf.limit() - pos, 1 << 20))];
+      int size = 0;
+      for (int i = 0; i < n; i++) {
+        int def = 0;
+        if (controlBytes > 0) {
+          def = readControl(buf, pos) & defMask;
+          defs[i] = (short) def;
+          pos += controlBytes;
+        }
+        if (def == 0) {
+          long len = switch (lengthBytes) {
+            case 1 -> Byte.toUnsignedLong(buf.get(pos));
+            case 2 -> Short.toUnsignedLong(buf.getShort(pos));
+            case 4 -> Integer.toUnsignedLong(buf.getInt(pos));
+            default -> buf.getLong(pos);
+          };
+          pos += lengthBytes;
+          if (len < 0 || pos + len > buf.limit()) {
+            throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
+          }
+          if (size + len > data.length) {
+            data = java.util.Arrays.copyOf(data, (int) Math.max(size + len, Math.min(2L * data.length, Integer.MAX_VALUE - 16)));
+          }
+          buf.get(pos, data, size, (int) len);
+          size += (int) len;
+          pos += (int) len;
+        }
+        offsets[i + 1] = size;
+      }
+      if (pos - start < 0) {
+        throw new IllegalStateException("negative progress");
+      }
+      VarValues stored = VarValues.wrap(data, size, offsets, n);
+      sink.append(variable.decode(stored), 0, n, defs, 0);
+      next += n;
+    }
+  }
+
+  @Override
+  public String describe() {
+    return Layouts.describe(layout);
+  }
+}

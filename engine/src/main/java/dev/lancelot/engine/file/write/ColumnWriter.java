@@ -1,0 +1,91 @@
+package dev.lancelot.engine.file.write;
+
+import com.google.protobuf.Any;
+import dev.lancelot.engine.file.proto.File2Protos;
+import dev.lancelot.engine.schema.LanceField;
+import java.io.IOException;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Buffers one column and writes a page whenever about {@code maxPageBytes} of values have
+ * accumulated, so large files keep pages small enough to skip.
+ */
+public final class ColumnWriter {
+  /** Most rows appended at a time; slices are sized so pages end close to their target size. */
+  private static final int SLICE_ROWS = 1024;
+
+  private final LanceField field;
+  private final ColumnBuffer buffer;
+  private final long maxPageBytes;
+  private final File2Protos.ColumnMetadata.Builder metadata = File2Protos.ColumnMetadata.newBuilder();
+  private long rowsWritten;
+
+  public ColumnWriter(LanceField field, long maxPageBytes) {
+    this.field = field;
+    this.buffer = ColumnBuffers.create(field);
+    this.maxPageBytes = maxPageBytes;
+  }
+
+  public LanceField field() {
+    return field;
+  }
+
+  /** Appends all rows of {@code v}, writing pages to {@code out} as they fill up. */
+  public void append(FieldVector v, AlignedOutput out) throws IOException {
+    int n = v.getValueCount();
+    int row = 0;
+    while (row < n) {
+      int take;
+      if (buffer.rows() == 0) {
+        take = Math.min(16, n - row);
+      } else {
+        long perRow = Math.max(1, (buffer.bytes() + buffer.rows() - 1) / buffer.rows());
+        long fit = (maxPageBytes - buffer.bytes()) / perRow + 1;
+        take = (int) Math.min(n - row, Math.max(1, Math.min(SLICE_ROWS, fit)));
+      }
+      buffer.append(v, row, take);
+      row += take;
+      if (buffer.bytes() >= maxPageBytes) {
+        flush(out);
+      }
+    }
+  }
+
+  /** Writes the buffered rows (if any) as a page. */
+  public void flush(AlignedOutput out) throws IOException {
+    if (buffer.rows() == 0) {
+      return;
+    }
+    EncodedPage page = buffer.encode();
+    File2Protos.ColumnMetadata.Page.Builder p = File2Protos.ColumnMetadata.Page.newBuilder();
+    for (byte[] b : page.buffers()) {
+      p.addBufferOffsets(out.writeAligned(b));
+      p.addBufferSizes(b.length);
+    }
+    Any any = Any.newBuilder().setTypeUrl("/lance.encodings21.PageLayout").setValue(page.layout().toByteString()).build();
+    p.setLength(page.numRows())
+        .setPriority(rowsWritten)
+        .setEncoding(File2Protos.Encoding.newBuilder()
+            .setDirect(File2Protos.DirectEncoding.newBuilder().setEncoding(any.toByteString())));
+    metadata.addPages(p);
+    rowsWritten += page.numRows();
+  }
+
+  public long rowsWritten() {
+    return rowsWritten;
+  }
+
+  public int pages() {
+    return metadata.getPagesCount();
+  }
+
+  /** The column metadata message (call after the final flush). */
+  public File2Protos.ColumnMetadata metadata() {
+    Any columnEncoding = Any.newBuilder().setTypeUrl("/lance.encodings.ColumnEncoding")
+        .setValue(dev.lancelot.engine.file.proto.Encodings20Protos.ColumnEncoding.newBuilder()
+            .setValues(com.google.protobuf.Empty.getDefaultInstance()).build().toByteString())
+        .build();
+    return metadata.setEncoding(File2Protos.Encoding.newBuilder()
+        .setDirect(File2Protos.DirectEncoding.newBuilder().setEncoding(columnEncoding.toByteString()))).build();
+  }
+}

@@ -1,0 +1,315 @@
+package dev.lancelot.engine.schema;
+
+import com.google.protobuf.ByteString;
+import dev.lancelot.engine.format.proto.FileProtos;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * An immutable Lance schema: a tree of {@link LanceField}s plus schema metadata.
+ *
+ * <p>Three representations are interchangeable:
+ * <ul>
+ *   <li>Arrow: {@link #fromArrow(Schema)} (assigns field ids in pre-order from 0, as Lance does
+ *       when a dataset is created) and {@link #toArrow()};</li>
+ *   <li>protobuf: the flattened, parents-before-children list of {@code lance.file.Field} stored
+ *       in manifests and in data files ({@link #fromProtos}, {@link #toProtos()});</li>
+ *   <li>this tree, for lookups by id or name and for projections.</li>
+ * </ul>
+ *
+ * <p>In Lance file format 2.1 every leaf field (pre-order) is one column of a data file, so the
+ * column index of a leaf is its position in {@link #leaves()}; see {@link #leafColumnIndices()}.
+ */
+public final class LanceSchema {
+  private final List<LanceField> fields;
+  private final Map<String, String> metadata;
+  private final Map<Integer, LanceField> byId;
+
+  private LanceSchema(List<LanceField> fields, Map<String, String> metadata) {
+    this.fields = List.copyOf(fields);
+    this.metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    Map<Integer, LanceField> ids = new HashMap<>();
+    for (LanceField top : this.fields) {
+      for (LanceField f : top.preOrder()) {
+        if (f.id() >= 0 && ids.put(f.id(), f) != null) {
+          throw new SchemaException("Cannot build schema: field id " + f.id()
+              + " is used twice. The schema is corrupt or was assembled incorrectly.");
+        }
+      }
+    }
+    this.byId = Collections.unmodifiableMap(ids);
+  }
+
+  /** A schema from fields whose ids are already assigned. */
+  public static LanceSchema of(List<LanceField> fields, Map<String, String> metadata) {
+    return new LanceSchema(fields, metadata);
+  }
+
+  /** Converts an Arrow schema, assigning field ids in pre-order starting at 0. */
+  public static LanceSchema fromArrow(Schema arrow) {
+    return fromArrow(arrow, 0);
+  }
+
+  /** Converts an Arrow schema, assigning field ids in pre-order starting at {@code firstId}. */
+  public static LanceSchema fromArrow(Schema arrow, int firstId) {
+    List<LanceField> unnumbered = new ArrayList<>();
+    for (Field f : arrow.getFields()) {
+      unnumbered.add(LanceField.fromArrow(f));
+    }
+    int[] next = {firstId};
+    List<LanceField> numbered = new ArrayList<>();
+    for (LanceField f : unnumbered) {
+      numbered.add(assignIds(f, -1, next));
+    }
+    Map<String, String> meta = arrow.getCustomMetadata() == null ? Map.of() : arrow.getCustomMetadata();
+    return new LanceSchema(numbered, meta);
+  }
+
+  /** Assigns ids to fields whose id is negative, keeping existing ones (as Lance's set_id). */
+  private static LanceField assignIds(LanceField f, int parentId, int[] next) {
+    int id = f.id() >= 0 ? f.id() : next[0]++;
+    List<LanceField> children = new ArrayList<>(f.children().size());
+    for (LanceField c : f.children()) {
+      children.add(assignIds(c, id, next));
+    }
+    return f.withIds(id, parentId).withChildren(children);
+  }
+
+  /**
+   * Rebuilds the tree from the flattened proto list of a manifest or file descriptor. Parents
+   * must come before their children; the order of children follows the list.
+   */
+  public static LanceSchema fromProtos(List<FileProtos.Field> protos, Map<String, ByteString> metadata) {
+    Map<Integer, List<FileProtos.Field>> childrenOf = new LinkedHashMap<>();
+    List<FileProtos.Field> top = new ArrayList<>();
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
+    for (FileProtos.Field f : protos) {
+      if (f.getParentId() == -1) {
+        top.add(f);
+      } else {
+        if (!seen.contains(f.getParentId())) {
+          throw new SchemaException("Cannot read schema: field \"" + f.getName() + "\" (id " + f.getId()
+              + ") refers to parent id " + f.getParentId()
+              + " which does not precede it. The manifest or data file is corrupt.");
+        }
+        childrenOf.computeIfAbsent(f.getParentId(), k -> new ArrayList<>()).add(f);
+      }
+      seen.add(f.getId());
+    }
+    List<LanceField> fields = new ArrayList<>();
+    for (FileProtos.Field f : top) {
+      fields.add(fromProto(f, childrenOf));
+    }
+    Map<String, String> meta = new LinkedHashMap<>();
+    if (metadata != null) {
+      metadata.forEach((k, v) -> meta.put(k, v.toStringUtf8()));
+    }
+    return new LanceSchema(fields, meta);
+  }
+
+  /** Reads the schema of a {@code lance.file.Schema} message. */
+  public static LanceSchema fromProto(FileProtos.Schema schema) {
+    return fromProtos(schema.getFieldsList(), schema.getMetadataMap());
+  }
+
+  private static LanceField fromProto(FileProtos.Field f, Map<Integer, List<FileProtos.Field>> childrenOf) {
+    List<LanceField> children = new ArrayList<>();
+    for (FileProtos.Field c : childrenOf.getOrDefault(f.getId(), List.of())) {
+      children.add(fromProto(c, childrenOf));
+    }
+    Map<String, String> meta = new LinkedHashMap<>();
+    f.getMetadataMap().forEach((k, v) -> meta.put(k, v.toStringUtf8()));
+    if (!f.getExtensionName().isEmpty()) {
+      meta.put(LogicalTypes.ARROW_EXT_NAME, f.getExtensionName());
+    }
+    return new LanceField(f.getId(), f.getParentId(), f.getName(), f.getLogicalType(), f.getNullable(), meta,
+        children, f.getEncoding(), f.getUnenforcedPrimaryKey());
+  }
+
+  /** The flattened proto list (pre-order, parents first), as Lance writes it. */
+  public List<FileProtos.Field> toProtos() {
+    List<FileProtos.Field> out = new ArrayList<>();
+    for (LanceField top : fields) {
+      for (LanceField f : top.preOrder()) {
+        FileProtos.Field.Builder b = FileProtos.Field.newBuilder()
+            .setId(f.id())
+            .setParentId(f.parentId())
+            .setName(f.name())
+            .setLogicalType(f.logicalType())
+            .setNullable(f.nullable())
+            .setEncoding(f.legacyEncoding())
+            .setUnenforcedPrimaryKey(f.unenforcedPrimaryKey());
+        f.metadata().forEach((k, v) -> b.putMetadata(k, ByteString.copyFrom(v, StandardCharsets.UTF_8)));
+        String ext = f.extensionName();
+        if (ext != null) {
+          b.setExtensionName(ext);
+        }
+        out.add(b.build());
+      }
+    }
+    return out;
+  }
+
+  /** Schema metadata as the proto map (values as UTF-8 bytes). */
+  public Map<String, ByteString> metadataProto() {
+    Map<String, ByteString> out = new LinkedHashMap<>();
+    metadata.forEach((k, v) -> out.put(k, ByteString.copyFrom(v, StandardCharsets.UTF_8)));
+    return out;
+  }
+
+  /** This schema as a {@code lance.file.Schema} message. */
+  public FileProtos.Schema toProto() {
+    return FileProtos.Schema.newBuilder().addAllFields(toProtos()).putAllMetadata(metadataProto()).build();
+  }
+
+  /** The Arrow schema (fields in order, with metadata). */
+  public Schema toArrow() {
+    List<Field> arrow = new ArrayList<>(fields.size());
+    for (LanceField f : fields) {
+      arrow.add(f.toArrow());
+    }
+    return new Schema(arrow, metadata.isEmpty() ? null : metadata);
+  }
+
+  /** Top-level fields in order. */
+  public List<LanceField> fields() {
+    return fields;
+  }
+
+  public Map<String, String> metadata() {
+    return metadata;
+  }
+
+  /** The field with this id anywhere in the tree. */
+  public Optional<LanceField> fieldById(int id) {
+    return Optional.ofNullable(byId.get(id));
+  }
+
+  /** The top-level field with this name. */
+  public Optional<LanceField> field(String name) {
+    for (LanceField f : fields) {
+      if (f.name().equals(name)) {
+        return Optional.of(f);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The field at a dotted path such as {@code "a.b"} (struct members and list items, e.g.
+   * {@code "tags.item"}). A top-level name containing dots is matched first.
+   */
+  public Optional<LanceField> fieldByPath(String path) {
+    Optional<LanceField> direct = field(path);
+    if (direct.isPresent()) {
+      return direct;
+    }
+    String[] parts = path.split("\\.");
+    Optional<LanceField> cur = field(parts[0]);
+    for (int i = 1; i < parts.length && cur.isPresent(); i++) {
+      String part = parts[i];
+      cur = cur.get().children().stream().filter(c -> c.name().equals(part)).findFirst();
+    }
+    return cur;
+  }
+
+  /** All fields, pre-order (parents before children). */
+  public List<LanceField> preOrder() {
+    List<LanceField> out = new ArrayList<>();
+    for (LanceField f : fields) {
+      out.addAll(f.preOrder());
+    }
+    return out;
+  }
+
+  /** Leaf fields in pre-order: the columns of a 2.1 data file written with this schema. */
+  public List<LanceField> leaves() {
+    List<LanceField> out = new ArrayList<>();
+    for (LanceField f : preOrder()) {
+      if (f.isLeaf()) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Leaf field id to column index for a 2.1 file written with exactly this schema. This is what
+   * Lance 7 records in a manifest's {@code DataFile.fields} / {@code column_indices}: the leaf ids
+   * in pre-order and 0, 1, 2, ... (a vector {@code fixed_size_list} column is one leaf).
+   */
+  public Map<Integer, Integer> leafColumnIndices() {
+    Map<Integer, Integer> out = new LinkedHashMap<>();
+    List<LanceField> leaves = leaves();
+    for (int i = 0; i < leaves.size(); i++) {
+      out.put(leaves.get(i).id(), i);
+    }
+    return out;
+  }
+
+  /** The largest field id, or -1 for an empty schema. */
+  public int maxFieldId() {
+    int max = -1;
+    for (LanceField f : fields) {
+      max = Math.max(max, f.maxId());
+    }
+    return max;
+  }
+
+  /** The schema restricted to these top-level fields, in the order given. */
+  public LanceSchema project(Collection<String> names) {
+    List<LanceField> out = new ArrayList<>(names.size());
+    for (String name : names) {
+      out.add(field(name).orElseThrow(() -> new SchemaException("Cannot project column \"" + name
+          + "\": the schema has no such top-level field. Available: " + names())));
+    }
+    return new LanceSchema(out, metadata);
+  }
+
+  /** The schema restricted to the top-level fields with these ids, in the order given. */
+  public LanceSchema projectByIds(int... ids) {
+    List<LanceField> out = new ArrayList<>(ids.length);
+    for (int id : ids) {
+      LanceField f = byId.get(id);
+      if (f == null || f.parentId() != -1) {
+        throw new SchemaException("Cannot project field id " + id
+            + ": it is not a top-level field of the schema " + this + ".");
+      }
+      out.add(f);
+    }
+    return new LanceSchema(out, metadata);
+  }
+
+  /** Top-level field names in order. */
+  public List<String> names() {
+    List<String> out = new ArrayList<>(fields.size());
+    for (LanceField f : fields) {
+      out.add(f.name());
+    }
+    return out;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LanceSchema s && s.fields.equals(fields) && s.metadata.equals(metadata);
+  }
+
+  @Override
+  public int hashCode() {
+    return fields.hashCode() * 31 + metadata.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "LanceSchema" + fields;
+  }
+}
