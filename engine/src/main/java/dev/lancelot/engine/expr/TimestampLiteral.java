@@ -1,0 +1,36 @@
+package dev.lancelot.engine.expr;
+
+import java.time.LocalDateTime;
+import java.util.Objects;
+
+/**
+ * A timestamp without time zone, {@code timestamp '2024-01-31 10:00:00.25'} in SQL, precise to
+ * the nanosecond. As in Lance, it means wall-clock time: against a column without time zone it
+ * is compared as UTC; against a column with a time zone it is read as local time in that zone.
+ */
+public record TimestampLiteral(LocalDateTime value) implements Literal {
+  public TimestampLiteral {
+    Objects.requireNonNull(value, "value");
+  }
+
+  @Override
+  public String toSql() {
+    StringBuilder sb = new StringBuilder("timestamp '").append(value.toLocalDate()).append(' ');
+    sb.append(String.format("%02d:%02d:%02d", value.getHour(), value.getMinute(), value.getSecond()));
+    int nanos = value.getNano();
+    if (nanos != 0) {
+      String fraction = String.format("%09d", nanos);
+      int end = fraction.length();
+      while (fraction.charAt(end - 1) == '0') {
+        end--;
+      }
+      sb.append('.').append(fraction, 0, end);
+    }
+    return sb.append('\'').toString();
+  }
+
+  @Override
+  public String toString() {
+    return toSql();
+  }
+}
