@@ -81,11 +81,17 @@ class TemporalEvaluationTest {
       assertThat(select(root, "ts_us = timestamp '2023-11-14 22:13:20'")).containsExactly(0);
       assertThat(select(root, "ts_us = timestamp '2023-11-14T23:13:20.5'")).containsExactly(1);
       assertThat(select(root, "ts_ns = timestamp '2023-11-14T23:13:20.500'")).containsExactly(1);
-      // seconds column: 23:13:20.5 was stored as 23:13:20
+      // seconds column: 23:13:20.5 was stored as 23:13:20; as in Lance, a literal is cast to
+      // the column's unit, truncating toward zero
       assertThat(select(root, "ts_s = timestamp '2023-11-14 23:13:20'")).containsExactly(1);
-      assertThat(select(root, "ts_s = timestamp '2023-11-14 23:13:20.5'")).isEmpty();
+      assertThat(select(root, "ts_s = timestamp '2023-11-14 23:13:20.5'")).containsExactly(1);
       assertThat(select(root, "ts_s > timestamp '2023-11-14 23:13:19.5'")).containsExactly(1);
-      assertThat(select(root, "ts_s < timestamp '2023-11-14 23:13:20.5'")).containsExactly(0, 1, 3);
+      assertThat(select(root, "ts_s < timestamp '2023-11-14 23:13:20.5'")).containsExactly(0, 3);
+      assertThat(select(root, "ts_s = timestamp '1969-12-31 23:59:59.5'")).isEmpty(); // -0.5s -> 0
+      assertThat(select(root, "ts_s > timestamp '1969-12-31 23:59:58.5'")).containsExactly(0, 1);
+      // literals are microsecond-precise: finer digits are dropped
+      assertThat(select(root, "ts_ns = timestamp '2023-11-14 23:13:20.5000009'")).containsExactly(1);
+      assertThat(select(root, "ts_us = timestamp '2023-11-14 23:13:20.5000009'")).containsExactly(1);
       for (String col : new String[] {"ts_s", "ts_us", "ts_ns"}) {
         assertThat(select(root, col + " < timestamp '1970-01-01 00:00:00'")).as(col).containsExactly(3);
         assertThat(select(root, col + " < date '2023-11-15'")).as(col).containsExactly(0, 1, 3);

@@ -9,6 +9,7 @@ import dev.lancelot.engine.expr.TimestampLiteral;
 import java.math.BigInteger;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -22,7 +23,8 @@ final class Coercions {
     FilterBindException of(BoundColumn column, Literal literal);
   }
 
-  private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
+  private static final BigInteger MICROS_PER_SECOND = BigInteger.valueOf(1_000_000L);
+  private static final BigInteger NANOS_PER_MICRO = BigInteger.valueOf(1000L);
   private static final BigInteger NANOS_PER_DAY = BigInteger.valueOf(86_400_000_000_000L);
 
   static boolean isNumber(Literal lit) {
@@ -49,22 +51,37 @@ final class Coercions {
   }
 
   /**
-   * A date or timestamp literal in the units of a date or timestamp column, exactly. As in Lance:
-   * a date means midnight UTC; a timestamp is UTC for a column without time zone and local time
-   * in the column's zone otherwise.
+   * A date or timestamp literal in the units of a date or timestamp column, as Lance 7 compares
+   * them (verified with lance-core):
+   *
+   * <ul>
+   *   <li>a date means midnight UTC;
+   *   <li>a timestamp literal is microsecond-precise: finer digits of its fraction are dropped.
+   *       It is UTC for a column without time zone, local time in the column's zone otherwise;
+   *   <li>against a timestamp column the literal is cast to the column's unit, truncating toward
+   *       zero ({@code ts_s = timestamp '... 10:00:00.5'} matches 10:00:00);
+   *   <li>against a date column the dates are compared as midnight timestamps, exactly.
+   * </ul>
    */
   static ExactNumber temporal(BoundColumn c, Literal lit, Mismatch mismatch) {
-    BigInteger nanos;
     if (lit instanceof DateLiteral d) {
-      nanos = BigInteger.valueOf(d.value().toEpochDay()).multiply(NANOS_PER_DAY);
-    } else if (lit instanceof TimestampLiteral t) {
-      Instant instant = t.value().atZone(zone(c, mismatch)).toInstant();
-      nanos = BigInteger.valueOf(instant.getEpochSecond()).multiply(NANOS_PER_SECOND)
-          .add(BigInteger.valueOf(instant.getNano()));
-    } else {
+      BigInteger nanos = BigInteger.valueOf(d.value().toEpochDay()).multiply(NANOS_PER_DAY);
+      return ExactNumber.ratio(nanos, unitNanos(c));
+    }
+    if (!(lit instanceof TimestampLiteral t)) {
       throw mismatch.of(c, lit);
     }
-    return ExactNumber.ratio(nanos, unitNanos(c));
+    LocalDateTime wallClock = t.value().withNano(t.value().getNano() / 1000 * 1000);
+    Instant instant = wallClock.atZone(zone(c, mismatch)).toInstant();
+    BigInteger micros = BigInteger.valueOf(instant.getEpochSecond()).multiply(MICROS_PER_SECOND)
+        .add(BigInteger.valueOf(instant.getNano() / 1000));
+    BigInteger nanos = micros.multiply(NANOS_PER_MICRO);
+    if (c.kind() != ColumnKind.TIMESTAMP) {
+      return ExactNumber.ratio(nanos, unitNanos(c));
+    }
+    // Exact for us and ns columns; for s and ms BigInteger.divide truncates toward zero, like
+    // Arrow's cast of the literal to the column's unit.
+    return ExactNumber.ratio(nanos.divide(unitNanos(c)), BigInteger.ONE);
   }
 
   private static ZoneId zone(BoundColumn c, Mismatch mismatch) {
