@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.expr.Column;
 import dev.lancelot.engine.expr.FilterParser;
 import dev.lancelot.engine.expr.Predicate;
+import dev.lancelot.engine.expr.Predicates;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,6 +18,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -153,6 +156,32 @@ class LanceOracleTest {
     assertThat(ourIds(lance, parsed)).as("ours for %s", filter).isEqualTo(expected);
     assertThat(lance.idsMatching(parsed.toSql())).as("Lance for our rendering %s", parsed.toSql())
         .isEqualTo(expected);
+  }
+
+  /** The builder API the Spark connector uses, rendered for Lance; LIKE helpers escape. */
+  @Test
+  void builtPredicatesSelectTheSameRowsAsLance() {
+    List<Predicate> built = new ArrayList<>();
+    Column name = Column.named("name");
+    for (String s : OracleData.NAMES) {
+      for (String part : List.of(s, s.length() > 1 ? s.substring(0, 2) : s,
+          s.length() > 1 ? s.substring(s.length() - 2) : s)) {
+        built.add(Predicates.startsWith(name, part));
+        built.add(Predicates.endsWith(name, part));
+        built.add(Predicates.contains(name, part));
+      }
+      built.add(Predicates.nullSafeEq(name, s));
+    }
+    built.add(Predicates.nullSafeEq(name, null));
+    built.add(Predicates.in("tenant_id", List.of(1, 2, 42)));
+    built.add(Predicates.notIn("tenant_id", List.of(1, 2, 42)));
+    built.add(Predicates.and(Predicates.gt("score", 0.1), Predicates.isTrue("flag"),
+        Predicates.not(Predicates.eq("tenant_id", 42))));
+    built.add(Predicates.or(Predicates.isNull("name"), Predicates.le("id", 10L)));
+    built.add(Predicates.between("score", -0.5, 0.5f));
+    for (Predicate p : built) {
+      assertThat(ourIds(lance, p)).as(p.toSql()).isEqualTo(lance.idsMatching(p.toSql()));
+    }
   }
 
   /**
