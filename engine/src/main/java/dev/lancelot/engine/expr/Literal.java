@@ -24,8 +24,10 @@ public sealed interface Literal extends Serializable
    * {@link DateLiteral}, {@code LocalDateTime} {@link TimestampLiteral}, {@code byte[]}
    * {@link BinaryLiteral}; a {@code Literal} is returned as is.
    *
-   * @throws IllegalArgumentException for any other type, or an integral {@code BigInteger} /
-   *     {@code BigDecimal} outside the long range
+   * @throws IllegalArgumentException for any other type (also {@code Instant}: see
+   *     {@link TimestampLiteral#of(java.time.Instant, java.time.ZoneId)}), or an integral
+   *     {@code BigInteger} / {@code BigDecimal} outside the long range (filter SQL has no exact
+   *     literal for it)
    */
   static Literal of(Object value) {
     if (value == null) {
@@ -38,10 +40,10 @@ public sealed interface Literal extends Serializable
     } else if (value instanceof Float || value instanceof Double) {
       return new DoubleLiteral(((Number) value).doubleValue());
     } else if (value instanceof BigInteger big) {
-      return new LongLiteral(big.longValueExact());
+      return new LongLiteral(exactLong(big, value));
     } else if (value instanceof BigDecimal decimal) {
       return decimal.stripTrailingZeros().scale() <= 0
-          ? new LongLiteral(decimal.longValueExact())
+          ? new LongLiteral(exactLong(decimal.toBigInteger(), value))
           : new DoubleLiteral(decimal.doubleValue());
     } else if (value instanceof String s) {
       return new StringLiteral(s);
@@ -53,8 +55,19 @@ public sealed interface Literal extends Serializable
       return new TimestampLiteral(timestamp);
     } else if (value instanceof byte[] bytes) {
       return new BinaryLiteral(bytes);
+    } else if (value instanceof java.time.Instant) {
+      throw new IllegalArgumentException("an Instant (" + value + ") needs the time zone of the"
+          + " column it is compared with; use TimestampLiteral.of(instant, zone)");
     }
     throw new IllegalArgumentException(
         "no filter literal for a value of type " + value.getClass().getName() + ": " + value);
+  }
+
+  private static long exactLong(BigInteger value, Object original) {
+    if (value.bitLength() >= 64) {
+      throw new IllegalArgumentException("no filter literal for " + original
+          + ": integers must fit a signed 64-bit long");
+    }
+    return value.longValue();
   }
 }

@@ -107,6 +107,11 @@ public final class RowSelection {
     return words.clone();
   }
 
+  /** The selection as a {@link java.util.BitSet} (same bit layout, so a cheap copy). */
+  public java.util.BitSet toBitSet() {
+    return java.util.BitSet.valueOf(words);
+  }
+
   /** The selected row positions, ascending. */
   public int[] toRowIndexes() {
     int[] out = new int[cardinality()];

@@ -1,6 +1,8 @@
 package dev.lancelot.engine.expr;
 
+import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.Objects;
 
 /**
@@ -11,6 +13,15 @@ import java.util.Objects;
 public record TimestampLiteral(LocalDateTime value) implements Literal {
   public TimestampLiteral {
     Objects.requireNonNull(value, "value");
+  }
+
+  /**
+   * The literal that denotes {@code instant} when compared with a timestamp column whose Arrow
+   * time zone is {@code zone} (use UTC for a column without time zone): its wall-clock time
+   * there. Spark's {@code TimestampType} values are instants, for example.
+   */
+  public static TimestampLiteral of(Instant instant, ZoneId zone) {
+    return new TimestampLiteral(LocalDateTime.ofInstant(instant, zone));
   }
 
   @Override

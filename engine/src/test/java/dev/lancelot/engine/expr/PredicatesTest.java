@@ -62,6 +62,22 @@ class PredicatesTest {
   }
 
   @Test
+  void literalConversions() {
+    assertThatThrownBy(() -> Literal.of(java.time.Instant.EPOCH))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("use TimestampLiteral.of(instant, zone)");
+    assertThat(TimestampLiteral.of(java.time.Instant.parse("2023-11-14T22:13:20.5Z"),
+        java.time.ZoneId.of("America/New_York")).toSql())
+        .isEqualTo("timestamp '2023-11-14 17:13:20.5'");
+    assertThatThrownBy(() -> Literal.of(new BigDecimal("18446744073709551615")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("integers must fit a signed 64-bit long");
+    assertThat(Literal.of(java.math.BigInteger.valueOf(-5))).isEqualTo(new LongLiteral(-5));
+    assertThat(Literal.of(1.5f)).isEqualTo(new DoubleLiteral(1.5));
+    assertThat(Literal.of((byte) 7)).isEqualTo(new LongLiteral(7));
+  }
+
+  @Test
   void conjunctsSplitTheTopLevelAnd() {
     Predicate p = FilterParser.parse("a = 1 AND (b = 2 OR c = 3) AND NOT d = 4");
     assertThat(Predicates.conjuncts(p)).containsExactly(

@@ -20,6 +20,7 @@ class RowSelectionTest {
     assertThat(s.toRoaringBitmap()).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 3, 63, 64, 128, 129));
     assertThat(s.toRoaringBitmap(1000))
         .isEqualTo(RoaringBitmap.bitmapOf(1000, 1001, 1003, 1063, 1064, 1128, 1129));
+    assertThat(s.toBitSet().stream().toArray()).containsExactly(s.toRowIndexes());
     assertThat(s.toString()).isEqualTo("RowSelection[7 of 130: [0, 1, 3, 63, 64, 128, 129]]");
   }
 
