@@ -97,6 +97,26 @@ class RandomOracleTest {
     assertThat(ours).isEqualTo(expected);
   }
 
+  /** Lance 7 refuses number literals for float16 columns; this engine rounds them to float16. */
+  @Test
+  void float16ComparisonsLanceRefuses() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> lance.idsMatching("f16 > 0.5"))
+        .hasMessageContaining("could not convert to literal of type 'Float16'");
+    List<Long> expected = new ArrayList<>();
+    for (VectorSchemaRoot root : batches) {
+      var f16 = (org.apache.arrow.vector.Float2Vector) root.getVector("f16");
+      BigIntVector id = (BigIntVector) root.getVector("id");
+      for (int i = 0; i < root.getRowCount(); i++) {
+        if (!f16.isNull(i) && (f16.getValueAsFloat(i) > 0.5f || Float.isNaN(f16.getValueAsFloat(i)))) {
+          expected.add(id.get(i));
+        }
+      }
+    }
+    Collections.sort(expected);
+    assertThat(ours(dev.lancelot.engine.expr.FilterParser.parse("f16 > 0.5")))
+        .isNotEmpty().isEqualTo(expected);
+  }
+
   /**
    * Lance rounds a double literal to float32 for a float32 column, except under NOT, where it
    * compares in float64 (so {@code NOT (f32 = 0.1)} keeps the 0.1 rows). This engine rounds

@@ -7,8 +7,11 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.memory.util.Float16;
+import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -65,7 +68,9 @@ final class TypedData {
         Field.nullable("u64", new ArrowType.Int(64, false)),
         Field.nullable("f32", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
         Field.nullable("f64", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+        Field.nullable("f16", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)),
         Field.nullable("d32", new ArrowType.Date(DateUnit.DAY)),
+        Field.nullable("d64", new ArrowType.Date(DateUnit.MILLISECOND)),
         Field.nullable("ts_s", new ArrowType.Timestamp(TimeUnit.SECOND, null)),
         Field.nullable("ts_ms", new ArrowType.Timestamp(TimeUnit.MILLISECOND, null)),
         Field.nullable("ts_us", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null)),
@@ -99,7 +104,10 @@ final class TypedData {
       double d = FLOATS[r.nextInt(FLOATS.length)];
       ((Float4Vector) root.getVector("f32")).setSafe(i, (float) d);
       ((Float8Vector) root.getVector("f64")).setSafe(i, d);
+      ((Float2Vector) root.getVector("f16")).setSafe(i, Float16.toFloat16((float) d));
       ((DateDayVector) root.getVector("d32")).setSafe(i, BASE_DAY + r.nextInt(7) - 3);
+      ((DateMilliVector) root.getVector("d64")).setSafe(i,
+          (BASE_DAY + r.nextInt(7) - 3) * 86_400_000L + (r.nextInt(4) == 0 ? 500 : 0));
       long micros = BASE_MICROS + (r.nextInt(9) - 4) * 3_600_000_000L
           + (r.nextBoolean() ? 0 : r.nextInt(3) * 500_000L);
       ((TimeStampVector) root.getVector("ts_s")).setSafe(i, Math.floorDiv(micros, 1_000_000L));

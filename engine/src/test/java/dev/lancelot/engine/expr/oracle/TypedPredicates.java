@@ -34,7 +34,7 @@ import java.util.Random;
  */
 final class TypedPredicates {
   private static final String[] COLUMNS = {
-      "i8", "i16", "i32", "u8", "u16", "u32", "u64", "f32", "f64", "d32", "ts_s", "ts_ms",
+      "i8", "i16", "i32", "u8", "u16", "u32", "u64", "f32", "f64", "d32", "d64", "ts_s", "ts_ms",
       "ts_us", "ts_ns", "tstz", "s", "ls", "bin", "lbin", "fbin", "flag", "st.x", "st.s"};
 
   private final Random r;
@@ -128,6 +128,7 @@ final class TypedPredicates {
             : new DoubleLiteral(r.nextInt(5) == 0 ? r.nextGaussian()
                 : TypedData.FLOATS[r.nextInt(TypedData.FLOATS.length)]);
       case "d32":
+      case "d64":
         return r.nextInt(4) == 0 ? timestamp()
             : new DateLiteral(LocalDate.ofEpochDay(TypedData.BASE_DAY + r.nextInt(9) - 4));
       case "ts_s", "ts_ms", "ts_us", "ts_ns", "tstz":
