@@ -40,6 +40,12 @@ public interface FileIO extends Closeable {
    */
   boolean putIfAbsent(String location, byte[] content);
 
+  /**
+   * Writes {@code content} to {@code location}, replacing any existing file. Only for advisory
+   * files such as the version hint: on object stores readers may see either version.
+   */
+  void overwrite(String location, byte[] content);
+
   /** Human-readable statement of the put-if-absent guarantee for the store holding {@code location}. */
   String atomicityGuarantee(String location);
 

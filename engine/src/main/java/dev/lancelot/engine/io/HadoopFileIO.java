@@ -87,7 +87,9 @@ public final class HadoopFileIO implements FileIO {
     if (uri != null && uri.getScheme() != null && uri.getScheme().length() > 1) {
       return loc;
     }
-    return Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
+    String local = Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
+    // Hadoop's own spelling of local paths: file:/a/b rather than file:///a/b.
+    return local.startsWith("file:///") ? "file:/" + local.substring("file:///".length()) : local;
   }
 
   FileSystem fs(Path path) {
@@ -238,6 +240,27 @@ public final class HadoopFileIO implements FileIO {
       } catch (IOException ignored) {
         // A leftover hidden temporary file is harmless: readers ignore it.
       }
+    }
+  }
+
+  @Override
+  public void overwrite(String location, byte[] content) {
+    Path target = new Path(location);
+    FileSystem fs = fs(target);
+    try {
+      if (isLocal(target)) {
+        java.nio.file.Path dst = Paths.get(target.toUri());
+        java.nio.file.Path tmp = dst.resolveSibling("." + dst.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        Files.write(tmp, content);
+        Files.move(tmp, dst, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        return;
+      }
+      try (FSDataOutputStream out = fs.create(target, true)) {
+        out.write(content);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw new StorageException("Cannot write " + location + ": " + e.getMessage(), e);
     }
   }
 

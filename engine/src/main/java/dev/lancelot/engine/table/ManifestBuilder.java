@@ -1,0 +1,115 @@
+package dev.lancelot.engine.table;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
+import dev.lancelot.engine.format.FeatureFlags;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.format.proto.TableProtos.Manifest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Computes the manifest of version {@code base + 1} from the base version and an operation, as
+ * Lance does: new fragments get ids above the high-water mark ({@code max_fragment_id}), an
+ * overwrite restarts ids at 0 and drops every index, everything else the base carries (index
+ * section, config, schema metadata, unknown fields) is carried forward untouched.
+ */
+final class ManifestBuilder {
+  static final String WRITER_LIBRARY = "lancelot";
+  static final String WRITER_VERSION = "0.1.0";
+  static final String DEFAULT_FILE_VERSION = "2.1";
+
+  /** The manifest and index section of a version about to be committed. */
+  record Built(Manifest manifest, List<IndexMetadata> indices) {}
+
+  private ManifestBuilder() {}
+
+  static Built build(Snapshot base, Operation op, String transactionFile, Instant now) {
+    if (base == null && !(op instanceof Operation.Overwrite)) {
+      throw new IllegalStateException("Only an overwrite can create a dataset, got " + op.kind());
+    }
+    Manifest.Builder m = base == null ? Manifest.newBuilder() : base.manifest().toBuilder();
+    long version = base == null ? 1 : base.version() + 1;
+    List<DataFragment> fragments;
+    List<IndexMetadata> indices = base == null ? List.of() : base.indices();
+
+    if (op instanceof Operation.Append a) {
+      fragments = new ArrayList<>(base.fragments());
+      long next = base.nextFragmentId();
+      for (DataFragment f : a.fragments()) {
+        fragments.add(f.toBuilder().setId(next++).build());
+      }
+    } else if (op instanceof Operation.Delete d) {
+      Map<Long, DataFragment> byId = new LinkedHashMap<>();
+      for (DataFragment f : base.fragments()) {
+        byId.put(f.getId(), f);
+      }
+      for (DataFragment f : d.updatedFragments()) {
+        if (!byId.containsKey(f.getId())) {
+          throw new IllegalStateException("Delete updates fragment " + f.getId() + " absent from version "
+              + base.version());
+        }
+        byId.put(f.getId(), f);
+      }
+      d.deletedFragmentIds().forEach(byId::remove);
+      fragments = new ArrayList<>(byId.values());
+    } else if (op instanceof Operation.Overwrite o) {
+      fragments = new ArrayList<>();
+      long next = 0;
+      for (DataFragment f : o.fragments()) {
+        fragments.add(f.toBuilder().setId(next++).build());
+      }
+      m.clearFields().addAllFields(o.schema());
+      m.clearSchemaMetadata().putAllSchemaMetadata(o.schemaMetadata());
+      if (base == null || o.dataFormatVersion() != null) {
+        String fileVersion = o.dataFormatVersion() == null ? DEFAULT_FILE_VERSION : o.dataFormatVersion();
+        m.setDataFormat(Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(fileVersion));
+      }
+      indices = List.of();
+    } else {
+      Operation.CreateIndex c = (Operation.CreateIndex) op;
+      fragments = new ArrayList<>(base.fragments());
+      Set<ByteString> removed = new HashSet<>();
+      c.removedIndices().forEach(i -> removed.add(i.getUuid().getUuid()));
+      List<IndexMetadata> kept = new ArrayList<>();
+      for (IndexMetadata i : base.indices()) {
+        if (!removed.contains(i.getUuid().getUuid())) {
+          kept.add(i);
+        }
+      }
+      kept.addAll(c.newIndices());
+      indices = kept;
+    }
+
+    fragments.sort((x, y) -> Long.compare(x.getId(), y.getId()));
+    m.setVersion(version);
+    m.clearFragments().addAllFragments(fragments);
+    long maxId = m.hasMaxFragmentId() ? Integer.toUnsignedLong(m.getMaxFragmentId()) : -1;
+    for (DataFragment f : fragments) {
+      maxId = Math.max(maxId, f.getId());
+    }
+    if (maxId >= 0) {
+      m.setMaxFragmentId((int) maxId);
+    }
+    boolean deletions = fragments.stream().anyMatch(DataFragment::hasDeletionFile);
+    long keepReader = m.getReaderFeatureFlags() & ~FeatureFlags.DELETION_FILES;
+    long keepWriter = m.getWriterFeatureFlags() & ~(FeatureFlags.DELETION_FILES | FeatureFlags.TABLE_CONFIG);
+    long flag = deletions ? FeatureFlags.DELETION_FILES : 0;
+    long config = m.getConfigCount() > 0 ? FeatureFlags.TABLE_CONFIG : 0;
+    m.setReaderFeatureFlags(keepReader | flag);
+    m.setWriterFeatureFlags(keepWriter | flag | config);
+    m.setWriterVersion(Manifest.WriterVersion.newBuilder().setLibrary(WRITER_LIBRARY).setVersion(WRITER_VERSION));
+    m.setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
+    m.setTransactionFile(transactionFile);
+    m.clearTag();
+    m.clearIndexSection();
+    m.clearTransactionSection();
+    return new Built(m.build(), indices);
+  }
+}

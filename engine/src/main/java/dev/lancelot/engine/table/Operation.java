@@ -1,0 +1,189 @@
+package dev.lancelot.engine.table;
+
+import com.google.protobuf.ByteString;
+import dev.lancelot.engine.format.proto.FileProtos.Field;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.format.proto.TransactionProtos.Transaction;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A change to a dataset, committed as one transaction. Each operation knows how it combines with a
+ * transaction that another writer committed after this one's read version (Lance's conflict rules).
+ */
+public sealed interface Operation {
+
+  /** What to do about a concurrent transaction. */
+  enum Resolution {
+    /** Re-apply this operation on top of the newer version. */
+    COMPATIBLE,
+    /** This operation must be planned again against the newer version (e.g. re-run a delete). */
+    REPLAN,
+    /** The operations cannot both happen; fail with a conflict error. */
+    INCOMPATIBLE
+  }
+
+  OperationKind kind();
+
+  /** The protobuf transaction recorded for this operation. */
+  Transaction toTransaction(long readVersion, String uuid);
+
+  Resolution resolve(Transaction other);
+
+  /** New fragments; ids are assigned at commit time. */
+  record Append(List<DataFragment> fragments) implements Operation {
+    public Append {
+      fragments = List.copyOf(fragments);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.APPEND;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setAppend(Transaction.Append.newBuilder().addAllFragments(fragments)).build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+        default -> Resolution.COMPATIBLE;
+      };
+    }
+  }
+
+  /**
+   * Deletion: fragments whose deletion file changed, and fragments whose every row is now deleted
+   * (removed from the manifest).
+   */
+  record Delete(List<DataFragment> updatedFragments, List<Long> deletedFragmentIds, String predicate)
+      implements Operation {
+    public Delete {
+      updatedFragments = List.copyOf(updatedFragments);
+      deletedFragmentIds = List.copyOf(deletedFragmentIds);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.DELETE;
+    }
+
+    Set<Long> touched() {
+      Set<Long> ids = new HashSet<>(deletedFragmentIds);
+      for (DataFragment f : updatedFragments) {
+        ids.add(f.getId());
+      }
+      return ids;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setDelete(Transaction.Delete.newBuilder().addAllUpdatedFragments(updatedFragments)
+              .addAllDeletedFragmentIds(deletedFragmentIds).setPredicate(predicate == null ? "" : predicate))
+          .build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case APPEND, CREATE_INDEX, RESERVE_FRAGMENTS, CLONE, PROJECT, UPDATE_CONFIG, UPDATE_BASES ->
+            Resolution.COMPATIBLE;
+        case DELETE -> {
+          Set<Long> mine = touched();
+          for (DataFragment f : other.getDelete().getUpdatedFragmentsList()) {
+            if (mine.contains(f.getId())) {
+              yield Resolution.REPLAN;
+            }
+          }
+          for (long id : other.getDelete().getDeletedFragmentIdsList()) {
+            if (mine.contains(id)) {
+              yield Resolution.REPLAN;
+            }
+          }
+          yield Resolution.COMPATIBLE;
+        }
+        case UPDATE, REWRITE, MERGE, DATA_REPLACEMENT -> Resolution.REPLAN;
+        case OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+      };
+    }
+  }
+
+  /** Replaces all data (and the schema); also creates a dataset. Drops every index. */
+  record Overwrite(List<Field> schema, Map<String, ByteString> schemaMetadata, List<DataFragment> fragments,
+      String dataFormatVersion) implements Operation {
+    public Overwrite {
+      schema = List.copyOf(schema);
+      schemaMetadata = Map.copyOf(schemaMetadata);
+      fragments = List.copyOf(fragments);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.OVERWRITE;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setOverwrite(Transaction.Overwrite.newBuilder().addAllFragments(fragments).addAllSchema(schema)
+              .putAllSchemaMetadata(schemaMetadata))
+          .build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+        default -> Resolution.COMPATIBLE;
+      };
+    }
+  }
+
+  /** Adds index segments and removes replaced ones. */
+  record CreateIndex(List<IndexMetadata> newIndices, List<IndexMetadata> removedIndices) implements Operation {
+    public CreateIndex {
+      newIndices = List.copyOf(newIndices);
+      removedIndices = List.copyOf(removedIndices);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.CREATE_INDEX;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setCreateIndex(Transaction.CreateIndex.newBuilder().addAllNewIndices(newIndices)
+              .addAllRemovedIndices(removedIndices))
+          .build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case APPEND, CLONE, UPDATE_BASES, DELETE, UPDATE, MERGE, RESERVE_FRAGMENTS, PROJECT, UPDATE_CONFIG ->
+            Resolution.COMPATIBLE;
+        case CREATE_INDEX -> {
+          Set<String> mine = new HashSet<>();
+          newIndices.forEach(i -> mine.add(i.getName()));
+          for (IndexMetadata i : other.getCreateIndex().getNewIndicesList()) {
+            if (mine.contains(i.getName())) {
+              yield Resolution.INCOMPATIBLE;
+            }
+          }
+          yield Resolution.COMPATIBLE;
+        }
+        case REWRITE, DATA_REPLACEMENT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+      };
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package dev.lancelot.engine.testing;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
+import org.lance.WriteParams;
+import org.lance.index.DistanceType;
+import org.lance.index.IndexParams;
+import org.lance.index.IndexType;
+import org.lance.index.scalar.ScalarIndexParams;
+import org.lance.index.vector.VectorIndexParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.Query;
+import org.lance.ipc.ScanOptions;
+
+/** Helpers around lance-core 7.0.0, the test oracle. Never used by main code. */
+public final class LanceOracle {
+  private LanceOracle() {}
+
+  /** Writes {@code rows} standard rows starting at {@code firstId} with Lance (create or append). */
+  public static void write(BufferAllocator allocator, Path dir, long firstId, int rows, int dim, long seed,
+      WriteParams.WriteMode mode, int maxRowsPerFile) {
+    try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, rows, dim, seed)) {
+      Dataset.write().allocator(allocator).reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(dir.toString()).mode(mode).maxRowsPerFile(maxRowsPerFile).execute().close();
+    }
+  }
+
+  public static Dataset open(BufferAllocator allocator, Path dir) {
+    return Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build());
+  }
+
+  public static long countRows(BufferAllocator allocator, Path dir) {
+    try (Dataset ds = open(allocator, dir)) {
+      return ds.countRows();
+    }
+  }
+
+  /** Builds an IVF_PQ index (l2) with Lance on {@code column}. */
+  public static void createIvfPq(BufferAllocator allocator, Path dir, String column, int partitions, int subVectors) {
+    try (Dataset ds = open(allocator, dir)) {
+      IndexParams params = IndexParams.builder()
+          .setVectorIndexParams(VectorIndexParams.ivfPq(partitions, 8, subVectors, DistanceType.L2, 20)).build();
+      ds.createIndex(List.of(column), IndexType.IVF_PQ, Optional.of(column + "_idx"), params, true);
+    }
+  }
+
+  /** Builds a BTree scalar index with Lance on {@code column}. */
+  public static void createBTree(BufferAllocator allocator, Path dir, String column) {
+    try (Dataset ds = open(allocator, dir)) {
+      IndexParams params = IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
+      ds.createIndex(List.of(column), IndexType.BTREE, Optional.of(column + "_idx"), params, true);
+    }
+  }
+
+  /** Lance's nearest-neighbour query; returns the ids of the rows found, nearest first. */
+  public static List<Long> nearestIds(BufferAllocator allocator, Path dir, float[] q, int k, int nprobes,
+      String filter, boolean prefilter) {
+    List<Long> out = new ArrayList<>();
+    try (Dataset ds = open(allocator, dir)) {
+      Query query = new Query.Builder().setColumn("vector").setKey(q).setK(k).setNprobes(nprobes).build();
+      ScanOptions.Builder opts = new ScanOptions.Builder().nearest(query).columns(List.of("id")).prefilter(prefilter);
+      if (filter != null) {
+        opts.filter(filter);
+      }
+      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot root = reader.getVectorSchemaRoot();
+          BigIntVector v = (BigIntVector) root.getVector("id");
+          for (int i = 0; i < root.getRowCount(); i++) {
+            out.add(v.get(i));
+          }
+        }
+      }
+    } catch (Exception e) {
+      throw new RuntimeException(e);
+    }
+    return out;
+  }
+
+  /** Rows of {@code columns} as Lance scans them (optionally filtered), normalized by {@link Rows}. */
+  public static List<List<Object>> rows(BufferAllocator allocator, Path dir, List<String> columns, String filter) {
+    List<List<Object>> out = new ArrayList<>();
+    try (Dataset ds = open(allocator, dir)) {
+      ScanOptions.Builder opts = new ScanOptions.Builder().columns(columns);
+      if (filter != null) {
+        opts.filter(filter);
+      }
+      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          out.addAll(Rows.of(reader.getVectorSchemaRoot()));
+        }
+      }
+    } catch (Exception e) {
+      throw new RuntimeException(e);
+    }
+    return out;
+  }
+
+  /** All values of an int64 column in scan order, read by Lance. */
+  public static List<Long> longColumn(BufferAllocator allocator, Path dir, String column, String filter) {
+    List<Long> out = new ArrayList<>();
+    try (Dataset ds = open(allocator, dir)) {
+      ScanOptions.Builder opts = new ScanOptions.Builder().columns(List.of(column));
+      if (filter != null) {
+        opts.filter(filter);
+      }
+      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot root = reader.getVectorSchemaRoot();
+          BigIntVector v = (BigIntVector) root.getVector(column);
+          for (int i = 0; i < root.getRowCount(); i++) {
+            out.add(v.isNull(i) ? null : v.get(i));
+          }
+        }
+      }
+    } catch (Exception e) {
+      throw new RuntimeException(e);
+    }
+    return out;
+  }
+}
