@@ -120,6 +120,10 @@ public final class FilterParser {
     Token start = peek();
     Object operand = operand("expected a predicate");
     Token t = peek();
+    if (t.type() == TokenType.LPAREN && operand instanceof Column) {
+      throw error("functions are not supported (for " + start.text()
+          + "(...) use LIKE, e.g. name LIKE 'prefix%'); expected an operator");
+    }
     CompareOp op = compareOp(t.type());
     if (op != null) {
       index++;

@@ -180,6 +180,8 @@ class FilterParserTest {
       "x = X'abc'|expected an even number of hex digits in X'abc' at position 4",
       "a. = 1|expected a field name after '.' but found \"=\" at position 3",
       "x = AND|expected a value but found \"AND\" at position 4",
+      "starts_with(name, 'a')|functions are not supported (for starts_with(...) use LIKE, e.g. name LIKE 'prefix%'); expected an operator but found \"(\" at position 11",
+      "x + 1 > 2|unexpected character '+' at position 2",
   })
   void errorsNameThePositionAndWhatWasExpected(String filter, String problem) {
     String text = filter == null ? "" : filter;

@@ -142,6 +142,16 @@ class LogicEvaluationTest {
       assertThat(rows.rowCount()).isEqualTo(5);
       assertThat(rows.toRowIndexes()).containsExactly(2, 4);
       assertThat(p.referencedColumns()).isEqualTo(List.of("x"));
+      RowSelection empty = p.evaluate(Map.of("x", root.getVector("x")), 0);
+      assertThat(empty.rowCount()).isZero();
+      assertThat(empty.toRowIndexes()).isEmpty();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.evaluate(Map.of(), 3))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("the batch has no column x");
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> p.evaluate(Map.of("x", root.getVector("a")), 3))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("column x has type Bool in the batch, but the filter was bound to type Int(32, true)");
     }
   }
 }

@@ -51,7 +51,7 @@ public final class Batch {
         throw new IllegalArgumentException("column " + String.join(".", c.path().subList(0, i))
             + " in the batch is not a struct");
       }
-      v = (FieldVector) struct.getChild(c.path().get(i));
+      v = struct.getChild(c.path().get(i));
       if (v == null) {
         throw new IllegalArgumentException("the batch has no field " + c.displayName());
       }
