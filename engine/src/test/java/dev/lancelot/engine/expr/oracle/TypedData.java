@@ -82,6 +82,7 @@ final class TypedData {
         Field.nullable("lbin", ArrowType.LargeBinary.INSTANCE),
         Field.nullable("fbin", new ArrowType.FixedSizeBinary(3)),
         Field.nullable("flag", ArrowType.Bool.INSTANCE),
+        Field.nullable("Odd name-1", new ArrowType.Int(32, true)),
         new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
             Field.nullable("x", new ArrowType.Int(32, true)),
             Field.nullable("s", ArrowType.Utf8.INSTANCE)))));
@@ -123,6 +124,7 @@ final class TypedData {
       ((LargeVarBinaryVector) root.getVector("lbin")).setSafe(i, bin);
       ((FixedSizeBinaryVector) root.getVector("fbin")).setSafe(i, FIXED[r.nextInt(FIXED.length)]);
       ((BitVector) root.getVector("flag")).setSafe(i, r.nextInt(2));
+      ((IntVector) root.getVector("Odd name-1")).setSafe(i, r.nextInt(5));
       StructVector st = (StructVector) root.getVector("st");
       ((IntVector) st.getChild("x")).setSafe(i, r.nextInt(7) - 3);
       ((VarCharVector) st.getChild("s")).setSafe(i,

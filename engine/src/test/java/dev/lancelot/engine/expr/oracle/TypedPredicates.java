@@ -35,7 +35,8 @@ import java.util.Random;
 final class TypedPredicates {
   private static final String[] COLUMNS = {
       "i8", "i16", "i32", "u8", "u16", "u32", "u64", "f32", "f64", "d32", "d64", "ts_s", "ts_ms",
-      "ts_us", "ts_ns", "tstz", "s", "ls", "bin", "lbin", "fbin", "flag", "st.x", "st.s"};
+      "ts_us", "ts_ns", "tstz", "s", "ls", "bin", "lbin", "fbin", "flag", "st.x", "st.s",
+      "Odd name-1"};
 
   private final Random r;
 
@@ -62,7 +63,7 @@ final class TypedPredicates {
       };
     }
     String name = columns.remove(r.nextInt(columns.size()));
-    Column column = name.contains(".") ? Column.of(name.split("\\.")) : Column.named(name);
+    Column column = name.startsWith("st.") ? Column.of(name.split("\\.")) : Column.named(name);
     if (name.equals("flag")) {
       return switch (r.nextInt(3)) {
         case 0 -> new BooleanColumn(column);
@@ -107,6 +108,7 @@ final class TypedPredicates {
         return new LongLiteral(pick(Short.MIN_VALUE, Short.MAX_VALUE));
       case "i32":
       case "st.x":
+      case "Odd name-1":
         return new LongLiteral(pick(Integer.MIN_VALUE, Integer.MAX_VALUE));
       case "u8":
         return new LongLiteral(Math.abs(pick(0, 255)));
