@@ -73,7 +73,7 @@ public record ManifestFile(Manifest manifest, List<IndexMetadata> indices, Optio
     Manifest manifest = parse(where, "manifest", () -> Manifest.parseFrom(block.slice(4, recorded)));
 
     List<IndexMetadata> indices = List.of();
-    if (manifest.hasIndexSection() && manifest.getIndexSection() > 0) {
+    if (manifest.hasIndexSection()) {
       IndexSection section = parse(where, "index section",
           () -> IndexSection.parseFrom(readBlock(file, tail, tailStart, manifest.getIndexSection(), manifestPos)));
       indices = section.getIndicesList();
