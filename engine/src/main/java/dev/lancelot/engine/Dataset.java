@@ -1,0 +1,440 @@
+package dev.lancelot.engine;
+
+import dev.lancelot.engine.format.DeletionFiles;
+import dev.lancelot.engine.format.FeatureFlags;
+import dev.lancelot.engine.format.ManifestFile;
+import dev.lancelot.engine.format.ManifestNaming;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.io.FileIO;
+import dev.lancelot.engine.io.HadoopFileIO;
+import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.expr.FilterParser;
+import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.engine.scan.FragmentReader;
+import dev.lancelot.engine.scan.FragmentScan;
+import dev.lancelot.engine.scan.ScanSpec;
+import dev.lancelot.engine.schema.LanceField;
+import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.engine.table.Committer;
+import dev.lancelot.engine.table.DatasetContext;
+import dev.lancelot.engine.table.DatasetPaths;
+import dev.lancelot.engine.table.Operation;
+import dev.lancelot.engine.table.OperationKind;
+import dev.lancelot.engine.table.Snapshot;
+import dev.lancelot.engine.table.VersionLog;
+import dev.lancelot.engine.write.FragmentWriter;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.hadoop.conf.Configuration;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * One version of a Lance dataset: the entry point of the engine.
+ *
+ * <p>A {@code Dataset} is an immutable view of one version; writes return a new {@code Dataset} for
+ * the version they committed. Instances are thread-safe. Close the dataset to release the
+ * allocator it created (when none was supplied in {@link OpenOptions}).
+ */
+public final class Dataset implements AutoCloseable {
+  private final DatasetContext ctx;
+  private final Snapshot snapshot;
+  private final LanceSchema schema;
+  private final boolean ownsAllocator;
+  private final Map<Long, RoaringBitmap> deletions = new ConcurrentHashMap<>();
+
+  private Dataset(DatasetContext ctx, Snapshot snapshot, boolean ownsAllocator) {
+    this.ctx = ctx;
+    this.snapshot = snapshot;
+    this.ownsAllocator = ownsAllocator;
+    FeatureFlags.checkReadable(ctx.paths().root(), snapshot.manifest().getReaderFeatureFlags());
+    this.schema = LanceSchema.fromProtos(snapshot.manifest().getFieldsList(),
+        snapshot.manifest().getSchemaMetadataMap());
+  }
+
+  // ---------------------------------------------------------------- opening
+
+  public static Dataset open(String location) {
+    return open(location, OpenOptions.defaults());
+  }
+
+  public static Dataset open(String location, OpenOptions options) {
+    ContextAndOwnership c = context(location, options.hadoopConf(), options.allocator());
+    try {
+      Snapshot s = options.version().isPresent()
+          ? loadVersion(c.ctx, options.version().getAsLong())
+          : loadLatest(c.ctx).orElseThrow(() -> notFound(c.ctx.paths()));
+      return new Dataset(c.ctx, s, c.owns);
+    } catch (RuntimeException e) {
+      if (c.owns) {
+        c.ctx.allocator().close();
+      }
+      throw e;
+    }
+  }
+
+  /** True when a dataset (at least one committed version) exists at {@code location}. */
+  public static boolean exists(String location, Configuration conf) {
+    DatasetPaths paths = DatasetPaths.of(location);
+    FileIO io = new HadoopFileIO(conf == null ? new Configuration() : conf);
+    return VersionLog.latest(io, paths).isPresent();
+  }
+
+  /** The same dataset at another version. The new instance shares storage and allocator. */
+  public Dataset checkout(long version) {
+    return new Dataset(ctx, loadVersion(ctx, version), false);
+  }
+
+  /** The latest version of this dataset, which may be newer than this one. */
+  public Dataset checkoutLatest() {
+    return new Dataset(ctx, loadLatest(ctx).orElseThrow(() -> notFound(ctx.paths())), false);
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /**
+   * Writes {@code data} to {@code location} as {@code options.mode()} says and commits one version.
+   * The reader is consumed but not closed.
+   */
+  public static Dataset write(String location, ArrowReader data, WriteOptions options) {
+    return write(location, data, options, OpenOptions.defaults());
+  }
+
+  public static Dataset write(String location, ArrowReader data, WriteOptions options, OpenOptions open) {
+    ContextAndOwnership c = context(location, open.hadoopConf(), open.allocator());
+    try {
+      Schema arrowSchema = data.getVectorSchemaRoot().getSchema();
+      Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
+      Optional<Snapshot> latest = loadLatest(c.ctx);
+      LanceSchema target = targetSchema(c.ctx, latest, arrowSchema, options.mode());
+      List<FragmentMetadata> fragments = FragmentWriter.write(c.ctx, target, batches, options);
+      Snapshot s = commitWrite(c.ctx, latest, target, fragments, options.mode());
+      return new Dataset(c.ctx, s, c.owns);
+    } catch (RuntimeException e) {
+      if (c.owns) {
+        c.ctx.allocator().close();
+      }
+      throw e;
+    } catch (java.io.IOException e) {
+      if (c.owns) {
+        c.ctx.allocator().close();
+      }
+      throw new LancelotException("Cannot write to " + location + ": reading the input data failed: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Writes data files for {@code batches} without committing them (one step of a distributed
+   * write). The schema must be the dataset's ({@link #lanceSchema()}) for appends, or a new one
+   * made by {@link LanceSchema#fromArrow} for creates and overwrites. Nothing becomes visible until
+   * {@link #commitFragments} commits the returned fragments.
+   */
+  public static List<FragmentMetadata> writeFragments(String location, Configuration conf, LanceSchema schema,
+      Iterator<VectorSchemaRoot> batches, WriteOptions options) {
+    ContextAndOwnership c = context(location, conf, null);
+    try {
+      return FragmentWriter.write(c.ctx, schema, batches, options);
+    } finally {
+      c.ctx.allocator().close();
+    }
+  }
+
+  /**
+   * Opens a streaming writer of data files for one task of a distributed write: batches go in,
+   * uncommitted fragments come out of {@link FragmentWriter#finish()}. The writer owns its memory;
+   * close it (after finish or abort).
+   */
+  public static FragmentWriter newFragmentWriter(String location, Configuration conf, LanceSchema schema,
+      WriteOptions options) {
+    ContextAndOwnership c = context(location, conf, null);
+    return FragmentWriter.open(c.ctx, schema, options, () -> c.ctx.allocator().close());
+  }
+
+  /**
+   * Commits fragments written by {@link #writeFragments} as one new version. {@code readVersion}
+   * is the version the writer planned against (0 when the dataset did not exist).
+   */
+  public static Dataset commitFragments(String location, Configuration conf, LanceSchema schema,
+      List<FragmentMetadata> fragments, WriteMode mode, long readVersion) {
+    ContextAndOwnership c = context(location, conf, null);
+    try {
+      Optional<Snapshot> base = readVersion > 0 ? Optional.of(loadVersion(c.ctx, readVersion)) : loadLatest(c.ctx);
+      if (readVersion == 0 && base.isPresent() && mode == WriteMode.CREATE) {
+        throw new DatasetAlreadyExistsException("Cannot create dataset " + c.ctx.paths().root()
+            + ": a dataset was created there concurrently (version " + base.get().version() + ").");
+      }
+      Snapshot s = commitWrite(c.ctx, base, schema, fragments, mode);
+      return new Dataset(c.ctx, s, c.owns);
+    } catch (RuntimeException e) {
+      c.ctx.allocator().close();
+      throw e;
+    }
+  }
+
+  /** Deletes what {@link #writeFragments} wrote, after a failed or aborted distributed write. */
+  public static void abortFragments(String location, Configuration conf, List<FragmentMetadata> fragments) {
+    ContextAndOwnership c = context(location, conf, null);
+    try {
+      for (FragmentMetadata f : fragments) {
+        for (String path : f.dataFiles()) {
+          c.ctx.io().delete(c.ctx.paths().dataFile(path));
+        }
+      }
+    } finally {
+      c.ctx.allocator().close();
+    }
+  }
+
+  /** Appends {@code data} to this dataset and returns the new version. */
+  public Dataset append(ArrowReader data) {
+    return write(location(), data, WriteOptions.of(WriteMode.APPEND), reopenOptions());
+  }
+
+  /** Deletes the rows matching {@code filter} and returns the new version (this one when none match). */
+  public Dataset delete(String filter) {
+    BoundPredicate bound = bindFilter(filter);
+    Committer committer = committer();
+    Optional<Operation> first = DeletePlanner.plan(this, bound);
+    if (first.isEmpty()) {
+      return this;
+    }
+    Snapshot s = committer.commit(snapshot, newer -> {
+      Dataset d = new Dataset(ctx, newer, false);
+      return DeletePlanner.plan(d, d.bindFilter(filter)).orElse(new Operation.Delete(List.of(), List.of(), filter));
+    }, first.get());
+    return new Dataset(ctx, s, false);
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  public Scanner newScan() {
+    return Scanner.of(this);
+  }
+
+  /** Rows in this version (deletions applied), from the manifest alone. */
+  public long countRows() {
+    return snapshot.countRows();
+  }
+
+  public long countRows(String filter) {
+    return newScan().filter(filter).countRows();
+  }
+
+  /**
+   * The rows at {@code rowAddresses} ({@code (fragment << 32) | offset}), in the order asked;
+   * deleted rows and addresses of fragments absent from this version are left out. Reads only the
+   * pages holding the requested rows.
+   */
+  public VectorSchemaRoot take(long[] rowAddresses, List<String> columns) {
+    List<LanceField> fields = new ArrayList<>();
+    for (String c : columns) {
+      fields.add(field(c));
+    }
+    return RowTaker.take(this, rowAddresses, fields);
+  }
+
+  // ---------------------------------------------------------------- metadata
+
+  public String location() {
+    return ctx.paths().root();
+  }
+
+  public long version() {
+    return snapshot.version();
+  }
+
+  public Schema schema() {
+    return schema.toArrow();
+  }
+
+  public LanceSchema lanceSchema() {
+    return schema;
+  }
+
+  public List<FragmentInfo> fragments() {
+    List<FragmentInfo> out = new ArrayList<>();
+    for (DataFragment f : snapshot.fragments()) {
+      out.add(new FragmentInfo(f.getId(), f.getPhysicalRows(),
+          f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0,
+          f.getFilesList().stream().map(d -> d.getPath()).toList()));
+    }
+    return out;
+  }
+
+  /** Every committed version, oldest first. */
+  public List<VersionInfo> versions() {
+    List<VersionInfo> out = new ArrayList<>();
+    for (VersionLog.Entry e : VersionLog.list(ctx.io(), ctx.paths())) {
+      Snapshot s = readSnapshot(ctx, e);
+      String op = s.file().transaction().map(t -> OperationKind.of(t).displayName()).orElse("unknown");
+      out.add(new VersionInfo(s.version(), s.timestamp(), s.countRows(), s.fragments().size(), op));
+    }
+    return out;
+  }
+
+  /** The Lance file format version of this dataset's data files, e.g. "2.1". */
+  public String dataStorageVersion() {
+    return snapshot.manifest().getDataFormat().getVersion();
+  }
+
+  @Override
+  public void close() {
+    if (ownsAllocator) {
+      ctx.allocator().close();
+    }
+  }
+
+  // ---------------------------------------------------------------- engine internals
+
+  /** The version's manifest view. For engine code; not a stable API. */
+  public Snapshot snapshot() {
+    return snapshot;
+  }
+
+  public DatasetContext context() {
+    return ctx;
+  }
+
+  public LanceField field(String name) {
+    return schema.field(name).orElseThrow(() -> new LancelotException("Cannot find column \"" + name + "\" in "
+        + location() + ": the dataset's columns are " + schema.names() + "."));
+  }
+
+  /** Parses and binds a SQL filter against this version's schema. */
+  public BoundPredicate bindFilter(String sql) {
+    return BoundPredicate.bind(FilterParser.parse(sql), schema.toArrow());
+  }
+
+  /** Deleted row offsets of a fragment (cached). */
+  public RoaringBitmap deletedRows(DataFragment fragment) {
+    if (!fragment.hasDeletionFile()) {
+      return new RoaringBitmap();
+    }
+    return deletions.computeIfAbsent(fragment.getId(),
+        id -> DeletionFiles.read(ctx.io(), location(), id, fragment.getDeletionFile()));
+  }
+
+  public FragmentReader openFragment(DataFragment fragment) {
+    return new FragmentReader(ctx, fragment, schema);
+  }
+
+  CloseableIterator<VectorSchemaRoot> executeScan(ScanTask task, ScanSpec spec) {
+    DataFragment fragment = snapshot.fragment(task.fragmentId()).orElseThrow(() -> new LancelotException(
+        "Cannot scan fragment " + task.fragmentId() + " of " + location() + " version " + version()
+            + ": no such fragment"));
+    if (task.endRow() > fragment.getPhysicalRows()) {
+      throw new LancelotException("Cannot scan rows [" + task.startRow() + ", " + task.endRow() + ") of fragment "
+          + task.fragmentId() + " of " + location() + ": it has " + fragment.getPhysicalRows() + " rows");
+    }
+    List<LanceField> filterFields = new ArrayList<>();
+    if (spec.filter() != null) {
+      for (String c : spec.filter().referencedColumns()) {
+        filterFields.add(field(c));
+      }
+    }
+    FragmentReader reader = openFragment(fragment);
+    FragmentScan scan = new FragmentScan(reader, task, spec, deletedRows(fragment), filterFields, ctx.allocator());
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return scan.hasNext();
+      }
+
+      @Override
+      public VectorSchemaRoot next() {
+        return scan.next();
+      }
+
+      @Override
+      public void close() {
+        scan.close();
+        reader.close();
+      }
+    };
+  }
+
+  private Committer committer() {
+    return new Committer(ctx.io(), ctx.paths(), snapshot.entry().naming());
+  }
+
+  private OpenOptions reopenOptions() {
+    return OpenOptions.defaults().withAllocator(ctx.allocator());
+  }
+
+  private record ContextAndOwnership(DatasetContext ctx, boolean owns) {}
+
+  private static ContextAndOwnership context(String location, Configuration conf, BufferAllocator allocator) {
+    DatasetPaths paths = DatasetPaths.of(location);
+    FileIO io = new HadoopFileIO(conf == null ? new Configuration() : conf);
+    boolean owns = allocator == null;
+    BufferAllocator a = owns ? new RootAllocator() : allocator;
+    return new ContextAndOwnership(new DatasetContext(io, paths, a), owns);
+  }
+
+  private static Optional<Snapshot> loadLatest(DatasetContext ctx) {
+    return VersionLog.latest(ctx.io(), ctx.paths()).map(e -> readSnapshot(ctx, e));
+  }
+
+  private static Snapshot loadVersion(DatasetContext ctx, long version) {
+    Optional<VersionLog.Entry> entry = VersionLog.find(ctx.io(), ctx.paths(), version);
+    if (entry.isEmpty()) {
+      List<VersionLog.Entry> all = VersionLog.list(ctx.io(), ctx.paths());
+      if (all.isEmpty()) {
+        throw notFound(ctx.paths());
+      }
+      throw new DatasetNotFoundException("Cannot open version " + version + " of dataset " + ctx.paths().root()
+          + ": no such version. Available versions: " + all.get(0).version() + " to "
+          + all.get(all.size() - 1).version() + ".");
+    }
+    return readSnapshot(ctx, entry.get());
+  }
+
+  private static Snapshot readSnapshot(DatasetContext ctx, VersionLog.Entry e) {
+    try (InputFile in = e.size() >= 0 ? ctx.io().newInputFile(e.location(), e.size())
+        : ctx.io().newInputFile(e.location())) {
+      return new Snapshot(ctx.paths(), e, ManifestFile.read(in));
+    }
+  }
+
+  private static DatasetNotFoundException notFound(DatasetPaths paths) {
+    return new DatasetNotFoundException("Cannot open dataset " + paths.root() + ": no Lance dataset there (no "
+        + "manifest in " + paths.versionsDir() + "). Check the path, or create the dataset by writing to it.");
+  }
+
+  private static LanceSchema targetSchema(DatasetContext ctx, Optional<Snapshot> latest, Schema arrow,
+      WriteMode mode) {
+    if (latest.isPresent() && mode == WriteMode.CREATE) {
+      throw new DatasetAlreadyExistsException("Cannot create dataset " + ctx.paths().root() + ": it already exists "
+          + "(version " + latest.get().version() + "). Use mode APPEND or OVERWRITE.");
+    }
+    if (latest.isPresent() && mode == WriteMode.APPEND) {
+      Snapshot s = latest.get();
+      FeatureFlags.checkWritable(ctx.paths().root(), s.manifest().getWriterFeatureFlags());
+      LanceSchema existing = LanceSchema.fromProtos(s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());
+      return SchemaCompatibility.forAppend(ctx.paths().root(), existing, arrow);
+    }
+    return LanceSchema.fromArrow(arrow);
+  }
+
+  private static Snapshot commitWrite(DatasetContext ctx, Optional<Snapshot> latest, LanceSchema schema,
+      List<FragmentMetadata> fragments, WriteMode mode) {
+    List<DataFragment> protos = fragments.stream().map(FragmentMetadata::toProto).toList();
+    Snapshot base = latest.orElse(null);
+    ManifestNaming naming = base == null ? ManifestNaming.V2 : base.entry().naming();
+    Committer committer = new Committer(ctx.io(), ctx.paths(), naming);
+    Operation op = base != null && mode == WriteMode.APPEND
+        ? new Operation.Append(protos)
+        : new Operation.Overwrite(schema.toProtos(), schema.metadataProto(), protos, null);
+    return committer.commit(base, op);
+  }
+}

@@ -1,0 +1,8 @@
+package dev.lancelot.engine;
+
+/** A create found a dataset already at the location. */
+public class DatasetAlreadyExistsException extends LancelotException {
+  public DatasetAlreadyExistsException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,58 @@
+package dev.lancelot.engine;
+
+import dev.lancelot.engine.format.DeletionFiles;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.engine.scan.RowAddress;
+import dev.lancelot.engine.scan.ScanSpec;
+import dev.lancelot.engine.table.Operation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Plans a delete by filter against one version: finds the matching rows of each fragment (reading
+ * only the filter's columns), merges them into the fragment's deletion vector and writes new
+ * deletion files. Fragments left without rows are removed from the manifest.
+ */
+final class DeletePlanner {
+  private DeletePlanner() {}
+
+  static Optional<Operation> plan(Dataset dataset, BoundPredicate filter) {
+    List<DataFragment> updated = new ArrayList<>();
+    List<Long> removed = new ArrayList<>();
+    ScanSpec spec = new ScanSpec(List.of(), filter, 64 * 1024, false, true);
+    for (DataFragment fragment : dataset.snapshot().fragments()) {
+      RoaringBitmap matches = new RoaringBitmap();
+      ScanTask task = new ScanTask(fragment.getId(), 0, fragment.getPhysicalRows());
+      try (CloseableIterator<VectorSchemaRoot> it = dataset.executeScan(task, spec)) {
+        while (it.hasNext()) {
+          VectorSchemaRoot batch = it.next();
+          UInt8Vector addresses = (UInt8Vector) batch.getVector(ScanSpec.ROW_ADDRESS);
+          for (int i = 0; i < batch.getRowCount(); i++) {
+            matches.add(RowAddress.offset(addresses.get(i)));
+          }
+        }
+      }
+      if (matches.isEmpty()) {
+        continue;
+      }
+      RoaringBitmap all = RoaringBitmap.or(dataset.deletedRows(fragment), matches);
+      if (all.getLongCardinality() >= fragment.getPhysicalRows()) {
+        removed.add(fragment.getId());
+      } else {
+        var file = DeletionFiles.write(dataset.context().io(), dataset.location(), fragment.getId(),
+            dataset.version(), all);
+        updated.add(fragment.toBuilder().setDeletionFile(file).build());
+      }
+    }
+    if (updated.isEmpty() && removed.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Operation.Delete(updated, removed, filter.predicate().toSql()));
+  }
+}

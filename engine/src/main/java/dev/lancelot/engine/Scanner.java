@@ -1,0 +1,217 @@
+package dev.lancelot.engine;
+
+import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.engine.scan.FragmentScan;
+import dev.lancelot.engine.scan.ScanSpec;
+import dev.lancelot.engine.schema.LanceField;
+import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A scan of one dataset version: projection, filter, batch size, virtual columns, and a subset of
+ * fragments. Immutable: each setter returns a new scanner. Plan it into {@link ScanTask}s to
+ * distribute it, or run it locally with {@link #batches()}.
+ */
+public final class Scanner {
+  private final Dataset dataset;
+  private final List<String> columns;
+  private final String filterSql;
+  private final int batchSize;
+  private final boolean withRowId;
+  private final boolean withRowAddress;
+  private final List<Long> fragmentIds;
+
+  Scanner(Dataset dataset, List<String> columns, String filterSql, int batchSize, boolean withRowId,
+      boolean withRowAddress, List<Long> fragmentIds) {
+    this.dataset = dataset;
+    this.columns = columns;
+    this.filterSql = filterSql;
+    this.batchSize = batchSize;
+    this.withRowId = withRowId;
+    this.withRowAddress = withRowAddress;
+    this.fragmentIds = fragmentIds;
+  }
+
+  static Scanner of(Dataset dataset) {
+    return new Scanner(dataset, null, null, ScanSpec.DEFAULT_BATCH_SIZE, false, false, null);
+  }
+
+  /** Top-level columns to return, in this order; all columns when never called. */
+  public Scanner columns(Collection<String> names) {
+    return new Scanner(dataset, List.copyOf(names), filterSql, batchSize, withRowId, withRowAddress, fragmentIds);
+  }
+
+  public Scanner columns(String... names) {
+    return columns(List.of(names));
+  }
+
+  /** A SQL filter, e.g. {@code "tenant_id = 42 AND name IS NOT NULL"}; null for none. */
+  public Scanner filter(String sql) {
+    return new Scanner(dataset, columns, sql == null || sql.isBlank() ? null : sql, batchSize, withRowId,
+        withRowAddress, fragmentIds);
+  }
+
+  public Scanner batchSize(int rows) {
+    if (rows < 1) {
+      throw new IllegalArgumentException("Cannot scan: batch size must be at least 1, got " + rows);
+    }
+    return new Scanner(dataset, columns, filterSql, rows, withRowId, withRowAddress, fragmentIds);
+  }
+
+  /** Adds {@code _rowid} (uint64) to the output. */
+  public Scanner withRowId(boolean on) {
+    return new Scanner(dataset, columns, filterSql, batchSize, on, withRowAddress, fragmentIds);
+  }
+
+  /** Adds {@code _rowaddr} (uint64, {@code (fragment << 32) | offset}) to the output. */
+  public Scanner withRowAddress(boolean on) {
+    return new Scanner(dataset, columns, filterSql, batchSize, withRowId, on, fragmentIds);
+  }
+
+  /** Scans only these fragments, in this order. */
+  public Scanner fragments(Collection<Long> ids) {
+    return new Scanner(dataset, columns, filterSql, batchSize, withRowId, withRowAddress, List.copyOf(ids));
+  }
+
+  /** The Arrow schema of the batches this scan returns. */
+  public Schema outputSchema() {
+    ScanSpec spec = spec();
+    List<Field> fields = new ArrayList<>();
+    spec.projection().forEach(f -> fields.add(f.toArrow()));
+    if (withRowId) {
+      fields.add(FragmentScan.ROW_ID_FIELD);
+    }
+    if (withRowAddress) {
+      fields.add(FragmentScan.ROW_ADDRESS_FIELD);
+    }
+    return new Schema(fields);
+  }
+
+  /** The filter's SQL, if any. */
+  public String filterSql() {
+    return filterSql;
+  }
+
+  /**
+   * Splits the scan into tasks: one per fragment, large fragments cut into row ranges of at most
+   * {@code maxRowsPerTask} physical rows.
+   */
+  public List<ScanTask> planTasks(long maxRowsPerTask) {
+    if (maxRowsPerTask < 1) {
+      throw new IllegalArgumentException("maxRowsPerTask must be at least 1, got " + maxRowsPerTask);
+    }
+    List<ScanTask> tasks = new ArrayList<>();
+    for (DataFragment f : selectedFragments()) {
+      long rows = f.getPhysicalRows();
+      for (long start = 0; start < rows; start += maxRowsPerTask) {
+        tasks.add(new ScanTask(f.getId(), start, Math.min(rows, start + maxRowsPerTask)));
+      }
+    }
+    return tasks;
+  }
+
+  /** Runs one task; batches are valid until the next call on the iterator. */
+  public CloseableIterator<VectorSchemaRoot> execute(ScanTask task) {
+    return dataset.executeScan(task, spec());
+  }
+
+  /** Runs the whole scan locally, fragment after fragment. */
+  public CloseableIterator<VectorSchemaRoot> batches() {
+    List<ScanTask> tasks = planTasks(Long.MAX_VALUE);
+    ScanSpec spec = spec();
+    return new CloseableIterator<>() {
+      private int next;
+      private CloseableIterator<VectorSchemaRoot> current;
+
+      @Override
+      public boolean hasNext() {
+        while (current == null || !current.hasNext()) {
+          if (current != null) {
+            current.close();
+            current = null;
+          }
+          if (next >= tasks.size()) {
+            return false;
+          }
+          current = dataset.executeScan(tasks.get(next++), spec);
+        }
+        return true;
+      }
+
+      @Override
+      public VectorSchemaRoot next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return current.next();
+      }
+
+      @Override
+      public void close() {
+        if (current != null) {
+          current.close();
+        }
+      }
+    };
+  }
+
+  /** Rows the scan returns (deleted rows excluded, filter applied). */
+  public long countRows() {
+    if (filterSql == null) {
+      long n = 0;
+      for (DataFragment f : selectedFragments()) {
+        n += f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      }
+      return n;
+    }
+    long n = 0;
+    try (CloseableIterator<VectorSchemaRoot> it = columns(List.of()).batches()) {
+      while (it.hasNext()) {
+        n += it.next().getRowCount();
+      }
+    }
+    return n;
+  }
+
+  List<DataFragment> selectedFragments() {
+    if (fragmentIds == null) {
+      return dataset.snapshot().fragments();
+    }
+    List<DataFragment> out = new ArrayList<>();
+    for (long id : fragmentIds) {
+      out.add(dataset.snapshot().fragment(id).orElseThrow(() -> new LancelotException("Cannot scan fragment " + id
+          + " of " + dataset.location() + " version " + dataset.version() + ": no such fragment. Fragments: "
+          + dataset.fragments().stream().map(FragmentInfo::id).toList())));
+    }
+    return out;
+  }
+
+  ScanSpec spec() {
+    LanceSchema schema = dataset.lanceSchema();
+    List<LanceField> projection = new ArrayList<>();
+    if (columns == null) {
+      projection.addAll(schema.fields());
+    } else {
+      Set<String> seen = new LinkedHashSet<>();
+      for (String name : columns) {
+        if (!seen.add(name)) {
+          throw new LancelotException("Cannot scan " + dataset.location() + ": column \"" + name
+              + "\" is listed twice in the projection.");
+        }
+        projection.add(dataset.field(name));
+      }
+    }
+    BoundPredicate filter = filterSql == null ? null : dataset.bindFilter(filterSql);
+    return new ScanSpec(projection, filter, batchSize, withRowId, withRowAddress);
+  }
+}

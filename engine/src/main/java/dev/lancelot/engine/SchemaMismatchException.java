@@ -1,0 +1,8 @@
+package dev.lancelot.engine;
+
+/** Data written to a dataset does not match the dataset's schema. */
+public class SchemaMismatchException extends LancelotException {
+  public SchemaMismatchException(String message) {
+    super(message);
+  }
+}

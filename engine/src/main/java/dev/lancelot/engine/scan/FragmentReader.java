@@ -1,0 +1,220 @@
+package dev.lancelot.engine.scan;
+
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.file.FileProjection;
+import dev.lancelot.engine.file.LanceBatchReader;
+import dev.lancelot.engine.file.LanceFileReader;
+import dev.lancelot.engine.format.proto.TableProtos.DataFile;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.schema.LanceField;
+import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.engine.table.DatasetContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.util.TransferPair;
+
+/**
+ * Reads the columns of one fragment from its data files. A fragment may store its fields in
+ * several data files (after columns were added); each requested top-level field is read from the
+ * file whose {@code DataFile.fields} holds its leaves, opened lazily and at most once.
+ *
+ * <p>Not thread-safe: one reader per scan task. Closing it closes the files it opened.
+ */
+public final class FragmentReader implements AutoCloseable {
+  private final DatasetContext ctx;
+  private final DataFragment fragment;
+  private final LanceSchema schema;
+  private final Map<Integer, OpenFile> open = new HashMap<>();
+
+  private record OpenFile(DataFile meta, InputFile input, LanceFileReader reader) {}
+
+  public FragmentReader(DatasetContext ctx, DataFragment fragment, LanceSchema schema) {
+    this.ctx = ctx;
+    this.fragment = fragment;
+    this.schema = schema;
+  }
+
+  /** Batches of rows {@code [start, end)} of {@code fields}, as owned vectors in field order. */
+  public BatchStream stream(List<LanceField> fields, long start, long end, int batchSize) {
+    Map<Integer, List<Integer>> byFile = groupByFile(fields);
+    List<LanceBatchReader> readers = new ArrayList<>();
+    List<int[]> positions = new ArrayList<>();
+    for (Map.Entry<Integer, List<Integer>> e : byFile.entrySet()) {
+      OpenFile f = file(e.getKey());
+      List<LanceField> part = new ArrayList<>();
+      e.getValue().forEach(i -> part.add(fields.get(i)));
+      readers.add(f.reader().read(projection(f, part), start, end, batchSize, ctx.allocator()));
+      positions.add(e.getValue().stream().mapToInt(Integer::intValue).toArray());
+    }
+    return new BatchStream(readers, positions, fields.size(), end - start, batchSize);
+  }
+
+  /** Rows at {@code sortedOffsets} (ascending) of {@code fields}, as one batch owned by the caller. */
+  public VectorSchemaRoot take(List<LanceField> fields, long[] sortedOffsets) {
+    FieldVector[] out = new FieldVector[fields.size()];
+    try {
+      for (Map.Entry<Integer, List<Integer>> e : groupByFile(fields).entrySet()) {
+        OpenFile f = file(e.getKey());
+        List<LanceField> part = new ArrayList<>();
+        e.getValue().forEach(i -> part.add(fields.get(i)));
+        try (VectorSchemaRoot got = f.reader().take(projection(f, part), sortedOffsets, ctx.allocator())) {
+          for (int k = 0; k < part.size(); k++) {
+            out[e.getValue().get(k)] = detach(got.getVector(k));
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      for (FieldVector v : out) {
+        if (v != null) {
+          v.close();
+        }
+      }
+      throw e;
+    }
+    List<Field> arrowFields = new ArrayList<>();
+    List<FieldVector> vectors = new ArrayList<>();
+    for (FieldVector v : out) {
+      arrowFields.add(v.getField());
+      vectors.add(v);
+    }
+    return new VectorSchemaRoot(arrowFields, vectors, sortedOffsets.length);
+  }
+
+  /** Moves a vector's buffers into a new vector the caller owns (no copy). */
+  static FieldVector detach(FieldVector v) {
+    TransferPair pair = v.getTransferPair(v.getAllocator());
+    pair.transfer();
+    return (FieldVector) pair.getTo();
+  }
+
+  private FileProjection projection(OpenFile f, List<LanceField> part) {
+    LanceSchema output = LanceSchema.of(part, Map.of());
+    int[] ids = f.meta().getFieldsList().stream().mapToInt(Integer::intValue).toArray();
+    int[] cols = f.meta().getColumnIndicesList().stream().mapToInt(Integer::intValue).toArray();
+    if (cols.length == 0) {
+      // Older writers leave column_indices empty: columns follow the leaf fields in order.
+      cols = new int[ids.length];
+      for (int i = 0; i < cols.length; i++) {
+        cols[i] = i;
+      }
+    }
+    return FileProjection.fromDataFile(output, ids, cols);
+  }
+
+  /** Groups field positions by the index of the data file holding each field. */
+  private Map<Integer, List<Integer>> groupByFile(List<LanceField> fields) {
+    Map<Integer, List<Integer>> out = new LinkedHashMap<>();
+    for (int i = 0; i < fields.size(); i++) {
+      out.computeIfAbsent(fileOf(fields.get(i)), k -> new ArrayList<>()).add(i);
+    }
+    return out;
+  }
+
+  private int fileOf(LanceField field) {
+    List<LanceField> leaves = field.preOrder().stream().filter(LanceField::isLeaf).toList();
+    for (int i = 0; i < fragment.getFilesCount(); i++) {
+      List<Integer> ids = fragment.getFiles(i).getFieldsList();
+      if (leaves.stream().allMatch(l -> ids.contains(l.id()))) {
+        return i;
+      }
+    }
+    throw new LancelotException("Cannot read column \"" + field.name() + "\" of fragment " + fragment.getId() + " of "
+        + ctx.paths().root() + ": none of its data files stores it. The manifest is inconsistent.");
+  }
+
+  private OpenFile file(int index) {
+    return open.computeIfAbsent(index, i -> {
+      DataFile meta = fragment.getFiles(i);
+      if (meta.hasBaseId()) {
+        throw new LancelotException("Cannot read fragment " + fragment.getId() + " of " + ctx.paths().root()
+            + ": its data file " + meta.getPath() + " lives under another base path (base id " + meta.getBaseId()
+            + "), which lancelot does not support.");
+      }
+      String location = ctx.paths().dataFile(meta.getPath());
+      InputFile input = meta.getFileSizeBytes() > 0
+          ? ctx.io().newInputFile(location, meta.getFileSizeBytes())
+          : ctx.io().newInputFile(location);
+      try {
+        return new OpenFile(meta, input, LanceFileReader.open(input));
+      } catch (RuntimeException e) {
+        input.close();
+        throw e;
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    open.values().forEach(f -> f.input().close());
+    open.clear();
+  }
+
+  /** Lock-step batches over one or more data files; each batch's vectors belong to the caller. */
+  public static final class BatchStream implements AutoCloseable {
+    private final List<LanceBatchReader> readers;
+    private final List<int[]> positions;
+    private final int width;
+    private long remaining;
+    private final int batchSize;
+
+    BatchStream(List<LanceBatchReader> readers, List<int[]> positions, int width, long rows, int batchSize) {
+      this.readers = readers;
+      this.positions = positions;
+      this.width = width;
+      this.remaining = rows;
+      this.batchSize = batchSize;
+    }
+
+    /** The next batch's vectors in field order, or null after the last batch. */
+    public FieldVector[] next() {
+      if (remaining <= 0) {
+        return null;
+      }
+      FieldVector[] out = new FieldVector[width];
+      try {
+        for (int r = 0; r < readers.size(); r++) {
+          LanceBatchReader reader = readers.get(r);
+          if (!reader.loadNextBatch()) {
+            throw new IllegalStateException("Data file ended before the fragment's row count");
+          }
+          VectorSchemaRoot root = reader.getVectorSchemaRoot();
+          int[] pos = positions.get(r);
+          for (int k = 0; k < pos.length; k++) {
+            out[pos[k]] = detach(root.getVector(k));
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        for (FieldVector v : out) {
+          if (v != null) {
+            v.close();
+          }
+        }
+        if (e instanceof RuntimeException re) {
+          throw re;
+        }
+        throw new LancelotException("Cannot read a batch: " + e.getMessage(), e);
+      }
+      remaining -= Math.min(remaining, batchSize);
+      return out;
+    }
+
+    @Override
+    public void close() {
+      for (LanceBatchReader r : readers) {
+        try {
+          r.close();
+        } catch (IOException ignored) {
+          // Closing only releases buffers.
+        }
+      }
+    }
+  }
+}
