@@ -1,0 +1,71 @@
+package dev.lancelot.spark;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.OpenOptions;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.SupportsCatalogOptions;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * The {@code lance} data source: {@code spark.read.format("lance").load(path)} and
+ * {@code df.write.format("lance").mode(...).save(path)}. Paths resolve through
+ * {@link LancePathCatalog}, registered on first use as catalog {@value #CATALOG}.
+ */
+public final class LanceDataSource implements SupportsCatalogOptions, DataSourceRegister {
+  public static final String SHORT_NAME = "lance";
+  public static final String CATALOG = "lance_paths";
+
+  @Override
+  public String shortName() {
+    return SHORT_NAME;
+  }
+
+  @Override
+  public StructType inferSchema(CaseInsensitiveStringMap options) {
+    LanceOptions o = LanceOptions.parse(options);
+    return LanceTable.load(o.path(), o.version().orElse(0), LancePathCatalog.hadoopConf()).schema();
+  }
+
+  @Override
+  public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
+    LanceOptions o = LanceOptions.parse(new CaseInsensitiveStringMap(properties));
+    return LanceTable.load(o.path(), o.version().orElse(0), LancePathCatalog.hadoopConf());
+  }
+
+  @Override
+  public Identifier extractIdentifier(CaseInsensitiveStringMap options) {
+    return Identifier.of(new String[0], LanceOptions.parse(options).path());
+  }
+
+  @Override
+  public String extractCatalog(CaseInsensitiveStringMap options) {
+    SparkSession spark = SparkSession.active();
+    String key = "spark.sql.catalog." + CATALOG;
+    if (!spark.conf().contains(key)) {
+      spark.conf().set(key, LancePathCatalog.class.getName());
+    }
+    return CATALOG;
+  }
+
+  /**
+   * Spark calls this on the read path only (never for writes), right before loading the table:
+   * the place to refuse reading a location that holds no dataset, with the engine's message.
+   */
+  @Override
+  public Optional<String> extractTimeTravelVersion(CaseInsensitiveStringMap options) {
+    LanceOptions o = LanceOptions.parse(options);
+    if (!Dataset.exists(o.path(), LancePathCatalog.hadoopConf())) {
+      Dataset.open(o.path(), OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf())).close();
+    }
+    String v = options.containsKey(LanceOptions.VERSION) ? options.get(LanceOptions.VERSION)
+        : options.get(LanceOptions.VERSION_AS_OF);
+    return Optional.ofNullable(v);
+  }
+}

@@ -1,0 +1,81 @@
+package dev.lancelot.spark;
+
+import dev.lancelot.engine.LancelotException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * Options of the {@code lance} data source. Every option is documented in docs/user-guide.md.
+ *
+ * <ul>
+ *   <li>{@code path} — dataset location (any Hadoop path).</li>
+ *   <li>{@code version} — read this version instead of the latest (also {@code versionAsOf}).</li>
+ *   <li>{@code batch_size} — rows per columnar batch (default 8192).</li>
+ *   <li>{@code max_rows_per_partition} — fragments larger than this are split into several input
+ *       partitions by row range (default 1,048,576).</li>
+ *   <li>{@code max_rows_per_file} — rows per data file (fragment) a write task produces at most
+ *       (default 1,048,576).</li>
+ *   <li>{@code vector.columns} — on write, array columns to store as Lance vectors
+ *       ({@code fixed_size_list}), as {@code name:dim} pairs separated by commas, e.g.
+ *       {@code "vector:128,img_emb:512"}.</li>
+ * </ul>
+ */
+public record LanceOptions(String path, OptionalLong version, int batchSize, long maxRowsPerPartition,
+    int maxRowsPerFile, Map<String, Integer> vectorColumns) {
+  public static final String PATH = "path";
+  public static final String VERSION = "version";
+  public static final String VERSION_AS_OF = "versionAsOf";
+  public static final String BATCH_SIZE = "batch_size";
+  public static final String MAX_ROWS_PER_PARTITION = "max_rows_per_partition";
+  public static final String MAX_ROWS_PER_FILE = "max_rows_per_file";
+  public static final String VECTOR_COLUMNS = "vector.columns";
+
+  public static LanceOptions parse(CaseInsensitiveStringMap options) {
+    String path = options.get(PATH);
+    if (path == null || path.isBlank()) {
+      throw new LancelotException("Cannot use the lance data source without a path: pass it to load(path) / "
+          + "save(path) or set option \"path\".");
+    }
+    OptionalLong version = OptionalLong.empty();
+    String v = options.containsKey(VERSION) ? options.get(VERSION) : options.get(VERSION_AS_OF);
+    if (v != null) {
+      version = OptionalLong.of(positiveLong(VERSION, v));
+    }
+    int batchSize = (int) positiveLong(BATCH_SIZE, options.getOrDefault(BATCH_SIZE, "8192"));
+    long maxRows = positiveLong(MAX_ROWS_PER_PARTITION, options.getOrDefault(MAX_ROWS_PER_PARTITION, "1048576"));
+    int maxRowsPerFile = (int) positiveLong(MAX_ROWS_PER_FILE, options.getOrDefault(MAX_ROWS_PER_FILE, "1048576"));
+    return new LanceOptions(path, version, batchSize, maxRows, maxRowsPerFile,
+        vectorColumns(options.get(VECTOR_COLUMNS)));
+  }
+
+  static long positiveLong(String name, String value) {
+    try {
+      long n = Long.parseLong(value.trim());
+      if (n >= 1 && n <= Integer.MAX_VALUE) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new LancelotException("Cannot use option " + name + "=\"" + value + "\": expected a whole number between 1 "
+        + "and " + Integer.MAX_VALUE + ".");
+  }
+
+  static Map<String, Integer> vectorColumns(String spec) {
+    Map<String, Integer> out = new HashMap<>();
+    if (spec == null || spec.isBlank()) {
+      return out;
+    }
+    for (String part : spec.split(",")) {
+      String[] kv = part.trim().split(":");
+      if (kv.length != 2 || kv[0].isBlank()) {
+        throw new LancelotException("Cannot use option " + VECTOR_COLUMNS + "=\"" + spec + "\": expected name:dim "
+            + "pairs separated by commas, e.g. \"vector:128\".");
+      }
+      out.put(kv[0].trim(), (int) positiveLong(VECTOR_COLUMNS, kv[1]));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,157 @@
+package dev.lancelot.spark;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.DatasetNotFoundException;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.connector.catalog.Column;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.CatalogV2Util;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A catalog whose table names are dataset locations. It backs {@code spark.read/write.format("lance")}
+ * (see {@link LanceDataSource#extractCatalog}), so that every save mode maps to a Spark plan:
+ * append and overwrite of existing datasets load the table, errorifexists and ignore become
+ * create-table-as-select, and all of them commit one Lance version.
+ */
+public class LancePathCatalog implements StagingTableCatalog {
+  private String name = "lance_paths";
+
+  @Override
+  public void initialize(String name, CaseInsensitiveStringMap options) {
+    this.name = name;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  static Configuration hadoopConf() {
+    return SparkSession.active().sessionState().newHadoopConf();
+  }
+
+  @Override
+  public Identifier[] listTables(String[] namespace) {
+    return new Identifier[0];
+  }
+
+  /**
+   * Loads the latest version. A location without a dataset yields an empty table, so that an
+   * append there creates the dataset (as Lance does); reads never get here for such a location,
+   * because {@link LanceDataSource#extractTimeTravelVersion} refuses them first with a clear error.
+   */
+  @Override
+  public Table loadTable(Identifier ident) {
+    Configuration conf = hadoopConf();
+    if (!Dataset.exists(ident.name(), conf)) {
+      return LanceTable.absent(ident.name(), conf);
+    }
+    return LanceTable.load(ident.name(), 0, conf);
+  }
+
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    long v;
+    try {
+      v = Long.parseLong(version.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Cannot read version \"" + version + "\" of " + ident.name()
+          + ": Lance versions are whole numbers (1, 2, ...).");
+    }
+    try {
+      return LanceTable.load(ident.name(), v, hadoopConf());
+    } catch (DatasetNotFoundException e) {
+      if (Dataset.exists(ident.name(), hadoopConf())) {
+        throw e; // the dataset exists but not this version: keep the engine's message listing versions
+      }
+      throw new NoSuchTableException(ident);
+    }
+  }
+
+  @Override
+  public boolean tableExists(Identifier ident) {
+    return Dataset.exists(ident.name(), hadoopConf());
+  }
+
+  @Override
+  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties) {
+    throw new UnsupportedOperationException("Cannot create an empty Lance dataset at " + ident.name()
+        + " through this path catalog; write a DataFrame to it instead.");
+  }
+
+  @Override
+  public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> props) {
+    return createTable(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, props);
+  }
+
+  @Override
+  public StagedTable stageCreate(Identifier ident, Column[] columns, Transform[] partitions,
+      Map<String, String> properties) {
+    requireUnpartitioned(ident, partitions);
+    return new LanceStagedTable(ident.name(), hadoopConf(), false);
+  }
+
+  @Override
+  public StagedTable stageCreate(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties) {
+    return stageCreate(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+  }
+
+  @Override
+  public StagedTable stageReplace(Identifier ident, Column[] columns, Transform[] partitions,
+      Map<String, String> properties) {
+    return stageCreateOrReplace(ident, columns, partitions, properties);
+  }
+
+  @Override
+  public StagedTable stageReplace(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties) {
+    return stageCreateOrReplace(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+  }
+
+  @Override
+  public StagedTable stageCreateOrReplace(Identifier ident, Column[] columns, Transform[] partitions,
+      Map<String, String> properties) {
+    requireUnpartitioned(ident, partitions);
+    return new LanceStagedTable(ident.name(), hadoopConf(), true);
+  }
+
+  @Override
+  public StagedTable stageCreateOrReplace(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties) {
+    return stageCreateOrReplace(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+  }
+
+  private static void requireUnpartitioned(Identifier ident, Transform[] partitions) {
+    if (partitions != null && partitions.length > 0) {
+      throw new UnsupportedOperationException("Cannot partition Lance dataset " + ident.name()
+          + ": Lance datasets are not partitioned. Remove partitionBy(...).");
+    }
+  }
+
+  @Override
+  public Table alterTable(Identifier ident, TableChange... changes) {
+    throw new UnsupportedOperationException("Cannot alter Lance dataset " + ident.name() + " through Spark");
+  }
+
+  @Override
+  public boolean dropTable(Identifier ident) {
+    throw new UnsupportedOperationException("Cannot drop Lance dataset " + ident.name()
+        + " through Spark; delete its directory instead.");
+  }
+
+  @Override
+  public void renameTable(Identifier from, Identifier to) {
+    throw new UnsupportedOperationException("Cannot rename Lance dataset " + from.name());
+  }
+}

@@ -1,0 +1,134 @@
+package dev.lancelot.spark;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.spark.read.LanceScanBuilder;
+import dev.lancelot.spark.write.LanceWriteBuilder;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A Lance dataset as a Spark table: one version for reads (the latest, or the one asked for), and
+ * the target of appends and overwrites. A table for a location without a dataset yet has no
+ * columns and {@link #exists()} false; writing to it creates the dataset.
+ */
+public class LanceTable implements SupportsRead, SupportsWrite {
+  private final String location;
+  private final long version;
+  private final StructType schema;
+  private final Map<String, String> properties;
+  private final Configuration hadoopConf;
+  private final org.apache.arrow.vector.types.pojo.Schema arrowSchema;
+
+  LanceTable(String location, long version, org.apache.arrow.vector.types.pojo.Schema arrowSchema,
+      Map<String, String> properties, Configuration hadoopConf) {
+    this.location = location;
+    this.version = version;
+    this.arrowSchema = arrowSchema;
+    this.schema = SparkTypes.toSpark(arrowSchema);
+    this.properties = properties;
+    this.hadoopConf = hadoopConf;
+  }
+
+  /** Opens the dataset at {@code location} (and {@code version}, when positive) and describes it. */
+  static LanceTable load(String location, long version, Configuration conf) {
+    OpenOptions open = OpenOptions.defaults().withHadoopConf(conf);
+    if (version > 0) {
+      open = open.withVersion(version);
+    }
+    try (Dataset ds = Dataset.open(location, open)) {
+      Map<String, String> props = new HashMap<>();
+      props.put("location", ds.location());
+      props.put("version", Long.toString(ds.version()));
+      props.put("format", "lance " + ds.dataStorageVersion());
+      return new LanceTable(ds.location(), ds.version(), ds.schema(), props, conf);
+    }
+  }
+
+  static LanceTable absent(String location, Configuration conf) {
+    return new LanceTable(location, 0, new org.apache.arrow.vector.types.pojo.Schema(java.util.List.of()),
+        Map.of("location", location), conf);
+  }
+
+  @Override
+  public String name() {
+    return "lance.`" + location + "`" + (version > 0 ? "@v" + version : "");
+  }
+
+  @Override
+  public StructType schema() {
+    return schema;
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return properties;
+  }
+
+  @Override
+  public Set<TableCapability> capabilities() {
+    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
+        TableCapability.ACCEPT_ANY_SCHEMA);
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    return new LanceScanBuilder(this, LanceOptions.parse(withPath(options)));
+  }
+
+  @Override
+  public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    return new LanceWriteBuilder(this, info, LanceOptions.parse(withPath(info.options())), false);
+  }
+
+  CaseInsensitiveStringMap withPath(CaseInsensitiveStringMap options) {
+    Map<String, String> m = new HashMap<>(options.asCaseSensitiveMap());
+    m.put(LanceOptions.PATH, location);
+    return new CaseInsensitiveStringMap(m);
+  }
+
+  public String location() {
+    return location;
+  }
+
+  /** The dataset version read; 0 when no dataset exists yet. */
+  public long datasetVersion() {
+    return version;
+  }
+
+  /** The version as Spark shows it (Spark 4.1 tables report a version string). */
+  @Override
+  public String version() {
+    return Long.toString(version);
+  }
+
+  public boolean exists() {
+    return version > 0;
+  }
+
+  /** The dataset's Arrow schema (what the engine reads), from which {@link #schema()} is derived. */
+  public org.apache.arrow.vector.types.pojo.Schema arrowSchema() {
+    return arrowSchema;
+  }
+
+  public Configuration hadoopConf() {
+    return hadoopConf;
+  }
+
+  public Dataset openDataset() {
+    OpenOptions open = OpenOptions.defaults().withHadoopConf(hadoopConf);
+    // version 0: no dataset existed when the table was loaded; opening reports that clearly.
+    return Dataset.open(location, version > 0 ? open.withVersion(version) : open);
+  }
+}

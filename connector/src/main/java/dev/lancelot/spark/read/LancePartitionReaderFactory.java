@@ -1,0 +1,102 @@
+package dev.lancelot.spark.read;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.spark.SerializableConfiguration;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/** Reads partitions as columnar batches straight from the engine's Arrow vectors. */
+public final class LancePartitionReaderFactory implements PartitionReaderFactory {
+  private static final long serialVersionUID = 1L;
+  private final SerializableConfiguration conf;
+  private final List<String> columns;
+  private final String filterSql;
+  private final int batchSize;
+
+  LancePartitionReaderFactory(SerializableConfiguration conf, List<String> columns, String filterSql, int batchSize) {
+    this.conf = conf;
+    this.columns = List.copyOf(columns);
+    this.filterSql = filterSql;
+    this.batchSize = batchSize;
+  }
+
+  @Override
+  public boolean supportColumnarReads(InputPartition partition) {
+    return true;
+  }
+
+  @Override
+  public PartitionReader<InternalRow> createReader(InputPartition partition) {
+    throw new IllegalStateException("The lance source only produces columnar batches");
+  }
+
+  @Override
+  public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
+    LanceInputPartition p = (LanceInputPartition) partition;
+    return new ColumnarReader(p);
+  }
+
+  private final class ColumnarReader implements PartitionReader<ColumnarBatch> {
+    private final BufferAllocator allocator = new RootAllocator();
+    private final Dataset dataset;
+    private final CloseableIterator<VectorSchemaRoot> batches;
+    private ColumnarBatch current;
+
+    ColumnarReader(LanceInputPartition p) {
+      Dataset ds = null;
+      try {
+        ds = Dataset.open(p.location(), OpenOptions.defaults().withVersion(p.version())
+            .withHadoopConf(conf.get()).withAllocator(allocator));
+        batches = ds.newScan().columns(columns).filter(filterSql).batchSize(batchSize).execute(p.task());
+        dataset = ds;
+      } catch (RuntimeException e) {
+        if (ds != null) {
+          ds.close();
+        }
+        allocator.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public boolean next() {
+      if (!batches.hasNext()) {
+        return false;
+      }
+      VectorSchemaRoot root = batches.next();
+      List<FieldVector> vectors = root.getFieldVectors();
+      ColumnVector[] cols = new ColumnVector[vectors.size()];
+      for (int i = 0; i < cols.length; i++) {
+        cols[i] = new LanceColumnVector(vectors.get(i));
+      }
+      current = new ColumnarBatch(cols, root.getRowCount());
+      return true;
+    }
+
+    @Override
+    public ColumnarBatch get() {
+      return current;
+    }
+
+    @Override
+    public void close() {
+      try {
+        batches.close();
+        dataset.close();
+      } finally {
+        allocator.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.lancelot.spark.read;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.ScanTask;
+import dev.lancelot.engine.Scanner;
+import dev.lancelot.spark.LanceOptions;
+import dev.lancelot.spark.LanceTable;
+import dev.lancelot.spark.SerializableConfiguration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A planned scan of one dataset version: one input partition per fragment, fragments larger than
+ * {@code max_rows_per_partition} split by row range. Partitions carry only the dataset location,
+ * version, task and projection (STYLE 4).
+ */
+public final class LanceScan implements Scan, Batch {
+  private final LanceTable table;
+  private final LanceOptions options;
+  private final StructType readSchema;
+  private final String filterSql;
+  private final Filter[] pushed;
+
+  LanceScan(LanceTable table, LanceOptions options, StructType readSchema, String filterSql, Filter[] pushed) {
+    this.table = table;
+    this.options = options;
+    this.readSchema = readSchema;
+    this.filterSql = filterSql;
+    this.pushed = pushed;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return readSchema;
+  }
+
+  @Override
+  public String description() {
+    return "LanceScan[" + table.location() + ", version=" + table.datasetVersion() + ", columns="
+        + Arrays.toString(readSchema.fieldNames()) + (filterSql == null ? "" : ", filter=" + filterSql) + "]";
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  List<String> columns() {
+    List<String> out = new ArrayList<>();
+    for (StructField f : readSchema.fields()) {
+      out.add(f.name());
+    }
+    return out;
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions() {
+    try (Dataset ds = table.openDataset()) {
+      Scanner scanner = ds.newScan().columns(columns()).filter(filterSql);
+      scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
+      List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
+      InputPartition[] out = new InputPartition[tasks.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = new LanceInputPartition(table.location(), ds.version(), tasks.get(i));
+      }
+      return out;
+    }
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new LancePartitionReaderFactory(new SerializableConfiguration(table.hadoopConf()), columns(), filterSql,
+        options.batchSize());
+  }
+
+  Filter[] pushedFilters() {
+    return pushed;
+  }
+}

@@ -1,0 +1,157 @@
+package dev.lancelot.spark.write;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.FragmentMetadata;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.SchemaMismatchException;
+import dev.lancelot.engine.WriteMode;
+import dev.lancelot.engine.schema.LanceField;
+import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.spark.LanceOptions;
+import dev.lancelot.spark.LanceTable;
+import dev.lancelot.spark.SerializableConfiguration;
+import dev.lancelot.spark.SparkTypes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A distributed write (S2): tasks write fragment files in parallel, the driver commits them all as
+ * one version (F4); an aborted job deletes what its tasks wrote.
+ */
+final class LanceBatchWrite implements BatchWrite {
+  private static final Logger LOG = LoggerFactory.getLogger(LanceBatchWrite.class);
+  private final LanceTable table;
+  private final LanceOptions options;
+  private final WriteMode mode;
+  private final StructType sparkSchema;
+  private final LanceSchema schema;
+  private final long readVersion;
+
+  LanceBatchWrite(LanceTable table, LogicalWriteInfo info, LanceOptions options, WriteMode mode) {
+    this.table = table;
+    this.options = options;
+    this.mode = mode;
+    this.sparkSchema = info.schema();
+    Optional<Dataset> existing = openLatest();
+    try {
+      this.readVersion = existing.map(Dataset::version).orElse(0L);
+      if (mode == WriteMode.APPEND && existing.isPresent()) {
+        this.schema = existing.get().lanceSchema();
+        checkAppendable(existing.get().location(), schema, sparkSchema);
+      } else {
+        Map<String, Integer> dims = new HashMap<>(options.vectorColumns());
+        this.schema = LanceSchema.fromArrow(SparkTypes.toArrow(sparkSchema, dims));
+      }
+    } finally {
+      existing.ifPresent(Dataset::close);
+    }
+  }
+
+  private Optional<Dataset> openLatest() {
+    if (!Dataset.exists(table.location(), table.hadoopConf())) {
+      return Optional.empty();
+    }
+    return Optional.of(Dataset.open(table.location(), OpenOptions.defaults().withHadoopConf(table.hadoopConf())));
+  }
+
+  /** Appends keep the dataset's schema: every Spark column must exist with an equivalent type. */
+  static void checkAppendable(String location, LanceSchema schema, StructType data) {
+    List<String> problems = new ArrayList<>();
+    for (StructField f : data.fields()) {
+      Optional<LanceField> target = schema.field(f.name());
+      if (target.isEmpty()) {
+        problems.add("column \"" + f.name() + "\" is not in the dataset");
+        continue;
+      }
+      DataType expected = SparkTypes.dataType(target.get().toArrow());
+      if (!sameIgnoringNullability(expected, f.dataType())) {
+        problems.add("column \"" + f.name() + "\" is " + f.dataType().simpleString() + " but the dataset has "
+            + expected.simpleString());
+      }
+    }
+    for (LanceField f : schema.fields()) {
+      if (!List.of(data.fieldNames()).contains(f.name())) {
+        problems.add("column \"" + f.name() + "\" is missing");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new SchemaMismatchException("Cannot append to " + location + ": " + String.join("; ", problems)
+          + ". Select and cast the DataFrame's columns to the dataset's schema, or use mode(\"overwrite\").");
+    }
+  }
+
+  private static boolean sameIgnoringNullability(DataType a, DataType b) {
+    return a.asNullable().equals(b.asNullable());
+  }
+
+  @Override
+  public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    return new LanceDataWriterFactory(table.location(), new SerializableConfiguration(table.hadoopConf()),
+        schema.toProto().toByteArray(), sparkSchema, vectorSizes(schema), options.maxRowsPerFile());
+  }
+
+  /** The fixed-size-list size of each vector column of the target schema. */
+  private static Map<String, Integer> vectorSizes(LanceSchema schema) {
+    Map<String, Integer> out = new HashMap<>();
+    Schema arrow = schema.toArrow();
+    for (Field f : arrow.getFields()) {
+      if (f.getType() instanceof ArrowType.FixedSizeList fsl) {
+        out.put(f.getName(), fsl.getListSize());
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public boolean useCommitCoordinator() {
+    return false;
+  }
+
+  @Override
+  public void commit(WriterCommitMessage[] messages) {
+    List<FragmentMetadata> fragments = fragmentsOf(messages);
+    long rows = fragments.stream().mapToLong(FragmentMetadata::physicalRows).sum();
+    try (Dataset committed = Dataset.commitFragments(table.location(), table.hadoopConf(), schema, fragments, mode,
+        readVersion)) {
+      LOG.info("Committed {} rows in {} fragments to {} as version {} ({})", rows, fragments.size(),
+          table.location(), committed.version(), mode);
+    } catch (LancelotException e) {
+      Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
+      throw e;
+    }
+  }
+
+  @Override
+  public void abort(WriterCommitMessage[] messages) {
+    List<FragmentMetadata> fragments = fragmentsOf(messages);
+    LOG.warn("Write job to {} aborted: deleting {} uncommitted fragments", table.location(), fragments.size());
+    Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
+  }
+
+  private static List<FragmentMetadata> fragmentsOf(WriterCommitMessage[] messages) {
+    List<FragmentMetadata> out = new ArrayList<>();
+    for (WriterCommitMessage m : messages) {
+      if (m instanceof LanceCommitMessage lm) {
+        out.addAll(lm.fragments());
+      }
+    }
+    return out;
+  }
+}

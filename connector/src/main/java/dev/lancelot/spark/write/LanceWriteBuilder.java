@@ -1,0 +1,58 @@
+package dev.lancelot.spark.write;
+
+import dev.lancelot.engine.WriteMode;
+import dev.lancelot.spark.LanceOptions;
+import dev.lancelot.spark.LanceTable;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.SupportsTruncate;
+import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+
+/**
+ * Chooses the engine write mode from how Spark asks (S2): plain writes append (creating the
+ * dataset when absent), {@code truncate()} (save mode overwrite) overwrites, a staged create is a
+ * create that fails if another writer created the dataset first, a staged replace overwrites.
+ */
+public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
+  private final LanceTable table;
+  private final LogicalWriteInfo info;
+  private final LanceOptions options;
+  private final boolean staged;
+  private boolean overwrite;
+
+  public LanceWriteBuilder(LanceTable table, LogicalWriteInfo info, LanceOptions options, boolean staged) {
+    this.table = table;
+    this.info = info;
+    this.options = options;
+    this.staged = staged;
+  }
+
+  /** For a staged table: true for a replace (overwrite), false for a create. */
+  public LanceWriteBuilder staged(boolean replace) {
+    this.overwrite = replace;
+    return this;
+  }
+
+  @Override
+  public WriteBuilder truncate() {
+    this.overwrite = true;
+    return this;
+  }
+
+  @Override
+  public Write build() {
+    WriteMode mode = overwrite ? WriteMode.OVERWRITE : staged ? WriteMode.CREATE : WriteMode.APPEND;
+    return new Write() {
+      @Override
+      public String description() {
+        return "LanceWrite[" + table.location() + ", mode=" + mode + "]";
+      }
+
+      @Override
+      public BatchWrite toBatch() {
+        return new LanceBatchWrite(table, info, options, mode);
+      }
+    };
+  }
+}

@@ -1,0 +1,191 @@
+package dev.lancelot.spark.write;
+
+import dev.lancelot.engine.LancelotException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * Appends Spark rows to an Arrow batch. Array columns whose Arrow type is a fixed-size list are
+ * Lance vectors: a row whose array length differs from the dimension is refused with an error
+ * naming the row and column (S2).
+ */
+final class RowToArrow implements AutoCloseable {
+  /** Writes one value of a Spark row/array/struct into one Arrow vector. */
+  private interface ValueWriter {
+    void write(SpecializedGetters source, int ordinal, int index);
+  }
+
+  private final VectorSchemaRoot root;
+  private final ValueWriter[] writers;
+  private final String taskLabel;
+  private long rowsSeen;
+  private int rows;
+
+  RowToArrow(Schema schema, BufferAllocator allocator, String taskLabel) {
+    this.root = VectorSchemaRoot.create(schema, allocator);
+    this.taskLabel = taskLabel;
+    root.allocateNew();
+    List<FieldVector> vectors = root.getFieldVectors();
+    writers = new ValueWriter[vectors.size()];
+    for (int i = 0; i < writers.length; i++) {
+      writers[i] = writerFor(vectors.get(i), vectors.get(i).getName(), (DecimalType) null);
+    }
+  }
+
+  VectorSchemaRoot root() {
+    return root;
+  }
+
+  int rows() {
+    return rows;
+  }
+
+  void append(InternalRow row) {
+    for (int i = 0; i < writers.length; i++) {
+      writers[i].write(row, i, rows);
+    }
+    rows++;
+    rowsSeen++;
+  }
+
+  /** Sets the value counts and returns the batch; {@link #reset()} before appending again. */
+  VectorSchemaRoot finishBatch() {
+    for (FieldVector v : root.getFieldVectors()) {
+      v.setValueCount(rows);
+    }
+    root.setRowCount(rows);
+    return root;
+  }
+
+  void reset() {
+    root.allocateNew();
+    rows = 0;
+  }
+
+  @Override
+  public void close() {
+    root.close();
+  }
+
+  private ValueWriter writerFor(FieldVector vector, String column, DecimalType unused) {
+    ValueWriter value = valueWriter(vector, column);
+    return (src, ord, idx) -> {
+      if (src.isNullAt(ord)) {
+        if (!vector.getField().isNullable()) {
+          throw new LancelotException("Cannot write " + taskLabel + " row " + rowsSeen + ": column \"" + column
+              + "\" is null but the dataset declares it not nullable.");
+        }
+        vector.setNull(idx);
+      } else {
+        value.write(src, ord, idx);
+      }
+    };
+  }
+
+  private ValueWriter valueWriter(FieldVector vector, String column) {
+    if (vector instanceof BitVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getBoolean(o) ? 1 : 0);
+    } else if (vector instanceof TinyIntVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getByte(o));
+    } else if (vector instanceof SmallIntVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getShort(o));
+    } else if (vector instanceof IntVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getInt(o));
+    } else if (vector instanceof BigIntVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getLong(o));
+    } else if (vector instanceof Float4Vector v) {
+      return (s, o, i) -> v.setSafe(i, s.getFloat(o));
+    } else if (vector instanceof Float8Vector v) {
+      return (s, o, i) -> v.setSafe(i, s.getDouble(o));
+    } else if (vector instanceof DateDayVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getInt(o));
+    } else if (vector instanceof TimeStampVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getLong(o));
+    } else if (vector instanceof VarCharVector v) {
+      return (s, o, i) -> {
+        UTF8String str = s.getUTF8String(o);
+        v.setSafe(i, str.getBytes());
+      };
+    } else if (vector instanceof VarBinaryVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getBinary(o));
+    } else if (vector instanceof DecimalVector v) {
+      int precision = v.getPrecision();
+      int scale = v.getScale();
+      return (s, o, i) -> {
+        BigDecimal d = s.getDecimal(o, precision, scale).toJavaBigDecimal();
+        v.setSafe(i, d.setScale(scale));
+      };
+    } else if (vector instanceof FixedSizeListVector v) {
+      int dim = v.getListSize();
+      FieldVector child = (FieldVector) v.getDataVector();
+      ValueWriter element = writerFor(child, column + ".item", null);
+      return (s, o, i) -> {
+        ArrayData array = s.getArray(o);
+        if (array.numElements() != dim) {
+          throw new LancelotException("Cannot write " + taskLabel + " row " + rowsSeen + ": column \"" + column
+              + "\" is a vector of dimension " + dim + " but the row's array has " + array.numElements()
+              + " elements. Every vector must have exactly " + dim + " elements.");
+        }
+        v.setNotNull(i);
+        int base = i * dim;
+        for (int e = 0; e < dim; e++) {
+          element.write(array, e, base + e);
+        }
+        child.setValueCount(Math.max(child.getValueCount(), base + dim));
+      };
+    } else if (vector instanceof ListVector v) {
+      FieldVector child = v.getDataVector();
+      ValueWriter element = writerFor(child, column + ".item", null);
+      return (s, o, i) -> {
+        ArrayData array = s.getArray(o);
+        int start = v.startNewValue(i);
+        for (int e = 0; e < array.numElements(); e++) {
+          element.write(array, e, start + e);
+        }
+        v.endValue(i, array.numElements());
+      };
+    } else if (vector instanceof StructVector v) {
+      List<ValueWriter> children = new ArrayList<>();
+      List<Field> fields = v.getField().getChildren();
+      for (int c = 0; c < fields.size(); c++) {
+        FieldVector cv = (FieldVector) v.getChildByOrdinal(c);
+        children.add(writerFor(cv, column + "." + fields.get(c).getName(), null));
+      }
+      return (s, o, i) -> {
+        InternalRow struct = s.getStruct(o, children.size());
+        v.setIndexDefined(i);
+        for (int c = 0; c < children.size(); c++) {
+          children.get(c).write(struct, c, i);
+        }
+      };
+    }
+    throw new LancelotException("Cannot write column \"" + column + "\": Arrow vector type "
+        + vector.getClass().getSimpleName() + " is not supported by the connector's writer.");
+  }
+}
