@@ -31,6 +31,10 @@ public record HnswBuildParams(int m, int efConstruction, int maxLevel, long seed
     return new HnswBuildParams(DEFAULT_M, DEFAULT_EF_CONSTRUCTION, DEFAULT_MAX_LEVEL, seed);
   }
 
+  public HnswBuildParams withSeed(long newSeed) {
+    return new HnswBuildParams(m, efConstruction, maxLevel, newSeed);
+  }
+
   /** Maximum neighbours kept on {@code level}: {@code 2m} on level 0, {@code m} above. */
   public int maxNeighbors(int level) {
     return level == 0 ? 2 * m : m;
