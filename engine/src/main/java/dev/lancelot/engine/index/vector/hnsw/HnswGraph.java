@@ -14,10 +14,11 @@ import java.util.Arrays;
  * <p>Per level: {@code nodes} (ascending), CSR {@code offsets} ({@code nodes.length + 1}),
  * {@code neighbors} and {@code distances}. Level 0 holds every node, so node id = row there.
  *
- * <p>Note for readers of Lance files: Lance 0.39's writer counts level sizes without node 0 on
- * levels above 0 ({@code level_count} in {@code hnsw/builder.rs}) while writing node 0's row on
- * every level, so its stored offsets may fall one short per upper level; rely on the
- * {@code __vector_id} column and check.
+ * <p>Note for readers and writers of Lance files (checked against lance-core 7.0.0 in
+ * {@code LanceIndexOracleTest}): Lance counts level sizes without node 0 on levels above 0
+ * ({@code level_count} in {@code hnsw/builder.rs}) but writes node 0's row on every level, so its
+ * stored {@code level_offsets} fall one short per upper level ({@link #lanceLevelOffsets()}). Each
+ * level's rows start with node 0, which is how a reader finds the real boundaries.
  */
 public final class HnswGraph implements Adjacency {
   private final int numNodes;
@@ -102,6 +103,18 @@ public final class HnswGraph implements Adjacency {
     int[] out = new int[levelNodes.length + 1];
     for (int l = 0; l < levelNodes.length; l++) {
       out[l + 1] = out[l] + levelNodes[l].length;
+    }
+    return out;
+  }
+
+  /**
+   * The {@code level_offsets} Lance itself would write for this graph: like {@link #levelOffsets()}
+   * but with every level above 0 counted without node 0 (see the class note).
+   */
+  public int[] lanceLevelOffsets() {
+    int[] out = new int[levelNodes.length + 1];
+    for (int l = 0; l < levelNodes.length; l++) {
+      out[l + 1] = out[l] + levelNodes[l].length - (l > 0 && levelNodes[l].length > 0 ? 1 : 0);
     }
     return out;
   }

@@ -63,6 +63,11 @@ class HnswTest {
         }
       }
     }
+    int[] lance = graph.lanceLevelOffsets();
+    assertThat(lance[1]).isEqualTo(N);
+    for (int l = 1; l < graph.numLevels(); l++) {
+      assertThat(lance[l + 1] - lance[l]).isEqualTo(offsets[l + 1] - offsets[l] - 1);
+    }
     // Level sizes shrink about m-fold: P(level >= 1) = 1/m.
     double upper = graph.levelNodes(1).length / (double) N;
     assertThat(upper).isBetween(0.6 / PARAMS.m(), 1.6 / PARAMS.m());
