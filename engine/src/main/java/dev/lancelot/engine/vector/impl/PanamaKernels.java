@@ -157,16 +157,14 @@ public final class PanamaKernels extends ScalarKernels {
 
   /** Widens {@code LANES} half-precision values starting at {@code off} to floats. */
   private static FloatVector halfToFloat(short[] src, int off) {
-    IntVector h = ((IntVector) ShortVector.fromArray(S, src, off).convertShape(VectorOperators.S2I, I, 0))
-        .and(0xFFFF);
+    IntVector h = ((IntVector) ShortVector.fromArray(S, src, off).castShape(I, 0)).and(0xFFFF);
     IntVector sign = h.and(0x8000).lanewise(VectorOperators.LSHL, 16);
     IntVector magnitude = h.and(0x7FFF);
     IntVector bits = magnitude.lanewise(VectorOperators.LSHL, 13).add(0x38000000);
     VectorMask<Integer> infOrNan = magnitude.compare(VectorOperators.GE, 0x7C00);
     bits = bits.blend(bits.add(0x38000000), infOrNan);
     VectorMask<Integer> subnormal = magnitude.compare(VectorOperators.LT, 0x0400);
-    IntVector subnormalBits = ((FloatVector) magnitude.convert(VectorOperators.I2F, 0))
-        .mul(0x1p-24f).reinterpretAsInts();
+    IntVector subnormalBits = ((FloatVector) magnitude.castShape(F, 0)).mul(0x1p-24f).reinterpretAsInts();
     bits = bits.blend(subnormalBits, subnormal).or(sign);
     return bits.reinterpretAsFloats();
   }
@@ -222,7 +220,7 @@ public final class PanamaKernels extends ScalarKernels {
   }
 
   private static IntVector unsignedBytes(byte[] src, int off) {
-    return ((IntVector) ByteVector.fromArray(B, src, off).convertShape(VectorOperators.B2I, I, 0)).and(0xFF);
+    return ((IntVector) ByteVector.fromArray(B, src, off).castShape(I, 0)).and(0xFF);
   }
 
   @Override

@@ -102,20 +102,18 @@ public final class IvfModel {
     float[] q = prepareQuery(query);
     float[] dist = new float[numPartitions];
     KMeans.distancesToCentroids(q, 0, dim, columns, numPartitions, centroidMetric(), dist);
-    Integer[] order = new Integer[numPartitions];
+    // Sort (distance, partition) pairs packed in longs: no boxing, ties by partition id.
+    long[] keys = new long[numPartitions];
     for (int p = 0; p < numPartitions; p++) {
-      order[p] = p;
+      keys[p] = ((long) sortableBits(dist[p]) << 32) | p;
     }
-    Arrays.sort(order, (a, b) -> {
-      int c = Float.compare(dist[a], dist[b]);
-      return c != 0 ? c : Integer.compare(a, b);
-    });
+    Arrays.sort(keys);
     int n = Math.min(maxProbes, numPartitions);
     int[] ids = new int[n];
     float[] ds = new float[n];
     for (int i = 0; i < n; i++) {
-      ids[i] = order[i];
-      ds[i] = dist[order[i]];
+      ids[i] = (int) keys[i];
+      ds[i] = dist[ids[i]];
     }
     return new PartitionRanking(ids, ds);
   }
@@ -170,6 +168,12 @@ public final class IvfModel {
     for (int d = 0; d < dim; d++) {
       out[outOff + d] = vector[off + d] - centroids[c + d];
     }
+  }
+
+  /** Float bits as an int whose signed order is Float.compare's order (NaN last). */
+  private static int sortableBits(float f) {
+    int bits = Float.floatToIntBits(f);
+    return bits ^ ((bits >> 31) & 0x7FFFFFFF);
   }
 
   private void checkDim(int length) {

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * The conformance suite for each index type. Shared parameters: 64 IVF partitions (50 k-means
- * iterations, sample rate 256: the whole 20,000 rows are sampled... capped at 64 × 256 = 16,384),
- * nprobes 8; PQ with 16 sub-vectors of 2 dimensions, 8 bits, sample rate 32 (8,192 rows) and 25
- * k-means iterations to keep the test fast; HNSW m 16, ef_construction 100, max_level 7, ef 40.
+ * iterations, sample rate 256, so 16,384 of the 20,000 rows train), nprobes 8; PQ with 16
+ * sub-vectors of 2 dimensions, 8 bits, sample rate 32 (8,192 rows) and 15 k-means iterations to
+ * keep the test fast; HNSW m 12, ef_construction 64, max_level 7 per partition, ef 40.
  */
 class IndexTypesConformanceTest {
   static final int PARTITIONS = 64;
@@ -27,11 +27,11 @@ class IndexTypesConformanceTest {
   }
 
   static PqBuildParams pq(long seed) {
-    return new PqBuildParams(16, 8, 25, 32, seed);
+    return new PqBuildParams(16, 8, 15, 32, seed);
   }
 
   static HnswBuildParams hnsw(long seed) {
-    return new HnswBuildParams(16, 100, 7, seed);
+    return new HnswBuildParams(12, 64, 7, seed);
   }
 
   @Nested
