@@ -30,9 +30,21 @@ public final class KMeans {
 
   /**
    * Trains {@code k} centroids on rows {@code 0 .. n-1} of {@code data} (row-major, {@code dim}
-   * wide). Rows must be finite; callers sample and validate.
+   * wide). Rows must be finite; callers sample and validate. For {@code k > 256} this runs
+   * Lance's hierarchical k-means ({@link HierarchicalKMeans}), otherwise flat Lloyd iterations.
    */
   public static KMeansResult train(float[] data, int n, int dim, int k, DistanceMetric metric, KMeansParams params) {
+    checkArgs(n, k, metric);
+    if (k > HIERARCHICAL_THRESHOLD) {
+      return HierarchicalKMeans.train(data, n, dim, k, metric, params);
+    }
+    return trainFlat(data, n, dim, k, metric, params);
+  }
+
+  /** Above this k Lance clusters hierarchically (PQ's 256 stays flat, for accuracy). */
+  static final int HIERARCHICAL_THRESHOLD = 256;
+
+  private static void checkArgs(int n, int k, DistanceMetric metric) {
     if (metric != DistanceMetric.L2 && metric != DistanceMetric.DOT) {
       throw new IllegalArgumentException("k-means runs on l2 or dot; normalize and use l2 for cosine: " + metric);
     }
@@ -43,6 +55,16 @@ public final class KMeans {
       throw new VectorException("Cannot train k-means with " + k + " clusters: only " + n
           + " training rows. Use at most " + n + " clusters or train on more rows.");
     }
+  }
+
+  /** Flat Lloyd iterations (no hierarchy), for any k. */
+  static KMeansResult trainFlat(float[] data, int n, int dim, int k, DistanceMetric metric, KMeansParams params) {
+    return trainFlat(data, n, dim, k, metric, params, true);
+  }
+
+  static KMeansResult trainFlat(float[] data, int n, int dim, int k, DistanceMetric metric, KMeansParams params,
+      boolean summaryAtInfo) {
+    checkArgs(n, k, metric);
     long start = System.nanoTime();
     int rows = (int) Math.min(n, (long) k * MAX_ROWS_PER_CLUSTER);
     SplittableRandom random = new SplittableRandom(params.seed());
@@ -106,8 +128,15 @@ public final class KMeans {
       }
       loss = lastLoss;
     }
-    LOG.info("Trained k-means: k={}, dim={}, rows={}, metric={}, iterations={}, loss={}, {} ms", k, dim, rows,
-        metric.lanceName(), iter, lastLoss, (System.nanoTime() - start) / 1_000_000);
+    if (summaryAtInfo || LOG.isDebugEnabled()) {
+      String msg = "Trained k-means: k={}, dim={}, rows={}, metric={}, iterations={}, loss={}, {} ms";
+      Object[] args = {k, dim, rows, metric.lanceName(), iter, lastLoss, (System.nanoTime() - start) / 1_000_000};
+      if (summaryAtInfo) {
+        LOG.info(msg, args);
+      } else {
+        LOG.debug(msg, args);
+      }
+    }
     return new KMeansResult(centroids, k, dim, lastLoss, iter);
   }
 
@@ -135,10 +164,25 @@ public final class KMeans {
     }
   }
 
+  private static final int ASSIGN_CHUNK = 2048;
+
+  /** Nearest (biased) centroid of each row; chunks of rows run in parallel, each row independently. */
   private static void assign(float[] data, int rows, int dim, float[] columns, int k, DistanceMetric metric,
       float bias, int[] sizes, int[] membership, float[] memberDistance, float[] scratch) {
+    int chunks = (rows + ASSIGN_CHUNK - 1) / ASSIGN_CHUNK;
+    if (chunks <= 1 || (long) rows * k * dim < 4_000_000L) {
+      assignRange(data, 0, rows, dim, columns, k, metric, bias, sizes, membership, memberDistance, scratch);
+      return;
+    }
+    java.util.stream.IntStream.range(0, chunks).parallel().forEach(c -> assignRange(data, c * ASSIGN_CHUNK,
+        Math.min(rows, (c + 1) * ASSIGN_CHUNK), dim, columns, k, metric, bias, sizes, membership, memberDistance,
+        new float[k]));
+  }
+
+  private static void assignRange(float[] data, int from, int to, int dim, float[] columns, int k,
+      DistanceMetric metric, float bias, int[] sizes, int[] membership, float[] memberDistance, float[] scratch) {
     boolean biased = bias != 0f;
-    for (int i = 0; i < rows; i++) {
+    for (int i = from; i < to; i++) {
       distancesToCentroids(data, i * dim, dim, columns, k, metric, scratch);
       int best = -1;
       float bestScore = Float.POSITIVE_INFINITY;

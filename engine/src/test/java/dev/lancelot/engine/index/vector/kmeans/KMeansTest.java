@@ -76,6 +76,37 @@ class KMeansTest {
   }
 
   @Test
+  void largeKIsTrainedHierarchicallyAsLance() {
+    Random r = new Random(12);
+    int n = 6000;
+    int dim = 4;
+    float[] data = new float[n * dim];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (float) r.nextGaussian();
+    }
+    KMeansParams p = KMeansParams.forIvf(10, 3);
+    KMeansResult res = KMeans.train(data, n, dim, 300, DistanceMetric.L2, p);
+    assertThat(res.k()).isEqualTo(300);
+    assertThat(res.centroids()).hasSize(300 * dim);
+    assertThat(res.loss()).isZero(); // Lance reports no loss for hierarchical k-means
+    assertThat(KMeans.train(data, n, dim, 300, DistanceMetric.L2, p).centroids()).containsExactly(res.centroids());
+    // The clustering is fine-grained: mean squared distance to the nearest centroid is small.
+    float[] columns = new float[300 * dim];
+    KMeans.transpose(res.centroids(), 300, dim, columns);
+    float[] d = new float[300];
+    double total = 0;
+    for (int i = 0; i < n; i++) {
+      KMeans.distancesToCentroids(data, i * dim, dim, columns, 300, DistanceMetric.L2, d);
+      float best = Float.MAX_VALUE;
+      for (float x : d) {
+        best = Math.min(best, x);
+      }
+      total += best;
+    }
+    assertThat(total / n).isLessThan(0.25 * dim);
+  }
+
+  @Test
   void dotKMeansRuns() {
     float[] data = blobs(50, 4);
     KMeansResult r = KMeans.train(data, 150, 2, 3, DistanceMetric.DOT, KMeansParams.forIvf(10, 1));
