@@ -1,7 +1,6 @@
 package dev.lancelot.engine.index.vector.conformance;
 
 import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.SearchResult;
 import dev.lancelot.engine.index.vector.SearchStats;
 import dev.lancelot.engine.index.vector.TopKCollector;
 import dev.lancelot.engine.index.vector.flat.FlatSearch;
@@ -13,13 +12,13 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * The conformance suite for each index type. Shared parameters: 64 IVF partitions (50 k-means
- * iterations, sample rate 256, so 16,384 of the 20,000 rows train), nprobes 8; PQ with 16
+ * iterations, sample rate 256, so 16,384 of the 20,000 rows train), nprobes 3; PQ with 16
  * sub-vectors of 2 dimensions, 8 bits, sample rate 32 (8,192 rows) and 15 k-means iterations to
  * keep the test fast; HNSW m 12, ef_construction 64, max_level 7 per partition, ef 40.
  */
 class IndexTypesConformanceTest {
   static final int PARTITIONS = 64;
-  static final int NPROBES = 8;
+  static final int NPROBES = 3;
   static final int EF = 40;
 
   static IvfBuildParams ivf(long seed) {
@@ -71,7 +70,7 @@ class IndexTypesConformanceTest {
 
     @Override
     protected double maxDistanceFraction() {
-      return 0.3;
+      return 0.1;
     }
   }
 
@@ -92,7 +91,7 @@ class IndexTypesConformanceTest {
 
     @Override
     protected double minRecall() {
-      return 0.8;
+      return 0.9;
     }
   }
 
@@ -111,7 +110,7 @@ class IndexTypesConformanceTest {
 
     @Override
     protected double maxDistanceFraction() {
-      return 0.3;
+      return 0.1;
     }
   }
 
@@ -125,12 +124,12 @@ class IndexTypesConformanceTest {
 
     @Override
     protected double minRecall() {
-      return 0.7;
+      return 0.75;
     }
 
     @Override
     protected double maxDistanceFraction() {
-      return 0.3;
+      return 0.1;
     }
   }
 
@@ -152,12 +151,12 @@ class IndexTypesConformanceTest {
 
     @Override
     protected double minRecall() {
-      return 0.9;
+      return 0.93;
     }
 
     @Override
     protected double maxDistanceFraction() {
-      return 0.25;
+      return 0.06;
     }
   }
 
@@ -171,12 +170,12 @@ class IndexTypesConformanceTest {
 
     @Override
     protected double minRecall() {
-      return 0.85;
+      return 0.9;
     }
 
     @Override
     protected double maxDistanceFraction() {
-      return 0.25;
+      return 0.06;
     }
   }
 
@@ -190,17 +189,12 @@ class IndexTypesConformanceTest {
 
     @Override
     protected double minRecall() {
-      return 0.65;
+      return 0.75;
     }
 
     @Override
     protected double maxDistanceFraction() {
-      return 0.25;
+      return 0.06;
     }
-  }
-
-  /** Unused helper kept close to the suite: recall of one result against another. */
-  static double recall(SearchResult got, SearchResult truth) {
-    return ClusteredData.recall(got, truth);
   }
 }

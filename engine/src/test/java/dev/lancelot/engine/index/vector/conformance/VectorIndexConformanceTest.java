@@ -12,8 +12,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The suite every vector index type passes (STYLE 12): on seeded clustered Gaussian data
- * ({@value #ROWS} × {@value #DIM}, {@value #CLUSTERS} clusters, {@value #QUERIES} queries from the
- * same distribution), recall@{@value #K} against brute force is at least {@link #minRecall()}, the
+ * ({@value #ROWS} × {@value #DIM}, {@value #CLUSTERS} centers N(0, 1), rows and {@value #QUERIES}
+ * queries = a random center + N(0, 0.6²) noise), recall@{@value #K} against brute force is at least {@link #minRecall()}, the
  * average number of distances computed per query stays under {@link #maxDistanceFraction()} ×
  * rows, rows outside an accept mask are never returned, and two builds with the same seed answer
  * identically. Subclasses state their parameters and thresholds.
@@ -32,7 +32,7 @@ public abstract class VectorIndexConformanceTest {
 
   static synchronized ClusteredData data() {
     if (data == null) {
-      data = new ClusteredData(ROWS, DIM, CLUSTERS, QUERIES, 0.35f, SEED);
+      data = new ClusteredData(ROWS, DIM, CLUSTERS, QUERIES, 0.6f, SEED);
     }
     return data;
   }
