@@ -131,10 +131,22 @@ public final class IvfModel {
    * the distance to its centroid in {@link #centroidMetric()}.
    */
   public void assign(float[] vectors, int off, int count, int[] partitions, float[] distances) {
+    int chunk = 2048;
+    int chunks = (count + chunk - 1) / chunk;
+    if (chunks <= 1) {
+      assignRange(vectors, off, 0, count, partitions, distances);
+      return;
+    }
+    // Rows are independent, so parallel chunks give the same answer as a sequential pass.
+    java.util.stream.IntStream.range(0, chunks).parallel()
+        .forEach(c -> assignRange(vectors, off, c * chunk, Math.min(count, (c + 1) * chunk), partitions, distances));
+  }
+
+  private void assignRange(float[] vectors, int off, int from, int to, int[] partitions, float[] distances) {
     float[] scratch = new float[numPartitions];
     float[] unit = metric == DistanceMetric.COSINE ? new float[dim] : null;
     DistanceMetric m = centroidMetric();
-    for (int i = 0; i < count; i++) {
+    for (int i = from; i < to; i++) {
       float[] src = vectors;
       int srcOff = off + i * dim;
       if (unit != null) {
