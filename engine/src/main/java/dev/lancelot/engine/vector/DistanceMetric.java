@@ -192,14 +192,28 @@ public enum DistanceMetric {
     }
   }
 
-  /** Scales {@code v[off..off+dim)} to unit length in place (cosine indexes store unit vectors). */
+  /**
+   * Scales {@code v[off..off+dim)} to unit length in place (cosine indexes store unit vectors). A
+   * zero or non-finite vector is left as it is; see {@link #normalizeOrFalse}.
+   */
   public static void normalize(float[] v, int off, int dim) {
+    normalizeOrFalse(v, off, dim);
+  }
+
+  /**
+   * Normalizes like {@link #normalize} and returns {@code false}, leaving the vector unchanged, when
+   * it has no direction (zero norm) or a non-finite norm: Lance's normalization turns such vectors
+   * into NaN and then drops them from cosine indexes.
+   */
+  public static boolean normalizeOrFalse(float[] v, int off, int dim) {
     float norm = K.norm(v, off, dim);
-    if (norm > 0 && Float.isFinite(norm)) {
-      float inv = 1f / norm;
-      for (int i = off; i < off + dim; i++) {
-        v[i] *= inv;
-      }
+    if (!(norm > 0) || !Float.isFinite(norm)) {
+      return false;
     }
+    float inv = 1f / norm;
+    for (int i = off; i < off + dim; i++) {
+      v[i] *= inv;
+    }
+    return true;
   }
 }

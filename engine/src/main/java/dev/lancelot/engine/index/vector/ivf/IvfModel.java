@@ -118,7 +118,10 @@ public final class IvfModel {
     return new PartitionRanking(ids, ds);
   }
 
-  /** Nearest partition of one raw vector, or -1 when it has non-finite values (Lance skips those). */
+  /**
+   * Nearest partition of one raw vector, or -1 when Lance would leave it out of the index: non-finite
+   * values, or a zero vector in a cosine index.
+   */
   public int assign(float[] vector, int off) {
     int[] out = new int[1];
     assign(vector, off, 1, out, null);
@@ -127,7 +130,8 @@ public final class IvfModel {
 
   /**
    * Assigns {@code count} raw vectors stored back to back from {@code off}: {@code partitions[i]}
-   * gets the nearest partition (-1 for non-finite vectors) and, when given, {@code distances[i]}
+   * gets the nearest partition (-1 for vectors Lance leaves out, see {@link #assign(float[], int)})
+   * and, when given, {@code distances[i]}
    * the distance to its centroid in {@link #centroidMetric()}.
    */
   public void assign(float[] vectors, int off, int count, int[] partitions, float[] distances) {
@@ -151,7 +155,14 @@ public final class IvfModel {
       int srcOff = off + i * dim;
       if (unit != null) {
         System.arraycopy(vectors, srcOff, unit, 0, dim);
-        DistanceMetric.normalize(unit, 0, dim);
+        if (!(DistanceMetric.normalizeOrFalse(unit, 0, dim))) {
+          // A zero vector has no direction: Lance's normalization gives NaN and drops the row.
+          partitions[i] = -1;
+          if (distances != null) {
+            distances[i] = Float.NaN;
+          }
+          continue;
+        }
         src = unit;
         srcOff = 0;
       }

@@ -47,9 +47,22 @@ public final class IvfTrainer {
     }
     DistanceMetric kmeansMetric = metric;
     if (metric == DistanceMetric.COSINE) {
+      // Normalize; zero vectors have no direction and are dropped, as Lance's is_finite filter does.
+      int kept = 0;
       for (int i = 0; i < n; i++) {
-        DistanceMetric.normalize(sample, i * dim, dim);
+        if (DistanceMetric.normalizeOrFalse(sample, i * dim, dim)) {
+          System.arraycopy(sample, i * dim, sample, kept * dim, dim);
+          kept++;
+        }
       }
+      if (kept < n) {
+        LOG.info("IVF training: dropped {} zero vectors (no direction for cosine)", n - kept);
+      }
+      if (kept < params.numPartitions()) {
+        throw new VectorException("Cannot " + action + " for cosine: only " + kept + " of the " + n
+            + " training rows are non-zero vectors. Use at most " + kept + " partitions, or add non-zero rows.");
+      }
+      n = kept;
       kmeansMetric = DistanceMetric.L2;
     }
     KMeansResult result = KMeans.train(sample, n, dim, params.numPartitions(), kmeansMetric,

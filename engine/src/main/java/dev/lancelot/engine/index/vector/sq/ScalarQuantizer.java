@@ -62,13 +62,17 @@ public final class ScalarQuantizer {
     for (int i = 0; i < n; i++) {
       int row = rows == null ? i : rows[i];
       System.arraycopy(vectors, row * dim, unit, 0, dim);
-      if (indexMetric == DistanceMetric.COSINE) {
-        DistanceMetric.normalize(unit, 0, dim);
+      if (indexMetric == DistanceMetric.COSINE && !DistanceMetric.normalizeOrFalse(unit, 0, dim)) {
+        continue; // zero vectors are not indexed by cosine indexes (Lance drops them)
       }
       for (int d = 0; d < dim; d++) {
         lo = Math.min(lo, unit[d]);
         hi = Math.max(hi, unit[d]);
       }
+    }
+    if (lo > hi) {
+      throw new VectorException("Cannot " + action + " for cosine: every training vector is a zero vector."
+          + " Add non-zero vectors before building the index.");
     }
     return new ScalarQuantizer(dim, lo, hi);
   }

@@ -37,6 +37,23 @@ class IvfTest {
   }
 
   @Test
+  void cosineLeavesZeroVectorsOutAsLance() {
+    IvfModel ivf = IvfModel.of(new float[] {1, 0, 0, 1}, 2, DistanceMetric.COSINE, 0);
+    assertThat(ivf.assign(new float[] {0, 0}, 0)).isEqualTo(-1);
+    assertThat(ivf.assign(new float[] {0, 3}, 0)).isEqualTo(1);
+    float[] v = new float[200];
+    for (int i = 0; i < 50; i++) {
+      v[4 * i] = 1 + i % 3; // rows alternate between (x, 0) and (0, 0)
+    }
+    IvfModel trained = IvfTrainer.train(v, 100, 2, DistanceMetric.COSINE, IvfBuildParams.of(1, 1));
+    assertThat(trained.centroid(0)).containsExactly(1f, 0f);
+    assertThatThrownBy(() -> IvfTrainer.train(v, 100, 2, DistanceMetric.COSINE, IvfBuildParams.of(60, 1)))
+        .isInstanceOf(VectorException.class)
+        .hasMessage("Cannot train IVF with 60 partitions for cosine: only 50 of the 100 training rows are non-zero"
+            + " vectors. Use at most 50 partitions, or add non-zero rows.");
+  }
+
+  @Test
   void dotRanksByOneMinusProduct() {
     IvfModel ivf = IvfModel.of(new float[] {1, 0, 3, 0}, 2, DistanceMetric.DOT, 0);
     PartitionRanking r = ivf.rankPartitions(new float[] {1, 0}, 2);
