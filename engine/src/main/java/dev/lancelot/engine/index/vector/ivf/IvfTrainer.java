@@ -25,8 +25,8 @@ public final class IvfTrainer {
   public static IvfModel train(float[] vectors, int count, int dim, DistanceMetric metric, IvfBuildParams params) {
     String action = "train IVF with " + params.numPartitions() + " partitions";
     if (metric == DistanceMetric.HAMMING) {
-      throw new VectorException("Cannot " + action + " for hamming: binary IVF (k-modes) is not"
-          + " implemented. Search uint8 vectors with a flat search, or use float vectors.");
+      throw new VectorException("Cannot " + action + " for hamming on float vectors: hamming needs uint8"
+          + " (binary) vectors. Train a BinaryIvfModel on the uint8 vectors, or use l2, cosine or dot.");
     }
     VectorChecks.checkTrainingBlock(action, vectors, count, dim);
     if (count < params.numPartitions()) {

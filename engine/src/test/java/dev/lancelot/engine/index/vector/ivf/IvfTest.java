@@ -111,6 +111,38 @@ class IvfTest {
   }
 
   @Test
+  void binaryIvfClustersBitPatternsWithKModes() {
+    // Four prototypes of 8 bytes; rows flip a few random bits of one of them.
+    Random random = new Random(21);
+    byte[][] protos = new byte[4][8];
+    for (byte[] p : protos) {
+      random.nextBytes(p);
+    }
+    int n = 2000;
+    byte[] v = new byte[n * 8];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(protos[i % 4], 0, v, i * 8, 8);
+      for (int f = 0; f < 3; f++) {
+        int bit = random.nextInt(64);
+        v[i * 8 + bit / 8] ^= (byte) (1 << (bit % 8));
+      }
+    }
+    BinaryIvfModel ivf = BinaryIvfModel.train(v, n, 8, new IvfBuildParams(4, 20, 256, 3));
+    // The majority vote recovers each prototype exactly.
+    for (byte[] p : protos) {
+      PartitionRanking r = ivf.rankPartitions(p, 1);
+      assertThat(r.distances()[0]).isEqualTo(0f);
+    }
+    int[] parts = new int[n];
+    ivf.assign(v, 0, n, parts);
+    for (int i = 4; i < n; i++) {
+      assertThat(parts[i]).isEqualTo(parts[i % 4]);
+    }
+    assertThat(BinaryIvfModel.train(v, n, 8, new IvfBuildParams(4, 20, 256, 3)).copyCentroids())
+        .containsExactly(ivf.copyCentroids());
+  }
+
+  @Test
   void badInputsAreRefusedWithClearMessages() {
     assertThatThrownBy(() -> IvfTrainer.train(new float[20], 10, 2, DistanceMetric.L2, IvfBuildParams.of(16, 1)))
         .isInstanceOf(VectorException.class)
@@ -126,8 +158,8 @@ class IvfTest {
         .isInstanceOf(VectorException.class).hasMessageStartingWith("Cannot train IVF with 2 partitions: the training vectors are null.");
     assertThatThrownBy(() -> IvfTrainer.train(new float[40], 20, 2, DistanceMetric.HAMMING, IvfBuildParams.of(2, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train IVF with 2 partitions for hamming: binary IVF (k-modes) is not implemented."
-            + " Search uint8 vectors with a flat search, or use float vectors.");
+        .hasMessage("Cannot train IVF with 2 partitions for hamming on float vectors: hamming needs uint8 (binary)"
+            + " vectors. Train a BinaryIvfModel on the uint8 vectors, or use l2, cosine or dot.");
     assertThatThrownBy(() -> IvfBuildParams.of(0, 1)).isInstanceOf(VectorException.class)
         .hasMessage("Cannot build IVF: num_partitions is 0. Use at least 1 partition (Lance suggests about sqrt(rows)).");
   }
