@@ -139,7 +139,7 @@ class LanceIndexOracleTest {
    * Reads a whole index file's columns as generic rows, one column per read: lance-core's reader
    * drops a column named {@code _rowid} from a multi-column projection.
    */
-  private List<Object[]> readAll(Path file, List<String> columns, LanceFileReader[] unused) throws Exception {
+  private List<Object[]> readAll(Path file, List<String> columns) throws Exception {
     List<Object[]> rows = new ArrayList<>();
     for (int c = 0; c < columns.size(); c++) {
       int row = 0;
@@ -201,7 +201,7 @@ class LanceIndexOracleTest {
       Map<Long, float[]> vectors = vectors(dir);
       // lance-core's file reader does not hand out the _rowid column, so compare per partition the
       // multiset of code tuples Lance stored with the tuples we compute for the rows we assign there.
-      List<Object[]> rows = readAll(idx.resolve("auxiliary.idx"), List.of("__pq_code"), new LanceFileReader[1]);
+      List<Object[]> rows = readAll(idx.resolve("auxiliary.idx"), List.of("__pq_code"));
       assertThat(rows).hasSize(ROWS);
       Map<Integer, Map<Integer, Integer>> ourTuples = new HashMap<>();
       byte[] ours = new byte[4];
@@ -270,7 +270,7 @@ class LanceIndexOracleTest {
         sqMeta.get("bounds").get("end").asDouble());
     LanceIndexFiles.Ivf auxIvf = LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 1));
     Map<Long, float[]> vectors = vectors(dir);
-    List<Object[]> aux = readAll(idx.resolve("auxiliary.idx"), List.of("__sq_code"), new LanceFileReader[1]);
+    List<Object[]> aux = readAll(idx.resolve("auxiliary.idx"), List.of("__sq_code"));
     Map<String, Integer> ourCodes = new HashMap<>();
     for (float[] v : vectors.values()) {
       byte[] c = new byte[DIM];
