@@ -295,8 +295,7 @@ class LanceIndexOracleTest {
 
     // HNSW rows: per partition, level by level, node 0 on every level.
     var partitions = json.readTree(hnswMeta);
-    List<Object[]> graphRows = readAll(idx.resolve("index.idx"), List.of("__vector_id", "__neighbors", "_distance"),
-        new LanceFileReader[1]);
+    List<Object[]> graphRows = readAll(idx.resolve("index.idx"), List.of("__vector_id", "__neighbors", "_distance"));
     int rowStart = 0;
     int auxStart = 0;
     int edgesChecked = 0;
