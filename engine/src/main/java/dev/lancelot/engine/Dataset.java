@@ -85,7 +85,7 @@ public final class Dataset implements AutoCloseable {
   /** True when a dataset (at least one committed version) exists at {@code location}. */
   public static boolean exists(String location, Configuration conf) {
     DatasetPaths paths = DatasetPaths.of(location);
-    FileIO io = new HadoopFileIO(conf == null ? new Configuration() : conf);
+    FileIO io = new HadoopFileIO(conf == null ? HadoopFileIO.defaultConf() : conf);
     return VersionLog.latest(io, paths).isPresent();
   }
 
@@ -375,7 +375,7 @@ public final class Dataset implements AutoCloseable {
 
   private static ContextAndOwnership context(String location, Configuration conf, BufferAllocator allocator) {
     DatasetPaths paths = DatasetPaths.of(location);
-    FileIO io = new HadoopFileIO(conf == null ? new Configuration() : conf);
+    FileIO io = new HadoopFileIO(conf == null ? HadoopFileIO.defaultConf() : conf);
     boolean owns = allocator == null;
     BufferAllocator a = owns ? new RootAllocator() : allocator;
     return new ContextAndOwnership(new DatasetContext(io, paths, a), owns);

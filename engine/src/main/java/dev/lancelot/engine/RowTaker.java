@@ -14,7 +14,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.util.TransferPair;
+import dev.lancelot.engine.arrow.ArrowGather;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -56,32 +56,37 @@ final class RowTaker {
         }
         offsetsOf.put(e.getKey(), offsets);
       }
+      // Where each requested row lives: which fragment's result, which row of it.
+      List<Long> fragmentOrder = new ArrayList<>(parts.keySet());
+      Map<Long, Integer> slot = new HashMap<>();
+      for (int i = 0; i < fragmentOrder.size(); i++) {
+        slot.put(fragmentOrder.get(i), i);
+      }
+      int[] sourceOf = new int[addresses.length];
+      int[] rowOf = new int[addresses.length];
       int count = 0;
       for (long a : addresses) {
-        if (locate(offsetsOf, a) >= 0) {
+        int at = locate(offsetsOf, a);
+        if (at >= 0) {
+          sourceOf[count] = slot.get(RowAddress.fragment(a));
+          rowOf[count] = at;
           count++;
         }
       }
       List<FieldVector> out = new ArrayList<>();
       for (int c = 0; c < fields.size(); c++) {
-        FieldVector target = arrowFields.get(c).createVector(allocator);
-        target.setInitialCapacity(count);
-        target.allocateNew();
-        Map<Long, TransferPair> pairs = new HashMap<>();
-        int row = 0;
-        for (long a : addresses) {
-          int at = locate(offsetsOf, a);
-          if (at < 0) {
-            continue;
-          }
-          long frag = RowAddress.fragment(a);
-          int column = c;
-          TransferPair pair = pairs.computeIfAbsent(frag,
-              k -> parts.get(k).getVector(column).makeTransferPair(target));
-          pair.copyValueSafe(at, row++);
+        FieldVector[] sources = new FieldVector[fragmentOrder.size()];
+        for (int s = 0; s < sources.length; s++) {
+          sources[s] = parts.get(fragmentOrder.get(s)).getVector(c);
         }
-        target.setValueCount(count);
-        out.add(target);
+        if (sources.length == 0) {
+          FieldVector empty = arrowFields.get(c).createVector(allocator);
+          empty.allocateNew();
+          empty.setValueCount(0);
+          out.add(empty);
+        } else {
+          out.add(ArrowGather.gather(sources, sourceOf, rowOf, count, allocator));
+        }
       }
       return new VectorSchemaRoot(arrowFields, out, count);
     } finally {

@@ -60,9 +60,27 @@ public final class HadoopFileIO implements FileIO {
     this.maxRequest = maxRequest;
   }
 
-  /** A FileIO with a default Hadoop configuration, for local paths and tests. */
+  /** A FileIO with the default Hadoop configuration, for local paths and tests. */
   public static HadoopFileIO local() {
-    return new HadoopFileIO(new Configuration());
+    return new HadoopFileIO(defaultConf());
+  }
+
+  /**
+   * The default Hadoop configuration, loaded once per JVM: parsing Hadoop's default resources
+   * costs milliseconds per {@code new Configuration()}. Treat it as read-only.
+   */
+  public static Configuration defaultConf() {
+    return DefaultConf.INSTANCE;
+  }
+
+  private static final class DefaultConf {
+    static final Configuration INSTANCE = load();
+
+    private static Configuration load() {
+      Configuration conf = new Configuration();
+      conf.size(); // parse the default resources now, not on first use by some other thread
+      return conf;
+    }
   }
 
   /**
