@@ -112,12 +112,19 @@ public final class LanceFileReader {
     if (batchSize <= 0) {
       throw new IllegalArgumentException("Batch size must be positive, got " + batchSize);
     }
+    java.util.concurrent.atomic.AtomicLong bytesRead = new java.util.concurrent.atomic.AtomicLong();
+    PageIo counting = ranges -> {
+      for (dev.lancelot.engine.io.ByteRange r : ranges) {
+        bytesRead.addAndGet(r.length());
+      }
+      return io.read(ranges);
+    };
     List<ColumnScanner> scanners = new ArrayList<>();
     for (int i = 0; i < projection.schema().fields().size(); i++) {
       ColumnReader column = columnFor(projection, i);
-      scanners.add(new ColumnScanner(column, io, start, end, DEFAULT_WINDOW_BYTES));
+      scanners.add(new ColumnScanner(column, counting, start, end, DEFAULT_WINDOW_BYTES));
     }
-    return new LanceBatchReader(this, projection, scanners, start, end, batchSize, allocator);
+    return new LanceBatchReader(this, projection, scanners, start, end, batchSize, allocator, bytesRead);
   }
 
   /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */

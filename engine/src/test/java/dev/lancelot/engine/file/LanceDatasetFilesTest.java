@@ -144,14 +144,17 @@ class LanceDatasetFilesTest {
       io.stats().reset();
       FileProjection vec = FileProjection.ofNames(reader.schema(), List.of("vec"));
       long rows = 0;
+      long reported;
       try (LanceBatchReader batches = reader.read(vec, last.firstRow(), last.endRow(), 1000, allocator)) {
         while (batches.loadNextBatch()) {
           rows += batches.getVectorSchemaRoot().getRowCount();
         }
+        reported = batches.bytesRead();
       }
       assertThat(rows).isEqualTo(last.numRows());
       long pageBytes = java.util.Arrays.stream(last.bufferSizes()).sum();
       assertThat(io.stats().bytesRead()).isEqualTo(pageBytes);
+      assertThat(reported).isEqualTo(pageBytes);
     }
   }
 }
