@@ -237,7 +237,6 @@ public final class FullZipPageReader implements PageReader {
       }
       short[] defs = controlBytes == 0 ? null : new short[n];
       int[] offsets = new int[n + 1];
-      int start = pos;
       byte[] data = new byte[Math.max(16, Math.min(buf.limit() - pos, 1 << 20))];
       int size = 0;
       for (int i = 0; i < n; i++) {
@@ -258,6 +257,9 @@ public final class FullZipPageReader implements PageReader {
           if (len < 0 || pos + len > buf.limit()) {
             throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
           }
+          if (size + len > Integer.MAX_VALUE - 16) {
+            throw DecodeException.unsupported("more than 2 GiB of values in one batch; use a smaller batch size");
+          }
           if (size + len > data.length) {
             data = java.util.Arrays.copyOf(data, (int) Math.max(size + len, Math.min(2L * data.length, Integer.MAX_VALUE - 16)));
           }
@@ -266,9 +268,6 @@ public final class FullZipPageReader implements PageReader {
           pos += (int) len;
         }
         offsets[i + 1] = size;
-      }
-      if (pos - start < 0) {
-        throw new IllegalStateException("negative progress");
       }
       VarValues stored = VarValues.wrap(data, size, offsets, n);
       sink.append(variable.decode(stored), 0, n, defs, 0);
