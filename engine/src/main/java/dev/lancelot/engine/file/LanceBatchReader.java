@@ -28,12 +28,12 @@ public final class LanceBatchReader extends ArrowReader {
 
   private final java.util.concurrent.atomic.AtomicLong bytesRead;
 
-  LanceBatchReader(LanceFileReader file, FileProjection projection, List<ColumnScanner> scanners, long start, long end,
-      int batchSize, BufferAllocator allocator, java.util.concurrent.atomic.AtomicLong bytesRead) {
+  LanceBatchReader(LanceFileReader file, FileProjection projection, Schema schema, List<ColumnScanner> scanners,
+      long start, long end, int batchSize, BufferAllocator allocator, java.util.concurrent.atomic.AtomicLong bytesRead) {
     super(allocator);
     this.file = file;
     this.projection = projection;
-    this.schema = projection.schema().toArrow();
+    this.schema = schema;
     this.scanners = scanners;
     this.next = start;
     this.end = end;

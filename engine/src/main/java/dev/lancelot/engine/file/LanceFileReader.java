@@ -124,7 +124,8 @@ public final class LanceFileReader {
       ColumnReader column = columnFor(projection, i);
       scanners.add(new ColumnScanner(column, counting, start, end, DEFAULT_WINDOW_BYTES));
     }
-    return new LanceBatchReader(this, projection, scanners, start, end, batchSize, allocator, bytesRead);
+    return new LanceBatchReader(this, projection, arrowSchema(projection), scanners, start, end, batchSize, allocator,
+        bytesRead);
   }
 
   /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */
@@ -158,7 +159,7 @@ public final class LanceFileReader {
             + rows[i - 1]);
       }
     }
-    List<Field> fields = projection.schema().toArrow().getFields();
+    List<Field> fields = arrowSchema(projection).getFields();
     List<FieldVector> vectors = new ArrayList<>(fields.size());
     try {
       for (int i = 0; i < fields.size(); i++) {
@@ -224,6 +225,15 @@ public final class LanceFileReader {
           + cols[0] + " holds " + c.info().numRows() + " rows but the file has " + numRows() + ".");
     }
     return c;
+  }
+
+  /** The Arrow schema of a projection; logical types we cannot map are reported against this file. */
+  private org.apache.arrow.vector.types.pojo.Schema arrowSchema(FileProjection projection) {
+    try {
+      return projection.schema().toArrow();
+    } catch (dev.lancelot.engine.schema.SchemaException e) {
+      throw new UnsupportedFileFeatureException("Cannot read " + file.location() + ": " + e.getMessage(), e);
+    }
   }
 
   ColumnSink newSink(Field field, BufferAllocator allocator, int capacity) {
