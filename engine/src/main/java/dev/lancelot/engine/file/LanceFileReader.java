@@ -7,6 +7,8 @@ import dev.lancelot.engine.file.container.ColumnInfo;
 import dev.lancelot.engine.file.container.FileMetadata;
 import dev.lancelot.engine.file.container.PageInfo;
 import dev.lancelot.engine.file.layout.PageIo;
+import dev.lancelot.engine.file.layout.PageLoad;
+import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.file.layout.PageReader;
 import dev.lancelot.engine.file.layout.RowRange;
 import dev.lancelot.engine.file.layout.RowSource;
@@ -160,13 +162,26 @@ public final class LanceFileReader {
       }
     }
     List<Field> fields = arrowSchema(projection).getFields();
+    List<ColumnReader> cols = new ArrayList<>(fields.size());
+    for (int i = 0; i < fields.size(); i++) {
+      cols.add(columnFor(projection, i));
+    }
+    List<List<PlannedPage>> plans = new ArrayList<>(cols.size());
+    for (ColumnReader column : cols) {
+      plans.add(planTake(column, rows));
+    }
+    runRounds(plans);
     List<FieldVector> vectors = new ArrayList<>(fields.size());
     try {
       for (int i = 0; i < fields.size(); i++) {
-        ColumnReader column = columnFor(projection, i);
         ColumnSink sink = newSink(fields.get(i), allocator, rows.length);
         try {
-          takeColumn(column, rows, sink);
+          for (PlannedPage p : plans.get(i)) {
+            List<RowSource> sources = p.column().guard(p.pageIndex(), p.load()::sources);
+            for (RowSource s : sources) {
+              p.column().guardRun(p.pageIndex(), () -> s.emit(s.remaining(), sink));
+            }
+          }
         } catch (RuntimeException e) {
           sink.abort();
           throw e;
@@ -182,8 +197,12 @@ public final class LanceFileReader {
     return new VectorSchemaRoot(fields, vectors, rows.length);
   }
 
-  private void takeColumn(ColumnReader column, long[] rows, ColumnSink sink) {
+  /** The load of one page of one column within a take. */
+  private record PlannedPage(ColumnReader column, int pageIndex, PageLoad load) {}
+
+  private List<PlannedPage> planTake(ColumnReader column, long[] rows) {
     ColumnInfo info = column.info();
+    List<PlannedPage> out = new ArrayList<>();
     int i = 0;
     while (i < rows.length) {
       int pageIndex = info.pageOf(rows[i]);
@@ -200,9 +219,42 @@ public final class LanceFileReader {
         ranges.add(new RowRange(start, end));
       }
       PageReader reader = column.page(pageIndex);
-      List<RowSource> sources = column.guard(pageIndex, () -> reader.load(ranges, io));
-      for (RowSource s : sources) {
-        column.guardRun(pageIndex, () -> s.emit(s.remaining(), sink));
+      out.add(new PlannedPage(column, pageIndex, column.guard(pageIndex, () -> reader.plan(ranges))));
+    }
+    return out;
+  }
+
+  /**
+   * Drives all page loads in lock step: each round gathers the reads of every unfinished load
+   * (all columns, all pages) into one coalesced request, so a take costs at most three rounds of
+   * I/O (page metadata, index entries, values) however many pages it touches.
+   */
+  private void runRounds(List<List<PlannedPage>> plans) {
+    while (true) {
+      List<PlannedPage> pending = new ArrayList<>();
+      List<List<ByteRange>> reads = new ArrayList<>();
+      List<ByteRange> all = new ArrayList<>();
+      for (List<PlannedPage> column : plans) {
+        for (PlannedPage p : column) {
+          if (!p.load().done()) {
+            List<ByteRange> r = p.column().guard(p.pageIndex(), p.load()::reads);
+            pending.add(p);
+            reads.add(r);
+            all.addAll(r);
+          }
+        }
+      }
+      if (pending.isEmpty()) {
+        return;
+      }
+      List<ByteBuffer> fetched = all.isEmpty() ? List.of() : io.read(all);
+      int k = 0;
+      for (int j = 0; j < pending.size(); j++) {
+        int n = reads.get(j).size();
+        List<ByteBuffer> mine = fetched.subList(k, k + n);
+        k += n;
+        PlannedPage p = pending.get(j);
+        p.column().guardRun(p.pageIndex(), () -> p.load().supply(mine));
       }
     }
   }
