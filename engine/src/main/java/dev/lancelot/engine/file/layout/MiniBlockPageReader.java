@@ -318,7 +318,7 @@ public final class MiniBlockPageReader implements PageReader {
     }
     Values v = values.decode(bufs, items);
     if (dictionary != null) {
-      v = Dictionaries.gather(dictionary, v);
+      v = Dictionaries.gather(dictionary, v, levels);
     }
     return new Decoded(v, levels);
   }
