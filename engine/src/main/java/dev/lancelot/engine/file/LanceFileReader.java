@@ -95,6 +95,24 @@ public final class LanceFileReader {
     return columns.length;
   }
 
+  /** Number of global buffers (buffer 0 is the file descriptor; index files add more). */
+  public int numGlobalBuffers() {
+    return metadata.globalBuffers().size();
+  }
+
+  /**
+   * Reads global buffer {@code index} (e.g. the IVF or PQ codebook buffers of Lance index files,
+   * whose positions the schema metadata names). Buffer 0 is the file descriptor.
+   */
+  public ByteBuffer readGlobalBuffer(int index) {
+    if (index < 0 || index >= metadata.globalBuffers().size()) {
+      throw new IllegalArgumentException("Cannot read global buffer " + index + " of " + file.location()
+          + ": the file has " + metadata.globalBuffers().size() + " global buffers");
+    }
+    ByteRange r = metadata.globalBuffers().get(index);
+    return io.read(List.of(r)).get(0);
+  }
+
   /** Footer, buffers, columns and pages, for inspection tools. */
   public FileMetadata metadata() {
     return metadata;
