@@ -26,16 +26,19 @@ public final class LanceBatchReader extends ArrowReader {
   private final int batchSize;
   private long next;
 
-  LanceBatchReader(LanceFileReader file, FileProjection projection, List<ColumnScanner> scanners, long start, long end,
-      int batchSize, BufferAllocator allocator) {
+  private final java.util.concurrent.atomic.AtomicLong bytesRead;
+
+  LanceBatchReader(LanceFileReader file, FileProjection projection, Schema schema, List<ColumnScanner> scanners,
+      long start, long end, int batchSize, BufferAllocator allocator, java.util.concurrent.atomic.AtomicLong bytesRead) {
     super(allocator);
     this.file = file;
     this.projection = projection;
-    this.schema = projection.schema().toArrow();
+    this.schema = schema;
     this.scanners = scanners;
     this.next = start;
     this.end = end;
     this.batchSize = batchSize;
+    this.bytesRead = bytesRead;
   }
 
   @Override
@@ -77,9 +80,10 @@ public final class LanceBatchReader extends ArrowReader {
     return projection;
   }
 
+  /** Bytes of page data (and page metadata) this reader has requested so far. */
   @Override
   public long bytesRead() {
-    return 0;
+    return bytesRead.get();
   }
 
   @Override

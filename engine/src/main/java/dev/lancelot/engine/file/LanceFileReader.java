@@ -7,6 +7,8 @@ import dev.lancelot.engine.file.container.ColumnInfo;
 import dev.lancelot.engine.file.container.FileMetadata;
 import dev.lancelot.engine.file.container.PageInfo;
 import dev.lancelot.engine.file.layout.PageIo;
+import dev.lancelot.engine.file.layout.PageLoad;
+import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.file.layout.PageReader;
 import dev.lancelot.engine.file.layout.RowRange;
 import dev.lancelot.engine.file.layout.RowSource;
@@ -93,6 +95,24 @@ public final class LanceFileReader {
     return columns.length;
   }
 
+  /** Number of global buffers (buffer 0 is the file descriptor; index files add more). */
+  public int numGlobalBuffers() {
+    return metadata.globalBuffers().size();
+  }
+
+  /**
+   * Reads global buffer {@code index} (e.g. the IVF or PQ codebook buffers of Lance index files,
+   * whose positions the schema metadata names). Buffer 0 is the file descriptor.
+   */
+  public ByteBuffer readGlobalBuffer(int index) {
+    if (index < 0 || index >= metadata.globalBuffers().size()) {
+      throw new IllegalArgumentException("Cannot read global buffer " + index + " of " + file.location()
+          + ": the file has " + metadata.globalBuffers().size() + " global buffers");
+    }
+    ByteRange r = metadata.globalBuffers().get(index);
+    return io.read(List.of(r)).get(0);
+  }
+
   /** Footer, buffers, columns and pages, for inspection tools. */
   public FileMetadata metadata() {
     return metadata;
@@ -112,12 +132,20 @@ public final class LanceFileReader {
     if (batchSize <= 0) {
       throw new IllegalArgumentException("Batch size must be positive, got " + batchSize);
     }
+    java.util.concurrent.atomic.AtomicLong bytesRead = new java.util.concurrent.atomic.AtomicLong();
+    PageIo counting = ranges -> {
+      for (dev.lancelot.engine.io.ByteRange r : ranges) {
+        bytesRead.addAndGet(r.length());
+      }
+      return io.read(ranges);
+    };
     List<ColumnScanner> scanners = new ArrayList<>();
     for (int i = 0; i < projection.schema().fields().size(); i++) {
       ColumnReader column = columnFor(projection, i);
-      scanners.add(new ColumnScanner(column, io, start, end, DEFAULT_WINDOW_BYTES));
+      scanners.add(new ColumnScanner(column, counting, start, end, DEFAULT_WINDOW_BYTES));
     }
-    return new LanceBatchReader(this, projection, scanners, start, end, batchSize, allocator);
+    return new LanceBatchReader(this, projection, arrowSchema(projection), scanners, start, end, batchSize, allocator,
+        bytesRead);
   }
 
   /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */
@@ -151,14 +179,27 @@ public final class LanceFileReader {
             + rows[i - 1]);
       }
     }
-    List<Field> fields = projection.schema().toArrow().getFields();
+    List<Field> fields = arrowSchema(projection).getFields();
+    List<ColumnReader> cols = new ArrayList<>(fields.size());
+    for (int i = 0; i < fields.size(); i++) {
+      cols.add(columnFor(projection, i));
+    }
+    List<List<PlannedPage>> plans = new ArrayList<>(cols.size());
+    for (ColumnReader column : cols) {
+      plans.add(planTake(column, rows));
+    }
+    runRounds(plans);
     List<FieldVector> vectors = new ArrayList<>(fields.size());
     try {
       for (int i = 0; i < fields.size(); i++) {
-        ColumnReader column = columnFor(projection, i);
         ColumnSink sink = newSink(fields.get(i), allocator, rows.length);
         try {
-          takeColumn(column, rows, sink);
+          for (PlannedPage p : plans.get(i)) {
+            List<RowSource> sources = p.column().guard(p.pageIndex(), p.load()::sources);
+            for (RowSource s : sources) {
+              p.column().guardRun(p.pageIndex(), () -> s.emit(s.remaining(), sink));
+            }
+          }
         } catch (RuntimeException e) {
           sink.abort();
           throw e;
@@ -174,8 +215,12 @@ public final class LanceFileReader {
     return new VectorSchemaRoot(fields, vectors, rows.length);
   }
 
-  private void takeColumn(ColumnReader column, long[] rows, ColumnSink sink) {
+  /** The load of one page of one column within a take. */
+  private record PlannedPage(ColumnReader column, int pageIndex, PageLoad load) {}
+
+  private List<PlannedPage> planTake(ColumnReader column, long[] rows) {
     ColumnInfo info = column.info();
+    List<PlannedPage> out = new ArrayList<>();
     int i = 0;
     while (i < rows.length) {
       int pageIndex = info.pageOf(rows[i]);
@@ -192,9 +237,42 @@ public final class LanceFileReader {
         ranges.add(new RowRange(start, end));
       }
       PageReader reader = column.page(pageIndex);
-      List<RowSource> sources = column.guard(pageIndex, () -> reader.load(ranges, io));
-      for (RowSource s : sources) {
-        column.guardRun(pageIndex, () -> s.emit(s.remaining(), sink));
+      out.add(new PlannedPage(column, pageIndex, column.guard(pageIndex, () -> reader.plan(ranges))));
+    }
+    return out;
+  }
+
+  /**
+   * Drives all page loads in lock step: each round gathers the reads of every unfinished load
+   * (all columns, all pages) into one coalesced request, so a take costs at most three rounds of
+   * I/O (page metadata, index entries, values) however many pages it touches.
+   */
+  private void runRounds(List<List<PlannedPage>> plans) {
+    while (true) {
+      List<PlannedPage> pending = new ArrayList<>();
+      List<List<ByteRange>> reads = new ArrayList<>();
+      List<ByteRange> all = new ArrayList<>();
+      for (List<PlannedPage> column : plans) {
+        for (PlannedPage p : column) {
+          if (!p.load().done()) {
+            List<ByteRange> r = p.column().guard(p.pageIndex(), p.load()::reads);
+            pending.add(p);
+            reads.add(r);
+            all.addAll(r);
+          }
+        }
+      }
+      if (pending.isEmpty()) {
+        return;
+      }
+      List<ByteBuffer> fetched = all.isEmpty() ? List.of() : io.read(all);
+      int k = 0;
+      for (int j = 0; j < pending.size(); j++) {
+        int n = reads.get(j).size();
+        List<ByteBuffer> mine = fetched.subList(k, k + n);
+        k += n;
+        PlannedPage p = pending.get(j);
+        p.column().guardRun(p.pageIndex(), () -> p.load().supply(mine));
       }
     }
   }
@@ -217,6 +295,15 @@ public final class LanceFileReader {
           + cols[0] + " holds " + c.info().numRows() + " rows but the file has " + numRows() + ".");
     }
     return c;
+  }
+
+  /** The Arrow schema of a projection; logical types we cannot map are reported against this file. */
+  private org.apache.arrow.vector.types.pojo.Schema arrowSchema(FileProjection projection) {
+    try {
+      return projection.schema().toArrow();
+    } catch (dev.lancelot.engine.schema.SchemaException e) {
+      throw new UnsupportedFileFeatureException("Cannot read " + file.location() + ": " + e.getMessage(), e);
+    }
   }
 
   ColumnSink newSink(Field field, BufferAllocator allocator, int capacity) {

@@ -46,6 +46,8 @@ public final class LanceFileWriter implements AutoCloseable {
   private final AlignedOutput out;
   private final LanceSchema schema;
   private final List<ColumnWriter> columns = new ArrayList<>();
+  private final List<long[]> globalBuffers = new ArrayList<>();
+  private final java.util.Map<String, String> extraMetadata = new java.util.LinkedHashMap<>();
   private long rows;
   private boolean finished;
   private boolean closed;
@@ -109,6 +111,28 @@ public final class LanceFileWriter implements AutoCloseable {
     rows += n;
   }
 
+  /**
+   * Writes an extra global buffer now (64-byte aligned) and returns its index in the global
+   * buffer table: 1 for the first, 2 for the next (0 is always the file descriptor). Lance index
+   * files keep IVF centroids and codebooks this way.
+   */
+  public int addGlobalBuffer(byte[] bytes) {
+    checkOpen();
+    try {
+      long pos = out.writeAligned(bytes);
+      globalBuffers.add(new long[] {pos, bytes.length});
+      return globalBuffers.size();
+    } catch (IOException e) {
+      throw new StorageException("Cannot write Lance file: " + e.getMessage(), e);
+    }
+  }
+
+  /** Adds (or replaces) a schema metadata entry written at {@link #finish()}. */
+  public void putSchemaMetadata(String key, String value) {
+    checkOpen();
+    extraMetadata.put(key, value);
+  }
+
   /** Flushes the last pages, writes schema, column metadata and footer, and closes the stream. */
   public WriteSummary finish() {
     checkOpen();
@@ -118,8 +142,11 @@ public final class LanceFileWriter implements AutoCloseable {
         c.flush(out);
         pages += c.pages();
       }
+      java.util.Map<String, String> schemaMetadata = new java.util.LinkedHashMap<>(schema.metadata());
+      schemaMetadata.putAll(extraMetadata);
+      LanceSchema written = LanceSchema.of(schema.fields(), schemaMetadata);
       FileProtos.FileDescriptor descriptor = FileProtos.FileDescriptor.newBuilder()
-          .setSchema(schema.toProto()).setLength(rows).build();
+          .setSchema(written.toProto()).setLength(rows).build();
       byte[] descriptorBytes = descriptor.toByteArray();
       long descriptorPos = out.writeAligned(descriptorBytes);
 
@@ -132,16 +159,20 @@ public final class LanceFileWriter implements AutoCloseable {
         metaLen[i] = meta.length;
       }
       long cmo = out.position();
-      ByteBuffer tables = ByteBuffer.allocate(16 * (columns.size() + 1)).order(ByteOrder.LITTLE_ENDIAN);
+      int numGlobal = 1 + globalBuffers.size();
+      ByteBuffer tables = ByteBuffer.allocate(16 * (columns.size() + numGlobal)).order(ByteOrder.LITTLE_ENDIAN);
       for (int i = 0; i < columns.size(); i++) {
         tables.putLong(metaPos[i]).putLong(metaLen[i]);
       }
       long gbo = cmo + 16L * columns.size();
       tables.putLong(descriptorPos).putLong(descriptorBytes.length);
+      for (long[] g : globalBuffers) {
+        tables.putLong(g[0]).putLong(g[1]);
+      }
       out.write(tables.array());
 
       ByteBuffer footer = ByteBuffer.allocate(FileFooter.SIZE).order(ByteOrder.LITTLE_ENDIAN);
-      footer.putLong(columnMetaStart).putLong(cmo).putLong(gbo).putInt(1).putInt(columns.size())
+      footer.putLong(columnMetaStart).putLong(cmo).putLong(gbo).putInt(numGlobal).putInt(columns.size())
           .putShort((short) FileVersion.V2_1.major()).putShort((short) FileVersion.V2_1.minor())
           .put(new byte[] {'L', 'A', 'N', 'C'});
       out.write(footer.array());

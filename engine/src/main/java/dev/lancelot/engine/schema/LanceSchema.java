@@ -40,6 +40,7 @@ public final class LanceSchema {
     Map<Integer, LanceField> ids = new HashMap<>();
     for (LanceField top : this.fields) {
       for (LanceField f : top.preOrder()) {
+        checkChildren(f);
         if (f.id() >= 0 && ids.put(f.id(), f) != null) {
           throw new SchemaException("Cannot build schema: field id " + f.id()
               + " is used twice. The schema is corrupt or was assembled incorrectly.");
@@ -47,6 +48,20 @@ public final class LanceSchema {
       }
     }
     this.byId = Collections.unmodifiableMap(ids);
+  }
+
+  private static void checkChildren(LanceField f) {
+    String t = f.logicalType();
+    int n = f.children().size();
+    boolean ok = switch (t) {
+      case "struct" -> true;
+      case "list", "large_list", "list.struct", "large_list.struct" -> n == 1;
+      default -> n == 0;
+    };
+    if (!ok) {
+      throw new SchemaException("Cannot build schema: field \"" + f.name() + "\" of type " + t + " has " + n
+          + " child fields. The schema is corrupt.");
+    }
   }
 
   /** A schema from fields whose ids are already assigned. */

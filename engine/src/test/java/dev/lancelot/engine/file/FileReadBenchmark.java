@@ -13,7 +13,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * Decode throughput of {@link LanceFileReader} on a file lance-core writes with the foundation
  * columns (not a test; run with {@code main}). Prints MB/s of decoded Arrow data per column and
- * checks the row count it read. Usage: {@code FileReadBenchmark [rows] [iterations] [columns...]}.
+ * checks the row count it read. Usage: {@code FileReadBenchmark [rows] [iterations] [columns... | plain]}
+ * ({@code plain}: a file of non-null vectors only).
  */
 public final class FileReadBenchmark {
   private FileReadBenchmark() {}
@@ -25,15 +26,19 @@ public final class FileReadBenchmark {
     Path path = dir.resolve("bench.lance");
     try (BufferAllocator allocator = new RootAllocator()) {
       List<VectorSchemaRoot> batches = new ArrayList<>();
+      boolean plainVectors = List.of(args).contains("plain");
+      Shapes.Shape plain = Shapes.all().stream().filter(x -> x.name().equals("fsl_f32_128")).findFirst().orElseThrow();
       for (int start = 0; start < rows; start += 10_000) {
-        batches.add(FoundationData.batch(allocator, start, Math.min(10_000, rows - start), 3));
+        int n = Math.min(10_000, rows - start);
+        batches.add(plainVectors ? Shapes.batch(plain, allocator, start, n) : FoundationData.batch(allocator, start, n, 3));
       }
       OracleFiles.write(path, allocator, null, batches);
       batches.forEach(VectorSchemaRoot::close);
       try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
         LanceFileReader reader = LanceFileReader.open(in);
         System.out.println(LanceFileInspector.describe(in));
-        List<String> columns = args.length > 2 ? List.of(args).subList(2, args.length) : List.of("id", "tenant_id", "name", "vec");
+        List<String> columns = plainVectors ? List.of("c")
+            : args.length > 2 ? List.of(args).subList(2, args.length) : List.of("id", "tenant_id", "name", "vec");
         for (String column : columns) {
           FileProjection p = FileProjection.ofNames(reader.schema(), List.of(column));
           double best = Double.MAX_VALUE;

@@ -134,6 +134,57 @@ class LanceDatasetFilesTest {
     }
   }
 
+  /** Counts positioned-read calls (each may cover many coalesced ranges). */
+  static final class CountingInputFile implements InputFile {
+    final InputFile delegate;
+    int calls;
+
+    CountingInputFile(InputFile delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public String location() {
+      return delegate.location();
+    }
+
+    @Override
+    public long length() {
+      return delegate.length();
+    }
+
+    @Override
+    public java.nio.ByteBuffer read(long position, int length) {
+      calls++;
+      return delegate.read(position, length);
+    }
+
+    @Override
+    public List<java.nio.ByteBuffer> readRanges(List<dev.lancelot.engine.io.ByteRange> ranges) {
+      calls++;
+      return delegate.readRanges(ranges);
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+  }
+
+  @Test
+  void takeAcrossColumnsAndPagesNeedsAtMostThreeRoundsOfIo() {
+    try (CountingInputFile in = new CountingInputFile(HadoopFileIO.local().newInputFile(dataFile.toUri().toString()))) {
+      LanceFileReader reader = LanceFileReader.open(in);
+      long[] rows = {1, 2, 3, 17_999, 18_000, 23_999};
+      in.calls = 0;
+      try (VectorSchemaRoot taken = reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
+        assertThat(taken.getRowCount()).isEqualTo(rows.length);
+        assertThat(taken.getVector("id").getObject(5)).isEqualTo(23_999L);
+      }
+      assertThat(in.calls).as("read calls of a take over 4 columns and 2 vector pages").isLessThanOrEqualTo(2);
+    }
+  }
+
   @Test
   void rangeScanReadsOnlyOverlappingPages() throws Exception {
     HadoopFileIO io = new HadoopFileIO(new Configuration(), 0, 16 << 20);
@@ -144,14 +195,17 @@ class LanceDatasetFilesTest {
       io.stats().reset();
       FileProjection vec = FileProjection.ofNames(reader.schema(), List.of("vec"));
       long rows = 0;
+      long reported;
       try (LanceBatchReader batches = reader.read(vec, last.firstRow(), last.endRow(), 1000, allocator)) {
         while (batches.loadNextBatch()) {
           rows += batches.getVectorSchemaRoot().getRowCount();
         }
+        reported = batches.bytesRead();
       }
       assertThat(rows).isEqualTo(last.numRows());
       long pageBytes = java.util.Arrays.stream(last.bufferSizes()).sum();
       assertThat(io.stats().bytesRead()).isEqualTo(pageBytes);
+      assertThat(reported).isEqualTo(pageBytes);
     }
   }
 }

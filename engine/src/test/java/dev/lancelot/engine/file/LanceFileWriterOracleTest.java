@@ -180,6 +180,40 @@ class LanceFileWriterOracleTest {
   }
 
   @Test
+  void globalBuffersAndLateSchemaMetadataAsIndexFilesUseThem() throws Exception {
+    Path path = dir.resolve("with-buffers.lance");
+    LanceSchema schema = LanceSchema.fromArrow(new Schema(FoundationData.schema().getFields(),
+        Map.of("lance:index", "{\"type\":\"IVF_PQ\"}")));
+    byte[] centroids = new byte[1000];
+    new Random(1).nextBytes(centroids);
+    HadoopFileIO io = HadoopFileIO.local();
+    try (VectorSchemaRoot b = FoundationData.batch(allocator, 0, 100, 2);
+        LanceFileWriter w = LanceFileWriter.create(io.create(path.toUri().toString()), schema, WriterOptions.defaults())) {
+      w.write(b);
+      assertThat(w.addGlobalBuffer(centroids)).isEqualTo(1);
+      assertThat(w.addGlobalBuffer(new byte[] {1, 2, 3})).isEqualTo(2);
+      w.putSchemaMetadata("lance:ivf", "1");
+      w.finish();
+    }
+    try (org.lance.file.LanceFileReader r = org.lance.file.LanceFileReader.open(path.toString(), allocator)) {
+      assertThat(r.numRows()).isEqualTo(100);
+      assertThat(r.schema().getCustomMetadata()).containsEntry("lance:ivf", "1")
+          .containsEntry("lance:index", "{\"type\":\"IVF_PQ\"}");
+    }
+    assertThat(OracleFiles.readColumn(path, allocator, "id")).hasSize(100);
+    try (InputFile in = io.newInputFile(path.toUri().toString())) {
+      LanceFileReader reader = LanceFileReader.open(in);
+      assertThat(reader.numGlobalBuffers()).isEqualTo(3);
+      java.nio.ByteBuffer g1 = reader.readGlobalBuffer(1);
+      byte[] got = new byte[g1.remaining()];
+      g1.get(got);
+      assertThat(got).isEqualTo(centroids);
+      assertThat(reader.readGlobalBuffer(2).remaining()).isEqualTo(3);
+      assertThat(reader.schema().metadata()).containsEntry("lance:ivf", "1");
+    }
+  }
+
+  @Test
   void refusesNullsInNonNullableFields() throws Exception {
     Schema arrow = new Schema(List.of(new Field("x", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
     try (VectorSchemaRoot root = VectorSchemaRoot.create(arrow, allocator)) {

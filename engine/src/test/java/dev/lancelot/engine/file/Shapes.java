@@ -171,6 +171,13 @@ final class Shapes {
     s.add(shape("utf8_all_null", ArrowType.Utf8.INSTANCE, 2000, (v, i, r) -> v.setNull(i)));
     s.add(shape("large_utf8", ArrowType.LargeUtf8.INSTANCE, 5000,
         (v, i, r) -> ((LargeVarCharVector) v).setSafe(i, utf8("v" + r.nextInt()))));
+    s.add(shape("large_utf8_300_1000_nulls", ArrowType.LargeUtf8.INSTANCE, 1500, (v, i, r) -> {
+      if (i % 5 == 1) {
+        v.setNull(i);
+      } else {
+        ((LargeVarCharVector) v).setSafe(i, utf8(text(r, 300 + r.nextInt(700))));
+      }
+    }));
     s.add(shape("binary_random", ArrowType.Binary.INSTANCE, 5000, (v, i, r) -> {
       byte[] b = new byte[r.nextInt(24)];
       r.nextBytes(b);

@@ -80,20 +80,6 @@ public final class AllNullPageReader implements PageReader {
     return page;
   }
 
-  private Values value(PageIo io) {
-    Values v = value;
-    if (v == null) {
-      if (inline) {
-        byte[] bytes = layout.getConstantValue().toByteArray();
-        v = FixedValues.wrap(bytes, bytes.length * 8, 1);
-      } else {
-        v = parseScalar(io.read(List.of(new ByteRange(page.bufferOffset(0), page.bufferSize(0)))).get(0));
-      }
-      value = v;
-    }
-    return v;
-  }
-
   private static Values parseScalar(ByteBuffer buf) {
     if (buf.limit() < 4) {
       throw DecodeException.corrupt("constant value buffer of " + buf.limit() + " bytes");
@@ -117,27 +103,73 @@ public final class AllNullPageReader implements PageReader {
   }
 
   @Override
-  public List<RowSource> load(List<RowRange> ranges, PageIo io) {
-    List<RowSource> out = new ArrayList<>(ranges.size());
-    if (!constant) {
-      for (RowRange r : ranges) {
-        out.add(new Rows(null, null, r.length()));
+  public PageLoad plan(List<RowRange> ranges) {
+    return new Load(ranges);
+  }
+
+  /** At most one round: the constant's buffer (first use only) and the ranges' definition levels. */
+  private final class Load implements PageLoad {
+    private final List<RowRange> ranges;
+    private final boolean needValue;
+    private List<RowSource> sources;
+
+    Load(List<RowRange> ranges) {
+      this.ranges = ranges;
+      if (constant && inline && value == null) {
+        byte[] bytes = layout.getConstantValue().toByteArray();
+        value = FixedValues.wrap(bytes, bytes.length * 8, 1);
+      }
+      this.needValue = constant && value == null;
+      if (!constant) {
+        List<RowSource> out = new ArrayList<>(ranges.size());
+        for (RowRange r : ranges) {
+          out.add(new Rows(null, null, r.length()));
+        }
+        sources = out;
+      } else if (!needValue && defBuffer < 0) {
+        build(List.of(), 0);
+      }
+    }
+
+    @Override
+    public List<ByteRange> reads() {
+      List<ByteRange> out = new ArrayList<>(ranges.size() + 1);
+      if (needValue) {
+        out.add(new ByteRange(page.bufferOffset(0), page.bufferSize(0)));
+      }
+      if (defBuffer >= 0) {
+        for (RowRange r : ranges) {
+          out.add(new ByteRange(page.bufferOffset(defBuffer) + 2L * r.start(), 2L * r.length()));
+        }
       }
       return out;
     }
-    Values v = value(io);
-    List<ByteBuffer> defs = null;
-    if (defBuffer >= 0) {
-      List<ByteRange> defRanges = new ArrayList<>(ranges.size());
-      for (RowRange r : ranges) {
-        defRanges.add(new ByteRange(page.bufferOffset(defBuffer) + 2L * r.start(), 2L * r.length()));
+
+    @Override
+    public void supply(List<ByteBuffer> buffers) {
+      if (needValue) {
+        value = parseScalar(buffers.get(0));
       }
-      defs = io.read(defRanges);
+      build(buffers, needValue ? 1 : 0);
     }
-    for (int i = 0; i < ranges.size(); i++) {
-      out.add(new Rows(v, defs == null ? null : defs.get(i), ranges.get(i).length()));
+
+    private void build(List<ByteBuffer> buffers, int firstDef) {
+      List<RowSource> out = new ArrayList<>(ranges.size());
+      for (int i = 0; i < ranges.size(); i++) {
+        out.add(new Rows(value, defBuffer < 0 ? null : buffers.get(firstDef + i), ranges.get(i).length()));
+      }
+      sources = out;
     }
-    return out;
+
+    @Override
+    public boolean done() {
+      return sources != null;
+    }
+
+    @Override
+    public List<RowSource> sources() {
+      return sources;
+    }
   }
 
   /** Rows of one range: nulls, or the constant (repeated) with optional definition levels. */

@@ -9,7 +9,12 @@ import dev.lancelot.engine.file.codec.VarValues;
 final class Dictionaries {
   private Dictionaries() {}
 
-  static Values gather(Values dictionary, Values indexValues) {
+  /**
+   * Materialises the values at {@code indices}. Rows whose definition level is non-zero are
+   * null: their index is not looked up (writers may store anything there) and they get an
+   * empty (or zero) value.
+   */
+  static Values gather(Values dictionary, Values indexValues, short[] defs) {
     if (!(indexValues instanceof FixedValues indices) || indices.bitsPerValue() == 1) {
       throw DecodeException.corrupt("dictionary indices must be integers");
     }
@@ -19,6 +24,10 @@ final class Dictionaries {
       long total = 0;
       int[] idx = new int[n];
       for (int i = 0; i < n; i++) {
+        if (defs != null && defs[i] != 0) {
+          idx[i] = -1;
+          continue;
+        }
         long k = indices.getUnsigned(i);
         if (k < 0 || k >= size) {
           throw DecodeException.corrupt("dictionary index " + k + " out of range for " + size + " entries");
@@ -33,6 +42,10 @@ final class Dictionaries {
       int[] offsets = new int[n + 1];
       int pos = 0;
       for (int i = 0; i < n; i++) {
+        if (idx[i] < 0) {
+          offsets[i + 1] = pos;
+          continue;
+        }
         int from = (int) dict.offset(idx[i]);
         int len = (int) (dict.offset(idx[i] + 1) - from);
         dict.data().get(from, data, pos, len);
@@ -45,6 +58,9 @@ final class Dictionaries {
       int w = dict.bytesPerValue();
       byte[] out = new byte[n * w];
       for (int i = 0; i < n; i++) {
+        if (defs != null && defs[i] != 0) {
+          continue;
+        }
         long k = indices.getUnsigned(i);
         if (k < 0 || k >= size) {
           throw DecodeException.corrupt("dictionary index " + k + " out of range for " + size + " entries");

@@ -111,42 +111,105 @@ public final class FullZipPageReader implements PageReader {
   }
 
   @Override
-  public List<RowSource> load(List<RowRange> ranges, PageIo io) {
-    List<RowSource> out = new ArrayList<>(ranges.size());
-    long data = page.bufferOffset(0);
-    if (fixed != null) {
-      List<ByteRange> byteRanges = new ArrayList<>(ranges.size());
+  public PageLoad plan(List<RowRange> ranges) {
+    return fixed != null ? new FixedLoad(ranges) : new VariableLoad(ranges);
+  }
+
+  /** One round: the zipped bytes of each range, located by multiplication. */
+  private final class FixedLoad implements PageLoad {
+    private final List<RowRange> ranges;
+    private List<RowSource> sources;
+
+    FixedLoad(List<RowRange> ranges) {
+      this.ranges = ranges;
+    }
+
+    @Override
+    public List<ByteRange> reads() {
+      long data = page.bufferOffset(0);
+      List<ByteRange> out = new ArrayList<>(ranges.size());
       for (RowRange r : ranges) {
-        byteRanges.add(new ByteRange(data + (long) r.start() * stride(), (long) r.length() * stride()));
-      }
-      List<ByteBuffer> bufs = io.read(byteRanges);
-      for (int i = 0; i < ranges.size(); i++) {
-        out.add(new FixedRows(bufs.get(i), ranges.get(i).length()));
+        out.add(new ByteRange(data + (long) r.start() * stride(), (long) r.length() * stride()));
       }
       return out;
     }
-    // Variable width: first the index entries bounding each range, then the bytes between them.
-    List<ByteRange> indexRanges = new ArrayList<>(ranges.size());
-    long index = page.bufferOffset(1);
-    for (RowRange r : ranges) {
-      indexRanges.add(new ByteRange(index + (long) r.start() * indexWidth, (long) (r.length() + 1) * indexWidth));
-    }
-    List<ByteBuffer> entries = io.read(indexRanges);
-    List<ByteRange> dataRanges = new ArrayList<>(ranges.size());
-    for (int i = 0; i < ranges.size(); i++) {
-      long from = entry(entries.get(i), 0);
-      long to = entry(entries.get(i), ranges.get(i).length());
-      if (from < 0 || to < from || to > page.bufferSize(0)) {
-        throw DecodeException.corrupt("full-zip repetition index points to [" + from + ", " + to
-            + ") outside a data buffer of " + page.bufferSize(0) + " bytes");
+
+    @Override
+    public void supply(List<ByteBuffer> buffers) {
+      List<RowSource> out = new ArrayList<>(ranges.size());
+      for (int i = 0; i < ranges.size(); i++) {
+        out.add(new FixedRows(buffers.get(i), ranges.get(i).length()));
       }
-      dataRanges.add(new ByteRange(data + from, to - from));
+      sources = out;
     }
-    List<ByteBuffer> bufs = io.read(dataRanges);
-    for (int i = 0; i < ranges.size(); i++) {
-      out.add(new VariableRows(bufs.get(i), ranges.get(i).length()));
+
+    @Override
+    public boolean done() {
+      return sources != null;
     }
-    return out;
+
+    @Override
+    public List<RowSource> sources() {
+      return sources;
+    }
+  }
+
+  /** Two rounds: the repetition index entries bounding each range, then the bytes between them. */
+  private final class VariableLoad implements PageLoad {
+    private final List<RowRange> ranges;
+    private List<ByteRange> dataRanges;
+    private List<RowSource> sources;
+
+    VariableLoad(List<RowRange> ranges) {
+      this.ranges = ranges;
+    }
+
+    @Override
+    public List<ByteRange> reads() {
+      if (dataRanges != null) {
+        return dataRanges;
+      }
+      long index = page.bufferOffset(1);
+      List<ByteRange> out = new ArrayList<>(ranges.size());
+      for (RowRange r : ranges) {
+        out.add(new ByteRange(index + (long) r.start() * indexWidth, (long) (r.length() + 1) * indexWidth));
+      }
+      return out;
+    }
+
+    @Override
+    public void supply(List<ByteBuffer> buffers) {
+      if (dataRanges == null) {
+        long data = page.bufferOffset(0);
+        List<ByteRange> out = new ArrayList<>(ranges.size());
+        for (int i = 0; i < ranges.size(); i++) {
+          long from = entry(buffers.get(i), 0);
+          long to = entry(buffers.get(i), ranges.get(i).length());
+          if (from < 0 || to < from || to > page.bufferSize(0)) {
+            throw DecodeException.corrupt("full-zip repetition index points to [" + from + ", " + to
+                + ") outside a data buffer of " + page.bufferSize(0) + " bytes");
+          }
+          out.add(new ByteRange(data + from, to - from));
+        }
+        dataRanges = out;
+        return;
+      }
+      List<RowSource> out = new ArrayList<>(ranges.size());
+      for (int i = 0; i < ranges.size(); i++) {
+        out.add(new VariableRows(buffers.get(i), ranges.get(i).length()));
+      }
+      sources = out;
+    }
+
+    @Override
+    public boolean done() {
+      return sources != null;
+    }
+
+    @Override
+    public List<RowSource> sources() {
+      return sources;
+    }
   }
 
   private long entry(ByteBuffer buf, int i) {
@@ -237,7 +300,6 @@ public final class FullZipPageReader implements PageReader {
       }
       short[] defs = controlBytes == 0 ? null : new short[n];
       int[] offsets = new int[n + 1];
-      int start = pos;
       byte[] data = new byte[Math.max(16, Math.min(buf.limit() - pos, 1 << 20))];
       int size = 0;
       for (int i = 0; i < n; i++) {
@@ -258,6 +320,9 @@ public final class FullZipPageReader implements PageReader {
           if (len < 0 || pos + len > buf.limit()) {
             throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
           }
+          if (size + len > Integer.MAX_VALUE - 16) {
+            throw DecodeException.unsupported("more than 2 GiB of values in one batch; use a smaller batch size");
+          }
           if (size + len > data.length) {
             data = java.util.Arrays.copyOf(data, (int) Math.max(size + len, Math.min(2L * data.length, Integer.MAX_VALUE - 16)));
           }
@@ -266,9 +331,6 @@ public final class FullZipPageReader implements PageReader {
           pos += (int) len;
         }
         offsets[i + 1] = size;
-      }
-      if (pos - start < 0) {
-        throw new IllegalStateException("negative progress");
       }
       VarValues stored = VarValues.wrap(data, size, offsets, n);
       sink.append(variable.decode(stored), 0, n, defs, 0);

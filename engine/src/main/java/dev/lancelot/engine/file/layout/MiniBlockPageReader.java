@@ -97,27 +97,17 @@ public final class MiniBlockPageReader implements PageReader {
     return page;
   }
 
-  private Meta meta(PageIo io) {
-    Meta m = meta;
-    if (m == null) {
-      synchronized (this) {
-        m = meta;
-        if (m == null) {
-          m = loadMeta(io);
-          meta = m;
-        }
-      }
-    }
-    return m;
-  }
-
-  private Meta loadMeta(PageIo io) {
+  private List<ByteRange> metaRanges() {
     List<ByteRange> ranges = new ArrayList<>(2);
     ranges.add(new ByteRange(page.bufferOffset(0), page.bufferSize(0)));
     if (dictionaryDecoder != null) {
       ranges.add(new ByteRange(page.bufferOffset(2), page.bufferSize(2)));
     }
-    List<ByteBuffer> bufs = io.read(ranges);
+    return ranges;
+  }
+
+  /** Parses the chunk table and dictionary read by {@link #metaRanges()}; safe to race (idempotent). */
+  private Meta parseMeta(List<ByteBuffer> bufs) {
     ByteBuffer words = bufs.get(0);
     int wordBytes = large ? 4 : 2;
     if (words.limit() % wordBytes != 0) {
@@ -159,36 +149,89 @@ public final class MiniBlockPageReader implements PageReader {
       }
       dictionary = dictionaryDecoder.decode(bufs.get(1), (int) num);
     }
-    return new Meta(offsets, sizes, first, items, dictionary);
+    Meta m = new Meta(offsets, sizes, first, items, dictionary);
+    meta = m;
+    return m;
   }
 
   @Override
-  public List<RowSource> load(List<RowRange> ranges, PageIo io) {
-    Meta m = meta(io);
-    List<Integer> chunks = new ArrayList<>();
-    for (RowRange r : ranges) {
-      if (r.length() == 0) {
-        continue;
+  public PageLoad plan(List<RowRange> ranges) {
+    return new Load(ranges);
+  }
+
+  /** Rounds: chunk table and dictionary (first use only), then the chunks holding the ranges. */
+  private final class Load implements PageLoad {
+    private final List<RowRange> ranges;
+    private Meta m = meta;
+    private List<Integer> chunks;
+    private List<RowSource> sources;
+
+    Load(List<RowRange> ranges) {
+      this.ranges = ranges;
+      if (m != null) {
+        planChunks();
       }
-      int a = m.chunkOf(r.start());
-      int b = m.chunkOf(r.end() - 1);
-      for (int c = a; c <= b; c++) {
-        if (chunks.isEmpty() || chunks.get(chunks.size() - 1) < c) {
-          chunks.add(c);
+    }
+
+    private void planChunks() {
+      chunks = new ArrayList<>();
+      for (RowRange r : ranges) {
+        if (r.length() == 0) {
+          continue;
+        }
+        int a = m.chunkOf(r.start());
+        int b = m.chunkOf(r.end() - 1);
+        for (int c = a; c <= b; c++) {
+          if (chunks.isEmpty() || chunks.get(chunks.size() - 1) < c) {
+            chunks.add(c);
+          }
         }
       }
+      if (chunks.isEmpty()) {
+        finish(List.of());
+      }
     }
-    List<ByteRange> byteRanges = new ArrayList<>(chunks.size());
-    for (int c : chunks) {
-      byteRanges.add(new ByteRange(m.offsets[c], m.sizes[c]));
+
+    private void finish(List<ByteBuffer> fetched) {
+      ChunkCache cache = new ChunkCache(m, chunks, fetched);
+      List<RowSource> out = new ArrayList<>(ranges.size());
+      for (RowRange r : ranges) {
+        out.add(new Rows(cache, r.start(), r.end()));
+      }
+      sources = out;
     }
-    List<ByteBuffer> fetched = byteRanges.isEmpty() ? List.of() : io.read(byteRanges);
-    ChunkCache cache = new ChunkCache(m, chunks, fetched);
-    List<RowSource> out = new ArrayList<>(ranges.size());
-    for (RowRange r : ranges) {
-      out.add(new Rows(cache, r.start(), r.end()));
+
+    @Override
+    public List<ByteRange> reads() {
+      if (m == null) {
+        return metaRanges();
+      }
+      List<ByteRange> out = new ArrayList<>(chunks.size());
+      for (int c : chunks) {
+        out.add(new ByteRange(m.offsets[c], m.sizes[c]));
+      }
+      return out;
     }
-    return out;
+
+    @Override
+    public void supply(List<ByteBuffer> buffers) {
+      if (m == null) {
+        m = parseMeta(buffers);
+        planChunks();
+      } else {
+        finish(buffers);
+      }
+    }
+
+    @Override
+    public boolean done() {
+      return sources != null;
+    }
+
+    @Override
+    public List<RowSource> sources() {
+      return sources;
+    }
   }
 
   @Override
@@ -275,7 +318,7 @@ public final class MiniBlockPageReader implements PageReader {
     }
     Values v = values.decode(bufs, items);
     if (dictionary != null) {
-      v = Dictionaries.gather(dictionary, v);
+      v = Dictionaries.gather(dictionary, v, levels);
     }
     return new Decoded(v, levels);
   }
