@@ -59,7 +59,7 @@ public final class Quickstart {
     return spark.range(from, from + n, 1, 2).select(
         col("id"),
         expr("cast(pow(rand(42), 3) * 100 as int)").as("tenant_id"),
-        expr("transform(sequence(1, 128), i -> cast(randn(id * 131 + i) as float))")
+        expr("transform(sequence(1, 128), i -> cast(hash(id, i) / 2147483648.0 as float))")
             .as("vector", new MetadataBuilder().putLong("arrow.fixed-size-list.size", 128).build()));
   }
 
