@@ -5,6 +5,8 @@ import dev.lancelot.engine.format.FeatureFlags;
 import dev.lancelot.engine.format.ManifestFile;
 import dev.lancelot.engine.format.ManifestNaming;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
@@ -213,6 +215,21 @@ public final class Dataset implements AutoCloseable {
       return DeletePlanner.plan(d, d.bindFilter(filter)).orElse(new Operation.Delete(List.of(), List.of(), filter));
     }, first.get());
     return new Dataset(ctx, s, false);
+  }
+
+  /**
+   * Commits index segments written under {@code _indices/<uuid>/} (and removes replaced ones) as a
+   * new version. Concurrent appends and deletes are compatible; a concurrent commit of an index
+   * with the same name is a conflict.
+   */
+  public Dataset commitIndexes(List<IndexMetadata> added, List<IndexMetadata> removed) {
+    Snapshot s = committer().commit(snapshot, new Operation.CreateIndex(added, removed));
+    return new Dataset(ctx, s, false);
+  }
+
+  /** The indexes of this version. */
+  public IndexCatalog indexes() {
+    return IndexCatalog.of(snapshot);
   }
 
   // ---------------------------------------------------------------- reading
