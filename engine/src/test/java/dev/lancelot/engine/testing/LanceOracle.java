@@ -60,6 +60,48 @@ public final class LanceOracle {
     }
   }
 
+  /** One row of a Lance nearest query: id and distance. */
+  public record Hit(long id, float distance) {}
+
+  /**
+   * Lance's nearest query with every knob the oracle exposes; {@code nprobes} null leaves Lance's
+   * defaults, {@code metric} null uses the index's (or l2).
+   */
+  public static List<Hit> nearest(BufferAllocator allocator, Path dir, float[] q, int k, Integer nprobes,
+      Integer refineFactor, org.lance.index.DistanceType metric, boolean useIndex, String filter, boolean prefilter) {
+    List<Hit> out = new ArrayList<>();
+    try (Dataset ds = open(allocator, dir)) {
+      Query.Builder qb = new Query.Builder().setColumn("vector").setKey(q).setK(k).setUseIndex(useIndex);
+      if (nprobes != null) {
+        qb.setNprobes(nprobes);
+      }
+      if (refineFactor != null) {
+        qb.setRefineFactor(refineFactor);
+      }
+      if (metric != null) {
+        qb.setDistanceType(metric);
+      }
+      ScanOptions.Builder opts = new ScanOptions.Builder().nearest(qb.build()).columns(List.of("id"))
+          .prefilter(prefilter);
+      if (filter != null) {
+        opts.filter(filter);
+      }
+      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot root = reader.getVectorSchemaRoot();
+          BigIntVector ids = (BigIntVector) root.getVector("id");
+          org.apache.arrow.vector.Float4Vector d = (org.apache.arrow.vector.Float4Vector) root.getVector("_distance");
+          for (int i = 0; i < root.getRowCount(); i++) {
+            out.add(new Hit(ids.get(i), d.get(i)));
+          }
+        }
+      }
+    } catch (Exception e) {
+      throw new RuntimeException(e);
+    }
+    return out;
+  }
+
   /** Lance's nearest-neighbour query; returns the ids of the rows found, nearest first. */
   public static List<Long> nearestIds(BufferAllocator allocator, Path dir, float[] q, int k, int nprobes,
       String filter, boolean prefilter) {

@@ -1,0 +1,111 @@
+package dev.lancelot.engine.query;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.query.exec.FlatKnnExecutor;
+import dev.lancelot.engine.query.exec.Merger;
+import dev.lancelot.engine.query.exec.UnitResult;
+import dev.lancelot.engine.query.exec.UnitStats;
+import dev.lancelot.engine.query.plan.AnnUnit;
+import dev.lancelot.engine.query.plan.FlatUnit;
+import dev.lancelot.engine.query.plan.Planner;
+import dev.lancelot.engine.query.plan.SearchPlan;
+import dev.lancelot.engine.query.plan.SearchUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Vector search on one dataset version with Lance's semantics (SPEC Q1–Q14). One planner, one set
+ * of units, two executors: {@link #search} runs the units on a local thread pool; a distributed
+ * executor (the Spark connector) runs {@link #runUnit} where the data is and {@link #finish} on the
+ * driver.
+ */
+public final class VectorSearch {
+  private static final ExecutorService POOL = Executors.newFixedThreadPool(
+      Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
+        Thread t = new Thread(r, "lancelot-search");
+        t.setDaemon(true);
+        return t;
+      });
+
+  private VectorSearch() {}
+
+  public static SearchPlan plan(Dataset dataset, VectorQuery query) {
+    return planner().plan(dataset, query);
+  }
+
+  /** The plan tree, without running anything. */
+  public static String explain(Dataset dataset, VectorQuery query) {
+    return plan(dataset, query).explain();
+  }
+
+  public static VectorSearchResult search(Dataset dataset, VectorQuery query) {
+    long start = System.nanoTime();
+    SearchPlan plan = plan(dataset, query);
+    List<Future<UnitResult>> futures = new ArrayList<>();
+    for (SearchUnit unit : plan.units()) {
+      futures.add(POOL.submit(() -> runUnit(dataset, plan, unit)));
+    }
+    List<UnitResult> results = new ArrayList<>();
+    try {
+      for (Future<UnitResult> f : futures) {
+        results.add(f.get());
+      }
+    } catch (InterruptedException e) {
+      futures.forEach(f -> f.cancel(true));
+      Thread.currentThread().interrupt();
+      throw new LancelotException("Vector search interrupted", e);
+    } catch (ExecutionException e) {
+      futures.forEach(f -> f.cancel(true));
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new LancelotException("Vector search failed: " + e.getCause(), e.getCause());
+    }
+    return finish(dataset, plan, results, start);
+  }
+
+  /** Runs one unit of a plan against the plan's dataset version (anywhere: thread, executor). */
+  public static UnitResult runUnit(Dataset dataset, SearchPlan plan, SearchUnit unit) {
+    if (dataset.version() != plan.version()) {
+      throw new IllegalStateException("Unit planned on version " + plan.version() + " run on " + dataset.version());
+    }
+    VectorQuery q = plan.query();
+    if (unit instanceof FlatUnit f) {
+      return FlatKnnExecutor.run(dataset, f, plan.vectorColumn(), q.vectors(), q.lowerBound().orElse(null),
+          q.upperBound().orElse(null));
+    }
+    AnnUnit a = (AnnUnit) unit;
+    throw new IllegalStateException("No ANN executor for " + a.type());
+  }
+
+  /** Merges unit results into the answer (the driver side of a distributed search). */
+  public static VectorSearchResult finish(Dataset dataset, SearchPlan plan, List<UnitResult> results, long startNanos) {
+    List<Merger.Ranked> ranked = Merger.rank(plan, results);
+    VectorSchemaRoot rows = Merger.materialize(dataset, plan, ranked);
+    List<UnitStats> stats = results.stream().map(UnitResult::stats).toList();
+    return new VectorSearchResult(plan, rows, stats, System.nanoTime() - startNanos);
+  }
+
+  static Planner planner() {
+    return new Planner(SCALAR_ADVISOR, java.util.EnumSet.noneOf(dev.lancelot.engine.index.IndexType.class));
+  }
+
+  private static final Planner.ScalarIndexAdvisor SCALAR_ADVISOR = new Planner.ScalarIndexAdvisor() {
+    @Override
+    public Optional<String> indexFor(Dataset dataset, String filterSql, List<Long> needed) {
+      return Optional.empty();
+    }
+
+    @Override
+    public String whyNot(Dataset dataset, String filterSql, List<Long> needed) {
+      return "no scalar index answers the filter exactly";
+    }
+  };
+}

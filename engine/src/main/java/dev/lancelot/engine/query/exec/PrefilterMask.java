@@ -1,0 +1,108 @@
+package dev.lancelot.engine.query.exec;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.engine.scan.RowAddress;
+import dev.lancelot.engine.scan.ScanSpec;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * The rows an ANN unit may return, per fragment: live rows (not deleted, fragment still present)
+ * that pass the prefilter, if any (SPEC Q7, Q9). Built by a scan reading only the filter's columns,
+ * or from a scalar index answer. Immutable once built; {@link #accepts(long)} is thread-safe.
+ */
+public final class PrefilterMask {
+  private final Map<Long, RoaringBitmap> allowed;
+  private final long cardinality;
+  private final String source;
+
+  private PrefilterMask(Map<Long, RoaringBitmap> allowed, String source) {
+    this.allowed = allowed;
+    long n = 0;
+    for (RoaringBitmap b : allowed.values()) {
+      n += b.getLongCardinality();
+    }
+    this.cardinality = n;
+    this.source = source;
+  }
+
+  /** Live rows of the fragments, without a filter. */
+  public static PrefilterMask liveRows(Dataset dataset, List<Long> fragments) {
+    Map<Long, RoaringBitmap> out = new HashMap<>();
+    for (long id : fragments) {
+      DataFragment f = dataset.snapshot().fragment(id).orElse(null);
+      if (f == null) {
+        continue;
+      }
+      RoaringBitmap live = new RoaringBitmap();
+      live.add(0L, f.getPhysicalRows());
+      live.andNot(dataset.deletedRows(f));
+      out.put(id, live);
+    }
+    return new PrefilterMask(out, "deletions");
+  }
+
+  /** Live rows matching {@code filterSql}, found by scanning only the filter's columns. */
+  public static PrefilterMask scan(Dataset dataset, String filterSql, List<Long> fragments) {
+    Map<Long, RoaringBitmap> out = new HashMap<>();
+    for (long id : fragments) {
+      out.put(id, new RoaringBitmap());
+    }
+    try (CloseableIterator<VectorSchemaRoot> it = dataset.newScan().columns(List.of()).filter(filterSql)
+        .withRowAddress(true).fragments(fragments).batches()) {
+      while (it.hasNext()) {
+        VectorSchemaRoot batch = it.next();
+        UInt8Vector addresses = (UInt8Vector) batch.getVector(ScanSpec.ROW_ADDRESS);
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          long a = addresses.get(i);
+          out.get(RowAddress.fragment(a)).add(RowAddress.offset(a));
+        }
+      }
+    }
+    return new PrefilterMask(out, "scan");
+  }
+
+  /** A scalar index answer (which may include deleted rows) restricted to live rows. */
+  public static PrefilterMask fromIndexAnswer(Dataset dataset, Map<Long, RoaringBitmap> answer, List<Long> fragments,
+      String indexName) {
+    PrefilterMask live = liveRows(dataset, fragments);
+    Map<Long, RoaringBitmap> out = new HashMap<>();
+    live.allowed.forEach((id, rows) -> {
+      RoaringBitmap hit = answer.get(id);
+      out.put(id, hit == null ? new RoaringBitmap() : RoaringBitmap.and(rows, hit));
+    });
+    return new PrefilterMask(out, "scalar index " + indexName);
+  }
+
+  public boolean accepts(long rowAddress) {
+    RoaringBitmap rows = allowed.get(RowAddress.fragment(rowAddress));
+    return rows != null && rows.contains(RowAddress.offset(rowAddress));
+  }
+
+  /** Number of rows the mask admits. */
+  public long cardinality() {
+    return cardinality;
+  }
+
+  /** Every admitted row address, ascending. */
+  public long[] rowAddresses() {
+    long[] out = new long[Math.toIntExact(cardinality)];
+    int i = 0;
+    for (Map.Entry<Long, RoaringBitmap> e : new java.util.TreeMap<>(allowed).entrySet()) {
+      for (int offset : e.getValue()) {
+        out[i++] = RowAddress.of(e.getKey(), Integer.toUnsignedLong(offset));
+      }
+    }
+    return out;
+  }
+
+  public String source() {
+    return source;
+  }
+}
