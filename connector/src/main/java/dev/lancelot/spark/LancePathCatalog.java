@@ -36,7 +36,7 @@ public class LancePathCatalog implements StagingTableCatalog {
     return name;
   }
 
-  static Configuration hadoopConf() {
+  public static Configuration hadoopConf() {
     return SparkSession.active().sessionState().newHadoopConf();
   }
 

@@ -20,6 +20,7 @@ public abstract class SharedSpark {
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.extensions", LanceSparkExtensions.class.getName())
         .getOrCreate();
     allocator = new RootAllocator();
   }
