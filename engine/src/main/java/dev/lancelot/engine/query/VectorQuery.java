@@ -171,7 +171,10 @@ public final class VectorQuery implements Serializable {
     return withRowId;
   }
 
-  /** Result columns; empty means every column of the dataset. */
+  /**
+   * Result columns; absent means every column of the dataset, an empty list means none (only
+   * {@code _distance}, and {@code _rowid} when asked).
+   */
   public Optional<List<String>> columns() {
     return Optional.ofNullable(columns);
   }
@@ -384,9 +387,6 @@ public final class VectorQuery implements Serializable {
       if (lowerBound != null && upperBound != null && !(lowerBound < upperBound)) {
         throw new InvalidQueryException("Cannot search: the distance range's lower bound (" + lowerBound
             + ") must be below its upper bound (" + upperBound + ").");
-      }
-      if (columns != null && columns.isEmpty()) {
-        columns = null;
       }
       return new VectorQuery(this);
     }

@@ -1,0 +1,227 @@
+package dev.lancelot.engine.query.eval;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.engine.query.VectorSearch;
+import dev.lancelot.engine.query.VectorSearchResult;
+import dev.lancelot.engine.scan.ScanSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.arrow.vector.UInt8Vector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Recall evaluation (SPEC E1, E2): runs the five scenarios of E2 — no filter, prefilter, highly
+ * selective prefilter, unindexed data present, fast_search — for every parameter setting of a grid,
+ * each against exact search ({@code use_index=false}, SPEC Q11) with the same filter on the same
+ * version. Recall@k = |ANN ∩ exact| / min(k, |exact|), averaged over queries (the denominator is
+ * the exact result's size when a filter admits fewer than k rows).
+ */
+public final class RecallEvaluator {
+  private static final Logger LOG = LoggerFactory.getLogger(RecallEvaluator.class);
+
+  /** The scenarios of SPEC E2, in report order. */
+  public enum Scenario {
+    NO_FILTER("no filter"),
+    PREFILTER("prefilter"),
+    SELECTIVE_PREFILTER("highly selective prefilter"),
+    UNINDEXED("unindexed data present"),
+    FAST_SEARCH("fast_search");
+
+    private final String label;
+
+    Scenario(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  /**
+   * @param filter the filter of the prefilter scenario (null: not measured)
+   * @param selectiveFilter the filter of the highly selective scenario (null: not measured)
+   */
+  public record Options(String column, int k, String filter, String selectiveFilter) {}
+
+  private RecallEvaluator() {}
+
+  /**
+   * Expands a grid such as {@code "nprobes=1,4,16;refine_factor=1,4"} into settings (cartesian
+   * product, in order). {@code refine_factor=1} keeps Lance's default of no refine step.
+   */
+  public static List<Map<String, Object>> parseGrid(String grid) {
+    List<Map<String, Object>> settings = new ArrayList<>();
+    settings.add(new LinkedHashMap<>());
+    if (grid == null || grid.isBlank()) {
+      return settings;
+    }
+    for (String part : grid.split(";")) {
+      String[] kv = part.split("=", 2);
+      if (kv.length != 2 || kv[0].isBlank()) {
+        throw new dev.lancelot.engine.query.InvalidQueryException("Cannot parse grid \"" + grid + "\": expected "
+            + "name=v1,v2;name=v1,... e.g. \"nprobes=1,4,16;refine_factor=1,4\".");
+      }
+      List<Map<String, Object>> next = new ArrayList<>();
+      for (Map<String, Object> s : settings) {
+        for (String v : kv[1].split(",")) {
+          Map<String, Object> copy = new LinkedHashMap<>(s);
+          copy.put(kv[0].trim(), parseValue(v.trim()));
+          next.add(copy);
+        }
+      }
+      settings = next;
+    }
+    return settings;
+  }
+
+  private static Object parseValue(String v) {
+    if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(v);
+    }
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      return v;
+    }
+  }
+
+  public static List<RecallRow> evaluate(Dataset dataset, float[][] queries, Options options,
+      List<Map<String, Object>> grid) {
+    List<RecallRow> rows = new ArrayList<>();
+    String indexName = dataset.indexes().vectorIndexOn(dataset.field(options.column()).id()).orElse(null);
+    long unindexedRows = indexName == null ? 0
+        : dataset.indexes().unindexedFragments(indexName).stream()
+            .mapToLong(f -> f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0))
+            .sum();
+    for (Scenario scenario : Scenario.values()) {
+      String skip = skipReason(scenario, options, indexName, unindexedRows);
+      if (skip != null) {
+        rows.add(new RecallRow(scenario.label(), "-", 0, 0, Double.NaN, Double.NaN, Double.NaN, skip));
+        continue;
+      }
+      String filter = switch (scenario) {
+        case PREFILTER -> options.filter();
+        case SELECTIVE_PREFILTER -> options.selectiveFilter();
+        default -> null;
+      };
+      List<Set<Long>> truth = new ArrayList<>();
+      for (float[] q : queries) {
+        truth.add(ids(dataset, base(options, q, filter).useIndex(false).build()));
+      }
+      for (Map<String, Object> setting : grid) {
+        rows.add(measure(dataset, queries, options, scenario, filter, setting, truth));
+      }
+    }
+    return rows;
+  }
+
+  private static String skipReason(Scenario s, Options o, String index, long unindexedRows) {
+    if (index == null && s != Scenario.NO_FILTER && s != Scenario.PREFILTER && s != Scenario.SELECTIVE_PREFILTER) {
+      return "no vector index on \"" + o.column() + "\"";
+    }
+    return switch (s) {
+      case PREFILTER -> o.filter() == null ? "not measured: give a filter" : null;
+      case SELECTIVE_PREFILTER -> o.selectiveFilter() == null ? "not measured: give a selective filter" : null;
+      case UNINDEXED, FAST_SEARCH -> unindexedRows == 0
+          ? "not applicable: every fragment is indexed (append data after the index to measure)" : null;
+      default -> null;
+    };
+  }
+
+  private static VectorQuery.Builder base(Options o, float[] q, String filter) {
+    VectorQuery.Builder b = VectorQuery.builder(o.column()).vector(q).k(o.k()).columns(List.of()).withRowId(true);
+    if (filter != null) {
+      b.filter(filter).prefilter(true);
+    }
+    return b;
+  }
+
+  private static RecallRow measure(Dataset dataset, float[][] queries, Options o, Scenario scenario, String filter,
+      Map<String, Object> setting, List<Set<Long>> truth) {
+    double recallSum = 0;
+    long rows = 0;
+    long[] nanos = new long[queries.length];
+    for (int i = 0; i < queries.length; i++) {
+      Map<String, Object> params = new LinkedHashMap<>(setting);
+      params.put("column", o.column());
+      params.put("q", queries[i]);
+      params.put("k", o.k());
+      params.put("columns", List.of());
+      if (Integer.valueOf(1).equals(params.get("refine_factor"))) {
+        params.remove("refine_factor");
+      }
+      if (filter != null) {
+        params.put("filter", filter);
+        params.put("prefilter", true);
+      }
+      if (scenario == Scenario.FAST_SEARCH) {
+        params.put("fast_search", true);
+      }
+      VectorQuery q = VectorQuery.fromMap(params);
+      long start = System.nanoTime();
+      Set<Long> got = ids(dataset, q.toBuilder());
+      nanos[i] = System.nanoTime() - start;
+      rows += got.size();
+      Set<Long> expected = truth.get(i);
+      if (!expected.isEmpty()) {
+        Set<Long> hit = new HashSet<>(got);
+        hit.retainAll(expected);
+        recallSum += (double) hit.size() / Math.min(o.k(), expected.size());
+      } else {
+        recallSum += got.isEmpty() ? 1 : 0;
+      }
+    }
+    Arrays.sort(nanos);
+    RecallRow row = new RecallRow(scenario.label(), describe(setting), queries.length, (double) rows / queries.length,
+        recallSum / queries.length, percentile(nanos, 0.50), percentile(nanos, 0.99), null);
+    LOG.info("recall {} {}: {} (rows {}, p50 {} ms)", scenario.label(), row.setting(),
+        String.format("%.4f", row.recall()), String.format("%.2f", row.meanRows()),
+        String.format("%.2f", row.p50Millis()));
+    return row;
+  }
+
+  private static Set<Long> ids(Dataset dataset, VectorQuery.Builder builder) {
+    return ids(dataset, builder.withRowId(true).build());
+  }
+
+  private static Set<Long> ids(Dataset dataset, VectorQuery q) {
+    try (VectorSearchResult r = VectorSearch.search(dataset, q)) {
+      UInt8Vector ids = (UInt8Vector) r.rows().getVector(ScanSpec.ROW_ID);
+      Set<Long> out = new HashSet<>();
+      for (int i = 0; i < r.rowCount(); i++) {
+        out.add(ids.get(i));
+      }
+      return out;
+    }
+  }
+
+  private static double percentile(long[] sortedNanos, double p) {
+    if (sortedNanos.length == 0) {
+      return Double.NaN;
+    }
+    int idx = (int) Math.ceil(p * sortedNanos.length) - 1;
+    return sortedNanos[Math.max(0, Math.min(sortedNanos.length - 1, idx))] / 1e6;
+  }
+
+  private static String describe(Map<String, Object> setting) {
+    if (setting.isEmpty()) {
+      return "defaults";
+    }
+    StringBuilder sb = new StringBuilder();
+    setting.forEach((k, v) -> {
+      if (sb.length() > 0) {
+        sb.append(", ");
+      }
+      sb.append(k).append('=').append(v);
+    });
+    return sb.toString();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.lancelot.engine.query.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.testing.LanceOracle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.WriteParams;
+
+/** SPEC E1, E2: recall is measured per scenario and setting against exact search. */
+class RecallEvaluatorTest {
+  @Test
+  void gridsExpandToTheCartesianProduct() {
+    List<Map<String, Object>> grid = RecallEvaluator.parseGrid("nprobes=1,4;refine_factor=1,4");
+    assertThat(grid).hasSize(4);
+    assertThat(grid.get(1)).containsEntry("nprobes", 1).containsEntry("refine_factor", 4);
+    assertThat(RecallEvaluator.parseGrid("")).hasSize(1);
+    assertThatThrownBy(() -> RecallEvaluator.parseGrid("nprobes")).hasMessageContaining("expected name=v1,v2");
+  }
+
+  @Test
+  void fvecsRoundTripAndCorruptFiles(@TempDir Path tmp) throws Exception {
+    float[][] v = {{1, 2, 3}, {4, 5, 6}};
+    Path f = tmp.resolve("q.fvecs");
+    QuerySets.writeFvecs(f, v);
+    assertThat(QuerySets.readFvecs(f, 0)).isDeepEqualTo(v);
+    assertThat(QuerySets.readFvecs(f, 1)).hasDimensions(1, 3);
+    Files.write(f, new byte[] {3, 0, 0, 0, 1, 2});
+    assertThatThrownBy(() -> QuerySets.readFvecs(f, 0)).isInstanceOf(LancelotException.class)
+        .hasMessageContaining("declares dimension 3");
+  }
+
+  @Test
+  void exactSearchHasRecallOneAndScenariosWithoutAnIndexAreExplained(@TempDir Path tmp) {
+    Path dir = tmp.resolve("ds");
+    try (var a = new RootAllocator()) {
+      LanceOracle.write(a, dir, 0, 1500, 8, 2, WriteParams.WriteMode.CREATE, 600);
+    }
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      float[][] queries = QuerySets.fromColumn(ds, "vector", 5);
+      List<RecallRow> rows = RecallEvaluator.evaluate(ds, queries,
+          new RecallEvaluator.Options("vector", 10, "tenant_id < 10", "tenant_id = 50"),
+          RecallEvaluator.parseGrid("use_index=false"));
+      assertThat(rows).extracting(RecallRow::scenario).containsExactly("no filter", "prefilter",
+          "highly selective prefilter", "unindexed data present", "fast_search");
+      assertThat(rows.get(0).recall()).isEqualTo(1.0);
+      assertThat(rows.get(0).meanRows()).isEqualTo(10.0);
+      assertThat(rows.get(1).recall()).isEqualTo(1.0);
+      assertThat(rows.get(2).meanRows()).isLessThan(10.0); // few rows of tenant 50
+      assertThat(rows.get(3).note()).contains("no vector index");
+      assertThat(rows.get(4).note()).contains("no vector index");
+    }
+  }
+}
