@@ -1,0 +1,115 @@
+package dev.lancelot.cli;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.FragmentInfo;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.VersionInfo;
+import dev.lancelot.engine.index.IndexCatalog;
+import dev.lancelot.engine.index.IndexSegment;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code lancelot info <dataset> [--version V] [--json]}: versions, fragments, indexes with coverage. */
+final class InfoCommand {
+  static final String USAGE = "info <dataset> [--version V] [--json]";
+
+  private InfoCommand() {}
+
+  static int run(List<String> raw, PrintStream out) {
+    Args a = Args.parse(raw, Set.of("version"), Set.of("json"));
+    String location = a.positional(0, "<dataset>");
+    OpenOptions open = OpenOptions.defaults();
+    if (a.has("version")) {
+      open = open.withVersion(a.intOption("version"));
+    }
+    try (Dataset ds = Dataset.open(location, open)) {
+      Map<String, Object> info = describe(ds);
+      if (a.flag("json")) {
+        out.println(JsonRows.json(info));
+      } else {
+        printHuman(ds, info, out);
+      }
+    }
+    return 0;
+  }
+
+  static Map<String, Object> describe(Dataset ds) {
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("location", ds.location());
+    info.put("version", ds.version());
+    info.put("format", "lance " + ds.dataStorageVersion());
+    info.put("rows", ds.countRows());
+    info.put("schema", ds.lanceSchema().fields().stream().map(f -> f.name() + ": " + f.logicalType()).toList());
+    List<Map<String, Object>> versions = new ArrayList<>();
+    for (VersionInfo v : ds.versions()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("version", v.version());
+      m.put("operation", v.operation());
+      m.put("rows", v.rows());
+      m.put("fragments", v.fragments());
+      m.put("timestamp", v.timestamp().toString());
+      versions.add(m);
+    }
+    info.put("versions", versions);
+    List<Map<String, Object>> fragments = new ArrayList<>();
+    for (FragmentInfo f : ds.fragments()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", f.id());
+      m.put("rows", f.rows());
+      m.put("deleted", f.deletedRows());
+      m.put("files", f.dataFiles());
+      fragments.add(m);
+    }
+    info.put("fragments", fragments);
+    IndexCatalog catalog = ds.indexes();
+    List<Map<String, Object>> indexes = new ArrayList<>();
+    for (String name : catalog.names()) {
+      List<IndexSegment> segments = catalog.segments(name);
+      IndexSegment first = segments.get(0);
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", name);
+      m.put("type", first.type().toString());
+      first.metric().ifPresent(metric -> m.put("metric", metric.lanceName()));
+      m.put("columns", first.fieldIds().stream()
+          .map(id -> ds.lanceSchema().fieldById(id).map(f -> f.name()).orElse("#" + id)).toList());
+      m.put("segments", segments.size());
+      List<Long> indexed = new ArrayList<>();
+      catalog.indexedFragments(name).forEach((int id) -> indexed.add(Integer.toUnsignedLong(id)));
+      m.put("indexed_fragments", indexed);
+      m.put("unindexed_fragments", catalog.unindexedFragments(name).stream().map(f -> f.getId()).toList());
+      indexes.add(m);
+    }
+    info.put("indexes", indexes);
+    return info;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void printHuman(Dataset ds, Map<String, Object> info, PrintStream out) {
+    out.printf("dataset   %s%n", info.get("location"));
+    out.printf("version   %s (format %s), %,d rows%n", info.get("version"), info.get("format"), ds.countRows());
+    out.printf("schema    %s%n", String.join(", ", (List<String>) info.get("schema")));
+    out.println();
+    out.println("versions");
+    for (Map<String, Object> v : (List<Map<String, Object>>) info.get("versions")) {
+      out.printf("  %4d  %-12s %,12d rows  %4d fragments  %s%n", v.get("version"), v.get("operation"), v.get("rows"),
+          v.get("fragments"), v.get("timestamp"));
+    }
+    out.println();
+    out.println("fragments");
+    for (Map<String, Object> f : (List<Map<String, Object>>) info.get("fragments")) {
+      out.printf("  %4d  %,12d rows  %,8d deleted  %s%n", f.get("id"), f.get("rows"), f.get("deleted"), f.get("files"));
+    }
+    out.println();
+    List<Map<String, Object>> indexes = (List<Map<String, Object>>) info.get("indexes");
+    out.println(indexes.isEmpty() ? "indexes   (none)" : "indexes");
+    for (Map<String, Object> i : indexes) {
+      out.printf("  %-16s %-14s %-7s on %s  segments=%s  indexed fragments=%s  unindexed fragments=%s%n",
+          i.get("name"), i.get("type"), i.getOrDefault("metric", "-"), i.get("columns"), i.get("segments"),
+          i.get("indexed_fragments"), i.get("unindexed_fragments"));
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package dev.lancelot.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lancelot.engine.query.eval.QuerySets;
+import dev.lancelot.engine.testing.LanceOracle;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.lance.WriteParams;
+
+/** The command-line tool: output, JSON, exit codes and one-line errors. */
+class MainTest {
+  static Path dir;
+  static String q;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    dir = Files.createTempDirectory("cli");
+    try (var a = new RootAllocator()) {
+      LanceOracle.write(a, dir, 0, 500, 4, 1, WriteParams.WriteMode.CREATE, 200);
+    }
+    q = "0.1,0.2,0.3,0.4";
+  }
+
+  record Run(int code, String out, String err) {}
+
+  static Run run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void infoHumanAndJson() throws Exception {
+    Run human = run("info", dir.toString());
+    assertThat(human.code()).isZero();
+    assertThat(human.out()).contains("version   1 (format lance 2.1), 500 rows").contains("fragments")
+        .contains("indexes   (none)");
+    Run json = run("info", dir.toString(), "--json");
+    JsonNode node = JsonRows.JSON.readTree(json.out());
+    assertThat(node.get("version").asInt()).isEqualTo(1);
+    assertThat(node.get("fragments")).hasSize(3);
+  }
+
+  @Test
+  void searchPrintsRowsAndJsonHasRowsAndPlan() throws Exception {
+    Run human = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "3", "--columns", "id",
+        "--no-index");
+    assertThat(human.code()).isZero();
+    assertThat(human.out().lines().toList()).hasSize(4).first().asString().contains("id").contains("_distance");
+    Run json = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "3", "--with-row-id", "--json");
+    JsonNode node = JsonRows.JSON.readTree(json.out());
+    assertThat(node.get("rows")).hasSize(3);
+    assertThat(node.get("rows").get(0).has("_distance")).isTrue();
+    assertThat(node.get("rows").get(0).has("_rowid")).isTrue();
+    assertThat(node.get("plan").asText()).contains("TopK: k=3");
+  }
+
+  @Test
+  void batchQueriesFromAnFvecsFilePrintOneObjectPerQuery() throws Exception {
+    Path file = Files.createTempFile("q", ".fvecs");
+    QuerySets.writeFvecs(file, new float[][] {{1, 2, 3, 4}, {-1, 0, 1, 0}});
+    Run json = run("search", dir.toString(), "--column", "vector", "--q-file", file.toString(), "--k", "2", "--json");
+    List<String> lines = json.out().lines().toList();
+    assertThat(lines).hasSize(2);
+    assertThat(JsonRows.JSON.readTree(lines.get(1)).get("query_index").asInt()).isEqualTo(1);
+    assertThat(JsonRows.JSON.readTree(lines.get(1)).get("rows")).hasSize(2);
+  }
+
+  @Test
+  void explainAndAnalyze() {
+    Run explain = run("explain", dir.toString(), "--column", "vector", "--q", q, "--k", "3", "--filter",
+        "tenant_id = 4", "--prefilter");
+    assertThat(explain.out()).contains("FlatKnn: unit=flat-0").contains("filter=tenant_id = 4 (prefilter)");
+    Run analyze = run("analyze", dir.toString(), "--column", "vector", "--q", q, "--k", "3");
+    assertThat(analyze.out()).contains("rows_scanned=200").contains("-- rows returned: 3");
+  }
+
+  @Test
+  void recallTable() throws Exception {
+    Path file = Files.createTempFile("q", ".fvecs");
+    QuerySets.writeFvecs(file, new float[][] {{1, 2, 3, 4}, {-1, 0, 1, 0}});
+    Run r = run("recall", dir.toString(), "--q-file", file.toString(), "--k", "5", "--grid", "use_index=false",
+        "--filter", "tenant_id < 20");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("recall@5 over 2 queries").contains("no filter").contains("1.0000");
+  }
+
+  @Test
+  void badInputGivesExitCode2AndOneLine() {
+    Run wrongDim = run("search", dir.toString(), "--column", "vector", "--q", "1,2", "--k", "3");
+    assertThat(wrongDim.code()).isEqualTo(2);
+    assertThat(wrongDim.err().trim().lines().toList()).hasSize(1).first().asString()
+        .contains("has 2 dimensions but the column holds 4-dimensional vectors");
+    assertThat(run("search", dir.toString(), "--column", "vector", "--q", q, "--nprobe", "3").err())
+        .contains("unknown option --nprobe");
+    assertThat(run("info", dir.resolve("missing").toString()).code()).isEqualTo(2);
+    assertThat(run("frobnicate").err()).contains("unknown command \"frobnicate\"");
+    assertThat(run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "x").err())
+        .contains("--k must be a whole number");
+  }
+}
