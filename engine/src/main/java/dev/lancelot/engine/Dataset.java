@@ -210,11 +210,33 @@ public final class Dataset implements AutoCloseable {
     if (first.isEmpty()) {
       return this;
     }
-    Snapshot s = committer.commit(snapshot, newer -> {
-      Dataset d = new Dataset(ctx, newer, false);
-      return DeletePlanner.plan(d, d.bindFilter(filter)).orElse(new Operation.Delete(List.of(), List.of(), filter));
-    }, first.get());
+    // Every plan writes deletion files; only the committed plan's files may stay.
+    List<Operation> plans = new ArrayList<>(List.of(first.get()));
+    Snapshot s;
+    try {
+      s = committer.commit(snapshot, newer -> {
+        Dataset d = new Dataset(ctx, newer, false);
+        Operation replanned = DeletePlanner.plan(d, d.bindFilter(filter))
+            .orElse(new Operation.Delete(List.of(), List.of(), filter));
+        plans.add(replanned);
+        return replanned;
+      }, first.get());
+    } catch (RuntimeException e) {
+      plans.forEach(this::deleteDeletionFiles);
+      throw e;
+    }
+    plans.subList(0, plans.size() - 1).forEach(this::deleteDeletionFiles);
     return new Dataset(ctx, s, false);
+  }
+
+  private void deleteDeletionFiles(Operation op) {
+    if (op instanceof Operation.Delete d) {
+      for (DataFragment f : d.updatedFragments()) {
+        if (f.hasDeletionFile()) {
+          ctx.io().delete(location() + "/" + DeletionFiles.relativePath(f.getId(), f.getDeletionFile()));
+        }
+      }
+    }
   }
 
   /**

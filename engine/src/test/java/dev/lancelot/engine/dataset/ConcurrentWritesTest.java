@@ -102,6 +102,10 @@ class ConcurrentWritesTest {
       assertThat(ds.countRows()).isEqualTo(980);
       assertThat(LanceOracle.countRows(allocator, dir)).isEqualTo(980);
     }
+    // The re-planned delete removed the deletion file of its first, superseded plan.
+    try (var files = java.nio.file.Files.list(dir.resolve("_deletions"))) {
+      assertThat(files.count()).isEqualTo(2);
+    }
   }
 
   @Test
