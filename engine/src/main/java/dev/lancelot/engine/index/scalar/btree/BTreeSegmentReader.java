@@ -9,6 +9,7 @@ import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.scalar.ScalarIndexException;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,6 +51,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
     this.allocator = allocator;
     try (InputFile in = openFile(BTreeFiles.LOOKUP_FILE)) {
       this.lookup = PageLookup.read(in, indexName, kind, valueType, allocator);
+    } catch (StorageException e) {
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + BTreeFiles.LOOKUP_FILE, e);
     }
   }
 
@@ -150,6 +153,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
       all = PageValues.decode(root.getVector(0), root.getVector(1), kind, rows);
     } catch (LanceFileException e) {
       throw corrupt("its pages cannot be decoded (" + e.getMessage() + ")", e, BTreeFiles.PAGES_FILE);
+    } catch (StorageException e) {
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + BTreeFiles.PAGES_FILE, e);
     }
     List<PageValues> out = new ArrayList<>();
     int from = 0;
@@ -185,14 +190,14 @@ public final class BTreeSegmentReader implements AutoCloseable {
   }
 
   private LanceFileReader pages() {
-    if (pagesReader == null) {
-      pagesFile = openFile(BTreeFiles.PAGES_FILE);
-      try {
-        pagesReader = LanceFileReader.open(pagesFile);
-      } catch (LanceFileException e) {
-        throw corrupt("it is not a readable Lance file (" + e.getMessage() + ")", e, BTreeFiles.PAGES_FILE);
-      }
-      List<LanceField> fields = pagesReader.schema().fields();
+    if (pagesReader != null) {
+      return pagesReader;
+    }
+    InputFile file = null;
+    try {
+      file = openFile(BTreeFiles.PAGES_FILE);
+      LanceFileReader reader = LanceFileReader.open(file);
+      List<LanceField> fields = reader.schema().fields();
       List<String> names = fields.stream().map(LanceField::name).toList();
       if (!names.equals(List.of(BTreeFiles.VALUES, BTreeFiles.IDS))
           || !fields.get(0).arrowType().equals(valueType)
@@ -200,8 +205,25 @@ public final class BTreeSegmentReader implements AutoCloseable {
         throw corrupt("its columns are " + fields + ", expected [values: " + valueType + ", ids: uint64]", null,
             BTreeFiles.PAGES_FILE);
       }
+      pagesFile = file;
+      pagesReader = reader;
+      return reader;
+    } catch (LanceFileException e) {
+      close(file);
+      throw corrupt("it is not a readable Lance file (" + e.getMessage() + ")", e, BTreeFiles.PAGES_FILE);
+    } catch (StorageException e) {
+      close(file);
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + BTreeFiles.PAGES_FILE, e);
+    } catch (RuntimeException e) {
+      close(file);
+      throw e;
     }
-    return pagesReader;
+  }
+
+  private static void close(InputFile file) {
+    if (file != null) {
+      file.close();
+    }
   }
 
   private InputFile openFile(String name) {
