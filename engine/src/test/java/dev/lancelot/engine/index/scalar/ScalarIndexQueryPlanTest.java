@@ -68,7 +68,7 @@ class ScalarIndexQueryPlanTest {
     assertThat(q.isExact()).isTrue();
     assertThat(q.indexes()).containsExactly("i32_idx", "s_idx");
     assertThat(q.explain()).isEqualTo("ScalarIndexQuery: filter=i32 IN (3, 1) AND NOT (s >= 'b' OR s IS NULL), "
-        + "exact=true, indexes=[i32_idx, s_idx], lookup=i32 key in [1, 3] AND s bytes in (unbounded, 'b') AND "
+        + "exact=true, indexes=[i32_idx, s_idx], lookup=i32 key in {1, 3} AND s bytes in (unbounded, 'b') AND "
         + "s is not null, fragments={0,1}");
     assertThat(ScalarIndexQuery.plan(dataset, "i32 > 2.5 OR i32 = NULL").explain())
         .contains("lookup=i32 key in [3, 2147483647]");

@@ -119,7 +119,8 @@ public sealed interface Condition {
 
     @Override
     public String describe() {
-      return (outside ? "key not in " : "key in ") + Arrays.toString(keys);
+      return (outside ? "key not in {" : "key in {") + Arrays.stream(keys).mapToObj(Long::toString)
+          .collect(java.util.stream.Collectors.joining(", ")) + "}";
     }
 
     @Override
@@ -259,7 +260,8 @@ public sealed interface Condition {
 
     @Override
     public String describe() {
-      return (outside ? "bytes not in " : "bytes in ") + values.stream().map(Condition::text).toList();
+      return (outside ? "bytes not in {" : "bytes in {") + values.stream().map(Condition::text)
+          .collect(java.util.stream.Collectors.joining(", ")) + "}";
     }
 
     @Override
