@@ -104,6 +104,23 @@ class BTreeRoundTripTest {
   }
 
   @Test
+  void readsTheLookupAndOnlyTheMatchingPagesOfDefaultSize(@TempDir Path dir) throws java.io.IOException {
+    try (Dataset base = BTreeTesting.write(allocator, dir.resolve("ds"), 0, 40_000, 20_000, WriteMode.CREATE)) {
+      Dataset v = BTreeIndexBuilder.build(base, BTreeBuildParams.of("i64"));
+      Path index = dir.resolve("ds").resolve(v.indexes().segments("i64_idx").get(0).directory());
+      long pageData = java.nio.file.Files.size(index.resolve("page_data.lance"));
+      v.context().io().stats().reset();
+      ScalarIndexResult point = ScalarIndexQuery.plan(v, "i64 = 5").evaluate();
+      assertThat(List.of(point.pagesRead(), point.pagesTotal())).containsExactly(1, 10);
+      assertThat(v.context().io().stats().bytesRead()).isLessThan(pageData / 4);
+      assertThat(BTreeTesting.addresses(point)).isEqualTo(scanAddresses(v, "i64 = 5"));
+      v.context().io().stats().reset();
+      assertThat(ScalarIndexQuery.plan(v, "i64 IS NULL").evaluate().pagesRead()).isZero();
+      assertThat(v.context().io().stats().bytesRead()).isLessThan(4096); // the lookup file only
+    }
+  }
+
+  @Test
   void deletedRowsAreReportedUntilRemoved(@TempDir Path dir) {
     try (Dataset base = BTreeTesting.write(allocator, dir.resolve("ds"), 0, 1200, 500, WriteMode.CREATE)) {
       Dataset indexed = BTreeIndexBuilder.build(base, BTreeBuildParams.of("i32").withPageSize(100));
