@@ -7,6 +7,7 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.expr.eval.ColumnKind;
+import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.scalar.btree.BTreeFiles;
@@ -142,6 +143,14 @@ class BTreeBadInputTest {
           .hasMessageContaining(a + "/page_data.lance")
           .hasMessageContaining("page 0 row 0 holds a value outside the page's [min, max] in page_lookup.lance");
     }
+    IndexSegment ambiguous = IndexSegment.of(segment.proto().toBuilder()
+        .addFiles(IndexFile.newBuilder().setPath("part_0_page_lookup.lance"))
+        .addFiles(IndexFile.newBuilder().setPath("part_1_page_lookup.lance"))
+        .addFiles(IndexFile.newBuilder().setPath("part_0_page_data.lance")).build());
+    assertThatThrownBy(() -> BTreeSegmentReader.open(io, a, ambiguous, column, allocator))
+        .isInstanceOf(ScalarIndexException.class)
+        .hasMessageContaining("the manifest lists page lookup files [part_0_page_lookup.lance, part_1_page_lookup.lance]")
+        .hasMessageContaining("Rebuild the index, or merge it with Lance.");
     LanceField strings = LanceField.fromArrow(new org.apache.arrow.vector.types.pojo.Field("x",
         org.apache.arrow.vector.types.pojo.FieldType.nullable(ArrowType.Utf8.INSTANCE), null));
     assertThatThrownBy(() -> BTreeSegmentReader.open(io, a, segment, strings, allocator))

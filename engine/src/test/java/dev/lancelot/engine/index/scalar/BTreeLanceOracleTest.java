@@ -20,8 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
 import org.lance.WriteParams;
 import org.lance.index.Index;
+import org.lance.index.IndexOptions;
+import org.lance.index.IndexParams;
 import org.lance.index.IndexType;
 import org.lance.index.OptimizeOptions;
+import org.lance.index.scalar.ScalarIndexParams;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -29,7 +32,8 @@ import org.roaringbitmap.RoaringBitmap;
  * {@code name} strings with NULLs), 10,000 rows in three fragments, so indexes have three 4,096-row
  * pages: BTrees Lance builds answer our lookups exactly as a filtered scan (ours and Lance's)
  * selects; BTrees we build are used by Lance's filtered scans and prefiltered nearest queries with
- * the same rows as without them.
+ * the same rows as without them. Lance's distributed builds (several segments of one index, with
+ * {@code part_*} file names) read as one index.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BTreeLanceOracleTest {
@@ -146,6 +150,33 @@ class BTreeLanceOracleTest {
       for (String filter : FILTERS.subList(0, 16)) {
         assertThat(indexAddresses(ours, filter)).as(filter).isEqualTo(scanAddresses(ours, filter));
       }
+    }
+  }
+
+  @Test
+  void lanceDistributedSegmentsReadAsOneIndex(@TempDir Path dir) {
+    writeStandard(dir);
+    try (Dataset ds = LanceOracle.open(allocator, dir)) {
+      IndexParams params = IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
+      List<Index> segments = new java.util.ArrayList<>();
+      for (List<Integer> fragments : List.of(List.of(0), List.of(1, 2))) {
+        segments.add(ds.createIndex(IndexOptions.builder(List.of("tenant_id"), IndexType.BTREE, params)
+            .withIndexName("tenant_id_idx").withFragmentIds(fragments).build()));
+      }
+      ds.commitExistingIndexSegments("tenant_id_idx", "tenant_id", segments);
+    }
+    try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
+      assertThat(ours.indexes().segments("tenant_id_idx")).hasSize(2);
+      assertThat(ours.indexes().segments("tenant_id_idx").get(0).proto().getFiles(0).getPath())
+          .startsWith("part_").endsWith("_page_data.lance");
+      for (String filter : FILTERS.subList(0, 16)) {
+        TreeSet<Long> lance = LanceBTreeScans.scan(allocator, dir, filter, true).addresses();
+        assertThat(indexAddresses(ours, filter)).as(filter).isEqualTo(lance);
+      }
+      BTreeIndexStatistics stats = BTreeIndexStatistics.of(ours, "tenant_id_idx");
+      assertThat(stats.segments()).isEqualTo(2);
+      assertThat(stats.rowsIndexed()).isEqualTo(ROWS);
+      assertThat(stats.fragmentsCovered()).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2));
     }
   }
 

@@ -31,8 +31,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Rows deleted before the build are absent; NULL values are indexed. The manifest records the
  * segment with {@code index_details} = {@code /lance.table.BTreeIndexDetails} (empty),
  * {@code index_version} 0 and {@code files} = [page_lookup.lance, page_data.lance] with their
- * sizes. {@code range_partitioned = "true"} marks a newer distributed layout (several
- * {@code part_*} page files) that this engine refuses.
+ * sizes. A segment built by Lance 7 for some fragments only (a distributed build, committed with
+ * {@code commit_existing_index_segments}) names its files {@code part_<first fragment << 32>_page_lookup.lance}
+ * and {@code part_<...>_page_data.lance}, same layout; the manifest's {@code files} say which.
+ * {@code range_partitioned = "true"} marks a newer layout spreading one segment over several page
+ * files, which this engine refuses.
  */
 public final class BTreeFiles {
   public static final String LOOKUP_FILE = "page_lookup.lance";
@@ -52,6 +55,27 @@ public final class BTreeFiles {
   private static final ArrowType UINT64 = new ArrowType.Int(64, false);
 
   private BTreeFiles() {}
+
+  /**
+   * The lookup and page file names of a segment from the manifest's {@code files} (the one file
+   * ending in {@code page_lookup.lance} and the one ending in {@code page_data.lance}); the default
+   * names when the manifest lists none (Lance before 7).
+   *
+   * @throws dev.lancelot.engine.index.scalar.ScalarIndexException when the list is ambiguous
+   */
+  public static String[] fileNames(List<String> files, String indexName, String directory) {
+    List<String> lookups = files.stream().filter(f -> f.endsWith(LOOKUP_FILE)).toList();
+    List<String> pages = files.stream().filter(f -> f.endsWith(PAGES_FILE)).toList();
+    if (lookups.isEmpty() && pages.isEmpty()) {
+      return new String[] {LOOKUP_FILE, PAGES_FILE};
+    }
+    if (lookups.size() != 1 || pages.size() != 1) {
+      throw new dev.lancelot.engine.index.scalar.ScalarIndexException("Cannot read BTree index \"" + indexName
+          + "\" in " + directory + ": the manifest lists page lookup files " + lookups + " and page files " + pages
+          + ", not one of each (an unmerged distributed build?). Rebuild the index, or merge it with Lance.");
+    }
+    return new String[] {lookups.get(0), pages.get(0)};
+  }
 
   /** Schema of page_lookup.lance for values of {@code valueType}, with its metadata. */
   public static Schema lookupSchema(ArrowType valueType, int batchSize) {

@@ -36,6 +36,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
   private final String directory;
   private final List<IndexFile> files;
   private final BufferAllocator allocator;
+  private final String lookupName;
+  private final String pagesName;
   private final PageLookup lookup;
   private InputFile pagesFile;
   private LanceFileReader pagesReader;
@@ -49,10 +51,13 @@ public final class BTreeSegmentReader implements AutoCloseable {
     this.directory = directory;
     this.files = files;
     this.allocator = allocator;
-    try (InputFile in = openFile(BTreeFiles.LOOKUP_FILE)) {
+    String[] names = BTreeFiles.fileNames(files.stream().map(IndexFile::getPath).toList(), indexName, directory);
+    this.lookupName = names[0];
+    this.pagesName = names[1];
+    try (InputFile in = openFile(lookupName)) {
       this.lookup = PageLookup.read(in, indexName, kind, valueType, allocator);
     } catch (StorageException e) {
-      throw ScalarIndexException.unreadable(indexName, directory + "/" + BTreeFiles.LOOKUP_FILE, e);
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + lookupName, e);
     }
   }
 
@@ -135,8 +140,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
     for (int i = 0; i < pages.size(); i++) {
       starts[i] = (long) pages.get(i) * batch;
       if (starts[i] >= total) {
-        throw corrupt("page_lookup.lance lists page " + pages.get(i) + " but page_data.lance has only " + total
-            + " rows (" + batch + " per page)", null, BTreeFiles.LOOKUP_FILE);
+        throw corrupt("the page lookup lists page " + pages.get(i) + " but the page file has only " + total
+            + " rows (" + batch + " per page)", null, lookupName);
       }
       counts[i] = (int) Math.min(batch, total - starts[i]);
       rows += counts[i];
@@ -152,9 +157,9 @@ public final class BTreeSegmentReader implements AutoCloseable {
     try (VectorSchemaRoot root = reader.take(FileProjection.all(reader.schema()), take, allocator)) {
       all = PageValues.decode(root.getVector(0), root.getVector(1), kind, rows);
     } catch (LanceFileException e) {
-      throw corrupt("its pages cannot be decoded (" + e.getMessage() + ")", e, BTreeFiles.PAGES_FILE);
+      throw corrupt("its pages cannot be decoded (" + e.getMessage() + ")", e, pagesName);
     } catch (StorageException e) {
-      throw ScalarIndexException.unreadable(indexName, directory + "/" + BTreeFiles.PAGES_FILE, e);
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + pagesName, e);
     }
     List<PageValues> out = new ArrayList<>();
     int from = 0;
@@ -171,13 +176,13 @@ public final class BTreeSegmentReader implements AutoCloseable {
   private void check(PageValues page, PageEntry entry) {
     if (page.nullCount() != entry.nullCount()) {
       throw corrupt("page " + entry.page() + " holds " + page.nullCount() + " NULL values but page_lookup.lance says "
-          + entry.nullCount(), null, BTreeFiles.PAGES_FILE);
+          + entry.nullCount(), null, pagesName);
     }
     Condition bounds = entry.hasValues() ? boundsOf(entry, page.hasKeys()) : null;
     for (int r = 0; r < page.rows(); r++) {
       if (!page.isNull(r) && (bounds == null || !bounds.test(page, r))) {
         throw corrupt("page " + entry.page() + " row " + r + " holds a value outside the page's [min, max] in "
-            + "page_lookup.lance", null, BTreeFiles.PAGES_FILE);
+            + "page_lookup.lance", null, pagesName);
       }
     }
   }
@@ -195,7 +200,7 @@ public final class BTreeSegmentReader implements AutoCloseable {
     }
     InputFile file = null;
     try {
-      file = openFile(BTreeFiles.PAGES_FILE);
+      file = openFile(pagesName);
       LanceFileReader reader = LanceFileReader.open(file);
       List<LanceField> fields = reader.schema().fields();
       List<String> names = fields.stream().map(LanceField::name).toList();
@@ -203,17 +208,17 @@ public final class BTreeSegmentReader implements AutoCloseable {
           || !fields.get(0).arrowType().equals(valueType)
           || !fields.get(1).arrowType().equals(new ArrowType.Int(64, false))) {
         throw corrupt("its columns are " + fields + ", expected [values: " + valueType + ", ids: uint64]", null,
-            BTreeFiles.PAGES_FILE);
+            pagesName);
       }
       pagesFile = file;
       pagesReader = reader;
       return reader;
     } catch (LanceFileException e) {
       close(file);
-      throw corrupt("it is not a readable Lance file (" + e.getMessage() + ")", e, BTreeFiles.PAGES_FILE);
+      throw corrupt("it is not a readable Lance file (" + e.getMessage() + ")", e, pagesName);
     } catch (StorageException e) {
       close(file);
-      throw ScalarIndexException.unreadable(indexName, directory + "/" + BTreeFiles.PAGES_FILE, e);
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + pagesName, e);
     } catch (RuntimeException e) {
       close(file);
       throw e;
