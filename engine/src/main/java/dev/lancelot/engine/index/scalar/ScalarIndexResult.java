@@ -51,6 +51,12 @@ public final class ScalarIndexResult {
     return b == null ? new RoaringBitmap() : b.clone();
   }
 
+  /** Whether the row at {@code rowAddress} is selected (e.g. to build a search's accept-mask). */
+  public boolean contains(long rowAddress) {
+    RoaringBitmap b = rows.byFragment().get((int) (rowAddress >>> 32));
+    return b != null && b.contains((int) rowAddress);
+  }
+
   /** Number of selected rows. */
   public long count() {
     return rows.cardinality();

@@ -129,6 +129,10 @@ class BTreeRoundTripTest {
       TreeSet<Long> scanned = scanAddresses(deleted, "i32 <= 5");
       assertThat(BTreeTesting.addresses(raw)).containsAll(scanned).hasSizeGreaterThan(scanned.size());
       assertThat(BTreeTesting.addresses(raw.withoutDeletedRows(deleted))).isEqualTo(scanned);
+      long deletedRow = BTreeTesting.addresses(raw).stream().filter(a -> !scanned.contains(a)).findFirst().orElseThrow();
+      assertThat(raw.contains(deletedRow)).isTrue();
+      assertThat(raw.withoutDeletedRows(deleted).contains(deletedRow)).isFalse();
+      assertThat(raw.withoutDeletedRows(deleted).contains(scanned.first())).isTrue();
       // a build after the delete leaves the deleted rows out of the index itself
       Dataset rebuilt = BTreeIndexBuilder.build(deleted, BTreeBuildParams.of("i32").withReplace(true));
       assertThat(BTreeTesting.addresses(ScalarIndexQuery.plan(rebuilt, "i32 <= 5").evaluate())).isEqualTo(scanned);

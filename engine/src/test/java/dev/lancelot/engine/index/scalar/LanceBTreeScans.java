@@ -50,7 +50,7 @@ final class LanceBTreeScans {
     List<Long> out = new ArrayList<>();
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
       Query query = new Query.Builder().setColumn("vector").setKey(q).setK(k).setUseIndex(false).build();
-      ScanOptions options = new ScanOptions.Builder().nearest(query).columns(List.of("id")).filter(filter)
+      ScanOptions options = new ScanOptions.Builder().nearest(query).columns(List.of("id", "_distance")).filter(filter)
           .prefilter(true).useScalarIndex(useScalarIndex).build();
       try (LanceScanner scanner = ds.newScan(options); ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
