@@ -114,6 +114,10 @@ class BTreeRoundTripTest {
       assertThat(List.of(point.pagesRead(), point.pagesTotal())).containsExactly(1, 10);
       assertThat(v.context().io().stats().bytesRead()).isLessThan(pageData / 4);
       assertThat(BTreeTesting.addresses(point)).isEqualTo(scanAddresses(v, "i64 = 5"));
+      // both halves of a range on one column prune together: one page, not the pages of either half
+      ScalarIndexResult range = ScalarIndexQuery.plan(v, "i64 BETWEEN 3 AND 7 OR i64 = 5").evaluate();
+      assertThat(range.pagesRead()).isEqualTo(1);
+      assertThat(BTreeTesting.addresses(range)).isEqualTo(scanAddresses(v, "i64 BETWEEN 3 AND 7"));
       v.context().io().stats().reset();
       assertThat(ScalarIndexQuery.plan(v, "i64 IS NULL").evaluate().pagesRead()).isZero();
       assertThat(v.context().io().stats().bytesRead()).isLessThan(4096); // the lookup file only

@@ -68,8 +68,11 @@ class ScalarIndexQueryPlanTest {
     assertThat(q.isExact()).isTrue();
     assertThat(q.indexes()).containsExactly("i32_idx", "s_idx");
     assertThat(q.explain()).isEqualTo("ScalarIndexQuery: filter=i32 IN (3, 1) AND NOT (s >= 'b' OR s IS NULL), "
-        + "exact=true, indexes=[i32_idx, s_idx], lookup=i32 key in {1, 3} AND s bytes in (unbounded, 'b') AND "
-        + "s is not null, fragments={0,1}");
+        + "exact=true, indexes=[i32_idx, s_idx], lookup=i32 key in {1, 3} AND s bytes in (unbounded, 'b') and "
+        + "is not null, fragments={0,1}");
+    assertThat(ScalarIndexQuery.plan(dataset, "i32 BETWEEN 2 AND 4 OR i32 = 9 OR s = 'a'").explain())
+        .contains("lookup=i32 ((key in [2, 2147483647] and key in [-2147483648, 4]) or key in [9, 9]) OR s bytes in "
+            + "['a', 'a']");
     assertThat(ScalarIndexQuery.plan(dataset, "i32 > 2.5 OR i32 = NULL").explain())
         .contains("lookup=i32 key in [3, 2147483647]");
     assertThat(ScalarIndexQuery.plan(dataset, "NOT (i32 IN (1, NULL))").explain()).contains("lookup=no rows");

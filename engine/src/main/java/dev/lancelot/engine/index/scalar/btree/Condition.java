@@ -19,6 +19,71 @@ public sealed interface Condition {
   /** Short text for explain output, e.g. {@code key in [3, 7]}. */
   String describe();
 
+  /** Rows satisfying every condition (conditions on one column joined by AND). */
+  record AllOf(List<Condition> terms) implements Condition {
+    public AllOf {
+      terms = List.copyOf(terms);
+    }
+
+    @Override
+    public boolean mayMatch(PageEntry page) {
+      for (Condition c : terms) {
+        if (!c.mayMatch(page)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public boolean test(PageValues values, int row) {
+      for (Condition c : terms) {
+        if (!c.test(values, row)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public String describe() {
+      return String.join(" and ", terms.stream().map(Condition::describe).toList());
+    }
+  }
+
+  /** Rows satisfying at least one condition (conditions on one column joined by OR). */
+  record AnyOf(List<Condition> terms) implements Condition {
+    public AnyOf {
+      terms = List.copyOf(terms);
+    }
+
+    @Override
+    public boolean mayMatch(PageEntry page) {
+      for (Condition c : terms) {
+        if (c.mayMatch(page)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public boolean test(PageValues values, int row) {
+      for (Condition c : terms) {
+        if (c.test(values, row)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public String describe() {
+      return "(" + String.join(" or ", terms.stream()
+          .map(c -> c instanceof AllOf ? "(" + c.describe() + ")" : c.describe()).toList()) + ")";
+    }
+  }
+
   /** Every row, NULL or not. */
   record AllRows() implements Condition {
     @Override

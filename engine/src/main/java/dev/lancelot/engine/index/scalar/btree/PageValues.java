@@ -1,15 +1,16 @@
 package dev.lancelot.engine.index.scalar.btree;
 
 import dev.lancelot.engine.expr.eval.ColumnKind;
-import java.util.Arrays;
 import org.apache.arrow.vector.FieldVector;
 
 /**
  * Decoded rows of BTree pages: per row a NULL flag, the value as a key ({@code keys}) or as bytes
- * ({@code bytes}), whichever the column kind uses, and the row address ({@code ids}). Immutable by
- * convention: the arrays are not copied and must not be changed.
+ * ({@code bytes}), whichever the column kind uses, and the row address ({@code ids}). A view of
+ * rows {@code [offset, offset + rows)} of its arrays, which are shared with slices and never
+ * changed.
  */
 public final class PageValues {
+  private final int offset;
   private final int rows;
   private final boolean[] nulls;
   private final long[] keys;
@@ -17,7 +18,12 @@ public final class PageValues {
   private final long[] ids;
 
   PageValues(boolean[] nulls, long[] keys, byte[][] bytes, long[] ids) {
-    this.rows = ids.length;
+    this(nulls, keys, bytes, ids, 0, ids.length);
+  }
+
+  private PageValues(boolean[] nulls, long[] keys, byte[][] bytes, long[] ids, int offset, int rows) {
+    this.offset = offset;
+    this.rows = rows;
     this.nulls = nulls;
     this.keys = keys;
     this.bytes = bytes;
@@ -37,12 +43,12 @@ public final class PageValues {
     return new PageValues(nulls, null, ValueCodec.bytes(values, kind, rows), addresses);
   }
 
-  /** Rows {@code [from, to)} as their own page. */
+  /** Rows {@code [from, to)} as their own page (a view, no copy). */
   PageValues slice(int from, int to) {
-    return new PageValues(Arrays.copyOfRange(nulls, from, to),
-        keys == null ? null : Arrays.copyOfRange(keys, from, to),
-        bytes == null ? null : Arrays.copyOfRange(bytes, from, to),
-        Arrays.copyOfRange(ids, from, to));
+    if (from < 0 || to < from || to > rows) {
+      throw new IndexOutOfBoundsException("rows [" + from + ", " + to + ") of " + rows);
+    }
+    return new PageValues(nulls, keys, bytes, ids, offset + from, to - from);
   }
 
   public int rows() {
@@ -50,17 +56,17 @@ public final class PageValues {
   }
 
   public boolean isNull(int row) {
-    return nulls[row];
+    return nulls[offset + row];
   }
 
   /** The key of a non-NULL row (key kinds only). */
   public long key(int row) {
-    return keys[row];
+    return keys[offset + row];
   }
 
   /** The bytes of a non-NULL row (string and binary kinds only). */
   public byte[] bytes(int row) {
-    return bytes[row];
+    return bytes[offset + row];
   }
 
   public boolean hasKeys() {
@@ -69,13 +75,13 @@ public final class PageValues {
 
   /** The row address of a row. */
   public long id(int row) {
-    return ids[row];
+    return ids[offset + row];
   }
 
   public int nullCount() {
     int n = 0;
-    for (boolean b : nulls) {
-      n += b ? 1 : 0;
+    for (int i = offset; i < offset + rows; i++) {
+      n += nulls[i] ? 1 : 0;
     }
     return n;
   }

@@ -47,6 +47,7 @@ public sealed interface IndexExpr {
         kept.add(t);
       }
     }
+    kept = mergeLeaves(kept, true);
     return kept.isEmpty() ? ALL : kept.size() == 1 ? kept.get(0) : new And(kept);
   }
 
@@ -61,7 +62,33 @@ public sealed interface IndexExpr {
         kept.add(t);
       }
     }
+    kept = mergeLeaves(kept, false);
     return kept.isEmpty() ? NONE : kept.size() == 1 ? kept.get(0) : new Or(kept);
+  }
+
+  /**
+   * Joins the leaves on one column into one leaf, so an index reads only pages every (AND) or some
+   * (OR) of them may match: {@code x >= 3 AND x <= 7} reads the pages of [3, 7], not of both halves.
+   */
+  private static List<IndexExpr> mergeLeaves(List<IndexExpr> terms, boolean conjunction) {
+    java.util.Map<Integer, List<Condition>> bySlot = new java.util.LinkedHashMap<>();
+    for (IndexExpr t : terms) {
+      if (t instanceof Leaf l) {
+        bySlot.computeIfAbsent(l.slot(), s -> new ArrayList<>()).add(l.condition());
+      }
+    }
+    List<IndexExpr> out = new ArrayList<>();
+    java.util.Set<Integer> emitted = new java.util.HashSet<>();
+    for (IndexExpr t : terms) {
+      if (!(t instanceof Leaf l)) {
+        out.add(t);
+      } else if (emitted.add(l.slot())) {
+        List<Condition> conditions = bySlot.get(l.slot());
+        out.add(conditions.size() == 1 ? l : new Leaf(l.slot(), conjunction
+            ? new Condition.AllOf(conditions) : new Condition.AnyOf(conditions)));
+      }
+    }
+    return out;
   }
 
   /** Every leaf, left to right. */
