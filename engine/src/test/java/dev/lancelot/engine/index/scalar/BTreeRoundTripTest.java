@@ -145,6 +145,21 @@ class BTreeRoundTripTest {
   }
 
   @Test
+  void aBuildRacingAnAppendCoversOnlyTheFragmentsItScanned(@TempDir Path dir) {
+    try (Dataset base = BTreeTesting.write(allocator, dir.resolve("ds"), 0, 400, 400, WriteMode.CREATE)) {
+      Dataset appended = BTreeTesting.write(allocator, dir.resolve("ds"), 400, 400, 400, WriteMode.APPEND);
+      Dataset built = BTreeIndexBuilder.build(base, BTreeBuildParams.of("i32")); // planned on version 1
+      assertThat(built.version()).isEqualTo(appended.version() + 1);
+      assertThat(built.indexes().segments("i32_idx").get(0).datasetVersion()).isEqualTo(base.version());
+      ScalarIndexQuery q = ScalarIndexQuery.plan(built, "i32 = 2");
+      assertThat(q.uncoveredFragments()).containsExactly(1L);
+      TreeSet<Long> inFirst = new TreeSet<>(scanAddresses(built, "i32 = 2").headSet(1L << 32));
+      assertThat(BTreeTesting.addresses(q.evaluate())).isEqualTo(inFirst);
+      appended.close();
+    }
+  }
+
+  @Test
   void appendedFragmentsAreUncovered(@TempDir Path dir) {
     try (Dataset base = BTreeTesting.write(allocator, dir.resolve("ds"), 0, 1000, 500, WriteMode.CREATE)) {
       Dataset indexed = BTreeIndexBuilder.build(base, BTreeBuildParams.of("i32"));

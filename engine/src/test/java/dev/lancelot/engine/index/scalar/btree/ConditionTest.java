@@ -92,6 +92,8 @@ class ConditionTest {
     out.add(new Condition.Nulls(false));
     out.add(new Condition.Nulls(true));
     out.add(new Condition.AllRows());
+    out.add(new Condition.AllOf(List.of(out.get(0), out.get(3))));
+    out.add(new Condition.AnyOf(List.of(out.get(2), out.get(4), new Condition.AllOf(List.of(out.get(1), out.get(5))))));
     return out;
   }
 
@@ -107,6 +109,8 @@ class ConditionTest {
     }
     out.add(new Condition.BytesRange(a, true, a, true, false));
     out.add(new Condition.Nulls(true));
+    out.add(new Condition.AllOf(List.of(out.get(0), out.get(2))));
+    out.add(new Condition.AnyOf(List.of(out.get(1), out.get(4))));
     return out;
   }
 }
