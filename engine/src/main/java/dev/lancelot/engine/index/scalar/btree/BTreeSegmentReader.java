@@ -13,6 +13,7 @@ import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
@@ -93,24 +94,26 @@ public final class BTreeSegmentReader implements AutoCloseable {
   public Answer search(List<Condition> conditions) {
     List<FragmentRows> out = new ArrayList<>();
     TreeSet<Integer> needed = new TreeSet<>();
-    List<List<PageEntry>> perCondition = new ArrayList<>();
+    List<BitSet> pagesOf = new ArrayList<>(); // per condition: the pages it may match
     for (Condition c : conditions) {
       out.add(new FragmentRows());
-      List<PageEntry> matching = lookup.pages().stream().filter(c::mayMatch).toList();
-      perCondition.add(matching);
-      matching.forEach(p -> needed.add(p.page()));
+      BitSet pages = new BitSet();
+      for (PageEntry p : lookup.pages()) {
+        if (c.mayMatch(p)) {
+          pages.set(p.page());
+          needed.add(p.page());
+        }
+      }
+      pagesOf.add(pages);
     }
     List<Integer> pageList = new ArrayList<>(needed);
     for (int from = 0; from < pageList.size(); from += PAGES_PER_READ) {
       List<Integer> chunk = pageList.subList(from, Math.min(pageList.size(), from + PAGES_PER_READ));
       List<PageValues> values = readPages(chunk);
-      for (int i = 0; i < conditions.size(); i++) {
-        Condition c = conditions.get(i);
-        FragmentRows rows = out.get(i);
-        for (PageEntry p : perCondition.get(i)) {
-          int at = chunk.indexOf(p.page());
-          if (at >= 0) {
-            collect(c, values.get(at), rows);
+      for (int j = 0; j < chunk.size(); j++) {
+        for (int i = 0; i < conditions.size(); i++) {
+          if (pagesOf.get(i).get(chunk.get(j))) {
+            collect(conditions.get(i), values.get(j), out.get(i));
           }
         }
       }
