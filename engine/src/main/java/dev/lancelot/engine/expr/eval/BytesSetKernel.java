@@ -31,6 +31,27 @@ public final class BytesSetKernel implements Kernel {
     }
   }
 
+  /** The column slot the kernel reads. */
+  public int slot() {
+    return slot;
+  }
+
+  /** The distinct values of the list (NULL excluded), grouped by length; copies. */
+  public List<byte[]> values() {
+    List<byte[]> out = new ArrayList<>();
+    for (byte[][] bucket : byLength) {
+      for (byte[] v : bucket) {
+        out.add(v.clone());
+      }
+    }
+    return out;
+  }
+
+  /** Whether the IN list held a NULL (non-matching rows are then UNKNOWN). */
+  public boolean listHasNull() {
+    return listHasNull;
+  }
+
   @Override
   public void evaluate(Batch batch, long[] isTrue, long[] isUnknown) {
     ByteRows rows = batch.bytes(slot);

@@ -1,0 +1,32 @@
+package dev.lancelot.engine.index.scalar;
+
+import dev.lancelot.engine.LancelotException;
+
+/**
+ * A scalar index cannot be built or read for a reason the user can act on: an unknown or
+ * unsupported column, a name already taken, or an index file that is corrupt (the message names
+ * the file and says to rebuild the index).
+ */
+public class ScalarIndexException extends LancelotException {
+  public ScalarIndexException(String message) {
+    super(message);
+  }
+
+  public ScalarIndexException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  /** An index file the storage could not deliver (missing, shorter than recorded, or unreachable). */
+  public static ScalarIndexException unreadable(String indexName, String location, Throwable cause) {
+    return new ScalarIndexException("Cannot read BTree index \"" + indexName + "\" from " + location + ": "
+        + cause.getMessage() + ". If the file is missing or damaged, rebuild the index (replace it) or drop it.",
+        cause);
+  }
+
+  /** An index file that cannot be read or contradicts itself. */
+  public static ScalarIndexException corrupt(String indexName, String location, String reason, Throwable cause) {
+    return new ScalarIndexException("Cannot read BTree index \"" + indexName + "\" from " + location + ": " + reason
+        + ". The index file is corrupt or was not written by Lance; rebuild the index (replace it) or drop it.",
+        cause);
+  }
+}

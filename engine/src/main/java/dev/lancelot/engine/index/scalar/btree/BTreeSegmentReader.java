@@ -1,0 +1,265 @@
+package dev.lancelot.engine.index.scalar.btree;
+
+import dev.lancelot.engine.expr.eval.ColumnKind;
+import dev.lancelot.engine.file.FileProjection;
+import dev.lancelot.engine.file.LanceFileException;
+import dev.lancelot.engine.file.LanceFileReader;
+import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.scalar.ScalarIndexException;
+import dev.lancelot.engine.io.FileIO;
+import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.io.StorageException;
+import dev.lancelot.engine.schema.LanceField;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * Reads one BTree index segment ({@link BTreeFiles}) of a dataset and answers {@link Condition}s
+ * with row addresses. Opening reads only page_lookup.lance; a search then reads, from
+ * page_data.lance, just the pages whose lookup entry may match, and checks each page it reads
+ * against its entry. Instances are thread-safe; close to release the page file.
+ */
+public final class BTreeSegmentReader implements AutoCloseable {
+  /** Pages read per request to page_data.lance (bounds the memory of one read). */
+  private static final int PAGES_PER_READ = 32;
+
+  private final String indexName;
+  private final ColumnKind kind;
+  private final ArrowType valueType;
+  private final FileIO io;
+  private final String directory;
+  private final List<IndexFile> files;
+  private final BufferAllocator allocator;
+  private final String lookupName;
+  private final String pagesName;
+  private final PageLookup lookup;
+  private InputFile pagesFile;
+  private LanceFileReader pagesReader;
+
+  private BTreeSegmentReader(String indexName, ColumnKind kind, ArrowType valueType, FileIO io, String directory,
+      List<IndexFile> files, BufferAllocator allocator) {
+    this.indexName = indexName;
+    this.kind = kind;
+    this.valueType = valueType;
+    this.io = io;
+    this.directory = directory;
+    this.files = files;
+    this.allocator = allocator;
+    String[] names = BTreeFiles.fileNames(files.stream().map(IndexFile::getPath).toList(), indexName, directory);
+    this.lookupName = names[0];
+    this.pagesName = names[1];
+    try (InputFile in = openFile(lookupName)) {
+      this.lookup = PageLookup.read(in, indexName, kind, valueType, allocator);
+    } catch (StorageException e) {
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + lookupName, e);
+    }
+  }
+
+  /**
+   * Opens the segment stored under {@code directory} (the segment's {@code _indices/<uuid>}
+   * location) of an index on {@code column}.
+   */
+  public static BTreeSegmentReader open(FileIO io, String directory, IndexSegment segment, LanceField column,
+      BufferAllocator allocator) {
+    ColumnKind kind = ColumnKind.of(column.arrowType());
+    if (!ValueCodec.supports(kind)) {
+      throw new ScalarIndexException("Cannot read BTree index \"" + segment.name() + "\": its column "
+          + column.name() + " has type " + column.logicalType() + ", which this engine does not index. Drop the "
+          + "index or query without it.");
+    }
+    return new BTreeSegmentReader(segment.name(), kind, column.arrowType(), io, directory,
+        segment.proto().getFilesList(), allocator);
+  }
+
+  public PageLookup lookup() {
+    return lookup;
+  }
+
+  /** Rows in the segment (from page_data.lance's footer). */
+  public synchronized long numRows() {
+    return pages().numRows();
+  }
+
+  /** The rows each condition selects, in the order given, and how many pages were read. */
+  public record Answer(List<FragmentRows> rows, int pagesRead) {}
+
+  /** Answers every condition, reading each page that any of them may match once. */
+  public Answer search(List<Condition> conditions) {
+    List<FragmentRows> out = new ArrayList<>();
+    TreeSet<Integer> needed = new TreeSet<>();
+    List<BitSet> pagesOf = new ArrayList<>(); // per condition: the pages it may match
+    for (Condition c : conditions) {
+      out.add(new FragmentRows());
+      BitSet pages = new BitSet();
+      for (PageEntry p : lookup.pages()) {
+        if (c.mayMatch(p)) {
+          pages.set(p.page());
+          needed.add(p.page());
+        }
+      }
+      pagesOf.add(pages);
+    }
+    List<Integer> pageList = new ArrayList<>(needed);
+    for (int from = 0; from < pageList.size(); from += PAGES_PER_READ) {
+      List<Integer> chunk = pageList.subList(from, Math.min(pageList.size(), from + PAGES_PER_READ));
+      List<PageValues> values = readPages(chunk);
+      for (int j = 0; j < chunk.size(); j++) {
+        for (int i = 0; i < conditions.size(); i++) {
+          if (pagesOf.get(i).get(chunk.get(j))) {
+            collect(conditions.get(i), values.get(j), out.get(i));
+          }
+        }
+      }
+    }
+    return new Answer(out, needed.size());
+  }
+
+  private static void collect(Condition c, PageValues page, FragmentRows out) {
+    for (int r = 0; r < page.rows(); r++) {
+      if (c.test(page, r)) {
+        out.add(page.id(r));
+      }
+    }
+  }
+
+  /** Reads the given pages (ascending) with one take, decodes and checks them. */
+  private List<PageValues> readPages(List<Integer> pages) {
+    LanceFileReader reader;
+    synchronized (this) {
+      reader = pages();
+    }
+    long total = reader.numRows();
+    int batch = lookup.batchSize();
+    long[] starts = new long[pages.size()];
+    int[] counts = new int[pages.size()];
+    int rows = 0;
+    for (int i = 0; i < pages.size(); i++) {
+      starts[i] = (long) pages.get(i) * batch;
+      if (starts[i] >= total) {
+        throw corrupt("the page lookup lists page " + pages.get(i) + " but the page file has only " + total
+            + " rows (" + batch + " per page)", null, lookupName);
+      }
+      counts[i] = (int) Math.min(batch, total - starts[i]);
+      rows += counts[i];
+    }
+    long[] take = new long[rows];
+    int k = 0;
+    for (int i = 0; i < pages.size(); i++) {
+      for (int r = 0; r < counts[i]; r++) {
+        take[k++] = starts[i] + r;
+      }
+    }
+    PageValues all;
+    try (VectorSchemaRoot root = reader.take(FileProjection.all(reader.schema()), take, allocator)) {
+      all = PageValues.decode(root.getVector(0), root.getVector(1), kind, rows);
+    } catch (LanceFileException e) {
+      throw corrupt("its pages cannot be decoded (" + e.getMessage() + ")", e, pagesName);
+    } catch (StorageException e) {
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + pagesName, e);
+    }
+    List<PageValues> out = new ArrayList<>();
+    int from = 0;
+    for (int i = 0; i < pages.size(); i++) {
+      PageValues page = all.slice(from, from + counts[i]);
+      from += counts[i];
+      check(page, lookup.entry(pages.get(i)));
+      out.add(page);
+    }
+    return out;
+  }
+
+  /** A page must agree with its lookup entry: same NULL count, every value within [min, max]. */
+  private void check(PageValues page, PageEntry entry) {
+    if (page.nullCount() != entry.nullCount()) {
+      throw corrupt("page " + entry.page() + " holds " + page.nullCount() + " NULL values but page_lookup.lance says "
+          + entry.nullCount(), null, pagesName);
+    }
+    Condition bounds = entry.hasValues() ? boundsOf(entry, page.hasKeys()) : null;
+    for (int r = 0; r < page.rows(); r++) {
+      if (!page.isNull(r) && (bounds == null || !bounds.test(page, r))) {
+        throw corrupt("page " + entry.page() + " row " + r + " holds a value outside the page's [min, max] in "
+            + "page_lookup.lance", null, pagesName);
+      }
+    }
+  }
+
+  private static Condition boundsOf(PageEntry e, boolean keys) {
+    if (keys) {
+      return new Condition.KeyRange(e.lowKey(), e.maxKey(), false);
+    }
+    return new Condition.BytesRange(e.lowBytes(), true, e.maxBytes(), true, false);
+  }
+
+  private LanceFileReader pages() {
+    if (pagesReader != null) {
+      return pagesReader;
+    }
+    InputFile file = null;
+    try {
+      file = openFile(pagesName);
+      LanceFileReader reader = LanceFileReader.open(file);
+      List<LanceField> fields = reader.schema().fields();
+      List<String> names = fields.stream().map(LanceField::name).toList();
+      if (!names.equals(List.of(BTreeFiles.VALUES, BTreeFiles.IDS))
+          || !fields.get(0).arrowType().equals(valueType)
+          || !fields.get(1).arrowType().equals(new ArrowType.Int(64, false))) {
+        throw corrupt("its columns are " + fields + ", expected [values: " + valueType + ", ids: uint64]", null,
+            pagesName);
+      }
+      pagesFile = file;
+      pagesReader = reader;
+      return reader;
+    } catch (LanceFileException e) {
+      close(file);
+      throw corrupt("it is not a readable Lance file (" + e.getMessage() + ")", e, pagesName);
+    } catch (StorageException e) {
+      close(file);
+      throw ScalarIndexException.unreadable(indexName, directory + "/" + pagesName, e);
+    } catch (RuntimeException e) {
+      close(file);
+      throw e;
+    }
+  }
+
+  private static void close(InputFile file) {
+    if (file != null) {
+      file.close();
+    }
+  }
+
+  private InputFile openFile(String name) {
+    String location = directory + "/" + name;
+    for (IndexFile f : files) {
+      if (f.getPath().equals(name)) {
+        return io.newInputFile(location, f.getSizeBytes());
+      }
+    }
+    return io.newInputFile(location);
+  }
+
+  private ScalarIndexException corrupt(String reason, Throwable cause, String file) {
+    return ScalarIndexException.corrupt(indexName, directory + "/" + file, reason, cause);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (pagesFile != null) {
+      pagesFile.close();
+      pagesFile = null;
+      pagesReader = null;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "BTreeSegmentReader[" + indexName + ", " + directory + ", pages=" + lookup.pages().size() + ", kind="
+        + kind + ", " + Arrays.asList(files.stream().map(IndexFile::getPath).toArray()) + "]";
+  }
+}
