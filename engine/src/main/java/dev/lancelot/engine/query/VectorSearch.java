@@ -14,6 +14,8 @@ import dev.lancelot.engine.query.plan.SearchUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
+import org.roaringbitmap.RoaringBitmap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -97,15 +99,30 @@ public final class VectorSearch {
     return new Planner(SCALAR_ADVISOR, java.util.EnumSet.noneOf(dev.lancelot.engine.index.IndexType.class));
   }
 
+  /** BTree indexes serve a prefilter when they answer it exactly and cover the unit's fragments (SPEC Q7). */
   private static final Planner.ScalarIndexAdvisor SCALAR_ADVISOR = new Planner.ScalarIndexAdvisor() {
     @Override
     public Optional<String> indexFor(Dataset dataset, String filterSql, List<Long> needed) {
-      return Optional.empty();
+      ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filterSql);
+      return q.isExact() && q.covers(bitmap(needed)) ? Optional.of(String.join(", ", q.indexes())) : Optional.empty();
     }
 
     @Override
     public String whyNot(Dataset dataset, String filterSql, List<Long> needed) {
-      return "no scalar index answers the filter exactly";
+      ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filterSql);
+      if (!q.isExact()) {
+        return q.reason().orElse("no scalar index answers the filter exactly");
+      }
+      RoaringBitmap missing = bitmap(needed);
+      missing.andNot(q.coveredFragments());
+      return "scalar index " + String.join(", ", q.indexes()) + " does not cover fragments " + missing;
     }
   };
+
+  private static RoaringBitmap bitmap(List<Long> fragments) {
+    RoaringBitmap b = new RoaringBitmap();
+    fragments.forEach(f -> b.add(Math.toIntExact(f)));
+    return b;
+  }
+
 }
