@@ -67,6 +67,14 @@ final class LanceVectorOracle {
 
   static Result nearest(BufferAllocator allocator, Path dir, float[] q, int k, int nprobes, Integer ef,
       DistanceMetric metric, boolean useIndex) {
+    try (Dataset ds = LanceOracle.open(allocator, dir)) {
+      return nearest(ds, q, k, nprobes, ef, metric, useIndex);
+    }
+  }
+
+  /** A nearest query on an open Lance dataset (reuses Lance's index cache across queries). */
+  static Result nearest(Dataset ds, float[] q, int k, int nprobes, Integer ef, DistanceMetric metric,
+      boolean useIndex) {
     Query.Builder qb = new Query.Builder().setColumn("vector").setKey(q).setK(k).setNprobes(nprobes)
         .setUseIndex(useIndex);
     if (ef != null) {
@@ -77,9 +85,8 @@ final class LanceVectorOracle {
     }
     List<Long> ids = new ArrayList<>();
     List<Float> dists = new ArrayList<>();
-    try (Dataset ds = LanceOracle.open(allocator, dir);
-         LanceScanner scanner = ds.newScan(new ScanOptions.Builder().nearest(qb.build()).columns(List.of("id"))
-             .collectStats(true).build())) {
+    try (LanceScanner scanner = ds.newScan(new ScanOptions.Builder().nearest(qb.build()).columns(List.of("id"))
+        .collectStats(true).build())) {
       try (ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
