@@ -25,7 +25,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class NestedShapes {
   private NestedShapes() {}
 
-  record Shape(String name, Field field, int rows, Function<Random, Object> row) {
+  /** A shape: {@code row} gives row {@code i}'s value from the seeded random stream. */
+  record Shape(String name, Field field, int rows, java.util.function.BiFunction<Integer, Random, Object> row) {
+    Shape(String name, Field field, int rows, Function<Random, Object> row) {
+      this(name, field, rows, (i, r) -> row.apply(r));
+    }
+
     Field field(String column) {
       return new Field(column, field.getFieldType(), field.getChildren());
     }
@@ -114,6 +119,9 @@ final class NestedShapes {
     s.add(new Shape("list_all_null", list(item(I32)), 2000, r -> null));
     s.add(new Shape("list_all_empty", list(item(I32)), 2000, r -> List.of()));
     s.add(new Shape("list_empty_or_null", list(item(UTF8)), 2000, r -> r.nextBoolean() ? null : List.of()));
+    // long runs of rows without values between rows with values (all-null pages between others)
+    s.add(new Shape("list_long_null_runs", list(item(I64)), 9000, (i, r) -> (i / 1500) % 2 == 0
+        ? (i % 3 == 0 ? null : List.of()) : listOf(r, 3, 20, 20, x -> (long) x.nextInt(9))));
     s.add(new Shape("struct_primitives",
         f("c", ArrowType.Struct.INSTANCE, f("a", I32), f("b", UTF8), f("d", F64)), 3000,
         r -> r.nextInt(10) == 0 ? null : struct("a", r.nextInt(5) == 0 ? null : r.nextInt(),
@@ -157,7 +165,7 @@ final class NestedShapes {
     FieldVector v = root.getVector(0);
     v.allocateNew();
     for (int i = 0; i < rows; i++) {
-      ArrowFill.set(v, i, shape.row().apply(r));
+      ArrowFill.set(v, i, shape.row().apply(i, r));
     }
     root.setRowCount(rows);
     return root;
