@@ -29,14 +29,20 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Lance builds, lancelot reads: for each index type lance-core 7.0.0 builds from Java and each
  * metric, our searcher over Lance's files, probing every partition, picks the same candidates as
- * Lance's own nearest query ({@code nprobes = P}, no refine), and with fewer probes its recall
- * against brute force is within 0.02 of Lance's.
+ * Lance's own nearest query ({@code nprobes = P}, no refine; for HNSW the same {@code ef}, Lance's
+ * default {@code k + k/2}), and with fewer probes its recall against brute force is within 0.02 of
+ * Lance's. lance-core's Java API cannot build IVF_HNSW_FLAT (it insists on PQ or SQ with HNSW).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LanceBuiltIndexTest {
   static final ClusteredData DATA = new ClusteredData(3000, 16, 30, 20, 0.5f, 23);
   static final int P = 8;
   static final int K = 10;
+  /** Lance's default HNSW search width for k = 10 without refine: k + k/2. */
+  static final int EF = K + K / 2;
+  static final int M = 8;
+  static final int EF_CONSTRUCTION = 50;
+  static final int MAX_LEVEL = 4;
   private BufferAllocator allocator;
 
   @BeforeAll
@@ -51,11 +57,12 @@ class LanceBuiltIndexTest {
 
   @ParameterizedTest
   @CsvSource({"IVF_FLAT,l2", "IVF_FLAT,cosine", "IVF_FLAT,dot", "IVF_PQ,l2", "IVF_PQ,cosine", "IVF_PQ,dot",
-      "IVF_SQ,l2", "IVF_SQ,cosine", "IVF_SQ,dot"})
+      "IVF_SQ,l2", "IVF_SQ,cosine", "IVF_SQ,dot", "IVF_HNSW_SQ,l2", "IVF_HNSW_SQ,cosine", "IVF_HNSW_SQ,dot",
+      "IVF_HNSW_PQ,l2", "IVF_HNSW_PQ,cosine", "IVF_HNSW_PQ,dot"})
   void sameCandidatesAsLanceOnLanceBuiltIndex(IndexType type, String metricName, @TempDir Path dir) {
     DistanceMetric metric = DistanceMetric.parse(metricName);
     VectorTables.write(allocator, dir, DATA, 0, DATA.rows, WriteMode.CREATE, 1000).close();
-    LanceVectorOracle.createIndex(allocator, dir, type, metric, P, 4, 20, 0, 0, 0);
+    LanceVectorOracle.createIndex(allocator, dir, type, metric, P, 4, 20, M, EF_CONSTRUCTION, MAX_LEVEL);
     try (Dataset ds = Dataset.open(dir.toString())) {
       IndexSegment seg = ds.indexes().segments("vector_idx").get(0);
       VectorSegmentSearcher s = VectorSegmentSearcher.open(ds, seg);
@@ -69,7 +76,7 @@ class LanceBuiltIndexTest {
       double oursRecall = 0;
       double lanceRecall = 0;
       for (float[] q : DATA.queries) {
-        SearchResult all = s.search(q, s.rankPartitions(q).partitions(), K, K, null, new SearchStats());
+        SearchResult all = s.search(q, s.rankPartitions(q).partitions(), K, EF, null, new SearchStats());
         LanceVectorOracle.Result lance = LanceVectorOracle.nearest(allocator, dir, q, K, P, null, null, true);
         Set<Long> lanceIds = new HashSet<>(lance.ids());
         for (long a : all.ids()) {
@@ -87,7 +94,7 @@ class LanceBuiltIndexTest {
           }
         }
         int[] two = Arrays.copyOf(s.rankPartitions(q).partitions(), 2);
-        SearchResult few = s.search(q, two, K, K, null, new SearchStats());
+        SearchResult few = s.search(q, two, K, EF, null, new SearchStats());
         SearchResult truth = DATA.exact(q, K, metric, null);
         oursRecall += ClusteredData.recall(mapped(few, ids), truth);
         List<Long> lanceFew = LanceVectorOracle.nearest(allocator, dir, q, K, 2, null, null, true).ids();
@@ -99,7 +106,10 @@ class LanceBuiltIndexTest {
       System.out.printf("Lance-built %s %s: all-partition candidates shared %d/%d; nprobes=2 recall@%d ours %.3f,"
           + " Lance %.3f%n", type, metric.lanceName(), shared, total, K, oursRecall, lanceRecall);
       // Float summation order differs from Lance's kernels; only near-ties at the k-th place may flip.
-      assertThat(shared).as("%s %s", type, metric).isGreaterThanOrEqualTo(total - 3);
+      // A graph walk amplifies such ties (a different node enters the beam), so HNSW may differ a
+      // little more; its level layout is read exactly (HnswGraphCodec), Lance's loader is not.
+      int allowed = type.isHnsw() ? total / 20 : 3;
+      assertThat(shared).as("%s %s", type, metric).isGreaterThanOrEqualTo(total - allowed);
       assertThat(oursRecall).isGreaterThanOrEqualTo(lanceRecall - 0.02);
     }
   }

@@ -40,10 +40,29 @@ final class LanceVectorOracle {
   /** Builds index {@code vector_idx} on column {@code vector} with Lance (replacing any). */
   static void createIndex(BufferAllocator allocator, Path dir, IndexType type, DistanceMetric metric, int partitions,
       int subVectors, int maxIters, int m, int efConstruction, int maxLevel) {
+    createIndex(allocator, dir, type, metric, partitions, subVectors, maxIters, m, efConstruction, maxLevel, null,
+        null);
+  }
+
+  /**
+   * As above, with given IVF centroids ({@code [P, dim]}) and PQ codebook (Lance's layout) when not
+   * null: Lance then skips training them.
+   */
+  static void createIndex(BufferAllocator allocator, Path dir, IndexType type, DistanceMetric metric, int partitions,
+      int subVectors, int maxIters, int m, int efConstruction, int maxLevel, float[] centroids, float[] codebook) {
     DistanceType dt = distanceType(metric);
-    IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(partitions).setMaxIters(maxIters).build();
-    PQBuildParams pq = new PQBuildParams.Builder().setNumSubVectors(subVectors).setNumBits(8).setMaxIters(maxIters)
-        .build();
+    IvfBuildParams.Builder ivfBuilder = new IvfBuildParams.Builder().setNumPartitions(partitions)
+        .setMaxIters(maxIters);
+    if (centroids != null) {
+      ivfBuilder.setCentroids(centroids);
+    }
+    IvfBuildParams ivf = ivfBuilder.build();
+    PQBuildParams.Builder pqBuilder = new PQBuildParams.Builder().setNumSubVectors(subVectors).setNumBits(8)
+        .setMaxIters(maxIters);
+    if (codebook != null) {
+      pqBuilder.setCodebook(codebook);
+    }
+    PQBuildParams pq = pqBuilder.build();
     SQBuildParams sq = new SQBuildParams.Builder().setNumBits((short) 8).build();
     HnswBuildParams hnsw = new HnswBuildParams.Builder().setM(m).setEfConstruction(efConstruction)
         .setMaxLevel((short) maxLevel).build();

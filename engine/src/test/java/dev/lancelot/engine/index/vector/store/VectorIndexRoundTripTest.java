@@ -25,8 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Build → write → reopen → search for each non-graph type and metric, probing every partition:
- * IVF_FLAT is then exact; PQ and SQ come close. The reopened searcher reports what was built.
+ * Build → write → reopen → search for each type and metric, probing every partition: IVF_FLAT is
+ * then exact; PQ, SQ and the HNSW graphs (m 8, ef_construction 50, 4 levels, searched with ef 30)
+ * come close. The reopened searcher reports what was built.
  * IVF_SQ with dot is left to {@code LanceReadsOurIndexTest}: Lance scores it with the dot product
  * of the raw (uncentred) codes, which ranks poorly, and we reproduce Lance rather than fix it.
  */
@@ -47,12 +48,14 @@ class VectorIndexRoundTripTest {
 
   @ParameterizedTest
   @CsvSource({"IVF_FLAT,l2,1.0", "IVF_FLAT,cosine,1.0", "IVF_FLAT,dot,1.0", "IVF_SQ,l2,0.9", "IVF_SQ,cosine,0.9",
-      "IVF_PQ,l2,0.7", "IVF_PQ,cosine,0.7", "IVF_PQ,dot,0.6"})
+      "IVF_PQ,l2,0.7", "IVF_PQ,cosine,0.7", "IVF_PQ,dot,0.6",
+      "IVF_HNSW_FLAT,l2,0.95", "IVF_HNSW_FLAT,cosine,0.95", "IVF_HNSW_FLAT,dot,0.9", "IVF_HNSW_SQ,l2,0.9",
+      "IVF_HNSW_SQ,cosine,0.9", "IVF_HNSW_PQ,l2,0.7", "IVF_HNSW_PQ,cosine,0.7", "IVF_HNSW_PQ,dot,0.6"})
   void searchesWhatItBuilt(IndexType type, String metricName, double minRecall, @TempDir Path dir) {
     DistanceMetric metric = DistanceMetric.parse(metricName);
     try (Dataset ds = VectorTables.write(allocator, dir, DATA, 0, DATA.rows, WriteMode.CREATE, 1000)) {
       Dataset indexed = VectorIndexes.create(ds, "vector", VectorIndexSpec.of(type, metric).withNumPartitions(8)
-          .withNumSubVectors(8).withMaxIters(20).withSeed(5));
+          .withNumSubVectors(8).withMaxIters(20).withHnsw(8, 50, 4).withSeed(5));
       IndexSegment seg = indexed.indexes().segments("vector_idx").get(0);
       assertThat(seg.type()).isEqualTo(type);
       assertThat(seg.metric()).contains(metric);
@@ -66,7 +69,7 @@ class VectorIndexRoundTripTest {
       assertThat(all).hasSize(8);
       double recall = 0;
       for (float[] q : DATA.queries) {
-        SearchResult r = s.search(q, s.rankPartitions(q).partitions(), 10, 10, null, new SearchStats());
+        SearchResult r = s.search(q, s.rankPartitions(q).partitions(), 10, 30, null, new SearchStats());
         SearchResult truth = DATA.exact(q, 10, metric, null);
         long[] mapped = new long[r.size()];
         for (int i = 0; i < r.size(); i++) {
