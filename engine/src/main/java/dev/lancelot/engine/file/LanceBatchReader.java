@@ -1,6 +1,6 @@
 package dev.lancelot.engine.file;
 
-import dev.lancelot.engine.file.arrow.ColumnSink;
+import dev.lancelot.engine.file.arrow.FieldSink;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -21,14 +21,14 @@ public final class LanceBatchReader extends ArrowReader {
   private final LanceFileReader file;
   private final FileProjection projection;
   private final Schema schema;
-  private final List<ColumnScanner> scanners;
+  private final List<List<ColumnScanner>> scanners;
   private final long end;
   private final int batchSize;
   private long next;
 
   private final java.util.concurrent.atomic.AtomicLong bytesRead;
 
-  LanceBatchReader(LanceFileReader file, FileProjection projection, Schema schema, List<ColumnScanner> scanners,
+  LanceBatchReader(LanceFileReader file, FileProjection projection, Schema schema, List<List<ColumnScanner>> scanners,
       long start, long end, int batchSize, BufferAllocator allocator, java.util.concurrent.atomic.AtomicLong bytesRead) {
     super(allocator);
     this.file = file;
@@ -49,21 +49,32 @@ public final class LanceBatchReader extends ArrowReader {
     }
     int n = (int) Math.min(batchSize, end - next);
     VectorSchemaRoot root = getVectorSchemaRoot();
-    List<ColumnSink> sinks = new ArrayList<>(scanners.size());
+    List<FieldSink> sinks = new ArrayList<>(scanners.size());
     try {
       for (int i = 0; i < scanners.size(); i++) {
-        ColumnSink sink = file.newSink(schema.getFields().get(i), allocator, n);
+        List<ColumnScanner> columns = scanners.get(i);
+        FieldSink sink = file.newSink(schema.getFields().get(i), allocator, n, columns.size());
         sinks.add(sink);
-        scanners.get(i).next(n, sink);
+        for (int c = 0; c < columns.size(); c++) {
+          columns.get(c).next(n, sink.column(c));
+        }
       }
     } catch (RuntimeException e) {
-      for (ColumnSink s : sinks) {
+      for (FieldSink s : sinks) {
         s.abort();
       }
       throw e;
     }
     for (int i = 0; i < sinks.size(); i++) {
-      FieldVector decoded = sinks.get(i).finish();
+      FieldVector decoded;
+      try {
+        decoded = file.finish(sinks.get(i), schema.getFields().get(i));
+      } catch (RuntimeException e) {
+        for (int j = i + 1; j < sinks.size(); j++) {
+          sinks.get(j).abort();
+        }
+        throw e;
+      }
       try {
         decoded.makeTransferPair(root.getVector(i)).transfer();
       } finally {

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.file;
 
 import dev.lancelot.engine.file.arrow.ColumnSink;
+import dev.lancelot.engine.file.arrow.FieldSink;
 import dev.lancelot.engine.file.arrow.Sinks;
 import dev.lancelot.engine.file.codec.DecodeException;
 import dev.lancelot.engine.file.container.ColumnInfo;
@@ -139,10 +140,13 @@ public final class LanceFileReader {
       }
       return io.read(ranges);
     };
-    List<ColumnScanner> scanners = new ArrayList<>();
+    List<List<ColumnScanner>> scanners = new ArrayList<>();
     for (int i = 0; i < projection.schema().fields().size(); i++) {
-      ColumnReader column = columnFor(projection, i);
-      scanners.add(new ColumnScanner(column, counting, start, end, DEFAULT_WINDOW_BYTES));
+      List<ColumnScanner> field = new ArrayList<>();
+      for (ColumnReader column : columnsFor(projection, i)) {
+        field.add(new ColumnScanner(column, counting, start, end, DEFAULT_WINDOW_BYTES));
+      }
+      scanners.add(field);
     }
     return new LanceBatchReader(this, projection, arrowSchema(projection), scanners, start, end, batchSize, allocator,
         bytesRead);
@@ -180,31 +184,35 @@ public final class LanceFileReader {
       }
     }
     List<Field> fields = arrowSchema(projection).getFields();
-    List<ColumnReader> cols = new ArrayList<>(fields.size());
+    List<List<ColumnReader>> cols = new ArrayList<>(fields.size());
+    List<List<PlannedPage>> plans = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
-      cols.add(columnFor(projection, i));
-    }
-    List<List<PlannedPage>> plans = new ArrayList<>(cols.size());
-    for (ColumnReader column : cols) {
-      plans.add(planTake(column, rows));
+      cols.add(columnsFor(projection, i));
+      for (ColumnReader column : cols.get(i)) {
+        plans.add(planTake(column, rows));
+      }
     }
     runRounds(plans);
     List<FieldVector> vectors = new ArrayList<>(fields.size());
     try {
+      int plan = 0;
       for (int i = 0; i < fields.size(); i++) {
-        ColumnSink sink = newSink(fields.get(i), allocator, rows.length);
+        FieldSink sink = newSink(fields.get(i), allocator, rows.length, cols.get(i).size());
         try {
-          for (PlannedPage p : plans.get(i)) {
-            List<RowSource> sources = p.column().guard(p.pageIndex(), p.load()::sources);
-            for (RowSource s : sources) {
-              p.column().guardRun(p.pageIndex(), () -> s.emit(s.remaining(), sink));
+          for (int c = 0; c < cols.get(i).size(); c++) {
+            ColumnSink column = sink.column(c);
+            for (PlannedPage p : plans.get(plan++)) {
+              List<RowSource> sources = p.column().guard(p.pageIndex(), p.load()::sources);
+              for (RowSource s : sources) {
+                p.column().guardRun(p.pageIndex(), () -> s.emit(s.remaining(), column));
+              }
             }
           }
         } catch (RuntimeException e) {
           sink.abort();
           throw e;
         }
-        vectors.add(sink.finish());
+        vectors.add(finish(sink, fields.get(i)));
       }
     } catch (RuntimeException e) {
       for (FieldVector v : vectors) {
@@ -277,24 +285,24 @@ public final class LanceFileReader {
     }
   }
 
-  private ColumnReader columnFor(FileProjection projection, int fieldIndex) {
+  /** The file columns of a top-level field of a projection (its leaves, in pre-order). */
+  private List<ColumnReader> columnsFor(FileProjection projection, int fieldIndex) {
     int[] cols = projection.columns(fieldIndex);
     LanceField field = projection.schema().fields().get(fieldIndex);
-    if (cols.length != 1) {
-      throw new UnsupportedFileFeatureException("Cannot read field \"" + field.name() + "\" (" + field.logicalType()
-          + ") of " + file.location() + ": nested fields spanning " + cols.length
-          + " columns (structs, lists) are not supported by lancelot yet.");
+    List<ColumnReader> out = new ArrayList<>(cols.length);
+    for (int col : cols) {
+      if (col < 0 || col >= columns.length) {
+        throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
+            + col + " does not exist (the file has " + columns.length + " columns).");
+      }
+      ColumnReader c = columns[col];
+      if (c.info().numRows() != numRows()) {
+        throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
+            + col + " holds " + c.info().numRows() + " rows but the file has " + numRows() + ".");
+      }
+      out.add(c);
     }
-    if (cols[0] < 0 || cols[0] >= columns.length) {
-      throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
-          + cols[0] + " does not exist (the file has " + columns.length + " columns).");
-    }
-    ColumnReader c = columns[cols[0]];
-    if (c.info().numRows() != numRows()) {
-      throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
-          + cols[0] + " holds " + c.info().numRows() + " rows but the file has " + numRows() + ".");
-    }
-    return c;
+    return out;
   }
 
   /** The Arrow schema of a projection; logical types we cannot map are reported against this file. */
@@ -306,12 +314,30 @@ public final class LanceFileReader {
     }
   }
 
-  ColumnSink newSink(Field field, BufferAllocator allocator, int capacity) {
+  /** The sink of a top-level field, checked against the number of file columns holding it. */
+  FieldSink newSink(Field field, BufferAllocator allocator, int capacity, int numColumns) {
+    FieldSink sink;
     try {
-      return Sinks.create(field, allocator, capacity);
+      sink = Sinks.createField(field, allocator, capacity);
     } catch (DecodeException e) {
       throw new UnsupportedFileFeatureException("Cannot read field \"" + field.getName() + "\" of " + file.location()
           + ": " + e.getMessage() + " is not supported by lancelot yet.", e);
+    }
+    if (sink.numColumns() != numColumns) {
+      sink.abort();
+      throw new CorruptFileException("Cannot read field \"" + field.getName() + "\" of " + file.location() + ": it has "
+          + sink.numColumns() + " leaf fields but is stored in " + numColumns + " columns. The file is corrupt.");
+    }
+    return sink;
+  }
+
+  /** Assembles a field's vector (nested fields: offsets and validity from the leaves' levels). */
+  FieldVector finish(FieldSink sink, Field field) {
+    try {
+      return sink.finish();
+    } catch (DecodeException e) {
+      throw new CorruptFileException("Cannot read field \"" + field.getName() + "\" of " + file.location() + ": "
+          + e.getMessage() + ". The file is corrupt.", e);
     }
   }
 

@@ -3,8 +3,8 @@ package dev.lancelot.engine.file;
 import dev.lancelot.engine.file.container.FileFooter;
 import dev.lancelot.engine.file.proto.File2Protos;
 import dev.lancelot.engine.file.write.AlignedOutput;
-import dev.lancelot.engine.file.write.ColumnBuffers;
 import dev.lancelot.engine.file.write.ColumnWriter;
+import dev.lancelot.engine.file.write.FieldWriter;
 import dev.lancelot.engine.format.proto.FileProtos;
 import dev.lancelot.engine.io.PositionOutputStream;
 import dev.lancelot.engine.io.StorageException;
@@ -31,11 +31,13 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * }
  * }</pre>
  *
- * <p>Each top-level field is one column (primitive, string/binary, or fixed-size list of
- * primitive values); batches are matched to the schema by column name. Columns are paged at
- * about {@link WriterOptions#maxPageBytes()}; values are stored uncompressed: mini-block pages of
+ * <p>Each leaf field is one column (primitive, string/binary, or fixed-size list of primitive
+ * values), in pre-order: a flat top-level field is one column, a struct or list field one per
+ * leaf, with repetition/definition levels for list boundaries, empty lists and nulls at every
+ * level. Batches are matched to the schema by column name. Columns are paged at about
+ * {@link WriterOptions#maxPageBytes()}; values are stored uncompressed: mini-block pages of
  * {@code Flat}, {@code Variable} or {@code FixedSizeList} chunks for values under 256 bytes,
- * full-zip pages otherwise, all-null pages for all-null runs, and definition levels for nulls.
+ * full-zip pages otherwise, all-null pages when no value is left, and levels stored raw.
  *
  * <p>The writer owns the stream: {@link #finish()} writes the metadata and footer and closes it;
  * {@link #close()} without {@code finish()} closes it leaving an incomplete file (no footer),
@@ -45,6 +47,7 @@ public final class LanceFileWriter implements AutoCloseable {
   private final PositionOutputStream stream;
   private final AlignedOutput out;
   private final LanceSchema schema;
+  private final List<FieldWriter> fields = new ArrayList<>();
   private final List<ColumnWriter> columns = new ArrayList<>();
   private final List<long[]> globalBuffers = new ArrayList<>();
   private final java.util.Map<String, String> extraMetadata = new java.util.LinkedHashMap<>();
@@ -61,8 +64,9 @@ public final class LanceFileWriter implements AutoCloseable {
         throw new SchemaException("Cannot write field \"" + field.name()
             + "\": it has no field id. Build the schema with LanceSchema.fromArrow or from a manifest.");
       }
-      ColumnBuffers.check(field);
-      columns.add(new ColumnWriter(field, options.maxPageBytes()));
+      FieldWriter writer = FieldWriter.create(field, options.maxPageBytes());
+      fields.add(writer);
+      columns.addAll(writer.columns());
     }
   }
 
@@ -75,8 +79,8 @@ public final class LanceFileWriter implements AutoCloseable {
   public void write(VectorSchemaRoot batch) {
     checkOpen();
     int n = batch.getRowCount();
-    List<FieldVector> vectors = new ArrayList<>(columns.size());
-    for (ColumnWriter c : columns) {
+    List<FieldVector> vectors = new ArrayList<>(fields.size());
+    for (FieldWriter c : fields) {
       LanceField field = c.field();
       FieldVector v = batch.getVector(field.name());
       if (v == null) {
@@ -84,12 +88,9 @@ public final class LanceFileWriter implements AutoCloseable {
             + batch.getSchema().getFields().stream().map(f -> f.getName()).toList());
       }
       org.apache.arrow.vector.types.pojo.Field expectedField = field.toArrow();
-      ArrowType expected = expectedField.getType();
-      boolean sameItems = !(expected instanceof ArrowType.FixedSizeList)
-          || v.getField().getChildren().get(0).getType().equals(expectedField.getChildren().get(0).getType());
-      if (!v.getField().getType().equals(expected) || !sameItems) {
+      if (!sameShape(v.getField(), expectedField)) {
         throw new SchemaException("Cannot write column \"" + field.name() + "\": the batch has type "
-            + v.getField().getType() + " but the schema says " + field.logicalType() + ".");
+            + describe(v.getField()) + " but the schema says " + describe(expectedField) + ".");
       }
       if (v.getValueCount() != n) {
         throw new IllegalArgumentException("Column \"" + field.name() + "\" has " + v.getValueCount()
@@ -102,8 +103,8 @@ public final class LanceFileWriter implements AutoCloseable {
       vectors.add(v);
     }
     try {
-      for (int i = 0; i < columns.size(); i++) {
-        columns.get(i).append(vectors.get(i), out);
+      for (int i = 0; i < fields.size(); i++) {
+        fields.get(i).append(vectors.get(i), out);
       }
     } catch (IOException e) {
       throw new StorageException("Cannot write Lance file: " + e.getMessage(), e);
@@ -191,6 +192,36 @@ public final class LanceFileWriter implements AutoCloseable {
     } catch (IOException e) {
       throw new StorageException("Cannot finish Lance file: " + e.getMessage(), e);
     }
+  }
+
+  /** Same types all the way down (struct fields matched by position and name). */
+  private static boolean sameShape(org.apache.arrow.vector.types.pojo.Field actual,
+      org.apache.arrow.vector.types.pojo.Field expected) {
+    if (!actual.getType().equals(expected.getType())
+        || actual.getChildren().size() != expected.getChildren().size()) {
+      return false;
+    }
+    boolean struct = expected.getType() instanceof ArrowType.Struct;
+    for (int i = 0; i < expected.getChildren().size(); i++) {
+      org.apache.arrow.vector.types.pojo.Field a = actual.getChildren().get(i);
+      org.apache.arrow.vector.types.pojo.Field e = expected.getChildren().get(i);
+      if ((struct && !a.getName().equals(e.getName())) || !sameShape(a, e)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String describe(org.apache.arrow.vector.types.pojo.Field f) {
+    if (f.getChildren().isEmpty()) {
+      return f.getType().toString();
+    }
+    StringBuilder sb = new StringBuilder(f.getType().toString()).append('<');
+    for (int i = 0; i < f.getChildren().size(); i++) {
+      org.apache.arrow.vector.types.pojo.Field c = f.getChildren().get(i);
+      sb.append(i == 0 ? "" : ", ").append(c.getName()).append(": ").append(describe(c));
+    }
+    return sb.append('>').toString();
   }
 
   private void checkOpen() {

@@ -1,7 +1,6 @@
 package dev.lancelot.engine.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
@@ -28,9 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A file with struct and list columns between flat ones: the flat columns are found through the
- * manifest's leaf-id/column-index mapping (columns are leaves only, in pre-order), and nested
- * fields are refused with an error naming them.
+ * A file with struct and list columns between flat ones: every field is found through the
+ * manifest's leaf-id/column-index mapping (columns are leaves only, in pre-order), nested ones
+ * included.
  */
 class NestedSchemaFileTest {
   @TempDir
@@ -52,6 +51,8 @@ class NestedSchemaFileTest {
     String uri = dir.resolve("ds").toString();
     org.lance.fragment.DataFile df;
     List<Object> a = new ArrayList<>();
+    List<Object> sExpected = new ArrayList<>();
+    List<Object> lExpected = new ArrayList<>();
     List<Object> v = new ArrayList<>();
     List<Object> name = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
@@ -95,6 +96,8 @@ class NestedSchemaFileTest {
       y.setValueCount(rows);
       root.setRowCount(rows);
       a.addAll(Values.of(av));
+      sExpected.addAll(Values.of(sv));
+      lExpected.addAll(Values.of(lv));
       v.addAll(Values.of(fv));
       name.addAll(Values.of(nv));
       df = org.lance.Fragment.create(uri, allocator, root, new org.lance.WriteParams.Builder().build())
@@ -127,17 +130,20 @@ class NestedSchemaFileTest {
       assertThat(gotV).containsExactlyElementsOf(v);
       assertThat(gotA).containsExactlyElementsOf(a);
 
-      FileProjection struct = FileProjection.ofNames(schema, List.of("s"));
-      assertThat(struct.columns(0)).containsExactly(1, 2);
-      assertThatThrownBy(() -> reader.read(struct, 100, allocator))
-          .isInstanceOf(UnsupportedFileFeatureException.class).hasMessageContaining("\"s\"").hasMessageContaining("nested");
-      FileProjection list = FileProjection.ofNames(schema, List.of("l"));
-      assertThat(list.columns(0)).containsExactly(3);
-      assertThatThrownBy(() -> {
-        try (LanceBatchReader r = reader.read(list, 100, allocator)) {
-          r.loadNextBatch();
+      FileProjection nested = FileProjection.fromDataFile(schema.project(List.of("l", "s")), df.getFields(),
+          df.getColumnIndices());
+      assertThat(nested.columns(0)).containsExactly(3);
+      assertThat(nested.columns(1)).containsExactly(1, 2);
+      List<Object> gotL = new ArrayList<>();
+      List<Object> gotS = new ArrayList<>();
+      try (LanceBatchReader r = reader.read(nested, 100, allocator)) {
+        while (r.loadNextBatch()) {
+          gotL.addAll(Values.of(r.getVectorSchemaRoot().getVector(0)));
+          gotS.addAll(Values.of(r.getVectorSchemaRoot().getVector(1)));
         }
-      }).isInstanceOf(UnsupportedFileFeatureException.class).hasMessageContaining("\"l\"");
+      }
+      assertThat(gotL).containsExactlyElementsOf(lExpected);
+      assertThat(gotS).containsExactlyElementsOf(sExpected);
     }
   }
 }

@@ -26,6 +26,11 @@ final class Values {
     if (o instanceof org.apache.arrow.vector.util.Text t) {
       return t.toString();
     }
+    if (o instanceof java.util.Map<?, ?> m) {
+      java.util.Map<Object, Object> out = new java.util.LinkedHashMap<>();
+      m.forEach((k, v) -> out.put(k, normalize(v)));
+      return out;
+    }
     if (o instanceof List<?> l) {
       List<Object> out = new ArrayList<>(l.size());
       for (Object x : l) {

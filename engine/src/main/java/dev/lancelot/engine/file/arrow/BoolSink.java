@@ -20,7 +20,14 @@ final class BoolSink implements ColumnSink {
 
   @Override
   public void appendNulls(int n) {
+    ensure(size + n);
     size += n;
+  }
+
+  private void ensure(int needed) {
+    while (vector.getValueCapacity() < needed) {
+      vector.reAlloc();
+    }
   }
 
   @Override
@@ -29,6 +36,7 @@ final class BoolSink implements ColumnSink {
       throw DecodeException.corrupt("expected 1-bit values for a boolean column but decoded "
           + FixedWidthSink.describe(values));
     }
+    ensure(size + n);
     if (fixed.bitsPerValue() == 8) {
       // one byte per value (constant pages): non-zero is true
       for (int i = 0; i < n; i++) {

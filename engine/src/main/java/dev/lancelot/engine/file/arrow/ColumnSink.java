@@ -1,6 +1,8 @@
 package dev.lancelot.engine.file.arrow;
 
+import dev.lancelot.engine.file.codec.DecodeException;
 import dev.lancelot.engine.file.codec.Values;
+import dev.lancelot.engine.file.repdef.CanonicalLevels;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -17,6 +19,23 @@ public interface ColumnSink {
    * {@code defs != null && defs[defFrom + i] != 0} (the definition level of a non-nested leaf).
    */
   void append(Values values, int from, int n, short[] defs, int defFrom);
+
+  /**
+   * Whether this sink is the leaf of a nested field (a list or struct): pages then send, for
+   * every span of rows, the span's canonical levels with {@link #appendLevels} and the values of
+   * its visible items with {@link #append}, whose {@code defs} are the items' canonical levels.
+   */
+  default boolean nested() {
+    return false;
+  }
+
+  /**
+   * Appends canonical repetition/definition levels {@code [from, from + n)} of a nested leaf in
+   * the page's {@code scheme}, which must be the column's; null arrays mean zeros.
+   */
+  default void appendLevels(CanonicalLevels scheme, short[] rep, short[] def, int from, int n) {
+    throw DecodeException.corrupt("a page with repetition/definition layers for a non-nested column");
+  }
 
   /** Rows appended so far. */
   int size();

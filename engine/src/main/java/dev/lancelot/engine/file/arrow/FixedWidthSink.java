@@ -22,7 +22,15 @@ final class FixedWidthSink implements ColumnSink {
 
   @Override
   public void appendNulls(int n) {
+    ensure(size + n);
     size += n;
+  }
+
+  /** Nested leaves may hold more items than the batch has rows: grow by doubling. */
+  private void ensure(int needed) {
+    while (vector.getValueCapacity() < needed) {
+      vector.reAlloc();
+    }
   }
 
   @Override
@@ -31,6 +39,7 @@ final class FixedWidthSink implements ColumnSink {
       throw DecodeException.corrupt("expected " + (width * 8) + "-bit values for a " + vector.getField().getType()
           + " column but decoded " + describe(values));
     }
+    ensure(size + n);
     vector.getDataBuffer().setBytes((long) size * width, fixed.data(), fixed.offset() + from * width, n * width);
     if (defs == null) {
       ArrowBits.setRange(vector.getValidityBuffer(), size, n);

@@ -31,8 +31,16 @@ final class FslSink implements ColumnSink {
 
   @Override
   public void appendNulls(int n) {
+    ensure(size + n);
     child.appendNulls(n * dimension);
     size += n;
+  }
+
+  /** Nested leaves may hold more items than the batch has rows: grows validity and items. */
+  private void ensure(int needed) {
+    while (vector.getValidityBuffer().capacity() * 8 < needed) {
+      vector.reAlloc();
+    }
   }
 
   @Override
@@ -41,6 +49,7 @@ final class FslSink implements ColumnSink {
       throw DecodeException.corrupt("expected fixed-size lists of " + dimension + " items but decoded "
           + (values instanceof FslValues f ? "lists of " + f.dimension() : FixedWidthSink.describe(values)));
     }
+    ensure(size + n);
     int childStart = child.size();
     child.append(fsl.items(), from * dimension, n * dimension, null, 0);
     if (fsl.validity() != null) {

@@ -26,6 +26,41 @@ public final class Sinks {
     }
   }
 
+  /**
+   * The sink of a top-level field for {@code capacity} rows: one column for primitive, string and
+   * fixed-size-list fields, one per leaf for structs and lists.
+   */
+  public static FieldSink createField(Field field, BufferAllocator allocator, int capacity) {
+    if (NestedFieldSink.isNested(field.getType())) {
+      return new NestedFieldSink(field, allocator, capacity);
+    }
+    ColumnSink sink = create(field, allocator, capacity);
+    return new FieldSink() {
+      @Override
+      public int numColumns() {
+        return 1;
+      }
+
+      @Override
+      public ColumnSink column(int i) {
+        if (i != 0) {
+          throw new IndexOutOfBoundsException("column " + i + " of a one-column field");
+        }
+        return sink;
+      }
+
+      @Override
+      public FieldVector finish() {
+        return sink.finish();
+      }
+
+      @Override
+      public void abort() {
+        sink.abort();
+      }
+    };
+  }
+
   static ColumnSink wrap(FieldVector vector, int capacity, boolean allocate) {
     if (vector instanceof BitVector bits) {
       return new BoolSink(bits, capacity, allocate);

@@ -59,8 +59,23 @@ final class VarWidthSink implements ColumnSink {
     }
   }
 
+  /** Nested leaves may hold more items than the batch has rows: grow offsets and validity. */
+  private void ensureRows(int needed) {
+    while (vector.getValueCapacity() < needed) {
+      if (large) {
+        ((BaseLargeVariableWidthVector) vector).reallocValidityAndOffsetBuffers();
+      } else {
+        ((BaseVariableWidthVector) vector).reallocValidityAndOffsetBuffers();
+      }
+    }
+  }
+
   @Override
   public void appendNulls(int n) {
+    ensureRows(size + n);
+    if (size == 0) {
+      putOffset(0, 0);
+    }
     for (int i = 1; i <= n; i++) {
       putOffset(size + i, dataSize);
     }
@@ -80,6 +95,7 @@ final class VarWidthSink implements ColumnSink {
       throw DecodeException.corrupt("value bytes [" + start + ", " + end + ") lie outside a buffer of "
           + var.data().limit() + " bytes");
     }
+    ensureRows(size + n);
     ensureData(dataSize + bytes);
     if (bytes > 0) {
       data().setBytes(dataSize, var.data(), (int) start, (int) bytes);

@@ -9,6 +9,7 @@ import dev.lancelot.engine.file.codec.VarValues;
 import dev.lancelot.engine.file.codec.VariablePerValueDecoder;
 import dev.lancelot.engine.file.container.PageInfo;
 import dev.lancelot.engine.file.proto.Encodings21Protos.FullZipLayout;
+import dev.lancelot.engine.file.repdef.RepDefLayers;
 import dev.lancelot.engine.io.ByteRange;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -25,19 +26,26 @@ import java.util.List;
  *             fixed width:    value = bits_per_value / 8 bytes, present for every visible item
  *                             (null items carry zero bytes)
  *             variable width: value = [length, bits_per_offset / 8 bytes][bytes], present only
- *                             for valid items
+ *                             for valid items (definition level 0)
+ *             With lists, an "item" is a level entry: special entries (null or empty lists, see
+ *             {@link RepDefLayers}) are not visible and have only their control word; a row
+ *             runs from one max-repetition entry to the next.
  *   buffer 1: repetition index (variable width or lists only): rows + 1 unsigned integers of
  *             1, 2, 4 or 8 bytes (width = buffer size / (rows + 1)); entry r is the byte
  *             position of row r in buffer 0, the last entry its size
  * </pre>
- * Fixed-width rows are found by multiplication; variable-width rows through the repetition
+ * Fixed-width rows without lists are found by multiplication; others through the repetition
  * index, reading only its entries for the requested ranges.
  */
 public final class FullZipPageReader implements PageReader {
   private final PageInfo page;
   private final FullZipLayout layout;
+  private final RepDefLayers repdef;
+  private final boolean lists;
   private final int controlBytes;
+  private final int bitsDef;
   private final int defMask;
+  private final int repMask;
   private final FixedPerValueDecoder fixed;
   private final VariablePerValueDecoder variable;
   private final int valueBytes;
@@ -47,15 +55,21 @@ public final class FullZipPageReader implements PageReader {
   public FullZipPageReader(PageInfo page, FullZipLayout layout) {
     this.page = page;
     this.layout = layout;
-    if (layout.getBitsRep() > 0) {
-      throw DecodeException.unsupported("full-zip pages with repetition levels (lists)");
-    }
-    if (layout.getLayersCount() > 1) {
-      throw DecodeException.unsupported("full-zip pages with " + layout.getLayersCount() + " rep/def layers (structs)");
+    this.repdef = RepDefLayers.of(layout.getLayersList());
+    this.lists = repdef.maxRep() > 0;
+    if (lists != layout.getBitsRep() > 0) {
+      throw DecodeException.corrupt("full-zip page with layers " + repdef + " and " + layout.getBitsRep()
+          + " repetition bits");
     }
     int bits = layout.getBitsRep() + layout.getBitsDef();
+    if (layout.getBitsRep() > 16 || layout.getBitsDef() > 16) {
+      throw DecodeException.corrupt("full-zip page with " + layout.getBitsRep() + " repetition and "
+          + layout.getBitsDef() + " definition bits");
+    }
     this.controlBytes = bits == 0 ? 0 : bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
-    this.defMask = layout.getBitsDef() >= 31 ? -1 : (1 << layout.getBitsDef()) - 1;
+    this.bitsDef = layout.getBitsDef();
+    this.defMask = (1 << layout.getBitsDef()) - 1;
+    this.repMask = (1 << layout.getBitsRep()) - 1;
     if (page.numBuffers() < 1) {
       throw DecodeException.corrupt("full-zip page without a data buffer");
     }
@@ -70,9 +84,8 @@ public final class FullZipPageReader implements PageReader {
         }
         this.valueBytes = layout.getBitsPerValue() / 8;
         this.lengthBytes = 0;
-        this.indexWidth = 0;
         long expected = (long) (controlBytes + valueBytes) * page.numRows();
-        if (page.bufferSize(0) < expected) {
+        if (!lists && page.bufferSize(0) < expected) {
           throw DecodeException.corrupt("full-zip page buffer of " + page.bufferSize(0) + " bytes, " + expected
               + " expected for " + page.numRows() + " rows");
         }
@@ -86,18 +99,23 @@ public final class FullZipPageReader implements PageReader {
           throw DecodeException.corrupt("full-zip page with " + layout.getBitsPerOffset() + "-bit lengths");
         }
         this.lengthBytes = lb;
-        if (page.numBuffers() < 2) {
-          throw DecodeException.corrupt("variable-width full-zip page without a repetition index");
-        }
-        long entries = page.numRows() + 1;
-        long w = page.bufferSize(1) / entries;
-        if (page.bufferSize(1) % entries != 0 || (w != 1 && w != 2 && w != 4 && w != 8)) {
-          throw DecodeException.corrupt("full-zip repetition index of " + page.bufferSize(1) + " bytes for "
-              + page.numRows() + " rows");
-        }
-        this.indexWidth = (int) w;
       }
       default -> throw DecodeException.corrupt("full-zip page without bits_per_value or bits_per_offset");
+    }
+    if (variable != null || lists) {
+      if (page.numBuffers() < 2) {
+        throw DecodeException.corrupt("full-zip page of " + (lists ? "lists" : "variable-width values")
+            + " without a repetition index");
+      }
+      long entries = page.numRows() + 1;
+      long w = page.bufferSize(1) / entries;
+      if (page.bufferSize(1) % entries != 0 || (w != 1 && w != 2 && w != 4 && w != 8)) {
+        throw DecodeException.corrupt("full-zip repetition index of " + page.bufferSize(1) + " bytes for "
+            + page.numRows() + " rows");
+      }
+      this.indexWidth = (int) w;
+    } else {
+      this.indexWidth = 0;
     }
   }
 
@@ -112,7 +130,7 @@ public final class FullZipPageReader implements PageReader {
 
   @Override
   public PageLoad plan(List<RowRange> ranges) {
-    return fixed != null ? new FixedLoad(ranges) : new VariableLoad(ranges);
+    return fixed != null && !lists ? new FixedLoad(ranges) : new VariableLoad(ranges);
   }
 
   /** One round: the zipped bytes of each range, located by multiplication. */
@@ -154,7 +172,10 @@ public final class FullZipPageReader implements PageReader {
     }
   }
 
-  /** Two rounds: the repetition index entries bounding each range, then the bytes between them. */
+  /**
+   * Two rounds: the repetition index entries bounding each range, then the bytes between them
+   * (variable-width values, or lists).
+   */
   private final class VariableLoad implements PageLoad {
     private final List<RowRange> ranges;
     private List<ByteRange> dataRanges;
@@ -196,7 +217,8 @@ public final class FullZipPageReader implements PageReader {
       }
       List<RowSource> out = new ArrayList<>(ranges.size());
       for (int i = 0; i < ranges.size(); i++) {
-        out.add(new VariableRows(buffers.get(i), ranges.get(i).length()));
+        out.add(lists ? new ListRows(buffers.get(i), ranges.get(i).length())
+            : new VariableRows(buffers.get(i), ranges.get(i).length()));
       }
       sources = out;
     }
@@ -223,7 +245,7 @@ public final class FullZipPageReader implements PageReader {
 
   @Override
   public long estimateBytes(int start, int end) {
-    if (fixed != null) {
+    if (fixed != null && !lists) {
       return (long) (end - start) * stride();
     }
     return page.numRows() == 0 ? 0 : page.bufferSize(0) * (end - start) / page.numRows();
@@ -258,8 +280,12 @@ public final class FullZipPageReader implements PageReader {
       if (n > remaining()) {
         throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
       }
+      checkNesting(sink);
       int pos = next * stride();
       if (controlBytes == 0) {
+        if (repdef.nested()) {
+          sink.appendLevels(repdef.canonical(), null, null, 0, n);
+        }
         sink.append(fixed.decode(buf, pos, n), 0, n, null, 0);
       } else {
         short[] defs = new short[n];
@@ -270,6 +296,10 @@ public final class FullZipPageReader implements PageReader {
           pos += stride();
         }
         Values v = fixed.decode(ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN), 0, n);
+        if (repdef.nested()) {
+          repdef.toCanonical(defs, 0, n);
+          sink.appendLevels(repdef.canonical(), null, defs, 0, n);
+        }
         sink.append(v, 0, n, defs, 0);
       }
       next += n;
@@ -298,6 +328,7 @@ public final class FullZipPageReader implements PageReader {
       if (n > remaining()) {
         throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
       }
+      checkNesting(sink);
       short[] defs = controlBytes == 0 ? null : new short[n];
       int[] offsets = new int[n + 1];
       byte[] data = new byte[Math.max(16, Math.min(buf.limit() - pos, 1 << 20))];
@@ -333,7 +364,139 @@ public final class FullZipPageReader implements PageReader {
         offsets[i + 1] = size;
       }
       VarValues stored = VarValues.wrap(data, size, offsets, n);
+      if (repdef.nested()) {
+        if (defs != null) {
+          repdef.toCanonical(defs, 0, n);
+        }
+        sink.appendLevels(repdef.canonical(), null, defs, 0, n);
+      }
       sink.append(variable.decode(stored), 0, n, defs, 0);
+      next += n;
+    }
+  }
+
+  private void checkNesting(ColumnSink sink) {
+    if (sink.nested() != repdef.nested()) {
+      throw DecodeException.corrupt("page layers " + repdef + " do not match the column's nesting");
+    }
+  }
+
+  /**
+   * Rows of a list page: level entries are parsed from their control words until the requested
+   * rows are complete (the next max-repetition entry, or the end of the range's bytes).
+   */
+  private final class ListRows implements RowSource {
+    private final ByteBuffer buf;
+    private final int rows;
+    private int next;
+    private int pos;
+
+    ListRows(ByteBuffer buf, int rows) {
+      this.buf = buf;
+      this.rows = rows;
+    }
+
+    @Override
+    public int remaining() {
+      return rows - next;
+    }
+
+    @Override
+    public void emit(int n, ColumnSink sink) {
+      if (n > remaining()) {
+        throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
+      }
+      checkNesting(sink);
+      if (n == 0) {
+        return;
+      }
+      int maxRep = repdef.maxRep();
+      int maxVisible = repdef.maxVisibleDef();
+      short[] rep = new short[Math.max(16, n)];
+      short[] def = new short[rep.length];
+      int count = 0;
+      int items = 0;
+      int[] offsets = variable != null ? new int[rep.length + 1] : null;
+      byte[] data = new byte[Math.max(64, fixed != null ? n * valueBytes : Math.min(buf.limit() - pos, 1 << 20))];
+      int size = 0;
+      int done = 0;
+      boolean begun = false;
+      while (pos < buf.limit()) {
+        int word = readControl(buf, pos);
+        int r = (word >>> bitsDef) & repMask;
+        int d = word & defMask;
+        if (r == maxRep) {
+          if (begun && ++done == n) {
+            break;
+          }
+          begun = true;
+        }
+        pos += controlBytes;
+        if (count == rep.length) {
+          rep = java.util.Arrays.copyOf(rep, 2 * count);
+          def = java.util.Arrays.copyOf(def, 2 * count);
+        }
+        rep[count] = (short) r;
+        def[count] = (short) d;
+        count++;
+        if (d > maxVisible) {
+          continue;
+        }
+        if (offsets != null && items + 1 >= offsets.length) {
+          offsets = java.util.Arrays.copyOf(offsets, 2 * offsets.length);
+        }
+        long len = valueBytes;
+        if (fixed == null) {
+          len = 0;
+          if (d == 0) {
+            len = switch (lengthBytes) {
+              case 1 -> Byte.toUnsignedLong(buf.get(pos));
+              case 2 -> Short.toUnsignedLong(buf.getShort(pos));
+              case 4 -> Integer.toUnsignedLong(buf.getInt(pos));
+              default -> buf.getLong(pos);
+            };
+            pos += lengthBytes;
+          }
+        }
+        if (len < 0 || pos + len > buf.limit()) {
+          throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
+        }
+        if (size + len > Integer.MAX_VALUE - 16) {
+          throw DecodeException.unsupported("more than 2 GiB of values in one batch; use a smaller batch size");
+        }
+        if (size + len > data.length) {
+          data = java.util.Arrays.copyOf(data, (int) Math.max(size + len, Math.min(2L * data.length,
+              Integer.MAX_VALUE - 16)));
+        }
+        buf.get(pos, data, size, (int) len);
+        size += (int) len;
+        pos += (int) len;
+        items++;
+        if (offsets != null) {
+          offsets[items] = size;
+        }
+      }
+      if (pos >= buf.limit() && begun) {
+        done++;
+      }
+      if (done != n) {
+        throw DecodeException.corrupt("full-zip range holds " + done + " rows, " + n + " expected");
+      }
+      repdef.toCanonical(def, 0, count);
+      short[] itemDefs = new short[items];
+      int k = 0;
+      for (int i = 0; i < count; i++) {
+        if (repdef.canonical().visible(def[i])) {
+          itemDefs[k++] = def[i];
+        }
+      }
+      Values v = fixed != null
+          ? fixed.decode(ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN), 0, items)
+          : variable.decode(VarValues.wrap(data, size, offsets, items));
+      sink.appendLevels(repdef.canonical(), rep, def, 0, count);
+      if (items > 0) {
+        sink.append(v, 0, items, itemDefs, 0);
+      }
       next += n;
     }
   }

@@ -18,6 +18,9 @@ public final class Layouts {
   /** The reader for a page; fails with {@link DecodeException#unsupported} for unknown layouts. */
   public static PageReader reader(PageInfo page) {
     PageLayout layout = page.layout();
+    if (layout != null) {
+      rejectUnknownFields(layout, "PageLayout");
+    }
     if (layout == null) {
       if (page.encodingType().equals(FileMetadata.ARRAY_ENCODING_20)) {
         throw DecodeException.unsupported("format 2.0 page encodings (lance.encodings.ArrayEncoding)");
@@ -32,6 +35,29 @@ public final class Layouts {
       default -> throw DecodeException.unsupported("page layout " + layout.getLayoutCase()
           + " (unknown to this reader)");
     };
+  }
+
+  /**
+   * Refuses layouts carrying fields this reader does not know (a newer writer's extension could
+   * change what the bytes mean: better an error than wrong values).
+   */
+  static void rejectUnknownFields(com.google.protobuf.Message m, String path) {
+    if (!m.getUnknownFields().asMap().isEmpty()) {
+      throw DecodeException.unsupported("page layout field(s) " + m.getUnknownFields().asMap().keySet() + " of " + path
+          + " (written by a newer Lance)");
+    }
+    for (java.util.Map.Entry<com.google.protobuf.Descriptors.FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
+      if (e.getKey().getJavaType() != com.google.protobuf.Descriptors.FieldDescriptor.JavaType.MESSAGE) {
+        continue;
+      }
+      if (e.getKey().isRepeated()) {
+        for (Object o : (java.util.List<?>) e.getValue()) {
+          rejectUnknownFields((com.google.protobuf.Message) o, path + "." + e.getKey().getName());
+        }
+      } else {
+        rejectUnknownFields((com.google.protobuf.Message) e.getValue(), path + "." + e.getKey().getName());
+      }
+    }
   }
 
   /** One-line description of a page layout with its encodings. */

@@ -9,6 +9,7 @@ import dev.lancelot.engine.file.codec.MiniBlockDecoder;
 import dev.lancelot.engine.file.codec.Values;
 import dev.lancelot.engine.file.container.PageInfo;
 import dev.lancelot.engine.file.proto.Encodings21Protos.MiniBlockLayout;
+import dev.lancelot.engine.file.repdef.RepDefLayers;
 import dev.lancelot.engine.io.ByteRange;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import java.util.List;
  *             bits 4+  (chunk bytes / 8) - 1
  *   buffer 1: the chunks, back to back, each 8-byte aligned
  *   buffer 2: the dictionary (only when the layout has one), decoded with a block decoder
- *   last:     the repetition index (only when repetition_index_depth > 0)
+ *   last:     the repetition index (only when repetition_index_depth > 0), see {@link MiniBlockMeta}
  * </pre>
  * Chunk layout:
  * <pre>
@@ -35,58 +36,50 @@ import java.util.List;
  *   [rep levels] padding to 8; [def levels] padding to 8
  *   [value buffer] padding to 8, for each value buffer
  * </pre>
- * Levels are decoded with block decoders into u16; a definition level of 0 means valid.
- * With a dictionary, the chunk values are indices into it.
+ * Levels are decoded with block decoders into u16; a definition level of 0 means valid. A chunk's
+ * item count comes from the chunk table; with lists it may hold more level entries than items
+ * (null and empty lists have a level entry but no item), and rows may span chunks (see
+ * {@link MiniBlockListRows}). With a dictionary, the chunk values are indices into it.
  */
 public final class MiniBlockPageReader implements PageReader {
   private final PageInfo page;
   private final MiniBlockLayout layout;
+  private final RepDefLayers repdef;
+  private final boolean lists;
   private final MiniBlockDecoder values;
+  private final BlockDecoder reps;
   private final BlockDecoder defs;
   private final BlockDecoder dictionaryDecoder;
   private final int numBuffers;
   private final boolean large;
-  private volatile Meta meta;
-
-  /** Chunk table (absolute file offsets) and decoded dictionary of one page. */
-  private record Meta(long[] offsets, int[] sizes, int[] firstItem, int[] items, Values dictionary) {
-    int chunkOf(int item) {
-      int lo = 0;
-      int hi = firstItem.length - 1;
-      while (lo < hi) {
-        int mid = (lo + hi + 1) >>> 1;
-        if (firstItem[mid] <= item) {
-          lo = mid;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      return lo;
-    }
-  }
+  private volatile MiniBlockMeta meta;
 
   public MiniBlockPageReader(PageInfo page, MiniBlockLayout layout) {
     this.page = page;
     this.layout = layout;
-    if (layout.hasRepCompression() || layout.getRepetitionIndexDepth() > 0) {
-      throw DecodeException.unsupported("mini-block pages with repetition levels (lists)");
+    this.repdef = RepDefLayers.of(layout.getLayersList());
+    this.lists = repdef.maxRep() > 0;
+    if (lists != layout.hasRepCompression()) {
+      throw DecodeException.corrupt("mini-block page with layers " + repdef + (lists ? " without" : " with")
+          + " repetition levels");
     }
-    if (layout.getLayersCount() > 1) {
-      throw DecodeException.unsupported("mini-block pages with " + layout.getLayersCount() + " rep/def layers (structs)");
+    if (lists && layout.getRepetitionIndexDepth() < 1) {
+      throw DecodeException.unsupported("mini-block list pages without a repetition index");
     }
     if (!layout.hasValueCompression()) {
       throw DecodeException.corrupt("mini-block page without a value encoding");
     }
     this.values = Codecs.miniBlock(layout.getValueCompression());
+    this.reps = lists ? Codecs.block(layout.getRepCompression()) : null;
     this.defs = layout.hasDefCompression() ? Codecs.block(layout.getDefCompression()) : null;
     this.dictionaryDecoder = layout.hasDictionary() ? Codecs.block(layout.getDictionary()) : null;
     this.numBuffers = (int) layout.getNumBuffers();
     this.large = layout.getHasLargeChunk();
-    int needed = 2 + (layout.hasDictionary() ? 1 : 0);
+    int needed = 2 + (layout.hasDictionary() ? 1 : 0) + (layout.getRepetitionIndexDepth() > 0 ? 1 : 0);
     if (page.numBuffers() < needed) {
       throw DecodeException.corrupt("mini-block page has " + page.numBuffers() + " buffers, " + needed + " needed");
     }
-    if (layout.getNumItems() != page.numRows()) {
+    if (!lists && layout.getNumItems() != page.numRows()) {
       throw DecodeException.corrupt("mini-block page holds " + layout.getNumItems() + " items for "
           + page.numRows() + " rows");
     }
@@ -98,49 +91,20 @@ public final class MiniBlockPageReader implements PageReader {
   }
 
   private List<ByteRange> metaRanges() {
-    List<ByteRange> ranges = new ArrayList<>(2);
+    List<ByteRange> ranges = new ArrayList<>(3);
     ranges.add(new ByteRange(page.bufferOffset(0), page.bufferSize(0)));
     if (dictionaryDecoder != null) {
       ranges.add(new ByteRange(page.bufferOffset(2), page.bufferSize(2)));
     }
+    if (lists) {
+      int last = page.numBuffers() - 1;
+      ranges.add(new ByteRange(page.bufferOffset(last), page.bufferSize(last)));
+    }
     return ranges;
   }
 
-  /** Parses the chunk table and dictionary read by {@link #metaRanges()}; safe to race (idempotent). */
-  private Meta parseMeta(List<ByteBuffer> bufs) {
-    ByteBuffer words = bufs.get(0);
-    int wordBytes = large ? 4 : 2;
-    if (words.limit() % wordBytes != 0) {
-      throw DecodeException.corrupt("mini-block chunk table of " + words.limit() + " bytes");
-    }
-    int n = words.limit() / wordBytes;
-    long[] offsets = new long[n];
-    int[] sizes = new int[n];
-    int[] first = new int[n];
-    int[] items = new int[n];
-    long total = page.numRows();
-    long pos = page.bufferOffset(1);
-    long end = pos + page.bufferSize(1);
-    long item = 0;
-    for (int i = 0; i < n; i++) {
-      long word = large ? Integer.toUnsignedLong(words.getInt(4 * i)) : Short.toUnsignedInt(words.getShort(2 * i));
-      int log = (int) (word & 0xF);
-      long bytes = ((word >>> 4) + 1) * 8;
-      long count = i < n - 1 ? 1L << log : total - item;
-      if (count <= 0 || item + count > total || pos + bytes > end) {
-        throw DecodeException.corrupt("mini-block chunk table does not match the page (" + total + " items, "
-            + page.bufferSize(1) + " bytes of chunks)");
-      }
-      offsets[i] = pos;
-      sizes[i] = (int) bytes;
-      first[i] = (int) item;
-      items[i] = (int) count;
-      pos += bytes;
-      item += count;
-    }
-    if (item != total) {
-      throw DecodeException.corrupt("mini-block chunks hold " + item + " items, the page " + total);
-    }
+  /** Parses what {@link #metaRanges()} read; safe to race (idempotent). */
+  private MiniBlockMeta parseMeta(List<ByteBuffer> bufs) {
     Values dictionary = null;
     if (dictionaryDecoder != null) {
       long num = layout.getNumDictionaryItems();
@@ -149,7 +113,9 @@ public final class MiniBlockPageReader implements PageReader {
       }
       dictionary = dictionaryDecoder.decode(bufs.get(1), (int) num);
     }
-    Meta m = new Meta(offsets, sizes, first, items, dictionary);
+    ByteBuffer repIndex = lists ? bufs.get(bufs.size() - 1) : null;
+    MiniBlockMeta m = MiniBlockMeta.parse(bufs.get(0), large, layout.getNumItems(), page.bufferOffset(1),
+        page.bufferSize(1), dictionary, repIndex, layout.getRepetitionIndexDepth(), page.numRows());
     meta = m;
     return m;
   }
@@ -162,7 +128,7 @@ public final class MiniBlockPageReader implements PageReader {
   /** Rounds: chunk table and dictionary (first use only), then the chunks holding the ranges. */
   private final class Load implements PageLoad {
     private final List<RowRange> ranges;
-    private Meta m = meta;
+    private MiniBlockMeta m = meta;
     private List<Integer> chunks;
     private List<RowSource> sources;
 
@@ -179,8 +145,8 @@ public final class MiniBlockPageReader implements PageReader {
         if (r.length() == 0) {
           continue;
         }
-        int a = m.chunkOf(r.start());
-        int b = m.chunkOf(r.end() - 1);
+        int a = lists ? m.chunkOfRowStart(r.start()) : m.chunkOfItem(r.start());
+        int b = lists ? m.lastChunkBefore(r.end(), page.numRows()) : m.chunkOfItem(r.end() - 1);
         for (int c = a; c <= b; c++) {
           if (chunks.isEmpty() || chunks.get(chunks.size() - 1) < c) {
             chunks.add(c);
@@ -196,7 +162,8 @@ public final class MiniBlockPageReader implements PageReader {
       ChunkCache cache = new ChunkCache(m, chunks, fetched);
       List<RowSource> out = new ArrayList<>(ranges.size());
       for (RowRange r : ranges) {
-        out.add(new Rows(cache, r.start(), r.end()));
+        out.add(lists ? new MiniBlockListRows(cache::get, m, repdef.canonical(), r.start(), r.end())
+            : new Rows(cache, r.start(), r.end()));
       }
       sources = out;
     }
@@ -236,12 +203,12 @@ public final class MiniBlockPageReader implements PageReader {
 
   @Override
   public long estimateBytes(int start, int end) {
-    Meta m = meta;
+    MiniBlockMeta m = meta;
     if (m == null || end <= start) {
       return page.numRows() == 0 ? 0 : page.bufferSize(1) * (end - start) / page.numRows();
     }
-    int a = m.chunkOf(start);
-    int b = m.chunkOf(end - 1);
+    int a = lists ? m.chunkOfRowStart(start) : m.chunkOfItem(start);
+    int b = lists ? m.lastChunkBefore(end, page.numRows()) : m.chunkOfItem(end - 1);
     long bytes = 0;
     for (int c = a; c <= b; c++) {
       bytes += m.sizes[c];
@@ -249,24 +216,21 @@ public final class MiniBlockPageReader implements PageReader {
     return bytes;
   }
 
-  /** Decoded chunk: values plus definition levels (null when there are none). */
-  private record Decoded(Values values, short[] defs) {}
-
   /** The fetched chunks of one load, decoding the most recently used one once. */
   private final class ChunkCache {
-    private final Meta meta;
+    private final MiniBlockMeta meta;
     private final List<Integer> chunks;
     private final List<ByteBuffer> data;
     private int cachedChunk = -1;
-    private Decoded cached;
+    private MiniBlockChunk cached;
 
-    ChunkCache(Meta meta, List<Integer> chunks, List<ByteBuffer> data) {
+    ChunkCache(MiniBlockMeta meta, List<Integer> chunks, List<ByteBuffer> data) {
       this.meta = meta;
       this.chunks = chunks;
       this.data = data;
     }
 
-    Decoded get(int chunk) {
+    MiniBlockChunk get(int chunk) {
       if (chunk != cachedChunk) {
         int idx = java.util.Collections.binarySearch(chunks, chunk);
         if (idx < 0) {
@@ -279,10 +243,15 @@ public final class MiniBlockPageReader implements PageReader {
     }
   }
 
-  private Decoded decodeChunk(ByteBuffer chunk, int items, Values dictionary) {
+  private MiniBlockChunk decodeChunk(ByteBuffer chunk, int items, Values dictionary) {
     int pos = 0;
     int numLevels = Short.toUnsignedInt(chunk.getShort(pos));
     pos += 2;
+    int repBytes = 0;
+    if (reps != null) {
+      repBytes = Short.toUnsignedInt(chunk.getShort(pos));
+      pos += 2;
+    }
     int defBytes = 0;
     if (defs != null) {
       defBytes = Short.toUnsignedInt(chunk.getShort(pos));
@@ -299,15 +268,30 @@ public final class MiniBlockPageReader implements PageReader {
       }
     }
     pos = align8(pos);
-    short[] levels = null;
+    short[] rep = null;
+    if (reps != null) {
+      if (numLevels < items) {
+        throw DecodeException.corrupt("mini-block chunk has " + numLevels + " levels for " + items + " items");
+      }
+      rep = toLevels(reps.decode(Codecs.slice(chunk, pos, repBytes), numLevels), numLevels);
+      pos = align8(pos + repBytes);
+    }
+    short[] def = null;
     if (defs != null) {
-      if (numLevels != items) {
+      if (!lists && numLevels != items) {
         throw DecodeException.corrupt("mini-block chunk has " + numLevels + " definition levels for " + items
             + " items");
       }
-      levels = toLevels(defs.decode(Codecs.slice(chunk, pos, defBytes), numLevels), numLevels);
+      def = toLevels(defs.decode(Codecs.slice(chunk, pos, defBytes), numLevels), numLevels);
       pos = align8(pos + defBytes);
+      if (repdef.nested()) {
+        repdef.toCanonical(def, 0, numLevels);
+      }
+    } else if (lists && numLevels != items) {
+      throw DecodeException.corrupt("mini-block chunk has " + numLevels + " levels but no definition levels for "
+          + items + " items");
     }
+    short[] itemDefs = lists && def != null ? visibleDefs(def, numLevels, items) : def;
     List<ByteBuffer> bufs = new ArrayList<>(numBuffers);
     for (int i = 0; i < numBuffers; i++) {
       if (sizes[i] < 0) {
@@ -318,9 +302,27 @@ public final class MiniBlockPageReader implements PageReader {
     }
     Values v = values.decode(bufs, items);
     if (dictionary != null) {
-      v = Dictionaries.gather(dictionary, v, levels);
+      v = Dictionaries.gather(dictionary, v, itemDefs);
     }
-    return new Decoded(v, levels);
+    return new MiniBlockChunk(v, rep, def, itemDefs, lists ? numLevels : items);
+  }
+
+  /** The canonical definition levels of the entries that have an item. */
+  private short[] visibleDefs(short[] def, int numLevels, int items) {
+    short[] out = new short[items];
+    int n = 0;
+    for (int i = 0; i < numLevels; i++) {
+      if (repdef.canonical().visible(def[i])) {
+        if (n == items) {
+          throw DecodeException.corrupt("mini-block chunk has more visible levels than its " + items + " items");
+        }
+        out[n++] = def[i];
+      }
+    }
+    if (n != items) {
+      throw DecodeException.corrupt("mini-block chunk has " + n + " visible levels for " + items + " items");
+    }
+    return out;
   }
 
   static short[] toLevels(Values decoded, int n) {
@@ -336,8 +338,8 @@ public final class MiniBlockPageReader implements PageReader {
     return (pos + 7) & ~7;
   }
 
-  /** Sequential rows of one range. */
-  private static final class Rows implements RowSource {
+  /** Sequential rows of one range of a page without lists (a row is an item). */
+  private final class Rows implements RowSource {
     private final ChunkCache cache;
     private int row;
     private final int end;
@@ -358,12 +360,18 @@ public final class MiniBlockPageReader implements PageReader {
       if (n > remaining()) {
         throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
       }
+      if (sink.nested() != repdef.nested()) {
+        throw DecodeException.corrupt("page layers " + repdef + " do not match the column's nesting");
+      }
       while (n > 0) {
-        int chunk = cache.meta.chunkOf(row);
-        Decoded d = cache.get(chunk);
+        int chunk = cache.meta.chunkOfItem(row);
+        MiniBlockChunk d = cache.get(chunk);
         int inChunk = row - cache.meta.firstItem[chunk];
         int take = Math.min(n, cache.meta.items[chunk] - inChunk);
-        sink.append(d.values(), inChunk, take, d.defs(), inChunk);
+        if (repdef.nested()) {
+          sink.appendLevels(repdef.canonical(), null, d.def(), inChunk, take);
+        }
+        sink.append(d.values(), inChunk, take, d.def(), inChunk);
         row += take;
         n -= take;
       }

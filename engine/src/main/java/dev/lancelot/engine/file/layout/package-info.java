@@ -7,12 +7,13 @@
  * {@link dev.lancelot.engine.file.arrow.ColumnSink}s: mini-block (chunks), full-zip (zipped
  * control words and values) and all-null / constant pages.
  *
- * <p>Non-nested columns only, so far: a row is one item and a definition level of 0 means valid.
- * Lists and structs (several rep/def layers, repetition levels, invisible items, the mini-block
- * repetition index, rows spanning chunks) are refused with
- * {@link dev.lancelot.engine.file.codec.DecodeException#unsupported}. Adding them means: loading
- * the mini-block repetition index with the chunk table, mapping row ranges to item and level
- * ranges when slicing chunks and full-zip pages, passing repetition levels to the sinks, and
- * list/struct sinks that unravel offsets and validity layer by layer from the leaf columns.
+ * <p>A row is a top-level row. For flat columns it is one item whose definition level (0 = valid)
+ * travels with its value. For leaves of lists and structs, a page also sends the row span's
+ * repetition/definition levels, translated to the column's canonical scheme
+ * ({@link dev.lancelot.engine.file.repdef.RepDefLayers}), and only the items behind visible
+ * entries (null and empty lists have levels but no item). Rows of list columns are located with
+ * the mini-block repetition index (rows may span chunks) or the full-zip repetition index; the
+ * {@link dev.lancelot.engine.file.arrow.FieldSink} of the top-level field rebuilds offsets and
+ * validity from the levels.
  */
 package dev.lancelot.engine.file.layout;

@@ -4,13 +4,14 @@ import com.google.protobuf.Any;
 import dev.lancelot.engine.file.proto.File2Protos;
 import dev.lancelot.engine.schema.LanceField;
 import java.io.IOException;
+import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Buffers one column and writes a page whenever about {@code maxPageBytes} of values have
+ * Buffers one file column and writes a page whenever about {@code maxPageBytes} of values have
  * accumulated, so large files keep pages small enough to skip.
  */
-public final class ColumnWriter {
+public final class ColumnWriter implements FieldWriter {
   /** Most rows appended at a time; slices are sized so pages end close to their target size. */
   private static final int SLICE_ROWS = 1024;
 
@@ -20,17 +21,25 @@ public final class ColumnWriter {
   private final File2Protos.ColumnMetadata.Builder metadata = File2Protos.ColumnMetadata.newBuilder();
   private long rowsWritten;
 
-  public ColumnWriter(LanceField field, long maxPageBytes) {
+  /** {@code field}: the top-level field of a flat column, or the leaf of a nested field's column. */
+  ColumnWriter(LanceField field, ColumnBuffer buffer, long maxPageBytes) {
     this.field = field;
-    this.buffer = ColumnBuffers.create(field);
+    this.buffer = buffer;
     this.maxPageBytes = maxPageBytes;
   }
 
+  @Override
   public LanceField field() {
     return field;
   }
 
-  /** Appends all rows of {@code v}, writing pages to {@code out} as they fill up. */
+  @Override
+  public List<ColumnWriter> columns() {
+    return List.of(this);
+  }
+
+  /** Appends all rows of {@code v} (flat columns), writing pages to {@code out} as they fill up. */
+  @Override
   public void append(FieldVector v, AlignedOutput out) throws IOException {
     int n = v.getValueCount();
     int row = 0;
@@ -43,32 +52,45 @@ public final class ColumnWriter {
         long fit = (maxPageBytes - buffer.bytes()) / perRow + 1;
         take = (int) Math.min(n - row, Math.max(1, Math.min(SLICE_ROWS, fit)));
       }
-      buffer.append(v, row, take);
-      row += take;
-      if (buffer.bytes() >= maxPageBytes) {
-        flush(out);
+      if (buffer instanceof FlatColumnBuffer flat) {
+        flat.append(v, row, take);
+      } else if (buffer instanceof NullColumnBuffer nulls) {
+        nulls.append(take);
+      } else {
+        throw new IllegalStateException("column of a nested field appended as a flat column");
       }
+      row += take;
+      flushIfFull(out);
     }
   }
 
-  /** Writes the buffered rows (if any) as a page. */
+  /** Writes a page when the buffer has reached the page size. */
+  void flushIfFull(AlignedOutput out) throws IOException {
+    if (buffer.bytes() >= maxPageBytes) {
+      flush(out);
+    }
+  }
+
+  /** Writes the buffered rows (if any) as pages. */
   public void flush(AlignedOutput out) throws IOException {
     if (buffer.rows() == 0) {
       return;
     }
-    EncodedPage page = buffer.encode();
-    File2Protos.ColumnMetadata.Page.Builder p = File2Protos.ColumnMetadata.Page.newBuilder();
-    for (byte[] b : page.buffers()) {
-      p.addBufferOffsets(out.writeAligned(b));
-      p.addBufferSizes(b.length);
+    for (EncodedPage page : buffer.encode()) {
+      File2Protos.ColumnMetadata.Page.Builder p = File2Protos.ColumnMetadata.Page.newBuilder();
+      for (byte[] b : page.buffers()) {
+        p.addBufferOffsets(out.writeAligned(b));
+        p.addBufferSizes(b.length);
+      }
+      Any any = Any.newBuilder().setTypeUrl("/lance.encodings21.PageLayout").setValue(page.layout().toByteString())
+          .build();
+      p.setLength(page.numRows())
+          .setPriority(rowsWritten)
+          .setEncoding(File2Protos.Encoding.newBuilder()
+              .setDirect(File2Protos.DirectEncoding.newBuilder().setEncoding(any.toByteString())));
+      metadata.addPages(p);
+      rowsWritten += page.numRows();
     }
-    Any any = Any.newBuilder().setTypeUrl("/lance.encodings21.PageLayout").setValue(page.layout().toByteString()).build();
-    p.setLength(page.numRows())
-        .setPriority(rowsWritten)
-        .setEncoding(File2Protos.Encoding.newBuilder()
-            .setDirect(File2Protos.DirectEncoding.newBuilder().setEncoding(any.toByteString())));
-    metadata.addPages(p);
-    rowsWritten += page.numRows();
   }
 
   public long rowsWritten() {

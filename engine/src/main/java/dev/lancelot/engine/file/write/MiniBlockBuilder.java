@@ -4,30 +4,40 @@ import dev.lancelot.engine.file.proto.Encodings21Protos.CompressiveEncoding;
 import dev.lancelot.engine.file.proto.Encodings21Protos.Flat;
 import dev.lancelot.engine.file.proto.Encodings21Protos.MiniBlockLayout;
 import dev.lancelot.engine.file.proto.Encodings21Protos.PageLayout;
-import dev.lancelot.engine.file.proto.Encodings21Protos.RepDefLayer;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Serializes mini-block chunks (format 2.1, see
- * {@link dev.lancelot.engine.file.layout.MiniBlockPageReader} for the byte layout). Definition
- * levels, when the page has nulls, are stored raw as {@code Flat(16)}.
+ * {@link dev.lancelot.engine.file.layout.MiniBlockPageReader} for the byte layout). Levels, when
+ * the page has any, are stored raw as {@code Flat(16)}. With repetition levels the page gets a
+ * repetition index of depth 1 (see {@link dev.lancelot.engine.file.layout.MiniBlockPageReader}):
+ * per chunk the rows ending in it and the levels left over after its last row start when that
+ * row continues into the next chunk.
  */
 final class MiniBlockBuilder {
   /** Upper bound of a chunk in bytes (12 bits of 8-byte words). */
   static final int MAX_CHUNK_BYTES = 32 * 1024;
   /** Upper bound of values per chunk. */
   static final int MAX_CHUNK_VALUES = 4096;
+  /** Upper bound of level entries per chunk (keeps chunks of lists with many empty ones small). */
+  static final int MAX_CHUNK_LEVELS = 4096;
 
   private final int numBuffers;
+  private final PageLevels levels;
+  private final boolean withRep;
   private final boolean withDefs;
   private final GrowableBytes meta = new GrowableBytes(256);
   private final GrowableBytes data = new GrowableBytes(64 * 1024);
+  private final List<long[]> repIndex = new ArrayList<>();
   private int chunks;
   private long items;
 
-  MiniBlockBuilder(int numBuffers, boolean withDefs) {
+  MiniBlockBuilder(int numBuffers, PageLevels levels) {
     this.numBuffers = numBuffers;
-    this.withDefs = withDefs;
+    this.levels = levels;
+    this.withRep = levels.rep() != null;
+    this.withDefs = levels.def() != null;
   }
 
   /** A byte range of an array. */
@@ -38,11 +48,11 @@ final class MiniBlockBuilder {
   }
 
   /**
-   * Adds a chunk of {@code count} values ({@code last} marks the final chunk of the page; all
-   * others must hold a power of two). {@code defs} gives the chunk's definition levels (null when
-   * the page has none).
+   * Adds a chunk of {@code count} values with level entries {@code [levelFrom, levelFrom +
+   * numLevels)} ({@code last} marks the final chunk of the page; all others must hold a power of
+   * two values).
    */
-  void addChunk(int count, boolean last, Validity validity, int firstRow, List<Slice> buffers) {
+  void addChunk(int count, boolean last, int levelFrom, int numLevels, List<Slice> buffers) {
     if (count <= 0 || count > MAX_CHUNK_VALUES || (!last && Integer.bitCount(count) != 1)) {
       throw new IllegalStateException("invalid mini-block chunk size " + count);
     }
@@ -50,19 +60,22 @@ final class MiniBlockBuilder {
       throw new IllegalStateException("chunk has " + buffers.size() + " buffers, " + numBuffers + " expected");
     }
     int start = data.size();
-    data.putShort(withDefs ? count : 0);
+    data.putShort(withRep || withDefs ? numLevels : 0);
+    if (withRep) {
+      putSize(2 * numLevels);
+    }
     if (withDefs) {
-      putSize(2 * count);
+      putSize(2 * numLevels);
     }
     for (Slice b : buffers) {
       putSize(b.length());
     }
     data.align(8);
+    if (withRep) {
+      putLevels(levels.rep(), levelFrom, numLevels);
+    }
     if (withDefs) {
-      for (int i = 0; i < count; i++) {
-        data.putShort(validity.isNull(firstRow + i) ? 1 : 0);
-      }
-      data.align(8);
+      putLevels(levels.def(), levelFrom, numLevels);
     }
     for (Slice b : buffers) {
       data.put(b.array(), b.offset(), b.length());
@@ -74,8 +87,48 @@ final class MiniBlockBuilder {
     }
     int log = last ? 0 : Integer.numberOfTrailingZeros(count);
     meta.putShort(((bytes / 8 - 1) << 4) | log);
+    if (withRep) {
+      indexChunk(levelFrom, numLevels, last);
+    }
     chunks++;
     items += count;
+  }
+
+  private void putLevels(short[] values, int from, int n) {
+    data.ensure(2L * n);
+    for (int i = from; i < from + n; i++) {
+      data.putShort(values[i]);
+    }
+    data.align(8);
+  }
+
+  /** Repetition index entry of a chunk: rows ending in it, levels of a row continuing past it. */
+  private void indexChunk(int from, int n, boolean last) {
+    short[] rep = levels.rep();
+    int maxRep = levels.maxRep();
+    long ends = 0;
+    int lastStart = -1;
+    for (int i = from; i < from + n; i++) {
+      if (rep[i] == maxRep) {
+        if (i > from) {
+          ends++;
+        }
+        lastStart = i;
+      }
+    }
+    long partial = last ? 0 : lastStart < 0 ? n : from + n - lastStart;
+    if (!repIndex.isEmpty() && n > 0 && rep[from] == maxRep) {
+      long[] prev = repIndex.get(repIndex.size() - 1);
+      if (prev[1] != 0) {
+        // the previous chunk's last row ended with it after all
+        prev[0]++;
+        prev[1] = 0;
+      }
+    }
+    if (last) {
+      ends++;
+    }
+    repIndex.add(new long[] {ends, partial});
   }
 
   private void putSize(int size) {
@@ -85,20 +138,33 @@ final class MiniBlockBuilder {
     data.putShort(size);
   }
 
-  EncodedPage finish(CompressiveEncoding values, long numRows) {
-    if (items != numRows) {
-      throw new IllegalStateException("mini-block chunks hold " + items + " values for " + numRows + " rows");
+  EncodedPage finish(CompressiveEncoding values) {
+    if (items != levels.itemCount()) {
+      throw new IllegalStateException("mini-block chunks hold " + items + " values for " + levels.itemCount() + " items");
     }
     MiniBlockLayout.Builder layout = MiniBlockLayout.newBuilder()
         .setValueCompression(values)
-        .addLayers(withDefs ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM)
+        .addAllLayers(levels.layers())
         .setNumBuffers(numBuffers)
-        .setNumItems(numRows);
+        .setNumItems(items);
+    if (withRep) {
+      layout.setRepCompression(flat(16)).setRepetitionIndexDepth(1);
+    }
     if (withDefs) {
       layout.setDefCompression(flat(16));
     }
-    return new EncodedPage(PageLayout.newBuilder().setMiniBlockLayout(layout).build(),
-        List.of(meta.toArray(), data.toArray()), numRows);
+    List<byte[]> buffers = new ArrayList<>(3);
+    buffers.add(meta.toArray());
+    buffers.add(data.toArray());
+    if (withRep) {
+      GrowableBytes index = new GrowableBytes(16 * repIndex.size());
+      for (long[] e : repIndex) {
+        index.putLong(e[0]);
+        index.putLong(e[1]);
+      }
+      buffers.add(index.toArray());
+    }
+    return new EncodedPage(PageLayout.newBuilder().setMiniBlockLayout(layout).build(), buffers, levels.rows());
   }
 
   int chunks() {

@@ -1,19 +1,18 @@
 package dev.lancelot.engine.file.write;
 
-import org.apache.arrow.vector.FieldVector;
+import java.util.List;
 
 /** Arrow Null columns: every page is all-null. */
 final class NullColumnBuffer extends ColumnBuffer {
-  private int rows;
+  private final Validity validity = new Validity();
 
-  @Override
-  void append(FieldVector v, int from, int n) {
-    rows += n;
+  void append(int n) {
+    validity.appendNulls(n);
   }
 
   @Override
   int rows() {
-    return rows;
+    return validity.size();
   }
 
   @Override
@@ -22,9 +21,9 @@ final class NullColumnBuffer extends ColumnBuffer {
   }
 
   @Override
-  EncodedPage encode() {
-    EncodedPage page = allNull(rows);
-    rows = 0;
-    return page;
+  List<EncodedPage> encode() {
+    EncodedPage page = PageEncoder.allNull(PageLevels.flat(validity));
+    validity.clear();
+    return List.of(page);
   }
 }

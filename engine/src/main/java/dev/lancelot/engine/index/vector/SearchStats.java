@@ -2,12 +2,21 @@ package dev.lancelot.engine.index.vector;
 
 /**
  * Work counters of one search, filled by searchers for "analyze" output (SPEC Q12) and for tests
- * that bound the work: nodes visited (graph nodes expanded or marked visited, rows scanned) and
- * distances computed. Not thread-safe; one per search or per searcher, reset between searches.
+ * that bound the work: IVF partitions probed, nodes visited (graph nodes expanded or marked
+ * visited, rows scanned) and distances computed. Not thread-safe; one per search or per searcher, reset between searches.
  */
 public final class SearchStats {
+  private long partitionsProbed;
   private long nodesVisited;
   private long distancesComputed;
+
+  public long partitionsProbed() {
+    return partitionsProbed;
+  }
+
+  public void addPartitionsProbed(long n) {
+    partitionsProbed += n;
+  }
 
   public long nodesVisited() {
     return nodesVisited;
@@ -26,17 +35,19 @@ public final class SearchStats {
   }
 
   public void add(SearchStats other) {
+    partitionsProbed += other.partitionsProbed;
     nodesVisited += other.nodesVisited;
     distancesComputed += other.distancesComputed;
   }
 
   public void reset() {
+    partitionsProbed = 0;
     nodesVisited = 0;
     distancesComputed = 0;
   }
 
   @Override
   public String toString() {
-    return "nodes_visited=" + nodesVisited + ", distances_computed=" + distancesComputed;
+    return "partitions_probed=" + partitionsProbed + ", nodes_visited=" + nodesVisited + ", distances_computed=" + distancesComputed;
   }
 }

@@ -1,0 +1,67 @@
+package dev.lancelot.engine.file.arrow;
+
+import dev.lancelot.engine.file.codec.DecodeException;
+import dev.lancelot.engine.file.codec.Values;
+import dev.lancelot.engine.file.repdef.CanonicalLevels;
+import dev.lancelot.engine.file.repdef.LevelBuffer;
+import org.apache.arrow.vector.FieldVector;
+
+/** The leaf of a nested field: items go to the leaf vector's sink, levels to a buffer. */
+final class NestedLeafSink implements ColumnSink {
+  private final ColumnSink values;
+  private final CanonicalLevels scheme;
+  private final LevelBuffer levels;
+
+  NestedLeafSink(ColumnSink values, CanonicalLevels scheme, int capacity) {
+    this.values = values;
+    this.scheme = scheme;
+    this.levels = new LevelBuffer(scheme.numLists() > 0, capacity);
+  }
+
+  CanonicalLevels scheme() {
+    return scheme;
+  }
+
+  LevelBuffer levels() {
+    return levels;
+  }
+
+  @Override
+  public boolean nested() {
+    return true;
+  }
+
+  @Override
+  public void appendLevels(CanonicalLevels pageScheme, short[] rep, short[] def, int from, int n) {
+    if (!pageScheme.equals(scheme)) {
+      throw DecodeException.corrupt("page layers " + pageScheme + " do not match the column's nesting " + scheme);
+    }
+    levels.append(rep, def, from, n);
+  }
+
+  /** Appends {@code n} null items (the items of all-null pages). */
+  @Override
+  public void appendNulls(int n) {
+    values.appendNulls(n);
+  }
+
+  @Override
+  public void append(Values v, int from, int n, short[] defs, int defFrom) {
+    values.append(v, from, n, defs, defFrom);
+  }
+
+  @Override
+  public int size() {
+    return values.size();
+  }
+
+  @Override
+  public FieldVector finish() {
+    return values.finish();
+  }
+
+  @Override
+  public void abort() {
+    values.abort();
+  }
+}

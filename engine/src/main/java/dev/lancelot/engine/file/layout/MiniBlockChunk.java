@@ -1,0 +1,16 @@
+package dev.lancelot.engine.file.layout;
+
+import dev.lancelot.engine.file.codec.Values;
+
+/**
+ * A decoded mini-block chunk.
+ *
+ * @param values    the chunk's items (dictionary values already looked up)
+ * @param rep       repetition levels, one per level entry (null without lists)
+ * @param def       definition levels, one per level entry (null without nulls); canonical for
+ *                  nested columns, else 0 = valid
+ * @param itemDefs  definition levels of the items only (null without nulls): equal to
+ *                  {@code def} unless special entries (null/empty lists) are interleaved
+ * @param numLevels level entries (for columns without lists and nulls: the items)
+ */
+record MiniBlockChunk(Values values, short[] rep, short[] def, short[] itemDefs, int numLevels) {}

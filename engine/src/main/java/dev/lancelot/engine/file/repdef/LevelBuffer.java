@@ -1,0 +1,74 @@
+package dev.lancelot.engine.file.repdef;
+
+import java.util.Arrays;
+
+/**
+ * Growable canonical repetition and definition levels of one leaf column within one batch. The
+ * assembler rewrites them in place while unravelling lists (see {@link Unraveler}).
+ */
+public final class LevelBuffer {
+  private final boolean withRep;
+  private short[] rep;
+  private short[] def;
+  private int size;
+
+  public LevelBuffer(boolean withRep, int capacity) {
+    this.withRep = withRep;
+    int c = Math.max(capacity, 16);
+    this.rep = withRep ? new short[c] : null;
+    this.def = new short[c];
+  }
+
+  /**
+   * Appends levels {@code [from, from + n)}; a null {@code rep} or {@code def} stands for zeros
+   * (no lists in the page, or no nulls).
+   */
+  public void append(short[] repLevels, short[] defLevels, int from, int n) {
+    ensure(size + n);
+    if (withRep) {
+      if (repLevels == null) {
+        Arrays.fill(rep, size, size + n, (short) 0);
+      } else {
+        System.arraycopy(repLevels, from, rep, size, n);
+      }
+    }
+    if (defLevels == null) {
+      Arrays.fill(def, size, size + n, (short) 0);
+    } else {
+      System.arraycopy(defLevels, from, def, size, n);
+    }
+    size += n;
+  }
+
+  private void ensure(int needed) {
+    if (needed > def.length) {
+      int c = Math.max(needed, def.length * 2);
+      def = Arrays.copyOf(def, c);
+      if (withRep) {
+        rep = Arrays.copyOf(rep, c);
+      }
+    }
+  }
+
+  public boolean withRep() {
+    return withRep;
+  }
+
+  /** Repetition levels (null without lists); valid up to {@link #size()}. */
+  public short[] rep() {
+    return rep;
+  }
+
+  public short[] def() {
+    return def;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  /** Keeps only the first {@code n} entries (after an in-place rewrite). */
+  void truncate(int n) {
+    size = n;
+  }
+}

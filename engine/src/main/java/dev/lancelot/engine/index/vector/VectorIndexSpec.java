@@ -1,0 +1,164 @@
+package dev.lancelot.engine.index.vector;
+
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.vector.hnsw.HnswBuildParams;
+import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.engine.vector.VectorException;
+
+/**
+ * What vector index to build, with Lance 7's defaults. Immutable; {@code with*} methods return a
+ * new spec. Parameters that do not apply to the type are ignored (e.g. {@code m} for IVF_PQ).
+ *
+ * <ul>
+ *   <li>{@code numPartitions}: IVF partitions; 0 = Lance's rule, {@code rows / target} clamped
+ *       to [1, 4096] with target 4,096 rows (IVF_FLAT), 8,192 (IVF_PQ, IVF_SQ) or 1,048,576
+ *       (IVF_HNSW_*);
+ *   <li>{@code numSubVectors} (PQ, default 16; must divide the dimension), {@code numBits}
+ *       (PQ/SQ code width, 8 — the only width implemented);
+ *   <li>{@code m} (20), {@code efConstruction} (150), {@code maxLevel} (7): HNSW;
+ *   <li>{@code sampleRate} (256): IVF trains on {@code numPartitions × sampleRate} rows, PQ and SQ
+ *       on {@code 256 × sampleRate}; {@code maxIters} (50): k-means iterations of IVF and PQ;
+ *   <li>{@code seed}: all randomness (sampling, k-means init, HNSW levels), so builds repeat;
+ *   <li>{@code name}: index name, {@code null} = {@code <column>_idx} as Lance names it;
+ *       {@code replace}: replace an index of that name (else building over it is an error).
+ * </ul>
+ */
+public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPartitions, int numSubVectors,
+    int numBits, int m, int efConstruction, int maxLevel, int sampleRate, int maxIters, long seed, String name,
+    boolean replace) {
+  public static final int DEFAULT_NUM_SUB_VECTORS = 16;
+  public static final int DEFAULT_SAMPLE_RATE = 256;
+  public static final int DEFAULT_MAX_ITERS = 50;
+  public static final long DEFAULT_SEED = 42;
+  public static final int MAX_PARTITIONS = 4096;
+
+  public VectorIndexSpec {
+    if (type == null || !type.isVector()) {
+      throw new VectorException("Cannot create a vector index of type " + type + ": it is not a vector index type. "
+          + "Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ.");
+    }
+    if (metric == null || metric == DistanceMetric.HAMMING) {
+      throw new VectorException("Cannot create a " + type + " index with metric " + (metric == null ? "null"
+          : metric.lanceName()) + ": float vector indexes support l2, cosine and dot. Use one of those.");
+    }
+    if (numPartitions < 0 || numPartitions > MAX_PARTITIONS) {
+      throw new VectorException("Cannot create a " + type + " index with num_partitions=" + numPartitions
+          + ": it must be between 1 and " + MAX_PARTITIONS + " (or 0 to derive it from the row count).");
+    }
+    if (numSubVectors < 1) {
+      throw new VectorException("Cannot create a " + type + " index with num_sub_vectors=" + numSubVectors
+          + ": it must be at least 1 (Lance's default is 16).");
+    }
+    if (numBits != 8) {
+      throw new VectorException("Cannot create a " + type + " index with num_bits=" + numBits
+          + ": only 8-bit codes are implemented. Use num_bits=8.");
+    }
+    // HNSW parameters are checked by HnswBuildParams (messages name the parameter).
+    if (type.isHnsw()) {
+      new HnswBuildParams(m, efConstruction, maxLevel, seed);
+    }
+    if (sampleRate < 1) {
+      throw new VectorException("Cannot create a " + type + " index with sample_rate=" + sampleRate
+          + ": it must be positive (Lance's default is 256).");
+    }
+    if (maxIters < 1) {
+      throw new VectorException("Cannot create a " + type + " index with max_iters=" + maxIters
+          + ": it must be at least 1 (Lance's default is 50).");
+    }
+    if (name != null && name.isBlank()) {
+      throw new VectorException("Cannot create a " + type + " index with a blank name. Pass a name or leave it unset"
+          + " (default <column>_idx).");
+    }
+  }
+
+  /** A spec with Lance 7's defaults for everything but type and metric. */
+  public static VectorIndexSpec of(IndexType type, DistanceMetric metric) {
+    return new VectorIndexSpec(type, metric, 0, DEFAULT_NUM_SUB_VECTORS, 8, HnswBuildParams.DEFAULT_M,
+        HnswBuildParams.DEFAULT_EF_CONSTRUCTION, HnswBuildParams.DEFAULT_MAX_LEVEL, DEFAULT_SAMPLE_RATE,
+        DEFAULT_MAX_ITERS, DEFAULT_SEED, null, false);
+  }
+
+  /** Parses user input, e.g. {@code of("ivf_pq", "cosine")}. */
+  public static VectorIndexSpec of(String type, String metric) {
+    return of(IndexType.parse(type), DistanceMetric.parse(metric));
+  }
+
+  public VectorIndexSpec withNumPartitions(int n) {
+    return new VectorIndexSpec(type, metric, n, numSubVectors, numBits, m, efConstruction, maxLevel, sampleRate,
+        maxIters, seed, name, replace);
+  }
+
+  public VectorIndexSpec withNumSubVectors(int n) {
+    return new VectorIndexSpec(type, metric, numPartitions, n, numBits, m, efConstruction, maxLevel, sampleRate,
+        maxIters, seed, name, replace);
+  }
+
+  public VectorIndexSpec withNumBits(int bits) {
+    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, bits, m, efConstruction, maxLevel,
+        sampleRate, maxIters, seed, name, replace);
+  }
+
+  public VectorIndexSpec withHnsw(int newM, int newEfConstruction, int newMaxLevel) {
+    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, newM, newEfConstruction,
+        newMaxLevel, sampleRate, maxIters, seed, name, replace);
+  }
+
+  public VectorIndexSpec withSampleRate(int rate) {
+    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel, rate,
+        maxIters, seed, name, replace);
+  }
+
+  public VectorIndexSpec withMaxIters(int iters) {
+    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel,
+        sampleRate, iters, seed, name, replace);
+  }
+
+  public VectorIndexSpec withSeed(long newSeed) {
+    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel,
+        sampleRate, maxIters, newSeed, name, replace);
+  }
+
+  public VectorIndexSpec withName(String newName) {
+    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel,
+        sampleRate, maxIters, seed, newName, replace);
+  }
+
+  public VectorIndexSpec withReplace(boolean newReplace) {
+    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel,
+        sampleRate, maxIters, seed, name, newReplace);
+  }
+
+  /** The index name for {@code column}: {@link #name()} or {@code <column>_idx}. */
+  public String nameFor(String column) {
+    return name != null ? name : column + "_idx";
+  }
+
+  public boolean usesPq() {
+    return type == IndexType.IVF_PQ || type == IndexType.IVF_HNSW_PQ;
+  }
+
+  public boolean usesSq() {
+    return type == IndexType.IVF_SQ || type == IndexType.IVF_HNSW_SQ;
+  }
+
+  /** Rows per partition Lance aims at when it picks the partition count. */
+  public int targetPartitionSize() {
+    return switch (type) {
+      case IVF_FLAT -> 4096;
+      case IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ -> 1 << 20;
+      default -> 8192;
+    };
+  }
+
+  /** The partition count for {@code rows} rows: {@link #numPartitions()}, or Lance's rule when 0. */
+  public int partitionsFor(long rows) {
+    if (numPartitions > 0) {
+      return numPartitions;
+    }
+    return (int) Math.max(1, Math.min(MAX_PARTITIONS, rows / targetPartitionSize()));
+  }
+
+  public HnswBuildParams hnswParams() {
+    return new HnswBuildParams(m, efConstruction, maxLevel, seed);
+  }
+}

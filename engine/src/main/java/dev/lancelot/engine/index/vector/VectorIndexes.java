@@ -1,0 +1,161 @@
+package dev.lancelot.engine.index.vector;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.index.IndexCatalog;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.vector.build.IndexDetails;
+import dev.lancelot.engine.index.vector.build.TrainedModel;
+import dev.lancelot.engine.index.vector.build.VectorIndexBuilder;
+import dev.lancelot.engine.index.vector.store.IndexSegmentReader;
+import dev.lancelot.engine.schema.LanceField;
+import java.util.ArrayList;
+import java.util.List;
+import org.roaringbitmap.RoaringBitmap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Vector index management on a dataset version, writing Lance 7's layout so Lance uses these
+ * indexes too. Each call commits one new version (a CreateIndex transaction) and returns it.
+ *
+ * <pre>{@code
+ * Dataset v2 = VectorIndexes.create(ds, "vector",
+ *     VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2).withNumPartitions(256).withNumSubVectors(16));
+ * Dataset v4 = VectorIndexes.optimize(v3, "vector_idx", false);   // after an append: delta segment
+ * VectorIndexDescription d = VectorIndexes.describe(v4, "vector_idx");
+ * }</pre>
+ */
+public final class VectorIndexes {
+  private static final Logger LOG = LoggerFactory.getLogger(VectorIndexes.class);
+
+  private VectorIndexes() {}
+
+  /**
+   * Builds an index over every fragment of {@code dataset} (deleted rows left out) and commits it.
+   * An index of the same name is an error unless {@code spec.replace()}, which replaces all its
+   * segments in the same commit.
+   */
+  public static Dataset create(Dataset dataset, String column, VectorIndexSpec spec) {
+    String name = spec.nameFor(column);
+    List<IndexSegment> existing = dataset.indexes().segments(name);
+    if (!existing.isEmpty() && !spec.replace()) {
+      throw new LancelotException("Cannot create index \"" + name + "\" on " + dataset.location() + ": an index with"
+          + " that name already exists (" + existing.get(0).type() + "). Pass replace=true to rebuild it, or choose"
+          + " another name.");
+    }
+    VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec,
+        dataset.snapshot().fragments(), null);
+    return commit(dataset, List.of(built.metadata()), protos(existing));
+  }
+
+  /**
+   * Brings index {@code name} up to date with fragments appended since it was built. Without
+   * {@code retrain}, adds one delta segment (same name, new uuid) over the unindexed fragments,
+   * encoded with the index's existing centroids and codebook; with {@code retrain}, trains a new
+   * model on all current fragments and replaces every segment. Returns {@code dataset} unchanged
+   * when nothing is unindexed and no retrain is asked.
+   */
+  public static Dataset optimize(Dataset dataset, String name, boolean retrain) {
+    List<IndexSegment> segments = vectorSegments(dataset, name, "optimize");
+    IndexSegment first = segments.get(0);
+    String column = columnOf(dataset, first);
+    VectorIndexSpec spec = IndexDetails.specOf(first);
+    IndexSegmentReader model = IndexSegmentReader.open(dataset.context().io(),
+        dataset.context().paths().indexDir(first.uuid().toString()));
+    spec = spec.withNumPartitions(model.numPartitions());
+    if (retrain) {
+      VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec,
+          dataset.snapshot().fragments(), null);
+      return commit(dataset, List.of(built.metadata()), protos(segments));
+    }
+    List<DataFragment> unindexed = dataset.indexes().unindexedFragments(name);
+    if (unindexed.isEmpty()) {
+      LOG.info("Index \"{}\" already covers every fragment of version {}; nothing to optimize", name,
+          dataset.version());
+      return dataset;
+    }
+    VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec, unindexed,
+        TrainedModel.of(model));
+    return commit(dataset, List.of(built.metadata()), List.of());
+  }
+
+  /** Removes every segment of index {@code name} (the files stay until cleanup, as Lance does). */
+  public static Dataset drop(Dataset dataset, String name) {
+    List<IndexSegment> segments = dataset.indexes().segments(name);
+    if (segments.isEmpty()) {
+      throw new LancelotException("Cannot drop index \"" + name + "\" of " + dataset.location() + ": there is no"
+          + " index with that name. Indexes: " + dataset.indexes().names() + ".");
+    }
+    return commit(dataset, List.of(), protos(segments));
+  }
+
+  /** Type, metric, partitions, segments and coverage of index {@code name} in this version. */
+  public static VectorIndexDescription describe(Dataset dataset, String name) {
+    List<IndexSegment> segments = vectorSegments(dataset, name, "describe");
+    IndexCatalog catalog = dataset.indexes();
+    List<VectorIndexDescription.Segment> out = new ArrayList<>();
+    int dim = 0;
+    int partitions = 0;
+    for (IndexSegment s : segments) {
+      IndexSegmentReader r = IndexSegmentReader.open(dataset.context().io(),
+          dataset.context().paths().indexDir(s.uuid().toString()));
+      dim = r.dimension();
+      partitions = r.numPartitions();
+      List<Long> frags = new ArrayList<>();
+      s.fragments().forEach((int f) -> frags.add(Integer.toUnsignedLong(f)));
+      out.add(new VectorIndexDescription.Segment(s.uuid(), s.datasetVersion(), frags, r.numRows(), r.numPartitions()));
+    }
+    RoaringBitmap indexed = catalog.indexedFragments(name);
+    List<Long> indexedIds = new ArrayList<>();
+    List<Long> unindexedIds = new ArrayList<>();
+    long indexedRows = 0;
+    long unindexedRows = 0;
+    for (DataFragment f : dataset.snapshot().fragments()) {
+      long live = f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      if (indexed.contains(Math.toIntExact(f.getId()))) {
+        indexedIds.add(f.getId());
+        indexedRows += live;
+      } else {
+        unindexedIds.add(f.getId());
+        unindexedRows += live;
+      }
+    }
+    IndexSegment first = segments.get(0);
+    return new VectorIndexDescription(name, columnOf(dataset, first), first.type(), first.metric().orElseThrow(), dim,
+        partitions, out, indexedIds, unindexedIds, indexedRows, unindexedRows);
+  }
+
+  private static List<IndexSegment> vectorSegments(Dataset dataset, String name, String action) {
+    List<IndexSegment> segments = dataset.indexes().segments(name);
+    if (segments.isEmpty()) {
+      throw new LancelotException("Cannot " + action + " index \"" + name + "\" of " + dataset.location() + ": there"
+          + " is no index with that name. Indexes: " + dataset.indexes().names() + ".");
+    }
+    if (!segments.get(0).type().isVector()) {
+      throw new LancelotException("Cannot " + action + " index \"" + name + "\" as a vector index: it is a "
+          + segments.get(0).type() + " index.");
+    }
+    return segments;
+  }
+
+  private static String columnOf(Dataset dataset, IndexSegment segment) {
+    int fieldId = segment.fieldIds().get(0);
+    return dataset.lanceSchema().fieldById(fieldId).map(LanceField::name).orElseThrow(() -> new LancelotException(
+        "Cannot use index \"" + segment.name() + "\" of " + dataset.location() + ": its column (field id " + fieldId
+            + ") is no longer in the schema. Drop the index."));
+  }
+
+  private static List<IndexMetadata> protos(List<IndexSegment> segments) {
+    return segments.stream().map(IndexSegment::proto).toList();
+  }
+
+  private static Dataset commit(Dataset dataset, List<IndexMetadata> added, List<IndexMetadata> removed) {
+    Dataset next = dataset.commitIndexes(added, removed);
+    LOG.info("Committed version {} of {}: {} index segment(s) added, {} removed", next.version(), dataset.location(),
+        added.size(), removed.size());
+    return next;
+  }
+}

@@ -1,0 +1,305 @@
+package dev.lancelot.engine.index.vector;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.vector.flat.FlatSearch;
+import dev.lancelot.engine.index.vector.hnsw.HnswSearcher;
+import dev.lancelot.engine.index.vector.ivf.IvfModel;
+import dev.lancelot.engine.index.vector.ivf.PartitionRanking;
+import dev.lancelot.engine.index.vector.pq.PqCodebook;
+import dev.lancelot.engine.index.vector.store.IndexSegmentReader;
+import dev.lancelot.engine.index.vector.store.PartitionData;
+import dev.lancelot.engine.io.FileIO;
+import dev.lancelot.engine.table.DatasetPaths;
+import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.engine.vector.VectorException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongPredicate;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * Searches one vector index segment (one {@code _indices/<uuid>} of Lance 7's layout, built by
+ * Lance or by lancelot): the query layer ranks partitions with {@link #rankPartitions}, picks how
+ * many to probe (SPEC Q4), and asks {@link #search} for the best {@code k} candidates among rows it
+ * accepts, by approximate distance as Lance computes it for the index type (flat: the metric;
+ * SQ/PQ: distances on codes; cosine indexes compare unit vectors, PQ and SQ with l2). Ties are
+ * broken by row address (SPEC Q14).
+ *
+ * <pre>{@code
+ * IndexSegment seg = dataset.indexes().segments("vector_idx").get(0);
+ * VectorSegmentSearcher s = VectorSegmentSearcher.cached(dataset, seg);
+ * PartitionRanking r = s.rankPartitions(q);
+ * int[] probe = Arrays.copyOf(r.partitions(), 4);
+ * SearchResult hits = s.search(q, probe, 20, 30, LiveRows.of(dataset), new SearchStats());
+ * }</pre>
+ *
+ * <p>Thread-safety: a searcher is immutable apart from its partition cache (a concurrent map) and
+ * may be shared by any number of threads; each call uses its own scratch. It holds no open files
+ * (partitions are read on first use, then kept on the heap), so it needs no closing; drop it to
+ * free the cached partitions. Segment files never change once written, so a searcher stays valid
+ * for every dataset version that lists the segment.
+ */
+public final class VectorSegmentSearcher {
+  /** Transient Arrow memory for partition reads; every read frees its buffers before returning. */
+  private static final BufferAllocator READ_ALLOCATOR = new RootAllocator();
+  private static final int CACHE_CAPACITY = 64;
+  private static final Map<String, VectorSegmentSearcher> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, VectorSegmentSearcher> eldest) {
+      return size() > CACHE_CAPACITY;
+    }
+  };
+
+  private final IndexSegment segment;
+  private final IndexSegmentReader reader;
+  private final IvfModel ivf;
+  private final boolean residual;
+  private final ConcurrentHashMap<Integer, PartitionData> partitions = new ConcurrentHashMap<>();
+
+  private VectorSegmentSearcher(IndexSegment segment, IndexSegmentReader reader) {
+    this.segment = segment;
+    this.reader = reader;
+    this.ivf = reader.ivf();
+    this.residual = reader.codebook() != null && PqCodebook.usesResidual(reader.metric());
+  }
+
+  /** Opens a segment of {@code dataset}: reads both files' metadata (not the partitions). */
+  public static VectorSegmentSearcher open(Dataset dataset, IndexSegment segment) {
+    return open(dataset.context().io(), dataset.location(), segment);
+  }
+
+  /** Opens a segment of the dataset at {@code datasetLocation} (fully qualified) through {@code io}. */
+  public static VectorSegmentSearcher open(FileIO io, String datasetLocation, IndexSegment segment) {
+    if (!segment.type().isVector()) {
+      throw new LancelotException("Cannot search index " + segment.name() + " (" + segment.uuid() + "): it is a "
+          + segment.type() + " index, not a vector index. Pick a vector index of the column.");
+    }
+    if (segment.proto().hasBaseId()) {
+      throw new LancelotException("Cannot open index " + segment.name() + " (" + segment.uuid() + ") of "
+          + datasetLocation + ": its files live under another base path (base id " + segment.proto().getBaseId()
+          + "), which is not supported. Search without the index (use_index=false).");
+    }
+    IndexSegmentReader reader = IndexSegmentReader.open(io, DatasetPaths.of(datasetLocation).indexDir(
+        segment.uuid().toString()));
+    if (segment.metric().isPresent() && segment.metric().get() != reader.metric()) {
+      throw new dev.lancelot.engine.format.CorruptFileException(reader.indexLocation(), "its metric "
+          + reader.metric().lanceName() + " differs from the manifest's " + segment.metric().get().lanceName());
+    }
+    return new VectorSegmentSearcher(segment, reader);
+  }
+
+  /**
+   * A shared searcher for the segment, from a small process-wide LRU cache keyed by dataset
+   * location and segment uuid (up to {@value #CACHE_CAPACITY} segments), so repeated queries
+   * reuse loaded partitions.
+   */
+  public static VectorSegmentSearcher cached(Dataset dataset, IndexSegment segment) {
+    String key = dataset.location() + "#" + segment.uuid();
+    synchronized (CACHE) {
+      VectorSegmentSearcher s = CACHE.get(key);
+      if (s != null) {
+        return s;
+      }
+    }
+    VectorSegmentSearcher fresh = open(dataset, segment);
+    synchronized (CACHE) {
+      return CACHE.computeIfAbsent(key, k -> fresh);
+    }
+  }
+
+  public IndexSegment segment() {
+    return segment;
+  }
+
+  public IndexType type() {
+    return reader.type();
+  }
+
+  /** The index metric, fixed at build time (SPEC Q3). */
+  public DistanceMetric metric() {
+    return reader.metric();
+  }
+
+  public int dimension() {
+    return reader.dimension();
+  }
+
+  public int numPartitions() {
+    return reader.numPartitions();
+  }
+
+  /** Vectors stored in partition {@code p} (deleted rows included until the index is rebuilt). */
+  public int partitionSize(int p) {
+    return reader.partitionSize(p);
+  }
+
+  /** Vectors this segment holds. */
+  public long numRows() {
+    return reader.numRows();
+  }
+
+  /** The file-level reader (centroids, quantizer), for inspection. */
+  public IndexSegmentReader reader() {
+    return reader;
+  }
+
+  /**
+   * All partitions, nearest centroid first (ties by partition id), with the query-centroid
+   * distances; the query is normalized first for cosine indexes, as Lance does.
+   */
+  public PartitionRanking rankPartitions(float[] query) {
+    checkQuery(query);
+    return ivf.rankPartitions(query, ivf.numPartitions());
+  }
+
+  /**
+   * The best {@code k} rows among {@code partitions} accepted by {@code accept} (row addresses;
+   * {@code null} accepts all), best first by approximate distance then row address.
+   *
+   * @param k     candidate budget ({@code k × refine_factor} of the query)
+   * @param ef    HNSW search width, at least {@code k} (ignored by IVF_FLAT/PQ/SQ)
+   * @param stats counters to add to (partitions probed, rows visited, distances computed), or null
+   */
+  public SearchResult search(float[] query, int[] partitions, int k, int ef, LongPredicate accept,
+      SearchStats stats) {
+    TopKCollector collector = new TopKCollector(checkK(k));
+    search(query, partitions, ef, accept, collector, stats);
+    return collector.result();
+  }
+
+  /**
+   * As {@link #search(float[], int[], int, int, LongPredicate, SearchStats)}, offering candidates
+   * to {@code collector} (its {@code k} is the budget), so several segments can share one.
+   */
+  public void search(float[] query, int[] partitions, int ef, LongPredicate accept, TopKCollector collector,
+      SearchStats stats) {
+    checkQuery(query);
+    int k = collector.k();
+    checkEf(k, ef);
+    float[] q = ivf.prepareQuery(query);
+    float[] scratch = residual ? new float[q.length] : null;
+    HnswSearcher hnsw = type().isHnsw() ? new HnswSearcher() : null;
+    for (int p : partitions) {
+      PartitionData data = partition(p);
+      AcceptMask mask = mask(data, accept);
+      searchPartition(p, data, q, scratch, k, ef, mask, hnsw, collector, stats);
+    }
+  }
+
+  /**
+   * Many queries at once: each distinct partition among {@code partitions[i]} (the partitions to
+   * probe for query {@code i}) is loaded and masked once and searched for every query probing it.
+   * Returns one result per query, as {@link #search(float[], int[], int, int, LongPredicate,
+   * SearchStats)} would.
+   */
+  public SearchResult[] searchBatch(float[][] queries, int[][] partitions, int k, int ef, LongPredicate accept,
+      SearchStats stats) {
+    if (queries.length != partitions.length) {
+      throw new IllegalArgumentException(queries.length + " queries but " + partitions.length + " partition lists");
+    }
+    checkEf(checkK(k), ef);
+    float[][] prepared = new float[queries.length][];
+    TopKCollector[] collectors = new TopKCollector[queries.length];
+    Map<Integer, List<Integer>> byPartition = new java.util.TreeMap<>();
+    for (int i = 0; i < queries.length; i++) {
+      checkQuery(queries[i]);
+      prepared[i] = ivf.prepareQuery(queries[i]);
+      collectors[i] = new TopKCollector(k);
+      for (int p : partitions[i]) {
+        byPartition.computeIfAbsent(p, x -> new ArrayList<>()).add(i);
+      }
+    }
+    float[] scratch = residual ? new float[dimension()] : null;
+    HnswSearcher hnsw = type().isHnsw() ? new HnswSearcher() : null;
+    for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
+      int p = e.getKey();
+      PartitionData data = partition(p);
+      AcceptMask mask = mask(data, accept);
+      for (int qi : e.getValue()) {
+        searchPartition(p, data, prepared[qi], scratch, k, ef, mask, hnsw, collectors[qi], stats);
+      }
+    }
+    SearchResult[] out = new SearchResult[queries.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = collectors[i].result();
+    }
+    return out;
+  }
+
+  /** Partition {@code p}, read on first use and cached. */
+  public PartitionData partition(int p) {
+    if (p < 0 || p >= numPartitions()) {
+      throw new IllegalArgumentException("Cannot probe partition " + p + " of index " + segment.name() + ": it has "
+          + numPartitions() + " partitions (0.." + (numPartitions() - 1) + ")");
+    }
+    return partitions.computeIfAbsent(p, x -> reader.readPartition(x, READ_ALLOCATOR));
+  }
+
+  private void searchPartition(int p, PartitionData data, float[] q, float[] scratch, int k, int ef, AcceptMask mask,
+      HnswSearcher hnsw, TopKCollector collector, SearchStats stats) {
+    if (stats != null) {
+      stats.addPartitionsProbed(1);
+    }
+    if (data.size() == 0 || (mask != null && mask.cardinality() == 0)) {
+      return;
+    }
+    float[] partQuery = q;
+    if (residual) {
+      ivf.residual(q, 0, p, scratch, 0);
+      partQuery = scratch;
+    }
+    QueryScorer scorer = data.storage().scorer(partQuery);
+    if (hnsw != null) {
+      hnsw.search(data.graph(), scorer, k, ef, mask, data.rowIds(), collector);
+      if (stats != null) {
+        stats.add(hnsw.stats());
+      }
+    } else {
+      FlatSearch.search(scorer, data.size(), mask, data.rowIds(), collector, stats);
+    }
+  }
+
+  private static AcceptMask mask(PartitionData data, LongPredicate accept) {
+    if (accept == null) {
+      return null;
+    }
+    long[] ids = data.rowIds();
+    AcceptMask mask = AcceptMask.none(ids.length);
+    for (int i = 0; i < ids.length; i++) {
+      if (accept.test(ids[i])) {
+        mask.set(i);
+      }
+    }
+    return mask;
+  }
+
+  private void checkQuery(float[] query) {
+    if (query == null || query.length != dimension()) {
+      throw new VectorException("Cannot search index " + segment.name() + ": the query vector has "
+          + (query == null ? "no values" : query.length + " dimensions") + " but the index has " + dimension()
+          + ". Pass a query of the column's dimension.");
+    }
+  }
+
+  private static int checkK(int k) {
+    if (k < 1) {
+      throw new VectorException("Cannot search with k=" + k + ": k must be at least 1. Ask for 1 or more results.");
+    }
+    return k;
+  }
+
+  private void checkEf(int k, int ef) {
+    if (type().isHnsw() && ef < k) {
+      throw new VectorException("Cannot search HNSW index " + segment.name() + " with ef=" + ef
+          + ": ef must be >= k × refine_factor (" + k + "). Raise ef to at least " + k
+          + " or leave it unset (default k + k/2).");
+    }
+  }
+}

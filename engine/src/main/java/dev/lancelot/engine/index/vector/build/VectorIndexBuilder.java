@@ -1,0 +1,134 @@
+package dev.lancelot.engine.index.vector.build;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.format.proto.TableProtos.UUID;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.index.vector.VectorStorage;
+import dev.lancelot.engine.index.vector.flat.FlatStorage;
+import dev.lancelot.engine.index.vector.hnsw.HnswBuildParams;
+import dev.lancelot.engine.index.vector.hnsw.HnswBuilder;
+import dev.lancelot.engine.index.vector.hnsw.HnswGraph;
+import dev.lancelot.engine.index.vector.pq.PqStorage;
+import dev.lancelot.engine.index.vector.sq.SqStorage;
+import dev.lancelot.engine.index.vector.store.IndexFileLayout;
+import dev.lancelot.engine.index.vector.store.IndexSegmentWriter;
+import dev.lancelot.engine.io.FileIO;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.roaringbitmap.RoaringBitmap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds one vector index segment over some fragments of a dataset version and writes it in
+ * Lance 7's layout under {@code _indices/<uuid>/}; committing is the caller's step
+ * ({@code VectorIndexes}). Pipeline: train (or reuse) the model on a sample → stream the column
+ * again, assigning and encoding (only codes are kept) → build HNSW graphs per partition when the
+ * type has them → write {@code auxiliary.idx} and {@code index.idx}. Progress is logged per phase.
+ */
+public final class VectorIndexBuilder {
+  private static final Logger LOG = LoggerFactory.getLogger(VectorIndexBuilder.class);
+
+  private VectorIndexBuilder() {}
+
+  /** A written, not yet committed segment: its manifest entry and the model it used. */
+  public record BuiltSegment(IndexMetadata metadata, TrainedModel model, long rows, long buildMillis) {}
+
+  /**
+   * Builds a segment of index {@code spec.nameFor(column)} over {@code fragments} of
+   * {@code dataset}, training a model, or encoding with {@code reuse} (a delta segment) when given.
+   */
+  public static BuiltSegment build(Dataset dataset, String column, VectorIndexSpec spec, List<DataFragment> fragments,
+      TrainedModel reuse) {
+    String name = spec.nameFor(column);
+    String action = (reuse == null ? "create " : "add a delta segment to ") + spec.type() + " index \"" + name
+        + "\" on column \"" + column + "\" of " + dataset.location();
+    VectorColumn col = VectorColumn.resolve(dataset, column, action);
+    long started = System.nanoTime();
+    LOG.info("Building {} index \"{}\" ({}) on {}: {} fragments, {} rows", spec.type(), name,
+        spec.metric().lanceName(), column, fragments.size(), VectorScan.liveRows(fragments));
+    TrainedModel model = reuse;
+    if (model == null) {
+      model = ModelTrainer.train(dataset, col, spec, fragments, action);
+    } else if (model.dimension() != col.dimension()) {
+      throw new IllegalStateException("model of dimension " + model.dimension() + " for column of " + col.dimension());
+    }
+
+    long t = System.nanoTime();
+    SegmentEncoder encoder = new SegmentEncoder(model);
+    VectorScan.scan(dataset, col, fragments, action, encoder::add);
+    if (encoder.skipped() > 0) {
+      LOG.info("Left {} zero vectors out of the cosine index (they have no direction)", encoder.skipped());
+    }
+    long rows = encoder.accumulator().rows();
+    List<IndexSegmentWriter.Partition> partitions = encoder.accumulator().finish();
+    LOG.info("Assigned and encoded {} rows into {} partitions, {} ms", rows, partitions.size(),
+        (System.nanoTime() - t) / 1_000_000);
+
+    if (spec.type().isHnsw()) {
+      t = System.nanoTime();
+      partitions = withGraphs(model, partitions, spec.hnswParams());
+      LOG.info("Built HNSW graphs of {} partitions (m={}, ef_construction={}, max_level={}), {} ms",
+          partitions.size(), spec.m(), spec.efConstruction(), spec.maxLevel(), (System.nanoTime() - t) / 1_000_000);
+    }
+
+    t = System.nanoTime();
+    java.util.UUID uuid = java.util.UUID.randomUUID();
+    FileIO io = dataset.context().io();
+    String dir = dataset.context().paths().indexDir(uuid.toString());
+    List<IndexSegmentWriter.WrittenFile> files;
+    try {
+      files = IndexSegmentWriter.write(io, dir, new IndexSegmentWriter.Content(spec.type(), spec.metric(),
+          model.ivf(), model.codebook(), model.quantizer(), partitions, encoder.loss()),
+          dataset.context().allocator());
+    } catch (RuntimeException e) {
+      io.deleteRecursively(dir);
+      throw e;
+    }
+    LOG.info("Wrote index segment {} ({} bytes), {} ms", dir,
+        files.stream().mapToLong(IndexSegmentWriter.WrittenFile::sizeBytes).sum(), (System.nanoTime() - t) / 1_000_000);
+
+    RoaringBitmap covered = new RoaringBitmap();
+    fragments.forEach(f -> covered.add(Math.toIntExact(f.getId())));
+    IndexMetadata.Builder meta = IndexMetadata.newBuilder()
+        .setUuid(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(uuid)))
+        .addFields(col.fieldId())
+        .setName(name)
+        .setDatasetVersion(dataset.version())
+        .setFragmentBitmap(IndexSegment.bitmapBytes(covered))
+        .setIndexDetails(IndexDetails.of(spec))
+        .setIndexVersion(IndexFileLayout.VECTOR_INDEX_VERSION)
+        .setCreatedAt(System.currentTimeMillis());
+    for (IndexSegmentWriter.WrittenFile f : files) {
+      meta.addFiles(IndexFile.newBuilder().setPath(f.name()).setSizeBytes(f.sizeBytes()));
+    }
+    long millis = (System.nanoTime() - started) / 1_000_000;
+    LOG.info("Built {} index \"{}\" segment {}: {} rows in {} ms", spec.type(), name, uuid, rows, millis);
+    return new BuiltSegment(meta.build(), model, rows, millis);
+  }
+
+  /** Adds each partition's HNSW graph (seeded per partition, built in parallel, deterministic). */
+  private static List<IndexSegmentWriter.Partition> withGraphs(TrainedModel model,
+      List<IndexSegmentWriter.Partition> partitions, HnswBuildParams params) {
+    int dim = model.dimension();
+    IndexSegmentWriter.Partition[] out = new IndexSegmentWriter.Partition[partitions.size()];
+    IntStream.range(0, out.length).parallel().forEach(p -> {
+      IndexSegmentWriter.Partition part = partitions.get(p);
+      VectorStorage storage;
+      if (model.codebook() != null) {
+        storage = PqStorage.of(model.codebook(), part.codes(), part.size());
+      } else if (model.quantizer() != null) {
+        storage = SqStorage.of(model.quantizer(), part.codes(), part.size(), model.metric());
+      } else {
+        storage = FlatStorage.of(part.vectors(), dim, model.metric());
+      }
+      HnswGraph graph = part.size() == 0 ? null : HnswBuilder.build(storage, params.withSeed(params.seed() + p));
+      out[p] = new IndexSegmentWriter.Partition(part.rowIds(), part.vectors(), part.codes(), graph);
+    });
+    return List.of(out);
+  }
+}
