@@ -37,6 +37,14 @@ public final class FileProjection {
     return fromLeafMap(fileSchema.project(names), fileSchema.leafColumnIndices());
   }
 
+  /**
+   * The fields at these dotted paths (e.g. {@code "s.y"}: struct {@code s} with only member
+   * {@code y}); see {@link LanceSchema#projectPaths}. Only the columns of the kept leaves are read.
+   */
+  public static FileProjection ofPaths(LanceSchema fileSchema, List<String> paths) {
+    return fromLeafMap(fileSchema.projectPaths(paths), fileSchema.leafColumnIndices());
+  }
+
   /** The top-level fields with these ids, in the order given. */
   public static FileProjection ofFieldIds(LanceSchema fileSchema, int... topLevelFieldIds) {
     return fromLeafMap(fileSchema.projectByIds(topLevelFieldIds), fileSchema.leafColumnIndices());

@@ -22,6 +22,7 @@ public final class LanceBatchReader extends ArrowReader {
   private final FileProjection projection;
   private final Schema schema;
   private final List<List<ColumnScanner>> scanners;
+  private final List<Nested20Field> nested20;
   private final long end;
   private final int batchSize;
   private long next;
@@ -29,12 +30,14 @@ public final class LanceBatchReader extends ArrowReader {
   private final java.util.concurrent.atomic.AtomicLong bytesRead;
 
   LanceBatchReader(LanceFileReader file, FileProjection projection, Schema schema, List<List<ColumnScanner>> scanners,
+      List<Nested20Field> nested20,
       long start, long end, int batchSize, BufferAllocator allocator, java.util.concurrent.atomic.AtomicLong bytesRead) {
     super(allocator);
     this.file = file;
     this.projection = projection;
     this.schema = schema;
     this.scanners = scanners;
+    this.nested20 = nested20;
     this.next = start;
     this.end = end;
     this.batchSize = batchSize;
@@ -52,6 +55,10 @@ public final class LanceBatchReader extends ArrowReader {
     List<FieldSink> sinks = new ArrayList<>(scanners.size());
     try {
       for (int i = 0; i < scanners.size(); i++) {
+        if (nested20.get(i) != null) {
+          sinks.add(nested20Sink(nested20.get(i), n));
+          continue;
+        }
         List<ColumnScanner> columns = scanners.get(i);
         FieldSink sink = file.newSink(schema.getFields().get(i), allocator, n, columns.size());
         sinks.add(sink);
@@ -84,6 +91,32 @@ public final class LanceBatchReader extends ArrowReader {
     root.setRowCount(n);
     next += n;
     return true;
+  }
+
+  /** A format 2.0 struct or list field: its batch is read whole, top-down. */
+  private FieldSink nested20Sink(Nested20Field field, int n) {
+    FieldVector v = field.read(List.of(new long[] {next, next + n}), allocator);
+    return new FieldSink() {
+      @Override
+      public int numColumns() {
+        return 0;
+      }
+
+      @Override
+      public dev.lancelot.engine.file.arrow.ColumnSink column(int i) {
+        throw new IndexOutOfBoundsException("a format 2.0 nested field has no column sinks");
+      }
+
+      @Override
+      public FieldVector finish() {
+        return v;
+      }
+
+      @Override
+      public void abort() {
+        v.close();
+      }
+    };
   }
 
   /** The projection this reader returns. */

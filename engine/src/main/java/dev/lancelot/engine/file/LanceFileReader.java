@@ -140,15 +140,23 @@ public final class LanceFileReader {
       }
       return io.read(ranges);
     };
+    org.apache.arrow.vector.types.pojo.Schema arrow = arrowSchema(projection);
     List<List<ColumnScanner>> scanners = new ArrayList<>();
+    List<Nested20Field> nested20 = new ArrayList<>();
     for (int i = 0; i < projection.schema().fields().size(); i++) {
       List<ColumnScanner> field = new ArrayList<>();
-      for (ColumnReader column : columnsFor(projection, i)) {
-        field.add(new ColumnScanner(column, counting, start, end, DEFAULT_WINDOW_BYTES));
+      List<ColumnReader> cols = columnsFor(projection, i);
+      if (isNested20(projection, i)) {
+        nested20.add(new Nested20Field(arrow.getFields().get(i), cols, counting));
+      } else {
+        nested20.add(null);
+        for (ColumnReader column : cols) {
+          field.add(new ColumnScanner(column, counting, start, end, DEFAULT_WINDOW_BYTES));
+        }
       }
       scanners.add(field);
     }
-    return new LanceBatchReader(this, projection, arrowSchema(projection), scanners, start, end, batchSize, allocator,
+    return new LanceBatchReader(this, projection, arrow, scanners, nested20, start, end, batchSize, allocator,
         bytesRead);
   }
 
@@ -188,6 +196,9 @@ public final class LanceFileReader {
     List<List<PlannedPage>> plans = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       cols.add(columnsFor(projection, i));
+      if (isNested20(projection, i)) {
+        continue;
+      }
       for (ColumnReader column : cols.get(i)) {
         plans.add(planTake(column, rows));
       }
@@ -197,6 +208,10 @@ public final class LanceFileReader {
     try {
       int plan = 0;
       for (int i = 0; i < fields.size(); i++) {
+        if (isNested20(projection, i)) {
+          vectors.add(new Nested20Field(fields.get(i), cols.get(i), io).read(rangesOf(rows), allocator));
+          continue;
+        }
         FieldSink sink = newSink(fields.get(i), allocator, rows.length, cols.get(i).size());
         try {
           for (int c = 0; c < cols.get(i).size(); c++) {
@@ -285,10 +300,50 @@ public final class LanceFileReader {
     }
   }
 
-  /** The file columns of a top-level field of a projection (its leaves, in pre-order). */
+  /** Consecutive runs of the (ascending) rows, as {@code [start, end)} ranges; repeats get their own. */
+  private static List<long[]> rangesOf(long[] rows) {
+    List<long[]> out = new ArrayList<>();
+    for (long row : rows) {
+      long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && last[1] == row) {
+        last[1]++;
+      } else {
+        out.add(new long[] {row, row + 1});
+      }
+    }
+    return out;
+  }
+
+  /** Whether a projected field is a struct or list of a format 2.0 file (read top-down). */
+  private boolean isNested20(FileProjection projection, int fieldIndex) {
+    return version().equals(FileVersion.V2_0) && !projection.schema().fields().get(fieldIndex).isLeaf();
+  }
+
+  /**
+   * The file columns of a top-level field of a projection: its leaves in pre-order (2.1+), or
+   * every field node in pre-order (2.0, where structs and lists have columns too; their numbers
+   * follow the file's own schema in pre-order).
+   */
   private List<ColumnReader> columnsFor(FileProjection projection, int fieldIndex) {
-    int[] cols = projection.columns(fieldIndex);
     LanceField field = projection.schema().fields().get(fieldIndex);
+    int[] cols = projection.columns(fieldIndex);
+    if (version().equals(FileVersion.V2_0)) {
+      List<LanceField> all = schema().preOrder();
+      List<LanceField> nodes = field.preOrder();
+      cols = new int[nodes.size()];
+      for (int k = 0; k < nodes.size(); k++) {
+        int id = nodes.get(k).id();
+        int col = -1;
+        for (int j = 0; j < all.size() && col < 0; j++) {
+          col = all.get(j).id() == id ? j : -1;
+        }
+        if (col < 0) {
+          throw new UnsupportedFileFeatureException("Cannot read field \"" + field.name() + "\" of " + file.location()
+              + ": field id " + id + " is not stored in this file.");
+        }
+        cols[k] = col;
+      }
+    }
     List<ColumnReader> out = new ArrayList<>(cols.length);
     for (int col : cols) {
       if (col < 0 || col >= columns.length) {
@@ -296,7 +351,9 @@ public final class LanceFileReader {
             + col + " does not exist (the file has " + columns.length + " columns).");
       }
       ColumnReader c = columns[col];
-      if (c.info().numRows() != numRows()) {
+      // 2.0 item columns below a list hold one row per item
+      boolean rowIndexed = out.isEmpty() || !version().equals(FileVersion.V2_0);
+      if (rowIndexed && c.info().numRows() != numRows()) {
         throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
             + col + " holds " + c.info().numRows() + " rows but the file has " + numRows() + ".");
       }

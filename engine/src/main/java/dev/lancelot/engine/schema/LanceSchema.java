@@ -290,6 +290,56 @@ public final class LanceSchema {
     return new LanceSchema(out, metadata);
   }
 
+  /**
+   * The schema restricted to the fields at these dotted paths (see {@link #fieldByPath}): the
+   * ancestors of a path keep only the members on the paths asked for (e.g. {@code "s.y"} gives
+   * {@code s} with the single child {@code y}, so reads touch only {@code y}'s columns;
+   * {@code "l.item.a"} keeps member {@code a} of the structs in list {@code l}); the field a path
+   * names is kept whole. Top-level fields come in the order of their first path, children in
+   * schema order; field ids are kept.
+   */
+  public LanceSchema projectPaths(Collection<String> paths) {
+    Map<Integer, Boolean> keepWhole = new LinkedHashMap<>();
+    Map<Integer, Boolean> keepPart = new HashMap<>();
+    List<LanceField> tops = new ArrayList<>();
+    for (String path : paths) {
+      LanceField target = fieldByPath(path).orElseThrow(() -> new SchemaException("Cannot project column \""
+          + path + "\": the schema has no such field. Available: " + names()
+          + " (use a dotted path such as \"struct.member\" for nested fields)"));
+      keepWhole.put(target.id(), true);
+      LanceField cur = target;
+      while (cur.parentId() != -1) {
+        keepPart.put(cur.parentId(), true);
+        cur = byId.get(cur.parentId());
+        if (cur == null) {
+          throw new SchemaException("Cannot project column \"" + path + "\": a parent field is missing from the"
+              + " schema. The schema is corrupt.");
+        }
+      }
+      if (!tops.contains(cur)) {
+        tops.add(cur);
+      }
+    }
+    List<LanceField> out = new ArrayList<>(tops.size());
+    for (LanceField top : tops) {
+      out.add(prune(top, keepWhole, keepPart));
+    }
+    return new LanceSchema(out, metadata);
+  }
+
+  private static LanceField prune(LanceField f, Map<Integer, Boolean> whole, Map<Integer, Boolean> part) {
+    if (whole.containsKey(f.id()) || f.isLeaf()) {
+      return f;
+    }
+    List<LanceField> kept = new ArrayList<>();
+    for (LanceField c : f.children()) {
+      if (whole.containsKey(c.id()) || part.containsKey(c.id())) {
+        kept.add(prune(c, whole, part));
+      }
+    }
+    return f.withChildren(kept);
+  }
+
   /** The schema restricted to the top-level fields with these ids, in the order given. */
   public LanceSchema projectByIds(int... ids) {
     List<LanceField> out = new ArrayList<>(ids.length);

@@ -131,19 +131,38 @@ class CorruptFileTest {
   }
 
   @Test
-  void format20PagesAreUnsupportedWithAClearMessage() throws Exception {
+  void format20FilesReadAndCorruptIndicesFailNamingColumnAndPage() throws Exception {
     Path p = dir.resolve("v20.lance");
     try (VectorSchemaRoot b = FoundationData.batch(allocator, 0, 100, 1)) {
       OracleFiles.write(p, allocator, "2.0", List.of(b));
     }
-    LanceFileReader reader = LanceFileReader.open(HadoopFileIO.local().newInputFile(p.toUri().toString()));
+    byte[] bytes = java.nio.file.Files.readAllBytes(p);
+    LanceFileReader reader = open("v20-ok.lance", bytes);
     assertThat(reader.version()).isEqualTo(FileVersion.V2_0);
     assertThat(reader.schema().names()).containsExactly("id", "tenant_id", "name", "vec");
-    assertThatThrownBy(() -> readAll(reader))
-        .isInstanceOf(UnsupportedFileFeatureException.class)
-        .hasMessageContaining("v20.lance")
-        .hasMessageContaining("column \"id\"")
+    readAll(reader);
+    // the "name" column's first indices (Binary ends or Dictionary indices) point past their data
+    long indices = reader.metadata().column(2).pages().get(0).bufferOffset(0);
+    java.util.Arrays.fill(bytes, (int) indices, (int) indices + 8, (byte) 0x7F);
+    LanceFileReader broken = open("v20-bad.lance", bytes);
+    assertThatThrownBy(() -> readAll(broken))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("v20-bad.lance")
+        .hasMessageContaining("column \"name\"")
         .hasMessageContaining("page 0")
-        .hasMessageContaining("format 2.0");
+        .hasMessageContaining("The file is corrupt");
+  }
+
+  @Test
+  void format20EncodingsLanceNoLongerWritesAreUnsupportedNamingThem() {
+    var bitpacked = dev.lancelot.engine.file.proto.Encodings20Protos.ArrayEncoding.newBuilder()
+        .setBitpacked(dev.lancelot.engine.file.proto.Encodings20Protos.Bitpacked.newBuilder()
+            .setCompressedBitsPerValue(3).setUncompressedBitsPerValue(32)).build();
+    var page = new dev.lancelot.engine.file.container.PageInfo(0, 0, 10, new long[] {0}, new long[] {8}, null,
+        "/lance.encodings.ArrayEncoding", bitpacked);
+    assertThatThrownBy(() -> dev.lancelot.engine.file.layout.Layouts.reader(page))
+        .isInstanceOf(dev.lancelot.engine.file.codec.DecodeException.class)
+        .hasMessageContaining("format 2.0 encoding BITPACKED")
+        .satisfies(e -> assertThat(((dev.lancelot.engine.file.codec.DecodeException) e).isUnsupported()).isTrue());
   }
 }

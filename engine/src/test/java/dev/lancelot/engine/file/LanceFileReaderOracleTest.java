@@ -61,6 +61,13 @@ class LanceFileReaderOracleTest {
     check(shape, "2.2", FileVersion.V2_2);
   }
 
+  /** Format 2.0 (footer 0.3): ArrayEncoding trees (Nullable, Flat, Binary, Dictionary, FixedSizeList). */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("shapes")
+  void readsWhatLanceWroteInFormat20(Shapes.Shape shape) throws Exception {
+    check(shape, "2.0", FileVersion.V2_0);
+  }
+
   static Stream<Shapes.Shape> hintedShapes() {
     return Shapes.withEncodingHints().stream();
   }
@@ -70,6 +77,13 @@ class LanceFileReaderOracleTest {
   @MethodSource("hintedShapes")
   void readsEncodingsLanceUsesWhenAsked(Shapes.Shape shape) throws Exception {
     check(shape, null, FileVersion.V2_1);
+  }
+
+  /** Compression hints in format 2.0 compress binary value buffers whole. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("hintedShapes")
+  void readsEncodingsLanceUsesWhenAskedInFormat20(Shapes.Shape shape) throws Exception {
+    check(shape, "2.0", FileVersion.V2_0);
   }
 
   private void check(Shapes.Shape shape, String version, FileVersion expectedVersion) throws Exception {

@@ -5,10 +5,8 @@ import dev.lancelot.engine.file.repdef.CanonicalLevels;
 import dev.lancelot.engine.file.repdef.Unraveler;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
@@ -110,40 +108,13 @@ final class NestedFieldSink implements FieldSink {
         throw DecodeException.corrupt("struct " + v.getField().getName() + " has " + validity.count()
             + " entries but its fields " + first.count());
       }
-      ArrowBuf bits = bitmap(validity.bits(), validity.count());
-      try {
-        s.loadFieldBuffers(new ArrowFieldNode(validity.count(), validity.nullCount()), List.of(bits));
-      } finally {
-        bits.getReferenceManager().release();
-      }
-      s.setValueCount(validity.count());
+      NestedVectors.loadStruct(s, validity.bits(), validity.count(), validity.nullCount(), allocator);
       return new Built(first.unraveler(), validity.count());
     }
     if (v instanceof ListVector || v instanceof LargeListVector) {
-      boolean large = v instanceof LargeListVector;
-      FieldVector data = large ? (FieldVector) ((LargeListVector) v).getDataVector()
-          : (FieldVector) ((ListVector) v).getDataVector();
-      Built child = build(data, nextLeaf);
+      Built child = build(NestedVectors.items(v), nextLeaf);
       Unraveler.Offsets o = child.unraveler().listOffsets(child.count());
-      ArrowBuf bits = bitmap(o.bits(), o.count());
-      ArrowBuf offsets = allocator.buffer((long) (o.count() + 1) * (large ? 8 : 4));
-      try {
-        for (int i = 0; i <= o.count(); i++) {
-          if (large) {
-            offsets.setLong(8L * i, o.offsets()[i]);
-          } else {
-            if (o.offsets()[i] > Integer.MAX_VALUE) {
-              throw DecodeException.unsupported("more than 2^31 list items in one batch; use a smaller batch size");
-            }
-            offsets.setInt(4L * i, (int) o.offsets()[i]);
-          }
-        }
-        v.loadFieldBuffers(new ArrowFieldNode(o.count(), o.nullCount()), List.of(bits, offsets));
-      } finally {
-        bits.getReferenceManager().release();
-        offsets.getReferenceManager().release();
-      }
-      v.setValueCount(o.count());
+      NestedVectors.loadList(v, o.offsets(), o.bits(), o.count(), o.nullCount(), allocator);
       return new Built(child.unraveler(), o.count());
     }
     NestedLeafSink leaf = leaves.get(nextLeaf[0]++);
@@ -155,13 +126,6 @@ final class NestedFieldSink implements FieldSink {
     }
     u.skipLeaf();
     return new Built(u, items);
-  }
-
-  private ArrowBuf bitmap(byte[] bits, int count) {
-    ArrowBuf buf = allocator.buffer(Math.max(1, (count + 7) / 8));
-    buf.setZero(0, buf.capacity());
-    buf.setBytes(0, bits, 0, Math.min(bits.length, (count + 7) / 8));
-    return buf;
   }
 
   @Override

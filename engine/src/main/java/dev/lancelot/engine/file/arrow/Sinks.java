@@ -61,6 +61,11 @@ public final class Sinks {
     };
   }
 
+  /** A sink appending to an existing (empty) vector, allocated here for {@code capacity} rows. */
+  public static ColumnSink forVector(FieldVector vector, int capacity) {
+    return wrap(vector, capacity, true);
+  }
+
   static ColumnSink wrap(FieldVector vector, int capacity, boolean allocate) {
     if (vector instanceof BitVector bits) {
       return new BoolSink(bits, capacity, allocate);

@@ -6,6 +6,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.file.CorruptFileException;
 import dev.lancelot.engine.file.FileVersion;
 import dev.lancelot.engine.file.UnsupportedFileFeatureException;
+import dev.lancelot.engine.file.proto.Encodings20Protos.ArrayEncoding;
 import dev.lancelot.engine.file.proto.Encodings21Protos.PageLayout;
 import dev.lancelot.engine.file.proto.File2Protos;
 import dev.lancelot.engine.format.proto.FileProtos;
@@ -149,7 +150,16 @@ public final class FileMetadata {
               + " of column " + c + " is not a valid PageLayout message. The file is corrupt.", e);
         }
       }
-      pages.add(new PageInfo(p, row, page.getLength(), offsets, sizes, layout, any.getTypeUrl()));
+      ArrayEncoding arrayEncoding = null;
+      if (any.getTypeUrl().equals(ARRAY_ENCODING_20)) {
+        try {
+          arrayEncoding = ArrayEncoding.parseFrom(any.getValue());
+        } catch (InvalidProtocolBufferException e) {
+          throw new CorruptFileException("Cannot open Lance file " + location + ": the encoding of page " + p
+              + " of column " + c + " is not a valid ArrayEncoding message. The file is corrupt.", e);
+        }
+      }
+      pages.add(new PageInfo(p, row, page.getLength(), offsets, sizes, layout, any.getTypeUrl(), arrayEncoding));
       row += page.getLength();
     }
     String columnEncoding = meta.hasEncoding() ? unpackAny(location, "column " + c, meta.getEncoding()).getTypeUrl() : "";

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.file.container;
 
+import dev.lancelot.engine.file.proto.Encodings20Protos.ArrayEncoding;
 import dev.lancelot.engine.file.proto.Encodings21Protos.PageLayout;
 
 /**
@@ -12,9 +13,15 @@ import dev.lancelot.engine.file.proto.Encodings21Protos.PageLayout;
  * @param bufferSizes sizes of the page buffers
  * @param layout      the 2.1+ page layout, or null when the page uses another encoding
  * @param encodingType the {@code google.protobuf.Any} type URL of the page encoding
+ * @param arrayEncoding the format 2.0 page encoding, or null when the page uses another encoding
  */
 public record PageInfo(int index, long firstRow, long numRows, long[] bufferOffsets, long[] bufferSizes,
-    PageLayout layout, String encodingType) {
+    PageLayout layout, String encodingType, ArrayEncoding arrayEncoding) {
+
+  public PageInfo(int index, long firstRow, long numRows, long[] bufferOffsets, long[] bufferSizes,
+      PageLayout layout, String encodingType) {
+    this(index, firstRow, numRows, bufferOffsets, bufferSizes, layout, encodingType, null);
+  }
 
   public long endRow() {
     return firstRow + numRows;

@@ -6,7 +6,7 @@ import dev.lancelot.engine.file.codec.Values;
 import dev.lancelot.engine.file.codec.VarValues;
 
 /** Materialises dictionary-encoded values: indices (any integer width) into a dictionary. */
-final class Dictionaries {
+public final class Dictionaries {
   private Dictionaries() {}
 
   /**
@@ -14,7 +14,7 @@ final class Dictionaries {
    * null: their index is not looked up (writers may store anything there) and they get an
    * empty (or zero) value.
    */
-  static Values gather(Values dictionary, Values indexValues, short[] defs) {
+  public static Values gather(Values dictionary, Values indexValues, short[] defs) {
     if (!(indexValues instanceof FixedValues indices) || indices.bitsPerValue() == 1) {
       throw DecodeException.corrupt("dictionary indices must be integers");
     }

@@ -22,8 +22,9 @@ public final class Layouts {
       rejectUnknownFields(layout, "PageLayout");
     }
     if (layout == null) {
-      if (page.encodingType().equals(FileMetadata.ARRAY_ENCODING_20)) {
-        throw DecodeException.unsupported("format 2.0 page encodings (lance.encodings.ArrayEncoding)");
+      if (page.arrayEncoding() != null) {
+        rejectUnknownFields(page.arrayEncoding(), "ArrayEncoding");
+        return new dev.lancelot.engine.file.v20.Page20Reader(page);
       }
       throw DecodeException.unsupported("page encoding " + page.encodingType());
     }
@@ -62,6 +63,9 @@ public final class Layouts {
 
   /** One-line description of a page layout with its encodings. */
   public static String describe(PageInfo page) {
+    if (page.arrayEncoding() != null) {
+      return dev.lancelot.engine.file.v20.Page20Reader.describe(page.arrayEncoding());
+    }
     if (page.layout() == null) {
       return page.encodingType();
     }
