@@ -6,6 +6,8 @@ import dev.lancelot.engine.query.exec.FlatKnnExecutor;
 import dev.lancelot.engine.query.exec.Merger;
 import dev.lancelot.engine.query.exec.UnitResult;
 import dev.lancelot.engine.query.exec.UnitStats;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.query.exec.AnnExecutor;
 import dev.lancelot.engine.query.plan.AnnUnit;
 import dev.lancelot.engine.query.plan.FlatUnit;
 import dev.lancelot.engine.query.plan.Planner;
@@ -83,8 +85,7 @@ public final class VectorSearch {
       return FlatKnnExecutor.run(dataset, f, plan.vectorColumn(), q.vectors(), q.lowerBound().orElse(null),
           q.upperBound().orElse(null));
     }
-    AnnUnit a = (AnnUnit) unit;
-    throw new IllegalStateException("No ANN executor for " + a.type());
+    return AnnExecutor.run(dataset, plan, (AnnUnit) unit);
   }
 
   /** Merges unit results into the answer (the driver side of a distributed search). */
@@ -96,7 +97,8 @@ public final class VectorSearch {
   }
 
   static Planner planner() {
-    return new Planner(SCALAR_ADVISOR, java.util.EnumSet.noneOf(dev.lancelot.engine.index.IndexType.class));
+    return new Planner(SCALAR_ADVISOR, java.util.EnumSet.of(IndexType.IVF_FLAT, IndexType.IVF_PQ,
+        IndexType.IVF_SQ, IndexType.IVF_HNSW_FLAT, IndexType.IVF_HNSW_SQ, IndexType.IVF_HNSW_PQ));
   }
 
   /** BTree indexes serve a prefilter when they answer it exactly and cover the unit's fragments (SPEC Q7). */

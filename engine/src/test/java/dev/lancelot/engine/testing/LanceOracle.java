@@ -52,6 +52,30 @@ public final class LanceOracle {
     }
   }
 
+  /** Builds an IVF_HNSW_SQ index with Lance on {@code column}. */
+  public static void createIvfHnswSq(BufferAllocator allocator, Path dir, String column, int partitions,
+      DistanceType metric) {
+    try (Dataset ds = open(allocator, dir)) {
+      org.lance.index.vector.IvfBuildParams ivf = new org.lance.index.vector.IvfBuildParams.Builder()
+          .setNumPartitions(partitions).build();
+      VectorIndexParams p = VectorIndexParams.withIvfHnswSqParams(metric, ivf,
+          new org.lance.index.vector.HnswBuildParams.Builder().build(),
+          new org.lance.index.vector.SQBuildParams.Builder().build());
+      ds.createIndex(List.of(column), IndexType.IVF_HNSW_SQ, Optional.of(column + "_idx"),
+          IndexParams.builder().setVectorIndexParams(p).build(), true);
+    }
+  }
+
+  /** Builds an IVF_PQ index with Lance with a given metric. */
+  public static void createIvfPq(BufferAllocator allocator, Path dir, String column, int partitions, int subVectors,
+      DistanceType metric) {
+    try (Dataset ds = open(allocator, dir)) {
+      IndexParams params = IndexParams.builder()
+          .setVectorIndexParams(VectorIndexParams.ivfPq(partitions, 8, subVectors, metric, 20)).build();
+      ds.createIndex(List.of(column), IndexType.IVF_PQ, Optional.of(column + "_idx"), params, true);
+    }
+  }
+
   /** Builds a BTree scalar index with Lance on {@code column}. */
   public static void createBTree(BufferAllocator allocator, Path dir, String column) {
     try (Dataset ds = open(allocator, dir)) {
