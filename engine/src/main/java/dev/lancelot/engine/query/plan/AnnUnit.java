@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * Search of one vector index segment (SPEC Q4–Q7): rank IVF partitions, probe
  * {@code minNprobes} (raised by Lance's early-pruning rule, capped at the maximum) and widen one
- * partition at a time up to {@code maxNprobes} (null: all) while fewer than {@code candidateK}
- * results were found; HNSW partitions are searched with {@code ef}. Returns the best
+ * partition at a time up to {@code maxNprobes} (null: all) while fewer than the query's k
+ * results (or all rows the prefilter admits) were found; HNSW partitions are searched with {@code ef}. Returns the best
  * {@code candidateK} candidates by approximate distance, with exact distances too when
  * {@code exactDistances} (refine, or merging with flat results).
  *

@@ -47,7 +47,7 @@ public final class Explain {
             + ", exact distances from original vectors");
       }
       for (AnnUnit u : ann) {
-        renderAnn(out, annDepth, u, stats);
+        renderAnn(out, annDepth, u, m.k(), stats);
       }
     }
     for (FlatUnit u : flat) {
@@ -62,14 +62,14 @@ public final class Explain {
     return out.toString();
   }
 
-  private static void renderAnn(StringBuilder out, int depth, AnnUnit u, Map<String, UnitStats> stats) {
+  private static void renderAnn(StringBuilder out, int depth, AnnUnit u, int k, Map<String, UnitStats> stats) {
     String nprobes = u.minNprobes() + ".." + (u.maxNprobes() == null ? "all" : u.maxNprobes());
     String params = "unit=" + u.id() + ", index=" + u.indexName() + ", segment=" + u.segment() + ", type="
         + u.type() + ", metric=" + u.metric().lanceName() + ", fragments=" + u.fragments() + ", k="
         + u.candidateK() + ", nprobes=" + nprobes + (u.type().isHnsw() ? ", ef=" + u.ef() : "");
     line(out, depth, "ANNSubIndex", params + analyzed(stats, u.id()));
     line(out, depth + 1, "ANNIvfPartition", "minimum_nprobes=" + u.minNprobes() + ", maximum_nprobes="
-        + (u.maxNprobes() == null ? "all" : u.maxNprobes()) + ", widen_while=fewer than " + u.candidateK()
+        + (u.maxNprobes() == null ? "all" : u.maxNprobes()) + ", widen_while=fewer than " + k
         + " results");
     PrefilterSpec p = u.prefilter();
     if (p != null) {
