@@ -6,15 +6,32 @@ import static org.apache.spark.sql.functions.expr;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.VersionInfo;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.scalar.BTreeBuildParams;
+import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.spark.search.LanceVectorSearch;
 import java.nio.file.Files;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.MetadataBuilder;
 
 /**
- * The quickstart: writes a small Lance dataset with Spark (ids, a skewed tenant_id, 128-dim float
- * vectors), appends a second batch, reads it back with a filter, and prints rows, versions and
- * fragments. Usage: {@code Quickstart [dataset-path]} (a fresh temporary directory by default).
+ * The quickstart, ending in the reference query of the behaviour contract. It writes a Lance
+ * dataset with Spark (ids, a skewed tenant_id, 128-dim float vectors around 64 cluster centres) as
+ * two fragments, builds an IVF_HNSW_SQ index (cosine) and a BTree on tenant_id, appends a third
+ * fragment that no index covers, reads back with a filter, prints versions and fragments, and then
+ * runs the reference vector search — k=3, cosine, minimum_nprobes 2, maximum_nprobes 8,
+ * refine_factor 4, ef 64, prefilter {@code tenant_id = 42} — distributed by Spark: its explain
+ * tree, its three rows with distances, and its recall against exact search.
+ *
+ * <p>Usage: {@code Quickstart [dataset-path]} (a fresh temporary directory by default).
  */
 public final class Quickstart {
   private Quickstart() {}
@@ -26,10 +43,18 @@ public final class Quickstart {
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     try {
-      System.out.println("== Writing 10,000 rows to " + path);
-      items(spark, 0, 10_000).write().format("lance").mode("overwrite").save(path);
-      System.out.println("== Appending 2,000 rows");
-      items(spark, 10_000, 2_000).write().format("lance").mode("append").save(path);
+      System.out.println("== Writing 10,000 rows to " + path + " (two fragments)");
+      items(spark, 0, 10_000, 2).write().format("lance").mode("overwrite").save(path);
+      System.out.println("== Building an IVF_HNSW_SQ index (cosine) on vector and a BTree on tenant_id");
+      try (Dataset ds = Dataset.open(path)) {
+        VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_HNSW_SQ, DistanceMetric.COSINE)
+            .withNumPartitions(8).withHnsw(20, 150, 7)).close();
+      }
+      try (Dataset ds = Dataset.open(path)) {
+        BTreeIndexBuilder.build(ds, BTreeBuildParams.of("tenant_id")).close();
+      }
+      System.out.println("== Appending 2,000 rows (a fragment the indexes do not cover yet)");
+      items(spark, 10_000, 2_000, 1).write().format("lance").mode("append").save(path);
 
       System.out.println("== Rows of tenant 42 (filter pushed down to the engine)");
       org.apache.spark.sql.Dataset<Row> tenant42 = spark.read().format("lance").load(path)
@@ -41,7 +66,7 @@ public final class Quickstart {
       try (Dataset ds = Dataset.open(path)) {
         System.out.println("== Versions");
         for (VersionInfo v : ds.versions()) {
-          System.out.printf("  version %d  %-9s  %6d rows  %d fragments  %s%n", v.version(), v.operation(), v.rows(),
+          System.out.printf("  version %d  %-11s  %6d rows  %d fragments  %s%n", v.version(), v.operation(), v.rows(),
               v.fragments(), v.timestamp());
         }
         System.out.println("== Fragments of version " + ds.version());
@@ -49,18 +74,53 @@ public final class Quickstart {
           System.out.printf("  fragment %d  %6d rows  %s%n", f.id(), f.rows(), f.dataFiles());
         }
       }
+
+      float[] q = queryVector(spark, path);
+      VectorQuery reference = VectorQuery.builder("vector").vector(q).k(3).metric(DistanceMetric.COSINE)
+          .minimumNprobes(2).maximumNprobes(8).refineFactor(4).ef(64).filter("tenant_id = 42").prefilter(true)
+          .columns("id", "tenant_id").build();
+      System.out.println("== The reference query: k=3, cosine, nprobes 2..8, refine_factor 4, ef 64, "
+          + "prefilter tenant_id = 42 (query vector: row 7's vector, slightly moved)");
+      System.out.println(LanceVectorSearch.explain(spark, path, reference));
+      List<Row> rows = LanceVectorSearch.search(spark, path, reference).collectAsList();
+      System.out.println("== Results");
+      for (Row r : rows) {
+        System.out.printf("  id=%-6d tenant_id=%-3d _distance=%.6f%n", r.getLong(r.fieldIndex("id")),
+            r.getInt(r.fieldIndex("tenant_id")), r.getFloat(r.fieldIndex("_distance")));
+      }
+      VectorQuery exact = VectorQuery.builder("vector").vector(q).k(3).metric(DistanceMetric.COSINE)
+          .filter("tenant_id = 42").prefilter(true).useIndex(false).columns("id").build();
+      Set<Long> truth = new HashSet<>();
+      LanceVectorSearch.search(spark, path, exact).collectAsList().forEach(r -> truth.add(r.getLong(r.fieldIndex("id"))));
+      long hits = rows.stream().filter(r -> truth.contains(r.getLong(r.fieldIndex("id")))).count();
+      System.out.printf("== recall@3 against exact search (use_index=false) on the same version: %.2f (%d of %d)%n",
+          truth.isEmpty() ? 1.0 : (double) hits / truth.size(), hits, truth.size());
     } finally {
       spark.stop();
     }
   }
 
-  /** ids [from, from + n), tenant_id skewed towards small ids, 128-dim vectors marked as Lance vectors. */
-  static org.apache.spark.sql.Dataset<Row> items(SparkSession spark, long from, long n) {
-    return spark.range(from, from + n, 1, 2).select(
+  /**
+   * ids [from, from + n) in {@code fragments} Spark partitions (one fragment each), tenant_id skewed towards small
+   * ids, and 128-dim vectors marked as Lance vectors: centre {@code id % 64} (coordinates in
+   * [-1, 1)) plus noise of ±0.25 per coordinate, all derived from hashes so that runs repeat.
+   */
+  static org.apache.spark.sql.Dataset<Row> items(SparkSession spark, long from, long n, int fragments) {
+    return spark.range(from, from + n, 1, fragments).select(
         col("id"),
         expr("cast(pow(rand(42), 3) * 100 as int)").as("tenant_id"),
-        expr("transform(sequence(1, 128), i -> cast(hash(id, i) / 2147483648.0 as float))")
+        expr("transform(sequence(1, 128), i -> cast(hash(id % 64, i) / 2147483648.0 "
+            + "+ hash(id, i, 7) / 8589934592.0 as float))")
             .as("vector", new MetadataBuilder().putLong("arrow.fixed-size-list.size", 128).build()));
   }
 
+  /** Row 7's vector with every coordinate moved by +0.01: near, but not equal to, a stored vector. */
+  static float[] queryVector(SparkSession spark, String path) {
+    List<Float> v = spark.read().format("lance").load(path).filter("id = 7").select("vector").first().getList(0);
+    float[] q = new float[v.size()];
+    for (int i = 0; i < q.length; i++) {
+      q[i] = v.get(i) + 0.01f;
+    }
+    return q;
+  }
 }

@@ -89,13 +89,12 @@ public final class LanceVectorSearch {
   static Dataset<Row> merge(Dataset<Row> candidates, SearchPlan plan) {
     MergeSpec m = plan.merge();
     Column qi = col(CandidateSchema.QUERY_INDEX);
-    WindowSpec byApprox = Window.partitionBy(qi).orderBy(col(CandidateSchema.APPROX).asc_nulls_last(),
-        col(CandidateSchema.ROWADDR));
-    Dataset<Row> ann = candidates.filter(col(CandidateSchema.KIND).equalTo(0))
-        .withColumn("_rank", row_number().over(byApprox))
-        .filter(col("_rank").leq(m.candidateK())).drop("_rank");
-    Dataset<Row> flat = candidates.filter(col(CandidateSchema.KIND).equalTo(1));
-    Dataset<Row> pool = ann.unionByName(flat);
+    // One pass over the candidates (the relation is scanned once): ANN candidates keep the best
+    // candidate_k by approximate distance over all segments, flat candidates all pass.
+    WindowSpec byApprox = Window.partitionBy(qi, col(CandidateSchema.KIND))
+        .orderBy(col(CandidateSchema.APPROX).asc_nulls_last(), col(CandidateSchema.ROWADDR));
+    Dataset<Row> pool = candidates.withColumn("_rank", row_number().over(byApprox))
+        .filter(col(CandidateSchema.KIND).equalTo(1).or(col("_rank").leq(m.candidateK()))).drop("_rank");
     Column distance = m.exactRerank() ? col(CandidateSchema.EXACT) : col(CandidateSchema.APPROX);
     pool = pool.withColumn("_distance", distance);
     if (m.lowerBound() != null) {
@@ -107,7 +106,9 @@ public final class LanceVectorSearch {
     WindowSpec byDistance = Window.partitionBy(qi).orderBy(col("_distance").asc_nulls_last(),
         col(CandidateSchema.ROWADDR));
     Dataset<Row> top = pool.withColumn("_rank", row_number().over(byDistance)).filter(col("_rank").leq(m.k()))
-        .filter(col(CandidateSchema.PASSES)).orderBy(qi, col("_rank"));
+        .filter(col(CandidateSchema.PASSES))
+        // At most k rows per query: one partition sorted locally, without the sampling job of a global sort.
+        .coalesce(1).sortWithinPartitions(qi, col("_rank"));
     List<Column> out = new ArrayList<>();
     if (plan.query().isBatch()) {
       out.add(qi);
