@@ -4,8 +4,6 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.VersionInfo;
-import dev.lancelot.engine.index.IndexCatalog;
-import dev.lancelot.engine.index.IndexSegment;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code lancelot info <dataset> [--version V] [--json]}: versions, fragments, indexes with coverage. */
+/**
+ * {@code lancelot info <dataset> [--version V] [--json]}: versions, fragments, and indexes with their
+ * statistics and coverage (indexed and unindexed fragments and rows).
+ */
 final class InfoCommand {
   static final String USAGE = "info <dataset> [--version V] [--json]";
 
@@ -65,23 +66,9 @@ final class InfoCommand {
       fragments.add(m);
     }
     info.put("fragments", fragments);
-    IndexCatalog catalog = ds.indexes();
     List<Map<String, Object>> indexes = new ArrayList<>();
-    for (String name : catalog.names()) {
-      List<IndexSegment> segments = catalog.segments(name);
-      IndexSegment first = segments.get(0);
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("name", name);
-      m.put("type", first.type().toString());
-      first.metric().ifPresent(metric -> m.put("metric", metric.lanceName()));
-      m.put("columns", first.fieldIds().stream()
-          .map(id -> ds.lanceSchema().fieldById(id).map(f -> f.name()).orElse("#" + id)).toList());
-      m.put("segments", segments.size());
-      List<Long> indexed = new ArrayList<>();
-      catalog.indexedFragments(name).forEach((int id) -> indexed.add(Integer.toUnsignedLong(id)));
-      m.put("indexed_fragments", indexed);
-      m.put("unindexed_fragments", catalog.unindexedFragments(name).stream().map(f -> f.getId()).toList());
-      indexes.add(m);
+    for (String name : ds.indexes().names()) {
+      indexes.add(IndexReport.describe(ds, name));
     }
     info.put("indexes", indexes);
     return info;
@@ -107,9 +94,7 @@ final class InfoCommand {
     List<Map<String, Object>> indexes = (List<Map<String, Object>>) info.get("indexes");
     out.println(indexes.isEmpty() ? "indexes   (none)" : "indexes");
     for (Map<String, Object> i : indexes) {
-      out.printf("  %-16s %-14s %-7s on %s  segments=%s  indexed fragments=%s  unindexed fragments=%s%n",
-          i.get("name"), i.get("type"), i.getOrDefault("metric", "-"), i.get("columns"), i.get("segments"),
-          i.get("indexed_fragments"), i.get("unindexed_fragments"));
+      IndexReport.print(i, out);
     }
   }
 }

@@ -30,6 +30,9 @@ public final class Main {
         case "explain" -> SearchCommand.run(SearchCommand.Mode.EXPLAIN, rest, out);
         case "analyze" -> SearchCommand.run(SearchCommand.Mode.ANALYZE, rest, out);
         case "recall" -> RecallCommand.run(rest, out);
+        case "create-index" -> CreateIndexCommand.run(rest, out);
+        case "create-scalar-index" -> CreateScalarIndexCommand.run(rest, out);
+        case "optimize-indices" -> OptimizeIndicesCommand.run(rest, out);
         default -> throw new Args.UsageException("unknown command \"" + command + "\"; run ./lancelot help");
       };
     } catch (Args.UsageException | LancelotException | IllegalArgumentException e) {
@@ -57,9 +60,14 @@ public final class Main {
           explain %s
           analyze %s
           %s
+          %s
+          %s
+          %s
 
-        Human-readable output by default, JSON with --json. Exit code 2 means bad input.
+        Human-readable output by default, JSON with --json. Index builds log progress on stderr.
+        Exit codes: 0 success, 2 bad input (one line on stderr saying what to change), 1 failure.
+        Full reference: docs/cli.md.
         """.formatted(InfoCommand.USAGE, SearchCommand.OPTIONS, SearchCommand.OPTIONS, SearchCommand.OPTIONS,
-        RecallCommand.USAGE);
+        RecallCommand.USAGE, CreateIndexCommand.USAGE, CreateScalarIndexCommand.USAGE, OptimizeIndicesCommand.USAGE);
   }
 }

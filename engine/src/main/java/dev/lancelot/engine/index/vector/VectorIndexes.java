@@ -8,6 +8,7 @@ import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.vector.build.IndexDetails;
 import dev.lancelot.engine.index.vector.build.TrainedModel;
+import dev.lancelot.engine.index.vector.build.VectorColumn;
 import dev.lancelot.engine.index.vector.build.VectorIndexBuilder;
 import dev.lancelot.engine.index.vector.store.IndexSegmentReader;
 import dev.lancelot.engine.schema.LanceField;
@@ -40,10 +41,13 @@ public final class VectorIndexes {
    */
   public static Dataset create(Dataset dataset, String column, VectorIndexSpec spec) {
     String name = spec.nameFor(column);
+    // The column is checked first: replacing an index is no remedy for a column that cannot be indexed.
+    VectorColumn.resolve(dataset, column, "create " + spec.type() + " index \"" + name + "\" on column \"" + column
+        + "\" of " + dataset.location());
     List<IndexSegment> existing = dataset.indexes().segments(name);
     if (!existing.isEmpty() && !spec.replace()) {
       throw new LancelotException("Cannot create index \"" + name + "\" on " + dataset.location() + ": an index with"
-          + " that name already exists (" + existing.get(0).type() + "). Pass replace=true to rebuild it, or choose"
+          + " that name already exists (" + existing.get(0).type() + "). Replace it (replace=true, --replace) or choose"
           + " another name.");
     }
     VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec,
