@@ -112,9 +112,14 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
         return null;
       }
       int count = selected.cardinality();
-      int[] rows = new int[count];
-      for (int i = selected.nextSetBit(0), k = 0; i >= 0; i = selected.nextSetBit(i + 1)) {
-        rows[k++] = i;
+      // positions of the selected rows, listed only when something needs them (every row alive
+      // and no virtual or taken columns is the common full scan)
+      boolean needRows = count != n || !taken.isEmpty() || spec.withRowId() || spec.withRowAddress();
+      int[] rows = needRows ? new int[count] : null;
+      if (needRows) {
+        for (int i = selected.nextSetBit(0), k = 0; i >= 0; i = selected.nextSetBit(i + 1)) {
+          rows[k++] = i;
+        }
       }
       Map<Integer, FieldVector> out = new HashMap<>();
       for (LanceField f : streamed) {

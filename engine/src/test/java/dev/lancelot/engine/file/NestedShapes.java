@@ -22,11 +22,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * chunks), full-zip with repetition levels, complex all-null pages. Each fills one column "c"
  * from a seeded row generator returning Java values (see {@link ArrowFill}).
  */
-final class NestedShapes {
+public final class NestedShapes {
   private NestedShapes() {}
 
   /** A shape: {@code row} gives row {@code i}'s value from the seeded random stream. */
-  record Shape(String name, Field field, int rows, java.util.function.BiFunction<Integer, Random, Object> row) {
+  public record Shape(String name, Field field, int rows, java.util.function.BiFunction<Integer, Random, Object> row) {
     Shape(String name, Field field, int rows, Function<Random, Object> row) {
       this(name, field, rows, (i, r) -> row.apply(r));
     }
@@ -89,7 +89,7 @@ final class NestedShapes {
     return m;
   }
 
-  static List<Shape> all() {
+  public static List<Shape> all() {
     List<Shape> s = new ArrayList<>();
     s.add(new Shape("list_int32_nulls_empties", list(item(I32)), 3000,
         r -> listOf(r, 6, 10, 10, nullable(10, x -> x.nextInt(1000) - 500))));
@@ -159,7 +159,7 @@ final class NestedShapes {
   }
 
   /** A batch with column "c" holding {@code rows} rows of the shape from {@code seed}. */
-  static VectorSchemaRoot batch(Shape shape, BufferAllocator allocator, long seed, int rows) {
+  public static VectorSchemaRoot batch(Shape shape, BufferAllocator allocator, long seed, int rows) {
     VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(shape.field("c"))), allocator);
     Random r = new Random(seed);
     FieldVector v = root.getVector(0);

@@ -40,14 +40,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Column data shapes that make Lance pick each encoding (small, seeded). Each shape fills one
  * nullable column "c" with a deterministic generator.
  */
-final class Shapes {
+public final class Shapes {
   private Shapes() {}
 
-  interface Filler {
+  public interface Filler {
     void fill(FieldVector v, int row, Random r);
   }
 
-  record Shape(String name, ArrowType type, int rows, Filler filler, int dim, java.util.Map<String, String> metadata) {
+  public record Shape(String name, ArrowType type, int rows, Filler filler, int dim, java.util.Map<String, String> metadata) {
     Shape(String name, ArrowType type, int rows, Filler filler, int dim) {
       this(name, type, rows, filler, dim, null);
     }
@@ -82,7 +82,7 @@ final class Shapes {
     return new Shape(name, type, rows, f, 0);
   }
 
-  static List<Shape> all() {
+  public static List<Shape> all() {
     List<Shape> s = new ArrayList<>();
     s.add(shape("int64_sequential", I64, 5000, (v, i, r) -> ((BigIntVector) v).set(i, i)));
     s.add(shape("int64_random", I64, 5000, (v, i, r) -> ((BigIntVector) v).set(i, r.nextLong())));
@@ -239,7 +239,7 @@ final class Shapes {
    * Shapes whose field metadata asks Lance for encodings it does not pick by default: general
    * compression of mini-blocks and full-zip values, byte-stream-split, and forced layouts.
    */
-  static List<Shape> withEncodingHints() {
+  public static List<Shape> withEncodingHints() {
     java.util.Map<String, Shape> base = new java.util.HashMap<>();
     for (Shape sh : all()) {
       base.put(sh.name(), sh);
@@ -285,7 +285,7 @@ final class Shapes {
   }
 
   /** A batch with column "c" of the shape, rows {@code [offset, offset + rows)} of its sequence. */
-  static VectorSchemaRoot batch(Shape shape, BufferAllocator allocator, long seed, int rows) {
+  public static VectorSchemaRoot batch(Shape shape, BufferAllocator allocator, long seed, int rows) {
     Schema schema = new Schema(List.of(shape.field("c")));
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     Random r = new Random(seed);

@@ -26,6 +26,14 @@ public final class AlignedOutput {
     return pos;
   }
 
+  /** Pads to the next aligned position, writes {@code len} bytes of {@code bytes} from {@code off}. */
+  public long writeAligned(byte[] bytes, int off, int len) throws IOException {
+    pad();
+    long pos = out.position();
+    out.write(bytes, off, len);
+    return pos;
+  }
+
   public void pad() throws IOException {
     int pad = (int) ((ALIGNMENT - out.position() % ALIGNMENT) % ALIGNMENT);
     out.write(PADDING, 0, pad);

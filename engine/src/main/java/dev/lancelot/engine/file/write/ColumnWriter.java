@@ -78,9 +78,9 @@ public final class ColumnWriter implements FieldWriter {
     }
     for (EncodedPage page : buffer.encode()) {
       File2Protos.ColumnMetadata.Page.Builder p = File2Protos.ColumnMetadata.Page.newBuilder();
-      for (byte[] b : page.buffers()) {
-        p.addBufferOffsets(out.writeAligned(b));
-        p.addBufferSizes(b.length);
+      for (ByteSlice b : page.buffers()) {
+        p.addBufferOffsets(out.writeAligned(b.array(), b.offset(), b.length()));
+        p.addBufferSizes(b.length());
       }
       Any any = Any.newBuilder().setTypeUrl("/lance.encodings21.PageLayout").setValue(page.layout().toByteString())
           .build();

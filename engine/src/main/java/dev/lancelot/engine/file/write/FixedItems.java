@@ -57,9 +57,9 @@ final class FixedItems extends ItemBuffer {
   }
 
   @Override
-  List<MiniBlockBuilder.Slice> chunk(int start, int count) {
+  List<ByteSlice> chunk(int start, int count) {
     if (!bool) {
-      return List.of(new MiniBlockBuilder.Slice(data.array(), start * width, count * width));
+      return List.of(new ByteSlice(data.array(), start * width, count * width));
     }
     byte[] packed = new byte[(count + 7) / 8];
     byte[] src = data.array();
@@ -68,7 +68,7 @@ final class FixedItems extends ItemBuffer {
         packed[i >>> 3] |= (byte) (1 << (i & 7));
       }
     }
-    return List.of(MiniBlockBuilder.Slice.of(packed));
+    return List.of(ByteSlice.of(packed));
   }
 
   @Override
@@ -82,6 +82,11 @@ final class FixedItems extends ItemBuffer {
       throw new IllegalStateException("booleans are never full-zipped");
     }
     return width * 8;
+  }
+
+  @Override
+  ByteSlice zippedRange(int first, int n) {
+    return bool ? null : new ByteSlice(data.array(), first * width, n * width);
   }
 
   @Override

@@ -57,13 +57,13 @@ final class FslItems extends ItemBuffer {
   }
 
   @Override
-  List<MiniBlockBuilder.Slice> chunk(int start, int count) {
-    List<MiniBlockBuilder.Slice> buffers = new ArrayList<>(2);
+  List<ByteSlice> chunk(int start, int count) {
+    List<ByteSlice> buffers = new ArrayList<>(2);
     if (itemNulls()) {
-      buffers.add(MiniBlockBuilder.Slice.of(itemValidity.validBits(start * dim, count * dim)));
+      buffers.add(ByteSlice.of(itemValidity.validBits(start * dim, count * dim)));
     }
     int rowBytes = dim * itemWidth;
-    buffers.add(new MiniBlockBuilder.Slice(data.array(), start * rowBytes, count * rowBytes));
+    buffers.add(new ByteSlice(data.array(), start * rowBytes, count * rowBytes));
     return buffers;
   }
 
@@ -78,6 +78,15 @@ final class FslItems extends ItemBuffer {
   @Override
   int zippedBits() {
     return ((itemNulls() ? (dim + 7) / 8 : 0) + dim * itemWidth) * 8;
+  }
+
+  @Override
+  ByteSlice zippedRange(int first, int n) {
+    if (itemNulls()) {
+      return null;
+    }
+    int rowBytes = dim * itemWidth;
+    return new ByteSlice(data.array(), first * rowBytes, n * rowBytes);
   }
 
   @Override

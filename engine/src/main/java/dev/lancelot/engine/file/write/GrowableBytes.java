@@ -84,6 +84,11 @@ final class GrowableBytes {
     zeros(pad);
   }
 
+  /** The bytes written so far, without a copy (valid until the next write or {@link #clear()}). */
+  ByteSlice slice() {
+    return new ByteSlice(bytes, 0, size);
+  }
+
   byte[] toArray() {
     return Arrays.copyOf(bytes, size);
   }

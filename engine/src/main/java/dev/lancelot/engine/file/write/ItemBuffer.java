@@ -51,7 +51,7 @@ abstract class ItemBuffer {
   abstract int chunkItems(int start, int remaining, int max);
 
   /** The value buffers of chunk {@code [start, start + count)}. */
-  abstract List<MiniBlockBuilder.Slice> chunk(int start, int count);
+  abstract List<ByteSlice> chunk(int start, int count);
 
   /** The encoding of chunk values (and of full-zip values). */
   abstract CompressiveEncoding encoding();
@@ -64,6 +64,14 @@ abstract class ItemBuffer {
   /** Width of a full-zip length prefix (variable width only). */
   int lengthBytes() {
     throw new IllegalStateException("fixed-width items have no length prefix");
+  }
+
+  /**
+   * Items {@code [first, first + n)} as full-zip stores them back to back, when the buffered
+   * bytes already are exactly that (no copy); null otherwise.
+   */
+  ByteSlice zippedRange(int first, int n) {
+    return null;
   }
 
   /** Appends item {@code i} as full-zip stores it (variable width: nothing for null items). */

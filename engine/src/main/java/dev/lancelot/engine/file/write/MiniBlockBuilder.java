@@ -40,19 +40,12 @@ final class MiniBlockBuilder {
     this.withDefs = levels.def() != null;
   }
 
-  /** A byte range of an array. */
-  record Slice(byte[] array, int offset, int length) {
-    static Slice of(byte[] a) {
-      return new Slice(a, 0, a.length);
-    }
-  }
-
   /**
    * Adds a chunk of {@code count} values with level entries {@code [levelFrom, levelFrom +
    * numLevels)} ({@code last} marks the final chunk of the page; all others must hold a power of
    * two values).
    */
-  void addChunk(int count, boolean last, int levelFrom, int numLevels, List<Slice> buffers) {
+  void addChunk(int count, boolean last, int levelFrom, int numLevels, List<ByteSlice> buffers) {
     if (count <= 0 || count > MAX_CHUNK_VALUES || (!last && Integer.bitCount(count) != 1)) {
       throw new IllegalStateException("invalid mini-block chunk size " + count);
     }
@@ -67,7 +60,7 @@ final class MiniBlockBuilder {
     if (withDefs) {
       putSize(2 * numLevels);
     }
-    for (Slice b : buffers) {
+    for (ByteSlice b : buffers) {
       putSize(b.length());
     }
     data.align(8);
@@ -77,7 +70,7 @@ final class MiniBlockBuilder {
     if (withDefs) {
       putLevels(levels.def(), levelFrom, numLevels);
     }
-    for (Slice b : buffers) {
+    for (ByteSlice b : buffers) {
       data.put(b.array(), b.offset(), b.length());
       data.align(8);
     }
@@ -153,16 +146,16 @@ final class MiniBlockBuilder {
     if (withDefs) {
       layout.setDefCompression(flat(16));
     }
-    List<byte[]> buffers = new ArrayList<>(3);
-    buffers.add(meta.toArray());
-    buffers.add(data.toArray());
+    List<ByteSlice> buffers = new ArrayList<>(3);
+    buffers.add(meta.slice());
+    buffers.add(data.slice());
     if (withRep) {
       GrowableBytes index = new GrowableBytes(16 * repIndex.size());
       for (long[] e : repIndex) {
         index.putLong(e[0]);
         index.putLong(e[1]);
       }
-      buffers.add(index.toArray());
+      buffers.add(index.slice());
     }
     return new EncodedPage(PageLayout.newBuilder().setMiniBlockLayout(layout).build(), buffers, levels.rows());
   }

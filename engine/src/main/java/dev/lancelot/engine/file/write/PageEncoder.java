@@ -38,20 +38,20 @@ final class PageEncoder {
           .setAllNullLayout(AllNullLayout.newBuilder().addLayers(RepDefLayer.REPDEF_NULLABLE_ITEM)).build(),
           List.of(), levels.rows());
     }
-    List<byte[]> buffers = List.of(raw(levels.rep(), levels.count()), raw(levels.def(), levels.count()));
+    List<ByteSlice> buffers = List.of(raw(levels.rep(), levels.count()), raw(levels.def(), levels.count()));
     return new EncodedPage(PageLayout.newBuilder()
         .setAllNullLayout(AllNullLayout.newBuilder().addAllLayers(levels.layers())).build(), buffers, levels.rows());
   }
 
-  private static byte[] raw(short[] values, int n) {
+  private static ByteSlice raw(short[] values, int n) {
     if (values == null) {
-      return new byte[0];
+      return ByteSlice.of(new byte[0]);
     }
     GrowableBytes out = new GrowableBytes(2 * n);
     for (int i = 0; i < n; i++) {
       out.putShort(values[i]);
     }
-    return out.toArray();
+    return out.slice();
   }
 
   private static EncodedPage miniBlock(ItemBuffer items, int first, PageLevels levels) {
@@ -103,6 +103,24 @@ final class PageEncoder {
     int controlBytes = bits == 0 ? 0 : bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
     boolean variable = items.zippedBits() == 0;
     boolean index = variable || levels.rep() != null;
+    ByteSlice contiguous = controlBytes == 0 && !index ? items.zippedRange(first, levels.itemCount()) : null;
+    FullZipLayout.Builder layout = FullZipLayout.newBuilder()
+        .setBitsRep(bitsRep)
+        .setBitsDef(bitsDef)
+        .setNumItems(levels.count())
+        .setNumVisibleItems(levels.itemCount())
+        .setValueCompression(items.encoding())
+        .addAllLayers(levels.layers());
+    if (variable) {
+      layout.setBitsPerOffset(items.lengthBytes() * 8);
+    } else {
+      layout.setBitsPerValue(items.zippedBits());
+    }
+    if (contiguous != null) {
+      // no control words, no index: the zipped values are the items as they are buffered
+      return new EncodedPage(PageLayout.newBuilder().setFullZipLayout(layout).build(), List.of(contiguous),
+          levels.rows());
+    }
     long estimate = items.bytes() + (long) levels.count() * (controlBytes + (variable ? items.lengthBytes() : 0));
     GrowableBytes zipped = new GrowableBytes((int) Math.min(Integer.MAX_VALUE - 16, estimate));
     List<Long> rowStarts = index ? new ArrayList<>(levels.rows() + 1) : null;
@@ -121,26 +139,14 @@ final class PageEncoder {
         items.zip(item++, zipped);
       }
     }
-    FullZipLayout.Builder layout = FullZipLayout.newBuilder()
-        .setBitsRep(bitsRep)
-        .setBitsDef(bitsDef)
-        .setNumItems(levels.count())
-        .setNumVisibleItems(levels.itemCount())
-        .setValueCompression(items.encoding())
-        .addAllLayers(levels.layers());
-    if (variable) {
-      layout.setBitsPerOffset(items.lengthBytes() * 8);
-    } else {
-      layout.setBitsPerValue(items.zippedBits());
-    }
-    List<byte[]> buffers = new ArrayList<>(2);
-    buffers.add(zipped.toArray());
+    List<ByteSlice> buffers = new ArrayList<>(2);
+    buffers.add(zipped.slice());
     if (index) {
       rowStarts.add((long) zipped.size());
       if (rowStarts.size() != levels.rows() + 1) {
         throw new IllegalStateException(rowStarts.size() - 1 + " rows zipped, " + levels.rows() + " expected");
       }
-      buffers.add(RepetitionIndex.bytepack(rowStarts.stream().mapToLong(Long::longValue).toArray()));
+      buffers.add(ByteSlice.of(RepetitionIndex.bytepack(rowStarts.stream().mapToLong(Long::longValue).toArray())));
     }
     return new EncodedPage(PageLayout.newBuilder().setFullZipLayout(layout).build(), buffers, levels.rows());
   }

@@ -12,11 +12,16 @@ final class Validity {
 
   /** Appends the validity of rows {@code [from, from + n)} of {@code v}. */
   void append(FieldVector v, int from, int n) {
-    if (v.getNullCount() == 0) {
+    ArrowBuf validity = v.getValidityBuffer();
+    if (validity != null && validity.capacity() * 8 >= (long) from + n) {
+      if (validCount(validity, from, n) == n) {
+        size += n;
+        return;
+      }
+    } else if (v.getNullCount() == 0) {
       size += n;
       return;
     }
-    ArrowBuf validity = v.getValidityBuffer();
     for (int i = 0; i < n; i++) {
       int row = from + i;
       if (validity == null || (validity.getByte(row >>> 3) & (1 << (row & 7))) == 0) {
@@ -25,6 +30,26 @@ final class Validity {
       }
     }
     size += n;
+  }
+
+  /** Set bits of {@code bits} in {@code [from, from + n)} (counts only the range, 64 bits at a time). */
+  static int validCount(ArrowBuf bits, int from, int n) {
+    int end = from + n;
+    int i = from;
+    int count = 0;
+    while (i < end && (i & 63) != 0) {
+      count += (bits.getByte(i >>> 3) >>> (i & 7)) & 1;
+      i++;
+    }
+    while (i + 64 <= end) {
+      count += Long.bitCount(bits.getLong(i >>> 3));
+      i += 64;
+    }
+    while (i < end) {
+      count += (bits.getByte(i >>> 3) >>> (i & 7)) & 1;
+      i++;
+    }
+    return count;
   }
 
   void appendNulls(int n) {

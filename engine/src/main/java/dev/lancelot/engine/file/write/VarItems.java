@@ -106,7 +106,7 @@ final class VarItems extends ItemBuffer {
    * views the chunk as an array of offsets, so its size must be a multiple of the offset width.
    */
   @Override
-  List<MiniBlockBuilder.Slice> chunk(int start, int count) {
+  List<ByteSlice> chunk(int start, int count) {
     long dataBytes = ends[start + count - 1] - start(start);
     int header = (count + 1) * offsetBytes;
     GrowableBytes out = new GrowableBytes((int) (header + dataBytes));
@@ -121,7 +121,7 @@ final class VarItems extends ItemBuffer {
     }
     out.put(data.array(), (int) base, (int) dataBytes);
     out.align(offsetBytes);
-    return List.of(MiniBlockBuilder.Slice.of(out.toArray()));
+    return List.of(out.slice());
   }
 
   @Override
