@@ -81,6 +81,9 @@ public final class QueryBenchmark {
           report.add("|---|---:|---:|---:|---:|---:|---:|---:|---|");
           log("plan: " + VectorSearch.explain(ods, VectorBenchData.ourQuery(Knobs.ann(4, null, null))
               .vector(data.queries[0]).build()));
+          Knobs widest = Knobs.ann(t == IndexType.IVF_PQ ? 64 : 16, null, null);
+          VectorBenchData.prewarm(data.queries, q -> VectorBenchData.ours(ods, q, widest),
+              q -> VectorBenchData.lance(lds, q, widest));
           for (int nprobes : t == IndexType.IVF_PQ ? new int[] {1, 4, 16, 64} : new int[] {1, 4, 16}) {
             for (Integer refine : new Integer[] {null, 4}) {
               Knobs k = Knobs.ann(nprobes, refine, null);

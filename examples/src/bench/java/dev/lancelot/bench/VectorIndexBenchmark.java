@@ -176,6 +176,9 @@ public final class VectorIndexBenchmark {
     report.add("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     try (Dataset ods = Dataset.open(ours.toString());
          org.lance.Dataset lds = VectorBenchData.openLance(allocator, lance)) {
+      Knobs widest = t == IndexType.IVF_PQ ? Knobs.ann(64, null, null) : Knobs.ann(16, null, 128);
+      VectorBenchData.prewarm(data.queries, q -> VectorBenchData.ours(ods, q, widest),
+          q -> VectorBenchData.lance(lds, q, widest));
       for (Knobs k : grid(t)) {
         Series[] s = VectorBenchData.sideBySide(data.queries, data.truth, warmup,
             q -> VectorBenchData.ours(ods, q, k), q -> VectorBenchData.lance(lds, q, k));
