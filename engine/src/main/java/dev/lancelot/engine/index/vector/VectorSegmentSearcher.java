@@ -247,7 +247,7 @@ public final class VectorSegmentSearcher {
     if (stats != null) {
       stats.addPartitionsProbed(1);
     }
-    if (data.size() == 0 || (mask != null && mask.cardinality() == 0)) {
+    if (data.size() == 0 || (mask != null && !mask.atLeast(1))) {
       return;
     }
     float[] partQuery = q;
@@ -266,18 +266,12 @@ public final class VectorSegmentSearcher {
     }
   }
 
+  /**
+   * The partition's nodes {@code accept} admits, tested on demand: a graph walk or a scan tests
+   * only the rows that could make its top k, not every row of the partition.
+   */
   private static AcceptMask mask(PartitionData data, LongPredicate accept) {
-    if (accept == null) {
-      return null;
-    }
-    long[] ids = data.rowIds();
-    AcceptMask mask = AcceptMask.none(ids.length);
-    for (int i = 0; i < ids.length; i++) {
-      if (accept.test(ids[i])) {
-        mask.set(i);
-      }
-    }
-    return mask;
+    return accept == null ? null : AcceptMask.lazy(data.rowIds(), accept);
   }
 
   private void checkQuery(float[] query) {

@@ -89,9 +89,17 @@ public final class FlatSearch {
 
   private static void offer(float[] block, int from, int count, AcceptMask accept, long[] rowIds,
       TopKCollector collector) {
+    if (accept == null) {
+      for (int i = 0; i < count; i++) {
+        int node = from + i;
+        collector.collect(rowIds == null ? node : rowIds[node], block[i]);
+      }
+      return;
+    }
     for (int i = 0; i < count; i++) {
       int node = from + i;
-      if (accept == null || accept.get(node)) {
+      // Ask the mask only about nodes that could enter the top k (a lazy mask then tests few rows).
+      if ((!collector.isFull() || Float.compare(block[i], collector.worstDistance()) <= 0) && accept.get(node)) {
         collector.collect(rowIds == null ? node : rowIds[node], block[i]);
       }
     }

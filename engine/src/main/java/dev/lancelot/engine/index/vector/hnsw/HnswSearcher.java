@@ -61,7 +61,7 @@ public final class HnswSearcher {
     if (accept != null && accept.size() != n) {
       throw new IllegalArgumentException("accept mask covers " + accept.size() + " nodes, graph has " + n);
     }
-    if (accept != null && accept.cardinality() < n * 10L / 100) {
+    if (accept != null && !accept.atLeast(n * 10L / 100)) {
       return flatOverAccepted(scorer, n, k, accept, rowIds, collector);
     }
     search.resetCounters();

@@ -139,7 +139,7 @@ public final class HnswGraphCodec {
     boolean lanceShort = exact;
     int pos = 0;
     int shortPos = 0;
-    for (int l = 0; l < bounds.size() && exact; l++) {
+    for (int l = 0; l < bounds.size() && (exact || lanceShort); l++) {
       int size = bounds.get(l)[1] - bounds.get(l)[0];
       exact &= stored[l] == pos;
       lanceShort &= stored[l] == shortPos;
