@@ -31,6 +31,8 @@ class AnnSearchOracleTest {
   static Path hnsw;
   static final int DIM = 32;
   static float[][] queries;
+  /** Queries from the HNSW dataset's own clusters (its data seed is 6). */
+  static float[][] hnswQueries;
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -44,6 +46,7 @@ class AnnSearchOracleTest {
     ClusteredData.write(allocator, hnsw, 0, 5000, DIM, 40, 6, WriteParams.WriteMode.CREATE, 2500);
     LanceOracle.createIvfHnswSq(allocator, hnsw, "vector", 4, DistanceType.Cosine);
     queries = ClusteredData.queries(40, DIM, 40, 5, 99);
+    hnswQueries = ClusteredData.queries(100, DIM, 40, 6, 98);
   }
 
   @AfterAll
@@ -153,7 +156,7 @@ class AnnSearchOracleTest {
   void hnswRecallCloseToLance() {
     double ourRecall = 0;
     double lanceRecall = 0;
-    for (float[] q : queries) {
+    for (float[] q : hnswQueries) {
       List<Long> truth = LanceOracle.nearest(allocator, hnsw, q, 10, null, null, null, false, null, false).stream()
           .map(LanceOracle.Hit::id).toList();
       ourRecall += recall(ours(hnsw, VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build()),
@@ -161,6 +164,7 @@ class AnnSearchOracleTest {
       lanceRecall += recall(LanceOracle.nearest(allocator, hnsw, q, 10, 2, null, null, true, null, false).stream()
           .map(LanceOracle.Hit::id).toList(), truth);
     }
-    assertThat(ourRecall / queries.length).isGreaterThanOrEqualTo(lanceRecall / queries.length - 0.01);
+    System.out.printf("HNSW recall ours %.4f Lance %.4f%n", ourRecall / hnswQueries.length, lanceRecall / hnswQueries.length);
+    assertThat(ourRecall / hnswQueries.length).isGreaterThanOrEqualTo(lanceRecall / hnswQueries.length - 0.01);
   }
 }

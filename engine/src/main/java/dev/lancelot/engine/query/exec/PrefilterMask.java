@@ -19,6 +19,9 @@ import org.roaringbitmap.RoaringBitmap;
  */
 public final class PrefilterMask {
   private final Map<Long, RoaringBitmap> allowed;
+  /** The same bitmaps indexed by fragment id (ids below {@value #DENSE_LIMIT}), for per-row checks. */
+  private final RoaringBitmap[] dense;
+  private static final long DENSE_LIMIT = 1 << 20;
   private final long cardinality;
   private final String source;
 
@@ -30,6 +33,13 @@ public final class PrefilterMask {
     }
     this.cardinality = n;
     this.source = source;
+    long max = allowed.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
+    if (max < DENSE_LIMIT && allowed.keySet().stream().allMatch(id -> id >= 0)) {
+      dense = new RoaringBitmap[(int) max + 1];
+      allowed.forEach((id, rows) -> dense[id.intValue()] = rows);
+    } else {
+      dense = null;
+    }
   }
 
   /** Live rows of the fragments, without a filter. */
@@ -81,7 +91,12 @@ public final class PrefilterMask {
   }
 
   public boolean accepts(long rowAddress) {
-    RoaringBitmap rows = allowed.get(RowAddress.fragment(rowAddress));
+    long fragment = RowAddress.fragment(rowAddress);
+    if (dense != null) {
+      RoaringBitmap rows = fragment < dense.length ? dense[(int) fragment] : null;
+      return rows != null && rows.contains(RowAddress.offset(rowAddress));
+    }
+    RoaringBitmap rows = allowed.get(fragment);
     return rows != null && rows.contains(RowAddress.offset(rowAddress));
   }
 

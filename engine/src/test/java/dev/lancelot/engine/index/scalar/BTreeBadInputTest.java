@@ -102,14 +102,17 @@ class BTreeBadInputTest {
       Files.write(lookup, lookupBytes);
 
       Files.delete(pages);
+      BTreeSegmentReader.clearCache();
       assertThatThrownBy(() -> ScalarIndexQuery.plan(ds, "i32 = 1").evaluate())
           .isInstanceOf(LancelotException.class).hasMessageContaining(pages.getFileName().toString());
       Files.write(pages, pageBytes);
+      BTreeSegmentReader.clearCache();
       assertThat(ScalarIndexQuery.plan(ds, "i32 = 1").evaluate().count()).isEqualTo(ds.countRows("i32 = 1"));
     }
   }
 
   private static void assertCorrupt(Dataset ds, String file) {
+    BTreeSegmentReader.clearCache(); // the files were changed in place under the shared readers
     assertThatThrownBy(() -> ScalarIndexQuery.plan(ds, "i32 >= 0").evaluate())
         .isInstanceOf(ScalarIndexException.class)
         .hasMessageStartingWith("Cannot read BTree index \"i32_idx\" from ")

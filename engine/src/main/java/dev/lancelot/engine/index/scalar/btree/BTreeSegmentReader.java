@@ -14,9 +14,12 @@ import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
@@ -29,6 +32,17 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public final class BTreeSegmentReader implements AutoCloseable {
   /** Pages read per request to page_data.lance (bounds the memory of one read). */
   private static final int PAGES_PER_READ = 32;
+  /** Segments kept open by {@link #cached} (index files never change once written). */
+  private static final int CACHE_CAPACITY = 16;
+  /** Decoded pages each cached reader keeps (a page holds one lookup batch of values and row ids). */
+  private static final int PAGE_CACHE_CAPACITY = 64;
+  private static final BufferAllocator CACHE_ALLOCATOR = new RootAllocator();
+  private static final Map<String, BTreeSegmentReader> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, BTreeSegmentReader> eldest) {
+      return size() > CACHE_CAPACITY;
+    }
+  };
 
   private final String indexName;
   private final ColumnKind kind;
@@ -42,10 +56,18 @@ public final class BTreeSegmentReader implements AutoCloseable {
   private final PageLookup lookup;
   private InputFile pagesFile;
   private LanceFileReader pagesReader;
+  /** Decoded pages by page number; null for readers that are not shared. */
+  private final Map<Integer, PageValues> pageCache;
 
   private BTreeSegmentReader(String indexName, ColumnKind kind, ArrowType valueType, FileIO io, String directory,
-      List<IndexFile> files, BufferAllocator allocator) {
+      List<IndexFile> files, BufferAllocator allocator, boolean cachePages) {
     this.indexName = indexName;
+    this.pageCache = !cachePages ? null : new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<Integer, PageValues> eldest) {
+        return size() > PAGE_CACHE_CAPACITY;
+      }
+    };
     this.kind = kind;
     this.valueType = valueType;
     this.io = io;
@@ -75,7 +97,41 @@ public final class BTreeSegmentReader implements AutoCloseable {
           + "index or query without it.");
     }
     return new BTreeSegmentReader(segment.name(), kind, column.arrowType(), io, directory,
-        segment.proto().getFilesList(), allocator);
+        segment.proto().getFilesList(), allocator, false);
+  }
+
+  /**
+   * A shared reader of the segment, from a small process-wide cache keyed by the segment's
+   * directory: its page lookup is read once, and up to {@value #PAGE_CACHE_CAPACITY} decoded pages
+   * are kept, so repeated prefilters do not reread the index. Callers must not close it.
+   */
+  public static BTreeSegmentReader cached(FileIO io, String directory, IndexSegment segment, LanceField column) {
+    String key = directory + "#" + segment.uuid() + "#" + column.arrowType();
+    synchronized (CACHE) {
+      BTreeSegmentReader r = CACHE.get(key);
+      if (r != null) {
+        return r;
+      }
+    }
+    ColumnKind kind = ColumnKind.of(column.arrowType());
+    if (!ValueCodec.supports(kind)) {
+      return open(io, directory, segment, column, CACHE_ALLOCATOR); // throws the explanation
+    }
+    BTreeSegmentReader fresh = new BTreeSegmentReader(segment.name(), kind, column.arrowType(), io, directory,
+        segment.proto().getFilesList(), CACHE_ALLOCATOR, true);
+    synchronized (CACHE) {
+      return CACHE.computeIfAbsent(key, k -> fresh);
+    }
+  }
+
+  /**
+   * Forgets every shared reader, so that the next query reopens the index files. Index files never
+   * change once written; this is for files replaced out of band (e.g. restored from a backup).
+   */
+  public static void clearCache() {
+    synchronized (CACHE) {
+      CACHE.clear();
+    }
   }
 
   public PageLookup lookup() {
@@ -91,7 +147,7 @@ public final class BTreeSegmentReader implements AutoCloseable {
   public record Answer(List<FragmentRows> rows, int pagesRead) {}
 
   /** Answers every condition, reading each page that any of them may match once. */
-  public Answer search(List<Condition> conditions) {
+  public synchronized Answer search(List<Condition> conditions) {
     List<FragmentRows> out = new ArrayList<>();
     TreeSet<Integer> needed = new TreeSet<>();
     List<BitSet> pagesOf = new ArrayList<>(); // per condition: the pages it may match
@@ -106,10 +162,31 @@ public final class BTreeSegmentReader implements AutoCloseable {
       }
       pagesOf.add(pages);
     }
-    List<Integer> pageList = new ArrayList<>(needed);
+    List<Integer> pageList = new ArrayList<>();
+    if (pageCache != null) {
+      synchronized (pageCache) {
+        for (int page : needed) {
+          PageValues cachedPage = pageCache.get(page);
+          if (cachedPage == null) {
+            pageList.add(page);
+          } else {
+            apply(conditions, pagesOf, page, cachedPage, out);
+          }
+        }
+      }
+    } else {
+      pageList.addAll(needed);
+    }
     for (int from = 0; from < pageList.size(); from += PAGES_PER_READ) {
       List<Integer> chunk = pageList.subList(from, Math.min(pageList.size(), from + PAGES_PER_READ));
       List<PageValues> values = readPages(chunk);
+      if (pageCache != null) {
+        synchronized (pageCache) {
+          for (int j = 0; j < chunk.size(); j++) {
+            pageCache.put(chunk.get(j), values.get(j));
+          }
+        }
+      }
       for (int j = 0; j < chunk.size(); j++) {
         for (int i = 0; i < conditions.size(); i++) {
           if (pagesOf.get(i).get(chunk.get(j))) {
@@ -119,6 +196,15 @@ public final class BTreeSegmentReader implements AutoCloseable {
       }
     }
     return new Answer(out, needed.size());
+  }
+
+  private static void apply(List<Condition> conditions, List<BitSet> pagesOf, int page, PageValues values,
+      List<FragmentRows> out) {
+    for (int i = 0; i < conditions.size(); i++) {
+      if (pagesOf.get(i).get(page)) {
+        collect(conditions.get(i), values, out.get(i));
+      }
+    }
   }
 
   private static void collect(Condition c, PageValues page, FragmentRows out) {

@@ -55,16 +55,15 @@ public final class IndexEvaluator {
       List<FragmentRows> rows = new ArrayList<>();
       e.getValue().forEach(c -> rows.add(new FragmentRows()));
       for (IndexSegment segment : binding.segments()) {
-        try (BTreeSegmentReader reader = BTreeSegmentReader.open(io, paths.indexDir(segment.uuid().toString()),
-            segment, binding.column(), allocator)) {
-          BTreeSegmentReader.Answer answer = reader.search(e.getValue());
-          for (int i = 0; i < rows.size(); i++) {
-            rows.set(i, FragmentRows.or(rows.get(i), answer.rows().get(i)));
-          }
-          pagesRead += answer.pagesRead();
-          pagesTotal += reader.lookup().pages().size();
-          segmentsRead++;
+        BTreeSegmentReader reader = BTreeSegmentReader.cached(io, paths.indexDir(segment.uuid().toString()),
+            segment, binding.column());
+        BTreeSegmentReader.Answer answer = reader.search(e.getValue());
+        for (int i = 0; i < rows.size(); i++) {
+          rows.set(i, FragmentRows.or(rows.get(i), answer.rows().get(i)));
         }
+        pagesRead += answer.pagesRead();
+        pagesTotal += reader.lookup().pages().size();
+        segmentsRead++;
       }
       answers.put(e.getKey(), rows);
     }
