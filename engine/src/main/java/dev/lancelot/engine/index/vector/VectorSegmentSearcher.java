@@ -180,6 +180,17 @@ public final class VectorSegmentSearcher {
    */
   public void search(float[] query, int[] partitions, int ef, LongPredicate accept, TopKCollector collector,
       SearchStats stats) {
+    search(query, partitions, ef, accept, collector, stats, false);
+  }
+
+  /**
+   * As above; {@code prefiltered} says that {@code accept} is a query's prefilter (not only deleted
+   * rows). Then, as Lance does, an HNSW partition where the filter admits fewer than
+   * {@value #FLAT_FRACTION_PERCENT}% of the nodes is scanned (admitted nodes only, on the index's
+   * storage) instead of walked: a graph walk under so selective a mask visits mostly rejected nodes.
+   */
+  public void search(float[] query, int[] partitions, int ef, LongPredicate accept, TopKCollector collector,
+      SearchStats stats, boolean prefiltered) {
     checkQuery(query);
     int k = collector.k();
     checkEf(k, ef);
@@ -189,9 +200,31 @@ public final class VectorSegmentSearcher {
     for (int p : partitions) {
       PartitionData data = partition(p);
       AcceptMask mask = mask(data, accept);
-      searchPartition(p, data, q, scratch, k, ef, mask, hnsw, collector, stats);
+      boolean flat = hnsw != null && prefiltered && mask != null
+          && (long) mask.cardinality() * 100 < (long) data.size() * FLAT_FRACTION_PERCENT;
+      if (flat) {
+        searchAdmitted(p, data, q, scratch, mask, collector, stats);
+      } else {
+        searchPartition(p, data, q, scratch, k, ef, mask, hnsw, collector, stats);
+      }
     }
   }
+
+  private void searchAdmitted(int p, PartitionData data, float[] q, float[] scratch, AcceptMask mask,
+      TopKCollector collector, SearchStats stats) {
+    if (stats != null) {
+      stats.addPartitionsProbed(1);
+    }
+    float[] partQuery = q;
+    if (residual) {
+      ivf.residual(q, 0, p, scratch, 0);
+      partQuery = scratch;
+    }
+    FlatSearch.searchAccepted(data.storage().scorer(partQuery), data.size(), mask, data.rowIds(), collector, stats);
+  }
+
+  /** Below this share of admitted nodes an HNSW partition is scanned rather than walked. */
+  static final int FLAT_FRACTION_PERCENT = 10;
 
   /**
    * Many queries at once: each distinct partition among {@code partitions[i]} (the partitions to

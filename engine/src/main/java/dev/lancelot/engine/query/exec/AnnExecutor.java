@@ -73,11 +73,12 @@ public final class AnnExecutor {
         int min = Math.min(Math.max(unit.minNprobes(), earlyPruning(ranking.distances(), k)), max);
         TopKCollector collector = new TopKCollector(unit.candidateK());
         searcher.search(q, Arrays.copyOfRange(ranking.partitions(), 0, min), unit.ef(), mask::accepts, collector,
-            stats);
+            stats, pre != null);
         int probed = min;
         long target = Math.min(k, mask.cardinality());
         while (collector.size() < target && probed < max) {
-          searcher.search(q, new int[] {ranking.partitions()[probed]}, unit.ef(), mask::accepts, collector, stats);
+          searcher.search(q, new int[] {ranking.partitions()[probed]}, unit.ef(), mask::accepts, collector, stats,
+              pre != null);
           probed++;
         }
         partitionsProbed += probed;

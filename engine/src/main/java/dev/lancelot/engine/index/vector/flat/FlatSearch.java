@@ -18,6 +18,46 @@ public final class FlatSearch {
   private FlatSearch() {}
 
   /**
+   * Scores only the nodes {@code accept} admits (for a selective mask: fewer distances than
+   * {@link #search(QueryScorer, int, AcceptMask, long[], TopKCollector, SearchStats)}), and
+   * collects them. Node ids as there.
+   */
+  public static void searchAccepted(QueryScorer scorer, int size, AcceptMask accept, long[] rowIds,
+      TopKCollector collector, SearchStats stats) {
+    int[] nodes = new int[Math.min(BLOCK, Math.max(size, 1))];
+    float[] block = new float[nodes.length];
+    int n = 0;
+    long scored = 0;
+    for (int node = 0; node < size; node++) {
+      if (!accept.get(node)) {
+        continue;
+      }
+      nodes[n++] = node;
+      if (n == nodes.length) {
+        scored += offerNodes(scorer, nodes, n, block, rowIds, collector);
+        n = 0;
+      }
+    }
+    scored += offerNodes(scorer, nodes, n, block, rowIds, collector);
+    if (stats != null) {
+      stats.addVisited(scored);
+      stats.addDistances(scored);
+    }
+  }
+
+  private static int offerNodes(QueryScorer scorer, int[] nodes, int n, float[] block, long[] rowIds,
+      TopKCollector collector) {
+    if (n == 0) {
+      return 0;
+    }
+    scorer.score(nodes, n, block);
+    for (int i = 0; i < n; i++) {
+      collector.collect(rowIds == null ? nodes[i] : rowIds[nodes[i]], block[i]);
+    }
+    return n;
+  }
+
+  /**
    * Scores nodes {@code 0 .. size-1} with {@code scorer} and collects accepted ones. The id
    * collected for node {@code i} is {@code rowIds[i]} when {@code rowIds} is given, else {@code i}.
    */
