@@ -86,11 +86,14 @@ class SparkWriteTest extends SharedSpark {
     for (int i = 0; i < q.length; i++) {
       q[i] = v.get(i);
     }
-    List<Long> ids = LanceOracle.nearestIds(allocator, Path.of(path), q, 5, 4, null, false);
-    assertThat(ids).hasSize(5).contains(1234L);
-    List<Long> filtered = LanceOracle.nearestIds(allocator, Path.of(path), q, 5, 4,
-        "tenant_id = " + target.getInt(1), true);
-    assertThat(filtered).contains(1234L);
+    // Refined (exact re-rank of 50 PQ candidates): the row itself, at distance 0, must come first whatever
+    // codebook Lance's unseeded training produced.
+    List<Long> ids = LanceOracle.nearest(allocator, Path.of(path), q, 5, 4, 10, null, true, null, false).stream()
+        .map(LanceOracle.Hit::id).toList();
+    assertThat(ids).hasSize(5).first().isEqualTo(1234L);
+    List<Long> filtered = LanceOracle.nearest(allocator, Path.of(path), q, 5, 4, 10, null, true,
+        "tenant_id = " + target.getInt(1), true).stream().map(LanceOracle.Hit::id).toList();
+    assertThat(filtered).first().isEqualTo(1234L);
     // The index section survives our later commits.
     frame(5000, 10, 1).write().format("lance").mode("append").save(path);
     try (var ds = LanceOracle.open(allocator, Path.of(path))) {
