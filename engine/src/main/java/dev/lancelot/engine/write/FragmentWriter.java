@@ -141,8 +141,8 @@ public final class FragmentWriter implements AutoCloseable {
     String name = UUID.randomUUID().toString().replace("-", "") + ".lance";
     currentPath = name;
     String location = ctx.paths().dataFile(name);
+    files.add(location); // tracked before it exists, so that an abort at any point deletes it
     PositionOutputStream out = ctx.io().create(location);
-    files.add(location);
     current = LanceFileWriter.create(out, schema, WriterOptions.defaults());
     currentRows = 0;
   }
@@ -187,7 +187,12 @@ public final class FragmentWriter implements AutoCloseable {
   /** Deletes every file this writer wrote (finished or not). */
   public void abort() {
     if (current != null) {
-      current.close();
+      try {
+        current.close();
+      } catch (RuntimeException e) {
+        // e.g. the task was interrupted mid-write and its file channel is closed; the file goes anyway
+        LOG.debug("Closing the data file being written failed during abort: {}", e.toString());
+      }
       current = null;
     }
     for (String f : files) {
