@@ -49,6 +49,12 @@ public final class HadoopFileIO implements FileIO {
   private final IoStats stats = new IoStats();
   private final long maxGap;
   private final long maxRequest;
+  /**
+   * Gap under which ranges of a local file are read together. A local read costs a system call,
+   * not a round trip, so reading a large gap to save one costs more than it saves (a random take
+   * would otherwise read most of a file whose rows lie within the remote gap of each other).
+   */
+  static final long LOCAL_MAX_GAP = 4 * 1024;
 
   public HadoopFileIO(Configuration conf) {
     this(conf, ReadCoalescer.DEFAULT_MAX_GAP, ReadCoalescer.DEFAULT_MAX_REQUEST);
@@ -460,7 +466,8 @@ public final class HadoopFileIO implements FileIO {
     @Override
     public List<ByteBuffer> readRanges(List<ByteRange> ranges) {
       ByteBuffer[] out = new ByteBuffer[ranges.size()];
-      for (ReadCoalescer.Request req : ReadCoalescer.coalesce(ranges, maxGap, maxRequest)) {
+      long gap = isLocal(path) ? Math.min(maxGap, LOCAL_MAX_GAP) : maxGap;
+      for (ReadCoalescer.Request req : ReadCoalescer.coalesce(ranges, gap, maxRequest)) {
         ByteBuffer merged = read(req.range().offset(), Math.toIntExact(req.range().length()));
         for (int member : req.members()) {
           ByteRange r = ranges.get(member);
