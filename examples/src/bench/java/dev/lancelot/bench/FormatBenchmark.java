@@ -6,6 +6,7 @@ import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.scan.CloseableIterator;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -214,19 +215,45 @@ public final class FormatBenchmark {
   }
 
   static byte[] generate(BufferAllocator allocator, int rows) throws Exception {
+    Random random = new Random(42);
+    return ipc(allocator, 0, rows, new RowValues() {
+      @Override
+      public int tenant(int row) {
+        return (int) Math.floor(Math.pow(random.nextDouble(), 3) * 100);
+      }
+
+      @Override
+      public float value(int row, int d) {
+        return (float) random.nextGaussian();
+      }
+    });
+  }
+
+  /** Values of the rows {@link #ipc} writes; called per row in order: the tenant, then each coordinate. */
+  interface RowValues {
+    int tenant(int row);
+
+    float value(int row, int d);
+  }
+
+  /** The schema of the benchmarks' datasets: (id int64, tenant_id int32, vector float32[DIM]). */
+  static Schema schema() {
     Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
-    Schema schema = new Schema(List.of(
+    return new Schema(List.of(
         new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
         new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
         new Field("vector", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(item))));
-    Random random = new Random(42);
+  }
+
+  /** Rows [from, to) (id = row number) as an Arrow IPC stream in batches of 8,192, to feed either writer. */
+  static byte[] ipc(BufferAllocator allocator, int from, int to, RowValues rowValues) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int batch = 8192;
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
          ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
       writer.start();
-      for (int start = 0; start < rows; start += batch) {
-        int n = Math.min(batch, rows - start);
+      for (int start = from; start < to; start += batch) {
+        int n = Math.min(batch, to - start);
         for (FieldVector v : root.getFieldVectors()) {
           v.setInitialCapacity(n);
         }
@@ -238,10 +265,10 @@ public final class FormatBenchmark {
         values.allocateNew(n * DIM);
         for (int i = 0; i < n; i++) {
           id.setSafe(i, start + i);
-          tenant.setSafe(i, (int) Math.floor(Math.pow(random.nextDouble(), 3) * 100));
+          tenant.setSafe(i, rowValues.tenant(start + i));
           vec.setNotNull(i);
           for (int d = 0; d < DIM; d++) {
-            values.set(i * DIM + d, (float) random.nextGaussian());
+            values.set(i * DIM + d, rowValues.value(start + i, d));
           }
         }
         values.setValueCount(n * DIM);

@@ -6,8 +6,6 @@ import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -29,19 +27,8 @@ import java.util.function.IntPredicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.ReadOptions;
 import org.lance.WriteParams;
 import org.lance.ipc.LanceScanner;
@@ -221,55 +208,23 @@ final class VectorBenchData {
 
   // ------------------------------------------------------------------ datasets
 
-  static Schema schema() {
-    Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
-        null);
-    return new Schema(List.of(
-        new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
-        new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
-        new Field("vector", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(item))));
-  }
-
-  /** Rows [from, to) as an Arrow IPC stream in batches of 8,192 (to feed either writer). */
+  /** Rows [from, to) as an Arrow IPC stream (to feed either writer). */
   byte[] ipc(BufferAllocator allocator, int from, int to) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int batch = 8192;
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
-         ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
-      writer.start();
-      for (int start = from; start < to; start += batch) {
-        int n = Math.min(batch, to - start);
-        for (FieldVector fv : root.getFieldVectors()) {
-          fv.setInitialCapacity(n);
-        }
-        root.allocateNew();
-        BigIntVector id = (BigIntVector) root.getVector("id");
-        IntVector tenant = (IntVector) root.getVector("tenant_id");
-        FixedSizeListVector vec = (FixedSizeListVector) root.getVector("vector");
-        Float4Vector values = (Float4Vector) vec.getDataVector();
-        values.allocateNew(n * DIM);
-        for (int i = 0; i < n; i++) {
-          id.setSafe(i, start + i);
-          tenant.setSafe(i, tenants[start + i]);
-          vec.setNotNull(i);
-          for (int d = 0; d < DIM; d++) {
-            values.set(i * DIM + d, vectors[(start + i) * DIM + d]);
-          }
-        }
-        values.setValueCount(n * DIM);
-        id.setValueCount(n);
-        tenant.setValueCount(n);
-        vec.setValueCount(n);
-        root.setRowCount(n);
-        writer.writeBatch();
+    return FormatBenchmark.ipc(allocator, from, to, new FormatBenchmark.RowValues() {
+      @Override
+      public int tenant(int row) {
+        return tenants[row];
       }
-      writer.end();
-    }
-    return out.toByteArray();
+
+      @Override
+      public float value(int row, int d) {
+        return vectors[row * DIM + d];
+      }
+    });
   }
 
   static ArrowReader reader(BufferAllocator allocator, byte[] ipc) {
-    return new ArrowStreamReader(new ByteArrayInputStream(ipc), allocator);
+    return FormatBenchmark.reader(allocator, ipc);
   }
 
   /**

@@ -187,7 +187,7 @@ public final class ScalarIndexQuery {
       throw new IllegalStateException("Cannot evaluate " + filter.toSql() + " with scalar indexes: " + reason);
     }
     IndexEvaluator.Outcome o = IndexEvaluator.evaluate(expr, bindings, dataset.context().io(),
-        dataset.context().paths(), dataset.context().allocator());
+        dataset.context().paths());
     o.rows().retainFragments(covered);
     return new ScalarIndexResult(o.rows(), covered, o.pagesRead(), o.pagesTotal());
   }

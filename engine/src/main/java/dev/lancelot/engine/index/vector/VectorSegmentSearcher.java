@@ -202,25 +202,8 @@ public final class VectorSegmentSearcher {
       AcceptMask mask = mask(data, accept);
       boolean flat = hnsw != null && prefiltered && mask != null
           && (long) mask.cardinality() * 100 < (long) data.size() * FLAT_FRACTION_PERCENT;
-      if (flat) {
-        searchAdmitted(p, data, q, scratch, mask, collector, stats);
-      } else {
-        searchPartition(p, data, q, scratch, k, ef, mask, hnsw, collector, stats);
-      }
+      searchPartition(p, data, q, scratch, k, ef, mask, flat ? null : hnsw, flat, collector, stats);
     }
-  }
-
-  private void searchAdmitted(int p, PartitionData data, float[] q, float[] scratch, AcceptMask mask,
-      TopKCollector collector, SearchStats stats) {
-    if (stats != null) {
-      stats.addPartitionsProbed(1);
-    }
-    float[] partQuery = q;
-    if (residual) {
-      ivf.residual(q, 0, p, scratch, 0);
-      partQuery = scratch;
-    }
-    FlatSearch.searchAccepted(data.storage().scorer(partQuery), data.size(), mask, data.rowIds(), collector, stats);
   }
 
   /** Below this share of admitted nodes an HNSW partition is scanned rather than walked. */
@@ -256,7 +239,7 @@ public final class VectorSegmentSearcher {
       PartitionData data = partition(p);
       AcceptMask mask = mask(data, accept);
       for (int qi : e.getValue()) {
-        searchPartition(p, data, prepared[qi], scratch, k, ef, mask, hnsw, collectors[qi], stats);
+        searchPartition(p, data, prepared[qi], scratch, k, ef, mask, hnsw, false, collectors[qi], stats);
       }
     }
     SearchResult[] out = new SearchResult[queries.length];
@@ -275,8 +258,12 @@ public final class VectorSegmentSearcher {
     return partitions.computeIfAbsent(p, x -> reader.readPartition(x, READ_ALLOCATOR));
   }
 
+  /**
+   * Searches one partition: an HNSW walk when {@code hnsw} is given, else a scan — of the nodes
+   * {@code mask} admits only when {@code admittedOnly}, else of every node.
+   */
   private void searchPartition(int p, PartitionData data, float[] q, float[] scratch, int k, int ef, AcceptMask mask,
-      HnswSearcher hnsw, TopKCollector collector, SearchStats stats) {
+      HnswSearcher hnsw, boolean admittedOnly, TopKCollector collector, SearchStats stats) {
     if (stats != null) {
       stats.addPartitionsProbed(1);
     }
@@ -294,6 +281,8 @@ public final class VectorSegmentSearcher {
       if (stats != null) {
         stats.add(hnsw.stats());
       }
+    } else if (admittedOnly) {
+      FlatSearch.searchAccepted(scorer, data.size(), mask, data.rowIds(), collector, stats);
     } else {
       FlatSearch.search(scorer, data.size(), mask, data.rowIds(), collector, stats);
     }

@@ -90,14 +90,19 @@ public final class BTreeSegmentReader implements AutoCloseable {
    */
   public static BTreeSegmentReader open(FileIO io, String directory, IndexSegment segment, LanceField column,
       BufferAllocator allocator) {
+    return new BTreeSegmentReader(segment.name(), kindOf(segment, column), column.arrowType(), io, directory,
+        segment.proto().getFilesList(), allocator, false);
+  }
+
+  /** The value kind of the indexed column, refused with an explanation when this engine cannot read it. */
+  private static ColumnKind kindOf(IndexSegment segment, LanceField column) {
     ColumnKind kind = ColumnKind.of(column.arrowType());
     if (!ValueCodec.supports(kind)) {
       throw new ScalarIndexException("Cannot read BTree index \"" + segment.name() + "\": its column "
           + column.name() + " has type " + column.logicalType() + ", which this engine does not index. Drop the "
           + "index or query without it.");
     }
-    return new BTreeSegmentReader(segment.name(), kind, column.arrowType(), io, directory,
-        segment.proto().getFilesList(), allocator, false);
+    return kind;
   }
 
   /**
@@ -113,12 +118,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
         return r;
       }
     }
-    ColumnKind kind = ColumnKind.of(column.arrowType());
-    if (!ValueCodec.supports(kind)) {
-      return open(io, directory, segment, column, CACHE_ALLOCATOR); // throws the explanation
-    }
-    BTreeSegmentReader fresh = new BTreeSegmentReader(segment.name(), kind, column.arrowType(), io, directory,
-        segment.proto().getFilesList(), CACHE_ALLOCATOR, true);
+    BTreeSegmentReader fresh = new BTreeSegmentReader(segment.name(), kindOf(segment, column), column.arrowType(), io,
+        directory, segment.proto().getFilesList(), CACHE_ALLOCATOR, true);
     synchronized (CACHE) {
       return CACHE.computeIfAbsent(key, k -> fresh);
     }
@@ -163,36 +164,22 @@ public final class BTreeSegmentReader implements AutoCloseable {
       pagesOf.add(pages);
     }
     List<Integer> pageList = new ArrayList<>();
-    if (pageCache != null) {
-      synchronized (pageCache) {
-        for (int page : needed) {
-          PageValues cachedPage = pageCache.get(page);
-          if (cachedPage == null) {
-            pageList.add(page);
-          } else {
-            apply(conditions, pagesOf, page, cachedPage, out);
-          }
-        }
+    for (int page : needed) {
+      PageValues cachedPage = pageCache == null ? null : pageCache.get(page);
+      if (cachedPage == null) {
+        pageList.add(page);
+      } else {
+        apply(conditions, pagesOf, page, cachedPage, out);
       }
-    } else {
-      pageList.addAll(needed);
     }
     for (int from = 0; from < pageList.size(); from += PAGES_PER_READ) {
       List<Integer> chunk = pageList.subList(from, Math.min(pageList.size(), from + PAGES_PER_READ));
       List<PageValues> values = readPages(chunk);
-      if (pageCache != null) {
-        synchronized (pageCache) {
-          for (int j = 0; j < chunk.size(); j++) {
-            pageCache.put(chunk.get(j), values.get(j));
-          }
-        }
-      }
       for (int j = 0; j < chunk.size(); j++) {
-        for (int i = 0; i < conditions.size(); i++) {
-          if (pagesOf.get(i).get(chunk.get(j))) {
-            collect(conditions.get(i), values.get(j), out.get(i));
-          }
+        if (pageCache != null) {
+          pageCache.put(chunk.get(j), values.get(j));
         }
+        apply(conditions, pagesOf, chunk.get(j), values.get(j), out);
       }
     }
     return new Answer(out, needed.size());

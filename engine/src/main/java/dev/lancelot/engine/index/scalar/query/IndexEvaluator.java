@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Evaluates an {@link IndexExpr} with BTree segments: every segment of an index is searched once
@@ -31,8 +30,7 @@ public final class IndexEvaluator {
   /** The rows selected and what reading them cost. */
   public record Outcome(FragmentRows rows, int pagesRead, int pagesTotal, int segmentsRead) {}
 
-  public static Outcome evaluate(IndexExpr expr, Map<Integer, Binding> bySlot, FileIO io, DatasetPaths paths,
-      BufferAllocator allocator) {
+  public static Outcome evaluate(IndexExpr expr, Map<Integer, Binding> bySlot, FileIO io, DatasetPaths paths) {
     if (expr instanceof IndexExpr.None) {
       return new Outcome(new FragmentRows(), 0, 0, 0);
     }
