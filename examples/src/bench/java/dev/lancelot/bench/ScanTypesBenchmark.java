@@ -118,13 +118,19 @@ public final class ScanTypesBenchmark {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     int reps = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path work = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("lancelot-scan-types");
+    // optional: only the types whose name contains this text (case-insensitive), e.g. "utf8 long" or "list"
+    String only = args.length > 3 ? args[3].toLowerCase(java.util.Locale.ROOT) : "";
     System.out.printf("ScanTypesBenchmark: full scans of single-column datasets written by lance-core 7.0.0;"
         + " %,d rows; %d reps; %s%n", rows, reps, work);
     System.out.printf("JVM %s, %d cores%n", System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
     List<String[]> table = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator()) {
       List<Path> dirs = new ArrayList<>();
-      for (Type type : types(rows)) {
+      List<Type> types = types(rows).stream().filter(t -> t.name().toLowerCase(java.util.Locale.ROOT).contains(only)).toList();
+      if (types.isEmpty()) {
+        throw new IllegalArgumentException("no column type matches '" + only + "'");
+      }
+      for (Type type : types) {
         Path dir = FormatBenchmark.fresh(work, type.name().replaceAll("[^A-Za-z0-9]+", "_"));
         byte[] ipc = generate(allocator, type);
         try (ArrowReader r = FormatBenchmark.reader(allocator, ipc)) {
@@ -140,7 +146,6 @@ public final class ScanTypesBenchmark {
           lanceScan(allocator, dir);
         }
       }
-      List<Type> types = types(rows);
       for (int t = 0; t < types.size(); t++) {
         Type type = types.get(t);
         Path dir = dirs.get(t);
