@@ -53,6 +53,8 @@ public final class Dataset implements AutoCloseable {
   private final LanceSchema schema;
   private final boolean ownsAllocator;
   private final Map<Long, RoaringBitmap> deletions = new ConcurrentHashMap<>();
+  /** The index catalog of this version, built on first use (immutable, like the snapshot). */
+  private volatile IndexCatalog indexes;
 
   private Dataset(DatasetContext ctx, Snapshot snapshot, boolean ownsAllocator) {
     this.ctx = ctx;
@@ -251,7 +253,12 @@ public final class Dataset implements AutoCloseable {
 
   /** The indexes of this version. */
   public IndexCatalog indexes() {
-    return IndexCatalog.of(snapshot);
+    IndexCatalog c = indexes;
+    if (c == null) {
+      c = IndexCatalog.of(snapshot);
+      indexes = c;
+    }
+    return c;
   }
 
   // ---------------------------------------------------------------- reading

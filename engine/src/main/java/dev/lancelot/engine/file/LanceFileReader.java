@@ -56,14 +56,13 @@ public final class LanceFileReader {
   private final PageIo io;
 
   private LanceFileReader(InputFile file, FileMetadata metadata) {
+    this(file, Structure.of(file.location(), metadata));
+  }
+
+  private LanceFileReader(InputFile file, Structure structure) {
     this.file = file;
-    this.metadata = metadata;
-    this.columns = new ColumnReader[metadata.columns().size()];
-    List<LanceField> leaves = metadata.schema().leaves();
-    for (int i = 0; i < columns.length; i++) {
-      String name = i < leaves.size() ? leaves.get(i).name() : "#" + i;
-      columns[i] = new ColumnReader(file.location(), metadata.column(i), name);
-    }
+    this.metadata = structure.metadata();
+    this.columns = structure.columns();
     this.io = ranges -> {
       List<ByteBuffer> raw = file.readRanges(ranges);
       List<ByteBuffer> out = new ArrayList<>(raw.size());
@@ -77,6 +76,31 @@ public final class LanceFileReader {
   /** Opens a file: reads and validates footer, schema and column metadata. */
   public static LanceFileReader open(InputFile file) {
     return new LanceFileReader(file, FileMetadata.read(file));
+  }
+
+  /**
+   * Opens a file whose footer, column metadata and page readers may already be in {@code cache}
+   * (keyed by location and length: Lance data files are never rewritten in place). A file not in
+   * the cache is opened as by {@link #open} and added; a file that fails to open is not cached.
+   */
+  public static LanceFileReader open(InputFile file, FileStructureCache cache) {
+    return new LanceFileReader(file, cache.get(file, () -> Structure.of(file.location(), FileMetadata.read(file))));
+  }
+
+  /**
+   * What opening a file produces and any number of readers of that file may share: its metadata
+   * and one {@link ColumnReader} per column (with the page readers each creates on first use).
+   */
+  record Structure(FileMetadata metadata, ColumnReader[] columns) {
+    static Structure of(String location, FileMetadata metadata) {
+      ColumnReader[] columns = new ColumnReader[metadata.columns().size()];
+      List<LanceField> leaves = metadata.schema().leaves();
+      for (int i = 0; i < columns.length; i++) {
+        String name = i < leaves.size() ? leaves.get(i).name() : "#" + i;
+        columns[i] = new ColumnReader(location, metadata.column(i), name);
+      }
+      return new Structure(metadata, columns);
+    }
   }
 
   /** The file's schema (with the field ids it was written with). */

@@ -1,14 +1,18 @@
 package dev.lancelot.engine.io;
 
+import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -398,11 +402,35 @@ public final class HadoopFileIO implements FileIO {
     private final Path path;
     private volatile long length;
     private volatile FSDataInputStream stream;
+    /** Local files are read with positional reads on a channel: opening one costs far less. */
+    private final boolean local;
+    private volatile FileChannel channel;
 
     HadoopInputFile(String location, long knownLength) {
       this.location = location;
       this.path = new Path(location);
       this.length = knownLength;
+      this.local = isLocal(path);
+    }
+
+    private FileChannel channel() {
+      FileChannel c = channel;
+      if (c == null) {
+        synchronized (this) {
+          c = channel;
+          if (c == null) {
+            try {
+              c = FileChannel.open(localPath(path), StandardOpenOption.READ);
+            } catch (NoSuchFileException e) {
+              throw new StorageException("Cannot read " + location + ": the file does not exist", e);
+            } catch (IOException e) {
+              throw new StorageException("Cannot open " + location + ": " + e.getMessage(), e);
+            }
+            channel = c;
+          }
+        }
+      }
+      return c;
     }
 
     @Override
@@ -435,7 +463,7 @@ public final class HadoopFileIO implements FileIO {
       long len = length;
       if (len < 0) {
         try {
-          len = fs(path).getFileStatus(path).getLen();
+          len = local ? channel().size() : fs(path).getFileStatus(path).getLen();
         } catch (FileNotFoundException e) {
           throw new StorageException("Cannot read " + location + ": the file does not exist", e);
         } catch (IOException e) {
@@ -454,13 +482,27 @@ public final class HadoopFileIO implements FileIO {
       }
       byte[] buf = new byte[len];
       try {
-        stream().readFully(position, buf, 0, len);
+        if (local) {
+          readLocal(position, buf);
+        } else {
+          stream().readFully(position, buf, 0, len);
+        }
       } catch (IOException e) {
         throw new StorageException("Cannot read " + len + " bytes at " + position + " of " + location + ": "
             + e.getMessage(), e);
       }
       stats.recordRead(len);
       return ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private void readLocal(long position, byte[] buf) throws IOException {
+      ByteBuffer target = ByteBuffer.wrap(buf);
+      FileChannel c = channel();
+      while (target.hasRemaining()) {
+        if (c.read(target, position + target.position()) < 0) {
+          throw new EOFException("the file ends after " + (position + target.position()) + " bytes");
+        }
+      }
     }
 
     @Override
@@ -480,6 +522,14 @@ public final class HadoopFileIO implements FileIO {
 
     @Override
     public void close() {
+      FileChannel c = channel;
+      if (c != null) {
+        try {
+          c.close();
+        } catch (IOException ignored) {
+          // Closing a read-only channel cannot lose data.
+        }
+      }
       FSDataInputStream s = stream;
       if (s != null) {
         try {

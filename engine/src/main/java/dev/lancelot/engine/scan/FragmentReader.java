@@ -143,7 +143,7 @@ public final class FragmentReader implements AutoCloseable {
           ? ctx.io().newInputFile(location, meta.getFileSizeBytes())
           : ctx.io().newInputFile(location);
       try {
-        return new OpenFile(meta, input, LanceFileReader.open(input));
+        return new OpenFile(meta, input, LanceFileReader.open(input, ctx.files()));
       } catch (RuntimeException e) {
         input.close();
         throw e;

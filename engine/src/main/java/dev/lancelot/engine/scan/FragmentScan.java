@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -112,9 +113,8 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
         return null;
       }
       int count = selected.cardinality();
-      // positions of the selected rows, listed only when something needs them (every row alive
-      // and no virtual or taken columns is the common full scan)
-      boolean needRows = count != n || !taken.isEmpty() || spec.withRowId() || spec.withRowAddress();
+      // positions of the selected rows, listed only when something needs them (null = every row)
+      boolean needRows = count != n || !taken.isEmpty();
       int[] rows = needRows ? new int[count] : null;
       if (needRows) {
         for (int i = selected.nextSetBit(0), k = 0; i >= 0; i = selected.nextSetBit(i + 1)) {
@@ -147,7 +147,7 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
         fields.add(v.getField());
       }
       out.values().forEach(FieldVector::close);
-      addVirtualColumns(vectors, fields, rows, start);
+      addVirtualColumns(vectors, fields, rows, count, start);
       return new VectorSchemaRoot(fields, vectors, count);
     } finally {
       byId.values().forEach(FieldVector::close);
@@ -181,24 +181,33 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
     return selected;
   }
 
-  private void addVirtualColumns(List<FieldVector> vectors, List<Field> fields, int[] rows, long start) {
+  /** Adds the row id / row address columns of {@code count} rows ({@code rows} null: every row). */
+  private void addVirtualColumns(List<FieldVector> vectors, List<Field> fields, int[] rows, int count, long start) {
     if (spec.withRowId()) {
-      vectors.add(addresses(ROW_ID_FIELD, rows, start));
+      vectors.add(addresses(ROW_ID_FIELD, rows, count, start));
       fields.add(ROW_ID_FIELD);
     }
     if (spec.withRowAddress()) {
-      vectors.add(addresses(ROW_ADDRESS_FIELD, rows, start));
+      vectors.add(addresses(ROW_ADDRESS_FIELD, rows, count, start));
       fields.add(ROW_ADDRESS_FIELD);
     }
   }
 
-  private UInt8Vector addresses(Field field, int[] rows, long start) {
+  private UInt8Vector addresses(Field field, int[] rows, int count, long start) {
     UInt8Vector v = (UInt8Vector) field.createVector(allocator);
-    v.allocateNew(rows.length);
-    for (int i = 0; i < rows.length; i++) {
-      v.set(i, RowAddress.of(task.fragmentId(), start + rows[i]));
+    v.allocateNew(count);
+    // written straight into the buffers: no per-row bounds and validity bookkeeping
+    ArrowBuf data = v.getDataBuffer();
+    long fragment = task.fragmentId();
+    for (int i = 0; i < count; i++) {
+      data.setLong((long) i * Long.BYTES, RowAddress.of(fragment, start + (rows == null ? i : rows[i])));
     }
-    v.setValueCount(rows.length);
+    ArrowBuf validity = v.getValidityBuffer();
+    validity.setOne(0, count / 8);
+    if (count % 8 != 0) {
+      validity.setByte(count / 8, (1 << (count % 8)) - 1);
+    }
+    v.setValueCount(count);
     return v;
   }
 

@@ -48,13 +48,17 @@ public final class FlatKnnExecutor {
           blocks.distances(unit.metric(), kind, queries[qi], n, dim, dist);
           distances += n;
           TopKCollector c = top[qi];
+          float worst = c.worstDistance();
           for (int r = 0; r < n; r++) {
             float d = dist[r];
-            if (Float.isNaN(d) || (lower != null && d < lower) || (upper != null && d >= upper)
+            // cheap rejection first: most rows of a large scan cannot enter the top k (NaN fails too)
+            if (!(d <= worst) || (lower != null && d < lower) || (upper != null && d >= upper)
                 || vectors.isNull(r)) {
               continue;
             }
-            c.collect(addresses.get(r), d);
+            if (c.collect(addresses.get(r), d)) {
+              worst = c.worstDistance();
+            }
           }
         }
       }
