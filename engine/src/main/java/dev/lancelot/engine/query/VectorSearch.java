@@ -31,12 +31,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * driver.
  */
 public final class VectorSearch {
-  private static final ExecutorService POOL = Executors.newFixedThreadPool(
-      Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
-        Thread t = new Thread(r, "lancelot-search");
-        t.setDaemon(true);
-        return t;
-      });
+  private static final int PARALLELISM = Math.max(1, Runtime.getRuntime().availableProcessors());
+  private static final ExecutorService POOL = Executors.newFixedThreadPool(PARALLELISM, r -> {
+    Thread t = new Thread(r, "lancelot-search");
+    t.setDaemon(true);
+    return t;
+  });
 
   private VectorSearch() {}
 
@@ -54,7 +54,7 @@ public final class VectorSearch {
     SearchPlan plan = plan(dataset, query);
     List<Future<UnitResult>> futures = new ArrayList<>();
     for (SearchUnit unit : plan.units()) {
-      futures.add(POOL.submit(() -> runUnit(dataset, plan, unit)));
+      futures.add(POOL.submit(() -> runUnit(dataset, plan, unit, true)));
     }
     List<UnitResult> results = new ArrayList<>();
     try {
@@ -77,13 +77,18 @@ public final class VectorSearch {
 
   /** Runs one unit of a plan against the plan's dataset version (anywhere: thread, executor). */
   public static UnitResult runUnit(Dataset dataset, SearchPlan plan, SearchUnit unit) {
+    return runUnit(dataset, plan, unit, false);
+  }
+
+  /** {@code local}: the unit runs on the local pool, which may also scan parts of a flat unit. */
+  private static UnitResult runUnit(Dataset dataset, SearchPlan plan, SearchUnit unit, boolean local) {
     if (dataset.version() != plan.version()) {
       throw new IllegalStateException("Unit planned on version " + plan.version() + " run on " + dataset.version());
     }
     VectorQuery q = plan.query();
     if (unit instanceof FlatUnit f) {
       return FlatKnnExecutor.run(dataset, f, plan.vectorColumn(), q.vectors(), q.lowerBound().orElse(null),
-          q.upperBound().orElse(null));
+          q.upperBound().orElse(null), local ? POOL : null, local ? PARALLELISM : 1);
     }
     return AnnExecutor.run(dataset, plan, (AnnUnit) unit);
   }
