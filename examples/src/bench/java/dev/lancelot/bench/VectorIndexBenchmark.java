@@ -109,7 +109,15 @@ public final class VectorIndexBenchmark {
   }
 
   static long buildOurs(Path dir, IndexType t) {
+    return buildOurs(dir, t, null);
+  }
+
+  /** {@code seed} null: the engine's default seed. */
+  static long buildOurs(Path dir, IndexType t, Long seed) {
     VectorIndexSpec spec = VectorIndexSpec.of(t, DistanceMetric.L2);
+    if (seed != null) {
+      spec = spec.withSeed(seed);
+    }
     spec = t == IndexType.IVF_PQ ? spec.withNumPartitions(256).withNumSubVectors(16).withNumBits(8)
         : spec.withNumPartitions(16).withHnsw(20, 150, 7);
     log("lancelot builds " + t);

@@ -1,0 +1,107 @@
+package dev.lancelot.bench;
+
+import static dev.lancelot.bench.VectorBenchData.log;
+
+import dev.lancelot.bench.VectorBenchData.Knobs;
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.index.IndexType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * Recall of repeated index builds, lancelot vs lance-core 7.0.0. At a small {@code nprobes}, recall
+ * depends mostly on which vectors share a query's IVF partition, i.e. on the k-means result, which
+ * depends on the random training sample and start: Lance draws them unseeded, so each of its builds
+ * differs; lancelot draws them from its seed. One build per engine compares two draws; this job
+ * compares the distributions: it builds the index {@code builds} times per engine (lancelot with
+ * seeds 1..builds, Lance unseeded) on byte-identical copies of the {@link VectorIndexBenchmark}
+ * data and reports recall@10 per build and its mean, standard deviation and range.
+ *
+ * <p>Usage: {@code RecallSpreadBenchmark <workdir> [queries=1000] [builds=5] [type=ivf_hnsw_sq]}.
+ */
+public final class RecallSpreadBenchmark {
+  public static void main(String[] args) throws Exception {
+    Path work = Path.of(args.length > 0 ? args[0] : "/tmp/lancelot-vector-bench");
+    int nq = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+    int builds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    IndexType t = IndexType.parse(args.length > 3 ? args[3] : "ivf_hnsw_sq");
+    List<Knobs> cells = t == IndexType.IVF_PQ
+        ? List.of(Knobs.ann(1, null, null), Knobs.ann(1, 4, null), Knobs.ann(4, 4, null))
+        : List.of(Knobs.ann(1, null, 64), Knobs.ann(1, 4, 64), Knobs.ann(1, null, 128), Knobs.ann(1, 4, 128),
+            Knobs.ann(4, 4, 64));
+    System.out.printf("RecallSpreadBenchmark: %s (%s), %d builds per engine, %d queries, k=10%n", t,
+        VectorIndexBenchmark.describe(t), builds, nq);
+    double[][] ours = new double[cells.size()][builds];
+    double[][] theirs = new double[cells.size()][builds];
+    try (BufferAllocator allocator = new RootAllocator()) {
+      VectorBenchData data = VectorBenchData.load(work, VectorIndexBenchmark.ROWS, nq);
+      Path source = data.source(allocator, work, VectorIndexBenchmark.ROWS);
+      for (int b = 0; b < builds; b++) {
+        Path oursDir = work.resolve("spread").resolve("lancelot");
+        Path lanceDir = work.resolve("spread").resolve("lance");
+        VectorBenchData.deleteTree(oursDir);
+        VectorBenchData.deleteTree(lanceDir);
+        VectorBenchData.copyTree(source, oursDir);
+        VectorBenchData.copyTree(source, lanceDir);
+        VectorIndexBenchmark.buildOurs(oursDir, t, (long) b + 1);
+        VectorIndexBenchmark.buildLance(allocator, lanceDir, t);
+        try (Dataset ods = Dataset.open(oursDir.toString());
+             org.lance.Dataset lds = VectorBenchData.openLance(allocator, lanceDir)) {
+          for (int c = 0; c < cells.size(); c++) {
+            Knobs k = cells.get(c);
+            double a = 0;
+            double l = 0;
+            for (int q = 0; q < nq; q++) {
+              a += VectorBenchData.recall(VectorBenchData.ours(ods, data.queries[q], k), data.truth[q]);
+              l += VectorBenchData.recall(VectorBenchData.lance(lds, data.queries[q], k), data.truth[q]);
+            }
+            ours[c][b] = a / nq;
+            theirs[c][b] = l / nq;
+            log(String.format("build %d, %s: lancelot (seed %d) %.3f, Lance %.3f", b + 1, k.label(), b + 1,
+                ours[c][b], theirs[c][b]));
+          }
+        }
+      }
+    }
+    System.out.println();
+    System.out.println("==== RESULTS ====");
+    System.out.println("| parameters | lancelot per build (seeds 1.." + builds + ") | Lance 7 per build "
+        + "| lancelot mean ± sd | Lance 7 mean ± sd | Δ of means | lancelot min–max | Lance 7 min–max |");
+    System.out.println("|---|---|---|---:|---:|---:|---:|---:|");
+    for (int c = 0; c < cells.size(); c++) {
+      System.out.printf("| %s | %s | %s | %.3f ± %.3f | %.3f ± %.3f | %+.3f | %.3f–%.3f | %.3f–%.3f |%n",
+          cells.get(c).label(), list(ours[c]), list(theirs[c]), mean(ours[c]), sd(ours[c]), mean(theirs[c]),
+          sd(theirs[c]), mean(ours[c]) - mean(theirs[c]), min(ours[c]), max(ours[c]), min(theirs[c]),
+          max(theirs[c]));
+    }
+  }
+
+  static String list(double[] v) {
+    List<String> out = new ArrayList<>();
+    for (double x : v) {
+      out.add(String.format("%.3f", x));
+    }
+    return String.join(", ", out);
+  }
+
+  static double mean(double[] v) {
+    return Arrays.stream(v).average().orElse(Double.NaN);
+  }
+
+  static double sd(double[] v) {
+    double m = mean(v);
+    return v.length < 2 ? 0 : Math.sqrt(Arrays.stream(v).map(x -> (x - m) * (x - m)).sum() / (v.length - 1));
+  }
+
+  static double min(double[] v) {
+    return Arrays.stream(v).min().orElse(Double.NaN);
+  }
+
+  static double max(double[] v) {
+    return Arrays.stream(v).max().orElse(Double.NaN);
+  }
+}
