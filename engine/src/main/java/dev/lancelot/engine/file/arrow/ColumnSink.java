@@ -37,6 +37,18 @@ public interface ColumnSink {
     throw DecodeException.corrupt("a page with repetition/definition layers for a non-nested column");
   }
 
+  /**
+   * A hint that about {@code items} more values will be appended: sinks that grow may make room
+   * at once. Does nothing by default.
+   */
+  default void reserve(int items) {}
+
+  /**
+   * A hint for the leaf of a nested field that about {@code levels} more level entries and
+   * {@code items} more values will be appended. Does nothing by default.
+   */
+  default void reserveNested(int levels, int items) {}
+
   /** Rows appended so far. */
   int size();
 

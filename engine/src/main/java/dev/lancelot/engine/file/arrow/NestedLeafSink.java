@@ -39,6 +39,12 @@ final class NestedLeafSink implements ColumnSink {
     levels.append(rep, def, from, n);
   }
 
+  @Override
+  public void reserveNested(int numLevels, int items) {
+    levels.reserve(numLevels);
+    values.reserve(items);
+  }
+
   /** Appends {@code n} null items (the items of all-null pages). */
   @Override
   public void appendNulls(int n) {

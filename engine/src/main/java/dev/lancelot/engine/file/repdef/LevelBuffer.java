@@ -40,9 +40,25 @@ public final class LevelBuffer {
     size += n;
   }
 
+  /** Makes room for {@code n} more entries at once (an estimate; appending grows as needed). */
+  public void reserve(int n) {
+    long needed = (long) size + n;
+    if (needed > def.length && needed <= Integer.MAX_VALUE - 8) {
+      resize((int) needed);
+    }
+  }
+
   private void ensure(int needed) {
     if (needed > def.length) {
-      int c = Math.max(needed, def.length * 2);
+      resize((int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) needed, 2L * def.length)));
+    }
+  }
+
+  private void resize(int c) {
+    if (size == 0) {
+      def = new short[c];
+      rep = withRep ? new short[c] : null;
+    } else {
       def = Arrays.copyOf(def, c);
       if (withRep) {
         rep = Arrays.copyOf(rep, c);
