@@ -7,16 +7,22 @@ import java.util.Arrays;
  * assembler rewrites them in place while unravelling lists (see {@link Unraveler}).
  */
 public final class LevelBuffer {
+  private static final short[] EMPTY = new short[0];
   private final boolean withRep;
+  private final int initialCapacity;
   private short[] rep;
   private short[] def;
   private int size;
 
+  /**
+   * Levels for about {@code capacity} entries; the arrays are allocated on first use, at that
+   * size or at the size {@link #reserve} asks for.
+   */
   public LevelBuffer(boolean withRep, int capacity) {
     this.withRep = withRep;
-    int c = Math.max(capacity, 16);
-    this.rep = withRep ? new short[c] : null;
-    this.def = new short[c];
+    this.initialCapacity = Math.max(capacity, 16);
+    this.rep = withRep ? EMPTY : null;
+    this.def = EMPTY;
   }
 
   /**
@@ -50,6 +56,10 @@ public final class LevelBuffer {
 
   private void ensure(int needed) {
     if (needed > def.length) {
+      if (def.length == 0) {
+        resize(Math.max(needed, initialCapacity));
+        return;
+      }
       resize((int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) needed, 2L * def.length)));
     }
   }
