@@ -11,11 +11,19 @@ final class NestedLeafSink implements ColumnSink {
   private final ColumnSink values;
   private final CanonicalLevels scheme;
   private final LevelBuffer levels;
+  /** Non-null for the items of a top-level list: its offsets are built as levels arrive. */
+  private final DirectList direct;
 
   NestedLeafSink(ColumnSink values, CanonicalLevels scheme, int capacity) {
     this.values = values;
     this.scheme = scheme;
-    this.levels = new LevelBuffer(scheme.numLists() > 0, capacity);
+    this.direct = DirectList.applies(scheme) ? new DirectList(capacity) : null;
+    this.levels = direct == null ? new LevelBuffer(scheme.numLists() > 0, capacity) : null;
+  }
+
+  /** The list built directly from the levels, or null when they are buffered in {@link #levels()}. */
+  DirectList direct() {
+    return direct;
   }
 
   CanonicalLevels scheme() {
@@ -36,12 +44,33 @@ final class NestedLeafSink implements ColumnSink {
     if (!pageScheme.equals(scheme)) {
       throw DecodeException.corrupt("page layers " + pageScheme + " do not match the column's nesting " + scheme);
     }
-    levels.append(rep, def, from, n);
+    if (direct != null) {
+      direct.levels(rep, def, from, n);
+    } else {
+      levels.append(rep, def, from, n);
+    }
   }
 
   @Override
-  public void reserveNested(int numLevels, int items) {
-    levels.reserve(numLevels);
+  public boolean appendListRows(CanonicalLevels pageScheme, short[] def, int[] rowStarts, int[] rowItems,
+      int firstStart, int endStart, int fromItem, int toItem) {
+    if (direct == null) {
+      return false;
+    }
+    if (!pageScheme.equals(scheme)) {
+      throw DecodeException.corrupt("page layers " + pageScheme + " do not match the column's nesting " + scheme);
+    }
+    direct.rows(def, rowStarts, rowItems, firstStart, endStart, fromItem, toItem);
+    return true;
+  }
+
+  @Override
+  public void reserveNested(int rows, int numLevels, int items) {
+    if (direct != null) {
+      direct.reserve(rows);
+    } else {
+      levels.reserve(numLevels);
+    }
     values.reserve(items);
   }
 

@@ -90,7 +90,11 @@ final class MiniBlockListRows implements RowSource {
       if (!stop && numStarts > completing) {
         done += numStarts - completing;
       }
-      span(sink, d, level, starts[to], item, d.rowItems()[to]);
+      if (!sink.appendListRows(scheme, d.def(), starts, d.rowItems(), rowStart, to, item, d.rowItems()[to])) {
+        span(sink, d, level, starts[to], item, d.rowItems()[to]);
+      } else if (d.rowItems()[to] > item) {
+        sink.append(d.values(), item, d.rowItems()[to] - item, d.itemDefs(), item);
+      }
       if (stop) {
         level = starts[to];
         item = d.rowItems()[to];
@@ -125,7 +129,7 @@ final class MiniBlockListRows implements RowSource {
     int rows = Math.max(1, d.numRowStarts());
     long levels = (long) n * d.numLevels() / rows;
     long items = (long) n * d.rowItems()[d.numRowStarts()] / rows;
-    sink.reserveNested((int) Math.min(Integer.MAX_VALUE / 2, levels + levels / 8 + 16),
+    sink.reserveNested(n, (int) Math.min(Integer.MAX_VALUE / 2, levels + levels / 8 + 16),
         (int) Math.min(Integer.MAX_VALUE / 2, items + items / 8 + 16));
   }
 

@@ -235,14 +235,19 @@ public final class MiniBlockPageReader implements PageReader {
         if (idx < 0) {
           throw new IllegalStateException("chunk " + chunk + " was not fetched");
         }
-        cached = decodeChunk(data.get(idx), meta.items[chunk], meta.dictionary);
+        cached = decodeChunk(data.get(idx), meta.items[chunk], lists ? meta.starts[chunk] : 0,
+            meta.dictionary);
         cachedChunk = chunk;
       }
       return cached;
     }
   }
 
-  private MiniBlockChunk decodeChunk(ByteBuffer chunk, int items, Values dictionary) {
+  /**
+   * Decodes one chunk of {@code items} items; {@code expectedStarts} is the number of rows the
+   * repetition index says start in it (list pages).
+   */
+  private MiniBlockChunk decodeChunk(ByteBuffer chunk, int items, long expectedStarts, Values dictionary) {
     int pos = 0;
     int numLevels = Short.toUnsignedInt(chunk.getShort(pos));
     pos += 2;
@@ -295,35 +300,50 @@ public final class MiniBlockPageReader implements PageReader {
     int[] rowItems = null;
     int numRowStarts = 0;
     if (lists) {
-      rowStarts = new int[numLevels + 1];
-      rowItems = new int[numLevels + 1];
       int visibleBelow = repdef.canonical().firstListBase();
       int maxRep = repdef.maxRep();
-      int n = 0;
-      if (def == null) {
-        for (int i = 0; i < numLevels; i++) {
-          rowStarts[numRowStarts] = i;
-          rowItems[numRowStarts] = i;
-          numRowStarts += isZero(rep[i] ^ maxRep);
-        }
-        n = numLevels;
-      } else {
-        // branch-free: the stores land at the next free slot and are overwritten unless counted
-        itemDefs = new short[numLevels + 1];
-        int anyNull = 0;
-        for (int i = 0; i < numLevels; i++) {
-          rowStarts[numRowStarts] = i;
-          rowItems[numRowStarts] = n;
-          numRowStarts += isZero(rep[i] ^ maxRep);
-          int d = def[i];
-          int visible = (d - visibleBelow) >>> 31; // d < visibleBelow (levels are small)
-          itemDefs[n] = (short) d;
-          anyNull |= d & -visible;
-          n += visible;
-        }
-        if (anyNull == 0) {
+      // sized by the repetition index; counts beyond it (a corrupt index) are clamped, then redone
+      int cap = (int) Math.min(Math.max(expectedStarts, 0), numLevels) + 1;
+      int n;
+      while (true) {
+        rowStarts = new int[cap + 1];
+        rowItems = new int[cap + 1];
+        numRowStarts = 0;
+        n = 0;
+        if (def == null) {
+          for (int i = 0; i < numLevels; i++) {
+            rowStarts[numRowStarts] = i;
+            rowItems[numRowStarts] = i;
+            numRowStarts = Math.min(numRowStarts + isZero(rep[i] ^ maxRep), cap);
+          }
+          n = numLevels;
+        } else {
+          // branch-free: the stores land at the next free slot and are overwritten unless counted
+          int anyNull = 0;
+          for (int i = 0; i < numLevels; i++) {
+            rowStarts[numRowStarts] = i;
+            rowItems[numRowStarts] = n;
+            numRowStarts = Math.min(numRowStarts + isZero(rep[i] ^ maxRep), cap);
+            int d = def[i];
+            int visible = (d - visibleBelow) >>> 31; // d < visibleBelow (levels are small)
+            anyNull |= d & -visible;
+            n += visible;
+          }
           itemDefs = null;
+          if (anyNull != 0 && n == items) {
+            itemDefs = new short[items];
+            int k = 0;
+            for (int i = 0; i < numLevels; i++) {
+              if (def[i] < visibleBelow) {
+                itemDefs[k++] = def[i];
+              }
+            }
+          }
         }
+        if (numRowStarts < cap) {
+          break;
+        }
+        cap = numLevels + 1;
       }
       if (n != items) {
         throw DecodeException.corrupt("mini-block chunk has " + n + " visible levels for " + items + " items");
