@@ -13,6 +13,8 @@ final class NestedLeafSink implements ColumnSink {
   private final LevelBuffer levels;
   /** Non-null for the items of a top-level list: its offsets are built as levels arrive. */
   private final DirectList direct;
+  /** The last page scheme found equal to {@link #scheme}. */
+  private CanonicalLevels lastScheme;
 
   NestedLeafSink(ColumnSink values, CanonicalLevels scheme, int capacity) {
     this.values = values;
@@ -41,13 +43,21 @@ final class NestedLeafSink implements ColumnSink {
 
   @Override
   public void appendLevels(CanonicalLevels pageScheme, short[] rep, short[] def, int from, int n) {
-    if (!pageScheme.equals(scheme)) {
-      throw DecodeException.corrupt("page layers " + pageScheme + " do not match the column's nesting " + scheme);
-    }
+    checkScheme(pageScheme);
     if (direct != null) {
       direct.levels(rep, def, from, n);
     } else {
       levels.append(rep, def, from, n);
+    }
+  }
+
+  /** Fails unless the page's scheme is the column's (pages hand over the same instance each time). */
+  private void checkScheme(CanonicalLevels pageScheme) {
+    if (pageScheme != lastScheme) {
+      if (!pageScheme.equals(scheme)) {
+        throw DecodeException.corrupt("page layers " + pageScheme + " do not match the column's nesting " + scheme);
+      }
+      lastScheme = pageScheme;
     }
   }
 
@@ -57,9 +67,7 @@ final class NestedLeafSink implements ColumnSink {
     if (direct == null) {
       return false;
     }
-    if (!pageScheme.equals(scheme)) {
-      throw DecodeException.corrupt("page layers " + pageScheme + " do not match the column's nesting " + scheme);
-    }
+    checkScheme(pageScheme);
     direct.rows(def, rowStarts, rowItems, firstStart, endStart, fromItem, toItem);
     return true;
   }
