@@ -37,6 +37,31 @@ public interface ColumnSink {
     throw DecodeException.corrupt("a page with repetition/definition layers for a non-nested column");
   }
 
+  /**
+   * A hint that about {@code items} more values will be appended: sinks that grow may make room
+   * at once. Does nothing by default.
+   */
+  default void reserve(int items) {}
+
+  /**
+   * A hint for the leaf of a nested field that about {@code rows} more rows, {@code levels} more
+   * level entries and {@code items} more values will be appended. Does nothing by default.
+   */
+  default void reserveNested(int rows, int levels, int items) {}
+
+  /**
+   * Offers the levels of a span of a list page by their row starts instead of by
+   * {@link #appendLevels}: the rows starting at level entries {@code rowStarts[firstStart..endStart)}
+   * (entries at the maximum repetition level), {@code rowItems} the items before each of those
+   * entries, and the span's items {@code [fromItem, toItem)}; {@code def} holds the canonical
+   * definition levels (null for zeros). Returns false, having done nothing, when the sink needs
+   * the levels themselves; the items are appended with {@link #append} either way.
+   */
+  default boolean appendListRows(CanonicalLevels scheme, short[] def, int[] rowStarts, int[] rowItems,
+      int firstStart, int endStart, int fromItem, int toItem) {
+    return false;
+  }
+
   /** Rows appended so far. */
   int size();
 

@@ -26,6 +26,18 @@ final class FixedWidthSink implements ColumnSink {
     size += n;
   }
 
+  @Override
+  public void reserve(int items) {
+    long needed = (long) size + items;
+    if (needed > vector.getValueCapacity() && needed <= Integer.MAX_VALUE) {
+      if (size == 0) {
+        vector.allocateNew((int) needed); // nothing to keep: allocate once instead of doubling
+      } else {
+        ensure((int) needed);
+      }
+    }
+  }
+
   /** Nested leaves may hold more items than the batch has rows: grow by doubling. */
   private void ensure(int needed) {
     while (vector.getValueCapacity() < needed) {

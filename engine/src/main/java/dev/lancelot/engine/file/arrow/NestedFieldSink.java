@@ -112,6 +112,10 @@ final class NestedFieldSink implements FieldSink {
       return new Built(first.unraveler(), validity.count());
     }
     if (v instanceof ListVector || v instanceof LargeListVector) {
+      FieldVector itemVector = NestedVectors.items(v);
+      if (!isNested(itemVector.getField().getType()) && leaves.get(nextLeaf[0]).direct() != null) {
+        return buildDirect(v, leaves.get(nextLeaf[0]++));
+      }
       Built child = build(NestedVectors.items(v), nextLeaf);
       Unraveler.Offsets o = child.unraveler().listOffsets(child.count());
       NestedVectors.loadList(v, o.offsets(), o.bits(), o.count(), o.nullCount(), allocator);
@@ -126,6 +130,17 @@ final class NestedFieldSink implements FieldSink {
     }
     u.skipLeaf();
     return new Built(u, items);
+  }
+
+  /** A top-level list of a leaf whose offsets were built as its levels arrived. */
+  private Built buildDirect(FieldVector v, NestedLeafSink leaf) {
+    DirectList d = leaf.direct();
+    if (d.items() != leaf.size()) {
+      throw DecodeException.corrupt("list " + v.getField().getName() + " has levels for " + d.items()
+          + " items but " + leaf.size() + " values");
+    }
+    NestedVectors.loadList(v, d.offsets(), d.bits(), d.lists(), d.nulls(), allocator);
+    return new Built(null, d.lists());
   }
 
   @Override

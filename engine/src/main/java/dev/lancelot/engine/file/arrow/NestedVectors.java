@@ -1,6 +1,7 @@
 package dev.lancelot.engine.file.arrow;
 
 import dev.lancelot.engine.file.codec.DecodeException;
+import java.nio.ByteOrder;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -50,6 +51,31 @@ public final class NestedVectors {
           }
           off.setInt(4L * i, (int) offsets[i]);
         }
+      }
+      v.loadFieldBuffers(new ArrowFieldNode(count, nulls), List.of(validity, off));
+    } finally {
+      validity.getReferenceManager().release();
+      off.getReferenceManager().release();
+    }
+    v.setValueCount(count);
+  }
+
+  /** {@link #loadList(FieldVector, long[], byte[], int, int, BufferAllocator)} for offsets that fit an int. */
+  public static void loadList(FieldVector v, int[] offsets, byte[] bits, int count, int nulls,
+      BufferAllocator allocator) {
+    boolean large = v instanceof LargeListVector;
+    if (!large && !(v instanceof ListVector)) {
+      throw new IllegalArgumentException("not a list vector: " + v.getClass().getSimpleName());
+    }
+    ArrowBuf validity = bitmap(allocator, bits, count);
+    ArrowBuf off = allocator.buffer((long) (count + 1) * (large ? 8 : 4));
+    try {
+      if (large) {
+        for (int i = 0; i <= count; i++) {
+          off.setLong(8L * i, offsets[i]);
+        }
+      } else {
+        off.nioBuffer(0, (count + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(offsets, 0, count + 1);
       }
       v.loadFieldBuffers(new ArrowFieldNode(count, nulls), List.of(validity, off));
     } finally {

@@ -33,8 +33,42 @@ public final class Bitpacking {
       throw DecodeException.corrupt("inline bit-packed chunk declares bit width " + width + " for "
           + typeBits + "-bit values");
     }
+    int w = (int) width;
+    int numWords = FastLanes.packedWords(typeBits, w);
+    if (bytes + (long) numWords * bytes > chunk.limit()) {
+      throw DecodeException.corrupt("bit-packed block needs " + (numWords * bytes) + " bytes but only "
+          + (chunk.limit() - bytes) + " remain");
+    }
+    ByteBuffer in = chunk.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(bytes);
     ByteBuffer out = ByteBuffer.allocate(1024 * bytes).order(ByteOrder.LITTLE_ENDIAN);
-    FastLanes.unpack(typeBits, (int) width, chunk, bytes, out, 0);
+    switch (typeBits) {
+      case 32 -> {
+        int[] words = new int[numWords];
+        in.asIntBuffer().get(words);
+        int[] values = new int[1024];
+        FastLanes.unpack32(w, words, 0, values, 0);
+        out.asIntBuffer().put(values);
+      }
+      case 64 -> {
+        long[] words = new long[numWords];
+        in.asLongBuffer().get(words);
+        long[] values = new long[1024];
+        FastLanes.unpack64(w, words, 0, values, 0);
+        out.asLongBuffer().put(values);
+      }
+      case 16 -> {
+        short[] words = new short[numWords];
+        in.asShortBuffer().get(words);
+        short[] values = new short[1024];
+        FastLanes.unpack16(w, words, 0, values, 0);
+        out.asShortBuffer().put(values);
+      }
+      default -> {
+        byte[] words = new byte[numWords];
+        in.get(words);
+        FastLanes.unpack8(w, words, 0, out.array(), 0);
+      }
+    }
     return new FixedValues(out, 0, typeBits, numValues);
   }
 
@@ -60,6 +94,12 @@ public final class Bitpacking {
       throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit() + " bytes is too short for "
           + numValues + " values of " + width + " bits");
     }
+    if (typeBits == 16) {
+      short[] values = unpack16(width, buf, numValues, wordsPerBlock, blocksToUnpack, rawTail);
+      ByteBuffer out = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
+      out.asShortBuffer().put(values);
+      return new FixedValues(out, 0, typeBits, numValues);
+    }
     ByteBuffer out = ByteBuffer.allocate(blocksToUnpack * 1024 * bytes + (rawTail ? tail * bytes : 0))
         .order(ByteOrder.LITTLE_ENDIAN);
     for (int b = 0; b < blocksToUnpack; b++) {
@@ -73,5 +113,52 @@ public final class Bitpacking {
       }
     }
     return new FixedValues(out, 0, typeBits, numValues);
+  }
+
+  /**
+   * OutOfLineBitpacking of 16-bit values (repetition and definition levels) decoded straight into
+   * an array of exactly {@code numValues} entries.
+   */
+  public static short[] decodeOutOfLine16(int width, ByteBuffer buf, int numValues) {
+    if (buf.limit() % 2 != 0) {
+      throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit()
+          + " bytes is not a whole number of 16-bit words");
+    }
+    FastLanes.checkWidth(16, width);
+    int wordsPerBlock = (1024 * width + 15) / 16;
+    int totalWords = buf.limit() / 2;
+    int wholeBlocks = numValues / 1024;
+    int tail = numValues % 1024;
+    boolean rawTail = tail > 0 && totalWords == wholeBlocks * wordsPerBlock + tail;
+    int blocksToUnpack = wholeBlocks + (tail > 0 && !rawTail ? 1 : 0);
+    if ((long) blocksToUnpack * wordsPerBlock + (rawTail ? tail : 0) > totalWords) {
+      throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit() + " bytes is too short for "
+          + numValues + " values of " + width + " bits");
+    }
+    return unpack16(width, buf, numValues, wordsPerBlock, blocksToUnpack, rawTail);
+  }
+
+  /** {@code numValues} values of blocks checked by the caller. */
+  private static short[] unpack16(int width, ByteBuffer buf, int numValues, int wordsPerBlock, int blocksToUnpack,
+      boolean rawTail) {
+    int wholeBlocks = numValues / 1024;
+    int tail = numValues % 1024;
+    int numWords = blocksToUnpack * wordsPerBlock + (rawTail ? tail : 0);
+    short[] words = new short[numWords];
+    buf.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(0).asShortBuffer().get(words);
+    short[] out = new short[numValues];
+    for (int b = 0; b < wholeBlocks; b++) {
+      FastLanes.unpack16(width, words, b * wordsPerBlock, out, b * 1024);
+    }
+    if (tail > 0) {
+      if (rawTail) {
+        System.arraycopy(words, wholeBlocks * wordsPerBlock, out, wholeBlocks * 1024, tail);
+      } else {
+        short[] last = new short[1024];
+        FastLanes.unpack16(width, words, wholeBlocks * wordsPerBlock, last, 0);
+        System.arraycopy(last, 0, out, wholeBlocks * 1024, tail);
+      }
+    }
+    return out;
   }
 }

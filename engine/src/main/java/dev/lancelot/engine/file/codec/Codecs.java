@@ -167,6 +167,19 @@ public final class Codecs {
         if (width > bits) {
           throw DecodeException.corrupt(describe(e) + " packs to more bits than the value type has");
         }
+        if (bits == 16) {
+          return new BlockDecoder() {
+            @Override
+            public Values decode(ByteBuffer buf, int n) {
+              return Bitpacking.decodeOutOfLine(16, width, buf, n);
+            }
+
+            @Override
+            public short[] decodeLevels(ByteBuffer buf, int n) {
+              return Bitpacking.decodeOutOfLine16(width, buf, n);
+            }
+          };
+        }
         return (buf, n) -> Bitpacking.decodeOutOfLine(bits, width, buf, n);
       }
       case VARIABLE:

@@ -50,9 +50,7 @@ public final class FastLanes {
     if (typeBits != 8 && typeBits != 16 && typeBits != 32 && typeBits != 64) {
       throw DecodeException.unsupported("bit-packing of " + typeBits + "-bit values");
     }
-    if (width > typeBits || width < 0) {
-      throw DecodeException.corrupt("bit width " + width + " does not fit the " + typeBits + "-bit value type");
-    }
+    checkWidth(typeBits, width);
     int bytes = typeBits / 8;
     int numWords = packedWords(typeBits, width);
     if (srcPos + (long) numWords * bytes > src.limit()) {
@@ -61,104 +59,169 @@ public final class FastLanes {
     }
     ByteBuffer in = src.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(srcPos);
     ByteBuffer out = dst.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(dstPos);
-    if (typeBits == 64) {
-      long[] words = new long[numWords];
-      in.asLongBuffer().get(words);
-      long[] values = new long[1024];
-      unpack64(width, words, values);
-      out.asLongBuffer().put(values);
-      return;
-    }
-    int[] words = new int[numWords];
     switch (typeBits) {
-      case 32 -> in.asIntBuffer().get(words);
+      case 64 -> {
+        long[] words = new long[numWords];
+        in.asLongBuffer().get(words);
+        long[] values = new long[1024];
+        unpack64(width, words, 0, values, 0);
+        out.asLongBuffer().put(values);
+      }
+      case 32 -> {
+        int[] words = new int[numWords];
+        in.asIntBuffer().get(words);
+        int[] values = new int[1024];
+        unpack32(width, words, 0, values, 0);
+        out.asIntBuffer().put(values);
+      }
       case 16 -> {
-        for (int i = 0; i < numWords; i++) {
-          words[i] = Short.toUnsignedInt(src.getShort(srcPos + 2 * i));
-        }
+        short[] words = new short[numWords];
+        in.asShortBuffer().get(words);
+        short[] values = new short[1024];
+        unpack16(width, words, 0, values, 0);
+        out.asShortBuffer().put(values);
       }
       default -> {
-        for (int i = 0; i < numWords; i++) {
-          words[i] = Byte.toUnsignedInt(src.get(srcPos + i));
-        }
-      }
-    }
-    int[] values = new int[1024];
-    unpack32(typeBits, width, words, values);
-    switch (typeBits) {
-      case 32 -> out.asIntBuffer().put(values);
-      case 16 -> {
-        for (int i = 0; i < 1024; i++) {
-          dst.putShort(dstPos + 2 * i, (short) values[i]);
-        }
-      }
-      default -> {
-        for (int i = 0; i < 1024; i++) {
-          dst.put(dstPos + i, (byte) values[i]);
-        }
+        byte[] words = new byte[numWords];
+        in.get(words);
+        byte[] values = new byte[1024];
+        unpack8(width, words, 0, values, 0);
+        out.put(values);
       }
     }
   }
 
-  /** Unpacks 64-bit lanes, walking each lane's bit stream once without divisions. */
-  static void unpack64(int width, long[] words, long[] out) {
+  static void checkWidth(int typeBits, int width) {
+    if (width > typeBits || width < 0) {
+      throw DecodeException.corrupt("bit width " + width + " does not fit the " + typeBits + "-bit value type");
+    }
+  }
+
+  // The unpack routines below walk the packed block row by row: row r of every lane starts at the
+  // same bit offset r*W, so the word index and shift are computed once per row and the innermost
+  // loop runs over the lanes, contiguous in both the packed words and the output (and is
+  // vectorised by the JIT). A row whose bits straddle two words ORs in the next word's low bits.
+
+  /**
+   * Unpacks one block of 64-bit lanes: {@code packedWords(64, width)} words from {@code words}
+   * at {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
+   */
+  public static void unpack64(int width, long[] words, int wordsPos, long[] out, int outPos) {
+    checkWidth(64, width);
     if (width == 0) {
-      Arrays.fill(out, 0L);
+      Arrays.fill(out, outPos, outPos + 1024, 0L);
       return;
     }
     final int lanes = 16;
     final long mask = width == 64 ? -1L : (1L << width) - 1;
-    for (int lane = 0; lane < lanes; lane++) {
-      int k = 0;
-      int shift = 0;
-      long cur = words[lane];
-      for (int row = 0; row < 64; row++) {
-        long v = cur >>> shift;
-        int next = shift + width;
-        if (next >= 64) {
-          k++;
-          if (k < width) {
-            cur = words[lanes * k + lane];
-            if (next > 64) {
-              v |= cur << (64 - shift);
-            }
-          }
-          next -= 64;
+    for (int row = 0; row < 64; row++) {
+      int bit = row * width;
+      int a = wordsPos + (bit >>> 6) * lanes;
+      int shift = bit & 63;
+      int o = outPos + BASE_64[row];
+      if (shift + width <= 64) {
+        for (int l = 0; l < lanes; l++) {
+          out[o + l] = (words[a + l] >>> shift) & mask;
         }
-        out[BASE_64[row] + lane] = v & mask;
-        shift = next;
+      } else {
+        int b = a + lanes;
+        int back = 64 - shift;
+        for (int l = 0; l < lanes; l++) {
+          out[o + l] = ((words[a + l] >>> shift) | (words[b + l] << back)) & mask;
+        }
       }
     }
   }
 
-  /** Unpacks 8-, 16- or 32-bit lanes (words zero-extended into ints). */
-  static void unpack32(int typeBits, int width, int[] words, int[] out) {
+  /**
+   * Unpacks one block of 32-bit lanes: {@code packedWords(32, width)} words from {@code words}
+   * at {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
+   */
+  public static void unpack32(int width, int[] words, int wordsPos, int[] out, int outPos) {
+    checkWidth(32, width);
     if (width == 0) {
-      Arrays.fill(out, 0);
+      Arrays.fill(out, outPos, outPos + 1024, 0);
       return;
     }
-    final int lanes = 1024 / typeBits;
+    final int lanes = 32;
     final int mask = width == 32 ? -1 : (1 << width) - 1;
-    final int[] base = typeBits == 32 ? BASE_32 : typeBits == 16 ? BASE_16 : BASE_8;
-    for (int lane = 0; lane < lanes; lane++) {
-      int k = 0;
-      int shift = 0;
-      int cur = words[lane];
-      for (int row = 0; row < typeBits; row++) {
-        int v = cur >>> shift;
-        int next = shift + width;
-        if (next >= typeBits) {
-          k++;
-          if (k < width) {
-            cur = words[lanes * k + lane];
-            if (next > typeBits) {
-              v |= cur << (typeBits - shift);
-            }
-          }
-          next -= typeBits;
+    for (int row = 0; row < 32; row++) {
+      int bit = row * width;
+      int a = wordsPos + (bit >>> 5) * lanes;
+      int shift = bit & 31;
+      int o = outPos + BASE_32[row];
+      if (shift + width <= 32) {
+        for (int l = 0; l < lanes; l++) {
+          out[o + l] = (words[a + l] >>> shift) & mask;
         }
-        out[base[row] + lane] = v & mask;
-        shift = next;
+      } else {
+        int b = a + lanes;
+        int back = 32 - shift;
+        for (int l = 0; l < lanes; l++) {
+          out[o + l] = ((words[a + l] >>> shift) | (words[b + l] << back)) & mask;
+        }
+      }
+    }
+  }
+
+  /**
+   * Unpacks one block of 16-bit lanes: {@code packedWords(16, width)} words from {@code words}
+   * at {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
+   */
+  public static void unpack16(int width, short[] words, int wordsPos, short[] out, int outPos) {
+    checkWidth(16, width);
+    if (width == 0) {
+      Arrays.fill(out, outPos, outPos + 1024, (short) 0);
+      return;
+    }
+    final int lanes = 64;
+    final int mask = (1 << width) - 1;
+    for (int row = 0; row < 16; row++) {
+      int bit = row * width;
+      int a = wordsPos + (bit >>> 4) * lanes;
+      int shift = bit & 15;
+      int o = outPos + BASE_16[row];
+      if (shift + width <= 16) {
+        for (int l = 0; l < lanes; l++) {
+          out[o + l] = (short) (((words[a + l] & 0xFFFF) >>> shift) & mask);
+        }
+      } else {
+        int b = a + lanes;
+        int back = 16 - shift;
+        for (int l = 0; l < lanes; l++) {
+          out[o + l] = (short) ((((words[a + l] & 0xFFFF) >>> shift) | (words[b + l] << back)) & mask);
+        }
+      }
+    }
+  }
+
+  /**
+   * Unpacks one block of 8-bit lanes: {@code packedWords(8, width)} words from {@code words} at
+   * {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
+   */
+  public static void unpack8(int width, byte[] words, int wordsPos, byte[] out, int outPos) {
+    checkWidth(8, width);
+    if (width == 0) {
+      Arrays.fill(out, outPos, outPos + 1024, (byte) 0);
+      return;
+    }
+    final int lanes = 128;
+    final int mask = (1 << width) - 1;
+    for (int row = 0; row < 8; row++) {
+      int bit = row * width;
+      int a = wordsPos + (bit >>> 3) * lanes;
+      int shift = bit & 7;
+      int o = outPos + BASE_8[row];
+      if (shift + width <= 8) {
+        for (int l = 0; l < lanes; l++) {
+          out[o + l] = (byte) (((words[a + l] & 0xFF) >>> shift) & mask);
+        }
+      } else {
+        int b = a + lanes;
+        int back = 8 - shift;
+        for (int l = 0; l < lanes; l++) {
+          out[o + l] = (byte) ((((words[a + l] & 0xFF) >>> shift) | (words[b + l] << back)) & mask);
+        }
       }
     }
   }

@@ -16,12 +16,13 @@ final class MiniBlockListRows implements RowSource {
   private final IntFunction<MiniBlockChunk> chunks;
   private final MiniBlockMeta meta;
   private final CanonicalLevels scheme;
-  private final int maxRep;
   private final long rowsToSkip;
   private int chunk;
   private int level;
   private int item;
   private int remaining;
+  /** Index into the current chunk's row starts of the first one at or after {@code level}. */
+  private int rowStart;
   private boolean positioned;
 
   MiniBlockListRows(IntFunction<MiniBlockChunk> chunks, MiniBlockMeta meta, CanonicalLevels scheme, int start,
@@ -29,7 +30,6 @@ final class MiniBlockListRows implements RowSource {
     this.chunks = chunks;
     this.meta = meta;
     this.scheme = scheme;
-    this.maxRep = scheme.numLists();
     this.remaining = end - start;
     if (remaining > 0) {
       this.chunk = meta.chunkOfRowStart(start);
@@ -47,20 +47,14 @@ final class MiniBlockListRows implements RowSource {
   /** Finds the start of the first row: skips the chunk's preamble and the rows before it. */
   private void position() {
     MiniBlockChunk d = chunks.apply(chunk);
-    long seen = -1;
-    int it = 0;
-    for (int i = 0; i < d.numLevels(); i++) {
-      if (d.rep()[i] == maxRep && ++seen == rowsToSkip) {
-        level = i;
-        item = it;
-        positioned = true;
-        return;
-      }
-      if (d.def() == null || scheme.visible(d.def()[i])) {
-        it++;
-      }
+    if (rowsToSkip >= d.numRowStarts()) {
+      throw DecodeException.corrupt("mini-block chunk " + chunk
+          + " has fewer row starts than its repetition index says");
     }
-    throw DecodeException.corrupt("mini-block chunk " + chunk + " has fewer row starts than its repetition index says");
+    rowStart = (int) rowsToSkip;
+    level = d.rowStarts()[rowStart];
+    item = d.rowItems()[rowStart];
+    positioned = true;
   }
 
   @Override
@@ -77,33 +71,34 @@ final class MiniBlockListRows implements RowSource {
     if (!positioned) {
       position();
     }
+    reserve(n, sink);
     int done = 0;
     boolean begun = false;
     while (true) {
       MiniBlockChunk d = chunks.apply(chunk);
-      short[] rep = d.rep();
-      short[] def = d.def();
-      int from = level;
-      int fromItem = item;
-      int it = item;
-      int i = level;
-      boolean stop = false;
-      for (; i < d.numLevels(); i++) {
-        if (rep[i] == maxRep) {
-          if (begun && ++done == n) {
-            stop = true;
-            break;
-          }
-          begun = true;
-        }
-        if (def == null || scheme.visible(def[i])) {
-          it++;
-        }
+      int[] starts = d.rowStarts();
+      int numStarts = d.numRowStarts();
+      // the row start at index rowStart (if any) begins a row when none is under way; every
+      // later one completes the row before it
+      int completing = begun ? rowStart : rowStart + 1;
+      if (rowStart < numStarts) {
+        begun = true;
       }
-      span(sink, d, from, i, fromItem, it);
-      level = i;
-      item = it;
+      int stopAt = completing + (n - done) - 1;
+      boolean stop = stopAt < numStarts;
+      int to = stop ? stopAt : numStarts;
+      if (!stop && numStarts > completing) {
+        done += numStarts - completing;
+      }
+      if (!sink.appendListRows(scheme, d.def(), starts, d.rowItems(), rowStart, to, item, d.rowItems()[to])) {
+        span(sink, d, level, starts[to], item, d.rowItems()[to]);
+      } else if (d.rowItems()[to] > item) {
+        sink.append(d.values(), item, d.rowItems()[to] - item, d.itemDefs(), item);
+      }
       if (stop) {
+        level = starts[to];
+        item = d.rowItems()[to];
+        rowStart = to;
         break;
       }
       boolean continues = chunk + 1 < meta.numChunks() && meta.preamble[chunk + 1];
@@ -114,6 +109,7 @@ final class MiniBlockListRows implements RowSource {
       chunk++;
       level = 0;
       item = 0;
+      rowStart = 0;
       if (done == n) {
         break;
       }
@@ -122,6 +118,19 @@ final class MiniBlockListRows implements RowSource {
       }
     }
     remaining -= n;
+  }
+
+  /**
+   * Lets the sink make room for about {@code n} rows at the current chunk's levels and items
+   * per row, so its buffers do not grow by repeated doubling.
+   */
+  private void reserve(int n, ColumnSink sink) {
+    MiniBlockChunk d = chunks.apply(chunk);
+    int rows = Math.max(1, d.numRowStarts());
+    long levels = (long) n * d.numLevels() / rows;
+    long items = (long) n * d.rowItems()[d.numRowStarts()] / rows;
+    sink.reserveNested(n, (int) Math.min(Integer.MAX_VALUE / 2, levels + levels / 8 + 16),
+        (int) Math.min(Integer.MAX_VALUE / 2, items + items / 8 + 16));
   }
 
   private void span(ColumnSink sink, MiniBlockChunk d, int from, int to, int fromItem, int toItem) {

@@ -4,7 +4,6 @@ import dev.lancelot.engine.file.arrow.ColumnSink;
 import dev.lancelot.engine.file.codec.BlockDecoder;
 import dev.lancelot.engine.file.codec.Codecs;
 import dev.lancelot.engine.file.codec.DecodeException;
-import dev.lancelot.engine.file.codec.FixedValues;
 import dev.lancelot.engine.file.codec.MiniBlockDecoder;
 import dev.lancelot.engine.file.codec.Values;
 import dev.lancelot.engine.file.container.PageInfo;
@@ -236,14 +235,19 @@ public final class MiniBlockPageReader implements PageReader {
         if (idx < 0) {
           throw new IllegalStateException("chunk " + chunk + " was not fetched");
         }
-        cached = decodeChunk(data.get(idx), meta.items[chunk], meta.dictionary);
+        cached = decodeChunk(data.get(idx), meta.items[chunk], lists ? meta.starts[chunk] : 0,
+            meta.dictionary);
         cachedChunk = chunk;
       }
       return cached;
     }
   }
 
-  private MiniBlockChunk decodeChunk(ByteBuffer chunk, int items, Values dictionary) {
+  /**
+   * Decodes one chunk of {@code items} items; {@code expectedStarts} is the number of rows the
+   * repetition index says start in it (list pages).
+   */
+  private MiniBlockChunk decodeChunk(ByteBuffer chunk, int items, long expectedStarts, Values dictionary) {
     int pos = 0;
     int numLevels = Short.toUnsignedInt(chunk.getShort(pos));
     pos += 2;
@@ -273,7 +277,7 @@ public final class MiniBlockPageReader implements PageReader {
       if (numLevels < items) {
         throw DecodeException.corrupt("mini-block chunk has " + numLevels + " levels for " + items + " items");
       }
-      rep = toLevels(reps.decode(Codecs.slice(chunk, pos, repBytes), numLevels), numLevels);
+      rep = reps.decodeLevels(Codecs.slice(chunk, pos, repBytes), numLevels);
       pos = align8(pos + repBytes);
     }
     short[] def = null;
@@ -282,7 +286,7 @@ public final class MiniBlockPageReader implements PageReader {
         throw DecodeException.corrupt("mini-block chunk has " + numLevels + " definition levels for " + items
             + " items");
       }
-      def = toLevels(defs.decode(Codecs.slice(chunk, pos, defBytes), numLevels), numLevels);
+      def = defs.decodeLevels(Codecs.slice(chunk, pos, defBytes), numLevels);
       pos = align8(pos + defBytes);
       if (repdef.nested()) {
         repdef.toCanonical(def, 0, numLevels);
@@ -291,7 +295,62 @@ public final class MiniBlockPageReader implements PageReader {
       throw DecodeException.corrupt("mini-block chunk has " + numLevels + " levels but no definition levels for "
           + items + " items");
     }
-    short[] itemDefs = lists && def != null ? visibleDefs(def, numLevels, items) : def;
+    short[] itemDefs = def;
+    int[] rowStarts = null;
+    int[] rowItems = null;
+    int numRowStarts = 0;
+    if (lists) {
+      int visibleBelow = repdef.canonical().firstListBase();
+      int maxRep = repdef.maxRep();
+      // sized by the repetition index; counts beyond it (a corrupt index) are clamped, then redone
+      int cap = (int) Math.min(Math.max(expectedStarts, 0), numLevels) + 1;
+      int n;
+      while (true) {
+        rowStarts = new int[cap + 1];
+        rowItems = new int[cap + 1];
+        numRowStarts = 0;
+        n = 0;
+        if (def == null) {
+          for (int i = 0; i < numLevels; i++) {
+            rowStarts[numRowStarts] = i;
+            rowItems[numRowStarts] = i;
+            numRowStarts = Math.min(numRowStarts + isZero(rep[i] ^ maxRep), cap);
+          }
+          n = numLevels;
+        } else {
+          // branch-free: the stores land at the next free slot and are overwritten unless counted
+          int anyNull = 0;
+          for (int i = 0; i < numLevels; i++) {
+            rowStarts[numRowStarts] = i;
+            rowItems[numRowStarts] = n;
+            numRowStarts = Math.min(numRowStarts + isZero(rep[i] ^ maxRep), cap);
+            int d = def[i];
+            int visible = (d - visibleBelow) >>> 31; // d < visibleBelow (levels are small)
+            anyNull |= d & -visible;
+            n += visible;
+          }
+          itemDefs = null;
+          if (anyNull != 0 && n == items) {
+            itemDefs = new short[items];
+            int k = 0;
+            for (int i = 0; i < numLevels; i++) {
+              if (def[i] < visibleBelow) {
+                itemDefs[k++] = def[i];
+              }
+            }
+          }
+        }
+        if (numRowStarts < cap) {
+          break;
+        }
+        cap = numLevels + 1;
+      }
+      if (n != items) {
+        throw DecodeException.corrupt("mini-block chunk has " + n + " visible levels for " + items + " items");
+      }
+      rowStarts[numRowStarts] = numLevels;
+      rowItems[numRowStarts] = items;
+    }
     List<ByteBuffer> bufs = new ArrayList<>(numBuffers);
     for (int i = 0; i < numBuffers; i++) {
       if (sizes[i] < 0) {
@@ -304,34 +363,16 @@ public final class MiniBlockPageReader implements PageReader {
     if (dictionary != null) {
       v = Dictionaries.gather(dictionary, v, itemDefs);
     }
-    return new MiniBlockChunk(v, rep, def, itemDefs, lists ? numLevels : items);
+    return new MiniBlockChunk(v, rep, def, itemDefs, lists ? numLevels : items, rowStarts, rowItems, numRowStarts);
   }
 
-  /** The canonical definition levels of the entries that have an item. */
-  private short[] visibleDefs(short[] def, int numLevels, int items) {
-    short[] out = new short[items];
-    int n = 0;
-    for (int i = 0; i < numLevels; i++) {
-      if (repdef.canonical().visible(def[i])) {
-        if (n == items) {
-          throw DecodeException.corrupt("mini-block chunk has more visible levels than its " + items + " items");
-        }
-        out[n++] = def[i];
-      }
-    }
-    if (n != items) {
-      throw DecodeException.corrupt("mini-block chunk has " + n + " visible levels for " + items + " items");
-    }
-    return out;
+  /** 1 if {@code x == 0}, else 0, without a branch. */
+  private static int isZero(int x) {
+    return ((x - 1) & ~x) >>> 31;
   }
 
   static short[] toLevels(Values decoded, int n) {
-    if (!(decoded instanceof FixedValues f) || f.bitsPerValue() != 16 || f.count() < n) {
-      throw DecodeException.corrupt("repetition/definition levels must decode to " + n + " 16-bit values");
-    }
-    short[] out = new short[n];
-    f.data().asShortBuffer().get(f.offset() / 2, out, 0, n);
-    return out;
+    return BlockDecoder.toLevels(decoded, n);
   }
 
   private static int align8(int pos) {

@@ -18,6 +18,8 @@ public final class CanonicalLevels {
   private final int[] levelsToRep;
   private final int firstListBase;
   private final int numLists;
+  /** {@code seenBelow[k]}: entries below this level are seen once {@code k} lists are unravelled. */
+  private final int[] seenBelow;
 
   private CanonicalLevels(boolean[] isList) {
     this.isList = isList.clone();
@@ -45,6 +47,14 @@ public final class CanonicalLevels {
     }
     this.numLists = lists;
     this.firstListBase = first;
+    this.seenBelow = new int[lists + 1];
+    for (int k = 0; k <= lists; k++) {
+      int level = 0;
+      while (level <= maxLevel && levelsToRep[level] <= k) {
+        level++;
+      }
+      seenBelow[k] = level;
+    }
   }
 
   /** The canonical scheme for layers of these kinds (innermost first; true = list). */
@@ -78,6 +88,22 @@ public final class CanonicalLevels {
   /** Whether an entry at {@code level} has an item behind it (it lies inside the innermost list). */
   public boolean visible(int level) {
     return level < firstListBase;
+  }
+
+  /**
+   * The lowest level with an item behind it no more: entries below it lie inside the innermost
+   * list (or every level, without lists). Same as {@link #visible}.
+   */
+  public int firstListBase() {
+    return Math.min(firstListBase, maxLevel() + 1);
+  }
+
+  /**
+   * Entries at levels below the returned one are seen once {@code listsDone} lists are unravelled
+   * ({@code levelToRep(level) <= listsDone}, which grows with the level).
+   */
+  public int seenBelow(int listsDone) {
+    return seenBelow[Math.min(listsDone, numLists)];
   }
 
   /** The number of lists that must be unravelled before an entry at {@code level} is seen. */

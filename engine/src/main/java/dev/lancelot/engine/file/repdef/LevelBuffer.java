@@ -7,16 +7,22 @@ import java.util.Arrays;
  * assembler rewrites them in place while unravelling lists (see {@link Unraveler}).
  */
 public final class LevelBuffer {
+  private static final short[] EMPTY = new short[0];
   private final boolean withRep;
+  private final int initialCapacity;
   private short[] rep;
   private short[] def;
   private int size;
 
+  /**
+   * Levels for about {@code capacity} entries; the arrays are allocated on first use, at that
+   * size or at the size {@link #reserve} asks for.
+   */
   public LevelBuffer(boolean withRep, int capacity) {
     this.withRep = withRep;
-    int c = Math.max(capacity, 16);
-    this.rep = withRep ? new short[c] : null;
-    this.def = new short[c];
+    this.initialCapacity = Math.max(capacity, 16);
+    this.rep = withRep ? EMPTY : null;
+    this.def = EMPTY;
   }
 
   /**
@@ -40,9 +46,29 @@ public final class LevelBuffer {
     size += n;
   }
 
+  /** Makes room for {@code n} more entries at once (an estimate; appending grows as needed). */
+  public void reserve(int n) {
+    long needed = (long) size + n;
+    if (needed > def.length && needed <= Integer.MAX_VALUE - 8) {
+      resize((int) needed);
+    }
+  }
+
   private void ensure(int needed) {
     if (needed > def.length) {
-      int c = Math.max(needed, def.length * 2);
+      if (def.length == 0) {
+        resize(Math.max(needed, initialCapacity));
+        return;
+      }
+      resize((int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) needed, 2L * def.length)));
+    }
+  }
+
+  private void resize(int c) {
+    if (size == 0) {
+      def = new short[c];
+      rep = withRep ? new short[c] : null;
+    } else {
       def = Arrays.copyOf(def, c);
       if (withRep) {
         rep = Arrays.copyOf(rep, c);

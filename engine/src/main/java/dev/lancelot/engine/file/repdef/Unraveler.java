@@ -24,7 +24,7 @@ public final class Unraveler {
   public record Validity(int count, byte[] bits, int nullCount) {}
 
   /** Offsets and validity of one list layer: {@code count + 1} offsets. */
-  public record Offsets(int count, long[] offsets, byte[] bits, int nullCount) {}
+  public record Offsets(int count, int[] offsets, byte[] bits, int nullCount) {}
 
   public Unraveler(LevelBuffer levels, CanonicalLevels canonical) {
     this.levels = levels;
@@ -45,11 +45,11 @@ public final class Unraveler {
   /** Number of entries visible at the current (item) layer. */
   public int countItems() {
     short[] def = levels.def();
+    int size = levels.size();
+    int seenBelow = canonical.seenBelow(listsDone);
     int n = 0;
-    for (int i = 0; i < levels.size(); i++) {
-      if (canonical.levelToRep(def[i]) <= listsDone) {
-        n++;
-      }
+    for (int i = 0; i < size; i++) {
+      n += def[i] < seenBelow ? 1 : 0;
     }
     return n;
   }
@@ -61,11 +61,12 @@ public final class Unraveler {
     int size = levels.size();
     int count = countItems();
     byte[] bits = new byte[(count + 7) / 8];
+    int seenBelow = canonical.seenBelow(listsDone);
     int out = 0;
     int nulls = 0;
     for (int i = 0; i < size; i++) {
       int d = def[i];
-      if (canonical.levelToRep(d) <= listsDone) {
+      if (d < seenBelow) {
         if (d <= validUpTo) {
           bits[out >>> 3] |= (byte) (1 << (out & 7));
         } else {
@@ -105,35 +106,44 @@ public final class Unraveler {
     short[] rep = levels.rep();
     short[] def = levels.def();
     int size = levels.size();
-    long[] offsets = new long[size + 1];
-    byte[] bits = new byte[(size + 8) / 8];
+    // entries with a repetition level start a list of this layer or a special entry of an outer one
+    int starts = 0;
+    for (int i = 0; i < size; i++) {
+      starts += rep[i] != 0 ? 1 : 0;
+    }
+    // the outermost layer's levels are not looked at again: no need to rewrite them
+    boolean rewrite = layer + 1 < canonical.numLayers();
+    int[] offsets = new int[starts + 1];
+    byte[] valid = new byte[starts + 1];
     int lists = 0;
-    int nulls = 0;
-    long current = 0;
+    int current = 0;
     int w = 0;
+    // Branch-free (row lengths are unpredictable): every entry stores at the next free slot, and
+    // only the counters decide what is kept. An entry continuing a list (rep 0) adds an item; one
+    // with a repetition level starts a list of this layer (def up to maxLevel: null, empty or
+    // with a first item) or is a special entry of an outer list (def above maxLevel).
     for (int i = 0; i < size; i++) {
       int r = rep[i];
-      if (r == 0) {
-        current++;
-        continue;
-      }
       int d = def[i];
-      rep[w] = (short) (r - 1);
-      def[w] = (short) d;
-      w++;
-      if (d > maxLevel) {
-        continue; // a special entry of an outer list, not seen at this layer
+      if (rewrite) {
+        rep[w] = (short) (r - 1);
+        def[w] = (short) d;
       }
+      int start = 1 - isZero(r);
+      w += start;
+      int seen = start & (1 - below(maxLevel, d));
+      int isNull = isZero(d - nullLevel) | below(upperNull, d);
+      int firstItem = seen & (1 - isNull) & (1 - isZero(d - emptyLevel));
       offsets[lists] = current;
-      if (d == nullLevel || d > upperNull) {
-        nulls++;
-      } else {
-        bits[lists >>> 3] |= (byte) (1 << (lists & 7));
-        if (d != emptyLevel) {
-          current++; // the list's first entry
-        }
-      }
-      lists++;
+      valid[lists] = (byte) (1 - isNull);
+      lists += seen;
+      current += (1 - start) | firstItem;
+    }
+    byte[] bits = new byte[(lists + 8) / 8];
+    int nulls = 0;
+    for (int j = 0; j < lists; j++) {
+      bits[j >>> 3] |= (byte) (valid[j] << (j & 7));
+      nulls += 1 - valid[j];
     }
     if (current != childCount) {
       throw DecodeException.corrupt("list levels describe " + current + " items but " + childCount + " were decoded");
@@ -149,6 +159,16 @@ public final class Unraveler {
   /** Skips the current list layer (same rewrite, results dropped). */
   public void skipList(int childCount) {
     listOffsets(childCount);
+  }
+
+  /** 1 if {@code x == 0}, else 0, without a branch. */
+  private static int isZero(int x) {
+    return ((x - 1) & ~x) >>> 31;
+  }
+
+  /** 1 if {@code a < b}, else 0, without a branch (for small non-negative levels). */
+  private static int below(int a, int b) {
+    return (a - b) >>> 31;
   }
 
   private void checkLayer(boolean list) {
