@@ -37,6 +37,12 @@ public interface ColumnSink {
     throw DecodeException.corrupt("a page with repetition/definition layers for a non-nested column");
   }
 
+  /**
+   * A hint that about {@code bytes} more variable-width value bytes will follow, so the data
+   * buffer can grow once instead of doubling (and copying) repeatedly. Optional.
+   */
+  default void reserveBytes(long bytes) {}
+
   /** Rows appended so far. */
   int size();
 
