@@ -62,6 +62,12 @@ public interface ColumnSink {
     return false;
   }
 
+  /**
+   * A hint that about {@code bytes} more variable-width value bytes will follow, so the data
+   * buffer can grow once instead of doubling (and copying) repeatedly. Optional.
+   */
+  default void reserveBytes(long bytes) {}
+
   /** Rows appended so far. */
   int size();
 

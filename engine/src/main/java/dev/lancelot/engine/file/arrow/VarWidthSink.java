@@ -71,6 +71,13 @@ final class VarWidthSink implements ColumnSink {
   }
 
   @Override
+  public void reserveBytes(long bytes) {
+    if (bytes > 0) {
+      ensureData(dataSize + bytes);
+    }
+  }
+
+  @Override
   public void appendNulls(int n) {
     ensureRows(size + n);
     if (size == 0) {

@@ -411,11 +411,12 @@ public final class Codecs {
   public static VariablePerValueDecoder variablePerValue(CompressiveEncoding e) {
     switch (e.getCompressionCase()) {
       case VARIABLE:
-        return v -> v;
+        return expanding(v -> v, ValueExpander.VERBATIM);
       case FSST: {
         Fsst fsst = Fsst.fromSymbolTable(e.getFsst().getSymbolTable().asReadOnlyByteBuffer());
         VariablePerValueDecoder inner = variablePerValue(e.getFsst().getValues());
-        return v -> fsst.decode(inner.decode(v));
+        VariablePerValueDecoder whole = v -> fsst.decode(inner.decode(v));
+        return inner.expander() == ValueExpander.VERBATIM ? expanding(whole, fsst) : whole;
       }
       case GENERAL: {
         CompressionScheme scheme = e.getGeneral().getCompression().getScheme();
@@ -424,6 +425,20 @@ public final class Codecs {
       default:
         throw DecodeException.unsupported("full-zip variable-width encoding " + describe(e));
     }
+  }
+
+  private static VariablePerValueDecoder expanding(VariablePerValueDecoder whole, ValueExpander expander) {
+    return new VariablePerValueDecoder() {
+      @Override
+      public VarValues decode(VarValues stored) {
+        return whole.decode(stored);
+      }
+
+      @Override
+      public ValueExpander expander() {
+        return expander;
+      }
+    };
   }
 
   private static VarValues perValueDecompress(CompressionScheme scheme, VarValues stored) {

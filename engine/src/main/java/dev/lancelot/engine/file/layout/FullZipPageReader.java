@@ -4,6 +4,7 @@ import dev.lancelot.engine.file.arrow.ColumnSink;
 import dev.lancelot.engine.file.codec.Codecs;
 import dev.lancelot.engine.file.codec.DecodeException;
 import dev.lancelot.engine.file.codec.FixedPerValueDecoder;
+import dev.lancelot.engine.file.codec.ValueExpander;
 import dev.lancelot.engine.file.codec.Values;
 import dev.lancelot.engine.file.codec.VarValues;
 import dev.lancelot.engine.file.codec.VariablePerValueDecoder;
@@ -48,9 +49,12 @@ public final class FullZipPageReader implements PageReader {
   private final int repMask;
   private final FixedPerValueDecoder fixed;
   private final VariablePerValueDecoder variable;
+  private final ValueExpander expander;
   private final int valueBytes;
   private final int lengthBytes;
   private final int indexWidth;
+  /** Decoded bytes handed to the sink at a time by the direct variable-width path. */
+  private static final int CHUNK = 1 << 16;
 
   public FullZipPageReader(PageInfo page, FullZipLayout layout) {
     this.page = page;
@@ -102,6 +106,7 @@ public final class FullZipPageReader implements PageReader {
       }
       default -> throw DecodeException.corrupt("full-zip page without bits_per_value or bits_per_offset");
     }
+    this.expander = variable == null ? null : variable.expander();
     if (variable != null || lists) {
       if (page.numBuffers() < 2) {
         throw DecodeException.corrupt("full-zip page of " + (lists ? "lists" : "variable-width values")
@@ -306,12 +311,25 @@ public final class FullZipPageReader implements PageReader {
     }
   }
 
-  /** Variable-width rows: unzipped into offsets and bytes, then decoded (FSST, zstd, ...). */
+  /**
+   * Variable-width rows: plain and FSST values are decoded one by one straight from the page
+   * bytes into an array reused by every batch of the range; others (zstd, ...) are unzipped into
+   * offsets and bytes first, then decoded.
+   */
   private final class VariableRows implements RowSource {
     private final ByteBuffer buf;
     private final int rows;
     private int next;
     private int pos;
+    private byte[] in;
+    private int inBase;
+    private byte[] out;
+    private int[] offsets;
+    private int[] starts;
+    private int[] ends;
+    /** Stored and decoded bytes of earlier batches, for estimating the decoded size of the next. */
+    private long storedSeen;
+    private long decodedSeen;
 
     VariableRows(ByteBuffer buf, int rows) {
       this.buf = buf;
@@ -329,6 +347,11 @@ public final class FullZipPageReader implements PageReader {
         throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
       }
       checkNesting(sink);
+      if (expander != null) {
+        emitExpanded(n, sink);
+        next += n;
+        return;
+      }
       short[] defs = controlBytes == 0 ? null : new short[n];
       int[] offsets = new int[n + 1];
       byte[] data = new byte[Math.max(16, Math.min(buf.limit() - pos, 1 << 20))];
@@ -372,6 +395,112 @@ public final class FullZipPageReader implements PageReader {
       }
       sink.append(variable.decode(stored), 0, n, defs, 0);
       next += n;
+    }
+
+    /**
+     * First pass: control words and value extents; second pass: values decoded into a small
+     * reused array, handed to the sink every {@link #CHUNK} bytes or so (so the copy into the
+     * vector reads from cache).
+     */
+    private void emitExpanded(int n, ColumnSink sink) {
+      if (in == null) {
+        if (buf.hasArray()) {
+          in = buf.array();
+          inBase = buf.arrayOffset();
+        } else {
+          in = new byte[buf.limit()];
+          buf.get(0, in);
+          inBase = 0;
+        }
+      }
+      if (starts == null || starts.length < n + 1) {
+        starts = new int[n + 1];
+        ends = new int[n + 1];
+      }
+      int[] st = starts;
+      int[] en = ends;
+      int end = buf.limit();
+      short[] defs = controlBytes == 0 ? null : new short[n];
+      int p = pos;
+      long storedBytes = 0;
+      for (int i = 0; i < n; i++) {
+        int def = 0;
+        if (controlBytes > 0) {
+          def = readControl(buf, p) & defMask;
+          defs[i] = (short) def;
+          p += controlBytes;
+        }
+        st[i] = inBase + p;
+        if (def == 0) {
+          long len = switch (lengthBytes) {
+            case 1 -> Byte.toUnsignedLong(buf.get(p));
+            case 2 -> Short.toUnsignedLong(buf.getShort(p));
+            case 4 -> Integer.toUnsignedLong(buf.getInt(p));
+            default -> buf.getLong(p);
+          };
+          p += lengthBytes;
+          if (len < 0 || p + len > end) {
+            throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
+          }
+          st[i] = inBase + p;
+          p += (int) len;
+          storedBytes += len;
+        }
+        en[i] = inBase + p;
+      }
+      pos = p;
+      if (repdef.nested()) {
+        if (defs != null) {
+          repdef.toCanonical(defs, 0, n);
+        }
+        sink.appendLevels(repdef.canonical(), null, defs, 0, n);
+      }
+      if (out == null) {
+        out = new byte[CHUNK];
+        offsets = new int[n + 1];
+      } else if (offsets.length < n + 1) {
+        offsets = new int[n + 1];
+      }
+      byte[] o = out;
+      int[] off = offsets;
+      boolean reserved = false;
+      int from = 0;
+      while (from < n) {
+        int to = expander.expandRun(in, st, en, from, n, o, off);
+        if (to == from) {
+          // one value needs more room than the array has
+          long room = expander.room(en[from] - st[from]);
+          if (room > Integer.MAX_VALUE - 16) {
+            throw DecodeException.unsupported("a value of more than 2 GiB");
+          }
+          o = new byte[(int) room];
+          out = o;
+          continue;
+        }
+        int op = off[to - from];
+        if (!reserved) {
+          // stored bytes of the rows decoded so far, without their control words and lengths
+          long s = 0;
+          for (int i = from; i < to; i++) {
+            s += en[i] - st[i];
+          }
+          reserve(sink, storedBytes, s, op);
+          reserved = true;
+        }
+        sink.append(VarValues.wrap(o, op, off, to - from), 0, to - from, defs, from);
+        decodedSeen += op;
+        from = to;
+      }
+      storedSeen += storedBytes;
+    }
+
+    /**
+     * Tells the sink how many bytes this batch will decode to: those decoded so far plus the
+     * rest of its stored bytes times the ratio seen so far.
+     */
+    private void reserve(ColumnSink sink, long storedBytes, long stored, int decoded) {
+      double ratio = storedSeen + stored == 0 ? 1 : (double) (decodedSeen + decoded) / (storedSeen + stored);
+      sink.reserveBytes(decoded + (long) ((storedBytes - stored) * ratio * 1.05) + 64);
     }
   }
 

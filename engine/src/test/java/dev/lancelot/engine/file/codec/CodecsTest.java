@@ -149,6 +149,102 @@ class CodecsTest {
         .hasMessageContaining("magic");
   }
 
+  /** A table of {@code n} random symbols of 1 to 8 bytes (some with zero bytes inside or at the end). */
+  static ByteBuffer fsstTable(Random r, int n, long[] symbols, int[] lengths) {
+    ByteBuffer table = ByteBuffer.allocate(2312).order(ByteOrder.LITTLE_ENDIAN);
+    table.putLong(0, (0x46535354L << 32) | (1L << 24) | n);
+    for (int i = 0; i < n; i++) {
+      lengths[i] = 1 + r.nextInt(8);
+      symbols[i] = r.nextLong() & (-1L >>> (64 - 8 * lengths[i]));
+      table.putLong(8 + 8 * i, symbols[i]);
+      table.put(8 + 8 * n + i, (byte) lengths[i]);
+    }
+    return table;
+  }
+
+  @Test
+  void fsstMatchesASimpleDecoderOnRandomCodesAndEscapes() {
+    Random r = new Random(7);
+    for (int n : new int[] {1, 37, 255}) {
+      long[] symbols = new long[n];
+      int[] lengths = new int[n];
+      Fsst fsst = Fsst.fromSymbolTable(fsstTable(r, n, symbols, lengths));
+      int values = 300;
+      int[] offsets = new int[values + 1];
+      java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream();
+      java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+      int[] expectedEnds = new int[values + 1];
+      for (int v = 0; v < values; v++) {
+        int codes = r.nextInt(40);
+        for (int k = 0; k < codes; k++) {
+          if (r.nextInt(10) == 0) {
+            int literal = r.nextInt(256);
+            in.write(255);
+            in.write(literal);
+            expected.write(literal);
+          } else {
+            int c = r.nextInt(n);
+            in.write(c);
+            for (int b = 0; b < lengths[c]; b++) {
+              expected.write((int) (symbols[c] >>> (8 * b)));
+            }
+          }
+        }
+        offsets[v + 1] = in.size();
+        expectedEnds[v + 1] = expected.size();
+      }
+      byte[] data = in.toByteArray();
+      VarValues out = fsst.decode(VarValues.wrap(data, data.length, offsets, values));
+      byte[] want = expected.toByteArray();
+      for (int v = 0; v < values; v++) {
+        assertThat(out.offset(v + 1) - out.offset(v)).isEqualTo(expectedEnds[v + 1] - expectedEnds[v]);
+        byte[] got = new byte[expectedEnds[v + 1] - expectedEnds[v]];
+        out.data().get((int) out.offset(v), got);
+        assertThat(got).isEqualTo(Arrays.copyOfRange(want, expectedEnds[v], expectedEnds[v + 1]));
+      }
+      // the same, value by value through expandRun into an array that holds only a few values
+      byte[] small = new byte[600];
+      int[] ends = new int[values + 1];
+      int[] starts = Arrays.copyOf(offsets, values);
+      int[] stops = Arrays.copyOfRange(offsets, 1, values + 1);
+      int from = 0;
+      java.io.ByteArrayOutputStream runs = new java.io.ByteArrayOutputStream();
+      while (from < values) {
+        int to = fsst.expandRun(data, starts, stops, from, values, small, ends);
+        assertThat(to).isGreaterThan(from);
+        runs.write(small, 0, ends[to - from]);
+        from = to;
+      }
+      assertThat(runs.toByteArray()).isEqualTo(want);
+      // and the checked fallback kernel
+      byte[] checked = new byte[8 * data.length + 8];
+      int end = 0;
+      for (int v = 0; v < values; v++) {
+        end = fsst.expandChecked(data, offsets[v], offsets[v + 1], checked, end);
+      }
+      assertThat(Arrays.copyOf(checked, end)).isEqualTo(want);
+    }
+  }
+
+  @Test
+  void fsstRejectsUnknownCodesAndTrailingEscapes() {
+    Random r = new Random(3);
+    Fsst fsst = Fsst.fromSymbolTable(fsstTable(r, 10, new long[10], new int[10]));
+    byte[] unknown = {1, 2, 10};
+    assertThatThrownBy(() -> fsst.decode(VarValues.wrap(unknown, 3, new int[] {0, 3}, 1)))
+        .isInstanceOf(DecodeException.class).hasMessageContaining("code 10");
+    byte[] trailing = {1, (byte) 255, 3, (byte) 255};
+    assertThatThrownBy(() -> fsst.decode(VarValues.wrap(trailing, 4, new int[] {0, 2, 4}, 2)))
+        .isInstanceOf(DecodeException.class).hasMessageContaining("escape");
+    byte[] out = new byte[24];
+    assertThatThrownBy(() -> fsst.expand(unknown, 0, 3, out, 0)).isInstanceOf(DecodeException.class);
+    assertThatThrownBy(() -> fsst.expandChecked(unknown, 0, 3, out, 0)).isInstanceOf(DecodeException.class);
+    assertThatThrownBy(() -> fsst.expandChecked(trailing, 0, 4, new byte[40], 0)).isInstanceOf(DecodeException.class);
+    // 8 bytes of room per code are required, and the value must lie inside its array
+    assertThatThrownBy(() -> fsst.expand(unknown, 0, 3, out, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> fsst.expand(unknown, 2, 4, out, 0)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
   static String string(VarValues v, int i) {
     byte[] b = new byte[(int) (v.offset(i + 1) - v.offset(i))];
     v.data().get((int) v.offset(i), b);
