@@ -1,8 +1,8 @@
 package dev.lancelot.engine.query;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.query.exec.FlatKnnExecutor;
+import dev.lancelot.engine.query.exec.Futures;
 import dev.lancelot.engine.query.exec.Merger;
 import dev.lancelot.engine.query.exec.UnitResult;
 import dev.lancelot.engine.query.exec.UnitStats;
@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
 import org.roaringbitmap.RoaringBitmap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -56,22 +55,7 @@ public final class VectorSearch {
     for (SearchUnit unit : plan.units()) {
       futures.add(POOL.submit(() -> runUnit(dataset, plan, unit, true)));
     }
-    List<UnitResult> results = new ArrayList<>();
-    try {
-      for (Future<UnitResult> f : futures) {
-        results.add(f.get());
-      }
-    } catch (InterruptedException e) {
-      futures.forEach(f -> f.cancel(true));
-      Thread.currentThread().interrupt();
-      throw new LancelotException("Vector search interrupted", e);
-    } catch (ExecutionException e) {
-      futures.forEach(f -> f.cancel(true));
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new LancelotException("Vector search failed: " + e.getCause(), e.getCause());
-    }
+    List<UnitResult> results = Futures.collect(futures, false, "Vector search");
     return finish(dataset, plan, results, start);
   }
 

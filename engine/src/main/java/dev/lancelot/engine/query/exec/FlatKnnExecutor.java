@@ -1,7 +1,6 @@
 package dev.lancelot.engine.query.exec;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.index.vector.SearchResult;
@@ -12,7 +11,6 @@ import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import org.apache.arrow.vector.UInt8Vector;
@@ -59,30 +57,16 @@ public final class FlatKnnExecutor {
     } else {
       List<FutureTask<Part>> work = new ArrayList<>(tasks.size());
       for (ScanTask t : tasks) {
-        FutureTask<Part> f = new FutureTask<>(() -> scan(scanner, List.of(t), unit.metric(), unit.limit(), column, queries, lower,
-            upper));
-        work.add(f);
+        work.add(new FutureTask<>(() -> scan(scanner, List.of(t), unit.metric(), unit.limit(), column, queries,
+            lower, upper)));
       }
       // the first range stays here; the others are offered to the pool
       for (int i = 1; i < work.size(); i++) {
         pool.execute(work.get(i));
       }
       total = new Part(unit.limit(), queries.length);
-      try {
-        for (FutureTask<Part> f : work) {
-          f.run(); // no-op when a pool thread already took it
-          total.add(f.get());
-        }
-      } catch (InterruptedException e) {
-        work.forEach(f -> f.cancel(true));
-        Thread.currentThread().interrupt();
-        throw new LancelotException("Flat vector search interrupted", e);
-      } catch (ExecutionException e) {
-        work.forEach(f -> f.cancel(true));
-        if (e.getCause() instanceof RuntimeException re) {
-          throw re;
-        }
-        throw new LancelotException("Flat vector search failed: " + e.getCause(), e.getCause());
+      for (Part p : Futures.collect(work, true, "Flat vector search")) {
+        total.add(p);
       }
     }
     List<Candidates> perQuery = new ArrayList<>(queries.length);
