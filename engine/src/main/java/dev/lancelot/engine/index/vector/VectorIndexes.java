@@ -40,6 +40,15 @@ public final class VectorIndexes {
    * segments in the same commit.
    */
   public static Dataset create(Dataset dataset, String column, VectorIndexSpec spec) {
+    return create(dataset, column, spec, VectorIndexBuilder.LOCAL);
+  }
+
+  /**
+   * {@link #create(Dataset, String, VectorIndexSpec)} with the assign-and-encode phase run by
+   * {@code encoder} (e.g. on a cluster); training, graph building, writing and the commit stay here.
+   */
+  public static Dataset create(Dataset dataset, String column, VectorIndexSpec spec,
+      VectorIndexBuilder.ShardEncoder encoder) {
     String name = spec.nameFor(column);
     // The column is checked first: replacing an index is no remedy for a column that cannot be indexed.
     VectorColumn.resolve(dataset, column, "create " + spec.type() + " index \"" + name + "\" on column \"" + column
@@ -51,7 +60,7 @@ public final class VectorIndexes {
           + " another name.");
     }
     VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec,
-        dataset.snapshot().fragments(), null);
+        dataset.snapshot().fragments(), null, encoder);
     return commit(dataset, List.of(built.metadata()), protos(existing));
   }
 
@@ -63,6 +72,12 @@ public final class VectorIndexes {
    * when nothing is unindexed and no retrain is asked.
    */
   public static Dataset optimize(Dataset dataset, String name, boolean retrain) {
+    return optimize(dataset, name, retrain, VectorIndexBuilder.LOCAL);
+  }
+
+  /** {@link #optimize(Dataset, String, boolean)} with the encoding run by {@code encoder}. */
+  public static Dataset optimize(Dataset dataset, String name, boolean retrain,
+      VectorIndexBuilder.ShardEncoder encoder) {
     List<IndexSegment> segments = vectorSegments(dataset, name, "optimize");
     IndexSegment first = segments.get(0);
     String column = columnOf(dataset, first);
@@ -72,7 +87,7 @@ public final class VectorIndexes {
     spec = spec.withNumPartitions(model.numPartitions());
     if (retrain) {
       VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec,
-          dataset.snapshot().fragments(), null);
+          dataset.snapshot().fragments(), null, encoder);
       return commit(dataset, List.of(built.metadata()), protos(segments));
     }
     List<DataFragment> unindexed = dataset.indexes().unindexedFragments(name);
@@ -82,7 +97,7 @@ public final class VectorIndexes {
       return dataset;
     }
     VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec, unindexed,
-        TrainedModel.of(model));
+        TrainedModel.of(model), encoder);
     return commit(dataset, List.of(built.metadata()), List.of());
   }
 

@@ -44,6 +44,50 @@ final class PartitionAccumulator {
     sizes[partition] = n + 1;
   }
 
+  /** Appends every row of partition {@code p} of {@code shard}, in order. */
+  void addAll(EncodedShard shard, int p) {
+    long[] rowIds = shard.rowIds()[p];
+    int add = rowIds.length;
+    int n = sizes[p];
+    if (n + add > ids[p].length) {
+      int cap = Math.max(n + add, ids[p].length * 2);
+      ids[p] = Arrays.copyOf(ids[p], cap);
+      if (floats) {
+        vectors[p] = Arrays.copyOf(vectors[p], cap * width);
+      } else {
+        codes[p] = Arrays.copyOf(codes[p], cap * width);
+      }
+    }
+    System.arraycopy(rowIds, 0, ids[p], n, add);
+    if (floats) {
+      System.arraycopy(shard.vectors()[p], 0, vectors[p], n * width, add * width);
+    } else {
+      System.arraycopy(shard.codes()[p], 0, codes[p], n * width, add * width);
+    }
+    sizes[p] = n + add;
+  }
+
+  /** A copy of what was gathered, untransposed, as a shard (the buffers stay usable). */
+  EncodedShard shard(double loss, long skipped) {
+    int n = sizes.length;
+    long[][] outIds = new long[n][];
+    byte[][] outCodes = floats ? null : new byte[n][];
+    float[][] outVectors = floats ? new float[n][] : null;
+    for (int p = 0; p < n; p++) {
+      outIds[p] = Arrays.copyOf(ids[p], sizes[p]);
+      if (floats) {
+        outVectors[p] = Arrays.copyOf(vectors[p], sizes[p] * width);
+      } else {
+        outCodes[p] = Arrays.copyOf(codes[p], sizes[p] * width);
+      }
+    }
+    return new EncodedShard(width, outIds, outCodes, outVectors, loss, skipped);
+  }
+
+  int numPartitions() {
+    return sizes.length;
+  }
+
   long rows() {
     long n = 0;
     for (int s : sizes) {

@@ -12,7 +12,7 @@ import dev.lancelot.engine.vector.DistanceMetric;
  * or the SQ bounds. Immutable.
  */
 public record TrainedModel(IndexType type, DistanceMetric metric, IvfModel ivf, PqCodebook codebook,
-    ScalarQuantizer quantizer) {
+    ScalarQuantizer quantizer) implements java.io.Serializable {
   /** The model stored in an existing segment (to encode new rows the same way). */
   public static TrainedModel of(IndexSegmentReader segment) {
     return new TrainedModel(segment.type(), segment.metric(), segment.ivf(), segment.codebook(),

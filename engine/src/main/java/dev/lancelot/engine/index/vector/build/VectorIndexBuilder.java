@@ -44,31 +44,92 @@ public final class VectorIndexBuilder {
    */
   public static BuiltSegment build(Dataset dataset, String column, VectorIndexSpec spec, List<DataFragment> fragments,
       TrainedModel reuse) {
-    String name = spec.nameFor(column);
-    String action = (reuse == null ? "create " : "add a delta segment to ") + spec.type() + " index \"" + name
-        + "\" on column \"" + column + "\" of " + dataset.location();
-    VectorColumn col = VectorColumn.resolve(dataset, column, action);
+    return build(dataset, column, spec, fragments, reuse, LOCAL);
+  }
+
+  /**
+   * Assigns and encodes the rows of some fragments with a trained model, returning shards whose
+   * concatenation (in order) covers the fragments in their order: in this process
+   * ({@link #LOCAL}) or wherever the data is (the Spark connector runs one task per fragment).
+   */
+  @FunctionalInterface
+  public interface ShardEncoder {
+    List<EncodedShard> encode(Dataset dataset, String column, TrainedModel model, List<DataFragment> fragments);
+  }
+
+  /** Encodes every fragment here, as one shard. */
+  public static final ShardEncoder LOCAL = (dataset, column, model, fragments) ->
+      List.of(encode(dataset, column, model, fragments));
+
+  /** {@link #build(Dataset, String, VectorIndexSpec, List, TrainedModel)} with the encoding run by {@code encoder}. */
+  public static BuiltSegment build(Dataset dataset, String column, VectorIndexSpec spec, List<DataFragment> fragments,
+      TrainedModel reuse, ShardEncoder encoder) {
     long started = System.nanoTime();
-    LOG.info("Building {} index \"{}\" ({}) on {}: {} fragments, {} rows", spec.type(), name,
+    TrainedModel model = reuse != null ? reuse : train(dataset, column, spec, fragments);
+    List<EncodedShard> shards = encoder.encode(dataset, column, model, fragments);
+    return assemble(dataset, column, spec, model, fragments, shards, started);
+  }
+
+  /** Trains a model for a segment of {@code spec} over {@code fragments} (on a sample of their rows). */
+  public static TrainedModel train(Dataset dataset, String column, VectorIndexSpec spec, List<DataFragment> fragments) {
+    String action = action(dataset, column, spec, false);
+    VectorColumn col = VectorColumn.resolve(dataset, column, action);
+    LOG.info("Building {} index \"{}\" ({}) on {}: {} fragments, {} rows", spec.type(), spec.nameFor(column),
         spec.metric().lanceName(), column, fragments.size(), VectorScan.liveRows(fragments));
-    TrainedModel model = reuse;
-    if (model == null) {
-      model = ModelTrainer.train(dataset, col, spec, fragments, action);
-    } else if (model.dimension() != col.dimension()) {
+    return ModelTrainer.train(dataset, col, spec, fragments, action);
+  }
+
+  /**
+   * Assigns and encodes the live rows of {@code fragments} with {@code model}: the part of a build
+   * that runs where the data is. Shards of disjoint fragments, passed to {@link #assemble} in
+   * fragment order, give the same segment as one shard of all of them.
+   */
+  public static EncodedShard encode(Dataset dataset, String column, TrainedModel model, List<DataFragment> fragments) {
+    String action = "encode fragments " + fragments.stream().map(DataFragment::getId).toList() + " of column \""
+        + column + "\" of " + dataset.location() + " for a " + model.type() + " index";
+    VectorColumn col = VectorColumn.resolve(dataset, column, action);
+    if (model.dimension() != col.dimension()) {
       throw new IllegalStateException("model of dimension " + model.dimension() + " for column of " + col.dimension());
     }
-
     long t = System.nanoTime();
     SegmentEncoder encoder = new SegmentEncoder(model);
     VectorScan.scan(dataset, col, fragments, action, encoder::add);
     if (encoder.skipped() > 0) {
       LOG.info("Left {} zero vectors out of the cosine index (they have no direction)", encoder.skipped());
     }
-    long rows = encoder.accumulator().rows();
-    List<IndexSegmentWriter.Partition> partitions = encoder.accumulator().finish();
-    LOG.info("Assigned and encoded {} rows into {} partitions, {} ms", rows, partitions.size(),
-        (System.nanoTime() - t) / 1_000_000);
+    EncodedShard shard = encoder.accumulator().shard(encoder.loss(), encoder.skipped());
+    LOG.info("Assigned and encoded {} rows of {} fragments into {} partitions, {} ms", shard.rows(), fragments.size(),
+        model.ivf().numPartitions(), (System.nanoTime() - t) / 1_000_000);
+    return shard;
+  }
 
+  /**
+   * Writes one segment over {@code fragments} from the shards that encoded them (in fragment order):
+   * HNSW graphs when the type has them, then the index files under {@code _indices/<uuid>/}. Not
+   * committed.
+   */
+  public static BuiltSegment assemble(Dataset dataset, String column, VectorIndexSpec spec, TrainedModel model,
+      List<DataFragment> fragments, List<EncodedShard> shards, long startedNanos) {
+    String name = spec.nameFor(column);
+    VectorColumn col = VectorColumn.resolve(dataset, column, action(dataset, column, spec, true));
+    boolean flat = model.codebook() == null && model.quantizer() == null;
+    PartitionAccumulator acc = new PartitionAccumulator(model.ivf().numPartitions(), model.codeWidth(), flat,
+        model.codebook() != null);
+    double loss = 0;
+    for (EncodedShard shard : shards) {
+      if (shard.rowIds().length != acc.numPartitions() || shard.width() != model.codeWidth()) {
+        throw new IllegalArgumentException("an encoded shard of " + shard.rowIds().length + " partitions and width "
+            + shard.width() + " does not match the model (" + acc.numPartitions() + " partitions, width "
+            + model.codeWidth() + ")");
+      }
+      for (int p = 0; p < acc.numPartitions(); p++) {
+        acc.addAll(shard, p);
+      }
+      loss += shard.loss();
+    }
+    long rows = acc.rows();
+    List<IndexSegmentWriter.Partition> partitions = acc.finish();
+    long t;
     if (spec.type().isHnsw()) {
       t = System.nanoTime();
       partitions = withGraphs(model, partitions, spec.hnswParams());
@@ -83,7 +144,7 @@ public final class VectorIndexBuilder {
     List<IndexSegmentWriter.WrittenFile> files;
     try {
       files = IndexSegmentWriter.write(io, dir, new IndexSegmentWriter.Content(spec.type(), spec.metric(),
-          model.ivf(), model.codebook(), model.quantizer(), partitions, encoder.loss()),
+          model.ivf(), model.codebook(), model.quantizer(), partitions, loss),
           dataset.context().allocator());
     } catch (RuntimeException e) {
       io.deleteRecursively(dir);
@@ -106,9 +167,14 @@ public final class VectorIndexBuilder {
     for (IndexSegmentWriter.WrittenFile f : files) {
       meta.addFiles(IndexFile.newBuilder().setPath(f.name()).setSizeBytes(f.sizeBytes()));
     }
-    long millis = (System.nanoTime() - started) / 1_000_000;
+    long millis = (System.nanoTime() - startedNanos) / 1_000_000;
     LOG.info("Built {} index \"{}\" segment {}: {} rows in {} ms", spec.type(), name, uuid, rows, millis);
     return new BuiltSegment(meta.build(), model, rows, millis);
+  }
+
+  private static String action(Dataset dataset, String column, VectorIndexSpec spec, boolean reuse) {
+    return (reuse ? "write a segment of " : "create ") + spec.type() + " index \"" + spec.nameFor(column)
+        + "\" on column \"" + column + "\" of " + dataset.location();
   }
 
   /** Adds each partition's HNSW graph (seeded per partition, built in parallel, deterministic). */

@@ -13,7 +13,9 @@ import java.util.Arrays;
  * ({@code IvfTransformer}, {@code ANNIvfPartitionExec}); dot uses {@code 1 - x·c}; l2 is squared
  * Euclidean. Partition assignment and ranking therefore use l2 for cosine.
  */
-public final class IvfModel {
+public final class IvfModel implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final float[] centroids;
   private final float[] columns;
   private final int numPartitions;

@@ -19,7 +19,9 @@ import dev.lancelot.engine.vector.VectorizationProvider;
  * {@code 1 - q_s·c} per sub-space for dot, where the summed table is corrected by {@code -(m-1)}
  * so the total is {@code 1 - q·x̂}.
  */
-public final class PqCodebook {
+public final class PqCodebook implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   public static final int NUM_CENTROIDS = PqBuildParams.NUM_CENTROIDS;
   private static final VectorKernels K = VectorizationProvider.kernels();
 

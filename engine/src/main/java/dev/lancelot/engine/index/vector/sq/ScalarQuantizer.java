@@ -17,7 +17,9 @@ import java.util.SplittableRandom;
  * distances are computed on codes: l2 as {@code Σ (a-b)²} in integers, dot as {@code 1 - Σ a·b};
  * both scaled by {@code range² / 255²} in float ({@code inverse_scalar_dist}).
  */
-public final class ScalarQuantizer {
+public final class ScalarQuantizer implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final int dim;
   private final double start;
   private final double end;

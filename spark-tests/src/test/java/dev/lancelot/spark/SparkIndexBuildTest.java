@@ -1,0 +1,130 @@
+package dev.lancelot.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.WriteMode;
+import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.vector.VectorIndexDescription;
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.engine.query.VectorSearch;
+import dev.lancelot.engine.query.VectorSearchResult;
+import dev.lancelot.engine.testing.ArrowStreams;
+import dev.lancelot.engine.testing.ClusteredData;
+import dev.lancelot.engine.testing.Rows;
+import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.spark.index.LanceIndexBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.SparkJobInfo;
+import org.apache.spark.SparkStageInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * SPEC S7: a vector index created from Spark (model trained on the driver, one encoding task per
+ * fragment, one segment written and committed by the driver) is the index a local build with the
+ * same spec writes: same description and the same answers, rows and distances; optimize from
+ * Spark adds the same delta segment for appended fragments.
+ */
+class SparkIndexBuildTest extends SharedSpark {
+  static final int DIM = 16;
+
+  static void write(Path dir, long first, int rows, WriteMode mode) throws Exception {
+    try (VectorSchemaRoot b = ClusteredData.generate(allocator, first, rows, DIM, 20, 5);
+         ArrowReader r = ArrowStreams.readerOf(allocator, List.of(b))) {
+      Dataset.write(dir.toString(), r, WriteOptions.of(mode).withMaxRowsPerFile(1000)).close();
+    }
+  }
+
+  /** (id, _distance) of the answers to a few queries, in order. */
+  static List<List<Object>> answers(Path dir) {
+    List<List<Object>> out = new ArrayList<>();
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      for (float[] q : ClusteredData.queries(4, DIM, 20, 5, 9)) {
+        VectorQuery query = VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build();
+        try (VectorSearchResult r = VectorSearch.search(ds, query)) {
+          out.addAll(Rows.of(r.rows()));
+        }
+      }
+    }
+    return out;
+  }
+
+  static VectorIndexDescription describe(Path dir) {
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      return VectorIndexes.describe(ds, "vector_idx");
+    }
+  }
+
+  /** Tasks run by the jobs of {@code group}. */
+  static int tasksOf(String group) {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    int tasks = 0;
+    for (int job : jsc.statusTracker().getJobIdsForGroup(group)) {
+      SparkJobInfo info = jsc.statusTracker().getJobInfo(job);
+      for (int stage : info.stageIds()) {
+        SparkStageInfo s = jsc.statusTracker().getStageInfo(stage);
+        tasks += s == null ? 0 : s.numTasks();
+      }
+    }
+    return tasks;
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = IndexType.class, names = {"IVF_PQ", "IVF_HNSW_SQ", "IVF_FLAT"})
+  void aSparkBuiltIndexIsTheLocallyBuiltIndex(IndexType type) throws Exception {
+    Path viaSpark = Files.createTempDirectory("spark-index");
+    Path local = Files.createTempDirectory("local-index");
+    write(viaSpark, 0, 3000, WriteMode.CREATE);
+    write(local, 0, 3000, WriteMode.CREATE);
+    VectorIndexSpec spec = VectorIndexSpec.of(type, DistanceMetric.L2).withNumPartitions(4).withSeed(17);
+    if (type == IndexType.IVF_PQ) {
+      spec = spec.withNumSubVectors(4);
+    }
+
+    String group = "build-" + type;
+    spark.sparkContext().setJobGroup(group, "index build", false);
+    long version;
+    try {
+      version = LanceIndexBuilder.createIndex(spark, viaSpark.toString(), "vector", spec);
+    } finally {
+      spark.sparkContext().clearJobGroup();
+    }
+    assertThat(tasksOf(group)).as("one encoding task per fragment").isEqualTo(3);
+    try (Dataset ds = Dataset.open(local.toString())) {
+      VectorIndexes.create(ds, "vector", spec).close();
+    }
+    assertThat(version).isEqualTo(2);
+    VectorIndexDescription d = describe(viaSpark);
+    assertThat(d.segments()).hasSize(1);
+    assertThat(d.indexedFragments()).containsExactly(0L, 1L, 2L);
+    assertThat(d.indexedRows()).isEqualTo(3000);
+    assertThat(d.segments().get(0).storedVectors()).isEqualTo(describe(local).segments().get(0).storedVectors());
+    assertThat(answers(viaSpark)).isEqualTo(answers(local)).hasSize(40);
+
+    // appended fragments: optimize from Spark adds the delta segment a local optimize adds
+    write(viaSpark, 3000, 1500, WriteMode.APPEND);
+    write(local, 3000, 1500, WriteMode.APPEND);
+    long optimized = LanceIndexBuilder.optimize(spark, viaSpark.toString(), "vector_idx", false);
+    try (Dataset ds = Dataset.open(local.toString())) {
+      VectorIndexes.optimize(ds, "vector_idx", false).close();
+    }
+    assertThat(optimized).isEqualTo(4);
+    d = describe(viaSpark);
+    assertThat(d.segments()).hasSize(2);
+    assertThat(d.unindexedFragments()).isEmpty();
+    assertThat(d.segments().get(1).fragments()).containsExactly(3L, 4L);
+    assertThat(answers(viaSpark)).isEqualTo(answers(local));
+    // nothing left to index: the version stays
+    assertThat(LanceIndexBuilder.optimize(spark, viaSpark.toString(), "vector_idx", false)).isEqualTo(4);
+  }
+}
