@@ -126,5 +126,15 @@ class SparkIndexBuildTest extends SharedSpark {
     assertThat(answers(viaSpark)).isEqualTo(answers(local));
     // nothing left to index: the version stays
     assertThat(LanceIndexBuilder.optimize(spark, viaSpark.toString(), "vector_idx", false)).isEqualTo(4);
+
+    // retrain: one new segment over every fragment, replacing both
+    assertThat(LanceIndexBuilder.optimize(spark, viaSpark.toString(), "vector_idx", true)).isEqualTo(5);
+    try (Dataset ds = Dataset.open(local.toString())) {
+      VectorIndexes.optimize(ds, "vector_idx", true).close();
+    }
+    d = describe(viaSpark);
+    assertThat(d.segments()).hasSize(1);
+    assertThat(d.indexedFragments()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(answers(viaSpark)).isEqualTo(answers(local));
   }
 }
