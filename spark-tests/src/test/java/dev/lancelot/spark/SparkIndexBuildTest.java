@@ -1,6 +1,7 @@
 package dev.lancelot.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
@@ -26,6 +27,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -136,5 +139,56 @@ class SparkIndexBuildTest extends SharedSpark {
     assertThat(d.segments()).hasSize(1);
     assertThat(d.indexedFragments()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(answers(viaSpark)).isEqualTo(answers(local));
+  }
+
+  @Test
+  void sqlFunctionsCreateAndOptimizeAnIndex() throws Exception {
+    Path dir = Files.createTempDirectory("sql-index");
+    write(dir, 0, 2000, WriteMode.CREATE);
+    Row created = spark.sql("SELECT * FROM lance_create_index('" + dir + "', column => 'vector', "
+        + "index_type => 'ivf_sq', metric => 'cosine', num_partitions => 3, seed => 5)").collectAsList().get(0);
+    assertThat(created.getString(created.fieldIndex("name"))).isEqualTo("vector_idx");
+    assertThat(created.getString(created.fieldIndex("index_type"))).isEqualTo("IVF_SQ");
+    assertThat(created.getString(created.fieldIndex("metric"))).isEqualTo("cosine");
+    assertThat(created.getLong(created.fieldIndex("version"))).isEqualTo(2);
+    assertThat(created.getInt(created.fieldIndex("indexed_fragments"))).isEqualTo(2);
+    assertThat(created.getLong(created.fieldIndex("indexed_rows"))).isEqualTo(2000);
+    // the same index as the Java API builds from the same parameters
+    Path local = Files.createTempDirectory("sql-index-local");
+    write(local, 0, 2000, WriteMode.CREATE);
+    try (Dataset ds = Dataset.open(local.toString())) {
+      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_SQ, DistanceMetric.COSINE)
+          .withNumPartitions(3).withSeed(5)).close();
+    }
+    assertThat(answers(dir)).isEqualTo(answers(local));
+
+    write(dir, 2000, 500, WriteMode.APPEND);
+    Row optimized = spark.sql("SELECT * FROM lance_optimize_index('" + dir + "', name => 'vector_idx')")
+        .collectAsList().get(0);
+    assertThat(optimized.getInt(optimized.fieldIndex("segments"))).isEqualTo(2);
+    assertThat(optimized.getLong(optimized.fieldIndex("unindexed_rows"))).isZero();
+    assertThat(optimized.getLong(optimized.fieldIndex("version"))).isEqualTo(4);
+  }
+
+  @Test
+  void sqlFunctionsRefuseBadParametersNamingThem() throws Exception {
+    Path dir = Files.createTempDirectory("sql-index-bad");
+    write(dir, 0, 1000, WriteMode.CREATE);
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_create_index('" + dir + "', column => 'vector', "
+        + "index_type => 'IVF_SQ', num_sub_vectors => 4)").collect())
+        .hasMessageContaining("num_sub_vectors").hasMessageContaining("does not apply");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_create_index('" + dir + "', column => 'vector', "
+        + "index_type => 'IVF_PQ', partitions => 4)").collect())
+        .hasMessageContaining("unknown parameter \"partitions\"").hasMessageContaining("num_partitions");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_create_index('" + dir + "', index_type => 'IVF_PQ')")
+        .collect()).hasMessageContaining("column").hasMessageContaining("required");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_create_index('" + dir + "', column => 'vector', "
+        + "index_type => 'IVF_BOGUS')").collect()).hasMessageContaining("IVF_BOGUS");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_optimize_index('" + dir + "', name => 'missing_idx')")
+        .collect()).hasMessageContaining("missing_idx");
+    // nothing was committed by the refused calls
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThat(ds.version()).isEqualTo(1);
+    }
   }
 }

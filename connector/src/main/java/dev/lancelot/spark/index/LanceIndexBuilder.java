@@ -51,6 +51,16 @@ public final class LanceIndexBuilder {
   }
 
   /**
+   * {@link #createIndex(SparkSession, String, String, VectorIndexSpec)} with the spec as named
+   * parameters ({@link VectorIndexSpec#fromMap}: {@code index_type}, {@code metric},
+   * {@code num_partitions}, ...), for callers without the engine's types (e.g. PySpark through
+   * {@code spark._jvm}).
+   */
+  public static long createIndex(SparkSession spark, String location, String column, java.util.Map<String, ?> params) {
+    return createIndex(spark, location, column, VectorIndexSpec.fromMap(params));
+  }
+
+  /**
    * Brings index {@code name} up to date with the fragments appended since it was built: one
    * delta segment encoded with its existing model (or, with {@code retrain}, a new model over every
    * fragment replacing all segments). Returns the version afterwards (unchanged when nothing was

@@ -1,20 +1,12 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.query.InvalidQueryException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
+import dev.lancelot.spark.SqlArguments;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.NamedArgumentExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.util.ArrayData;
-import org.apache.spark.sql.types.ArrayType;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.unsafe.types.UTF8String;
 import scala.collection.immutable.Seq;
-import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.AbstractFunction1;
 
 /**
@@ -34,21 +26,7 @@ public final class VectorSearchFunction extends AbstractFunction1<Seq<Expression
 
   @Override
   public LogicalPlan apply(Seq<Expression> arguments) {
-    List<Expression> args = new ArrayList<>(CollectionConverters.asJava(arguments));
-    Map<String, Object> params = new LinkedHashMap<>();
-    int position = 0;
-    for (Expression e : args) {
-      if (e instanceof NamedArgumentExpression named) {
-        params.put(named.key().toLowerCase(), value(named.key(), named.value()));
-      } else {
-        if (position >= POSITIONAL.length) {
-          throw new InvalidQueryException("Cannot run " + NAME + ": too many positional arguments; name them, e.g. "
-              + "k => 3. Usage: " + USAGE);
-        }
-        params.put(POSITIONAL[position], value(POSITIONAL[position], e));
-        position++;
-      }
-    }
+    Map<String, Object> params = SqlArguments.parse(arguments, POSITIONAL, NAME, USAGE, InvalidQueryException::new);
     Object path = params.remove("path");
     if (!(path instanceof String location)) {
       throw new InvalidQueryException("Cannot run " + NAME + ": the first argument must be the dataset path. Usage: "
@@ -59,30 +37,5 @@ public final class VectorSearchFunction extends AbstractFunction1<Seq<Expression
     SparkSession spark = SparkSession.active();
     return LanceVectorSearch.search(spark, location, v, dev.lancelot.engine.query.VectorQuery.fromMap(params))
         .queryExecution().analyzed();
-  }
-
-  private static Object value(String name, Expression e) {
-    if (!e.foldable()) {
-      throw new InvalidQueryException("Cannot run " + NAME + ": argument " + name + " must be a constant.");
-    }
-    return toJava(e.eval(null), e.dataType());
-  }
-
-  private static Object toJava(Object v, DataType type) {
-    if (v instanceof UTF8String s) {
-      return s.toString();
-    }
-    if (v instanceof ArrayData array && type instanceof ArrayType at) {
-      List<Object> out = new ArrayList<>();
-      Object[] values = array.toObjectArray(at.elementType());
-      for (Object o : values) {
-        out.add(toJava(o, at.elementType()));
-      }
-      return out;
-    }
-    if (v instanceof org.apache.spark.sql.types.Decimal d) {
-      return d.toDouble();
-    }
-    return v;
   }
 }

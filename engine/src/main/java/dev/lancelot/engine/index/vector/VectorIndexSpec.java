@@ -83,6 +83,102 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
     return of(IndexType.parse(type), DistanceMetric.parse(metric));
   }
 
+  /** Keys {@link #fromMap} takes (Lance's parameter names). */
+  public static final java.util.List<String> MAP_KEYS = java.util.List.of("index_type", "metric", "num_partitions",
+      "num_sub_vectors", "num_bits", "m", "ef_construction", "max_level", "sample_rate", "max_iterations", "seed",
+      "name", "replace");
+
+  /**
+   * A spec from named parameters, as SQL and Python callers pass them: {@code index_type}
+   * (required), {@code metric} (default l2) and the optional keys of {@link #MAP_KEYS}. Numbers may
+   * be given as numbers or strings. Unknown keys, and keys that do not apply to the type (e.g.
+   * {@code num_sub_vectors} for IVF_SQ), are errors naming the key.
+   */
+  public static VectorIndexSpec fromMap(java.util.Map<String, ?> params) {
+    java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+    params.forEach((k, v) -> p.put(k.toLowerCase(java.util.Locale.ROOT), v));
+    for (String key : p.keySet()) {
+      if (!MAP_KEYS.contains(key)) {
+        throw new VectorException("Cannot build a vector index: unknown parameter \"" + key + "\". Known: "
+            + String.join(", ", MAP_KEYS) + ".");
+      }
+    }
+    Object typeName = p.get("index_type");
+    if (typeName == null) {
+      throw new VectorException("Cannot build a vector index: index_type is required (IVF_FLAT, IVF_PQ, IVF_SQ,"
+          + " IVF_HNSW_FLAT, IVF_HNSW_SQ or IVF_HNSW_PQ).");
+    }
+    IndexType type = IndexType.parse(typeName.toString());
+    if (!type.isVector()) {
+      throw new VectorException("Cannot build a vector index of type " + type + ": it is not a vector index type.");
+    }
+    boolean pq = type == IndexType.IVF_PQ || type == IndexType.IVF_HNSW_PQ;
+    boolean sq = type == IndexType.IVF_SQ || type == IndexType.IVF_HNSW_SQ;
+    applies(p, "num_sub_vectors", pq, type);
+    applies(p, "num_bits", pq || sq, type);
+    for (String hnsw : new String[] {"m", "ef_construction", "max_level"}) {
+      applies(p, hnsw, type.isHnsw(), type);
+    }
+    VectorIndexSpec spec = of(type, DistanceMetric.parse(String.valueOf(p.getOrDefault("metric", "l2"))));
+    if (p.containsKey("num_partitions")) {
+      spec = spec.withNumPartitions(intOf(p, "num_partitions"));
+    }
+    if (p.containsKey("num_sub_vectors")) {
+      spec = spec.withNumSubVectors(intOf(p, "num_sub_vectors"));
+    }
+    if (p.containsKey("num_bits")) {
+      spec = spec.withNumBits(intOf(p, "num_bits"));
+    }
+    if (type.isHnsw()) {
+      spec = spec.withHnsw(p.containsKey("m") ? intOf(p, "m") : spec.m(),
+          p.containsKey("ef_construction") ? intOf(p, "ef_construction") : spec.efConstruction(),
+          p.containsKey("max_level") ? intOf(p, "max_level") : spec.maxLevel());
+    }
+    if (p.containsKey("sample_rate")) {
+      spec = spec.withSampleRate(intOf(p, "sample_rate"));
+    }
+    if (p.containsKey("max_iterations")) {
+      spec = spec.withMaxIters(intOf(p, "max_iterations"));
+    }
+    if (p.containsKey("seed")) {
+      spec = spec.withSeed(intOf(p, "seed"));
+    }
+    if (p.containsKey("name")) {
+      spec = spec.withName(String.valueOf(p.get("name")));
+    }
+    if (p.containsKey("replace")) {
+      Object r = p.get("replace");
+      if (!(r instanceof Boolean) && !"true".equalsIgnoreCase(String.valueOf(r))
+          && !"false".equalsIgnoreCase(String.valueOf(r))) {
+        throw new VectorException("Cannot build a vector index: replace must be true or false, got \"" + r + "\".");
+      }
+      spec = spec.withReplace(r instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(r)));
+    }
+    return spec;
+  }
+
+  private static void applies(java.util.Map<String, Object> p, String key, boolean applies, IndexType type) {
+    if (p.containsKey(key) && !applies) {
+      throw new VectorException("Cannot build a " + type + " index: parameter " + key + " does not apply to this"
+          + " type; remove it or choose another index_type.");
+    }
+  }
+
+  private static int intOf(java.util.Map<String, Object> p, String key) {
+    Object v = p.get(key);
+    try {
+      if (v instanceof Number n) {
+        if (n.doubleValue() != Math.rint(n.doubleValue()) || Math.abs(n.doubleValue()) > Integer.MAX_VALUE) {
+          throw new NumberFormatException();
+        }
+        return n.intValue();
+      }
+      return Integer.parseInt(String.valueOf(v).trim());
+    } catch (NumberFormatException e) {
+      throw new VectorException("Cannot build a vector index: " + key + " must be an integer, got \"" + v + "\".");
+    }
+  }
+
   public VectorIndexSpec withNumPartitions(int n) {
     return new VectorIndexSpec(type, metric, n, numSubVectors, numBits, m, efConstruction, maxLevel, sampleRate,
         maxIters, seed, name, replace);
