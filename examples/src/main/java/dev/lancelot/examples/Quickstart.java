@@ -10,9 +10,9 @@ import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
-import dev.lancelot.engine.index.vector.VectorIndexes;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.spark.index.LanceIndexBuilder;
 import dev.lancelot.spark.search.LanceVectorSearch;
 import java.nio.file.Files;
 import java.util.HashSet;
@@ -25,7 +25,7 @@ import org.apache.spark.sql.types.MetadataBuilder;
 /**
  * The quickstart, ending in the reference query of the behaviour contract. It writes a Lance
  * dataset with Spark (ids, a skewed tenant_id, 128-dim float vectors around 64 cluster centres) as
- * two fragments, builds an IVF_HNSW_SQ index (cosine) and a BTree on tenant_id, appends a third
+ * two fragments, builds an IVF_HNSW_SQ index (cosine, from Spark) and a BTree on tenant_id, appends a third
  * fragment that no index covers, reads back with a filter, prints versions and fragments, and then
  * runs the reference vector search — k=3, cosine, minimum_nprobes 2, maximum_nprobes 8,
  * refine_factor 4, ef 64, prefilter {@code tenant_id = 42} — distributed by Spark: its explain
@@ -45,11 +45,10 @@ public final class Quickstart {
     try {
       System.out.println("== Writing 10,000 rows to " + path + " (two fragments)");
       items(spark, 0, 10_000, 2).write().format("lance").mode("overwrite").save(path);
-      System.out.println("== Building an IVF_HNSW_SQ index (cosine) on vector and a BTree on tenant_id");
-      try (Dataset ds = Dataset.open(path)) {
-        VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_HNSW_SQ, DistanceMetric.COSINE)
-            .withNumPartitions(8).withHnsw(20, 150, 7)).close();
-      }
+      System.out.println("== Building an IVF_HNSW_SQ index (cosine) on vector from Spark (one encoding task per"
+          + " fragment) and a BTree on tenant_id");
+      LanceIndexBuilder.createIndex(spark, path, "vector", VectorIndexSpec.of(IndexType.IVF_HNSW_SQ,
+          DistanceMetric.COSINE).withNumPartitions(8).withHnsw(20, 150, 7));
       try (Dataset ds = Dataset.open(path)) {
         BTreeIndexBuilder.build(ds, BTreeBuildParams.of("tenant_id")).close();
       }
