@@ -119,4 +119,35 @@ class SparkAnnSearchTest extends SharedSpark {
     assertThat(explain).contains("partitions=2").contains("partition 0 -> ann-0 fragments=[0, 1]")
         .contains("partition 1 -> flat-1 fragments=[2]").contains("type=IVF_HNSW_SQ");
   }
+
+  /** Recall computed by the engine's local executor: search vs use_index=false, per query vector. */
+  static double localRecall(VectorQuery q) {
+    List<Object[]> got = local(q);
+    List<Object[]> exact = local(q.toBuilder().useIndex(false).fastSearch(false).build());
+    double sum = 0;
+    for (int qi = 0; qi < q.vectors().length; qi++) {
+      final int i = qi;
+      java.util.Set<Object> g = new java.util.HashSet<>();
+      got.stream().filter(r -> (Integer) r[0] == i).forEach(r -> g.add(r[1]));
+      java.util.Set<Object> e = new java.util.HashSet<>();
+      exact.stream().filter(r -> (Integer) r[0] == i).forEach(r -> e.add(r[1]));
+      java.util.Set<Object> hit = new java.util.HashSet<>(g);
+      hit.retainAll(e);
+      sum += e.isEmpty() ? (g.isEmpty() ? 1 : 0) : (double) hit.size() / Math.min(q.k(), e.size());
+    }
+    return sum / q.vectors().length;
+  }
+
+  @Test
+  void e1RecallAgainstExactSearchIsOneCall() {
+    VectorQuery reference = VectorQuery.builder("vector").vectors(queries).k(5).metric(DistanceMetric.COSINE)
+        .nprobes(1).ef(10).filter("tenant_id < 30").prefilter(true).columns("id").build();
+    dev.lancelot.spark.search.SparkRecall r = LanceVectorSearch.recall(spark, dir.toString(), reference);
+    assertThat(r.queries()).isEqualTo(3);
+    assertThat(r.version()).isEqualTo(4);
+    assertThat(r.meanRows()).isEqualTo(5.0);
+    assertThat(r.recall()).isCloseTo(localRecall(reference), within(1e-9)).isBetween(0.0, 1.0);
+    VectorQuery exact = VectorQuery.builder("vector").vector(queries[0]).k(5).useIndex(false).columns("id").build();
+    assertThat(LanceVectorSearch.recall(spark, dir.toString(), exact).recall()).isEqualTo(1.0);
+  }
 }

@@ -65,6 +65,47 @@ public final class LanceVectorSearch {
     return search(spark, location, parseJson(nearestJson));
   }
 
+  /**
+   * Recall@k of {@code query} against exact search on the same version (SPEC E1): runs the search
+   * and the same query with {@code use_index=false} (filter and its placement unchanged) as two
+   * Spark jobs on the latest version, and compares their row ids per query vector.
+   */
+  public static SparkRecall recall(SparkSession spark, String location, VectorQuery query) {
+    long version;
+    try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(location,
+        dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()))) {
+      version = ds.version();
+    }
+    VectorQuery search = query.toBuilder().withRowId(true).build();
+    VectorQuery exact = query.toBuilder().withRowId(true).useIndex(false).fastSearch(false).build();
+    long t0 = System.nanoTime();
+    List<java.util.Set<Long>> got = rowIds(search(spark, location, version, search).collectAsList(), query);
+    long t1 = System.nanoTime();
+    List<java.util.Set<Long>> expected = rowIds(search(spark, location, version, exact).collectAsList(), query);
+    long t2 = System.nanoTime();
+    double recall = 0;
+    long rows = 0;
+    for (int i = 0; i < got.size(); i++) {
+      recall += dev.lancelot.engine.query.eval.RecallEvaluator.recallOf(got.get(i), expected.get(i), query.k());
+      rows += got.get(i).size();
+    }
+    int n = got.size();
+    return new SparkRecall(version, n, (double) rows / n, recall / n, (t1 - t0) / 1e6, (t2 - t1) / 1e6);
+  }
+
+  /** Row ids per query vector (by {@code query_index} for a batch). */
+  private static List<java.util.Set<Long>> rowIds(List<Row> rows, VectorQuery query) {
+    List<java.util.Set<Long>> out = new ArrayList<>();
+    for (int i = 0; i < query.vectors().length; i++) {
+      out.add(new java.util.HashSet<>());
+    }
+    for (Row r : rows) {
+      int qi = query.isBatch() ? r.getInt(r.fieldIndex("query_index")) : 0;
+      out.get(qi).add(r.getLong(r.fieldIndex(dev.lancelot.engine.scan.ScanSpec.ROW_ID)));
+    }
+    return out;
+  }
+
   /** The engine plan and its partition mapping, without running anything (SPEC S5). */
   public static String explain(SparkSession spark, String location, VectorQuery query) {
     VectorSearchTable table = VectorSearchTable.plan(location, 0, query, LancePathCatalog.hadoopConf());

@@ -170,14 +170,7 @@ public final class RecallEvaluator {
       Set<Long> got = ids(dataset, q.toBuilder());
       nanos[i] = System.nanoTime() - start;
       rows += got.size();
-      Set<Long> expected = truth.get(i);
-      if (!expected.isEmpty()) {
-        Set<Long> hit = new HashSet<>(got);
-        hit.retainAll(expected);
-        recallSum += (double) hit.size() / Math.min(o.k(), expected.size());
-      } else {
-        recallSum += got.isEmpty() ? 1 : 0;
-      }
+      recallSum += recallOf(got, truth.get(i), o.k());
     }
     Arrays.sort(nanos);
     RecallRow row = new RecallRow(scenario.label(), describe(setting), queries.length, (double) rows / queries.length,
@@ -186,6 +179,19 @@ public final class RecallEvaluator {
         String.format("%.4f", row.recall()), String.format("%.2f", row.meanRows()),
         String.format("%.2f", row.p50Millis()));
     return row;
+  }
+
+  /**
+   * Recall@k of one query (SPEC E1): the share of the exact answer's rows ({@code expected}, at most
+   * k) that the search returned; when exact search finds nothing, 1 if the search found nothing too.
+   */
+  public static double recallOf(Set<Long> got, Set<Long> expected, int k) {
+    if (expected.isEmpty()) {
+      return got.isEmpty() ? 1 : 0;
+    }
+    Set<Long> hit = new HashSet<>(got);
+    hit.retainAll(expected);
+    return (double) hit.size() / Math.min(k, expected.size());
   }
 
   private static Set<Long> ids(Dataset dataset, VectorQuery.Builder builder) {
