@@ -9,6 +9,8 @@ import dev.lancelot.engine.index.vector.VectorIndexes;
 import dev.lancelot.engine.index.vector.build.EncodedShard;
 import dev.lancelot.engine.index.vector.build.TrainedModel;
 import dev.lancelot.engine.index.vector.build.VectorIndexBuilder;
+import dev.lancelot.engine.index.vector.hnsw.HnswBuildParams;
+import dev.lancelot.engine.index.vector.store.IndexSegmentWriter;
 import dev.lancelot.spark.LancePathCatalog;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.util.List;
@@ -22,9 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Vector index creation from Spark (SPEC S7): the driver trains the model on a sample (IVF
  * centroids and the PQ codebook or SQ bounds, exactly as a local build), each fragment is assigned
- * and encoded by one Spark task where the data is, and the driver gathers the encoded rows
- * (codes, not vectors, for quantized types), builds the HNSW graphs when the type has them,
- * writes one index segment in Lance's layout and commits it. The segment equals the one a local
+ * and encoded by one Spark task where the data is, the driver gathers the encoded rows (codes, not
+ * vectors, for quantized types), one Spark task per IVF partition builds its HNSW graph when the
+ * type has them, and the driver writes one index segment in Lance's layout and commits it. The segment equals the one a local
  * build with the same spec (and seed) writes. {@link #optimize} adds a delta segment for fragments
  * appended since, encoded the same way with the index's existing model.
  *
@@ -78,28 +80,78 @@ public final class LanceIndexBuilder {
     }
   }
 
-  /** Encodes one fragment per Spark task, on the dataset version the driver planned on. */
+  /**
+   * Encodes one fragment per Spark task, on the dataset version the driver planned on, and builds
+   * the HNSW graph of each IVF partition in a task of its own.
+   */
   static VectorIndexBuilder.ShardEncoder distributed(SparkSession spark, Configuration conf) {
-    return (dataset, column, model, fragments) -> {
-      List<Long> ids = fragments.stream().map(DataFragment::getId).toList();
-      if (ids.isEmpty()) {
+    return new SparkEncoder(spark, conf);
+  }
+
+  private static final class SparkEncoder implements VectorIndexBuilder.ShardEncoder {
+    private final SparkSession spark;
+    private final Configuration conf;
+
+    SparkEncoder(SparkSession spark, Configuration conf) {
+      this.spark = spark;
+      this.conf = conf;
+    }
+
+    @Override
+    public List<EncodedShard> encode(Dataset dataset, String column, TrainedModel model,
+        List<DataFragment> fragments) {
+      return encodeFragments(spark, conf, dataset, column, model, fragments);
+    }
+
+    @Override
+    public List<IndexSegmentWriter.Partition> buildGraphs(TrainedModel model,
+        List<IndexSegmentWriter.Partition> partitions, HnswBuildParams params) {
+      if (partitions.isEmpty()) {
         return List.of();
       }
-      String location = dataset.location();
-      long version = dataset.version();
-      SerializableConfiguration shipped = new SerializableConfiguration(conf);
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       Broadcast<TrainedModel> broadcast = jsc.broadcast(model);
-      LOG.info("Encoding {} fragments of {}@v{} for a {} index in {} Spark tasks", ids.size(), location, version,
-          model.type(), ids.size());
+      List<Integer> indexes = java.util.stream.IntStream.range(0, partitions.size()).boxed().toList();
+        LOG.info("Building the HNSW graphs of {} IVF partitions in {} Spark tasks", partitions.size(), partitions.size());
       try {
-        // collect() keeps the order of the list, so the shards come back in fragment order
-        return jsc.parallelize(ids, ids.size()).map(id -> encodeOne(location, version, shipped, column,
-            broadcast.value(), id)).collect();
+        // each task gets its partition's codes (or vectors); collect() keeps the partition order
+        return jsc.parallelize(zip(indexes, partitions), partitions.size())
+            .map(pair -> VectorIndexBuilder.withGraph(broadcast.value(), pair._2(), params, pair._1())).collect();
       } finally {
         broadcast.destroy();
       }
-    };
+    }
+  }
+
+  private static List<scala.Tuple2<Integer, IndexSegmentWriter.Partition>> zip(List<Integer> indexes,
+      List<IndexSegmentWriter.Partition> partitions) {
+    List<scala.Tuple2<Integer, IndexSegmentWriter.Partition>> out = new java.util.ArrayList<>(indexes.size());
+    for (int i = 0; i < indexes.size(); i++) {
+      out.add(new scala.Tuple2<>(indexes.get(i), partitions.get(i)));
+    }
+    return out;
+  }
+
+  private static List<EncodedShard> encodeFragments(SparkSession spark, Configuration conf, Dataset dataset,
+      String column, TrainedModel model, List<DataFragment> fragments) {
+    List<Long> ids = fragments.stream().map(DataFragment::getId).toList();
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    String location = dataset.location();
+    long version = dataset.version();
+    SerializableConfiguration shipped = new SerializableConfiguration(conf);
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<TrainedModel> broadcast = jsc.broadcast(model);
+    LOG.info("Encoding {} fragments of {}@v{} for a {} index in {} Spark tasks", ids.size(), location, version,
+        model.type(), ids.size());
+    try {
+      // collect() keeps the order of the list, so the shards come back in fragment order
+      return jsc.parallelize(ids, ids.size()).map(id -> encodeOne(location, version, shipped, column,
+          broadcast.value(), id)).collect();
+    } finally {
+      broadcast.destroy();
+    }
   }
 
   private static EncodedShard encodeOne(String location, long version, SerializableConfiguration conf, String column,

@@ -55,6 +55,15 @@ public final class VectorIndexBuilder {
   @FunctionalInterface
   public interface ShardEncoder {
     List<EncodedShard> encode(Dataset dataset, String column, TrainedModel model, List<DataFragment> fragments);
+
+    /**
+     * Adds the HNSW graph of every IVF partition ({@link #withGraph}; same order, same seeds).
+     * By default here, partitions in parallel.
+     */
+    default List<IndexSegmentWriter.Partition> buildGraphs(TrainedModel model,
+        List<IndexSegmentWriter.Partition> partitions, HnswBuildParams params) {
+      return withGraphs(model, partitions, params);
+    }
   }
 
   /** Encodes every fragment here, as one shard. */
@@ -67,7 +76,7 @@ public final class VectorIndexBuilder {
     long started = System.nanoTime();
     TrainedModel model = reuse != null ? reuse : train(dataset, column, spec, fragments);
     List<EncodedShard> shards = encoder.encode(dataset, column, model, fragments);
-    return assemble(dataset, column, spec, model, fragments, shards, started);
+    return assemble(dataset, column, spec, model, fragments, shards, started, encoder);
   }
 
   /** Trains a model for a segment of {@code spec} over {@code fragments} (on a sample of their rows). */
@@ -109,7 +118,7 @@ public final class VectorIndexBuilder {
    * committed.
    */
   public static BuiltSegment assemble(Dataset dataset, String column, VectorIndexSpec spec, TrainedModel model,
-      List<DataFragment> fragments, List<EncodedShard> shards, long startedNanos) {
+      List<DataFragment> fragments, List<EncodedShard> shards, long startedNanos, ShardEncoder graphs) {
     String name = spec.nameFor(column);
     VectorColumn col = VectorColumn.resolve(dataset, column, action(dataset, column, spec, true));
     boolean flat = model.codebook() == null && model.quantizer() == null;
@@ -132,7 +141,7 @@ public final class VectorIndexBuilder {
     long t;
     if (spec.type().isHnsw()) {
       t = System.nanoTime();
-      partitions = withGraphs(model, partitions, spec.hnswParams());
+      partitions = graphs.buildGraphs(model, partitions, spec.hnswParams());
       LOG.info("Built HNSW graphs of {} partitions (m={}, ef_construction={}, max_level={}), {} ms",
           partitions.size(), spec.m(), spec.efConstruction(), spec.maxLevel(), (System.nanoTime() - t) / 1_000_000);
     }
@@ -178,23 +187,28 @@ public final class VectorIndexBuilder {
   }
 
   /** Adds each partition's HNSW graph (seeded per partition, built in parallel, deterministic). */
-  private static List<IndexSegmentWriter.Partition> withGraphs(TrainedModel model,
+  static List<IndexSegmentWriter.Partition> withGraphs(TrainedModel model,
       List<IndexSegmentWriter.Partition> partitions, HnswBuildParams params) {
-    int dim = model.dimension();
     IndexSegmentWriter.Partition[] out = new IndexSegmentWriter.Partition[partitions.size()];
-    IntStream.range(0, out.length).parallel().forEach(p -> {
-      IndexSegmentWriter.Partition part = partitions.get(p);
-      VectorStorage storage;
-      if (model.codebook() != null) {
-        storage = PqStorage.of(model.codebook(), part.codes(), part.size());
-      } else if (model.quantizer() != null) {
-        storage = SqStorage.of(model.quantizer(), part.codes(), part.size(), model.metric());
-      } else {
-        storage = FlatStorage.of(part.vectors(), dim, model.metric());
-      }
-      HnswGraph graph = part.size() == 0 ? null : HnswBuilder.build(storage, params.withSeed(params.seed() + p));
-      out[p] = new IndexSegmentWriter.Partition(part.rowIds(), part.vectors(), part.codes(), graph);
-    });
+    IntStream.range(0, out.length).parallel().forEach(p -> out[p] = withGraph(model, partitions.get(p), params, p));
     return List.of(out);
+  }
+
+  /**
+   * IVF partition {@code p} with its HNSW graph, built over its stored codes or vectors with the
+   * seed {@code params.seed() + p}: the same graph wherever it is built.
+   */
+  public static IndexSegmentWriter.Partition withGraph(TrainedModel model, IndexSegmentWriter.Partition part,
+      HnswBuildParams params, int p) {
+    VectorStorage storage;
+    if (model.codebook() != null) {
+      storage = PqStorage.of(model.codebook(), part.codes(), part.size());
+    } else if (model.quantizer() != null) {
+      storage = SqStorage.of(model.quantizer(), part.codes(), part.size(), model.metric());
+    } else {
+      storage = FlatStorage.of(part.vectors(), model.dimension(), model.metric());
+    }
+    HnswGraph graph = part.size() == 0 ? null : HnswBuilder.build(storage, params.withSeed(params.seed() + p));
+    return new IndexSegmentWriter.Partition(part.rowIds(), part.vectors(), part.codes(), graph);
   }
 }

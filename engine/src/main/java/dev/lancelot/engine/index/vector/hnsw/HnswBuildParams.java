@@ -7,7 +7,7 @@ import dev.lancelot.engine.vector.VectorException;
  * node on upper levels ({@code 2m} on level 0), {@code ef_construction = 150}, {@code max_level =
  * 7} levels. {@code seed} drives level assignment, so builds are reproducible (Lance's are not).
  */
-public record HnswBuildParams(int m, int efConstruction, int maxLevel, long seed) {
+public record HnswBuildParams(int m, int efConstruction, int maxLevel, long seed) implements java.io.Serializable {
   public static final int DEFAULT_M = 20;
   public static final int DEFAULT_EF_CONSTRUCTION = 150;
   public static final int DEFAULT_MAX_LEVEL = 7;

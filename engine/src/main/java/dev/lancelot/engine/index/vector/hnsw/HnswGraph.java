@@ -20,7 +20,9 @@ import java.util.Arrays;
  * stored {@code level_offsets} fall one short per upper level ({@link #lanceLevelOffsets()}). Each
  * level's rows start with node 0, which is how a reader finds the real boundaries.
  */
-public final class HnswGraph implements Adjacency {
+public final class HnswGraph implements Adjacency, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final int numNodes;
   private final int entryPoint;
   private final HnswBuildParams params;

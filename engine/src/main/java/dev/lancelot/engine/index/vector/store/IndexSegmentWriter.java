@@ -47,7 +47,8 @@ public final class IndexSegmentWriter {
    * row-major, already normalized for cosine) or codes ({@code codes}: PQ transposed
    * {@code [m, rows]}, SQ row-major {@code [rows, dim]}); {@code graph} for HNSW types.
    */
-  public record Partition(long[] rowIds, float[] vectors, byte[] codes, HnswGraph graph) {
+  public record Partition(long[] rowIds, float[] vectors, byte[] codes, HnswGraph graph)
+      implements java.io.Serializable {
     public int size() {
       return rowIds.length;
     }
