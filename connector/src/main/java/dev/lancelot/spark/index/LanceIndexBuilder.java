@@ -14,21 +14,24 @@ import dev.lancelot.engine.index.vector.store.IndexSegmentWriter;
 import dev.lancelot.spark.LancePathCatalog;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.Tuple2;
 
 /**
  * Vector index creation from Spark (SPEC S7): the driver trains the model on a sample (IVF
  * centroids and the PQ codebook or SQ bounds, exactly as a local build), each fragment is assigned
  * and encoded by one Spark task where the data is, the driver gathers the encoded rows (codes, not
  * vectors, for quantized types), one Spark task per IVF partition builds its HNSW graph when the
- * type has them, and the driver writes one index segment in Lance's layout and commits it. The segment equals the one a local
- * build with the same spec (and seed) writes. {@link #optimize} adds a delta segment for fragments
- * appended since, encoded the same way with the index's existing model.
+ * type has them, and the driver writes one index segment in Lance's layout and commits it. The
+ * segment equals the one a local build with the same spec (and seed) writes. {@link #optimize}
+ * adds a delta segment for fragments appended since, encoded the same way with the index's
+ * existing model.
  *
  * <pre>{@code
  * long version = LanceIndexBuilder.createIndex(spark, "s3a://bucket/items", "vector",
@@ -111,25 +114,17 @@ public final class LanceIndexBuilder {
       }
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       Broadcast<TrainedModel> broadcast = jsc.broadcast(model);
-      List<Integer> indexes = java.util.stream.IntStream.range(0, partitions.size()).boxed().toList();
-        LOG.info("Building the HNSW graphs of {} IVF partitions in {} Spark tasks", partitions.size(), partitions.size());
+      // each task gets one partition's number and codes (or vectors); collect() keeps the order
+      List<Tuple2<Integer, IndexSegmentWriter.Partition>> numbered = IntStream.range(0, partitions.size())
+          .mapToObj(p -> new Tuple2<>(p, partitions.get(p))).toList();
+      LOG.info("Building the HNSW graphs of {} IVF partitions in {} Spark tasks", partitions.size(), partitions.size());
       try {
-        // each task gets its partition's codes (or vectors); collect() keeps the partition order
-        return jsc.parallelize(zip(indexes, partitions), partitions.size())
+        return jsc.parallelize(numbered, partitions.size())
             .map(pair -> VectorIndexBuilder.withGraph(broadcast.value(), pair._2(), params, pair._1())).collect();
       } finally {
         broadcast.destroy();
       }
     }
-  }
-
-  private static List<scala.Tuple2<Integer, IndexSegmentWriter.Partition>> zip(List<Integer> indexes,
-      List<IndexSegmentWriter.Partition> partitions) {
-    List<scala.Tuple2<Integer, IndexSegmentWriter.Partition>> out = new java.util.ArrayList<>(indexes.size());
-    for (int i = 0; i < indexes.size(); i++) {
-      out.add(new scala.Tuple2<>(indexes.get(i), partitions.get(i)));
-    }
-    return out;
   }
 
   private static List<EncodedShard> encodeFragments(SparkSession spark, Configuration conf, Dataset dataset,

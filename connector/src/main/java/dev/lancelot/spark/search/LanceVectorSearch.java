@@ -5,14 +5,19 @@ import static org.apache.spark.sql.functions.row_number;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.engine.query.eval.RecallEvaluator;
 import dev.lancelot.engine.query.plan.MergeSpec;
 import dev.lancelot.engine.query.plan.SearchPlan;
+import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.spark.LancePathCatalog;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -73,20 +78,20 @@ public final class LanceVectorSearch {
   public static SparkRecall recall(SparkSession spark, String location, VectorQuery query) {
     long version;
     try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(location,
-        dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()))) {
+        OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()))) {
       version = ds.version();
     }
     VectorQuery search = query.toBuilder().withRowId(true).build();
     VectorQuery exact = query.toBuilder().withRowId(true).useIndex(false).fastSearch(false).build();
     long t0 = System.nanoTime();
-    List<java.util.Set<Long>> got = rowIds(search(spark, location, version, search).collectAsList(), query);
+    List<Set<Long>> got = rowIds(search(spark, location, version, search).collectAsList(), query);
     long t1 = System.nanoTime();
-    List<java.util.Set<Long>> expected = rowIds(search(spark, location, version, exact).collectAsList(), query);
+    List<Set<Long>> expected = rowIds(search(spark, location, version, exact).collectAsList(), query);
     long t2 = System.nanoTime();
     double recall = 0;
     long rows = 0;
     for (int i = 0; i < got.size(); i++) {
-      recall += dev.lancelot.engine.query.eval.RecallEvaluator.recallOf(got.get(i), expected.get(i), query.k());
+      recall += RecallEvaluator.recallOf(got.get(i), expected.get(i), query.k());
       rows += got.get(i).size();
     }
     int n = got.size();
@@ -94,14 +99,14 @@ public final class LanceVectorSearch {
   }
 
   /** Row ids per query vector (by {@code query_index} for a batch). */
-  private static List<java.util.Set<Long>> rowIds(List<Row> rows, VectorQuery query) {
-    List<java.util.Set<Long>> out = new ArrayList<>();
+  private static List<Set<Long>> rowIds(List<Row> rows, VectorQuery query) {
+    List<Set<Long>> out = new ArrayList<>();
     for (int i = 0; i < query.vectors().length; i++) {
-      out.add(new java.util.HashSet<>());
+      out.add(new HashSet<>());
     }
     for (Row r : rows) {
       int qi = query.isBatch() ? r.getInt(r.fieldIndex("query_index")) : 0;
-      out.get(qi).add(r.getLong(r.fieldIndex(dev.lancelot.engine.scan.ScanSpec.ROW_ID)));
+      out.get(qi).add(r.getLong(r.fieldIndex(ScanSpec.ROW_ID)));
     }
     return out;
   }

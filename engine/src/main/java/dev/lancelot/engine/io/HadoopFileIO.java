@@ -508,7 +508,7 @@ public final class HadoopFileIO implements FileIO {
     @Override
     public List<ByteBuffer> readRanges(List<ByteRange> ranges) {
       ByteBuffer[] out = new ByteBuffer[ranges.size()];
-      long gap = isLocal(path) ? Math.min(maxGap, LOCAL_MAX_GAP) : maxGap;
+      long gap = local ? Math.min(maxGap, LOCAL_MAX_GAP) : maxGap;
       for (ReadCoalescer.Request req : ReadCoalescer.coalesce(ranges, gap, maxRequest)) {
         ByteBuffer merged = read(req.range().offset(), Math.toIntExact(req.range().length()));
         for (int member : req.members()) {

@@ -35,13 +35,7 @@ public final class NestedVectors {
    */
   public static void loadList(FieldVector v, long[] offsets, byte[] bits, int count, int nulls,
       BufferAllocator allocator) {
-    boolean large = v instanceof LargeListVector;
-    if (!large && !(v instanceof ListVector)) {
-      throw new IllegalArgumentException("not a list vector: " + v.getClass().getSimpleName());
-    }
-    ArrowBuf validity = bitmap(allocator, bits, count);
-    ArrowBuf off = allocator.buffer((long) (count + 1) * (large ? 8 : 4));
-    try {
+    loadList(v, bits, count, nulls, allocator, (off, large) -> {
       for (int i = 0; i <= count; i++) {
         if (large) {
           off.setLong(8L * i, offsets[i]);
@@ -52,24 +46,13 @@ public final class NestedVectors {
           off.setInt(4L * i, (int) offsets[i]);
         }
       }
-      v.loadFieldBuffers(new ArrowFieldNode(count, nulls), List.of(validity, off));
-    } finally {
-      validity.getReferenceManager().release();
-      off.getReferenceManager().release();
-    }
-    v.setValueCount(count);
+    });
   }
 
   /** {@link #loadList(FieldVector, long[], byte[], int, int, BufferAllocator)} for offsets that fit an int. */
   public static void loadList(FieldVector v, int[] offsets, byte[] bits, int count, int nulls,
       BufferAllocator allocator) {
-    boolean large = v instanceof LargeListVector;
-    if (!large && !(v instanceof ListVector)) {
-      throw new IllegalArgumentException("not a list vector: " + v.getClass().getSimpleName());
-    }
-    ArrowBuf validity = bitmap(allocator, bits, count);
-    ArrowBuf off = allocator.buffer((long) (count + 1) * (large ? 8 : 4));
-    try {
+    loadList(v, bits, count, nulls, allocator, (off, large) -> {
       if (large) {
         for (int i = 0; i <= count; i++) {
           off.setLong(8L * i, offsets[i]);
@@ -77,6 +60,24 @@ public final class NestedVectors {
       } else {
         off.nioBuffer(0, (count + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(offsets, 0, count + 1);
       }
+    });
+  }
+
+  /** Writes {@code count + 1} offsets into a buffer of 8-byte ({@code large}) or 4-byte entries. */
+  private interface OffsetWriter {
+    void write(ArrowBuf offsets, boolean large);
+  }
+
+  private static void loadList(FieldVector v, byte[] bits, int count, int nulls, BufferAllocator allocator,
+      OffsetWriter writer) {
+    boolean large = v instanceof LargeListVector;
+    if (!large && !(v instanceof ListVector)) {
+      throw new IllegalArgumentException("not a list vector: " + v.getClass().getSimpleName());
+    }
+    ArrowBuf validity = bitmap(allocator, bits, count);
+    ArrowBuf off = allocator.buffer((long) (count + 1) * (large ? 8 : 4));
+    try {
+      writer.write(off, large);
       v.loadFieldBuffers(new ArrowFieldNode(count, nulls), List.of(validity, off));
     } finally {
       validity.getReferenceManager().release();

@@ -79,6 +79,12 @@ public final class Bitpacking {
    * plain T-bit words (the writer picks whichever is smaller; the buffer length tells which).
    */
   public static FixedValues decodeOutOfLine(int typeBits, int width, ByteBuffer buf, int numValues) {
+    if (typeBits == 16) {
+      short[] values = decodeOutOfLine16(width, buf, numValues);
+      ByteBuffer out = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
+      out.asShortBuffer().put(values);
+      return new FixedValues(out, 0, typeBits, numValues);
+    }
     int bytes = typeBits / 8;
     if (buf.limit() % bytes != 0) {
       throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit()
@@ -93,12 +99,6 @@ public final class Bitpacking {
     if ((long) blocksToUnpack * wordsPerBlock + (rawTail ? tail : 0) > totalWords) {
       throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit() + " bytes is too short for "
           + numValues + " values of " + width + " bits");
-    }
-    if (typeBits == 16) {
-      short[] values = unpack16(width, buf, numValues, wordsPerBlock, blocksToUnpack, rawTail);
-      ByteBuffer out = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
-      out.asShortBuffer().put(values);
-      return new FixedValues(out, 0, typeBits, numValues);
     }
     ByteBuffer out = ByteBuffer.allocate(blocksToUnpack * 1024 * bytes + (rawTail ? tail * bytes : 0))
         .order(ByteOrder.LITTLE_ENDIAN);
@@ -135,14 +135,6 @@ public final class Bitpacking {
       throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit() + " bytes is too short for "
           + numValues + " values of " + width + " bits");
     }
-    return unpack16(width, buf, numValues, wordsPerBlock, blocksToUnpack, rawTail);
-  }
-
-  /** {@code numValues} values of blocks checked by the caller. */
-  private static short[] unpack16(int width, ByteBuffer buf, int numValues, int wordsPerBlock, int blocksToUnpack,
-      boolean rawTail) {
-    int wholeBlocks = numValues / 1024;
-    int tail = numValues % 1024;
     int numWords = blocksToUnpack * wordsPerBlock + (rawTail ? tail : 0);
     short[] words = new short[numWords];
     buf.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(0).asShortBuffer().get(words);

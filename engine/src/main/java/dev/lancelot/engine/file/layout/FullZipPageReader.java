@@ -256,6 +256,16 @@ public final class FullZipPageReader implements PageReader {
     return page.numRows() == 0 ? 0 : page.bufferSize(0) * (end - start) / page.numRows();
   }
 
+  /** The stored length of a variable-width value at {@code pos} ({@code lengthBytes} wide). */
+  private long readLength(ByteBuffer buf, int pos) {
+    return switch (lengthBytes) {
+      case 1 -> Byte.toUnsignedLong(buf.get(pos));
+      case 2 -> Short.toUnsignedLong(buf.getShort(pos));
+      case 4 -> Integer.toUnsignedLong(buf.getInt(pos));
+      default -> buf.getLong(pos);
+    };
+  }
+
   private int readControl(ByteBuffer buf, int pos) {
     return switch (controlBytes) {
       case 1 -> Byte.toUnsignedInt(buf.get(pos));
@@ -364,12 +374,7 @@ public final class FullZipPageReader implements PageReader {
           pos += controlBytes;
         }
         if (def == 0) {
-          long len = switch (lengthBytes) {
-            case 1 -> Byte.toUnsignedLong(buf.get(pos));
-            case 2 -> Short.toUnsignedLong(buf.getShort(pos));
-            case 4 -> Integer.toUnsignedLong(buf.getInt(pos));
-            default -> buf.getLong(pos);
-          };
+          long len = readLength(buf, pos);
           pos += lengthBytes;
           if (len < 0 || pos + len > buf.limit()) {
             throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
@@ -432,12 +437,7 @@ public final class FullZipPageReader implements PageReader {
         }
         st[i] = inBase + p;
         if (def == 0) {
-          long len = switch (lengthBytes) {
-            case 1 -> Byte.toUnsignedLong(buf.get(p));
-            case 2 -> Short.toUnsignedLong(buf.getShort(p));
-            case 4 -> Integer.toUnsignedLong(buf.getInt(p));
-            default -> buf.getLong(p);
-          };
+          long len = readLength(buf, p);
           p += lengthBytes;
           if (len < 0 || p + len > end) {
             throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
@@ -578,12 +578,7 @@ public final class FullZipPageReader implements PageReader {
         if (fixed == null) {
           len = 0;
           if (d == 0) {
-            len = switch (lengthBytes) {
-              case 1 -> Byte.toUnsignedLong(buf.get(pos));
-              case 2 -> Short.toUnsignedLong(buf.getShort(pos));
-              case 4 -> Integer.toUnsignedLong(buf.getInt(pos));
-              default -> buf.getLong(pos);
-            };
+            len = readLength(buf, pos);
             pos += lengthBytes;
           }
         }

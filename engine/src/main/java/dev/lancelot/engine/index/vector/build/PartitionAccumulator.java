@@ -1,10 +1,6 @@
 package dev.lancelot.engine.index.vector.build;
 
-import dev.lancelot.engine.index.vector.pq.PqCodes;
-import dev.lancelot.engine.index.vector.store.IndexSegmentWriter;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Gathers encoded rows by partition while the column streams by: per partition a growing
@@ -14,16 +10,14 @@ import java.util.List;
 final class PartitionAccumulator {
   private final int width;
   private final boolean floats;
-  private final boolean transposeAtEnd;
   private final long[][] ids;
   private final byte[][] codes;
   private final float[][] vectors;
   private final int[] sizes;
 
-  PartitionAccumulator(int numPartitions, int width, boolean floats, boolean transposeAtEnd) {
+  PartitionAccumulator(int numPartitions, int width, boolean floats) {
     this.width = width;
     this.floats = floats;
-    this.transposeAtEnd = transposeAtEnd;
     this.ids = new long[numPartitions][16];
     this.codes = floats ? null : new byte[numPartitions][16 * width];
     this.vectors = floats ? new float[numPartitions][16 * width] : null;
@@ -44,30 +38,7 @@ final class PartitionAccumulator {
     sizes[partition] = n + 1;
   }
 
-  /** Appends every row of partition {@code p} of {@code shard}, in order. */
-  void addAll(EncodedShard shard, int p) {
-    long[] rowIds = shard.rowIds()[p];
-    int add = rowIds.length;
-    int n = sizes[p];
-    if (n + add > ids[p].length) {
-      int cap = Math.max(n + add, ids[p].length * 2);
-      ids[p] = Arrays.copyOf(ids[p], cap);
-      if (floats) {
-        vectors[p] = Arrays.copyOf(vectors[p], cap * width);
-      } else {
-        codes[p] = Arrays.copyOf(codes[p], cap * width);
-      }
-    }
-    System.arraycopy(rowIds, 0, ids[p], n, add);
-    if (floats) {
-      System.arraycopy(shard.vectors()[p], 0, vectors[p], n * width, add * width);
-    } else {
-      System.arraycopy(shard.codes()[p], 0, codes[p], n * width, add * width);
-    }
-    sizes[p] = n + add;
-  }
-
-  /** A copy of what was gathered, untransposed, as a shard (the buffers stay usable). */
+  /** What was gathered, trimmed, as a shard (row-major codes); releases the buffers. */
   EncodedShard shard(double loss, long skipped) {
     int n = sizes.length;
     long[][] outIds = new long[n][];
@@ -75,45 +46,16 @@ final class PartitionAccumulator {
     float[][] outVectors = floats ? new float[n][] : null;
     for (int p = 0; p < n; p++) {
       outIds[p] = Arrays.copyOf(ids[p], sizes[p]);
+      ids[p] = null;
       if (floats) {
         outVectors[p] = Arrays.copyOf(vectors[p], sizes[p] * width);
+        vectors[p] = null;
       } else {
         outCodes[p] = Arrays.copyOf(codes[p], sizes[p] * width);
+        codes[p] = null;
       }
     }
     return new EncodedShard(width, outIds, outCodes, outVectors, loss, skipped);
-  }
-
-  int numPartitions() {
-    return sizes.length;
-  }
-
-  long rows() {
-    long n = 0;
-    for (int s : sizes) {
-      n += s;
-    }
-    return n;
-  }
-
-  /** The partitions as the segment writer takes them (PQ codes transposed); releases the buffers. */
-  List<IndexSegmentWriter.Partition> finish() {
-    List<IndexSegmentWriter.Partition> out = new ArrayList<>(sizes.length);
-    for (int p = 0; p < sizes.length; p++) {
-      int n = sizes[p];
-      long[] rowIds = Arrays.copyOf(ids[p], n);
-      ids[p] = null;
-      if (floats) {
-        out.add(new IndexSegmentWriter.Partition(rowIds, Arrays.copyOf(vectors[p], n * width), null, null));
-        vectors[p] = null;
-      } else {
-        byte[] c = Arrays.copyOf(codes[p], n * width);
-        codes[p] = null;
-        out.add(new IndexSegmentWriter.Partition(rowIds, null, transposeAtEnd ? PqCodes.transpose(c, n, width) : c,
-            null));
-      }
-    }
-    return out;
   }
 
   private int grow(int p) {

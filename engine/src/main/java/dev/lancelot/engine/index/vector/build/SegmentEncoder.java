@@ -28,7 +28,7 @@ final class SegmentEncoder {
     this.ivf = model.ivf();
     this.dim = ivf.dimension();
     boolean flat = model.codebook() == null && model.quantizer() == null;
-    this.acc = new PartitionAccumulator(ivf.numPartitions(), model.codeWidth(), flat, model.codebook() != null);
+    this.acc = new PartitionAccumulator(ivf.numPartitions(), model.codeWidth(), flat);
   }
 
   void add(long[] addresses, float[] vectors, int count) {

@@ -122,22 +122,10 @@ public final class VectorIndexBuilder {
     String name = spec.nameFor(column);
     VectorColumn col = VectorColumn.resolve(dataset, column, action(dataset, column, spec, true));
     boolean flat = model.codebook() == null && model.quantizer() == null;
-    PartitionAccumulator acc = new PartitionAccumulator(model.ivf().numPartitions(), model.codeWidth(), flat,
-        model.codebook() != null);
-    double loss = 0;
-    for (EncodedShard shard : shards) {
-      if (shard.rowIds().length != acc.numPartitions() || shard.width() != model.codeWidth()) {
-        throw new IllegalArgumentException("an encoded shard of " + shard.rowIds().length + " partitions and width "
-            + shard.width() + " does not match the model (" + acc.numPartitions() + " partitions, width "
-            + model.codeWidth() + ")");
-      }
-      for (int p = 0; p < acc.numPartitions(); p++) {
-        acc.addAll(shard, p);
-      }
-      loss += shard.loss();
-    }
-    long rows = acc.rows();
-    List<IndexSegmentWriter.Partition> partitions = acc.finish();
+    EncodedShard all = EncodedShard.concat(shards, model.ivf().numPartitions(), model.codeWidth(), flat);
+    long rows = all.rows();
+    double loss = all.loss();
+    List<IndexSegmentWriter.Partition> partitions = all.partitions(model.codebook() != null);
     long t;
     if (spec.type().isHnsw()) {
       t = System.nanoTime();
