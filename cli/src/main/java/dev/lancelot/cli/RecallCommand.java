@@ -49,14 +49,16 @@ final class RecallCommand {
       if (a.flag("json")) {
         out.println(JsonRows.json(rows));
       } else {
-        out.printf("recall@%d over %d queries on %s version %d%n", k, queries.length, ds.location(), ds.version());
-        out.printf("%-28s %-36s %10s %9s %9s %9s%n", "scenario", "setting", "rows", "recall", "p50 ms", "p99 ms");
+        out.printf("recall@%d over %d queries on %s version %d, against exact search in the metric each setting "
+            + "searches with (the grid's metric, else the index's)%n", k, queries.length, ds.location(), ds.version());
+        out.printf("%-28s %-36s %-7s %10s %9s %9s %9s%n", "scenario", "setting", "metric", "rows", "recall", "p50 ms",
+            "p99 ms");
         for (RecallRow r : rows) {
           if (!r.measured()) {
-            out.printf("%-28s %s%n", r.scenario(), r.note());
+            out.printf("%-28s %-36s %s%n", r.scenario(), r.setting(), r.note());
           } else {
-            out.printf("%-28s %-36s %10.2f %9.4f %9.2f %9.2f%n", r.scenario(), r.setting(), r.meanRows(), r.recall(),
-                r.p50Millis(), r.p99Millis());
+            out.printf("%-28s %-36s %-7s %10.2f %9.4f %9.2f %9.2f%n", r.scenario(), r.setting(), r.metric(),
+                r.meanRows(), r.recall(), r.p50Millis(), r.p99Millis());
           }
         }
       }

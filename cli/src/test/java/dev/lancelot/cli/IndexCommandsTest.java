@@ -191,4 +191,44 @@ class IndexCommandsTest {
     assertThat(r.out()).contains("no indexes to optimize", "dataset is at version 1");
     assertThat(CliData.run("info", ds).out()).contains("indexes   (none)");
   }
+
+  /**
+   * The recall command on a cosine index names the ground truth's metric (the search's), measures a
+   * grid with use_index=false in every scenario where it can run, reports the fast_search cell as
+   * not measured, and always prints its JSON.
+   */
+  @Test
+  void recallOnACosineIndexIsAgainstCosineExactSearchAndAlwaysPrintsJson() throws Exception {
+    String ds = dataset(2000, 1000);
+    assertThat(CliData.run("create-index", ds, "--column", "vector", "--type", "IVF_HNSW_SQ", "--metric", "cosine",
+        "--num-partitions", "4", "--max-iterations", "5").code()).isZero();
+    CliData.write(Path.of(ds), 2000, 300, WriteMode.APPEND, 1000);
+    Path queries = dir.resolve("q.fvecs");
+    float[][] q = new float[5][CliData.DIM];
+    java.util.Random r = new java.util.Random(3);
+    for (float[] v : q) {
+      for (int d = 0; d < v.length; d++) {
+        v[d] = (float) r.nextGaussian();
+      }
+    }
+    dev.lancelot.engine.query.eval.QuerySets.writeFvecs(queries, q);
+    JsonNode rows = json(CliData.run("recall", ds, "--q-file", queries.toString(), "--k", "5", "--grid",
+        "use_index=false,true", "--json"));
+    java.util.Map<String, JsonNode> cells = new java.util.LinkedHashMap<>();
+    rows.forEach(row -> cells.put(row.get("scenario").asText() + " | " + row.get("setting").asText(), row));
+    assertThat(cells.get("no filter | use_index=false").get("recall").asDouble()).isEqualTo(1.0);
+    // use_index=false naming no metric searches in l2, as Lance 7 does; the report says so.
+    assertThat(cells.get("no filter | use_index=false").get("metric").asText()).isEqualTo("l2");
+    assertThat(cells.get("no filter | use_index=true").get("metric").asText()).isEqualTo("cosine");
+    assertThat(cells.get("unindexed data present | use_index=false").get("recall").asDouble()).isEqualTo(1.0);
+    assertThat(cells.get("fast_search | use_index=false").get("note").asText())
+        .contains("not measured").contains("fast_search and use_index=false");
+    assertThat(cells.get("fast_search | use_index=true").get("recall").asDouble()).isBetween(0.0, 1.0);
+
+    CliData.Result table = CliData.run("recall", ds, "--q-file", queries.toString(), "--k", "5", "--grid",
+        "nprobes=2;metric=cosine,l2");
+    assertThat(table.code()).as(table.err()).isZero();
+    assertThat(table.out()).contains("against exact search in the metric each setting searches with")
+        .contains("nprobes=2, metric=cosine").contains("nprobes=2, metric=l2");
+  }
 }

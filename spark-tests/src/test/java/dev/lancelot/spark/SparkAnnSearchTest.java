@@ -150,4 +150,37 @@ class SparkAnnSearchTest extends SharedSpark {
     VectorQuery exact = VectorQuery.builder("vector").vector(queries[0]).k(5).useIndex(false).columns("id").build();
     assertThat(LanceVectorSearch.recall(spark, dir.toString(), exact).recall()).isEqualTo(1.0);
   }
+
+  /**
+   * E1 with Q3 from Spark: a query that leaves the metric to the cosine index is judged against
+   * exact cosine search — the recall equals a brute force computed here in cosine, unfiltered and
+   * prefiltered, and the result names the metric.
+   */
+  @Test
+  void e1RecallWithTheMetricLeftToTheIndexIsAgainstCosineExactSearch() {
+    dev.lancelot.engine.testing.BruteForce truth = dev.lancelot.engine.testing.BruteForce.of(dir.toString());
+    float[][] qs = ClusteredData.queries(8, DIM, 30, 3, 23);
+    for (String filter : new String[] {null, "tenant_id < 30"}) {
+      VectorQuery.Builder b = VectorQuery.builder("vector").vectors(qs).k(10).nprobes(1).columns("id");
+      if (filter != null) {
+        b.filter(filter).prefilter(true);
+      }
+      VectorQuery q = b.build();
+      dev.lancelot.spark.search.SparkRecall r = LanceVectorSearch.recall(spark, dir.toString(), q);
+      assertThat(r.metric()).isEqualTo("cosine");
+      List<Object[]> got = local(q);
+      double cosine = 0;
+      double l2 = 0;
+      for (int i = 0; i < qs.length; i++) {
+        int qi = i;
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        got.stream().filter(row -> (Integer) row[0] == qi).forEach(row -> ids.add((Long) row[1]));
+        java.util.function.IntPredicate tenants = filter == null ? t -> true : t -> t >= 0 && t < 30;
+        cosine += dev.lancelot.engine.testing.BruteForce.recall(ids, truth.nearest(qs[i], 10, "cosine", tenants), 10);
+        l2 += dev.lancelot.engine.testing.BruteForce.recall(ids, truth.nearest(qs[i], 10, "l2", tenants), 10);
+      }
+      assertThat(r.recall()).as("filter %s", filter).isCloseTo(cosine / qs.length, within(0.013));
+      assertThat(Math.abs(l2 - cosine) / qs.length).as("l2 truth differs, filter %s", filter).isGreaterThan(0.02);
+    }
+  }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.eval.RecallEvaluator;
 import dev.lancelot.engine.query.plan.MergeSpec;
 import dev.lancelot.engine.query.plan.SearchPlan;
@@ -72,17 +73,20 @@ public final class LanceVectorSearch {
 
   /**
    * Recall@k of {@code query} against exact search on the same version (SPEC E1): runs the search
-   * and the same query with {@code use_index=false} (filter and its placement unchanged) as two
-   * Spark jobs on the latest version, and compares their row ids per query vector.
+   * and its exact counterpart ({@code use_index=false}, filter and its placement unchanged, ranked
+   * by the metric the search uses — the query's, else the index's; see
+   * {@link VectorSearch#exactCounterpart}) as two Spark jobs on the latest version, and compares
+   * their row ids per query vector.
    */
   public static SparkRecall recall(SparkSession spark, String location, VectorQuery query) {
     long version;
+    VectorQuery search = query.toBuilder().withRowId(true).build();
+    VectorQuery exact;
     try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(location,
         OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()))) {
       version = ds.version();
+      exact = VectorSearch.exactCounterpart(ds, search);
     }
-    VectorQuery search = query.toBuilder().withRowId(true).build();
-    VectorQuery exact = query.toBuilder().withRowId(true).useIndex(false).fastSearch(false).build();
     long t0 = System.nanoTime();
     List<Set<Long>> got = rowIds(search(spark, location, version, search).collectAsList(), query);
     long t1 = System.nanoTime();
@@ -95,7 +99,8 @@ public final class LanceVectorSearch {
       rows += got.get(i).size();
     }
     int n = got.size();
-    return new SparkRecall(version, n, (double) rows / n, recall / n, (t1 - t0) / 1e6, (t2 - t1) / 1e6);
+    return new SparkRecall(version, exact.metric().orElseThrow().lanceName(), n, (double) rows / n, recall / n,
+        (t1 - t0) / 1e6, (t2 - t1) / 1e6);
   }
 
   /** Row ids per query vector (by {@code query_index} for a batch). */

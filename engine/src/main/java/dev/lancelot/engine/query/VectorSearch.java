@@ -13,6 +13,7 @@ import dev.lancelot.engine.query.plan.FlatUnit;
 import dev.lancelot.engine.query.plan.Planner;
 import dev.lancelot.engine.query.plan.SearchPlan;
 import dev.lancelot.engine.query.plan.SearchUnit;
+import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,6 +42,18 @@ public final class VectorSearch {
 
   public static SearchPlan plan(Dataset dataset, VectorQuery query) {
     return planner().plan(dataset, query);
+  }
+
+  /**
+   * The exact search that {@code query}'s results are judged against (SPEC E1, Q11): the same
+   * version, vectors, k, filter and filter placement, with {@code use_index=false}, no
+   * {@code fast_search}, and the metric the search itself ranks by — the query's metric when it
+   * names one, else the index's (SPEC Q3). Plans {@code query} to learn that metric, so it refuses
+   * exactly what the search would refuse.
+   */
+  public static VectorQuery exactCounterpart(Dataset dataset, VectorQuery query) {
+    DistanceMetric metric = plan(dataset, query).merge().metric();
+    return query.toBuilder().useIndex(false).fastSearch(false).metric(metric).build();
   }
 
   /** The plan tree, without running anything. */

@@ -1,17 +1,20 @@
 package dev.lancelot.engine.query.eval;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.scan.ScanSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.lancelot.engine.vector.DistanceMetric;
 import org.apache.arrow.vector.UInt8Vector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,8 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Recall evaluation (SPEC E1, E2): runs the five scenarios of E2 — no filter, prefilter, highly
  * selective prefilter, unindexed data present, fast_search — for every parameter setting of a grid,
- * each against exact search ({@code use_index=false}, SPEC Q11) with the same filter on the same
- * version. Recall@k = |ANN ∩ exact| / min(k, |exact|), averaged over queries (the denominator is
+ * each against exact search ({@code use_index=false}, SPEC Q11) with the same filter and filter
+ * placement on the same version, ranked by the metric the search itself uses: the setting's
+ * {@code metric} when it names one, else the index's (SPEC Q3; see
+ * {@link VectorSearch#exactCounterpart}). Recall@k = |ANN ∩ exact| / min(k, |exact|), averaged over queries (the denominator is
  * the exact result's size when a filter admits fewer than k rows).
  */
 public final class RecallEvaluator {
@@ -66,7 +71,7 @@ public final class RecallEvaluator {
     for (String part : grid.split(";")) {
       String[] kv = part.split("=", 2);
       if (kv.length != 2 || kv[0].isBlank()) {
-        throw new dev.lancelot.engine.query.InvalidQueryException("Cannot parse grid \"" + grid + "\": expected "
+        throw new InvalidQueryException("Cannot parse grid \"" + grid + "\": expected "
             + "name=v1,v2;name=v1,... e.g. \"nprobes=1,4,16;refine_factor=1,4\".");
       }
       List<Map<String, Object>> next = new ArrayList<>();
@@ -93,8 +98,23 @@ public final class RecallEvaluator {
     }
   }
 
+  /** Query parameters the evaluation sets itself, so a grid may not vary them. */
+  private static final Set<String> FIXED = Set.of("column", "q", "k", "columns", "with_row_id", "filter");
+
+  /**
+   * Measures every scenario under every setting of {@code grid}. Bad input (no queries, a grid
+   * parameter that is unknown, fixed by the evaluation or of the wrong type) fails before anything
+   * runs; a setting that cannot run in one scenario (e.g. {@code use_index=false} with fast_search)
+   * is reported as not measured, with the reason, and the others are still measured.
+   */
   public static List<RecallRow> evaluate(Dataset dataset, float[][] queries, Options options,
       List<Map<String, Object>> grid) {
+    if (queries.length == 0) {
+      throw new InvalidQueryException("Cannot evaluate recall: there are no query vectors. Give at least one.");
+    }
+    for (Map<String, Object> setting : grid) {
+      checkSetting(setting, options, queries[0]);
+    }
     List<RecallRow> rows = new ArrayList<>();
     String indexName = dataset.indexes().vectorIndexOn(dataset.field(options.column()).id()).orElse(null);
     long unindexedRows = indexName == null ? 0
@@ -104,7 +124,7 @@ public final class RecallEvaluator {
     for (Scenario scenario : Scenario.values()) {
       String skip = skipReason(scenario, options, indexName, unindexedRows);
       if (skip != null) {
-        rows.add(new RecallRow(scenario.label(), "-", 0, 0, Double.NaN, Double.NaN, Double.NaN, skip));
+        rows.add(notMeasured(scenario, "-", skip));
         continue;
       }
       String filter = switch (scenario) {
@@ -112,15 +132,23 @@ public final class RecallEvaluator {
         case SELECTIVE_PREFILTER -> options.selectiveFilter();
         default -> null;
       };
-      List<Set<Long>> truth = new ArrayList<>();
-      for (float[] q : queries) {
-        truth.add(ids(dataset, base(options, q, filter).useIndex(false).build()));
-      }
+      // Exact answers depend on the metric and the filter placement only: computed once per pair.
+      Map<String, List<Set<Long>>> truths = new HashMap<>();
       for (Map<String, Object> setting : grid) {
-        rows.add(measure(dataset, queries, options, scenario, filter, setting, truth));
+        rows.add(measure(dataset, queries, options, scenario, filter, setting, truths));
       }
     }
     return rows;
+  }
+
+  private static void checkSetting(Map<String, Object> setting, Options o, float[] anyQuery) {
+    for (String name : setting.keySet()) {
+      if (FIXED.contains(name)) {
+        throw new InvalidQueryException("Cannot evaluate recall with grid parameter \"" + name + "\": the "
+            + "evaluation sets it itself. Vary only search parameters such as nprobes, refine_factor, ef or metric.");
+      }
+    }
+    query(o, Scenario.NO_FILTER, null, setting, anyQuery); // unknown names and bad values fail here
   }
 
   private static String skipReason(Scenario s, Options o, String index, long unindexedRows) {
@@ -136,49 +164,72 @@ public final class RecallEvaluator {
     };
   }
 
-  private static VectorQuery.Builder base(Options o, float[] q, String filter) {
-    VectorQuery.Builder b = VectorQuery.builder(o.column()).vector(q).k(o.k()).columns(List.of()).withRowId(true);
+  /** The search of one query vector under one setting in one scenario. */
+  private static VectorQuery query(Options o, Scenario scenario, String filter, Map<String, Object> setting,
+      float[] vector) {
+    Map<String, Object> params = new LinkedHashMap<>();
     if (filter != null) {
-      b.filter(filter).prefilter(true);
+      params.put("filter", filter);
+      params.put("prefilter", true);
     }
-    return b;
+    if (scenario == Scenario.FAST_SEARCH) {
+      params.put("fast_search", true);
+    }
+    params.putAll(setting);
+    if (Integer.valueOf(1).equals(params.get("refine_factor"))) {
+      params.remove("refine_factor");
+    }
+    params.put("column", o.column());
+    params.put("q", vector);
+    params.put("k", o.k());
+    params.put("columns", List.of());
+    params.put("with_row_id", true);
+    return VectorQuery.fromMap(params);
   }
 
   private static RecallRow measure(Dataset dataset, float[][] queries, Options o, Scenario scenario, String filter,
-      Map<String, Object> setting, List<Set<Long>> truth) {
+      Map<String, Object> setting, Map<String, List<Set<Long>>> truths) {
+    List<VectorQuery> searches = new ArrayList<>(queries.length);
+    for (float[] q : queries) {
+      searches.add(query(o, scenario, filter, setting, q));
+    }
+    VectorQuery exactShape;
+    try {
+      exactShape = VectorSearch.exactCounterpart(dataset, searches.get(0));
+    } catch (InvalidQueryException e) {
+      LOG.info("recall {} {}: not measured: {}", scenario.label(), describe(setting), e.getMessage());
+      return notMeasured(scenario, describe(setting), "not measured: " + e.getMessage());
+    }
+    DistanceMetric metric = exactShape.metric().orElseThrow();
+    List<Set<Long>> truth = truths.computeIfAbsent(metric.lanceName() + "/" + exactShape.prefilter(), key -> {
+      List<Set<Long>> t = new ArrayList<>(queries.length);
+      for (float[] q : queries) {
+        t.add(ids(dataset, exactShape.toBuilder().vector(q).build()));
+      }
+      return t;
+    });
     double recallSum = 0;
     long rows = 0;
     long[] nanos = new long[queries.length];
     for (int i = 0; i < queries.length; i++) {
-      Map<String, Object> params = new LinkedHashMap<>(setting);
-      params.put("column", o.column());
-      params.put("q", queries[i]);
-      params.put("k", o.k());
-      params.put("columns", List.of());
-      if (Integer.valueOf(1).equals(params.get("refine_factor"))) {
-        params.remove("refine_factor");
-      }
-      if (filter != null) {
-        params.put("filter", filter);
-        params.put("prefilter", true);
-      }
-      if (scenario == Scenario.FAST_SEARCH) {
-        params.put("fast_search", true);
-      }
-      VectorQuery q = VectorQuery.fromMap(params);
       long start = System.nanoTime();
-      Set<Long> got = ids(dataset, q.toBuilder());
+      Set<Long> got = ids(dataset, searches.get(i));
       nanos[i] = System.nanoTime() - start;
       rows += got.size();
       recallSum += recallOf(got, truth.get(i), o.k());
     }
     Arrays.sort(nanos);
-    RecallRow row = new RecallRow(scenario.label(), describe(setting), queries.length, (double) rows / queries.length,
-        recallSum / queries.length, percentile(nanos, 0.50), percentile(nanos, 0.99), null);
-    LOG.info("recall {} {}: {} (rows {}, p50 {} ms)", scenario.label(), row.setting(),
-        String.format("%.4f", row.recall()), String.format("%.2f", row.meanRows()),
+    RecallRow row = new RecallRow(scenario.label(), describe(setting), metric.lanceName(), queries.length,
+        (double) rows / queries.length, recallSum / queries.length, percentile(nanos, 0.50), percentile(nanos, 0.99),
+        null);
+    LOG.info("recall {} {}: {} against exact {} search (rows {}, p50 {} ms)", scenario.label(), row.setting(),
+        String.format("%.4f", row.recall()), row.metric(), String.format("%.2f", row.meanRows()),
         String.format("%.2f", row.p50Millis()));
     return row;
+  }
+
+  private static RecallRow notMeasured(Scenario scenario, String setting, String why) {
+    return new RecallRow(scenario.label(), setting, null, 0, 0, Double.NaN, Double.NaN, Double.NaN, why);
   }
 
   /**
@@ -192,10 +243,6 @@ public final class RecallEvaluator {
     Set<Long> hit = new HashSet<>(got);
     hit.retainAll(expected);
     return (double) hit.size() / Math.min(k, expected.size());
-  }
-
-  private static Set<Long> ids(Dataset dataset, VectorQuery.Builder builder) {
-    return ids(dataset, builder.withRowId(true).build());
   }
 
   private static Set<Long> ids(Dataset dataset, VectorQuery q) {

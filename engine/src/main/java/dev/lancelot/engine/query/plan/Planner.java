@@ -78,7 +78,7 @@ public final class Planner {
     if (indexName.isPresent()) {
       List<IndexSegment> segments = catalog.segments(indexName.get());
       IndexSegment first = segments.get(0);
-      DistanceMetric indexMetric = first.metric().orElseThrow();
+      DistanceMetric indexMetric = segmentMetric(indexName.get(), segments);
       if (!searchable.contains(first.type())) {
         flatReason = "index " + indexName.get() + " (" + first.type() + ") cannot be searched by lancelot";
         notes.add(flatReason + "; falling back to flat search");
@@ -150,6 +150,24 @@ public final class Planner {
     }
     return new SearchPlan(dataset.location(), dataset.version(), q, q.column(), dim, units,
         merge(q, columns, exact, metric), notes, false);
+  }
+
+  /**
+   * The one metric of an index's segments. Segments of one index share their model and so their
+   * metric; an index whose segments disagree cannot give one ranking, so it is refused.
+   */
+  private static DistanceMetric segmentMetric(String indexName, List<IndexSegment> segments) {
+    DistanceMetric metric = segments.get(0).metric().orElseThrow();
+    for (IndexSegment s : segments) {
+      DistanceMetric m = s.metric().orElseThrow();
+      if (m != metric) {
+        throw new InvalidQueryException("Cannot search index " + indexName + ": its segments were built with "
+            + "different metrics (segment " + segments.get(0).uuid() + ": " + metric.lanceName() + ", segment "
+            + s.uuid() + ": " + m.lanceName() + "), so their distances cannot be ranked together. Rebuild the "
+            + "index with one metric.");
+      }
+    }
+    return metric;
   }
 
   private static MergeSpec merge(VectorQuery q, List<String> columns, boolean exact, DistanceMetric metric) {
