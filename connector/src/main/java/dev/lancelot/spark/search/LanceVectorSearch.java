@@ -1,7 +1,5 @@
 package dev.lancelot.spark.search;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.row_number;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,8 +8,6 @@ import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.eval.RecallEvaluator;
-import dev.lancelot.engine.query.plan.MergeSpec;
-import dev.lancelot.engine.query.plan.SearchPlan;
 import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.spark.LancePathCatalog;
 import java.util.ArrayList;
@@ -19,30 +15,21 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
-import org.apache.spark.sql.expressions.Window;
-import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import scala.Option;
 
 /**
  * Distributed vector search from Spark (SPEC S3–S6). The engine plans the query on the driver
  * (metadata only); each search unit becomes one input partition that searches its index segment or
- * fragment where the data is; the driver-side plan then keeps exactly the global top-k per query:
- *
- * <ol>
- *   <li>ANN candidates of all segments, ranked by approximate distance (ties by row address), cut
- *       to {@code k × refine_factor};</li>
- *   <li>with flat candidates (exact distances), ranked by the final distance — exact when the plan
- *       re-ranks, approximate otherwise — within the distance range, cut to {@code k};</li>
- *   <li>the postfilter removes rows (never backfilled, SPEC Q8).</li>
- * </ol>
- * This is the same merge the engine's local executor runs.
+ * fragment where the data is; the driver merges the units' candidates into exactly the global
+ * top-k per query with the engine's own merge (the one its local executor runs) and reads the
+ * result columns of those rows only — see {@link VectorSearchExec}. The returned DataFrame is lazy:
+ * nothing runs until an action.
  */
 public final class LanceVectorSearch {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,8 +44,7 @@ public final class LanceVectorSearch {
   /** Searches {@code version} of the dataset (0 = latest). */
   public static Dataset<Row> search(SparkSession spark, String location, long version, VectorQuery query) {
     VectorSearchTable table = VectorSearchTable.plan(location, version, query, LancePathCatalog.hadoopConf());
-    Dataset<Row> candidates = relation(spark, table);
-    return merge(candidates, table.searchPlan());
+    return relation(spark, table);
   }
 
   /** Same, with Lance's {@code nearest} parameters as a map (see {@link VectorQuery#fromMap}). */
@@ -132,45 +118,31 @@ public final class LanceVectorSearch {
   }
 
   static Dataset<Row> relation(SparkSession spark, VectorSearchTable table) {
+    installStrategy(spark);
     LogicalPlan plan = DataSourceV2Relation.create(table, Option.empty(), Option.empty(),
         CaseInsensitiveStringMap.empty(), Option.empty());
     return org.apache.spark.sql.classic.Dataset.ofRows((org.apache.spark.sql.classic.SparkSession) spark, plan);
   }
 
-  static Dataset<Row> merge(Dataset<Row> candidates, SearchPlan plan) {
-    MergeSpec m = plan.merge();
-    Column qi = col(CandidateSchema.QUERY_INDEX);
-    // One pass over the candidates (the relation is scanned once): ANN candidates keep the best
-    // candidate_k by approximate distance over all segments, flat candidates all pass.
-    WindowSpec byApprox = Window.partitionBy(qi, col(CandidateSchema.KIND))
-        .orderBy(col(CandidateSchema.APPROX).asc_nulls_last(), col(CandidateSchema.ROWADDR));
-    Dataset<Row> pool = candidates.withColumn("_rank", row_number().over(byApprox))
-        .filter(col(CandidateSchema.KIND).equalTo(1).or(col("_rank").leq(m.candidateK()))).drop("_rank");
-    Column distance = m.exactRerank() ? col(CandidateSchema.EXACT) : col(CandidateSchema.APPROX);
-    pool = pool.withColumn("_distance", distance);
-    if (m.lowerBound() != null) {
-      pool = pool.filter(col("_distance").geq(m.lowerBound()));
+  /**
+   * Makes sure {@code spark} plans vector searches with {@link VectorSearchStrategy}: sessions
+   * configured with {@code LanceSparkExtensions} have it already; others get it as an extra
+   * strategy of the session.
+   */
+  static void installStrategy(SparkSession spark) {
+    org.apache.spark.sql.classic.SparkSession classic = (org.apache.spark.sql.classic.SparkSession) spark;
+    scala.collection.immutable.Seq<org.apache.spark.sql.execution.SparkStrategy> extra =
+        classic.experimental().extraStrategies();
+    boolean present = extra.exists(s -> s instanceof VectorSearchStrategy)
+        || classic.sessionState().planner().strategies().exists(s -> s instanceof VectorSearchStrategy);
+    if (!present) {
+      synchronized (classic.experimental()) {
+        List<org.apache.spark.sql.execution.SparkStrategy> strategies =
+            new ArrayList<>(scala.jdk.javaapi.CollectionConverters.asJava(extra));
+        strategies.add(new VectorSearchStrategy());
+        classic.experimental().extraStrategies_$eq(
+            scala.jdk.javaapi.CollectionConverters.asScala(strategies).toList());
+      }
     }
-    if (m.upperBound() != null) {
-      pool = pool.filter(col("_distance").lt(m.upperBound()));
-    }
-    WindowSpec byDistance = Window.partitionBy(qi).orderBy(col("_distance").asc_nulls_last(),
-        col(CandidateSchema.ROWADDR));
-    Dataset<Row> top = pool.withColumn("_rank", row_number().over(byDistance)).filter(col("_rank").leq(m.k()))
-        .filter(col(CandidateSchema.PASSES))
-        // At most k rows per query: one partition sorted locally, without the sampling job of a global sort.
-        .coalesce(1).sortWithinPartitions(qi, col("_rank"));
-    List<Column> out = new ArrayList<>();
-    if (plan.query().isBatch()) {
-      out.add(qi);
-    }
-    for (String c : m.columns()) {
-      out.add(col("`" + c.replace("`", "``") + "`"));
-    }
-    out.add(col("_distance"));
-    if (m.withRowId()) {
-      out.add(col(CandidateSchema.ROWADDR).as("_rowid"));
-    }
-    return top.select(out.toArray(new Column[0]));
   }
 }

@@ -4,26 +4,33 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
+import dev.lancelot.engine.query.exec.Merger;
 import dev.lancelot.engine.query.plan.SearchPlan;
 import dev.lancelot.engine.query.plan.SearchUnit;
-import dev.lancelot.spark.SerializableConfiguration;
+import dev.lancelot.engine.scan.FragmentScan;
+import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.spark.SparkTypes;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.Batch;
-import org.apache.spark.sql.connector.read.InputPartition;
-import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * The candidates of one planned vector search, as a Spark table: one input partition per search
- * unit. Planning (engine {@code Planner}) happens on the driver when the table is created and reads
- * only metadata; {@link LanceVectorSearch} puts the global top-k merge on top.
+ * One planned vector search as a Spark table whose rows are the search's answer: the global top-k
+ * per query vector ({@code query_index} for a batch, the result columns, {@code _distance},
+ * {@code _rowid} when asked — SPEC Q13). Planning (engine {@code Planner}) happens on the driver when
+ * the table is created and reads only metadata. Its scan is not read through Spark's batch-scan
+ * path: {@link VectorSearchStrategy} plans it as a {@link VectorSearchExec}, which runs one Spark
+ * task per search unit and merges on the driver.
  */
 final class VectorSearchTable implements SupportsRead {
   private final SearchPlan plan;
@@ -43,12 +50,32 @@ final class VectorSearchTable implements SupportsRead {
     }
     try (Dataset ds = Dataset.open(location, open)) {
       SearchPlan plan = VectorSearch.plan(ds, query);
-      return new VectorSearchTable(plan, CandidateSchema.of(ds.lanceSchema(), plan.merge().columns()), conf);
+      return new VectorSearchTable(plan, resultSchema(ds.lanceSchema(), plan), conf);
     }
+  }
+
+  /** The Spark schema of the engine's result rows ({@code Merger.materialize}). */
+  static StructType resultSchema(LanceSchema dataset, SearchPlan plan) {
+    List<StructField> fields = new ArrayList<>();
+    if (plan.query().isBatch()) {
+      fields.add(SparkTypes.toSpark(Merger.QUERY_INDEX));
+    }
+    for (String c : plan.merge().columns()) {
+      fields.add(SparkTypes.toSpark(dataset.field(c).orElseThrow().toArrow()));
+    }
+    fields.add(SparkTypes.toSpark(Merger.DISTANCE));
+    if (plan.merge().withRowId()) {
+      fields.add(SparkTypes.toSpark(FragmentScan.ROW_ID_FIELD));
+    }
+    return new StructType(fields.toArray(new StructField[0]));
   }
 
   SearchPlan searchPlan() {
     return plan;
+  }
+
+  Configuration conf() {
+    return conf;
   }
 
   @Override
@@ -68,20 +95,33 @@ final class VectorSearchTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return () -> new SearchScan();
+    return () -> new SearchScan(this);
   }
 
-  private final class SearchScan implements Scan, Batch {
+  /** The scan of a search: carries the table to {@link VectorSearchStrategy}; describes the plan. */
+  static final class SearchScan implements Scan {
+    private final VectorSearchTable table;
+
+    SearchScan(VectorSearchTable table) {
+      this.table = table;
+    }
+
+    VectorSearchTable table() {
+      return table;
+    }
+
     @Override
     public StructType readSchema() {
-      return schema;
+      return table.schema;
     }
 
     /** SPEC S5: the engine plan, with each unit's Spark partition. */
     @Override
     public String description() {
+      SearchPlan plan = table.plan;
       StringBuilder sb = new StringBuilder("LanceVectorSearch[").append(plan.location()).append(", version=")
-          .append(plan.version()).append(", partitions=").append(plan.units().size()).append("]\n");
+          .append(plan.version()).append(", partitions=").append(plan.units().size())
+          .append(", merge=driver]\n");
       for (int i = 0; i < plan.units().size(); i++) {
         SearchUnit u = plan.units().get(i);
         sb.append("  partition ").append(i).append(" -> ").append(u.id()).append(" fragments=")
@@ -93,21 +133,9 @@ final class VectorSearchTable implements SupportsRead {
 
     @Override
     public Batch toBatch() {
-      return this;
-    }
-
-    @Override
-    public InputPartition[] planInputPartitions() {
-      InputPartition[] out = new InputPartition[plan.units().size()];
-      for (int i = 0; i < out.length; i++) {
-        out[i] = new VectorSearchPartition(plan, i);
-      }
-      return out;
-    }
-
-    @Override
-    public PartitionReaderFactory createReaderFactory() {
-      return new VectorSearchReaderFactory(new SerializableConfiguration(conf));
+      throw new IllegalStateException("A vector search is planned by VectorSearchStrategy, not read as a batch "
+          + "scan: the session lacks the lancelot planner strategy. Set spark.sql.extensions="
+          + "dev.lancelot.spark.LanceSparkExtensions.");
     }
   }
 }
