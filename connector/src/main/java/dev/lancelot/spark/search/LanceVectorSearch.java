@@ -47,6 +47,32 @@ public final class LanceVectorSearch {
     return relation(spark, table);
   }
 
+  /**
+   * Searches with every vector of {@code queries}' column {@code queryVectorColumn} (array of float
+   * or double) — thousands to millions of queries — each getting exactly its global top-k, as one
+   * query at a time would (Lance's semantics). {@code params} holds the other parameters, without
+   * vectors ({@link VectorQuery.Builder#buildParameters()}). The result has the queries' other
+   * columns (a query id…) followed by the result columns, {@code _distance} and {@code _rowid} when
+   * asked. Lazy; see {@link QueryFrameSearch} for how the work is split.
+   */
+  public static Dataset<Row> search(SparkSession spark, String location, Dataset<Row> queries,
+      String queryVectorColumn, VectorQuery params) {
+    return search(spark, location, 0, queries, queryVectorColumn, params);
+  }
+
+  /** Same, on {@code version} of the dataset (0 = latest). */
+  public static Dataset<Row> search(SparkSession spark, String location, long version, Dataset<Row> queries,
+      String queryVectorColumn, VectorQuery params) {
+    return QueryFrameSearch.search(spark, location, version, queries, queryVectorColumn, params,
+        LancePathCatalog.hadoopConf());
+  }
+
+  /** Same, with Lance's {@code nearest} parameters (without {@code q}) as a map. */
+  public static Dataset<Row> search(SparkSession spark, String location, Dataset<Row> queries,
+      String queryVectorColumn, Map<String, ?> nearest) {
+    return search(spark, location, queries, queryVectorColumn, VectorQuery.parametersFromMap(nearest));
+  }
+
   /** Same, with Lance's {@code nearest} parameters as a map (see {@link VectorQuery#fromMap}). */
   public static Dataset<Row> search(SparkSession spark, String location, Map<String, ?> nearest) {
     return search(spark, location, VectorQuery.fromMap(nearest));

@@ -13,7 +13,8 @@ final class MapQueryParser {
 
   private MapQueryParser() {}
 
-  static VectorQuery parse(Map<String, ?> p) {
+  /** {@code withVectors}: {@code q} is required; otherwise it is refused (parameters only). */
+  static VectorQuery parse(Map<String, ?> p, boolean withVectors) {
     for (String key : p.keySet()) {
       if (!KEYS.contains(key)) {
         throw new InvalidQueryException("Cannot search: unknown parameter \"" + key + "\". Known parameters: "
@@ -25,7 +26,12 @@ final class MapQueryParser {
       throw new InvalidQueryException("Cannot search: parameter \"column\" must name the vector column.");
     }
     VectorQuery.Builder b = VectorQuery.builder(c);
-    b.vectors(vectors(p.get("q")));
+    if (withVectors) {
+      b.vectors(vectors(p.get("q")));
+    } else if (p.get("q") != null) {
+      throw new InvalidQueryException("Cannot search column \"" + c + "\" with query vectors from a DataFrame "
+          + "and a query vector (q) too: leave q unset.");
+    }
     if (p.get("k") != null) {
       b.k(integer("k", p.get("k")));
     }
@@ -71,7 +77,7 @@ final class MapQueryParser {
       b.distanceRange(range.get(0) == null ? null : number("distance_range", range.get(0)).floatValue(),
           range.get(1) == null ? null : number("distance_range", range.get(1)).floatValue());
     }
-    return b.build();
+    return withVectors ? b.build() : b.buildParameters();
   }
 
   private static float[][] vectors(Object q) {

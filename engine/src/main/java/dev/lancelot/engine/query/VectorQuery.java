@@ -95,7 +95,21 @@ public final class VectorQuery implements Serializable {
    * are refused.
    */
   public static VectorQuery fromMap(Map<String, ?> params) {
-    return MapQueryParser.parse(params);
+    return MapQueryParser.parse(params, true);
+  }
+
+  /**
+   * Like {@link #fromMap}, for the parameters of a search whose query vectors come from elsewhere
+   * (a DataFrame of queries): {@code q} must be absent, and the result has no vectors
+   * ({@link #hasVectors()} is false).
+   */
+  public static VectorQuery parametersFromMap(Map<String, ?> params) {
+    return MapQueryParser.parse(params, false);
+  }
+
+  /** False for a query built with {@link Builder#buildParameters()}: parameters without vectors. */
+  public boolean hasVectors() {
+    return vectors.length > 0;
   }
 
   public String column() {
@@ -190,7 +204,7 @@ public final class VectorQuery implements Serializable {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("VectorQuery{column=").append(column)
-        .append(", vectors=").append(vectors.length).append('x').append(vectors[0].length)
+        .append(", vectors=").append(vectors.length == 0 ? "none" : vectors.length + "x" + vectors[0].length)
         .append(", k=").append(k);
     metric().ifPresent(m -> sb.append(", metric=").append(m.lanceName()));
     sb.append(", nprobes=").append(minimumNprobes).append("..")
@@ -344,6 +358,23 @@ public final class VectorQuery implements Serializable {
         throw new InvalidQueryException("Cannot search column \"" + column + "\": no query vector given. Pass the "
             + "query vector (q).");
       }
+      return validated();
+    }
+
+    /**
+     * The parameters alone, for searches whose query vectors come from elsewhere (a DataFrame of
+     * queries); every rule of {@link #build()} but the vectors' is checked. Vectors must not be set.
+     */
+    public VectorQuery buildParameters() {
+      if (vectors != null && vectors.length > 0) {
+        throw new InvalidQueryException("Cannot search column \"" + column + "\" with query vectors from a "
+            + "DataFrame and a query vector (q) too: leave q unset.");
+      }
+      vectors = new float[0][];
+      return validated();
+    }
+
+    private VectorQuery validated() {
       int dim = -1;
       for (int i = 0; i < vectors.length; i++) {
         float[] v = vectors[i];

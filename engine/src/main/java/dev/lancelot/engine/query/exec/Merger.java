@@ -41,10 +41,18 @@ public final class Merger {
   public record Ranked(long[] rows, float[] distances) {}
 
   public static List<Ranked> rank(SearchPlan plan, List<UnitResult> results) {
-    MergeSpec m = plan.merge();
+    return rank(plan.merge(), plan.units(), results, plan.query().vectors().length);
+  }
+
+  /**
+   * Ranks {@code queries} query vectors whose candidates {@code results} hold (each result has one
+   * entry per query, in the same order), by the rules of {@code m}; {@code planUnits} tells which
+   * results come from ANN units. For callers that merge a block of queries apart from the plan's own
+   * vectors (queries read from a DataFrame).
+   */
+  public static List<Ranked> rank(MergeSpec m, List<SearchUnit> planUnits, List<UnitResult> results, int queries) {
     Map<String, SearchUnit> units = new HashMap<>();
-    plan.units().forEach(u -> units.put(u.id(), u));
-    int queries = plan.query().vectors().length;
+    planUnits.forEach(u -> units.put(u.id(), u));
     List<Ranked> out = new ArrayList<>(queries);
     for (int qi = 0; qi < queries; qi++) {
       List<Entry> ann = new ArrayList<>();
@@ -96,7 +104,15 @@ public final class Merger {
 
   /** Applies the postfilter and takes the result columns; the root belongs to the caller. */
   public static VectorSchemaRoot materialize(Dataset dataset, SearchPlan plan, List<Ranked> ranked) {
-    MergeSpec m = plan.merge();
+    return materialize(dataset, plan.merge(), plan.query().isBatch(), ranked);
+  }
+
+  /**
+   * The result rows of {@code ranked}: the postfilter applied, then the result columns taken for the
+   * surviving rows only, with {@code _distance}, a leading {@code query_index} (position in
+   * {@code ranked}) when {@code batch}, and {@code _rowid} when asked.
+   */
+  public static VectorSchemaRoot materialize(Dataset dataset, MergeSpec m, boolean batch, List<Ranked> ranked) {
     List<Ranked> kept = ranked;
     if (m.postfilterSql() != null) {
       kept = postfilter(dataset, m.postfilterSql(), ranked);
@@ -119,7 +135,7 @@ public final class Merger {
     BufferAllocator allocator = dataset.context().allocator();
     List<FieldVector> vectors = new ArrayList<>();
     List<Field> fields = new ArrayList<>();
-    if (plan.query().isBatch()) {
+    if (batch) {
       IntVector qv = (IntVector) QUERY_INDEX.createVector(allocator);
       qv.allocateNew(total);
       for (int i = 0; i < total; i++) {

@@ -1,0 +1,414 @@
+package dev.lancelot.spark.search;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.query.InvalidQueryException;
+import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.engine.query.VectorSearch;
+import dev.lancelot.engine.query.exec.Candidates;
+import dev.lancelot.engine.query.exec.Merger;
+import dev.lancelot.engine.query.exec.UnitResult;
+import dev.lancelot.engine.query.exec.UnitStats;
+import dev.lancelot.engine.query.plan.SearchPlan;
+import dev.lancelot.engine.query.plan.SearchUnit;
+import dev.lancelot.spark.SerializableConfiguration;
+import dev.lancelot.spark.read.LanceColumnVector;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.Tuple2;
+
+/**
+ * Vector search with the query vectors in a DataFrame column (SPEC S6 at scale: recommendation,
+ * deduplication, recall evaluation). The driver plans once, from the parameters and the dataset's
+ * metadata — no query vector is ever in the plan or on the driver. The work is split as query
+ * blocks × search units:
+ *
+ * <ol>
+ *   <li>each partition of the queries is cut into blocks of at most {@value #DEFAULT_BLOCK} vectors
+ *       (Spark conf {@code spark.lancelot.search.queryBlockSize}); each (block, unit) pair is one
+ *       task that searches the unit for every vector of the block at once, sharing its index reads,
+ *       and emits each query's local candidates;</li>
+ *   <li>candidates are grouped by query (one shuffle of small records: row addresses and
+ *       distances), and each group is merged with the engine's merge — the same rules as one query
+ *       at a time, so each query gets exactly its global top-k; the result columns are then read
+ *       for the final rows only.</li>
+ * </ol>
+ * The output holds the queries' other columns (a query id…) followed by the result columns and
+ * {@code _distance} ({@code _rowid} when asked), one row per result.
+ */
+final class QueryFrameSearch {
+  static final int DEFAULT_BLOCK = 512;
+  static final String BLOCK_CONF = "spark.lancelot.search.queryBlockSize";
+
+  private QueryFrameSearch() {}
+
+  static org.apache.spark.sql.Dataset<Row> search(SparkSession spark, String location, long version,
+      org.apache.spark.sql.Dataset<Row> queries, String queryColumn, VectorQuery params, Configuration conf) {
+    if (params.hasVectors()) {
+      throw new InvalidQueryException("Cannot search with query vectors from column \"" + queryColumn + "\" and "
+          + "query vectors in the parameters too: leave q unset (build the parameters with buildParameters()).");
+    }
+    StructType querySchema = queries.schema();
+    int vectorIndex = columnIndex(querySchema, queryColumn);
+    DataType type = querySchema.fields()[vectorIndex].dataType();
+    if (!(type instanceof ArrayType a) || !(a.elementType().equals(DataTypes.FloatType)
+        || a.elementType().equals(DataTypes.DoubleType))) {
+      throw new InvalidQueryException("Cannot search with query vectors from column \"" + queryColumn + "\": it is "
+          + type.simpleString() + ", not an array of float or double. Cast it to array<float>.");
+    }
+    OpenOptions open = OpenOptions.defaults().withHadoopConf(conf);
+    if (version > 0) {
+      open = open.withVersion(version);
+    }
+    SearchPlan plan;
+    StructType results;
+    try (Dataset ds = Dataset.open(location, open)) {
+      int dim = dimension(ds, params.column());
+      // The plan depends on the parameters and the metadata only; a zero vector stands in for the queries.
+      plan = VectorSearch.plan(ds, params.toBuilder().vector(new float[dim]).build());
+      results = VectorSearchTable.resultSchema(ds.lanceSchema(), plan);
+    }
+    List<StructField> carried = new ArrayList<>();
+    for (int i = 0; i < querySchema.fields().length; i++) {
+      if (i != vectorIndex) {
+        carried.add(querySchema.fields()[i]);
+      }
+    }
+    Set<String> resultNames = new HashSet<>(Arrays.asList(results.fieldNames()));
+    for (StructField f : carried) {
+      if (resultNames.contains(f.name())) {
+        throw new InvalidQueryException("Cannot search with queries that have a column \"" + f.name() + "\": the "
+            + "results have a column of that name too. Rename it in the queries (withColumnRenamed) or leave it out "
+            + "of the result columns.");
+      }
+    }
+    StructType carriedSchema = new StructType(carried.toArray(new StructField[0]));
+    List<StructField> out = new ArrayList<>(carried);
+    out.addAll(Arrays.asList(results.fields()));
+    StructType outSchema = new StructType(out.toArray(new StructField[0]));
+    org.apache.spark.sql.classic.SparkSession classic = (org.apache.spark.sql.classic.SparkSession) spark;
+    if (plan.units().isEmpty()) {
+      return classic.internalCreateDataFrame(
+          JavaSparkContext.fromSparkContext(spark.sparkContext()).<InternalRow>emptyRDD().rdd(), outSchema, false);
+    }
+    int blockSize = Integer.parseInt(spark.conf().get(BLOCK_CONF, String.valueOf(DEFAULT_BLOCK)));
+    if (blockSize < 1) {
+      throw new InvalidQueryException("Cannot search: " + BLOCK_CONF + " must be at least 1, got " + blockSize + ".");
+    }
+    Job job = new Job(plan, new SerializableConfiguration(conf), queryColumn, carriedSchema, outSchema, blockSize,
+        ((ArrayType) type).elementType().equals(DataTypes.DoubleType));
+    org.apache.spark.sql.Dataset<Row> ordered = queries.select(columns(carriedSchema, queryColumn));
+    JavaRDD<InternalRow> rows = ordered.queryExecution().toRdd().toJavaRDD();
+    int queryPartitions = Math.max(1, rows.getNumPartitions());
+    JavaRDD<QueryBlock> blocks = rows.mapPartitionsWithIndex(job::blocks, false);
+    JavaRDD<Integer> units = JavaSparkContext.fromSparkContext(spark.sparkContext())
+        .parallelize(IntStream.range(0, plan.units().size()).boxed().toList(), plan.units().size());
+    JavaPairRDD<Long, byte[]> candidates = blocks.cartesian(units).flatMapToPair(job::searchBlock);
+    JavaRDD<InternalRow> merged = candidates.groupByKey(queryPartitions).mapPartitions(job::merge);
+    return classic.internalCreateDataFrame(merged.rdd(), outSchema, false);
+  }
+
+  private static org.apache.spark.sql.Column[] columns(StructType carried, String vectorColumn) {
+    List<org.apache.spark.sql.Column> cols = new ArrayList<>();
+    for (String name : carried.fieldNames()) {
+      cols.add(org.apache.spark.sql.functions.col("`" + name.replace("`", "``") + "`"));
+    }
+    cols.add(org.apache.spark.sql.functions.col("`" + vectorColumn.replace("`", "``") + "`"));
+    return cols.toArray(new org.apache.spark.sql.Column[0]);
+  }
+
+  private static int columnIndex(StructType schema, String name) {
+    for (int i = 0; i < schema.fields().length; i++) {
+      if (schema.fields()[i].name().equals(name)) {
+        return i;
+      }
+    }
+    throw new InvalidQueryException("Cannot search with query vectors from column \"" + name + "\": the queries "
+        + "have no such column. Their columns: " + Arrays.toString(schema.fieldNames()) + ".");
+  }
+
+  private static int dimension(Dataset ds, String column) {
+    var field = ds.lanceSchema().field(column);
+    if (field.isPresent()
+        && field.get().arrowType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList l) {
+      return l.getListSize();
+    }
+    // Not a vector column: planning says why.
+    return 1;
+  }
+
+  /** Query vectors of one block, with the encoded carried columns and the key of each query. */
+  static final class QueryBlock implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final long[] keys;
+    final float[][] vectors;
+    final byte[][] carried;
+
+    QueryBlock(long[] keys, float[][] vectors, byte[][] carried) {
+      this.keys = keys;
+      this.vectors = vectors;
+      this.carried = carried;
+    }
+  }
+
+  /** The functions the tasks run; holds only small, serializable things. */
+  static final class Job implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final byte CARRIED = 0;
+    private static final byte CANDIDATES = 1;
+    private final SearchPlan plan;
+    private final SerializableConfiguration conf;
+    private final String queryColumn;
+    private final StructType carriedSchema;
+    private final StructType outSchema;
+    private final int blockSize;
+    private final boolean doubles;
+
+    Job(SearchPlan plan, SerializableConfiguration conf, String queryColumn, StructType carriedSchema,
+        StructType outSchema, int blockSize, boolean doubles) {
+      this.plan = plan;
+      this.conf = conf;
+      this.queryColumn = queryColumn;
+      this.carriedSchema = carriedSchema;
+      this.outSchema = outSchema;
+      this.blockSize = blockSize;
+      this.doubles = doubles;
+    }
+
+    /** Cuts one partition of the queries into blocks, checking every vector. */
+    Iterator<QueryBlock> blocks(Integer partition, Iterator<InternalRow> rows) {
+      int vectorOrdinal = carriedSchema.size();
+      UnsafeProjection project = UnsafeProjection.create(
+          scala.jdk.javaapi.CollectionConverters.asScala(Arrays.asList(carriedExpressions())).toSeq());
+      List<QueryBlock> out = new ArrayList<>();
+      List<Long> keys = new ArrayList<>();
+      List<float[]> vectors = new ArrayList<>();
+      List<byte[]> carried = new ArrayList<>();
+      long position = 0;
+      while (rows.hasNext()) {
+        InternalRow row = rows.next();
+        long key = ((long) partition << 32) | position++;
+        vectors.add(vector(row, vectorOrdinal));
+        UnsafeRow c = project.apply(row);
+        carried.add(c.getBytes());
+        keys.add(key);
+        if (keys.size() == blockSize) {
+          out.add(block(keys, vectors, carried));
+        }
+      }
+      if (!keys.isEmpty()) {
+        out.add(block(keys, vectors, carried));
+      }
+      return out.iterator();
+    }
+
+    /** The carried columns are the leading ordinals of the selected rows: bound references to them. */
+    private org.apache.spark.sql.catalyst.expressions.Expression[] carriedExpressions() {
+      org.apache.spark.sql.catalyst.expressions.Expression[] e =
+          new org.apache.spark.sql.catalyst.expressions.Expression[carriedSchema.size()];
+      for (int i = 0; i < e.length; i++) {
+        StructField f = carriedSchema.fields()[i];
+        e[i] = new org.apache.spark.sql.catalyst.expressions.BoundReference(i, f.dataType(), f.nullable());
+      }
+      return e;
+    }
+
+    private static QueryBlock block(List<Long> keys, List<float[]> vectors, List<byte[]> carried) {
+      QueryBlock b = new QueryBlock(keys.stream().mapToLong(Long::longValue).toArray(),
+          vectors.toArray(new float[0][]), carried.toArray(new byte[0][]));
+      keys.clear();
+      vectors.clear();
+      carried.clear();
+      return b;
+    }
+
+    private float[] vector(InternalRow row, int ordinal) {
+      if (row.isNullAt(ordinal)) {
+        throw bad(row, "is null");
+      }
+      ArrayData a = row.getArray(ordinal);
+      if (a.numElements() != plan.dimension()) {
+        throw bad(row, "has " + a.numElements() + " dimensions but column \"" + plan.vectorColumn()
+            + "\" holds " + plan.dimension() + "-dimensional vectors");
+      }
+      float[] v = new float[a.numElements()];
+      for (int i = 0; i < v.length; i++) {
+        if (a.isNullAt(i)) {
+          throw bad(row, "has a null at position " + i);
+        }
+        v[i] = doubles ? (float) a.getDouble(i) : a.getFloat(i);
+        if (!Float.isFinite(v[i])) {
+          throw bad(row, "has a non-finite value (" + v[i] + ") at position " + i);
+        }
+      }
+      return v;
+    }
+
+    private InvalidQueryException bad(InternalRow row, String what) {
+      String which = "a query";
+      if (carriedSchema.size() > 0) {
+        StructField f = carriedSchema.fields()[0];
+        Object id = row.isNullAt(0) ? null : row.get(0, f.dataType());
+        which = "query " + f.name() + "=" + id;
+      }
+      return new InvalidQueryException("Cannot search with query vectors from column \"" + queryColumn + "\": "
+          + which + " " + what + ". Query vectors must be non-null, finite, of dimension " + plan.dimension() + ".");
+    }
+
+    /** One task: one unit searched for every query of one block. */
+    Iterator<Tuple2<Long, byte[]>> searchBlock(Tuple2<QueryBlock, Integer> task) {
+      QueryBlock block = task._1();
+      int unitIndex = task._2();
+      SearchUnit unit = plan.units().get(unitIndex);
+      VectorQuery q = plan.query().toBuilder().vectors(block.vectors).build();
+      SearchPlan blockPlan = new SearchPlan(plan.location(), plan.version(), q, plan.vectorColumn(),
+          plan.dimension(), plan.units(), plan.merge(), plan.notes(), plan.emptyResult());
+      UnitResult result;
+      try (Dataset ds = Dataset.open(plan.location(), OpenOptions.defaults().withVersion(plan.version())
+          .withHadoopConf(conf.get()))) {
+        result = VectorSearch.runUnit(ds, blockPlan, unit);
+      }
+      List<Tuple2<Long, byte[]>> out = new ArrayList<>(block.keys.length * (unitIndex == 0 ? 2 : 1));
+      for (int i = 0; i < block.keys.length; i++) {
+        out.add(new Tuple2<>(block.keys[i], encode(unitIndex, result.perQuery().get(i))));
+        if (unitIndex == 0) {
+          out.add(new Tuple2<>(block.keys[i], encodeCarried(block.carried[i])));
+        }
+      }
+      return out.iterator();
+    }
+
+    /** One reduce partition: every query's candidates from every unit, merged; result columns taken. */
+    Iterator<InternalRow> merge(Iterator<Tuple2<Long, Iterable<byte[]>>> groups) {
+      int units = plan.units().size();
+      List<byte[]> carried = new ArrayList<>();
+      List<Candidates[]> perQuery = new ArrayList<>();
+      while (groups.hasNext()) {
+        Tuple2<Long, Iterable<byte[]>> g = groups.next();
+        Candidates[] byUnit = new Candidates[units];
+        Arrays.fill(byUnit, Candidates.EMPTY);
+        byte[] carriedRow = null;
+        for (byte[] part : g._2()) {
+          if (part[0] == CARRIED) {
+            carriedRow = Arrays.copyOfRange(part, 1, part.length);
+          } else {
+            decode(part, byUnit);
+          }
+        }
+        if (carriedRow == null) {
+          throw new IllegalStateException("Query " + g._1() + " has candidates but no row");
+        }
+        carried.add(carriedRow);
+        perQuery.add(byUnit);
+      }
+      if (perQuery.isEmpty()) {
+        return java.util.Collections.emptyIterator();
+      }
+      List<UnitResult> results = new ArrayList<>(units);
+      for (int u = 0; u < units; u++) {
+        List<Candidates> c = new ArrayList<>(perQuery.size());
+        for (Candidates[] q : perQuery) {
+          c.add(q[u]);
+        }
+        String id = plan.units().get(u).id();
+        results.add(new UnitResult(id, c, new UnitStats(id, 0, 0, 0, 0, 0, null, 0)));
+      }
+      List<Merger.Ranked> ranked = Merger.rank(plan.merge(), plan.units(), results, perQuery.size());
+      List<InternalRow> out = new ArrayList<>();
+      try (Dataset ds = Dataset.open(plan.location(), OpenOptions.defaults().withVersion(plan.version())
+              .withHadoopConf(conf.get()));
+          VectorSchemaRoot root = Merger.materialize(ds, plan.merge(), true, ranked)) {
+        List<FieldVector> vectors = root.getFieldVectors();
+        ColumnVector[] columns = new ColumnVector[vectors.size() - 1];
+        for (int i = 1; i < vectors.size(); i++) {
+          columns[i - 1] = new LanceColumnVector(vectors.get(i));
+        }
+        org.apache.arrow.vector.IntVector queryIndex = (org.apache.arrow.vector.IntVector) vectors.get(0);
+        UnsafeProjection project = UnsafeProjection.create(outSchema);
+        UnsafeRow carriedRow = new UnsafeRow(carriedSchema.size());
+        Iterator<InternalRow> it = new ColumnarBatch(columns, root.getRowCount()).rowIterator();
+        for (int r = 0; r < root.getRowCount(); r++) {
+          byte[] c = carried.get(queryIndex.get(r));
+          carriedRow.pointTo(c, c.length);
+          out.add(project.apply(new JoinedRow(carriedRow, it.next())).copy());
+        }
+      }
+      return out.iterator();
+    }
+
+    private static byte[] encodeCarried(byte[] row) {
+      byte[] out = new byte[row.length + 1];
+      out[0] = CARRIED;
+      System.arraycopy(row, 0, out, 1, row.length);
+      return out;
+    }
+
+    private static byte[] encode(int unit, Candidates c) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(9 + c.size() * 16);
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
+        out.writeByte(CANDIDATES);
+        out.writeInt(unit);
+        out.writeInt(c.size());
+        for (int i = 0; i < c.size(); i++) {
+          out.writeLong(c.rowAddresses()[i]);
+          out.writeFloat(c.approx()[i]);
+          out.writeFloat(c.exact()[i]);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return bytes.toByteArray();
+    }
+
+    private static void decode(byte[] part, Candidates[] byUnit) {
+      try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(part))) {
+        in.readByte();
+        int unit = in.readInt();
+        int n = in.readInt();
+        long[] rows = new long[n];
+        float[] approx = new float[n];
+        float[] exact = new float[n];
+        for (int i = 0; i < n; i++) {
+          rows[i] = in.readLong();
+          approx[i] = in.readFloat();
+          exact[i] = in.readFloat();
+        }
+        byUnit[unit] = new Candidates(rows, approx, exact);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package dev.lancelot.bench;
+
+import static dev.lancelot.bench.VectorBenchData.log;
+import static dev.lancelot.bench.VectorBenchData.ms;
+
+import dev.lancelot.bench.VectorBenchData.Knobs;
+import dev.lancelot.bench.VectorBenchData.Series;
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.spark.LanceSparkExtensions;
+import dev.lancelot.spark.search.LanceVectorSearch;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Single vector queries through Spark (SPEC S3/S4) next to the engine alone and next to a trivial
+ * Spark job in the same session, on the 200,000 × 128 benchmark data (IVF_PQ over 180,000 rows,
+ * 20,000 rows appended unindexed): p50/p99 of {@code LanceVectorSearch.search(...).collectAsList()},
+ * of the SQL function {@code lance_vector_search}, of {@code VectorSearch.search} in the driver JVM
+ * and of {@code spark.range(1).collectAsList()}. The four are interleaved query by query, after a
+ * warm-up, so that they see the same machine. Every Spark answer is checked against the engine's
+ * (same ids in the same order), and recall@10 against the exact answer is reported.
+ *
+ * <p>Usage: {@code SparkSearchBenchmark <workdir> [queries=50] [warmup=20] [nprobes=16] [refine=4] [master=local[2]]}.
+ */
+public final class SparkSearchBenchmark {
+  public static void main(String[] args) throws Exception {
+    Path work = Path.of(args.length > 0 ? args[0] : "/tmp/lancelot-vector-bench");
+    int n = args.length > 1 ? Integer.parseInt(args[1]) : 50;
+    int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+    int nprobes = args.length > 3 ? Integer.parseInt(args[3]) : 16;
+    int refine = args.length > 4 ? Integer.parseInt(args[4]) : 4;
+    String master = args.length > 5 ? args[5] : "local[2]";
+    Knobs knobs = Knobs.ann(nprobes, refine, null);
+    Path dir;
+    VectorBenchData data;
+    try (BufferAllocator allocator = new RootAllocator()) {
+      data = VectorBenchData.load(work, QueryBenchmark.ROWS, n + warmup);
+      dir = prepare(allocator, data, work);
+    }
+    SparkSession spark = SparkSession.builder().master(master).appName("spark-search-benchmark")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.extensions", LanceSparkExtensions.class.getName()).getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    String load = VectorBenchData.load();
+    Series trivial = new Series(n);
+    Series engine = new Series(n);
+    Series dataFrame = new Series(n);
+    Series sql = new Series(n);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      for (int i = 0; i < n + warmup; i++) {
+        float[] q = data.queries[i];
+        boolean measured = i >= warmup;
+        long t0 = System.nanoTime();
+        spark.range(1).collectAsList();
+        long t1 = System.nanoTime();
+        long[] local = VectorBenchData.ours(ds, q, knobs);
+        long t2 = System.nanoTime();
+        VectorQuery query = VectorBenchData.ourQuery(knobs).vector(q).build();
+        List<Row> viaDataFrame = LanceVectorSearch.search(spark, dir.toString(), query).collectAsList();
+        long t3 = System.nanoTime();
+        List<Row> viaSql = spark.sql(sql(dir, q, nprobes, refine)).collectAsList();
+        long t4 = System.nanoTime();
+        check(local, viaDataFrame, "DataFrame", i);
+        check(local, viaSql, "SQL", i);
+        if (measured) {
+          double recall = VectorBenchData.recall(local, data.truth[i]);
+          trivial.add(t1 - t0, 0, 1);
+          engine.add(t2 - t1, recall, local.length);
+          dataFrame.add(t3 - t2, recall, viaDataFrame.size());
+          sql.add(t4 - t3, recall, viaSql.size());
+        }
+      }
+    } finally {
+      spark.stop();
+    }
+    String loadAfter = VectorBenchData.load();
+    List<String> report = new ArrayList<>();
+    report.add("### Single query through Spark, " + master + ", IVF_PQ " + knobs.label() + ", k=10, " + n
+        + " queries after " + warmup + " warm-up (load " + load + " → " + loadAfter + ")");
+    report.add("");
+    report.add("| path | p50 ms | p99 ms | recall@10 |");
+    report.add("|---|---:|---:|---:|");
+    report.add(row("trivial Spark job (spark.range(1).collect)", trivial, false));
+    report.add(row("engine alone (VectorSearch.search, driver JVM)", engine, true));
+    report.add(row("LanceVectorSearch.search(...).collectAsList()", dataFrame, true));
+    report.add(row("SQL lance_vector_search(...)", sql, true));
+    report.add("");
+    report.add(String.format("DataFrame p50 / trivial job p50 = %.2f; SQL p50 / trivial job p50 = %.2f",
+        dataFrame.percentileMs(0.5) / trivial.percentileMs(0.5), sql.percentileMs(0.5) / trivial.percentileMs(0.5)));
+    System.out.println();
+    System.out.println("==== RESULTS ====");
+    report.forEach(System.out::println);
+  }
+
+  static String row(String label, Series s, boolean recall) {
+    return "| " + label + " | " + ms(s.percentileMs(0.5)) + " | " + ms(s.percentileMs(0.99)) + " | "
+        + (recall ? String.format("%.3f", s.recall()) : "") + " |";
+  }
+
+  static void check(long[] expected, List<Row> got, String path, int query) {
+    long[] ids = got.stream().mapToLong(r -> r.getLong(r.fieldIndex("id"))).toArray();
+    if (!java.util.Arrays.equals(expected, ids)) {
+      throw new IllegalStateException(path + " answer of query " + query + " differs from the engine's: "
+          + java.util.Arrays.toString(ids) + " vs " + java.util.Arrays.toString(expected));
+    }
+  }
+
+  static String sql(Path dir, float[] q, int nprobes, int refine) {
+    StringBuilder sb = new StringBuilder("SELECT id, _distance FROM lance_vector_search('").append(dir)
+        .append("', column => 'vector', q => array(");
+    for (int i = 0; i < q.length; i++) {
+      sb.append(i == 0 ? "" : ", ").append("CAST(").append(q[i]).append(" AS FLOAT)");
+    }
+    return sb.append("), k => 10, nprobes => ").append(nprobes).append(", refine_factor => ").append(refine)
+        .append(", columns => array('id'))").toString();
+  }
+
+  /** lancelot's copy only (cached): IVF_PQ over 180,000 rows, then 20,000 rows appended unindexed. */
+  static Path prepare(BufferAllocator allocator, VectorBenchData data, Path work) throws Exception {
+    Path dir = work.resolve("spark-search").resolve("ivf_pq");
+    Path marker = dir.getParent().resolve("READY");
+    if (Files.exists(marker)) {
+      return dir;
+    }
+    VectorBenchData.deleteTree(dir);
+    VectorBenchData.copyTree(data.source(allocator, work, QueryBenchmark.INDEXED), dir);
+    long build = VectorIndexBenchmark.buildOurs(dir, IndexType.IVF_PQ);
+    try (Dataset ds = Dataset.open(dir.toString());
+        ArrowReader r = VectorBenchData.reader(allocator, data.ipc(allocator, QueryBenchmark.INDEXED,
+            QueryBenchmark.ROWS))) {
+      ds.append(r).close();
+    }
+    log(String.format("prepared %s: IVF_PQ built in %.1f s, %,d rows appended", dir, build / 1e9,
+        QueryBenchmark.ROWS - QueryBenchmark.INDEXED));
+    Files.writeString(marker, "ok\n");
+    return dir;
+  }
+}
