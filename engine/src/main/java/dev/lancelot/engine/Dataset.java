@@ -86,6 +86,28 @@ public final class Dataset implements AutoCloseable {
     }
   }
 
+  /**
+   * Version {@code version} of the dataset at {@code location}, from a process-wide cache shared by
+   * every caller in this JVM (the tasks of a Spark executor, repeated queries): the storage, the
+   * data files' parsed metadata, the manifest and the index catalog are read once per location,
+   * Hadoop file-system settings and version. A version never changes once committed, so entries
+   * never go stale. The returned instance is shared: closing it releases nothing (its results are
+   * allocated from a cache-owned allocator and must be closed by their users, as always).
+   */
+  public static Dataset openCached(String location, long version, Configuration conf) {
+    return DatasetCache.SHARED.open(location, version, conf);
+  }
+
+  /** A dataset that shares {@code ctx} and does not own its allocator (for {@link DatasetCache}). */
+  static Dataset shared(DatasetContext ctx, long version) {
+    return new Dataset(ctx, loadVersion(ctx, version), false);
+  }
+
+  /** A context owning a new allocator, for {@link DatasetCache}. */
+  static DatasetContext newContext(String location, Configuration conf) {
+    return context(location, conf, null).ctx;
+  }
+
   /** True when a dataset (at least one committed version) exists at {@code location}. */
   public static boolean exists(String location, Configuration conf) {
     DatasetPaths paths = DatasetPaths.of(location);

@@ -126,6 +126,26 @@ class SparkSearchExecutionTest extends SharedSpark {
     assertThat(metrics.get("distancesComputed").name().get()).isEqualTo("distances computed");
   }
 
+  /** SPEC S4 with warm executors: a repeated search reads no index file and no byte again. */
+  @Test
+  void aRepeatedSearchIsServedFromTheExecutorCache() {
+    VectorQuery indexedOnly = VectorQuery.builder("vector").vector(ClusteredData.queries(1, DIM, 20, 4, 77)[0]).k(5)
+        .nprobes(3).fastSearch(true).columns("id").build();
+    org.apache.spark.sql.Dataset<Row> first = LanceVectorSearch.search(spark, dir.toString(), indexedOnly);
+    List<Row> a = first.collectAsList();
+    Map<String, SQLMetric> cold = CollectionConverters.asJava(first.queryExecution().executedPlan().metrics());
+    org.apache.spark.sql.Dataset<Row> second = LanceVectorSearch.search(spark, dir.toString(), indexedOnly);
+    List<Row> b = second.collectAsList();
+    Map<String, SQLMetric> warm = CollectionConverters.asJava(second.queryExecution().executedPlan().metrics());
+    assertThat(b).isEqualTo(a);
+    assertThat(cold.get("indexCacheMisses").value() + cold.get("indexCacheHits").value()).isGreaterThan(0);
+    assertThat(warm.get("indexCacheMisses").value()).isZero();
+    assertThat(warm.get("indexCacheHits").value()).isEqualTo(1 + 3); // the segment and its 3 probed partitions
+    assertThat(warm.get("bytesRead").value()).isZero();
+    assertThat(warm.get("filesOpened").value()).isZero();
+    assertThat(warm.get("indexCacheHits").name().get()).isEqualTo("index cache hits");
+  }
+
   @Test
   void sqlComposesTheSearchRowsLikeATable() {
     StringBuilder array = new StringBuilder("array(");

@@ -295,11 +295,8 @@ final class QueryFrameSearch {
       VectorQuery q = plan.query().toBuilder().vectors(block.vectors).build();
       SearchPlan blockPlan = new SearchPlan(plan.location(), plan.version(), q, plan.vectorColumn(),
           plan.dimension(), plan.units(), plan.merge(), plan.notes(), plan.emptyResult());
-      UnitResult result;
-      try (Dataset ds = Dataset.open(plan.location(), OpenOptions.defaults().withVersion(plan.version())
-          .withHadoopConf(conf.get()))) {
-        result = VectorSearch.runUnit(ds, blockPlan, unit);
-      }
+      Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.get());
+      UnitResult result = VectorSearch.runUnit(ds, blockPlan, unit);
       List<Tuple2<Long, byte[]>> out = new ArrayList<>(block.keys.length * (unitIndex == 0 ? 2 : 1));
       for (int i = 0; i < block.keys.length; i++) {
         out.add(new Tuple2<>(block.keys[i], encode(unitIndex, result.perQuery().get(i))));
@@ -347,9 +344,8 @@ final class QueryFrameSearch {
       }
       List<Merger.Ranked> ranked = Merger.rank(plan.merge(), plan.units(), results, perQuery.size());
       List<InternalRow> out = new ArrayList<>();
-      try (Dataset ds = Dataset.open(plan.location(), OpenOptions.defaults().withVersion(plan.version())
-              .withHadoopConf(conf.get()));
-          VectorSchemaRoot root = Merger.materialize(ds, plan.merge(), true, ranked)) {
+      Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.get());
+      try (VectorSchemaRoot root = Merger.materialize(ds, plan.merge(), true, ranked)) {
         List<FieldVector> vectors = root.getFieldVectors();
         ColumnVector[] columns = new ColumnVector[vectors.size() - 1];
         for (int i = 1; i < vectors.size(); i++) {

@@ -1,7 +1,6 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.query.exec.UnitResult;
@@ -9,6 +8,7 @@ import dev.lancelot.engine.query.exec.UnitStats;
 import dev.lancelot.engine.query.plan.SearchPlan;
 import dev.lancelot.engine.query.plan.SearchUnit;
 import dev.lancelot.spark.SerializableConfiguration;
+import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.spark.read.LanceColumnVector;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.rdd.RDD;
@@ -38,6 +39,7 @@ import org.apache.spark.sql.execution.metric.SQLMetrics;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.Tuple2;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -56,6 +58,8 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class VectorSearchExec extends SparkPlan {
   private static final long serialVersionUID = 1L;
   static final Map<String, String> METRICS = metricNames();
+  /** Spark conf: byte budget of each JVM's index segment cache (default: 1 GiB or a quarter of the heap). */
+  public static final String CACHE_CONF = "spark.lancelot.cache.maxBytes";
 
   private final transient VectorSearchTable.SearchScan scan;
   private final Seq<Attribute> output;
@@ -74,6 +78,10 @@ public final class VectorSearchExec extends SparkPlan {
     m.put("distancesComputed", "distances computed");
     m.put("candidates", "candidates returned");
     m.put("rowsReturned", "rows returned");
+    m.put("bytesRead", "bytes read");
+    m.put("filesOpened", "files opened");
+    m.put("indexCacheHits", "index cache hits");
+    m.put("indexCacheMisses", "index cache misses");
     return m;
   }
 
@@ -127,44 +135,61 @@ public final class VectorSearchExec extends SparkPlan {
     long start = System.nanoTime();
     VectorSearchTable table = scan.table();
     SearchPlan plan = table.searchPlan();
-    List<UnitResult> results = runUnits(plan, new SerializableConfiguration(table.conf()));
-    try (Dataset ds = Dataset.open(plan.location(), OpenOptions.defaults().withVersion(plan.version())
-            .withHadoopConf(table.conf()));
-        VectorSearchResult result = VectorSearch.finish(ds, plan, results, start)) {
+    long cacheBytes = sparkContext().conf().getSizeAsBytes(CACHE_CONF, String.valueOf(
+        dev.lancelot.engine.index.vector.VectorSegmentSearcher.cacheMaxBytes()));
+    List<UnitOutcome> outcomes = runUnits(plan, new SerializableConfiguration(table.conf()), cacheBytes);
+    List<UnitResult> results = outcomes.stream().map(o -> o.result).toList();
+    Dataset ds = Dataset.openCached(plan.location(), plan.version(), table.conf());
+    try (VectorSearchResult result = VectorSearch.finish(ds, plan, results, start)) {
       InternalRow[] rows = toRows(result.rows(), table.schema());
-      report(results, rows.length);
+      report(outcomes, rows.length);
       return rows;
     }
   }
 
-  private List<UnitResult> runUnits(SearchPlan plan, SerializableConfiguration conf) {
+  private List<UnitOutcome> runUnits(SearchPlan plan, SerializableConfiguration conf, long cacheBytes) {
     int n = plan.units().size();
     if (n == 0) {
       return List.of();
     }
+    List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> placed = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String where = UnitPlacement.preferred(plan.location(), plan.units().get(i));
+      placed.add(new Tuple2<>(i, CollectionConverters.asScala(where == null ? List.<String>of() : List.of(where))
+          .toList()));
+    }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sparkContext());
-    List<Integer> units = IntStream.range(0, n).boxed().toList();
     jsc.setJobDescription("lance vector search on " + plan.location() + "@v" + plan.version() + ": " + n
         + " unit(s)");
     try {
-      List<byte[]> bytes = jsc.parallelize(units, n).map(new RunUnit(plan, conf)).collect();
-      List<UnitResult> out = new ArrayList<>(bytes.size());
-      bytes.forEach(b -> out.add(fromBytes(b)));
+      JavaRDD<Integer> units = sparkContext().makeRDD(CollectionConverters.asScala(placed).toList(),
+          scala.reflect.ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD();
+      List<byte[]> bytes = units.map(new RunUnit(plan, conf, cacheBytes)).collect();
+      List<UnitOutcome> out = new ArrayList<>(bytes.size());
+      for (int i = 0; i < bytes.size(); i++) {
+        UnitOutcome o = (UnitOutcome) fromBytes(bytes.get(i));
+        UnitPlacement.record(plan.location(), plan.units().get(i), o.host, o.executorId);
+        out.add(o);
+      }
       return out;
     } finally {
       jsc.setJobDescription(null);
     }
   }
 
-  private void report(List<UnitResult> results, int rowsReturned) {
+  private void report(List<UnitOutcome> outcomes, int rowsReturned) {
     scala.collection.immutable.Map<String, SQLMetric> m = metrics();
-    for (UnitResult r : results) {
-      UnitStats s = r.stats();
+    for (UnitOutcome o : outcomes) {
+      UnitStats s = o.result.stats();
       m.apply("units").add(1);
       m.apply("partitionsProbed").add(s.partitionsProbed());
       m.apply("rowsScanned").add(s.rowsScanned());
       m.apply("distancesComputed").add(s.distancesComputed());
       m.apply("candidates").add(s.candidates());
+      m.apply("bytesRead").add(o.bytesRead);
+      m.apply("filesOpened").add(o.filesOpened);
+      m.apply("indexCacheHits").add(o.indexCacheHits);
+      m.apply("indexCacheMisses").add(o.indexCacheMisses);
     }
     m.apply("rowsReturned").add(rowsReturned);
     String executionId = sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY());
@@ -186,28 +211,61 @@ public final class VectorSearchExec extends SparkPlan {
     return rows;
   }
 
-  /** Runs one unit on an executor: opens the plan's version, searches, returns the serialized result. */
+  /** What a unit task sends back: the unit's candidates, what it read, and where it ran. */
+  static final class UnitOutcome implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    final UnitResult result;
+    final long bytesRead;
+    final long filesOpened;
+    final long indexCacheHits;
+    final long indexCacheMisses;
+    final String host;
+    final String executorId;
+
+    UnitOutcome(UnitResult result, ReadCounters.Snapshot reads, String host, String executorId) {
+      this.result = result;
+      this.bytesRead = reads.bytesRead();
+      this.filesOpened = reads.filesOpened();
+      this.indexCacheHits = reads.indexCacheHits();
+      this.indexCacheMisses = reads.indexCacheMisses();
+      this.host = host;
+      this.executorId = executorId;
+    }
+  }
+
+  /**
+   * Runs one unit on an executor: takes the plan's version from the executor's dataset cache,
+   * searches, and returns the serialized outcome.
+   */
   private static final class RunUnit implements Function<Integer, byte[]> {
     private static final long serialVersionUID = 1L;
     private final SearchPlan plan;
     private final SerializableConfiguration conf;
+    private final long cacheBytes;
 
-    RunUnit(SearchPlan plan, SerializableConfiguration conf) {
+    RunUnit(SearchPlan plan, SerializableConfiguration conf, long cacheBytes) {
       this.plan = plan;
       this.conf = conf;
+      this.cacheBytes = cacheBytes;
     }
 
     @Override
     public byte[] call(Integer unitIndex) {
-      SearchUnit unit = plan.units().get(unitIndex);
-      try (Dataset ds = Dataset.open(plan.location(), OpenOptions.defaults().withVersion(plan.version())
-          .withHadoopConf(conf.get()))) {
-        return toBytes(VectorSearch.runUnit(ds, plan, unit));
+      if (dev.lancelot.engine.index.vector.VectorSegmentSearcher.cacheMaxBytes() != cacheBytes) {
+        dev.lancelot.engine.index.vector.VectorSegmentSearcher.setCacheMaxBytes(cacheBytes);
       }
+      SearchUnit unit = plan.units().get(unitIndex);
+      ReadCounters.Snapshot before = ReadCounters.snapshot();
+      Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.get());
+      UnitResult result = VectorSearch.runUnit(ds, plan, unit);
+      org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
+      String host = env == null ? null : env.blockManager().blockManagerId().host();
+      String executorId = env == null ? null : env.executorId();
+      return toBytes(new UnitOutcome(result, before.since(), host, executorId));
     }
   }
 
-  static byte[] toBytes(UnitResult result) {
+  static byte[] toBytes(java.io.Serializable result) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(result);
@@ -217,7 +275,7 @@ public final class VectorSearchExec extends SparkPlan {
     return bytes.toByteArray();
   }
 
-  static UnitResult fromBytes(byte[] bytes) {
+  static Object fromBytes(byte[] bytes) {
     try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes)) {
       @Override
       protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException, ClassNotFoundException {
@@ -226,7 +284,7 @@ public final class VectorSearchExec extends SparkPlan {
         return loader == null ? super.resolveClass(desc) : Class.forName(desc.getName(), false, loader);
       }
     }) {
-      return (UnitResult) in.readObject();
+      return in.readObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (ClassNotFoundException e) {

@@ -139,11 +139,13 @@ public final class HadoopFileIO implements FileIO {
 
   @Override
   public InputFile newInputFile(String location) {
+    ReadCounters.fileOpened();
     return new HadoopInputFile(location, -1);
   }
 
   @Override
   public InputFile newInputFile(String location, long knownLength) {
+    ReadCounters.fileOpened();
     return new HadoopInputFile(location, knownLength);
   }
 
@@ -492,6 +494,7 @@ public final class HadoopFileIO implements FileIO {
             + e.getMessage(), e);
       }
       stats.recordRead(len);
+      ReadCounters.bytesRead(len);
       return ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
     }
 

@@ -11,6 +11,7 @@ import dev.lancelot.engine.index.vector.ivf.PartitionRanking;
 import dev.lancelot.engine.index.vector.pq.PqCodebook;
 import dev.lancelot.engine.index.vector.store.IndexSegmentReader;
 import dev.lancelot.engine.index.vector.store.PartitionData;
+import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.table.DatasetPaths;
 import dev.lancelot.engine.vector.DistanceMetric;
@@ -49,13 +50,11 @@ import org.apache.arrow.memory.RootAllocator;
 public final class VectorSegmentSearcher {
   /** Transient Arrow memory for partition reads; every read frees its buffers before returning. */
   private static final BufferAllocator READ_ALLOCATOR = new RootAllocator();
-  private static final int CACHE_CAPACITY = 64;
-  private static final Map<String, VectorSegmentSearcher> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, VectorSegmentSearcher> eldest) {
-      return size() > CACHE_CAPACITY;
-    }
-  };
+  /** System property with the byte budget of the process-wide searcher cache. */
+  public static final String CACHE_MAX_BYTES_PROPERTY = "lancelot.cache.maxBytes";
+  /** Searchers in least-recently-used order; guarded by itself. */
+  private static final Map<String, VectorSegmentSearcher> CACHE = new LinkedHashMap<>(16, 0.75f, true);
+  private static volatile long cacheMaxBytes = defaultCacheMaxBytes();
 
   private final IndexSegment segment;
   private final IndexSegmentReader reader;
@@ -96,22 +95,86 @@ public final class VectorSegmentSearcher {
   }
 
   /**
-   * A shared searcher for the segment, from a small process-wide LRU cache keyed by dataset
-   * location and segment uuid (up to {@value #CACHE_CAPACITY} segments), so repeated queries
-   * reuse loaded partitions.
+   * A shared searcher for the segment, from the process-wide cache keyed by dataset location and
+   * segment uuid (segment files never change, so a key never goes stale, whatever the version), so
+   * repeated queries reuse the segment's model and loaded partitions. The cache holds at most
+   * {@link #cacheMaxBytes()} of segments (least recently used first out). Lookups count as index
+   * cache hits or misses in {@link ReadCounters}.
    */
   public static VectorSegmentSearcher cached(Dataset dataset, IndexSegment segment) {
     String key = dataset.location() + "#" + segment.uuid();
     synchronized (CACHE) {
       VectorSegmentSearcher s = CACHE.get(key);
       if (s != null) {
+        ReadCounters.indexCacheHit();
         return s;
       }
     }
+    ReadCounters.indexCacheMiss();
     VectorSegmentSearcher fresh = open(dataset, segment);
+    VectorSegmentSearcher shared;
     synchronized (CACHE) {
-      return CACHE.computeIfAbsent(key, k -> fresh);
+      shared = CACHE.computeIfAbsent(key, k -> fresh);
     }
+    evictOverBudget();
+    return shared;
+  }
+
+  /** The byte budget of the searcher cache: {@value #CACHE_MAX_BYTES_PROPERTY}, else 1 GiB or a quarter of the heap. */
+  public static long cacheMaxBytes() {
+    return cacheMaxBytes;
+  }
+
+  /** Sets the byte budget of the searcher cache (e.g. from a Spark conf on each executor). */
+  public static void setCacheMaxBytes(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("cache size must not be negative: " + bytes);
+    }
+    cacheMaxBytes = bytes;
+    evictOverBudget();
+  }
+
+  /** Bytes the cached searchers hold now (estimate). */
+  public static long cachedBytes() {
+    synchronized (CACHE) {
+      long total = 0;
+      for (VectorSegmentSearcher s : CACHE.values()) {
+        total += s.estimatedBytes();
+      }
+      return total;
+    }
+  }
+
+  private static long defaultCacheMaxBytes() {
+    String p = System.getProperty(CACHE_MAX_BYTES_PROPERTY);
+    if (p != null) {
+      return Long.parseLong(p.trim());
+    }
+    return Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
+  }
+
+  /** Drops least recently used searchers while the cache holds more than its budget. */
+  private static void evictOverBudget() {
+    synchronized (CACHE) {
+      long total = 0;
+      for (VectorSegmentSearcher s : CACHE.values()) {
+        total += s.estimatedBytes();
+      }
+      var it = CACHE.values().iterator();
+      while (total > cacheMaxBytes && it.hasNext()) {
+        total -= it.next().estimatedBytes();
+        it.remove();
+      }
+    }
+  }
+
+  /** Heap held by this searcher: the IVF model and the partitions loaded so far (estimate). */
+  public long estimatedBytes() {
+    long bytes = 4L * ivf.numPartitions() * ivf.dimension();
+    for (PartitionData d : partitions.values()) {
+      bytes += d.estimatedBytes();
+    }
+    return bytes;
   }
 
   public IndexSegment segment() {
@@ -255,7 +318,15 @@ public final class VectorSegmentSearcher {
       throw new IllegalArgumentException("Cannot probe partition " + p + " of index " + segment.name() + ": it has "
           + numPartitions() + " partitions (0.." + (numPartitions() - 1) + ")");
     }
-    return partitions.computeIfAbsent(p, x -> reader.readPartition(x, READ_ALLOCATOR));
+    PartitionData data = partitions.get(p);
+    if (data != null) {
+      ReadCounters.indexCacheHit();
+      return data;
+    }
+    ReadCounters.indexCacheMiss();
+    data = partitions.computeIfAbsent(p, x -> reader.readPartition(x, READ_ALLOCATOR));
+    evictOverBudget();
+    return data;
   }
 
   /**

@@ -1,0 +1,45 @@
+package dev.lancelot.engine.io;
+
+/**
+ * Per-thread counters of what the work on the current thread read: bytes, files opened, and index
+ * cache hits and misses (a hit is a segment or an IVF partition served from memory, a miss one read
+ * from storage). A task takes a {@link #snapshot()} before its work and {@link Snapshot#since}
+ * after, so concurrent tasks on other threads do not mix in. Work handed to other threads is
+ * counted on those threads.
+ */
+public final class ReadCounters {
+  private static final ThreadLocal<long[]> COUNTS = ThreadLocal.withInitial(() -> new long[4]);
+
+  private ReadCounters() {}
+
+  /** Counter values at one moment, or a difference of two moments. */
+  public record Snapshot(long bytesRead, long filesOpened, long indexCacheHits, long indexCacheMisses) {
+    /** What happened on this thread since {@code this} was taken. */
+    public Snapshot since() {
+      Snapshot now = snapshot();
+      return new Snapshot(now.bytesRead - bytesRead, now.filesOpened - filesOpened,
+          now.indexCacheHits - indexCacheHits, now.indexCacheMisses - indexCacheMisses);
+    }
+  }
+
+  public static Snapshot snapshot() {
+    long[] c = COUNTS.get();
+    return new Snapshot(c[0], c[1], c[2], c[3]);
+  }
+
+  static void bytesRead(long n) {
+    COUNTS.get()[0] += n;
+  }
+
+  static void fileOpened() {
+    COUNTS.get()[1]++;
+  }
+
+  public static void indexCacheHit() {
+    COUNTS.get()[2]++;
+  }
+
+  public static void indexCacheMiss() {
+    COUNTS.get()[3]++;
+  }
+}
