@@ -146,6 +146,20 @@ class SparkSearchExecutionTest extends SharedSpark {
     assertThat(warm.get("indexCacheHits").name().get()).isEqualTo("index cache hits");
   }
 
+  /** The ordinary scan reports rows read, bytes read and files opened, summed over its tasks. */
+  @Test
+  void theOrdinaryScanReportsWhatItRead() {
+    org.apache.spark.sql.Dataset<Row> df = spark.read().format("lance").load(dir.toString())
+        .filter("tenant_id < 5").select("id", "tenant_id");
+    long rows = df.collectAsList().size();
+    SparkPlan scan = CollectionConverters.asJava(df.queryExecution().executedPlan().collectLeaves()).get(0);
+    Map<String, SQLMetric> metrics = CollectionConverters.asJava(scan.metrics());
+    assertThat(metrics.get("rowsRead").value()).isGreaterThanOrEqualTo(rows).isLessThanOrEqualTo(2500);
+    assertThat(metrics.get("bytesRead").value()).isPositive();
+    assertThat(metrics.get("filesOpened").value()).isPositive();
+    assertThat(metrics.get("bytesRead").name().get()).isEqualTo("bytes read");
+  }
+
   @Test
   void sqlComposesTheSearchRowsLikeATable() {
     StringBuilder array = new StringBuilder("array(");

@@ -2,6 +2,7 @@ package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.util.List;
@@ -10,6 +11,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -51,7 +53,9 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
     private final BufferAllocator allocator = new RootAllocator();
     private final Dataset dataset;
     private final CloseableIterator<VectorSchemaRoot> batches;
+    private final ReadCounters.Snapshot start = ReadCounters.snapshot();
     private ColumnarBatch current;
+    private long rows;
 
     ColumnarReader(LanceInputPartition p) {
       Dataset ds = null;
@@ -81,7 +85,13 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
         cols[i] = new LanceColumnVector(vectors.get(i));
       }
       current = new ColumnarBatch(cols, root.getRowCount());
+      rows += root.getRowCount();
       return true;
+    }
+
+    @Override
+    public CustomTaskMetric[] currentMetricsValues() {
+      return ScanMetrics.task(rows, start);
     }
 
     @Override

@@ -49,6 +49,11 @@ public final class LanceScan implements Scan, Batch {
   }
 
   @Override
+  public org.apache.spark.sql.connector.metric.CustomMetric[] supportedCustomMetrics() {
+    return ScanMetrics.supported();
+  }
+
+  @Override
   public Batch toBatch() {
     return this;
   }
