@@ -63,7 +63,7 @@ class SparkQueryFrameSearchTest extends SharedSpark {
     }
     write(3000, 400, WriteMode.APPEND);
     queries = ClusteredData.queries(37, DIM, CLUSTERS, 8, 21);
-    spark.conf().set("spark.lancelot.search.queryBlockSize", "5"); // several blocks per query partition
+    spark.conf().set("spark.lancelot.search.queryBlockSize", "8"); // several blocks per query partition
   }
 
   @AfterAll
@@ -167,6 +167,15 @@ class SparkQueryFrameSearchTest extends SharedSpark {
         + " queries => 'frame_queries', query_column => 'embedding', k => 4, nprobes => 2, columns => array('id'))")
         .collectAsList();
     assertSame(alone(VectorQuery.builder("vector").k(4).nprobes(2).columns("id")), grouped(rows));
+  }
+
+  /** Carried rows of fixed width only (no string): each query keeps its own id. */
+  @Test
+  void aQueryIdAloneIsCarriedPerQuery() {
+    org.apache.spark.sql.Dataset<Row> idOnly = queryFrame(queries).select("qid", "embedding");
+    List<Row> rows = LanceVectorSearch.search(spark, dir.toString(), idOnly, "embedding",
+        VectorQuery.builder("vector").k(3).nprobes(2).columns("id").buildParameters()).collectAsList();
+    assertSame(alone(VectorQuery.builder("vector").k(3).nprobes(2).columns("id")), grouped(rows));
   }
 
   @Test

@@ -221,8 +221,8 @@ final class QueryFrameSearch {
         InternalRow row = rows.next();
         long key = ((long) partition << 32) | position++;
         vectors.add(vector(row, vectorOrdinal));
-        UnsafeRow c = project.apply(row);
-        carried.add(c.getBytes());
+        // copy(): the projection reuses its buffer, and getBytes() may hand that very buffer out.
+        carried.add(project.apply(row).copy().getBytes());
         keys.add(key);
         if (keys.size() == blockSize) {
           out.add(block(keys, vectors, carried));
