@@ -48,7 +48,7 @@ public final class SparkBatchSearchBenchmark {
     }
     float[][] queries = queries(data, n);
     SparkSession spark = SparkSession.builder().master(master).appName("spark-batch-search-benchmark")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.extensions", LanceSparkExtensions.class.getName()).getOrCreate();
     spark.sparkContext().setLogLevel("WARN");

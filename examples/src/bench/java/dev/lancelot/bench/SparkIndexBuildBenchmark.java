@@ -35,7 +35,7 @@ public final class SparkIndexBuildBenchmark {
     String master = args.length > 3 ? args[3] : "local[2]";
     int rows = VectorIndexBenchmark.ROWS;
     SparkSession spark = SparkSession.builder().master(master).appName("spark-index-build-benchmark")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     StringBuilder report = new StringBuilder();
     report.append("| index | fragments | local build (s) | Spark build, ").append(master)

@@ -47,7 +47,7 @@ public final class SparkSearchBenchmark {
       dir = prepare(allocator, data, work);
     }
     SparkSession spark = SparkSession.builder().master(master).appName("spark-search-benchmark")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.extensions", LanceSparkExtensions.class.getName()).getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     String load = VectorBenchData.load();

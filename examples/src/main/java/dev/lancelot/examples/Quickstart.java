@@ -40,7 +40,7 @@ public final class Quickstart {
     String path = args.length > 0 ? args[0] : Files.createTempDirectory("lancelot-quickstart").resolve("items")
         .toString();
     SparkSession spark = SparkSession.builder().master("local[2]").appName("lancelot-quickstart")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     try {
       System.out.println("== Writing 10,000 rows to " + path + " (two fragments)");
