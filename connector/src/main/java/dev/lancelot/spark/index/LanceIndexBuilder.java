@@ -10,6 +10,7 @@ import dev.lancelot.engine.index.vector.build.EncodedShard;
 import dev.lancelot.engine.index.vector.build.TrainedModel;
 import dev.lancelot.engine.index.vector.build.VectorIndexBuilder;
 import dev.lancelot.engine.index.vector.hnsw.HnswBuildParams;
+import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.index.vector.store.IndexSegmentWriter;
 import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.LancePathCatalog;
@@ -50,7 +51,7 @@ public final class LanceIndexBuilder {
    */
   public static long createIndex(SparkSession spark, String location, String column, VectorIndexSpec spec) {
     Configuration conf = LancePathCatalog.hadoopConf();
-    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf));
+    try (Dataset ds = Dataset.open(HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf));
          Dataset created = VectorIndexes.create(ds, column, spec, distributed(spark, conf))) {
       return created.version();
     }
@@ -74,7 +75,7 @@ public final class LanceIndexBuilder {
    */
   public static long optimize(SparkSession spark, String location, String name, boolean retrain) {
     Configuration conf = LancePathCatalog.hadoopConf();
-    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
+    try (Dataset ds = Dataset.open(HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf))) {
       Dataset after = VectorIndexes.optimize(ds, name, retrain, distributed(spark, conf));
       long version = after.version();
       if (after != ds) {

@@ -55,7 +55,8 @@ public final class LanceVectorSearch {
 
   /** Searches {@code version} of the dataset (0 = latest). */
   public static Dataset<Row> search(SparkSession spark, String location, long version, VectorQuery query) {
-    VectorSearchTable table = VectorSearchTable.plan(location, version, query, LancePathCatalog.hadoopConf());
+    VectorSearchTable table = VectorSearchTable.plan(LancePathCatalog.qualify(location), version, query,
+        LancePathCatalog.hadoopConf());
     Dataset<Row> candidates = relation(spark, table);
     return merge(candidates, table.searchPlan());
   }
@@ -75,7 +76,8 @@ public final class LanceVectorSearch {
    * and the same query with {@code use_index=false} (filter and its placement unchanged) as two
    * Spark jobs on the latest version, and compares their row ids per query vector.
    */
-  public static SparkRecall recall(SparkSession spark, String location, VectorQuery query) {
+  public static SparkRecall recall(SparkSession spark, String path, VectorQuery query) {
+    String location = LancePathCatalog.qualify(path);
     long version;
     try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(location,
         OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()))) {
@@ -113,7 +115,8 @@ public final class LanceVectorSearch {
 
   /** The engine plan and its partition mapping, without running anything (SPEC S5). */
   public static String explain(SparkSession spark, String location, VectorQuery query) {
-    VectorSearchTable table = VectorSearchTable.plan(location, 0, query, LancePathCatalog.hadoopConf());
+    VectorSearchTable table = VectorSearchTable.plan(LancePathCatalog.qualify(location), 0, query,
+        LancePathCatalog.hadoopConf());
     return table.newScanBuilder(CaseInsensitiveStringMap.empty()).build().description();
   }
 
