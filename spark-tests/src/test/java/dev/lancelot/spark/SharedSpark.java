@@ -58,7 +58,8 @@ public abstract class SharedSpark {
     }
     spark = builder.getOrCreate();
     if (kryo != SparkEnv.get().serializer() instanceof KryoSerializer) {
-      throw new IllegalStateException("The session of " + info.getDisplayName() + " does not use the serializer asked for");
+      throw new IllegalStateException("The session of " + info.getDisplayName()
+          + " does not use the serializer asked for");
     }
     allocator = new RootAllocator();
   }

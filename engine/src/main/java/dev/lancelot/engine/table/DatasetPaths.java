@@ -17,7 +17,10 @@ public record DatasetPaths(String root) {
     return new DatasetPaths(HadoopFileIO.qualify(location));
   }
 
-  /** The paths of {@code location} qualified under {@code conf} ({@link HadoopFileIO#qualify(String, Configuration)}). */
+  /**
+   * The paths of {@code location} qualified under {@code conf} (see
+   * {@link HadoopFileIO#qualify(String, Configuration)}).
+   */
   public static DatasetPaths of(String location, Configuration conf) {
     return new DatasetPaths(HadoopFileIO.qualify(location, conf));
   }
