@@ -2,8 +2,10 @@ package dev.lancelot.spark;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.io.HadoopFileIO;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.SupportsCatalogOptions;
@@ -30,18 +32,20 @@ public final class LanceDataSource implements SupportsCatalogOptions, DataSource
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
     LanceOptions o = LanceOptions.parse(options);
-    return LanceTable.load(o.path(), o.version().orElse(0), LancePathCatalog.hadoopConf()).schema();
+    return LanceTable.load(LancePathCatalog.qualify(o.path()), o.version().orElse(0), LancePathCatalog.hadoopConf())
+        .schema();
   }
 
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
     LanceOptions o = LanceOptions.parse(new CaseInsensitiveStringMap(properties));
-    return LanceTable.load(o.path(), o.version().orElse(0), LancePathCatalog.hadoopConf());
+    return LanceTable.load(LancePathCatalog.qualify(o.path()), o.version().orElse(0), LancePathCatalog.hadoopConf());
   }
 
   @Override
   public Identifier extractIdentifier(CaseInsensitiveStringMap options) {
-    return Identifier.of(new String[0], LanceOptions.parse(options).path());
+    // the table name is the qualified location, so the catalog, the plan and the tasks all see one URI
+    return Identifier.of(new String[0], LancePathCatalog.qualify(LanceOptions.parse(options).path()));
   }
 
   @Override
@@ -61,8 +65,10 @@ public final class LanceDataSource implements SupportsCatalogOptions, DataSource
   @Override
   public Optional<String> extractTimeTravelVersion(CaseInsensitiveStringMap options) {
     LanceOptions o = LanceOptions.parse(options);
-    if (!Dataset.exists(o.path(), LancePathCatalog.hadoopConf())) {
-      Dataset.open(o.path(), OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf())).close();
+    Configuration conf = LancePathCatalog.hadoopConf();
+    String location = HadoopFileIO.qualify(o.path(), conf);
+    if (!Dataset.exists(location, conf)) {
+      Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf)).close();
     }
     String v = options.containsKey(LanceOptions.VERSION) ? options.get(LanceOptions.VERSION)
         : options.get(LanceOptions.VERSION_AS_OF);

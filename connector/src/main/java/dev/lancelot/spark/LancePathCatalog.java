@@ -2,6 +2,7 @@ package dev.lancelot.spark;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.DatasetNotFoundException;
+import dev.lancelot.engine.io.HadoopFileIO;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
@@ -40,6 +41,21 @@ public class LancePathCatalog implements StagingTableCatalog {
     return SparkSession.active().sessionState().newHadoopConf();
   }
 
+  /**
+   * {@code location} qualified the way Spark's file sources qualify paths, under the active
+   * session's Hadoop configuration: a URI with a scheme is kept, a scheme-less absolute path takes
+   * the scheme and authority of {@code fs.defaultFS}, a relative path is resolved against the
+   * working directory of the default file system (the driver's). Every entry point calls this once,
+   * on the driver, so that executors only ever see fully qualified URIs.
+   */
+  public static String qualify(String location) {
+    return HadoopFileIO.qualify(location, hadoopConf());
+  }
+
+  private static String location(Identifier ident, Configuration conf) {
+    return HadoopFileIO.qualify(ident.name(), conf);
+  }
+
   @Override
   public Identifier[] listTables(String[] namespace) {
     return new Identifier[0];
@@ -53,10 +69,11 @@ public class LancePathCatalog implements StagingTableCatalog {
   @Override
   public Table loadTable(Identifier ident) {
     Configuration conf = hadoopConf();
-    if (!Dataset.exists(ident.name(), conf)) {
-      return LanceTable.absent(ident.name(), conf);
+    String location = location(ident, conf);
+    if (!Dataset.exists(location, conf)) {
+      return LanceTable.absent(location, conf);
     }
-    return LanceTable.load(ident.name(), 0, conf);
+    return LanceTable.load(location, 0, conf);
   }
 
   @Override
@@ -68,10 +85,12 @@ public class LancePathCatalog implements StagingTableCatalog {
       throw new IllegalArgumentException("Cannot read version \"" + version + "\" of " + ident.name()
           + ": Lance versions are whole numbers (1, 2, ...).");
     }
+    Configuration conf = hadoopConf();
+    String location = location(ident, conf);
     try {
-      return LanceTable.load(ident.name(), v, hadoopConf());
+      return LanceTable.load(location, v, conf);
     } catch (DatasetNotFoundException e) {
-      if (Dataset.exists(ident.name(), hadoopConf())) {
+      if (Dataset.exists(location, conf)) {
         throw e; // the dataset exists but not this version: keep the engine's message listing versions
       }
       throw new NoSuchTableException(ident);
@@ -80,7 +99,8 @@ public class LancePathCatalog implements StagingTableCatalog {
 
   @Override
   public boolean tableExists(Identifier ident) {
-    return Dataset.exists(ident.name(), hadoopConf());
+    Configuration conf = hadoopConf();
+    return Dataset.exists(location(ident, conf), conf);
   }
 
   @Override
@@ -98,7 +118,8 @@ public class LancePathCatalog implements StagingTableCatalog {
   public StagedTable stageCreate(Identifier ident, Column[] columns, Transform[] partitions,
       Map<String, String> properties) {
     requireUnpartitioned(ident, partitions);
-    return new LanceStagedTable(ident.name(), hadoopConf(), false);
+    Configuration conf = hadoopConf();
+    return new LanceStagedTable(location(ident, conf), conf, false);
   }
 
   @Override
@@ -123,7 +144,8 @@ public class LancePathCatalog implements StagingTableCatalog {
   public StagedTable stageCreateOrReplace(Identifier ident, Column[] columns, Transform[] partitions,
       Map<String, String> properties) {
     requireUnpartitioned(ident, partitions);
-    return new LanceStagedTable(ident.name(), hadoopConf(), true);
+    Configuration conf = hadoopConf();
+    return new LanceStagedTable(location(ident, conf), conf, true);
   }
 
   @Override

@@ -110,7 +110,7 @@ public final class Dataset implements AutoCloseable {
 
   /** True when a dataset (at least one committed version) exists at {@code location}. */
   public static boolean exists(String location, Configuration conf) {
-    DatasetPaths paths = DatasetPaths.of(location);
+    DatasetPaths paths = DatasetPaths.of(location, conf);
     FileIO io = new HadoopFileIO(conf == null ? HadoopFileIO.defaultConf() : conf);
     return VersionLog.latest(io, paths).isPresent();
   }
@@ -442,7 +442,7 @@ public final class Dataset implements AutoCloseable {
   private record ContextAndOwnership(DatasetContext ctx, boolean owns) {}
 
   private static ContextAndOwnership context(String location, Configuration conf, BufferAllocator allocator) {
-    DatasetPaths paths = DatasetPaths.of(location);
+    DatasetPaths paths = DatasetPaths.of(location, conf);
     FileIO io = new HadoopFileIO(conf == null ? HadoopFileIO.defaultConf() : conf);
     boolean owns = allocator == null;
     BufferAllocator a = owns ? new RootAllocator() : allocator;

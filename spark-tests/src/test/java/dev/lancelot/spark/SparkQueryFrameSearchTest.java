@@ -62,8 +62,8 @@ class SparkQueryFrameSearchTest extends SharedSpark {
       BTreeIndexBuilder.build(ds, BTreeBuildParams.of("tenant_id")).close();
     }
     write(3000, 400, WriteMode.APPEND);
-    queries = ClusteredData.queries(37, DIM, CLUSTERS, 8, 21);
-    spark.conf().set("spark.lancelot.search.queryBlockSize", "8"); // several blocks per query partition
+    queries = ClusteredData.queries(20, DIM, CLUSTERS, 8, 21);
+    spark.conf().set("spark.lancelot.search.queryBlockSize", "6"); // several blocks per query partition
   }
 
   @AfterAll

@@ -10,7 +10,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.apache.spark.Success$;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.MetadataBuilder;
@@ -115,16 +123,46 @@ class SparkWriteTest extends SharedSpark {
     assertThat(LanceOracle.countRows(allocator, Path.of(path))).isEqualTo(150);
   }
 
+  /** Counts down as the tasks of a job succeed; read by {@code after_other_tasks} in the executor (same JVM). */
+  static final AtomicReference<CountDownLatch> OTHER_TASKS = new AtomicReference<>();
+
   @Test
   void wrongVectorLengthIsRefusedAndLeavesNothingBehind(@TempDir Path tmp) throws Exception {
     String path = tmp.resolve("ds").toString();
     frame(0, 100, 1).write().format("lance").save(path);
     long filesBefore = countFiles(Path.of(path, "data"));
-    Dataset<Row> bad = spark.range(0, 1000, 1, 4).select(col("id"),
-        expr("cast(1 as int)").as("tenant_id"), expr("'x'").as("name"),
-        expr("transform(sequence(1, case when id = 777 then 15 else 16 end), i -> cast(i as float))").as("vector"));
-    assertThatThrownBy(() -> bad.write().format("lance").mode("append").save(path))
-        .hasStackTraceContaining("column \"vector\" is a vector of dimension 16 but the row's array has 15 elements");
+    // The task holding the bad row fails only once the three others have committed their files, so the job's
+    // abort must delete what they wrote. (Without the wait, a task still running when the job aborts can
+    // commit files that no abort hears of.)
+    spark.sparkContext().listenerBus().waitUntilEmpty();
+    OTHER_TASKS.set(new CountDownLatch(3));
+    SparkListener successes = new SparkListener() {
+      @Override
+      public void onTaskEnd(SparkListenerTaskEnd end) {
+        if (end.reason() instanceof Success$) {
+          OTHER_TASKS.get().countDown();
+        }
+      }
+    };
+    spark.sparkContext().addSparkListener(successes);
+    spark.udf().register("after_other_tasks", (UDF1<Long, Long>) id -> {
+      if (id == 777 && !OTHER_TASKS.get().await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the other write tasks did not finish");
+      }
+      return id;
+    }, DataTypes.LongType);
+    try {
+      Dataset<Row> bad = spark.range(0, 1000, 1, 4).select(col("id"),
+          expr("cast(1 as int)").as("tenant_id"), expr("'x'").as("name"),
+          expr("transform(sequence(1, case when after_other_tasks(id) = 777 then 15 else 16 end), "
+              + "i -> cast(i as float))").as("vector"));
+      assertThatThrownBy(() -> bad.write().format("lance").mode("append").save(path))
+          .hasStackTraceContaining("column \"vector\" is a vector of dimension 16 but the row's array has 15 "
+              + "elements");
+    } finally {
+      spark.sparkContext().removeSparkListener(successes);
+    }
+    assertThat(OTHER_TASKS.get().getCount()).isZero();
     assertThat(countFiles(Path.of(path, "data"))).isEqualTo(filesBefore);
     try (var ds = LanceOracle.open(allocator, Path.of(path))) {
       assertThat(ds.version()).isEqualTo(1);

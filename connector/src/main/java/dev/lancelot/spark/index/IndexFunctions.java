@@ -60,7 +60,7 @@ public final class IndexFunctions {
     public LogicalPlan apply(Seq<Expression> arguments) {
       Map<String, Object> p = SqlArguments.parse(arguments, new String[] {"path", "column", "index_type"}, CREATE,
           CREATE_USAGE, LancelotException::new);
-      String location = required(p, "path", CREATE, CREATE_USAGE);
+      String location = LancePathCatalog.qualify(required(p, "path", CREATE, CREATE_USAGE));
       String column = required(p, "column", CREATE, CREATE_USAGE);
       VectorIndexSpec spec = VectorIndexSpec.fromMap(p);
       SparkSession spark = SparkSession.active();
@@ -75,7 +75,7 @@ public final class IndexFunctions {
     public LogicalPlan apply(Seq<Expression> arguments) {
       Map<String, Object> p = SqlArguments.parse(arguments, new String[] {"path", "name", "retrain"}, OPTIMIZE,
           OPTIMIZE_USAGE, LancelotException::new);
-      String location = required(p, "path", OPTIMIZE, OPTIMIZE_USAGE);
+      String location = LancePathCatalog.qualify(required(p, "path", OPTIMIZE, OPTIMIZE_USAGE));
       String name = required(p, "name", OPTIMIZE, OPTIMIZE_USAGE);
       Object retrain = p.remove("retrain");
       if (!p.isEmpty()) {

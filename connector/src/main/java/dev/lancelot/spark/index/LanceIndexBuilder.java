@@ -10,9 +10,12 @@ import dev.lancelot.engine.index.vector.build.EncodedShard;
 import dev.lancelot.engine.index.vector.build.TrainedModel;
 import dev.lancelot.engine.index.vector.build.VectorIndexBuilder;
 import dev.lancelot.engine.index.vector.hnsw.HnswBuildParams;
+import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.index.vector.store.IndexSegmentWriter;
+import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.LancePathCatalog;
 import dev.lancelot.spark.SerializableConfiguration;
+import java.io.Serializable;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
@@ -21,7 +24,6 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.Tuple2;
 
 /**
  * Vector index creation from Spark (SPEC S7): the driver trains the model on a sample (IVF
@@ -49,7 +51,7 @@ public final class LanceIndexBuilder {
    */
   public static long createIndex(SparkSession spark, String location, String column, VectorIndexSpec spec) {
     Configuration conf = LancePathCatalog.hadoopConf();
-    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf));
+    try (Dataset ds = Dataset.open(HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf));
          Dataset created = VectorIndexes.create(ds, column, spec, distributed(spark, conf))) {
       return created.version();
     }
@@ -73,7 +75,7 @@ public final class LanceIndexBuilder {
    */
   public static long optimize(SparkSession spark, String location, String name, boolean retrain) {
     Configuration conf = LancePathCatalog.hadoopConf();
-    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
+    try (Dataset ds = Dataset.open(HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf))) {
       Dataset after = VectorIndexes.optimize(ds, name, retrain, distributed(spark, conf));
       long version = after.version();
       if (after != ds) {
@@ -113,19 +115,24 @@ public final class LanceIndexBuilder {
         return List.of();
       }
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      Broadcast<TrainedModel> broadcast = jsc.broadcast(model);
+      Broadcast<JavaSerialized<TrainedModel>> broadcast = jsc.broadcast(JavaSerialized.of(model));
       // each task gets one partition's number and codes (or vectors); collect() keeps the order
-      List<Tuple2<Integer, IndexSegmentWriter.Partition>> numbered = IntStream.range(0, partitions.size())
-          .mapToObj(p -> new Tuple2<>(p, partitions.get(p))).toList();
+      List<JavaSerialized<GraphTask>> tasks = IntStream.range(0, partitions.size())
+          .mapToObj(p -> JavaSerialized.of(new GraphTask(p, partitions.get(p)))).toList();
       LOG.info("Building the HNSW graphs of {} IVF partitions in {} Spark tasks", partitions.size(), partitions.size());
       try {
-        return jsc.parallelize(numbered, partitions.size())
-            .map(pair -> VectorIndexBuilder.withGraph(broadcast.value(), pair._2(), params, pair._1())).collect();
+        return jsc.parallelize(tasks, partitions.size())
+            .map(task -> JavaSerialized.of(VectorIndexBuilder.withGraph(broadcast.value().get(),
+                task.get().partition(), params, task.get().number())))
+            .collect().stream().map(JavaSerialized::get).toList();
       } finally {
         broadcast.destroy();
       }
     }
   }
+
+  /** The input of one graph task: an IVF partition's rows and its number (which seeds its graph). */
+  record GraphTask(int number, IndexSegmentWriter.Partition partition) implements Serializable {}
 
   private static List<EncodedShard> encodeFragments(SparkSession spark, Configuration conf, Dataset dataset,
       String column, TrainedModel model, List<DataFragment> fragments) {
@@ -137,13 +144,13 @@ public final class LanceIndexBuilder {
     long version = dataset.version();
     SerializableConfiguration shipped = new SerializableConfiguration(conf);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    Broadcast<TrainedModel> broadcast = jsc.broadcast(model);
+    Broadcast<JavaSerialized<TrainedModel>> broadcast = jsc.broadcast(JavaSerialized.of(model));
     LOG.info("Encoding {} fragments of {}@v{} for a {} index in {} Spark tasks", ids.size(), location, version,
         model.type(), ids.size());
     try {
       // collect() keeps the order of the list, so the shards come back in fragment order
-      return jsc.parallelize(ids, ids.size()).map(id -> encodeOne(location, version, shipped, column,
-          broadcast.value(), id)).collect();
+      return jsc.parallelize(ids, ids.size()).map(id -> JavaSerialized.of(encodeOne(location, version, shipped, column,
+          broadcast.value().get(), id))).collect().stream().map(JavaSerialized::get).toList();
     } finally {
       broadcast.destroy();
     }

@@ -43,7 +43,8 @@ public final class LanceVectorSearch {
 
   /** Searches {@code version} of the dataset (0 = latest). */
   public static Dataset<Row> search(SparkSession spark, String location, long version, VectorQuery query) {
-    VectorSearchTable table = VectorSearchTable.plan(location, version, query, LancePathCatalog.hadoopConf());
+    VectorSearchTable table = VectorSearchTable.plan(LancePathCatalog.qualify(location), version, query,
+        LancePathCatalog.hadoopConf());
     return relation(spark, table);
   }
 
@@ -63,7 +64,8 @@ public final class LanceVectorSearch {
   /** Same, on {@code version} of the dataset (0 = latest). */
   public static Dataset<Row> search(SparkSession spark, String location, long version, Dataset<Row> queries,
       String queryVectorColumn, VectorQuery params) {
-    return QueryFrameSearch.search(spark, location, version, queries, queryVectorColumn, params,
+    return QueryFrameSearch.search(spark, LancePathCatalog.qualify(location), version, queries, queryVectorColumn,
+        params,
         LancePathCatalog.hadoopConf());
   }
 
@@ -90,7 +92,8 @@ public final class LanceVectorSearch {
    * {@link VectorSearch#exactCounterpart}) as two Spark jobs on the latest version, and compares
    * their row ids per query vector.
    */
-  public static SparkRecall recall(SparkSession spark, String location, VectorQuery query) {
+  public static SparkRecall recall(SparkSession spark, String path, VectorQuery query) {
+    String location = LancePathCatalog.qualify(path);
     long version;
     VectorQuery search = query.toBuilder().withRowId(true).build();
     VectorQuery exact;
@@ -130,7 +133,8 @@ public final class LanceVectorSearch {
 
   /** The engine plan and its partition mapping, without running anything (SPEC S5). */
   public static String explain(SparkSession spark, String location, VectorQuery query) {
-    VectorSearchTable table = VectorSearchTable.plan(location, 0, query, LancePathCatalog.hadoopConf());
+    VectorSearchTable table = VectorSearchTable.plan(LancePathCatalog.qualify(location), 0, query,
+        LancePathCatalog.hadoopConf());
     return table.newScanBuilder(CaseInsensitiveStringMap.empty()).build().description();
   }
 

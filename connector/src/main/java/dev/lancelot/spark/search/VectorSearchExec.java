@@ -7,15 +7,10 @@ import dev.lancelot.engine.query.exec.UnitResult;
 import dev.lancelot.engine.query.exec.UnitStats;
 import dev.lancelot.engine.query.plan.SearchPlan;
 import dev.lancelot.engine.query.plan.SearchUnit;
+import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.SerializableConfiguration;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.spark.read.LanceColumnVector;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -52,8 +47,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * shuffle: one job of unit tasks, then the answer (at most k rows per query vector) is on the
  * driver.
  *
- * <p>Unit results travel as Java-serialized bytes, so the task result is a {@code byte[]} under
- * any {@code spark.serializer}. Its metrics sum the units' statistics and show in the SQL tab.
+ * <p>Unit results travel wrapped in {@link JavaSerialized}, so they cross any
+ * {@code spark.serializer}. Its metrics sum the units' statistics and show in the SQL tab.
  */
 public final class VectorSearchExec extends SparkPlan {
   private static final long serialVersionUID = 1L;
@@ -164,10 +159,10 @@ public final class VectorSearchExec extends SparkPlan {
     try {
       JavaRDD<Integer> units = sparkContext().makeRDD(CollectionConverters.asScala(placed).toList(),
           scala.reflect.ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD();
-      List<byte[]> bytes = units.map(new RunUnit(plan, conf, cacheBytes)).collect();
-      List<UnitOutcome> out = new ArrayList<>(bytes.size());
-      for (int i = 0; i < bytes.size(); i++) {
-        UnitOutcome o = (UnitOutcome) fromBytes(bytes.get(i));
+      List<JavaSerialized<UnitOutcome>> outcomes = units.map(new RunUnit(plan, conf, cacheBytes)).collect();
+      List<UnitOutcome> out = new ArrayList<>(outcomes.size());
+      for (int i = 0; i < outcomes.size(); i++) {
+        UnitOutcome o = outcomes.get(i).get();
         UnitPlacement.record(plan.location(), plan.units().get(i), o.host, o.executorId);
         out.add(o);
       }
@@ -237,7 +232,7 @@ public final class VectorSearchExec extends SparkPlan {
    * Runs one unit on an executor: takes the plan's version from the executor's dataset cache,
    * searches, and returns the serialized outcome.
    */
-  private static final class RunUnit implements Function<Integer, byte[]> {
+  private static final class RunUnit implements Function<Integer, JavaSerialized<UnitOutcome>> {
     private static final long serialVersionUID = 1L;
     private final SearchPlan plan;
     private final SerializableConfiguration conf;
@@ -250,7 +245,7 @@ public final class VectorSearchExec extends SparkPlan {
     }
 
     @Override
-    public byte[] call(Integer unitIndex) {
+    public JavaSerialized<UnitOutcome> call(Integer unitIndex) {
       if (dev.lancelot.engine.index.vector.VectorSegmentSearcher.cacheMaxBytes() != cacheBytes) {
         dev.lancelot.engine.index.vector.VectorSegmentSearcher.setCacheMaxBytes(cacheBytes);
       }
@@ -261,34 +256,7 @@ public final class VectorSearchExec extends SparkPlan {
       org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
       String host = env == null ? null : env.blockManager().blockManagerId().host();
       String executorId = env == null ? null : env.executorId();
-      return toBytes(new UnitOutcome(result, before.since(), host, executorId));
-    }
-  }
-
-  static byte[] toBytes(java.io.Serializable result) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(result);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return bytes.toByteArray();
-  }
-
-  static Object fromBytes(byte[] bytes) {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes)) {
-      @Override
-      protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-        // The connector may live in a jar added at run time (--jars): resolve through Spark's loader.
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        return loader == null ? super.resolveClass(desc) : Class.forName(desc.getName(), false, loader);
-      }
-    }) {
-      return in.readObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(e);
+      return JavaSerialized.of(new UnitOutcome(result, before.since(), host, executorId));
     }
   }
 

@@ -1,12 +1,76 @@
 package dev.lancelot.spark.write;
 
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.KryoSerializable;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.FragmentMetadata;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
-/** What one write task produced: uncommitted fragments. */
-public record LanceCommitMessage(List<FragmentMetadata> fragments) implements WriterCommitMessage {
-  public LanceCommitMessage {
-    fragments = List.copyOf(fragments);
+/**
+ * What one write task produced: uncommitted fragments. It travels from the task to the driver
+ * through Spark's configured serializer: under Java serialization as a plain object, under Kryo
+ * (which cannot rebuild records or immutable lists, see docs/decisions.md D14) as
+ * {@code [varint] count} followed by each fragment's manifest entry as {@code [varint] length,
+ * [bytes] DataFragment protobuf}.
+ */
+public final class LanceCommitMessage implements WriterCommitMessage, KryoSerializable {
+  private static final long serialVersionUID = 1L;
+  private List<FragmentMetadata> fragments;
+
+  public LanceCommitMessage(List<FragmentMetadata> fragments) {
+    this.fragments = List.copyOf(fragments);
+  }
+
+  /** For Kryo, which fills the fragments in {@link #read}. */
+  private LanceCommitMessage() {}
+
+  public List<FragmentMetadata> fragments() {
+    return fragments;
+  }
+
+  @Override
+  public void write(Kryo kryo, Output output) {
+    output.writeInt(fragments.size(), true);
+    for (FragmentMetadata f : fragments) {
+      byte[] bytes = f.toProto().toByteArray();
+      output.writeInt(bytes.length, true);
+      output.writeBytes(bytes);
+    }
+  }
+
+  @Override
+  public void read(Kryo kryo, Input input) {
+    int n = input.readInt(true);
+    List<FragmentMetadata> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      byte[] bytes = input.readBytes(input.readInt(true));
+      try {
+        out.add(new FragmentMetadata(DataFragment.parseFrom(bytes)));
+      } catch (InvalidProtocolBufferException e) {
+        throw new KryoException("Corrupt fragment metadata in a write task's commit message", e);
+      }
+    }
+    fragments = List.copyOf(out);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LanceCommitMessage other && fragments.equals(other.fragments);
+  }
+
+  @Override
+  public int hashCode() {
+    return fragments.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "LanceCommitMessage" + fragments;
   }
 }

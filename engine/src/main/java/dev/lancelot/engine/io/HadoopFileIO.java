@@ -95,10 +95,45 @@ public final class HadoopFileIO implements FileIO {
 
   /**
    * Turns a user-supplied location into a fully-qualified URI string: plain local paths
-   * ("/tmp/ds", "rel/ds") become {@code file:} URIs; URIs with a scheme are kept as given
-   * (without a trailing slash).
+   * ("/tmp/ds", "rel/ds") become {@code file:} URIs, relative ones against the JVM's working
+   * directory; URIs with a scheme are kept as given (without a trailing slash). For the engine
+   * used without a Hadoop configuration; see {@link #qualify(String, Configuration)}.
    */
   public static String qualify(String location) {
+    String loc = trimmed(location);
+    if (hasScheme(loc)) {
+      return loc;
+    }
+    String local = Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
+    // Hadoop's own spelling of local paths: file:/a/b rather than file:///a/b.
+    return local.startsWith("file:///") ? "file:/" + local.substring("file:///".length()) : local;
+  }
+
+  /**
+   * Qualifies {@code location} as Hadoop, and so Spark's file sources, do under {@code conf}: URIs
+   * with a scheme are kept; a scheme-less path belongs to the default file system
+   * ({@code fs.defaultFS}), an absolute one taking its scheme and authority
+   * ({@code /data/items} → {@code hdfs://nn:8020/data/items}), a relative one resolved against its
+   * working directory ({@code items} → {@code hdfs://nn:8020/user/me/items}; the JVM's working
+   * directory for the local file system). Without {@code conf}, {@link #qualify(String)}.
+   */
+  public static String qualify(String location, Configuration conf) {
+    String loc = trimmed(location);
+    if (conf == null || hasScheme(loc)) {
+      return qualify(loc);
+    }
+    URI defaultFs = FileSystem.getDefaultUri(conf);
+    try {
+      FileSystem fs = FileSystem.get(defaultFs, conf);
+      return qualify(new Path(loc).makeQualified(fs.getUri(), fs.getWorkingDirectory()).toString());
+    } catch (IOException | IllegalArgumentException e) {
+      throw new StorageException("Cannot resolve dataset location " + location + " against the default file system "
+          + defaultFs + " (fs.defaultFS): " + e.getMessage() + ". Give the location as a full URI, e.g. "
+          + "file:/path or hdfs://namenode/path.", e);
+    }
+  }
+
+  private static String trimmed(String location) {
     if (location == null || location.isBlank()) {
       throw new IllegalArgumentException("Dataset location must not be empty");
     }
@@ -106,18 +141,18 @@ public final class HadoopFileIO implements FileIO {
     while (loc.length() > 1 && loc.endsWith("/") && !loc.endsWith(":/") && !loc.endsWith("://")) {
       loc = loc.substring(0, loc.length() - 1);
     }
+    return loc;
+  }
+
+  private static boolean hasScheme(String location) {
     URI uri;
     try {
-      uri = new URI(loc);
+      uri = new URI(location);
     } catch (Exception e) {
-      uri = null;
+      return false;
     }
-    if (uri != null && uri.getScheme() != null && uri.getScheme().length() > 1) {
-      return loc;
-    }
-    String local = Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
-    // Hadoop's own spelling of local paths: file:/a/b rather than file:///a/b.
-    return local.startsWith("file:///") ? "file:/" + local.substring("file:///".length()) : local;
+    // one letter is a Windows drive ("C:\data"), not a scheme
+    return uri.getScheme() != null && uri.getScheme().length() > 1;
   }
 
   FileSystem fs(Path path) {

@@ -3,6 +3,7 @@ package dev.lancelot.engine.table;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.io.HadoopFileIO;
 import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
 
 /** Locations inside a dataset root. All results are fully-qualified URIs without a trailing slash. */
 public record DatasetPaths(String root) {
@@ -14,6 +15,14 @@ public record DatasetPaths(String root) {
 
   public static DatasetPaths of(String location) {
     return new DatasetPaths(HadoopFileIO.qualify(location));
+  }
+
+  /**
+   * The paths of {@code location} qualified under {@code conf} (see
+   * {@link HadoopFileIO#qualify(String, Configuration)}).
+   */
+  public static DatasetPaths of(String location, Configuration conf) {
+    return new DatasetPaths(HadoopFileIO.qualify(location, conf));
   }
 
   public String versionsDir() {

@@ -1,0 +1,29 @@
+package dev.lancelot.spark;
+
+import com.esotericsoftware.kryo.Kryo;
+import dev.lancelot.spark.write.LanceCommitMessage;
+import org.apache.spark.serializer.KryoRegistrator;
+
+/**
+ * Registers the lancelot classes that cross Spark's configured serializer, for sessions with
+ * {@code spark.kryo.registrationRequired=true}:
+ *
+ * <pre>
+ * spark.serializer=org.apache.spark.serializer.KryoSerializer
+ * spark.kryo.registrationRequired=true
+ * spark.kryo.registrator=dev.lancelot.spark.LanceKryoRegistrator
+ * </pre>
+ *
+ * <p>Both classes serialize themselves ({@link com.esotericsoftware.kryo.KryoSerializable}); what
+ * they carry (engine records, arrays, lists) never reaches Kryo, so nothing else needs registering.
+ * Without {@code registrationRequired} the registrator is optional: Kryo picks the same
+ * serializers for unregistered classes. To combine it with registrators of your own, list them
+ * all, separated by commas.
+ */
+public final class LanceKryoRegistrator implements KryoRegistrator {
+  @Override
+  public void registerClasses(Kryo kryo) {
+    kryo.register(LanceCommitMessage.class);
+    kryo.register(JavaSerialized.class);
+  }
+}

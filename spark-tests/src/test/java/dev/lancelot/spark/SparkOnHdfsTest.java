@@ -1,0 +1,104 @@
+package dev.lancelot.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With {@code fs.defaultFS} pointing at HDFS, a location without a scheme is an HDFS location, as
+ * for Spark's file sources: writes, reads, index builds and searches all work on the dataset in
+ * HDFS, and nothing lands on the local disk. An in-process HDFS (one name node, one data node, on
+ * the loopback address) and a session of its own.
+ */
+class SparkOnHdfsTest {
+  static MiniDFSCluster cluster;
+  static FileSystem hdfs;
+  static SparkSession spark;
+
+  @BeforeAll
+  static void startHdfsAndSpark() throws IOException {
+    Path base = Path.of("target", "minidfs-" + UUID.randomUUID()).toAbsolutePath();
+    Configuration conf = new Configuration();
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.toString());
+    conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
+    conf.set("dfs.namenode.http-address", "127.0.0.1:0");
+    conf.set("dfs.datanode.hostname", "127.0.0.1");
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    cluster.waitActive();
+    hdfs = cluster.getFileSystem();
+    spark = SharedSpark.localSession()
+        .config("spark.hadoop.fs.defaultFS", hdfs.getUri().toString())
+        .config("spark.sql.warehouse.dir", base.resolve("warehouse").toUri().toString())
+        .getOrCreate();
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      if (spark != null) {
+        spark.stop();
+        spark = null;
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.shutdown(true);
+        cluster = null;
+      }
+    }
+  }
+
+  /** Files under {@code dir} in HDFS, as full URIs. */
+  static Set<String> hdfsFiles(String dir) throws IOException {
+    Set<String> out = new TreeSet<>();
+    RemoteIterator<LocatedFileStatus> files = hdfs.listFiles(new org.apache.hadoop.fs.Path(dir), true);
+    while (files.hasNext()) {
+      out.add(files.next().getPath().toString());
+    }
+    return out;
+  }
+
+  @Test
+  void aSchemeLessPathIsOnTheDefaultFileSystem() throws IOException {
+    assertThat(cluster.getNameNode().getNameNodeAddress().getAddress().isLoopbackAddress()).isTrue();
+    assertThat(cluster.getDataNodes().get(0).getXferAddress().getAddress().isLoopbackAddress()).isTrue();
+    String path = "/lancelot-" + UUID.randomUUID() + "/items";
+    String resolved = PathFlows.writeReadIndexSearch(spark, path);
+    String root = hdfs.getUri() + path;
+    assertThat(resolved).isEqualTo(root);
+
+    Set<String> inHdfs = hdfsFiles(path);
+    Set<String> named = PathFlows.manifestFiles(path, spark.sessionState().newHadoopConf());
+    assertThat(inHdfs).containsAll(named);
+    assertThat(named).hasSizeGreaterThan(5).allMatch(f -> f.startsWith(root + "/"));
+    assertThat(inHdfs.stream().filter(f -> f.endsWith(".manifest"))).hasSize(6);
+    assertThat(inHdfs.stream().filter(f -> f.startsWith(root + "/data/") && f.endsWith(".lance")))
+        .hasSameSizeAs(named.stream().filter(f -> f.endsWith(".lance")).toList());
+    // nothing on the local disk at that path, nor relative to the working directory
+    assertThat(Path.of(path)).doesNotExist();
+    assertThat(Path.of(path.substring(1))).doesNotExist();
+  }
+
+  @Test
+  void aRelativePathIsUnderTheWorkingDirectoryOfTheDefaultFileSystem() throws IOException {
+    String relative = "relative-" + UUID.randomUUID();
+    PathFlows.frame(spark, 0, 100, 2).write().format("lance").save(relative);
+    assertThat(spark.read().format("lance").load(relative).count()).isEqualTo(100);
+    String home = hdfs.getWorkingDirectory().toString();
+    assertThat(home).startsWith(hdfs.getUri() + "/user/");
+    assertThat(hdfsFiles(home + "/" + relative)).filteredOn(f -> f.endsWith(".lance")).hasSize(2);
+    assertThat(Path.of(relative)).doesNotExist();
+  }
+}
