@@ -33,11 +33,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * SPEC S7: a vector index created from Spark (model trained on the driver, one encoding task per
- * fragment, one graph task per IVF partition for HNSW types, one segment written and committed by
- * the driver) is the index a local build with the
- * same spec writes: same description and the same answers, rows and distances; optimize from
- * Spark adds the same delta segment for appended fragments.
+ * SPEC S7: a vector index created from Spark (model trained on the driver, each group of fragments'
+ * segment written by one executor task, all committed by the driver in one version) is, with one
+ * group, the index a local build with the same spec writes: same description and the same answers,
+ * rows and distances; optimize from Spark adds the same delta segment for appended fragments. With
+ * several groups, every segment shares the model, the driver only receives manifest entries (task
+ * result sizes do not grow with the rows), the answers at a fixed nprobes are the single segment's,
+ * and Lance 7 searches the multi-segment index.
  */
 class SparkIndexBuildTest extends SharedSpark {
   static final int DIM = 16;
@@ -103,8 +105,8 @@ class SparkIndexBuildTest extends SharedSpark {
     } finally {
       spark.sparkContext().clearJobGroup();
     }
-    // one encoding task per fragment, and for HNSW types one graph task per IVF partition
-    assertThat(tasksOf(group)).isEqualTo(type.isHnsw() ? 3 + 4 : 3);
+    // 3,000 rows make one segment: one task writes it (graphs included)
+    assertThat(tasksOf(group)).isEqualTo(1);
     try (Dataset ds = Dataset.open(local.toString())) {
       VectorIndexes.create(ds, "vector", spec).close();
     }
@@ -170,6 +172,76 @@ class SparkIndexBuildTest extends SharedSpark {
     assertThat(optimized.getInt(optimized.fieldIndex("segments"))).isEqualTo(2);
     assertThat(optimized.getLong(optimized.fieldIndex("unindexed_rows"))).isZero();
     assertThat(optimized.getLong(optimized.fieldIndex("version"))).isEqualTo(4);
+  }
+
+  /** Largest task result of the jobs run by {@code action}, in bytes (Spark's own task metrics). */
+  static long largestTaskResult(Runnable action) throws Exception {
+    java.util.concurrent.atomic.AtomicLong max = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicInteger tasks = new java.util.concurrent.atomic.AtomicInteger();
+    org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+        tasks.incrementAndGet();
+        max.accumulateAndGet(end.taskMetrics().resultSize(), Math::max);
+      }
+    };
+    spark.sparkContext().addSparkListener(listener);
+    try {
+      action.run();
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark.sparkContext().removeSparkListener(listener);
+    }
+    assertThat(tasks.get()).isPositive();
+    return max.get();
+  }
+
+  @Test
+  void executorsWriteOneSegmentPerGroupOfFragmentsAndTheDriverOnlyCommits() throws Exception {
+    Path small = Files.createTempDirectory("segments-small");
+    Path large = Files.createTempDirectory("segments-large");
+    Path single = Files.createTempDirectory("segments-single");
+    write(small, 0, 3000, WriteMode.CREATE);
+    write(large, 0, 6000, WriteMode.CREATE);
+    write(single, 0, 3000, WriteMode.CREATE);
+    VectorIndexSpec spec = VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(4).withSeed(11);
+    spark.conf().set(LanceIndexBuilder.ROWS_PER_SEGMENT_CONF, "1000");
+    long smallResult;
+    long largeResult;
+    try {
+      smallResult = largestTaskResult(() -> LanceIndexBuilder.createIndex(spark, small.toString(), "vector", spec));
+      largeResult = largestTaskResult(() -> LanceIndexBuilder.createIndex(spark, large.toString(), "vector", spec));
+    } finally {
+      spark.conf().unset(LanceIndexBuilder.ROWS_PER_SEGMENT_CONF);
+    }
+    // what reaches the driver is a manifest entry per task, whatever the rows (IVF_FLAT stores vectors)
+    assertThat(largeResult).isLessThan(16 * 1024).isLessThan(smallResult + 1024);
+    VectorIndexDescription d = describe(large);
+    assertThat(d.segments()).hasSize(6);
+    assertThat(d.indexedRows()).isEqualTo(6000);
+    assertThat(d.unindexedFragments()).isEmpty();
+    for (int i = 0; i < 6; i++) {
+      assertThat(d.segments().get(i).fragments()).containsExactly((long) i);
+    }
+    // one model for all segments: at a fixed nprobes the answers are the single segment's
+    try (Dataset ds = Dataset.open(single.toString())) {
+      VectorIndexes.create(ds, "vector", spec).close();
+    }
+    assertThat(describe(small).segments()).hasSize(3);
+    assertThat(answers(small)).isEqualTo(answers(single));
+    // each segment is one search unit
+    try (Dataset ds = Dataset.open(small.toString())) {
+      assertThat(VectorSearch.plan(ds, VectorQuery.builder("vector").vector(new float[DIM]).k(3).build()).units())
+          .hasSize(3);
+    }
+    // Lance 7 searches the multi-segment index: with every partition probed, IVF_FLAT is exact
+    for (float[] q : ClusteredData.queries(3, DIM, 20, 5, 13)) {
+      List<Long> lance = dev.lancelot.engine.testing.LanceOracle.nearest(allocator, large, q, 10, 4, null, null, true,
+          null, false).stream().map(dev.lancelot.engine.testing.LanceOracle.Hit::id).toList();
+      List<Long> exact = dev.lancelot.engine.testing.LanceOracle.nearest(allocator, large, q, 10, null, null, null,
+          false, null, false).stream().map(dev.lancelot.engine.testing.LanceOracle.Hit::id).toList();
+      assertThat(lance).isEqualTo(exact).hasSize(10);
+    }
   }
 
   @Test

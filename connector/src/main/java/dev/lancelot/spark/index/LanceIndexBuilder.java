@@ -4,20 +4,17 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
-import dev.lancelot.engine.index.vector.build.EncodedShard;
 import dev.lancelot.engine.index.vector.build.TrainedModel;
 import dev.lancelot.engine.index.vector.build.VectorIndexBuilder;
-import dev.lancelot.engine.index.vector.hnsw.HnswBuildParams;
 import dev.lancelot.engine.io.HadoopFileIO;
-import dev.lancelot.engine.index.vector.store.IndexSegmentWriter;
 import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.LancePathCatalog;
 import dev.lancelot.spark.SerializableConfiguration;
-import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -26,14 +23,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Vector index creation from Spark (SPEC S7): the driver trains the model on a sample (IVF
- * centroids and the PQ codebook or SQ bounds, exactly as a local build), each fragment is assigned
- * and encoded by one Spark task where the data is, the driver gathers the encoded rows (codes, not
- * vectors, for quantized types), one Spark task per IVF partition builds its HNSW graph when the
- * type has them, and the driver writes one index segment in Lance's layout and commits it. The
- * segment equals the one a local build with the same spec (and seed) writes. {@link #optimize}
- * adds a delta segment for fragments appended since, encoded the same way with the index's
- * existing model.
+ * Vector index creation from Spark (SPEC S7): the driver trains the model once, on a sample (IVF
+ * centroids and the PQ codebook or SQ bounds, exactly as a local build); the fragments are cut
+ * into groups of at most {@code spark.lancelot.index.rowsPerSegment} live rows (default
+ * {@value #DEFAULT_ROWS_PER_SEGMENT}; a fragment is never split), and one Spark task per group,
+ * where the data is, assigns and encodes the group's rows, builds the HNSW graphs when the type has
+ * them and writes the group's index segment in Lance's layout. Tasks return only the segments'
+ * manifest entries; the driver commits all segments in one version. So the driver's memory does not
+ * grow with the row count, and a larger index is searched by more tasks (one per segment). With
+ * one group, the segment is the one a local build with the same spec (and seed) writes.
+ * {@link #optimize} adds delta segments for fragments appended since, encoded the same way with the
+ * index's existing model.
  *
  * <pre>{@code
  * long version = LanceIndexBuilder.createIndex(spark, "s3a://bucket/items", "vector",
@@ -42,6 +42,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class LanceIndexBuilder {
   private static final Logger LOG = LoggerFactory.getLogger(LanceIndexBuilder.class);
+  /** Spark conf: most live rows in one index segment written by one task. */
+  public static final String ROWS_PER_SEGMENT_CONF = "spark.lancelot.index.rowsPerSegment";
+  public static final long DEFAULT_ROWS_PER_SEGMENT = 1_000_000L;
 
   private LanceIndexBuilder() {}
 
@@ -85,59 +88,43 @@ public final class LanceIndexBuilder {
     }
   }
 
-  /**
-   * Encodes one fragment per Spark task, on the dataset version the driver planned on, and builds
-   * the HNSW graph of each IVF partition in a task of its own.
-   */
-  static VectorIndexBuilder.ShardEncoder distributed(SparkSession spark, Configuration conf) {
-    return new SparkEncoder(spark, conf);
+  /** One task per group of fragments writes that group's segment with the model broadcast from the driver. */
+  static VectorIndexBuilder.SegmentWriter distributed(SparkSession spark, Configuration conf) {
+    long rowsPerSegment = Long.parseLong(spark.conf().get(ROWS_PER_SEGMENT_CONF,
+        String.valueOf(DEFAULT_ROWS_PER_SEGMENT)).trim());
+    if (rowsPerSegment < 1) {
+      throw new LancelotException("Cannot build an index from Spark: " + ROWS_PER_SEGMENT_CONF + " must be at least 1,"
+          + " got " + rowsPerSegment + ".");
+    }
+    return (dataset, column, spec, model, fragments) ->
+        writeSegments(spark, conf, dataset, column, spec, model, fragments, rowsPerSegment);
   }
 
-  private static final class SparkEncoder implements VectorIndexBuilder.ShardEncoder {
-    private final SparkSession spark;
-    private final Configuration conf;
-
-    SparkEncoder(SparkSession spark, Configuration conf) {
-      this.spark = spark;
-      this.conf = conf;
-    }
-
-    @Override
-    public List<EncodedShard> encode(Dataset dataset, String column, TrainedModel model,
-        List<DataFragment> fragments) {
-      return encodeFragments(spark, conf, dataset, column, model, fragments);
-    }
-
-    @Override
-    public List<IndexSegmentWriter.Partition> buildGraphs(TrainedModel model,
-        List<IndexSegmentWriter.Partition> partitions, HnswBuildParams params) {
-      if (partitions.isEmpty()) {
-        return List.of();
+  /** Consecutive fragments with at most {@code rowsPerSegment} live rows together (at least one each). */
+  static List<long[]> groups(List<DataFragment> fragments, long rowsPerSegment) {
+    List<long[]> out = new ArrayList<>();
+    List<Long> current = new ArrayList<>();
+    long rows = 0;
+    for (DataFragment f : fragments) {
+      long live = f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      if (!current.isEmpty() && rows + live > rowsPerSegment) {
+        out.add(current.stream().mapToLong(Long::longValue).toArray());
+        current.clear();
+        rows = 0;
       }
-      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      Broadcast<JavaSerialized<TrainedModel>> broadcast = jsc.broadcast(JavaSerialized.of(model));
-      // each task gets one partition's number and codes (or vectors); collect() keeps the order
-      List<JavaSerialized<GraphTask>> tasks = IntStream.range(0, partitions.size())
-          .mapToObj(p -> JavaSerialized.of(new GraphTask(p, partitions.get(p)))).toList();
-      LOG.info("Building the HNSW graphs of {} IVF partitions in {} Spark tasks", partitions.size(), partitions.size());
-      try {
-        return jsc.parallelize(tasks, partitions.size())
-            .map(task -> JavaSerialized.of(VectorIndexBuilder.withGraph(broadcast.value().get(),
-                task.get().partition(), params, task.get().number())))
-            .collect().stream().map(JavaSerialized::get).toList();
-      } finally {
-        broadcast.destroy();
-      }
+      current.add(f.getId());
+      rows += live;
     }
+    if (!current.isEmpty()) {
+      out.add(current.stream().mapToLong(Long::longValue).toArray());
+    }
+    return out;
   }
 
-  /** The input of one graph task: an IVF partition's rows and its number (which seeds its graph). */
-  record GraphTask(int number, IndexSegmentWriter.Partition partition) implements Serializable {}
-
-  private static List<EncodedShard> encodeFragments(SparkSession spark, Configuration conf, Dataset dataset,
-      String column, TrainedModel model, List<DataFragment> fragments) {
-    List<Long> ids = fragments.stream().map(DataFragment::getId).toList();
-    if (ids.isEmpty()) {
+  private static List<IndexMetadata> writeSegments(SparkSession spark, Configuration conf, Dataset dataset,
+      String column, VectorIndexSpec spec, TrainedModel model, List<DataFragment> fragments, long rowsPerSegment) {
+    List<long[]> groups = groups(fragments, rowsPerSegment);
+    if (groups.isEmpty()) {
       return List.of();
     }
     String location = dataset.location();
@@ -145,24 +132,34 @@ public final class LanceIndexBuilder {
     SerializableConfiguration shipped = new SerializableConfiguration(conf);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<JavaSerialized<TrainedModel>> broadcast = jsc.broadcast(JavaSerialized.of(model));
-    LOG.info("Encoding {} fragments of {}@v{} for a {} index in {} Spark tasks", ids.size(), location, version,
-        model.type(), ids.size());
+    LOG.info("Writing {} index \"{}\" of {}@v{} as {} segment(s) of at most {} rows, one Spark task each",
+        spec.type(), spec.nameFor(column), location, version, groups.size(), rowsPerSegment);
     try {
-      // collect() keeps the order of the list, so the shards come back in fragment order
-      return jsc.parallelize(ids, ids.size()).map(id -> JavaSerialized.of(encodeOne(location, version, shipped, column,
-          broadcast.value().get(), id))).collect().stream().map(JavaSerialized::get).toList();
+      // collect() keeps the order of the list: segments come back in fragment order
+      List<byte[]> entries = jsc.parallelize(groups, groups.size()).map(group -> writeSegment(location, version,
+          shipped, column, spec, broadcast.value().get(), group)).collect();
+      List<IndexMetadata> out = new ArrayList<>(entries.size());
+      for (byte[] e : entries) {
+        out.add(IndexMetadata.parseFrom(e));
+      }
+      return out;
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException("A segment task returned an unreadable manifest entry", e);
     } finally {
       broadcast.destroy();
     }
   }
 
-  private static EncodedShard encodeOne(String location, long version, SerializableConfiguration conf, String column,
-      TrainedModel model, long fragmentId) {
+  /** In an executor: the segment of one group of fragments, written; returns its manifest entry. */
+  private static byte[] writeSegment(String location, long version, SerializableConfiguration conf, String column,
+      VectorIndexSpec spec, TrainedModel model, long[] group) {
     try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withVersion(version).withHadoopConf(conf.get()))) {
-      DataFragment fragment = ds.snapshot().fragment(fragmentId).orElseThrow(() -> new LancelotException(
-          "Cannot encode fragment " + fragmentId + " of " + location + "@v" + version + ": the version has no such"
-              + " fragment"));
-      return VectorIndexBuilder.encode(ds, column, model, List.of(fragment));
+      List<DataFragment> fragments = new ArrayList<>(group.length);
+      for (long id : group) {
+        fragments.add(ds.snapshot().fragment(id).orElseThrow(() -> new LancelotException("Cannot index fragment "
+            + id + " of " + location + "@v" + version + ": the version has no such fragment")));
+      }
+      return VectorIndexBuilder.build(ds, column, spec, fragments, model).metadata().toByteArray();
     }
   }
 }

@@ -10,11 +10,11 @@ import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
-import dev.lancelot.engine.index.vector.build.EncodedShard;
 import dev.lancelot.engine.index.vector.build.TrainedModel;
 import dev.lancelot.engine.index.vector.build.VectorIndexBuilder;
-import dev.lancelot.engine.index.vector.hnsw.HnswBuildParams;
-import dev.lancelot.engine.index.vector.store.IndexSegmentWriter;
+import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.engine.query.VectorSearch;
+import dev.lancelot.engine.query.exec.UnitResult;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.ClusteredData;
 import dev.lancelot.engine.vector.DistanceMetric;
@@ -79,21 +79,17 @@ class TravellingObjectsTest {
       TRAVELLING.put("broadcast IVF_HNSW_SQ model", JavaSerialized.of(sq));
       TRAVELLING.put("broadcast IVF_FLAT model", JavaSerialized.of(flat));
 
-      EncodedShard pqShard = VectorIndexBuilder.encode(ds, "vector", pq, fragments.subList(0, 1));
-      EncodedShard sqShard = VectorIndexBuilder.encode(ds, "vector", sq, fragments.subList(1, 2));
-      EncodedShard flatShard = VectorIndexBuilder.encode(ds, "vector", flat, fragments);
-      assertThat(pqShard.rows()).isEqualTo(300);
-      TRAVELLING.put("encoding task result (PQ codes)", JavaSerialized.of(pqShard));
-      TRAVELLING.put("encoding task result (SQ codes)", JavaSerialized.of(sqShard));
-      TRAVELLING.put("encoding task result (vectors)", JavaSerialized.of(flatShard));
+      TRAVELLING.put("segment task input (fragment ids)", new long[] {0, 1});
+      byte[] entry = VectorIndexBuilder.build(ds, "vector", VectorIndexSpec.of(IndexType.IVF_HNSW_SQ,
+          DistanceMetric.COSINE).withNumPartitions(2).withSeed(3), fragments.subList(0, 2), sq).metadata()
+          .toByteArray();
+      TRAVELLING.put("segment task result (manifest entry)", entry);
 
-      IndexSegmentWriter.Partition partition = new IndexSegmentWriter.Partition(sqShard.rowIds()[1], null,
-          sqShard.codes()[1], null);
-      IndexSegmentWriter.Partition withGraph = VectorIndexBuilder.withGraph(sq, partition,
-          HnswBuildParams.defaults(7), 1);
-      assertThat(withGraph.graph()).isNotNull();
-      TRAVELLING.put("graph task input", JavaSerialized.of(new LanceIndexBuilder.GraphTask(1, partition)));
-      TRAVELLING.put("graph task result", JavaSerialized.of(withGraph));
+      VectorQuery q = VectorQuery.builder("vector").vector(new float[8]).k(3).nprobes(1).build();
+      var plan = VectorSearch.plan(ds, q);
+      UnitResult unit = VectorSearch.runUnit(ds, plan, plan.units().get(0));
+      TRAVELLING.put("search unit task result", JavaSerialized.of(unit));
+      TRAVELLING.put("query-frame candidates (shuffled)", new scala.Tuple2<>(7L, new byte[] {1, 2, 3}));
     }
   }
 

@@ -25,7 +25,7 @@ import dev.lancelot.engine.vector.VectorException;
  */
 public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPartitions, int numSubVectors,
     int numBits, int m, int efConstruction, int maxLevel, int sampleRate, int maxIters, long seed, String name,
-    boolean replace) {
+    boolean replace) implements java.io.Serializable {
   public static final int DEFAULT_NUM_SUB_VECTORS = 16;
   public static final int DEFAULT_SAMPLE_RATE = 256;
   public static final int DEFAULT_MAX_ITERS = 50;

@@ -40,15 +40,16 @@ public final class VectorIndexes {
    * segments in the same commit.
    */
   public static Dataset create(Dataset dataset, String column, VectorIndexSpec spec) {
-    return create(dataset, column, spec, VectorIndexBuilder.LOCAL);
+    return create(dataset, column, spec, VectorIndexBuilder.LOCAL_SEGMENTS);
   }
 
   /**
-   * {@link #create(Dataset, String, VectorIndexSpec)} with the assign-and-encode phase run by
-   * {@code encoder} (e.g. on a cluster); training, graph building, writing and the commit stay here.
+   * {@link #create(Dataset, String, VectorIndexSpec)} with the segments written by {@code writer}
+   * (e.g. one per group of fragments, on a cluster): the model is trained here, once, and the
+   * segments it returns are committed here in one version.
    */
   public static Dataset create(Dataset dataset, String column, VectorIndexSpec spec,
-      VectorIndexBuilder.ShardEncoder encoder) {
+      VectorIndexBuilder.SegmentWriter writer) {
     String name = spec.nameFor(column);
     // The column is checked first: replacing an index is no remedy for a column that cannot be indexed.
     VectorColumn.resolve(dataset, column, "create " + spec.type() + " index \"" + name + "\" on column \"" + column
@@ -59,25 +60,25 @@ public final class VectorIndexes {
           + " that name already exists (" + existing.get(0).type() + "). Replace it (replace=true, --replace) or choose"
           + " another name.");
     }
-    VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec,
-        dataset.snapshot().fragments(), null, encoder);
-    return commit(dataset, List.of(built.metadata()), protos(existing));
+    List<DataFragment> fragments = dataset.snapshot().fragments();
+    TrainedModel model = VectorIndexBuilder.train(dataset, column, spec, fragments);
+    return commit(dataset, writer.write(dataset, column, spec, model, fragments), protos(existing));
   }
 
   /**
    * Brings index {@code name} up to date with fragments appended since it was built. Without
-   * {@code retrain}, adds one delta segment (same name, new uuid) over the unindexed fragments,
+   * {@code retrain}, adds delta segments (same name, new uuid) over the unindexed fragments,
    * encoded with the index's existing centroids and codebook; with {@code retrain}, trains a new
    * model on all current fragments and replaces every segment. Returns {@code dataset} unchanged
    * when nothing is unindexed and no retrain is asked.
    */
   public static Dataset optimize(Dataset dataset, String name, boolean retrain) {
-    return optimize(dataset, name, retrain, VectorIndexBuilder.LOCAL);
+    return optimize(dataset, name, retrain, VectorIndexBuilder.LOCAL_SEGMENTS);
   }
 
-  /** {@link #optimize(Dataset, String, boolean)} with the encoding run by {@code encoder}. */
+  /** {@link #optimize(Dataset, String, boolean)} with the segments written by {@code writer}. */
   public static Dataset optimize(Dataset dataset, String name, boolean retrain,
-      VectorIndexBuilder.ShardEncoder encoder) {
+      VectorIndexBuilder.SegmentWriter writer) {
     List<IndexSegment> segments = vectorSegments(dataset, name, "optimize");
     IndexSegment first = segments.get(0);
     String column = columnOf(dataset, first);
@@ -86,9 +87,9 @@ public final class VectorIndexes {
         dataset.context().paths().indexDir(first.uuid().toString()));
     spec = spec.withNumPartitions(model.numPartitions());
     if (retrain) {
-      VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec,
-          dataset.snapshot().fragments(), null, encoder);
-      return commit(dataset, List.of(built.metadata()), protos(segments));
+      List<DataFragment> fragments = dataset.snapshot().fragments();
+      TrainedModel trained = VectorIndexBuilder.train(dataset, column, spec, fragments);
+      return commit(dataset, writer.write(dataset, column, spec, trained, fragments), protos(segments));
     }
     List<DataFragment> unindexed = dataset.indexes().unindexedFragments(name);
     if (unindexed.isEmpty()) {
@@ -96,9 +97,7 @@ public final class VectorIndexes {
           dataset.version());
       return dataset;
     }
-    VectorIndexBuilder.BuiltSegment built = VectorIndexBuilder.build(dataset, column, spec, unindexed,
-        TrainedModel.of(model), encoder);
-    return commit(dataset, List.of(built.metadata()), List.of());
+    return commit(dataset, writer.write(dataset, column, spec, TrainedModel.of(model), unindexed), List.of());
   }
 
   /** Removes every segment of index {@code name} (the files stay until cleanup, as Lance does). */

@@ -66,6 +66,22 @@ public final class VectorIndexBuilder {
     }
   }
 
+  /**
+   * Writes the segments of an index over some fragments with a model trained once (by the caller):
+   * one segment here ({@link #LOCAL_SEGMENTS}), or one per group of fragments wherever the data is
+   * (the Spark connector writes each group's segment in an executor). Returns the segments'
+   * manifest entries, written but not committed.
+   */
+  @FunctionalInterface
+  public interface SegmentWriter {
+    List<IndexMetadata> write(Dataset dataset, String column, VectorIndexSpec spec, TrainedModel model,
+        List<DataFragment> fragments);
+  }
+
+  /** One segment over all the fragments, written here. */
+  public static final SegmentWriter LOCAL_SEGMENTS = (dataset, column, spec, model, fragments) ->
+      List.of(build(dataset, column, spec, fragments, model).metadata());
+
   /** Encodes every fragment here, as one shard. */
   public static final ShardEncoder LOCAL = (dataset, column, model, fragments) ->
       List.of(encode(dataset, column, model, fragments));
