@@ -65,6 +65,18 @@ public abstract class SharedSpark {
     allocator = new RootAllocator();
   }
 
+  /** Runs {@code action} with {@code listener} on the bus; returns once it has seen every event the action caused. */
+  protected static void listening(org.apache.spark.scheduler.SparkListener listener, Runnable action)
+      throws java.util.concurrent.TimeoutException {
+    spark.sparkContext().addSparkListener(listener);
+    try {
+      action.run();
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark.sparkContext().removeSparkListener(listener);
+    }
+  }
+
   @AfterAll
   static void stopSpark() {
     allocator.close();

@@ -185,13 +185,7 @@ class SparkIndexBuildTest extends SharedSpark {
         max.accumulateAndGet(end.taskMetrics().resultSize(), Math::max);
       }
     };
-    spark.sparkContext().addSparkListener(listener);
-    try {
-      action.run();
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-    } finally {
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    listening(listener, action);
     assertThat(tasks.get()).isPositive();
     return max.get();
   }

@@ -75,13 +75,7 @@ class SparkSearchExecutionTest extends SharedSpark {
         stages.incrementAndGet();
       }
     };
-    spark.sparkContext().addSparkListener(listener);
-    try {
-      action.run();
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-    } finally {
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    listening(listener, action);
     return new int[] {jobs.get(), stages.get()};
   }
 
