@@ -34,8 +34,14 @@ import org.apache.spark.launcher.JavaModuleOptions;
 final class StandaloneCluster implements AutoCloseable {
   static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final String[] WORKER_HOSTS = {"127.0.0.1", "localhost"};
-  private static final String WORKER_MEMORY = "1600m";
+  private static final String WORKER_MEMORY = "2g";
   private static final String DAEMON_HEAP = "-Xmx256m";
+  /**
+   * For the lane's 2-core machines, not needed by Spark or lancelot: one GC thread per JVM, and
+   * (for the master, workers and spark-submit clients, which do little) the quick JIT only.
+   */
+  static final List<String> SMALL_JVM = List.of("-XX:+UseSerialGC");
+  private static final List<String> IDLE_JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
   private final Path sparkHome;
   private final Path dir;
@@ -102,7 +108,9 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   private void startDaemon(String name, String mainClass, String host, List<String> args) throws IOException {
-    List<String> cmd = javaCommand(DAEMON_HEAP, List.of("-Dspark.master.rest.enabled=false"));
+    List<String> extra = new ArrayList<>(IDLE_JVM);
+    extra.add("-Dspark.master.rest.enabled=false");
+    List<String> cmd = javaCommand(DAEMON_HEAP, extra);
     cmd.add(mainClass);
     cmd.addAll(args);
     daemons.put(name, launch(cmd, host, dir.resolve(name + ".log")));
@@ -138,9 +146,13 @@ final class StandaloneCluster implements AutoCloseable {
     return pb.start();
   }
 
-  /** Runs spark-submit (as its own JVM, like bin/spark-submit) and waits for it to exit. */
-  SubmitResult submit(String name, List<String> submitArgs, Duration timeout) throws IOException {
-    List<String> cmd = javaCommand("-Xmx640m", List.of());
+  /**
+   * Runs spark-submit (as its own JVM, like bin/spark-submit) and waits for it to exit;
+   * {@code driverInside} when the driver runs in that JVM (client deploy mode).
+   */
+  SubmitResult submit(String name, boolean driverInside, List<String> submitArgs, Duration timeout)
+      throws IOException {
+    List<String> cmd = driverInside ? javaCommand("-Xmx640m", SMALL_JVM) : javaCommand(DAEMON_HEAP, IDLE_JVM);
     cmd.add("org.apache.spark.deploy.SparkSubmit");
     cmd.addAll(submitArgs);
     Path log = dir.resolve("submit-" + name + ".log");

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -46,6 +48,9 @@ import org.junit.jupiter.api.Test;
  *   <li>an executor killed in the middle of a write, and a write with speculative task copies, each
  *       commit one version holding every row once, with every referenced data file present.</li>
  * </ul>
+ *
+ * <p>The local reference run starts in the background with the cluster. The applications run one
+ * after the other: on a 2-core machine, running them together only makes each slower.
  */
 class StandaloneClusterTest {
   static final Map<String, String> JAVA_SERIALIZER = Map.of(
@@ -57,14 +62,20 @@ class StandaloneClusterTest {
   /** The serializer of every application of the lane (and of the local reference run). */
   static final Map<String, String> SERIALIZER = JAVA_SERIALIZER;
 
-  private static final Duration APP_TIMEOUT = Duration.ofMinutes(5);
+  private static final Duration APP_TIMEOUT = Duration.ofMinutes(8);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static StandaloneCluster cluster;
   private static Path root;
   private static Path runtimeJar;
   private static Path appJar;
-  private static List<String> localAnswers;
+  private static CompletableFuture<List<String>> localAnswers;
+  /** Runs the local reference and applications the test watches while they run. */
+  private static final ExecutorService background = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "standalone-lane");
+    t.setDaemon(true);
+    return t;
+  });
 
   @BeforeAll
   static void startCluster() throws IOException {
@@ -79,11 +90,17 @@ class StandaloneClusterTest {
     Path dir = Files.createDirectories(target.resolve("standalone-cluster").resolve("run-" + System.currentTimeMillis()));
     root = Files.createDirectories(dir.resolve("data"));
     appJar = buildAppJar(dir.resolve("cluster-app.jar"));
+    localAnswers = CompletableFuture.supplyAsync(StandaloneClusterTest::runLocally, background);
     cluster = StandaloneCluster.start(sparkHome, dir);
   }
 
   @AfterAll
   static void stopCluster() {
+    if (localAnswers != null) {
+      // the local session must be stopped before the next test class starts its own
+      localAnswers.handle((answers, error) -> answers).join();
+    }
+    background.shutdown();
     if (cluster != null) {
       cluster.close();
       cluster = null;
@@ -114,7 +131,7 @@ class StandaloneClusterTest {
       } catch (IOException e) {
         throw new IllegalStateException(e);
       }
-    });
+    }, background);
     try {
       long pid = awaitPausedExecutor(markers, app);
       ProcessHandle executor = cluster.executors().stream().filter(h -> h.pid() == pid).findFirst()
@@ -185,7 +202,7 @@ class StandaloneClusterTest {
 
   /** Waits for a paused first attempt of a write task and returns the pid of the JVM it runs in. */
   private static long awaitPausedExecutor(Path markers, CompletableFuture<?> app) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    long deadline = System.nanoTime() + APP_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (app.isDone()) {
         throw new AssertionError("The application ended before any write task paused\n" + cluster.logTails());
@@ -201,7 +218,8 @@ class StandaloneClusterTest {
       }
       Thread.sleep(100);
     }
-    throw new AssertionError("No write task paused within 3 minutes\n" + cluster.logTails());
+    throw new AssertionError("No write task paused within " + APP_TIMEOUT.toMinutes() + " minutes\n"
+        + cluster.logTails());
   }
 
   /**
@@ -223,7 +241,7 @@ class StandaloneClusterTest {
     }
     args.addAll(List.of(appJar.toString(), scenario, dataRoot.toString(), answers.toString()));
     long t0 = System.nanoTime();
-    SubmitResult result = cluster.submit(name, args, APP_TIMEOUT);
+    SubmitResult result = cluster.submit(name, deployMode.equals("client"), args, APP_TIMEOUT);
     System.out.printf("standalone lane: %s (%s mode) took %.1f s%n", name, deployMode, (System.nanoTime() - t0) / 1e9);
     List<String> lines = Files.exists(answers) ? Files.readAllLines(answers) : List.of();
     if (result.timedOut() || result.exitCode() != 0 || lines.isEmpty()
@@ -247,9 +265,12 @@ class StandaloneClusterTest {
     conf.put("spark.sql.session.timeZone", "UTC");
     conf.put("spark.sql.extensions", LanceSparkExtensions.class.getName());
     conf.putAll(SERIALIZER);
+    conf.put("spark.executor.extraJavaOptions", String.join(" ", StandaloneCluster.SMALL_JVM));
     if (deployMode.equals("cluster")) {
       // A driver launched by a worker gets no JVM options from the launcher scripts.
-      conf.put("spark.driver.extraJavaOptions", String.join(" ", StandaloneCluster.sparkModuleOptions()));
+      List<String> driverOptions = new ArrayList<>(StandaloneCluster.sparkModuleOptions());
+      driverOptions.addAll(StandaloneCluster.SMALL_JVM);
+      conf.put("spark.driver.extraJavaOptions", String.join(" ", driverOptions));
       conf.put("spark.standalone.submit.waitAppCompletion", "true");
     } else {
       conf.put("spark.driver.host", "127.0.0.1");
@@ -259,28 +280,32 @@ class StandaloneClusterTest {
     return conf;
   }
 
-  /** The flow's answers from a local[2] session in this JVM (computed once). */
-  private static synchronized List<String> localAnswers() throws IOException {
-    if (localAnswers == null) {
-      SparkSession.Builder builder = SparkSession.builder().master("local[2]").appName("lancelot-cluster-reference")
-          .config("spark.ui.enabled", "false")
-          .config("spark.driver.host", "127.0.0.1")
-          .config("spark.sql.shuffle.partitions", "4")
-          .config("spark.sql.session.timeZone", "UTC")
-          .config("spark.sql.extensions", LanceSparkExtensions.class.getName());
-      SERIALIZER.forEach(builder::config);
-      SparkSession spark = builder.getOrCreate();
-      try {
-        List<String> lines = new ArrayList<>();
-        for (Map<String, Object> a : ClusterFlow.run(spark, root.resolve("local").resolve("items").toString())) {
-          lines.add(JSON.writeValueAsString(a));
-        }
-        localAnswers = lines;
-      } finally {
-        spark.stop();
+  /** The flow's answers from a local[2] session in this JVM. */
+  private static List<String> localAnswers() throws Exception {
+    return localAnswers.get(APP_TIMEOUT.toMinutes(), TimeUnit.MINUTES);
+  }
+
+  private static List<String> runLocally() {
+    SparkSession.Builder builder = SparkSession.builder().master("local[2]").appName("lancelot-cluster-reference")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.extensions", LanceSparkExtensions.class.getName());
+    SERIALIZER.forEach(builder::config);
+    SparkSession spark = builder.getOrCreate();
+    try {
+      List<String> lines = new ArrayList<>();
+      for (Map<String, Object> a : ClusterFlow.run(spark, root.resolve("local").resolve("items").toString())) {
+        lines.add(JSON.writeValueAsString(a));
       }
+      return lines;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } finally {
+      spark.stop();
     }
-    return localAnswers;
   }
 
   /**

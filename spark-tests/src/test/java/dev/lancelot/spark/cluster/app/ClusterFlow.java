@@ -47,18 +47,18 @@ public final class ClusterFlow {
     answers.add(answer("append", "rows", spark.read().format("lance").load(path).count(),
         "versions", Datasets.versions(path)));
 
-    float[] q = queryVector(spark, path, 7);
+    Map<Long, float[]> q = queryVectors(spark, path, 7, 3100, 11, 1234, 3333);
     List<Row> tvf = spark.sql("SELECT id, tenant_id, _distance FROM lance_vector_search('" + path + "', column => "
-        + "'vector', q => array(" + sql(q) + "), k => 5, nprobes => 2, refine_factor => 2, filter => 'tenant_id = 3', "
+        + "'vector', q => array(" + sql(q.get(7L)) + "), k => 5, nprobes => 2, refine_factor => 2, filter => 'tenant_id = 3', "
         + "prefilter => true)").collectAsList();
     answers.add(answer("tvf search prefilter", "rows", rows(tvf)));
 
-    VectorQuery search = VectorQuery.builder("vector").vector(queryVector(spark, path, 3100)).k(8).nprobes(2)
+    VectorQuery search = VectorQuery.builder("vector").vector(q.get(3100L)).k(8).nprobes(2)
         .columns("id", "tenant_id").withRowId(true).build();
     answers.add(answer("dataframe search", "rows", rows(LanceVectorSearch.search(spark, path, search).collectAsList())));
 
-    VectorQuery batch = VectorQuery.builder("vector").vectors(queryVector(spark, path, 11),
-        queryVector(spark, path, 1234), queryVector(spark, path, 3333)).k(10).nprobes(1).build();
+    VectorQuery batch = VectorQuery.builder("vector").vectors(q.get(11L), q.get(1234L),
+        q.get(3333L)).k(10).nprobes(1).build();
     SparkRecall recall = LanceVectorSearch.recall(spark, path, batch);
     answers.add(answer("recall", "version", recall.version(), "queries", recall.queries(), "meanRows",
         recall.meanRows(), "recall", recall.recall()));
@@ -92,14 +92,23 @@ public final class ClusterFlow {
             .as("vector", new MetadataBuilder().putLong("arrow.fixed-size-list.size", DIM).build()));
   }
 
-  /** Row {@code id}'s vector moved by +0.01 per coordinate: near, but not equal to, a stored vector. */
-  static float[] queryVector(SparkSession spark, String path, long id) {
-    List<Float> v = spark.read().format("lance").load(path).filter("id = " + id).select("vector").first().getList(0);
-    float[] q = new float[v.size()];
-    for (int i = 0; i < q.length; i++) {
-      q[i] = v.get(i) + 0.01f;
+  /** The vectors of rows {@code ids}, moved by +0.01 per coordinate: near, but not equal to, stored vectors. */
+  static Map<Long, float[]> queryVectors(SparkSession spark, String path, long... ids) {
+    StringBuilder in = new StringBuilder();
+    for (long id : ids) {
+      in.append(in.length() == 0 ? "" : ", ").append(id);
     }
-    return q;
+    Map<Long, float[]> out = new java.util.HashMap<>();
+    for (Row r : spark.read().format("lance").load(path).filter("id IN (" + in + ")").select("id", "vector")
+        .collectAsList()) {
+      List<Float> v = r.getList(1);
+      float[] q = new float[v.size()];
+      for (int i = 0; i < q.length; i++) {
+        q[i] = v.get(i) + 0.01f;
+      }
+      out.put(r.getLong(0), q);
+    }
+    return out;
   }
 
   static Map<String, Object> answer(String step, Object... keysAndValues) {
