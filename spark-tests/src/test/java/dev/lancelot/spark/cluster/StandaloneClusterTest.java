@@ -59,7 +59,10 @@ class StandaloneClusterTest {
       "spark.serializer", "org.apache.spark.serializer.KryoSerializer",
       "spark.kryo.registrationRequired", "true",
       "spark.kryo.registrator", "dev.lancelot.spark.LanceKryoRegistrator");
-  /** The serializer of every application of the lane (and of the local reference run). */
+  /**
+   * The serializer of every application of the lane (and of the local reference run): Java for now;
+   * KRYO_SERIALIZER once {@code dev.lancelot.spark.LanceKryoRegistrator} exists.
+   */
   static final Map<String, String> SERIALIZER = JAVA_SERIALIZER;
 
   private static final Duration APP_TIMEOUT = Duration.ofMinutes(8);
