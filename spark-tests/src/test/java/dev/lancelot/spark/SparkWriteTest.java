@@ -45,6 +45,40 @@ class SparkWriteTest extends SharedSpark {
     return out;
   }
 
+  /** A write reports the rows its tasks wrote and the data files and bytes it committed. */
+  @Test
+  void aWriteReportsWhatItWrote(@TempDir Path dir) throws Exception {
+    AtomicReference<org.apache.spark.sql.execution.QueryExecution> seen = new AtomicReference<>();
+    org.apache.spark.sql.util.QueryExecutionListener listener = new org.apache.spark.sql.util.QueryExecutionListener() {
+      @Override
+      public void onSuccess(String funcName, org.apache.spark.sql.execution.QueryExecution qe, long durationNs) {
+        seen.set(qe);
+      }
+
+      @Override
+      public void onFailure(String funcName, org.apache.spark.sql.execution.QueryExecution qe, Exception e) {
+      }
+    };
+    spark.listenerManager().register(listener);
+    try {
+      frame(0, 3000, 3).write().format("lance").mode("overwrite").save(dir.resolve("m").toString());
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark.listenerManager().unregister(listener);
+    }
+    org.apache.spark.sql.execution.SparkPlan write = seen.get().executedPlan();
+    java.util.Map<String, org.apache.spark.sql.execution.metric.SQLMetric> metrics =
+        scala.jdk.javaapi.CollectionConverters.asJava(write.metrics());
+    assertThat(metrics.get("rowsWritten").value()).isEqualTo(3000);
+    assertThat(metrics.get("filesCommitted").value()).isEqualTo(3);
+    long bytes;
+    try (Stream<Path> files = Files.list(dir.resolve("m").resolve("data"))) {
+      bytes = files.mapToLong(f -> f.toFile().length()).sum();
+    }
+    assertThat(metrics.get("bytesCommitted").value()).isEqualTo(bytes);
+    assertThat(metrics.get("bytesCommitted").name().get()).isEqualTo("bytes committed");
+  }
+
   @Test
   void createAppendOverwriteIgnoreAndErrorIfExists(@TempDir Path tmp) throws Exception {
     String path = tmp.resolve("ds").toString();

@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  * one version (F4); an aborted job deletes what its tasks wrote.
  */
 final class LanceBatchWrite implements BatchWrite {
+  private long committedFiles;
+  private long committedBytes;
   private static final Logger LOG = LoggerFactory.getLogger(LanceBatchWrite.class);
   private final LanceTable table;
   private final LanceOptions options;
@@ -119,9 +121,19 @@ final class LanceBatchWrite implements BatchWrite {
     return out;
   }
 
+  /**
+   * Spark's commit coordinator lets one attempt per task commit: a losing speculative attempt (or
+   * one of a lost executor that comes back) is denied and aborted, which deletes its files, so no
+   * data file is left behind unreferenced.
+   */
+  /** Data files and their bytes in the committed version (driver metrics of the write). */
+  long[] committedFilesAndBytes() {
+    return new long[] {committedFiles, committedBytes};
+  }
+
   @Override
   public boolean useCommitCoordinator() {
-    return false;
+    return true;
   }
 
   @Override
@@ -132,6 +144,12 @@ final class LanceBatchWrite implements BatchWrite {
         readVersion)) {
       LOG.info("Committed {} rows in {} fragments to {} as version {} ({})", rows, fragments.size(),
           table.location(), committed.version(), mode);
+      for (FragmentMetadata f : fragments) {
+        for (var file : f.toProto().getFilesList()) {
+          committedFiles++;
+          committedBytes += file.getFileSizeBytes();
+        }
+      }
     } catch (LancelotException e) {
       Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
       throw e;

@@ -15,6 +15,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.StructField;
@@ -29,6 +30,7 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
   private final BufferAllocator allocator = new RootAllocator();
   private final FragmentWriter files;
   private final RowToArrow rows;
+  private long rowsWritten;
 
   LanceDataWriter(String location, Configuration conf, LanceSchema target, StructType sparkSchema,
       int maxRowsPerFile, String taskLabel) {
@@ -46,6 +48,7 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow row) {
     rows.append(row);
+    rowsWritten++;
     if (rows.rows() >= BATCH_ROWS) {
       flush();
     }
@@ -63,6 +66,11 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
     flush();
     List<FragmentMetadata> fragments = files.finish();
     return new LanceCommitMessage(fragments);
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    return WriteMetrics.task(rowsWritten);
   }
 
   @Override

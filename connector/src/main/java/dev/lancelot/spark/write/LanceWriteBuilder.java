@@ -44,6 +44,8 @@ public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
   public Write build() {
     WriteMode mode = overwrite ? WriteMode.OVERWRITE : staged ? WriteMode.CREATE : WriteMode.APPEND;
     return new Write() {
+      private LanceBatchWrite batch;
+
       @Override
       public String description() {
         return "LanceWrite[" + table.location() + ", mode=" + mode + "]";
@@ -51,7 +53,19 @@ public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
 
       @Override
       public BatchWrite toBatch() {
-        return new LanceBatchWrite(table, info, options, mode);
+        batch = new LanceBatchWrite(table, info, options, mode);
+        return batch;
+      }
+
+      @Override
+      public org.apache.spark.sql.connector.metric.CustomMetric[] supportedCustomMetrics() {
+        return WriteMetrics.supported();
+      }
+
+      @Override
+      public org.apache.spark.sql.connector.metric.CustomTaskMetric[] reportDriverMetrics() {
+        long[] committed = batch == null ? new long[2] : batch.committedFilesAndBytes();
+        return WriteMetrics.driver(committed[0], committed[1]);
       }
     };
   }
