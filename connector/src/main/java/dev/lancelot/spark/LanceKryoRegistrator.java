@@ -15,7 +15,9 @@ import org.apache.spark.serializer.KryoRegistrator;
  * </pre>
  *
  * <p>Both classes serialize themselves ({@link com.esotericsoftware.kryo.KryoSerializable}); what
- * they carry (engine records, arrays, lists) never reaches Kryo, so nothing else needs registering.
+ * they carry (engine records, arrays, lists) never reaches Kryo. The only other classes are the
+ * arrays behind the small collections lancelot parallelizes (search unit numbers, groups of
+ * fragment ids), which Spark itself does not register.
  * Without {@code registrationRequired} the registrator is optional: Kryo picks the same
  * serializers for unregistered classes. To combine it with registrators of your own, list them
  * all, separated by commas.
@@ -25,5 +27,9 @@ public final class LanceKryoRegistrator implements KryoRegistrator {
   public void registerClasses(Kryo kryo) {
     kryo.register(LanceCommitMessage.class);
     kryo.register(JavaSerialized.class);
+    // Elements of the small collections lancelot parallelizes (search unit numbers, fragment id
+    // groups): Spark keeps them in an ArraySeq over an array of these.
+    kryo.register(Integer[].class);
+    kryo.register(long[][].class);
   }
 }

@@ -80,6 +80,9 @@ class TravellingObjectsTest {
       TRAVELLING.put("broadcast IVF_FLAT model", JavaSerialized.of(flat));
 
       TRAVELLING.put("segment task input (fragment ids)", new long[] {0, 1});
+      // what parallelize keeps of its elements: an array of them
+      TRAVELLING.put("segment groups, as parallelized", new long[][] {{0, 1}, {2}});
+      TRAVELLING.put("search unit numbers, as parallelized", new Integer[] {0, 1, 2});
       byte[] entry = VectorIndexBuilder.build(ds, "vector", VectorIndexSpec.of(IndexType.IVF_HNSW_SQ,
           DistanceMetric.COSINE).withNumPartitions(2).withSeed(3), fragments.subList(0, 2), sq).metadata()
           .toByteArray();
