@@ -98,6 +98,20 @@ public final class Dataset implements AutoCloseable {
     return DatasetCache.SHARED.open(location, version, conf);
   }
 
+  /**
+   * The latest version of the dataset at {@code location} through the same cache as
+   * {@link #openCached}: each call lists the version directory (so a new commit is seen at once);
+   * a version already opened is not read again.
+   */
+  public static Dataset openLatestCached(String location, Configuration conf) {
+    return DatasetCache.SHARED.openLatest(location, conf);
+  }
+
+  /** The number of the latest version under {@code ctx}. */
+  static long latestVersion(DatasetContext ctx) {
+    return VersionLog.latest(ctx.io(), ctx.paths()).orElseThrow(() -> notFound(ctx.paths())).version();
+  }
+
   /** A dataset that shares {@code ctx} and does not own its allocator (for {@link DatasetCache}). */
   static Dataset shared(DatasetContext ctx, long version) {
     return new Dataset(ctx, loadVersion(ctx, version), false);

@@ -44,6 +44,25 @@ final class DatasetCache {
         return d;
       }
     }
+    return open(context(contextKey, location, conf), versionKey, version);
+  }
+
+  /** The latest version: one listing of the version directory, the rest from the cache. */
+  Dataset openLatest(String location, Configuration conf) {
+    String contextKey = location + "\u0000" + fileSystemSettings(conf);
+    DatasetContext ctx = context(contextKey, location, conf);
+    long version = Dataset.latestVersion(ctx);
+    String versionKey = contextKey + "\u0000" + version;
+    synchronized (this) {
+      Dataset d = versions.get(versionKey);
+      if (d != null) {
+        return d;
+      }
+    }
+    return open(ctx, versionKey, version);
+  }
+
+  private DatasetContext context(String contextKey, String location, Configuration conf) {
     DatasetContext ctx;
     synchronized (this) {
       ctx = contexts.get(contextKey);
@@ -54,6 +73,10 @@ final class DatasetCache {
         ctx = contexts.computeIfAbsent(contextKey, k -> fresh);
       }
     }
+    return ctx;
+  }
+
+  private Dataset open(DatasetContext ctx, String versionKey, long version) {
     Dataset fresh = Dataset.shared(ctx, version);
     synchronized (this) {
       return versions.computeIfAbsent(versionKey, k -> fresh);

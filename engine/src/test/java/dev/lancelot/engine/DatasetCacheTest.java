@@ -52,6 +52,12 @@ class DatasetCacheTest {
       assertThat(Dataset.openCached(dir.toString(), 1, other)).isNotSameAs(v1);
       assertThatThrownBy(() -> Dataset.openCached(dir.toString(), 0, conf))
           .hasMessageContaining("explicit version");
+      // the latest version is found by listing every time: a new commit is seen at once
+      assertThat(Dataset.openLatestCached(dir.toString(), conf)).isSameAs(v2);
+      write(a, dir, 150, 10, WriteMode.APPEND);
+      assertThat(Dataset.openLatestCached(dir.toString(), conf).version()).isEqualTo(3);
+      assertThatThrownBy(() -> Dataset.openLatestCached(dir.resolve("missing").toString(), conf))
+          .isInstanceOf(DatasetNotFoundException.class);
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.exec.Merger;
@@ -43,15 +42,11 @@ final class VectorSearchTable implements SupportsRead {
     this.conf = conf;
   }
 
+  /** Plans on {@code version} (0 = the latest, found by one listing) from the driver's dataset cache. */
   static VectorSearchTable plan(String location, long version, VectorQuery query, Configuration conf) {
-    OpenOptions open = OpenOptions.defaults().withHadoopConf(conf);
-    if (version > 0) {
-      open = open.withVersion(version);
-    }
-    try (Dataset ds = Dataset.open(location, open)) {
-      SearchPlan plan = VectorSearch.plan(ds, query);
-      return new VectorSearchTable(plan, resultSchema(ds.lanceSchema(), plan), conf);
-    }
+    Dataset ds = version > 0 ? Dataset.openCached(location, version, conf) : Dataset.openLatestCached(location, conf);
+    SearchPlan plan = VectorSearch.plan(ds, query);
+    return new VectorSearchTable(plan, resultSchema(ds.lanceSchema(), plan), conf);
   }
 
   /** The Spark schema of the engine's result rows ({@code Merger.materialize}). */
