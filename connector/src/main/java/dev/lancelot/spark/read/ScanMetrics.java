@@ -1,8 +1,10 @@
 package dev.lancelot.spark.read;
 
+import static dev.lancelot.spark.SumMetric.value;
+
 import dev.lancelot.engine.io.ReadCounters;
+import dev.lancelot.spark.SumMetric;
 import org.apache.spark.sql.connector.metric.CustomMetric;
-import org.apache.spark.sql.connector.metric.CustomSumMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 
 /**
@@ -28,56 +30,24 @@ public final class ScanMetrics {
         value(FILES, read.filesOpened())};
   }
 
-  private static CustomTaskMetric value(String name, long value) {
-    return new CustomTaskMetric() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public long value() {
-        return value;
-      }
-    };
-  }
-
   /** Rows the scan returned to Spark. */
-  public static final class RowsRead extends CustomSumMetric {
-    @Override
-    public String name() {
-      return ROWS;
-    }
-
-    @Override
-    public String description() {
-      return "rows read";
+  public static final class RowsRead extends SumMetric {
+    public RowsRead() {
+      super(ROWS, "rows read");
     }
   }
 
   /** Bytes the scan read from storage. */
-  public static final class BytesRead extends CustomSumMetric {
-    @Override
-    public String name() {
-      return BYTES;
-    }
-
-    @Override
-    public String description() {
-      return "bytes read";
+  public static final class BytesRead extends SumMetric {
+    public BytesRead() {
+      super(BYTES, "bytes read");
     }
   }
 
   /** Files the scan opened. */
-  public static final class FilesOpened extends CustomSumMetric {
-    @Override
-    public String name() {
-      return FILES;
-    }
-
-    @Override
-    public String description() {
-      return "files opened";
+  public static final class FilesOpened extends SumMetric {
+    public FilesOpened() {
+      super(FILES, "files opened");
     }
   }
 }

@@ -1,7 +1,9 @@
 package dev.lancelot.spark.write;
 
+import static dev.lancelot.spark.SumMetric.value;
+
+import dev.lancelot.spark.SumMetric;
 import org.apache.spark.sql.connector.metric.CustomMetric;
-import org.apache.spark.sql.connector.metric.CustomSumMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 
 /**
@@ -27,56 +29,24 @@ public final class WriteMetrics {
     return new CustomTaskMetric[] {value(FILES, files), value(BYTES, bytes)};
   }
 
-  private static CustomTaskMetric value(String name, long value) {
-    return new CustomTaskMetric() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public long value() {
-        return value;
-      }
-    };
-  }
-
   /** Rows the write's tasks wrote. */
-  public static final class RowsWritten extends CustomSumMetric {
-    @Override
-    public String name() {
-      return ROWS;
-    }
-
-    @Override
-    public String description() {
-      return "rows written";
+  public static final class RowsWritten extends SumMetric {
+    public RowsWritten() {
+      super(ROWS, "rows written");
     }
   }
 
   /** Data files the write committed. */
-  public static final class FilesCommitted extends CustomSumMetric {
-    @Override
-    public String name() {
-      return FILES;
-    }
-
-    @Override
-    public String description() {
-      return "files committed";
+  public static final class FilesCommitted extends SumMetric {
+    public FilesCommitted() {
+      super(FILES, "files committed");
     }
   }
 
   /** Bytes of the data files the write committed. */
-  public static final class BytesCommitted extends CustomSumMetric {
-    @Override
-    public String name() {
-      return BYTES;
-    }
-
-    @Override
-    public String description() {
-      return "bytes committed";
+  public static final class BytesCommitted extends SumMetric {
+    public BytesCommitted() {
+      super(BYTES, "bytes committed");
     }
   }
 }
