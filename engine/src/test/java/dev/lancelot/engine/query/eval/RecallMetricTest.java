@@ -265,6 +265,35 @@ class RecallMetricTest {
     }
   }
 
+  /** Q3: an index whose segments were built with different metrics cannot rank; it is refused, naming both. */
+  @Test
+  void anIndexWhoseSegmentsDisagreeOnTheMetricIsRefused() throws Exception {
+    Path dir = Files.createTempDirectory("recall-mixed-metrics");
+    write(dir, 0, 1000, WriteMode.CREATE);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.COSINE)
+          .withNumPartitions(2)).close();
+    }
+    write(dir, 1000, 300, WriteMode.APPEND);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      var delta = dev.lancelot.engine.index.vector.build.VectorIndexBuilder.build(ds, "vector",
+          VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2),
+          ds.indexes().unindexedFragments("vector_idx"), null);
+      ds.commitIndexes(List.of(delta.metadata()), List.of()).close();
+    }
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      VectorQuery q = VectorQuery.builder("vector").vector(queries[0]).k(K).build();
+      assertThatThrownBy(() -> VectorSearch.plan(ds, q)).isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("segments were built with different metrics").hasMessageContaining("cosine")
+          .hasMessageContaining("l2");
+      // the recall report says so in every cell it cannot measure
+      List<RecallRow> rows = RecallEvaluator.evaluate(ds, queries, new RecallEvaluator.Options("vector", K, null,
+          null), RecallEvaluator.parseGrid(""));
+      assertThat(rows.get(0).measured()).isFalse();
+      assertThat(rows.get(0).note()).contains("different metrics");
+    }
+  }
+
   @Test
   void badGridsFailBeforeAnythingRuns() {
     try (Dataset ds = Dataset.open(ourCosine.toString())) {
