@@ -183,13 +183,17 @@ class RuntimeJarTest {
     }
   }
 
-  /** {@code --packages} resolves the pom installed with the jar: it must not list what the jar holds. */
+  /**
+   * {@code --packages} resolves the pom installed with the jar: it stands alone (no parent to fetch)
+   * and lists nothing the jar holds.
+   */
   @Test
-  void installedPomDependsOnNothingTheJarHolds() throws Exception {
-    Path pom = jar.resolveSibling("dependency-reduced-pom.xml");
+  void installedPomStandsAloneAndDependsOnNothingTheJarHolds() throws Exception {
+    Path pom = jar.resolveSibling("lancelot-spark-runtime.pom");
     assertThat(pom).isRegularFile();
-    NodeList deps = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile())
-        .getElementsByTagName("dependency");
+    org.w3c.dom.Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
+    assertThat(doc.getElementsByTagName("parent").getLength()).as("parent of the installed pom").isZero();
+    NodeList deps = doc.getElementsByTagName("dependency");
     List<String> runtimeDeps = new ArrayList<>();
     for (int i = 0; i < deps.getLength(); i++) {
       Element d = (Element) deps.item(i);

@@ -109,9 +109,14 @@ class StandaloneClusterTest {
     }
   }
 
+  /**
+   * Client deploy mode, with the runtime jar fetched by {@code --packages} from a Maven repository
+   * (a file repository holding the jar and the pom the build installs, resolved through an Ivy
+   * settings file so that no other repository is asked).
+   */
   @Test
   void flowInClientModeAnswersAsInLocalMode() throws Exception {
-    List<String> answers = runApp("flow-client", "client", "flow", Map.of());
+    List<String> answers = runApp("flow-client", "client", "flow", Map.of(), packagesRepository());
     onFailureWithLogs(() -> assertThat(answers).as("answers of the flow in client deploy mode vs local[2]")
         .containsExactlyElementsOf(localAnswers()));
   }
@@ -230,10 +235,44 @@ class StandaloneClusterTest {
    */
   private static List<String> runApp(String name, String deployMode, String scenario, Map<String, String> conf)
       throws IOException {
+    return runApp(name, deployMode, scenario, conf, null);
+  }
+
+  /**
+   * A Maven repository (file layout) with the runtime jar and its installed pom, and an Ivy settings
+   * file that resolves from it alone: what {@code --packages} needs.
+   */
+  private static Path packagesRepository() throws IOException {
+    String file = runtimeJar.getFileName().toString();
+    String version = file.substring("lancelot-spark-runtime-".length(), file.length() - ".jar".length());
+    Path repo = root.getParent().resolve("m2repo");
+    Path dir = Files.createDirectories(repo.resolve("dev/lancelot/lancelot-spark-runtime").resolve(version));
+    Files.copy(runtimeJar, dir.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(runtimeJar.resolveSibling("lancelot-spark-runtime.pom"),
+        dir.resolve("lancelot-spark-runtime-" + version + ".pom"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Path settings = repo.resolveSibling("ivysettings.xml");
+    Files.writeString(settings, "<ivysettings>\n  <settings defaultResolver=\"lancelot-test\"/>\n  <resolvers>\n"
+        + "    <ibiblio name=\"lancelot-test\" m2compatible=\"true\" usepoms=\"true\" root=\"" + repo.toUri()
+        + "\"/>\n  </resolvers>\n</ivysettings>\n");
+    return settings;
+  }
+
+  /** {@code ivySettings} null: ships the runtime jar with {@code --jars}; else fetches it with {@code --packages}. */
+  private static List<String> runApp(String name, String deployMode, String scenario, Map<String, String> conf,
+      Path ivySettings) throws IOException {
     Path dataRoot = Files.createDirectories(root.resolve(name));
     Path answers = root.resolve(name + "-answers.jsonl");
     List<String> args = new ArrayList<>(List.of("--master", cluster.masterUrl(), "--deploy-mode", deployMode,
-        "--name", "lancelot-" + name, "--class", ClusterApp.class.getName(), "--jars", runtimeJar.toString()));
+        "--name", "lancelot-" + name, "--class", ClusterApp.class.getName()));
+    if (ivySettings == null) {
+      args.addAll(List.of("--jars", runtimeJar.toString()));
+    } else {
+      String file = runtimeJar.getFileName().toString();
+      String version = file.substring("lancelot-spark-runtime-".length(), file.length() - ".jar".length());
+      args.addAll(List.of("--packages", "dev.lancelot:lancelot-spark-runtime:" + version,
+          "--conf", "spark.jars.ivySettings=" + ivySettings,
+          "--conf", "spark.jars.ivy=" + ivySettings.resolveSibling("ivy-" + name)));
+    }
     for (Map.Entry<String, String> c : appConf(deployMode, conf).entrySet()) {
       args.add("--conf");
       args.add(c.getKey() + "=" + c.getValue());
