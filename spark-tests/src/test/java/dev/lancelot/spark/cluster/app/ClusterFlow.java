@@ -80,6 +80,17 @@ public final class ClusterFlow {
     answers.add(answer("fast search repeated", "rows", rows(againRows), "index cache misses",
         metrics.get("indexCacheMisses").value(), "bytes read", metrics.get("bytesRead").value(), "files opened",
         metrics.get("filesOpened").value()));
+
+    // Latency of warm single searches, for the log only (it differs between local and a cluster).
+    long[] nanos = new long[21];
+    for (int i = 0; i < nanos.length; i++) {
+      long t0 = System.nanoTime();
+      LanceVectorSearch.search(spark, path, search).collectAsList();
+      nanos[i] = System.nanoTime() - t0;
+    }
+    java.util.Arrays.sort(nanos);
+    System.out.printf("lancelot search latency on %s: p50 %.1f ms, max %.1f ms over %d warm searches%n",
+        spark.sparkContext().master(), nanos[nanos.length / 2] / 1e6, nanos[nanos.length - 1] / 1e6, nanos.length);
     return answers;
   }
 
