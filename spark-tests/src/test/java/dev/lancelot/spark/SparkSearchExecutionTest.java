@@ -154,6 +154,18 @@ class SparkSearchExecutionTest extends SharedSpark {
     assertThat(metrics.get("bytesRead").name().get()).isEqualTo("bytes read");
   }
 
+  /** A notebook binds the query vector as a SQL parameter instead of writing it as literal text. */
+  @Test
+  void theQueryVectorCanBeASqlParameter() {
+    float[] vector = q.clone();
+    List<Row> bound = spark.sql("SELECT id, _distance FROM lance_vector_search(:path, column => 'vector', q => :q, "
+        + "k => :k, nprobes => 2, refine_factor => 2)", Map.of("path", dir.toString(), "q", vector, "k", 5))
+        .collectAsList();
+    List<Row> direct = LanceVectorSearch.search(spark, dir.toString(), query()).collectAsList();
+    assertThat(bound).extracting(r -> r.getLong(0)).containsExactlyElementsOf(
+        direct.stream().map(r -> r.getLong(r.fieldIndex("id"))).toList());
+  }
+
   @Test
   void sqlComposesTheSearchRowsLikeATable() {
     StringBuilder array = new StringBuilder("array(");
