@@ -44,26 +44,10 @@ public final class VectorIndexBuilder {
    */
   public static BuiltSegment build(Dataset dataset, String column, VectorIndexSpec spec, List<DataFragment> fragments,
       TrainedModel reuse) {
-    return build(dataset, column, spec, fragments, reuse, LOCAL);
-  }
-
-  /**
-   * Assigns and encodes the rows of some fragments with a trained model, returning shards whose
-   * concatenation (in order) covers the fragments in their order: in this process
-   * ({@link #LOCAL}) or wherever the data is (the Spark connector runs one task per fragment).
-   */
-  @FunctionalInterface
-  public interface ShardEncoder {
-    List<EncodedShard> encode(Dataset dataset, String column, TrainedModel model, List<DataFragment> fragments);
-
-    /**
-     * Adds the HNSW graph of every IVF partition ({@link #withGraph}; same order, same seeds).
-     * By default here, partitions in parallel.
-     */
-    default List<IndexSegmentWriter.Partition> buildGraphs(TrainedModel model,
-        List<IndexSegmentWriter.Partition> partitions, HnswBuildParams params) {
-      return withGraphs(model, partitions, params);
-    }
+    long started = System.nanoTime();
+    TrainedModel model = reuse != null ? reuse : train(dataset, column, spec, fragments);
+    EncodedShard shard = encode(dataset, column, model, fragments);
+    return assemble(dataset, column, spec, model, fragments, List.of(shard), started);
   }
 
   /**
@@ -81,19 +65,6 @@ public final class VectorIndexBuilder {
   /** One segment over all the fragments, written here. */
   public static final SegmentWriter LOCAL_SEGMENTS = (dataset, column, spec, model, fragments) ->
       List.of(build(dataset, column, spec, fragments, model).metadata());
-
-  /** Encodes every fragment here, as one shard. */
-  public static final ShardEncoder LOCAL = (dataset, column, model, fragments) ->
-      List.of(encode(dataset, column, model, fragments));
-
-  /** {@link #build(Dataset, String, VectorIndexSpec, List, TrainedModel)} with the encoding run by {@code encoder}. */
-  public static BuiltSegment build(Dataset dataset, String column, VectorIndexSpec spec, List<DataFragment> fragments,
-      TrainedModel reuse, ShardEncoder encoder) {
-    long started = System.nanoTime();
-    TrainedModel model = reuse != null ? reuse : train(dataset, column, spec, fragments);
-    List<EncodedShard> shards = encoder.encode(dataset, column, model, fragments);
-    return assemble(dataset, column, spec, model, fragments, shards, started, encoder);
-  }
 
   /** Trains a model for a segment of {@code spec} over {@code fragments} (on a sample of their rows). */
   public static TrainedModel train(Dataset dataset, String column, VectorIndexSpec spec, List<DataFragment> fragments) {
@@ -134,7 +105,7 @@ public final class VectorIndexBuilder {
    * committed.
    */
   public static BuiltSegment assemble(Dataset dataset, String column, VectorIndexSpec spec, TrainedModel model,
-      List<DataFragment> fragments, List<EncodedShard> shards, long startedNanos, ShardEncoder graphs) {
+      List<DataFragment> fragments, List<EncodedShard> shards, long startedNanos) {
     String name = spec.nameFor(column);
     VectorColumn col = VectorColumn.resolve(dataset, column, action(dataset, column, spec, true));
     boolean flat = model.codebook() == null && model.quantizer() == null;
@@ -145,7 +116,7 @@ public final class VectorIndexBuilder {
     long t;
     if (spec.type().isHnsw()) {
       t = System.nanoTime();
-      partitions = graphs.buildGraphs(model, partitions, spec.hnswParams());
+      partitions = withGraphs(model, partitions, spec.hnswParams());
       LOG.info("Built HNSW graphs of {} partitions (m={}, ef_construction={}, max_level={}), {} ms",
           partitions.size(), spec.m(), spec.efConstruction(), spec.maxLevel(), (System.nanoTime() - t) / 1_000_000);
     }
