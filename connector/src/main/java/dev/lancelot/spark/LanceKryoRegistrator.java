@@ -14,8 +14,9 @@ import org.apache.spark.serializer.KryoRegistrator;
  * spark.kryo.registrator=dev.lancelot.spark.LanceKryoRegistrator
  * </pre>
  *
- * <p>Both classes serialize themselves ({@link com.esotericsoftware.kryo.KryoSerializable}); what
- * they carry (engine records, arrays, lists) never reaches Kryo. The only other classes are the
+ * <p>These classes serialize themselves ({@link com.esotericsoftware.kryo.KryoSerializable}); what
+ * they carry (engine records, arrays, lists, the Hadoop configuration broadcast to executors) never
+ * reaches Kryo. The only other classes are the
  * arrays behind the small collections lancelot parallelizes (search unit numbers, groups of
  * fragment ids), which Spark itself does not register.
  * Without {@code registrationRequired} the registrator is optional: Kryo picks the same
@@ -27,6 +28,7 @@ public final class LanceKryoRegistrator implements KryoRegistrator {
   public void registerClasses(Kryo kryo) {
     kryo.register(LanceCommitMessage.class);
     kryo.register(JavaSerialized.class);
+    kryo.register(SerializableConfiguration.class);
     // Elements of the small collections lancelot parallelizes (search unit numbers, fragment id
     // groups): Spark keeps them in an ArraySeq over an array of these.
     kryo.register(Integer[].class);

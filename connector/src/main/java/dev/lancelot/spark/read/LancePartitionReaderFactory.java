@@ -10,6 +10,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -21,12 +22,12 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /** Reads partitions as columnar batches straight from the engine's Arrow vectors. */
 public final class LancePartitionReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
-  private final SerializableConfiguration conf;
+  private final Broadcast<SerializableConfiguration> conf;
   private final List<String> columns;
   private final String filterSql;
   private final int batchSize;
 
-  LancePartitionReaderFactory(SerializableConfiguration conf, List<String> columns, String filterSql, int batchSize) {
+  LancePartitionReaderFactory(Broadcast<SerializableConfiguration> conf, List<String> columns, String filterSql, int batchSize) {
     this.conf = conf;
     this.columns = List.copyOf(columns);
     this.filterSql = filterSql;
@@ -61,7 +62,7 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
       Dataset ds = null;
       try {
         ds = Dataset.open(p.location(), OpenOptions.defaults().withVersion(p.version())
-            .withHadoopConf(conf.get()).withAllocator(allocator));
+            .withHadoopConf(conf.value().get()).withAllocator(allocator));
         batches = ds.newScan().columns(columns).filter(filterSql).batchSize(batchSize).execute(p.task());
         dataset = ds;
       } catch (RuntimeException e) {

@@ -5,10 +5,11 @@ import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
 import dev.lancelot.spark.LanceOptions;
 import dev.lancelot.spark.LanceTable;
-import dev.lancelot.spark.SerializableConfiguration;
+import dev.lancelot.spark.ConfigurationBroadcasts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -82,7 +83,8 @@ public final class LanceScan implements Scan, Batch {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new LancePartitionReaderFactory(new SerializableConfiguration(table.hadoopConf()), columns(), filterSql,
+    return new LancePartitionReaderFactory(
+        ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()), columns(), filterSql,
         options.batchSize());
   }
 

@@ -7,6 +7,7 @@ import dev.lancelot.engine.query.exec.UnitResult;
 import dev.lancelot.engine.query.exec.UnitStats;
 import dev.lancelot.engine.query.plan.SearchPlan;
 import dev.lancelot.engine.query.plan.SearchUnit;
+import dev.lancelot.spark.ConfigurationBroadcasts;
 import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.SerializableConfiguration;
 import dev.lancelot.engine.io.ReadCounters;
@@ -23,6 +24,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -132,7 +134,7 @@ public final class VectorSearchExec extends SparkPlan {
     SearchPlan plan = table.searchPlan();
     long cacheBytes = sparkContext().conf().getSizeAsBytes(CACHE_CONF, String.valueOf(
         dev.lancelot.engine.index.vector.VectorSegmentSearcher.cacheMaxBytes()));
-    List<UnitOutcome> outcomes = runUnits(plan, new SerializableConfiguration(table.conf()), cacheBytes);
+    List<UnitOutcome> outcomes = runUnits(plan, ConfigurationBroadcasts.of(sparkContext(), table.conf()), cacheBytes);
     List<UnitResult> results = outcomes.stream().map(o -> o.result).toList();
     Dataset ds = Dataset.openCached(plan.location(), plan.version(), table.conf());
     try (VectorSearchResult result = VectorSearch.finish(ds, plan, results, start)) {
@@ -142,7 +144,7 @@ public final class VectorSearchExec extends SparkPlan {
     }
   }
 
-  private List<UnitOutcome> runUnits(SearchPlan plan, SerializableConfiguration conf, long cacheBytes) {
+  private List<UnitOutcome> runUnits(SearchPlan plan, Broadcast<SerializableConfiguration> conf, long cacheBytes) {
     int n = plan.units().size();
     if (n == 0) {
       return List.of();
@@ -235,10 +237,10 @@ public final class VectorSearchExec extends SparkPlan {
   private static final class RunUnit implements Function<Integer, JavaSerialized<UnitOutcome>> {
     private static final long serialVersionUID = 1L;
     private final SearchPlan plan;
-    private final SerializableConfiguration conf;
+    private final Broadcast<SerializableConfiguration> conf;
     private final long cacheBytes;
 
-    RunUnit(SearchPlan plan, SerializableConfiguration conf, long cacheBytes) {
+    RunUnit(SearchPlan plan, Broadcast<SerializableConfiguration> conf, long cacheBytes) {
       this.plan = plan;
       this.conf = conf;
       this.cacheBytes = cacheBytes;
@@ -251,7 +253,7 @@ public final class VectorSearchExec extends SparkPlan {
       }
       SearchUnit unit = plan.units().get(unitIndex);
       ReadCounters.Snapshot before = ReadCounters.snapshot();
-      Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.get());
+      Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.value().get());
       UnitResult result = VectorSearch.runUnit(ds, plan, unit);
       org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
       String host = env == null ? null : env.blockManager().blockManagerId().host();
