@@ -64,19 +64,23 @@ public final class SparkBatchSearchBenchmark {
       // Warm-up on the small set: JIT, executor caches (the same segment for every query).
       LanceVectorSearch.search(spark, dir.toString(), sub, "embedding", params).collectAsList();
 
+      long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
       List<Row> ours = LanceVectorSearch.search(spark, dir.toString(), all, "embedding", params).collectAsList();
       double oursSeconds = (System.nanoTime() - t0) / 1e9;
+      double oursCores = (processCpuNanos() - cpu0) / 1e9 / oursSeconds;
       log(String.format("lancelot: %,d queries in %.1f s (%,d rows)", n, oursSeconds, ours.size()));
 
       spark.read().format("lance").load(dir.toString()).select("id", "vector").createOrReplaceTempView("items");
       sub.createOrReplaceTempView("brute_queries");
+      long cpu1 = processCpuNanos();
       long t1 = System.nanoTime();
       List<Row> brute = spark.sql("SELECT qid, id FROM (SELECT qid, id, row_number() OVER (PARTITION BY qid ORDER BY "
           + "d, id) AS r FROM (SELECT q.qid, i.id, aggregate(zip_with(q.embedding, i.vector, (a, b) -> (a - b) * "
           + "(a - b)), 0D, (acc, x) -> acc + x) AS d FROM brute_queries q CROSS JOIN items i)) WHERE r <= 10")
           .collectAsList();
       double bruteSeconds = (System.nanoTime() - t1) / 1e9;
+      double bruteCores = (processCpuNanos() - cpu1) / 1e9 / bruteSeconds;
       log(String.format("brute force: %,d queries in %.1f s", bruteN, bruteSeconds));
 
       Map<Long, Set<Long>> truth = new HashMap<>();
@@ -97,12 +101,15 @@ public final class SparkBatchSearchBenchmark {
       report.add("### Batch of query vectors from a DataFrame, " + master + ", IVF_PQ nprobes=" + nprobes
           + " refine=" + refine + ", k=10 (load " + load + " → " + VectorBenchData.load() + ")");
       report.add("");
-      report.add("| path | queries | seconds | queries/s | recall@10 vs brute force |");
-      report.add("|---|---:|---:|---:|---:|");
-      report.add(String.format("| lancelot, LanceVectorSearch.search(queries DataFrame) | %,d | %.1f | %.0f | %.3f |", n,
-          oursSeconds, oursQps, recall));
-      report.add(String.format("| plain Spark brute force (cross join, window top-10) | %,d | %.1f | %.2f | 1 |",
-          bruteN, bruteSeconds, bruteQps));
+      report.add("| path | queries | seconds | queries/s | cores busy | recall@10 vs brute force |");
+      report.add("|---|---:|---:|---:|---:|---:|");
+      report.add(String.format("| lancelot, LanceVectorSearch.search(queries DataFrame) | %,d | %.1f | %.0f | %.2f | %.3f |",
+          n, oursSeconds, oursQps, oursCores, recall));
+      report.add(String.format("| plain Spark brute force (cross join, window top-10) | %,d | %.1f | %.2f | %.2f | 1 |",
+          bruteN, bruteSeconds, bruteQps, bruteCores));
+      report.add("");
+      report.add("cores busy = CPU time of the whole JVM (driver and local executors) during the job / its wall time, "
+          + "out of " + Runtime.getRuntime().availableProcessors() + ".");
       report.add("");
       report.add(String.format("throughput ratio lancelot / brute force = %.0f×", oursQps / bruteQps));
     } finally {
@@ -135,6 +142,12 @@ public final class SparkBatchSearchBenchmark {
       }
     }
     return q;
+  }
+
+  /** CPU time of this JVM, all threads (the local master's executors included). */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   static org.apache.spark.sql.Dataset<Row> frame(SparkSession spark, float[][] q, int n) {
