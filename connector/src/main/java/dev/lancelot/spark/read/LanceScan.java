@@ -21,7 +21,7 @@ import org.apache.spark.sql.types.StructType;
 /**
  * A planned scan of one dataset version: one input partition per fragment, fragments larger than
  * {@code max_rows_per_partition} split by row range. Partitions carry only the dataset location,
- * version, task and projection (STYLE 4).
+ * version, task and projection (docs/architecture.md §7.4).
  */
 public final class LanceScan implements Scan, Batch {
   private final LanceTable table;

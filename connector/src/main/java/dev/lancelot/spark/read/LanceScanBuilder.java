@@ -20,7 +20,7 @@ import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Translates Spark's pushdown into an engine scan (STYLE 2: the connector translates, the engine
+ * Translates Spark's pushdown into an engine scan (docs/architecture.md §7.2: the connector translates, the engine
  * plans): pruned columns become the projection, translatable filters become one engine
  * predicate; the rest is returned for Spark to evaluate.
  */

@@ -19,7 +19,7 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 /**
  * Reads one column's rows {@code [start, end)} of an index file into a flat Java array and frees
  * the Arrow memory at once, so partitions live on the heap as {@code long[]}, {@code byte[]} and
- * {@code float[]} (STYLE 10). Nulls in index columns mean a corrupt file.
+ * {@code float[]} (docs/architecture.md §7.10). Nulls in index columns mean a corrupt file.
  */
 final class ColumnArrays {
   private ColumnArrays() {}

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The suite every vector index type passes (STYLE 12): on seeded clustered Gaussian data
+ * The suite every vector index type passes (docs/architecture.md §7.12): on seeded clustered Gaussian data
  * ({@value #ROWS} × {@value #DIM}, {@value #CLUSTERS} centers N(0, 1), rows and {@value #QUERIES}
  * queries = a random center + N(0, 0.6²) noise), recall@{@value #K} against brute force is at least {@link #minRecall()}, the
  * average number of distances computed per query stays under {@link #maxDistanceFraction()} ×
