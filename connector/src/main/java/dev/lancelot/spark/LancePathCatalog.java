@@ -6,6 +6,7 @@ import dev.lancelot.engine.io.HadoopFileIO;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
@@ -52,26 +53,44 @@ public class LancePathCatalog implements StagingTableCatalog {
     return HadoopFileIO.qualify(location, hadoopConf());
   }
 
-  private static String location(Identifier ident, Configuration conf) {
+  /** The dataset location a table name stands for: here the name itself, qualified. */
+  protected String location(Identifier ident, Configuration conf) {
     return HadoopFileIO.qualify(ident.name(), conf);
   }
 
+  /**
+   * Where a staged create or replace writes: {@link #location}. {@code properties} are the
+   * statement's table properties ({@code LOCATION} among them as {@code location}).
+   */
+  protected String stagingLocation(Identifier ident, Map<String, String> properties, Configuration conf) {
+    return location(ident, conf);
+  }
+
+  /**
+   * The table for a location without a dataset: an empty one, so that an append there creates the
+   * dataset (as Lance does).
+   */
+  protected Table missingTable(Identifier ident, String location, Configuration conf) throws NoSuchTableException {
+    return LanceTable.absent(location, conf);
+  }
+
   @Override
-  public Identifier[] listTables(String[] namespace) {
+  public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
     return new Identifier[0];
   }
 
   /**
-   * Loads the latest version. A location without a dataset yields an empty table, so that an
-   * append there creates the dataset (as Lance does); reads never get here for such a location,
-   * because {@link LanceDataSource#extractTimeTravelVersion} refuses them first with a clear error.
+   * Loads the latest version. A location without a dataset yields {@link #missingTable}: here an
+   * empty table, so that an append there creates the dataset (as Lance does); reads never get here
+   * for such a location, because {@link LanceDataSource#extractTimeTravelVersion} refuses them
+   * first with a clear error.
    */
   @Override
-  public Table loadTable(Identifier ident) {
+  public Table loadTable(Identifier ident) throws NoSuchTableException {
     Configuration conf = hadoopConf();
     String location = location(ident, conf);
     if (!Dataset.exists(location, conf)) {
-      return LanceTable.absent(location, conf);
+      return missingTable(ident, location, conf);
     }
     return LanceTable.load(location, 0, conf);
   }
@@ -119,7 +138,7 @@ public class LancePathCatalog implements StagingTableCatalog {
       Map<String, String> properties) {
     requireUnpartitioned(ident, partitions);
     Configuration conf = hadoopConf();
-    return new LanceStagedTable(location(ident, conf), conf, false);
+    return new LanceStagedTable(stagingLocation(ident, properties, conf), conf, false, vectorColumns(properties));
   }
 
   @Override
@@ -145,13 +164,33 @@ public class LancePathCatalog implements StagingTableCatalog {
       Map<String, String> properties) {
     requireUnpartitioned(ident, partitions);
     Configuration conf = hadoopConf();
-    return new LanceStagedTable(location(ident, conf), conf, true);
+    return new LanceStagedTable(stagingLocation(ident, properties, conf), conf, true, vectorColumns(properties));
   }
 
   @Override
   public StagedTable stageCreateOrReplace(Identifier ident, StructType schema, Transform[] partitions,
       Map<String, String> properties) {
     return stageCreateOrReplace(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+  }
+
+  /**
+   * Vector columns named by table properties {@code '<column>.arrow.fixed-size-list.size' = '<d>'}
+   * (the convention of Lance's own Spark connector), e.g. from {@code CREATE TABLE ... TBLPROPERTIES
+   * ('vector.arrow.fixed-size-list.size' = '128') AS SELECT ...}.
+   */
+  static Map<String, Integer> vectorColumns(Map<String, String> properties) {
+    Map<String, Integer> out = new java.util.HashMap<>();
+    if (properties == null) {
+      return out;
+    }
+    String suffix = "." + SparkTypes.FIXED_SIZE_LIST_SIZE;
+    properties.forEach((key, value) -> {
+      if (key.endsWith(suffix) && key.length() > suffix.length()) {
+        String column = key.substring(0, key.length() - suffix.length());
+        out.put(column, (int) LanceOptions.positiveLong(key, value));
+      }
+    });
+    return out;
   }
 
   private static void requireUnpartitioned(Identifier ident, Transform[] partitions) {

@@ -1,6 +1,5 @@
 package dev.lancelot.spark;
 
-import dev.lancelot.spark.index.IndexFunctions;
 import dev.lancelot.spark.search.VectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchStrategy;
 import org.apache.spark.sql.SparkSession;
@@ -13,11 +12,12 @@ import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
 
 /**
- * Spark session extension of lancelot: registers the SQL table-valued functions
- * {@code lance_vector_search} (SPEC S3), {@code lance_create_index} and
- * {@code lance_optimize_index} (SPEC S7), and the planner strategy that runs vector searches with
+ * Spark session extension of lancelot: registers the SQL table-valued function
+ * {@code lance_vector_search} (SPEC S3) and the planner strategy that runs vector searches with
  * the merge on the driver ({@code VectorSearchStrategy}). Enable with
- * {@code spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}.
+ * {@code spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds (SPEC S7) are
+ * stored procedures of {@link LanceCatalog} ({@code CALL lance.system.create_index(...)}), not
+ * functions: a table function runs while its query is analysed.
  */
 public final class LanceSparkExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
@@ -32,18 +32,6 @@ public final class LanceSparkExtensions extends AbstractFunction1<SparkSessionEx
         return new VectorSearchStrategy();
       }
     });
-    inject(extensions, IndexFunctions.CREATE, IndexFunctions.Create.class, IndexFunctions.CREATE_USAGE,
-        new IndexFunctions.Create());
-    inject(extensions, IndexFunctions.OPTIMIZE, IndexFunctions.Optimize.class, IndexFunctions.OPTIMIZE_USAGE,
-        new IndexFunctions.Optimize());
     return BoxedUnit.UNIT;
-  }
-
-  private static void inject(SparkSessionExtensions extensions, String function, Class<?> impl, String usage,
-      scala.Function1<scala.collection.immutable.Seq<org.apache.spark.sql.catalyst.expressions.Expression>,
-          org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> builder) {
-    ExpressionInfo info = new ExpressionInfo(impl.getName(), null, function, usage, "", "", "", "table_funcs", "", "",
-        "");
-    extensions.injectTableFunction(new Tuple3<>(FunctionIdentifier.apply(function), info, builder));
   }
 }

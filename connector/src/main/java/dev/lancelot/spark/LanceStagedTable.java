@@ -1,6 +1,7 @@
 package dev.lancelot.spark;
 
 import dev.lancelot.spark.write.LanceWriteBuilder;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.catalog.StagedTable;
@@ -16,16 +17,29 @@ import org.apache.spark.sql.types.StructType;
  */
 final class LanceStagedTable extends LanceTable implements StagedTable {
   private final boolean replace;
+  private final Map<String, Integer> vectorColumns;
 
-  LanceStagedTable(String location, Configuration conf, boolean replace) {
+  /**
+   * {@code vectorColumns}: array columns to write as Lance vectors, from the statement's table
+   * properties; the write option {@code vector.columns} adds to them (and wins for a column both name).
+   */
+  LanceStagedTable(String location, Configuration conf, boolean replace, Map<String, Integer> vectorColumns) {
     super(location, 0, new org.apache.arrow.vector.types.pojo.Schema(java.util.List.of()),
         Map.of("location", location), conf);
     this.replace = replace;
+    this.vectorColumns = Map.copyOf(vectorColumns);
   }
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    return new LanceWriteBuilder(this, info, LanceOptions.parse(withPath(info.options())), true).staged(replace);
+    LanceOptions options = LanceOptions.parse(withPath(info.options()));
+    if (!vectorColumns.isEmpty()) {
+      Map<String, Integer> dims = new HashMap<>(vectorColumns);
+      dims.putAll(options.vectorColumns());
+      options = new LanceOptions(options.path(), options.version(), options.batchSize(), options.maxRowsPerPartition(),
+          options.maxRowsPerFile(), dims);
+    }
+    return new LanceWriteBuilder(this, info, options, true).staged(replace);
   }
 
   @Override

@@ -24,7 +24,8 @@ import org.apache.spark.sql.types.MetadataBuilder;
 
 /**
  * Every entry point of the connector, given one location as a user typed it (relative, or without
- * a scheme): writes in two save modes, reads with a filter, index builds from Java and SQL, an
+ * a scheme): writes in two save modes, reads with a filter, index builds from Java and SQL
+ * ({@code CALL lance.system.create_index}, the session's catalog {@code lance}), an
  * optimize, searches from Java and SQL. Used by the tests of how locations are resolved.
  */
 final class PathFlows {
@@ -57,7 +58,7 @@ final class PathFlows {
 
     LanceIndexBuilder.createIndex(spark, path, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
         .withNumPartitions(2).withNumSubVectors(2).withSeed(1));
-    Row hnsw = spark.sql("SELECT * FROM lance_create_index('" + path + "', column => 'vector', "
+    Row hnsw = spark.sql("CALL lance.system.create_index(table => '" + path + "', column => 'vector', "
         + "index_type => 'IVF_HNSW_SQ', num_partitions => 2, seed => 1, name => 'hnsw_idx')").first();
     assertThat(hnsw.getLong(hnsw.fieldIndex("indexed_rows"))).isEqualTo(1500);
     frame(spark, 1500, 100, 1).write().format("lance").mode("append").save(path);

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * One local[2] Spark session (and Arrow allocator for the oracle) per test class. A class marked
+ * One local[2] Spark session (and Arrow allocator for the oracle) per test class, with lancelot's
+ * extension and catalog {@code lance} (a {@link LanceCatalog} rooted at the warehouse directory
+ * unless a test sets {@code spark.sql.catalog.lance.root} before its first use). A class marked
  * {@link WithKryo} gets a session that serializes with Kryo, registration required, as production
  * clusters often do: subclasses of the end-to-end tests marked so run every flow under both
  * serializers.
@@ -40,7 +42,8 @@ public abstract class SharedSpark {
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.extensions", LanceSparkExtensions.class.getName());
+        .config("spark.sql.extensions", LanceSparkExtensions.class.getName())
+        .config("spark.sql.catalog.lance", LanceCatalog.class.getName());
   }
 
   /** Kryo as a strict production setup configures it. */

@@ -146,10 +146,10 @@ class SparkIndexBuildTest extends SharedSpark {
   }
 
   @Test
-  void sqlFunctionsCreateAndOptimizeAnIndex() throws Exception {
+  void callCreatesAndOptimizesAnIndex() throws Exception {
     Path dir = Files.createTempDirectory("sql-index");
     write(dir, 0, 2000, WriteMode.CREATE);
-    Row created = spark.sql("SELECT * FROM lance_create_index('" + dir + "', column => 'vector', "
+    Row created = spark.sql("CALL lance.system.create_index(table => '" + dir + "', column => 'vector', "
         + "index_type => 'ivf_sq', metric => 'cosine', num_partitions => 3, seed => 5)").collectAsList().get(0);
     assertThat(created.getString(created.fieldIndex("name"))).isEqualTo("vector_idx");
     assertThat(created.getString(created.fieldIndex("index_type"))).isEqualTo("IVF_SQ");
@@ -167,7 +167,7 @@ class SparkIndexBuildTest extends SharedSpark {
     assertThat(answers(dir)).isEqualTo(answers(local));
 
     write(dir, 2000, 500, WriteMode.APPEND);
-    Row optimized = spark.sql("SELECT * FROM lance_optimize_index('" + dir + "', name => 'vector_idx')")
+    Row optimized = spark.sql("CALL lance.system.optimize_index(table => '" + dir + "', name => 'vector_idx')")
         .collectAsList().get(0);
     assertThat(optimized.getInt(optimized.fieldIndex("segments"))).isEqualTo(2);
     assertThat(optimized.getLong(optimized.fieldIndex("unindexed_rows"))).isZero();
@@ -239,21 +239,20 @@ class SparkIndexBuildTest extends SharedSpark {
   }
 
   @Test
-  void sqlFunctionsRefuseBadParametersNamingThem() throws Exception {
+  void callRefusesBadParametersNamingThem() throws Exception {
     Path dir = Files.createTempDirectory("sql-index-bad");
     write(dir, 0, 1000, WriteMode.CREATE);
-    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_create_index('" + dir + "', column => 'vector', "
-        + "index_type => 'IVF_SQ', num_sub_vectors => 4)").collect())
+    String call = "CALL lance.system.create_index(table => '" + dir + "', column => 'vector', ";
+    assertThatThrownBy(() -> spark.sql(call + "index_type => 'IVF_SQ', num_sub_vectors => 4)").collect())
         .hasMessageContaining("num_sub_vectors").hasMessageContaining("does not apply");
-    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_create_index('" + dir + "', column => 'vector', "
-        + "index_type => 'IVF_PQ', partitions => 4)").collect())
+    assertThatThrownBy(() -> spark.sql(call + "index_type => 'IVF_PQ', partitions => 4)").collect())
         .hasMessageContaining("unknown parameter \"partitions\"").hasMessageContaining("num_partitions");
-    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_create_index('" + dir + "', index_type => 'IVF_PQ')")
-        .collect()).hasMessageContaining("column").hasMessageContaining("required");
-    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_create_index('" + dir + "', column => 'vector', "
-        + "index_type => 'IVF_BOGUS')").collect()).hasMessageContaining("IVF_BOGUS");
-    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_optimize_index('" + dir + "', name => 'missing_idx')")
-        .collect()).hasMessageContaining("missing_idx");
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.create_index(table => '" + dir + "', index_type => "
+        + "'IVF_PQ')").collect()).hasMessageContaining("column").hasMessageContaining("required");
+    assertThatThrownBy(() -> spark.sql(call + "index_type => 'IVF_BOGUS')").collect())
+        .hasMessageContaining("IVF_BOGUS");
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.optimize_index(table => '" + dir + "', name => "
+        + "'missing_idx')").collect()).hasMessageContaining("missing_idx");
     // nothing was committed by the refused calls
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThat(ds.version()).isEqualTo(1);

@@ -2,6 +2,7 @@ package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.SqlArguments;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
@@ -11,7 +12,9 @@ import scala.collection.immutable.Seq;
 import scala.runtime.AbstractFunction1;
 
 /**
- * {@code lance_vector_search(path, column => 'vector', q => array(...), k => 3, ...)}: every
+ * {@code lance_vector_search(path, column => 'vector', q => array(...), k => 3, ...)}, where
+ * {@code path} is a dataset location or a table of a {@link LanceCatalog} configured in the session
+ * ({@code 'lance.db.items'}: a multi-part name whose first part names that catalog): every
  * parameter of SPEC Q as a named argument ({@code metric, nprobes, minimum_nprobes,
  * maximum_nprobes, ef, refine_factor, use_index, filter, prefilter, fast_search, with_row_id,
  * columns, version}); or, positionally, {@code lance_vector_search(path, column, q, k)}. Returns
@@ -21,7 +24,7 @@ import scala.runtime.AbstractFunction1;
  */
 public final class VectorSearchFunction extends AbstractFunction1<Seq<Expression>, LogicalPlan> {
   public static final String NAME = "lance_vector_search";
-  public static final String USAGE = NAME + "(path, column => 'vector', q => array(0.1, ...), k => 10 [, metric => 'l2', "
+  public static final String USAGE = NAME + "(path or 'catalog.db.table', column => 'vector', q => array(0.1, ...), k => 10 [, metric => 'l2', "
       + "nprobes => n | minimum_nprobes => n, maximum_nprobes => m, ef => n, refine_factor => n, use_index => true, "
       + "filter => 'sql', prefilter => false, fast_search => false, with_row_id => false, columns => array('id'), "
       + "version => v] [, queries => 'table or view', query_column => 'embedding']) - distributed Lance vector search "
@@ -32,13 +35,14 @@ public final class VectorSearchFunction extends AbstractFunction1<Seq<Expression
   public LogicalPlan apply(Seq<Expression> arguments) {
     Map<String, Object> params = SqlArguments.parse(arguments, POSITIONAL, NAME, USAGE, InvalidQueryException::new);
     Object path = params.remove("path");
-    if (!(path instanceof String location)) {
-      throw new InvalidQueryException("Cannot run " + NAME + ": the first argument must be the dataset path. Usage: "
-          + USAGE);
+    if (!(path instanceof String target)) {
+      throw new InvalidQueryException("Cannot run " + NAME + ": the first argument must be the dataset path or the "
+          + "name of a table of a LanceCatalog. Usage: " + USAGE);
     }
     Object version = params.remove("version");
     long v = version == null ? 0 : ((Number) version).longValue();
     SparkSession spark = SparkSession.active();
+    String location = LanceCatalog.sessionTableLocation(spark, target).orElse(target);
     Object queries = params.remove("queries");
     Object queryColumn = params.remove("query_column");
     if (queries == null) {

@@ -17,7 +17,7 @@ import org.apache.spark.sql.types.MetadataBuilder;
 
 /**
  * The end-to-end flow run on the standalone cluster and, for reference, in a local[2] session:
- * write, filtered read, SQL index build, append, table-function search with a prefilter, DataFrame
+ * write, filtered read, SQL index build ({@code CALL lance.system.create_index}), append, table-function search with a prefilter, DataFrame
  * search, recall, optimize, fast_search. Each step yields one answer; answers hold no paths, so the
  * two runs can be compared line by line.
  */
@@ -29,6 +29,11 @@ public final class ClusterFlow {
   /** Runs every step on a fresh dataset at {@code path} and returns the answers, in order. */
   public static List<Map<String, Object>> run(SparkSession spark, String path) {
     List<Map<String, Object>> answers = new ArrayList<>();
+    // index builds are procedures of lancelot's catalog; the flow names it itself, so the cluster
+    // lane's submit settings need not
+    if (!spark.conf().contains("spark.sql.catalog.lance")) {
+      spark.conf().set("spark.sql.catalog.lance", dev.lancelot.spark.LanceCatalog.class.getName());
+    }
 
     items(spark, 0, 3000, 4).write().format("lance").mode("overwrite").save(path);
     answers.add(answer("write", "rows", spark.read().format("lance").load(path).count(),
@@ -38,7 +43,7 @@ public final class ClusterFlow {
         .select(col("id"), col("tenant_id"), expr("vector[0]").as("v0")).orderBy("id").collectAsList();
     answers.add(answer("filtered read", "rows", rows(tenant3)));
 
-    Row created = spark.sql("SELECT * FROM lance_create_index('" + path + "', column => 'vector', "
+    Row created = spark.sql("CALL lance.system.create_index(table => '" + path + "', column => 'vector', "
         + "index_type => 'IVF_HNSW_SQ', metric => 'l2', num_partitions => 4, m => 8, ef_construction => 40, "
         + "seed => 7)").collectAsList().get(0);
     answers.add(answer("create index", "row", row(created)));
@@ -63,7 +68,7 @@ public final class ClusterFlow {
     answers.add(answer("recall", "version", recall.version(), "queries", recall.queries(), "meanRows",
         recall.meanRows(), "recall", recall.recall()));
 
-    Row optimized = spark.sql("SELECT * FROM lance_optimize_index('" + path + "', name => 'vector_idx')")
+    Row optimized = spark.sql("CALL lance.system.optimize_index(table => '" + path + "', name => 'vector_idx')")
         .collectAsList().get(0);
     answers.add(answer("optimize index", "row", row(optimized)));
 

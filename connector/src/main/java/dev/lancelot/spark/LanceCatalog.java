@@ -1,0 +1,333 @@
+package dev.lancelot.spark;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.io.FileEntry;
+import dev.lancelot.engine.io.HadoopFileIO;
+import dev.lancelot.spark.procedures.Procedures;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.connector.catalog.CatalogPlugin;
+import org.apache.spark.sql.connector.catalog.Column;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.NamespaceChange;
+import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
+import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A Spark catalog of Lance datasets laid out as Lance's directory namespace, with lancelot's stored
+ * procedures. Configure it with one line (and optionally its root):
+ *
+ * <pre>
+ * spark.sql.catalog.lance=dev.lancelot.spark.LanceCatalog
+ * spark.sql.catalog.lance.root=s3a://bucket/lance     # default: spark.sql.warehouse.dir
+ * </pre>
+ *
+ * <ul>
+ *   <li><b>Tables.</b> {@code lance.db.items} is the dataset at {@code <root>/db/items.lance} (any
+ *       depth of namespace: one directory per part); {@code lance.items} is {@code <root>/items.lance}.
+ *       A one-part name that is a path or URI (it contains {@code /} or starts with a scheme, e.g.
+ *       {@code lance.`/data/items`} or {@code lance.`s3a://bucket/items`}) is that location,
+ *       qualified as {@link LancePathCatalog#qualify} does. Reads (with {@code VERSION AS OF n}),
+ *       {@code INSERT INTO} / {@code INSERT OVERWRITE}, and {@code CREATE [OR REPLACE] TABLE ... AS
+ *       SELECT} work as through {@link LancePathCatalog}; {@code TBLPROPERTIES
+ *       ('<column>.arrow.fixed-size-list.size' = '<d>')} on a CTAS writes that column as a Lance
+ *       vector. {@code CREATE TABLE} without {@code AS SELECT}, {@code DROP TABLE} and {@code ALTER
+ *       TABLE} are refused ("not supported yet").</li>
+ *   <li><b>Namespaces</b> are the directories under the root (not ending in {@code .lance});
+ *       {@code SHOW TABLES IN lance.db} lists the datasets ({@code *.lance} directories) in
+ *       {@code <root>/db}; {@code CREATE NAMESPACE} makes the directory.</li>
+ *   <li><b>Procedures</b> live in namespace {@code system}: {@code CALL lance.system.create_index(...)}
+ *       and the others of {@link Procedures}.</li>
+ * </ul>
+ */
+public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, SupportsNamespaces {
+  /** Catalog option: the directory (any Hadoop URI) under which namespaces and tables live. */
+  public static final String ROOT = "root";
+  /** Directory suffix of a dataset in the directory namespace. */
+  public static final String TABLE_SUFFIX = ".lance";
+  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
+
+  private String root;
+
+  @Override
+  public void initialize(String name, CaseInsensitiveStringMap options) {
+    super.initialize(name, options);
+    String configured = options.get(ROOT);
+    if (configured == null || configured.isBlank()) {
+      configured = SparkSession.active().conf().get("spark.sql.warehouse.dir");
+    }
+    String qualified = qualify(configured.trim());
+    this.root = qualified.endsWith("/") ? qualified.substring(0, qualified.length() - 1) : qualified;
+  }
+
+  /** The qualified root directory of this catalog. */
+  public String root() {
+    return root;
+  }
+
+  /** True when {@code name} is a location rather than a table name: it has a {@code /} or a scheme. */
+  public static boolean isPath(String name) {
+    return name.contains("/") || SCHEME.matcher(name).matches();
+  }
+
+  @Override
+  protected String location(Identifier ident, Configuration conf) {
+    if (ident.namespace().length == 0 && isPath(ident.name())) {
+      return HadoopFileIO.qualify(ident.name(), conf);
+    }
+    StringBuilder sb = new StringBuilder(root);
+    for (String part : ident.namespace()) {
+      sb.append('/').append(checkPart(ident, part));
+    }
+    return sb.append('/').append(checkPart(ident, ident.name())).append(TABLE_SUFFIX).toString();
+  }
+
+  private String checkPart(Identifier ident, String part) {
+    if (part.isEmpty() || part.contains("/") || part.equals(".") || part.equals("..")) {
+      throw new LancelotException("Cannot resolve table " + quoted(ident) + " in catalog " + name() + ": \"" + part
+          + "\" is not a valid namespace or table name. Give a path as a one-part name instead, e.g. "
+          + name() + ".`/data/items`.");
+    }
+    return part;
+  }
+
+  /**
+   * The dataset location of {@code table} as a procedure argument or search target gives it: a path
+   * or URI is that location; otherwise a table name relative to this catalog ({@code db.items}; a
+   * leading {@code <catalog name>.} is dropped), parsed as Spark parses multi-part names.
+   */
+  public String locationOf(String table) {
+    if (isPath(table)) {
+      return qualify(table);
+    }
+    List<String> parts = parseName(table);
+    if (parts.size() > 1 && parts.get(0).equals(name())) {
+      parts = parts.subList(1, parts.size());
+    }
+    if (parts.size() == 1 && isPath(parts.get(0))) {
+      return qualify(parts.get(0));
+    }
+    Identifier ident = Identifier.of(parts.subList(0, parts.size() - 1).toArray(new String[0]),
+        parts.get(parts.size() - 1));
+    return location(ident, hadoopConf());
+  }
+
+  /**
+   * The location of {@code table} when it names a table of a {@link LanceCatalog} configured in
+   * {@code spark} ({@code <catalog>.db.items}); empty for paths and other names.
+   */
+  public static Optional<String> sessionTableLocation(SparkSession spark, String table) {
+    if (isPath(table)) {
+      return Optional.empty();
+    }
+    List<String> parts;
+    try {
+      parts = parseName(table);
+    } catch (LancelotException e) {
+      return Optional.empty();
+    }
+    if (parts.size() < 2 || !spark.conf().contains("spark.sql.catalog." + parts.get(0))) {
+      return Optional.empty();
+    }
+    CatalogPlugin plugin = ((org.apache.spark.sql.classic.SparkSession) spark).sessionState().catalogManager()
+        .catalog(parts.get(0));
+    if (!(plugin instanceof LanceCatalog catalog)) {
+      return Optional.empty();
+    }
+    return Optional.of(catalog.locationOf(table));
+  }
+
+  private static List<String> parseName(String table) {
+    try {
+      return new ArrayList<>(scala.jdk.javaapi.CollectionConverters.asJava(
+          SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(table)));
+    } catch (org.apache.spark.sql.catalyst.parser.ParseException | RuntimeException e) {
+      throw new LancelotException("Cannot resolve table \"" + table + "\": it is neither a table name (db.items) nor "
+          + "a path or URI (/data/items, s3a://bucket/items). " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  protected String stagingLocation(Identifier ident, Map<String, String> properties, Configuration conf) {
+    String location = properties == null ? null : properties.get("location");
+    if (location != null) {
+      throw new UnsupportedOperationException("Cannot create " + quoted(ident) + " with LOCATION '" + location
+          + "': tables of catalog " + name() + " live at <root>/<namespace>/<name>" + TABLE_SUFFIX + ". Remove "
+          + "LOCATION, or name the location itself as the table: " + name() + ".`" + location + "`.");
+    }
+    return location(ident, conf);
+  }
+
+  /** A table name that holds no dataset does not exist (unlike a bare location of the path catalog). */
+  @Override
+  protected Table missingTable(Identifier ident, String location, Configuration conf) throws NoSuchTableException {
+    throw new NoSuchTableException(ident);
+  }
+
+  /** The datasets ({@code *.lance} directories holding a Lance dataset) directly in {@code <root>/<namespace>}. */
+  @Override
+  public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
+    Configuration conf = hadoopConf();
+    String dir = namespaceDir(namespace);
+    if (namespace.length > 0 && !directoryExists(dir, conf)) {
+      throw new NoSuchNamespaceException(namespace);
+    }
+    List<Identifier> out = new ArrayList<>();
+    for (FileEntry e : new HadoopFileIO(conf).list(dir)) {
+      if (e.isDirectory() && e.name().endsWith(TABLE_SUFFIX) && e.name().length() > TABLE_SUFFIX.length()
+          && Dataset.exists(e.location(), conf)) {
+        out.add(Identifier.of(namespace, e.name().substring(0, e.name().length() - TABLE_SUFFIX.length())));
+      }
+    }
+    out.sort((a, b) -> a.name().compareTo(b.name()));
+    return out.toArray(new Identifier[0]);
+  }
+
+  @Override
+  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties) {
+    throw new UnsupportedOperationException("CREATE TABLE without AS SELECT is not supported yet by catalog " + name()
+        + ": create " + quoted(ident) + " with CREATE TABLE ... AS SELECT, or write a DataFrame to it.");
+  }
+
+  @Override
+  public Table alterTable(Identifier ident, TableChange... changes) {
+    throw new UnsupportedOperationException("ALTER TABLE is not supported yet by catalog " + name() + " (table "
+        + quoted(ident) + ").");
+  }
+
+  @Override
+  public boolean dropTable(Identifier ident) {
+    throw new UnsupportedOperationException("DROP TABLE is not supported yet by catalog " + name() + ": delete the "
+        + "directory " + location(ident, hadoopConf()) + " to remove " + quoted(ident) + ".");
+  }
+
+  @Override
+  public void renameTable(Identifier from, Identifier to) {
+    throw new UnsupportedOperationException("ALTER TABLE ... RENAME TO is not supported yet by catalog " + name()
+        + " (table " + quoted(from) + ").");
+  }
+
+  // ---- namespaces: directories under the root
+
+  private String namespaceDir(String[] namespace) {
+    StringBuilder sb = new StringBuilder(root);
+    for (String part : namespace) {
+      sb.append('/').append(checkPart(Identifier.of(namespace, ""), part));
+    }
+    return sb.toString();
+  }
+
+  private static boolean directoryExists(String dir, Configuration conf) {
+    Path path = new Path(dir);
+    try {
+      return path.getFileSystem(conf).getFileStatus(path).isDirectory();
+    } catch (java.io.FileNotFoundException e) {
+      return false;
+    } catch (IOException e) {
+      throw new LancelotException("Cannot read directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String[][] listNamespaces() throws NoSuchNamespaceException {
+    return listNamespaces(new String[0]);
+  }
+
+  @Override
+  public String[][] listNamespaces(String[] namespace) throws NoSuchNamespaceException {
+    Configuration conf = hadoopConf();
+    String dir = namespaceDir(namespace);
+    if (namespace.length > 0 && !directoryExists(dir, conf)) {
+      throw new NoSuchNamespaceException(namespace);
+    }
+    List<String[]> out = new ArrayList<>();
+    for (FileEntry e : new HadoopFileIO(conf).list(dir)) {
+      if (e.isDirectory() && !e.name().endsWith(TABLE_SUFFIX) && !e.name().startsWith(".")
+          && !e.name().startsWith("_")) {
+        String[] child = Arrays.copyOf(namespace, namespace.length + 1);
+        child[namespace.length] = e.name();
+        out.add(child);
+      }
+    }
+    out.sort((a, b) -> a[a.length - 1].compareTo(b[b.length - 1]));
+    return out.toArray(new String[0][]);
+  }
+
+  @Override
+  public boolean namespaceExists(String[] namespace) {
+    return namespace.length == 0 || directoryExists(namespaceDir(namespace), hadoopConf());
+  }
+
+  @Override
+  public Map<String, String> loadNamespaceMetadata(String[] namespace) throws NoSuchNamespaceException {
+    if (!namespaceExists(namespace)) {
+      throw new NoSuchNamespaceException(namespace);
+    }
+    return Map.of("location", namespaceDir(namespace));
+  }
+
+  @Override
+  public void createNamespace(String[] namespace, Map<String, String> metadata)
+      throws NamespaceAlreadyExistsException {
+    Configuration conf = hadoopConf();
+    String dir = namespaceDir(namespace);
+    if (directoryExists(dir, conf)) {
+      throw new NamespaceAlreadyExistsException(namespace);
+    }
+    Path path = new Path(dir);
+    try {
+      path.getFileSystem(conf).mkdirs(path);
+    } catch (IOException e) {
+      throw new LancelotException("Cannot create namespace " + String.join(".", namespace) + " at " + dir + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void alterNamespace(String[] namespace, NamespaceChange... changes) {
+    throw new UnsupportedOperationException("ALTER NAMESPACE is not supported yet by catalog " + name() + ".");
+  }
+
+  @Override
+  public boolean dropNamespace(String[] namespace, boolean cascade) {
+    throw new UnsupportedOperationException("DROP NAMESPACE is not supported yet by catalog " + name() + ": delete "
+        + "the directory " + namespaceDir(namespace) + " instead.");
+  }
+
+  // ---- procedures
+
+  @Override
+  public UnboundProcedure loadProcedure(Identifier ident) {
+    return Procedures.load(this, ident);
+  }
+
+  @Override
+  public Identifier[] listProcedures(String[] namespace) {
+    return Procedures.list(namespace);
+  }
+
+  private String quoted(Identifier ident) {
+    StringBuilder sb = new StringBuilder(name());
+    for (String part : ident.namespace()) {
+      sb.append('.').append(part);
+    }
+    return sb.append('.').append(ident.name()).toString();
+  }
+}

@@ -1,0 +1,215 @@
+package dev.lancelot.spark.procedures;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.spark.LanceCatalog;
+import dev.lancelot.spark.LancePathCatalog;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.NullType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A stored procedure of {@link LanceCatalog}: one class per procedure, with named parameters and
+ * one result table. It has no overloads, so it is its own bound procedure. {@link #bind} checks the
+ * arguments' names and types (no I/O, no side effect: Spark binds while analysing, also for
+ * {@code EXPLAIN CALL}); {@link #call} validates the values and does the work — Spark calls it only
+ * when the {@code CALL} statement runs. A value the procedure refuses (an unknown table, a bad
+ * index type...) is reported as one {@link LancelotException} naming the procedure and its usage.
+ */
+public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure {
+  private final LanceCatalog catalog;
+
+  protected LanceProcedure(LanceCatalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /** The procedure's name in namespace {@value Procedures#NAMESPACE}, e.g. {@code create_index}. */
+  @Override
+  public abstract String name();
+
+  /** What it does, in one sentence (shown by {@code DESCRIBE PROCEDURE}, before the usage). */
+  protected abstract String summary();
+
+  /** Parameters: the required ones first (as Spark requires), then the optional ones (default NULL). */
+  @Override
+  public abstract ProcedureParameter[] parameters();
+
+  /** Columns of the rows {@link #run} returns. */
+  public abstract StructType outputType();
+
+  /** Does the work, once the statement runs; returns the rows describing what it did. */
+  protected abstract List<InternalRow> run(SparkSession spark, ProcedureArguments args);
+
+  protected LanceCatalog catalog() {
+    return catalog;
+  }
+
+  /** {@code <catalog>.system.<name>}. */
+  public String qualifiedName() {
+    return catalog.name() + "." + Procedures.NAMESPACE + "." + name();
+  }
+
+  /** {@code CALL lance.system.name(required => <type>, ... [, optional => <type>, ...])}. */
+  public String usage() {
+    StringBuilder required = new StringBuilder();
+    StringBuilder optional = new StringBuilder();
+    for (ProcedureParameter p : parameters()) {
+      String arg = p.name() + " => <" + p.dataType().sql().toLowerCase(Locale.ROOT) + ">";
+      if (p.defaultValue() == null) {
+        required.append(required.length() == 0 ? "" : ", ").append(arg);
+      } else {
+        optional.append(", ").append(arg);
+      }
+    }
+    return "CALL " + qualifiedName() + "(" + required + (optional.length() == 0 ? "" : " [" + optional + "]") + ")";
+  }
+
+  @Override
+  public String description() {
+    return summary() + " Usage: " + usage();
+  }
+
+  @Override
+  public boolean isDeterministic() {
+    return false;
+  }
+
+  /**
+   * Checks the arguments' names and types against {@link #parameters()}, so that a misspelt name, a
+   * missing required argument or a value of the wrong type is refused with the usage; Spark then
+   * orders the arguments and casts them to the parameters' types.
+   */
+  @Override
+  public BoundProcedure bind(StructType inputType) {
+    ProcedureParameter[] params = parameters();
+    Set<String> given = new HashSet<>();
+    StructField[] fields = inputType.fields();
+    for (int i = 0; i < fields.length; i++) {
+      StructField f = fields[i];
+      ProcedureParameter p;
+      if (byName(f)) {
+        p = parameter(f.name());
+        if (p == null) {
+          throw refused("unknown parameter \"" + f.name() + "\"");
+        }
+      } else if (i < params.length) {
+        p = params[i];
+      } else {
+        throw refused("too many arguments (" + fields.length + "; it takes at most " + params.length + ")");
+      }
+      given.add(p.name());
+      if (!accepts(p.dataType(), f.dataType())) {
+        throw refused("parameter " + p.name() + " takes a " + p.dataType().sql() + ", got a "
+            + f.dataType().sql());
+      }
+    }
+    for (ProcedureParameter p : params) {
+      if (p.defaultValue() == null && !given.contains(p.name())) {
+        throw refused("parameter " + p.name() + " is required");
+      }
+    }
+    return this;
+  }
+
+  @Override
+  public Iterator<Scan> call(InternalRow input) {
+    List<InternalRow> rows;
+    try {
+      rows = run(SparkSession.active(), new ProcedureArguments(parameters(), input));
+    } catch (LancelotException e) {
+      throw new LancelotException("Cannot run " + qualifiedName() + ": " + e.getMessage() + " Usage: " + usage(), e);
+    }
+    return Collections.<Scan>singletonList(new Result(outputType(), rows.toArray(new InternalRow[0]))).iterator();
+  }
+
+  /**
+   * The location of argument {@code table}: a table name of this catalog ({@code db.items}) or a
+   * path or URI; refused when no dataset is there.
+   */
+  protected String tableLocation(ProcedureArguments args) {
+    String table = args.string("table");
+    String location = catalog.locationOf(table);
+    if (!Dataset.exists(location, LancePathCatalog.hadoopConf())) {
+      throw new LancelotException("table \"" + table + "\" does not exist: there is no Lance dataset at " + location
+          + ". Create it first (CREATE TABLE ... AS SELECT, or write a DataFrame to it).");
+    }
+    return location;
+  }
+
+  protected static ProcedureParameter required(String name, DataType type) {
+    return ProcedureParameter.in(name, type).build();
+  }
+
+  protected static ProcedureParameter optional(String name, DataType type) {
+    return ProcedureParameter.in(name, type).defaultValue("NULL").build();
+  }
+
+  protected static ProcedureParameter optional(String name, DataType type, String defaultSql) {
+    return ProcedureParameter.in(name, type).defaultValue(defaultSql).build();
+  }
+
+  private LancelotException refused(String reason) {
+    return new LancelotException("Cannot run " + qualifiedName() + ": " + reason + ". Usage: " + usage());
+  }
+
+  private ProcedureParameter parameter(String name) {
+    for (ProcedureParameter p : parameters()) {
+      if (p.name().equalsIgnoreCase(name)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  private static boolean byName(StructField f) {
+    return f.metadata().contains(ProcedureParameter.BY_NAME_METADATA_KEY)
+        && f.metadata().getBoolean(ProcedureParameter.BY_NAME_METADATA_KEY);
+  }
+
+  /** Arguments Spark can cast to the parameter's type without losing meaning; NULL fits every type. */
+  private static boolean accepts(DataType parameter, DataType argument) {
+    if (argument instanceof NullType) {
+      return true;
+    }
+    if (parameter.equals(DataTypes.LongType)) {
+      return argument instanceof LongType || argument instanceof IntegerType || argument instanceof ShortType
+          || argument instanceof ByteType;
+    }
+    if (parameter instanceof StringType) {
+      return argument instanceof StringType;
+    }
+    if (parameter instanceof BooleanType) {
+      return argument instanceof BooleanType;
+    }
+    return parameter.equals(argument);
+  }
+
+  /** The rows of a procedure's result. */
+  private record Result(StructType readSchema, InternalRow[] rows) implements LocalScan {
+    @Override
+    public String description() {
+      return "ProcedureResult";
+    }
+  }
+}
