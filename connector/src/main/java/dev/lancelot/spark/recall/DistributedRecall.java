@@ -74,6 +74,7 @@ public final class DistributedRecall {
    * {@link RecallInputException}) before any file is written.
    */
   public static RecallRun run(SparkSession spark, RecallSpec spec, Consumer<String> progress) {
+    long start = System.nanoTime();
     if (spec.ks().isEmpty() || spec.ks().stream().anyMatch(k -> k == null || k < 1)) {
       throw new RecallInputException("Cannot evaluate recall with k " + spec.ks() + ": give one or more values "
           + "of at least 1, e.g. 10 or 10,100.");
@@ -125,6 +126,7 @@ public final class DistributedRecall {
       List<String> reused = new ArrayList<>();
       List<String> computed = new ArrayList<>();
       Map<GroundTruth.Key, org.apache.spark.sql.Dataset<Row>> truths = new HashMap<>();
+      long truthNanos = 0;
       int n = 0;
       for (Cell c : cells) {
         n++;
@@ -137,12 +139,14 @@ public final class DistributedRecall {
         GroundTruth.Key key = new GroundTruth.Key(location, version, spec.column(),
             c.exact.metric().orElseThrow().lanceName(), c.exact.filter().orElse(null), c.exact.prefilter(), c.k,
             queries.identity);
+        long truthStart = System.nanoTime();
         org.apache.spark.sql.Dataset<Row> truth = truths.computeIfAbsent(key, kk -> {
           GroundTruth.Obtained t = GroundTruth.obtain(spark, truthDir, kk, () -> LanceVectorSearch.search(spark,
               location, version, queries.frame, QueryInput.VECTOR, c.exact), files, progress);
           (t.reused() ? reused : computed).add(t.where());
           return t.rows();
         });
+        truthNanos += System.nanoTime() - truthStart;
         RecallResult row = measure(spark, location, version, queries, c, truth);
         rows.add(row);
         progress.accept(String.format("recall [%d/%d] k=%d %s %s: recall %.4f (p5 %.4f) against exact %s search, "
@@ -150,11 +154,16 @@ public final class DistributedRecall {
             n, cells.size(), c.k, c.scenario.label(), c.params, row.recall(), row.recallP5(), row.metric(),
             row.rowsPerQuery(), row.p50Ms(), row.p99Ms(), row.partitionsProbed(), row.distancesComputed()));
       }
-      RecallRun run = new RecallRun(location, version, queries.count, rows, reused, computed);
+      RecallRun measured = new RecallRun(location, version, queries.count, rows, reused, computed, truthNanos / 1e6,
+          (System.nanoTime() - start) / 1e6);
       if (out != null) {
-        RecallOutputs.write(spark, out, run, files);
-        progress.accept("recall report written to " + out);
+        RecallOutputs.write(spark, out, measured, files);
       }
+      RecallRun run = new RecallRun(location, version, queries.count, rows, reused, computed, truthNanos / 1e6,
+          (System.nanoTime() - start) / 1e6);
+      progress.accept(String.format("recall evaluation took %.1f s (ground truth %.1f s: %d reused, %d computed)%s",
+          run.millis() / 1e3, run.truthMillis() / 1e3, reused.size(), computed.size(),
+          out == null ? "" : "; report written to " + out));
       return run;
     } finally {
       queries.frame.unpersist();
