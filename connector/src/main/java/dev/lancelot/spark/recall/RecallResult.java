@@ -1,6 +1,5 @@
 package dev.lancelot.spark.recall;
 
-import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,8 +21,7 @@ import java.util.Map;
  * @param note why the cell was not measured (null when it was)
  */
 public record RecallResult(String scenario, String params, String metric, int k, double recall, double recallP5,
-    double rowsPerQuery, double p50Ms, double p99Ms, double partitionsProbed, double distancesComputed, String note)
-    implements Serializable {
+    double rowsPerQuery, double p50Ms, double p99Ms, double partitionsProbed, double distancesComputed, String note) {
 
   static RecallResult notMeasured(String scenario, String params, int k, String note) {
     return new RecallResult(scenario, params, null, k, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
