@@ -94,7 +94,12 @@ class SparkRecallJobTest extends SharedSpark {
     }
   }
 
+  /** The vectors in a DataFrame, in two partitions (a round-robin repartition: not in their order). */
   static org.apache.spark.sql.Dataset<Row> queryFrame(float[][] vectors) {
+    return queryFrameInOrder(vectors).repartition(2);
+  }
+
+  static org.apache.spark.sql.Dataset<Row> queryFrameInOrder(float[][] vectors) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < vectors.length; i++) {
       Float[] boxed = new Float[vectors[i].length];
@@ -105,7 +110,7 @@ class SparkRecallJobTest extends SharedSpark {
     }
     StructType schema = new StructType().add("id", DataTypes.LongType)
         .add("embedding", DataTypes.createArrayType(DataTypes.FloatType));
-    return spark.createDataFrame(rows, schema).repartition(2);
+    return spark.createDataFrame(rows, schema);
   }
 
   static RecallSpec.Builder spec() {
@@ -261,6 +266,33 @@ class SparkRecallJobTest extends SharedSpark {
     RecallRun fewerQueries = DistributedRecall.run(spark, spec().truth(truth).limitQueries(5).build());
     assertThat(fewerQueries.queries()).isEqualTo(5);
     assertThat(fewerQueries.truthsComputed()).as("other query vectors").hasSize(1);
+  }
+
+  /**
+   * The same vectors from an .fvecs file share the DataFrame's ground truth (a query is its position
+   * and vector); an empty grid is one setting of defaults.
+   */
+  @Test
+  void anEmptyGridIsOneSettingOfDefaultsAndFvecsQueriesShareTheTruth() throws Exception {
+    String truth = tmp.resolve("shared-truths").toString();
+    RecallRun fromFrame = DistributedRecall.run(spark, RecallSpec.builder(dir.toString())
+        .queries(queryFrameInOrder(queries), "embedding").truth(truth).build());
+    Path fvecs = tmp.resolve("same-queries.fvecs");
+    QuerySets.writeFvecs(fvecs, queries);
+    Path out = tmp.resolve("empty-grid");
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    int code = RecallJob.run(spark, new String[] {"--dataset", dir.toString(), "--queries", fvecs.toString(),
+        "--grid", "", "--truth", truth, "--out", out.toString()}, new PrintStream(stdout, true, StandardCharsets.UTF_8),
+        System.err);
+    assertThat(code).isZero();
+    assertThat(stdout.toString(StandardCharsets.UTF_8)).contains("reusing ground truth " + fromFrame.truthsComputed()
+        .get(0)).doesNotContain("computing ground truth");
+    List<Map<String, Object>> json = JSON.readValue(out.resolve("results.json").toFile(),
+        new com.fasterxml.jackson.core.type.TypeReference<List<Map<String, Object>>>() { });
+    assertThat(json).filteredOn(r -> r.get("note") == null).extracting(r -> r.get("params")).containsOnly("defaults");
+    assertThat(json).filteredOn(r -> r.get("scenario").equals("no filter")).singleElement()
+        .satisfies(r -> assertThat(r.get("recall")).isEqualTo(fromFrame.rows().get(0).recall()));
+    assertThat(out.resolve("truth")).as("--truth elsewhere").doesNotExist();
   }
 
   @Test
