@@ -2,6 +2,7 @@ package dev.lancelot.spark.jobs;
 
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.spark.recall.DistributedRecall;
+import dev.lancelot.spark.recall.RecallInputException;
 import dev.lancelot.spark.recall.RecallResult;
 import dev.lancelot.spark.recall.RecallRun;
 import dev.lancelot.spark.recall.RecallSpec;
@@ -127,21 +128,21 @@ public final class RecallJob {
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--") || !OPTIONS.contains(arg.substring(2))) {
-        throw new dev.lancelot.spark.recall.RecallInputException("Cannot run the recall job: unknown argument \""
+        throw new RecallInputException("Cannot run the recall job: unknown argument \""
             + arg + "\". See --help.");
       }
       if (i + 1 >= args.length) {
-        throw new dev.lancelot.spark.recall.RecallInputException("Cannot run the recall job: " + arg
+        throw new RecallInputException("Cannot run the recall job: " + arg
             + " needs a value. See --help.");
       }
       if (a.put(arg.substring(2), args[++i]) != null) {
-        throw new dev.lancelot.spark.recall.RecallInputException("Cannot run the recall job: " + arg
+        throw new RecallInputException("Cannot run the recall job: " + arg
             + " is given twice.");
       }
     }
     for (String required : List.of("dataset", "queries", "out")) {
       if (!a.containsKey(required)) {
-        throw new dev.lancelot.spark.recall.RecallInputException("Cannot run the recall job: --" + required
+        throw new RecallInputException("Cannot run the recall job: --" + required
             + " is required. See --help.");
       }
     }
@@ -173,7 +174,7 @@ public final class RecallJob {
     try {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw new dev.lancelot.spark.recall.RecallInputException("Cannot run the recall job: " + option + " \"" + value
+      throw new RecallInputException("Cannot run the recall job: " + option + " \"" + value
           + "\" is not a whole number.");
     }
   }
