@@ -182,7 +182,10 @@ class StandaloneClusterTest {
    * The recall job, submitted as its own application (the runtime jar is the application jar), on
    * the dataset of the local reference run (indexed IVF_HNSW_SQ, l2): results.json, results.lance,
    * report.html and its plots; recall equal to a brute force computed here; run again, it reuses the
-   * ground truth and takes less time.
+   * ground truths (with and without a filter) and spends less time on them. The whole run is not
+   * compared: on data this small an exact search costs about what one cell costs, and the second
+   * application pays the executors' cold start in its first search instead, so the two totals differ
+   * by less than the noise of a loaded 2-core machine.
    */
   @Test
   void recallJobMeasuresWhatABruteForceFindsAndReusesItsGroundTruth() throws Exception {
@@ -207,11 +210,12 @@ class StandaloneClusterTest {
     onFailureWithLogs(() -> {
       assertThat(first).contains("computing ground truth").doesNotContain("reusing ground truth");
       assertThat(second).contains("reusing ground truth").doesNotContain("computing ground truth");
-      double firstSeconds = RecallLane.seconds(first);
-      double secondSeconds = RecallLane.seconds(second);
-      System.out.printf("standalone lane: recall job %.1f s computing its ground truth, %.1f s reusing it%n",
-          firstSeconds, secondSeconds);
-      assertThat(secondSeconds).as("the run reusing its ground truth").isLessThan(firstSeconds);
+      double[] firstSeconds = RecallLane.seconds(first);
+      double[] secondSeconds = RecallLane.seconds(second);
+      System.out.printf("standalone lane: recall job %.1f s (ground truth %.1f s) computing its ground truth, "
+          + "%.1f s (ground truth %.1f s) reusing it%n", firstSeconds[0], firstSeconds[1], secondSeconds[0],
+          secondSeconds[1]);
+      assertThat(secondSeconds[1]).as("time on ground truth when reusing it").isLessThan(firstSeconds[1] / 3);
       RecallLane.checkOutputs(out, dataset, queries, "tenant_id = 3", 3);
     });
   }
