@@ -374,6 +374,12 @@ class SparkRecallJobTest extends SharedSpark {
         "have no column \"embedding\"");
     cases.put(List.of("--queries", queryDataset.toString(), "--query-column", "name"), "is string, not a vector");
     cases.put(List.of("--queries", eightDims.toString()), "have 8 dimensions but column \"vector\"");
+    float[][] withNaN = {queries[0], queries[1].clone()};
+    withNaN[1][3] = Float.NaN;
+    Path nanQueries = tmp.resolve("nan.fvecs");
+    QuerySets.writeFvecs(nanQueries, withNaN);
+    cases.put(List.of("--queries", nanQueries.toString()), "query vector 1 (counting from 0) of " + nanQueries
+        + " has a null, NaN or infinite value");
     cases.put(List.of("--queries", fvecs.toString(), "--grid", "nprobs=1,4"), "nprobs");
     cases.put(List.of("--queries", fvecs.toString(), "--grid", "nprobes="), "\"nprobes\" has an empty value");
     cases.put(List.of("--queries", fvecs.toString(), "--grid", "k=5"), "the evaluation sets it itself");

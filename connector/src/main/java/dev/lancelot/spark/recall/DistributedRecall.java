@@ -121,11 +121,11 @@ public final class DistributedRecall {
     }
 
     QueryInput queries = QueryInput.prepare(spark, spec, dimension, files);
+    Map<GroundTruth.Key, org.apache.spark.sql.Dataset<Row>> truths = new HashMap<>();
     try {
       List<RecallResult> rows = new ArrayList<>();
       List<String> reused = new ArrayList<>();
       List<String> computed = new ArrayList<>();
-      Map<GroundTruth.Key, org.apache.spark.sql.Dataset<Row>> truths = new HashMap<>();
       long truthNanos = 0;
       int n = 0;
       for (Cell c : cells) {
@@ -167,6 +167,7 @@ public final class DistributedRecall {
       return run;
     } finally {
       queries.frame.unpersist();
+      truths.values().forEach(org.apache.spark.sql.Dataset::unpersist); // the ones kept in memory
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.lancelot.spark.recall;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.size;
 
 import dev.lancelot.engine.LancelotException;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -68,15 +70,23 @@ final class QueryInput {
     JavaRDD<Row> numbered = vectors.javaRDD().zipWithIndex().map(t -> RowFactory.create(t._2(), t._1().get(0)));
     StructType schema = new StructType().add(QID, DataTypes.LongType, false).add(VECTOR, vectorType, true);
     Dataset<Row> frame = spark.createDataFrame(numbered, schema).persist(StorageLevel.MEMORY_AND_DISK());
-    List<Row> bad = frame.filter(col(VECTOR).isNull().or(size(col(VECTOR)).notEqual(dimension)))
+    // Checked here, before anything is written, rather than by the first search's tasks.
+    Column nonFinite = expr("exists(" + VECTOR + ", x -> x IS NULL OR isnan(x) OR abs(x) = double('Infinity'))");
+    List<Row> bad = frame.filter(col(VECTOR).isNull().or(size(col(VECTOR)).notEqual(dimension)).or(nonFinite))
         .select(col(QID), size(col(VECTOR))).limit(1).collectAsList();
     if (!bad.isEmpty()) {
       frame.unpersist();
       Row b = bad.get(0);
-      throw new RecallInputException("Cannot evaluate recall: query vector " + b.getLong(0) + " of column \""
-          + column + "\" " + (b.isNullAt(1) || b.getInt(1) < 0 ? "is null" : "has " + b.getInt(1) + " dimensions")
-          + " but column \"" + spec.column() + "\" of the dataset holds " + dimension + "-dimensional vectors. "
-          + "Give query vectors of the searched column's dimension.");
+      String where = spec.queriesLocation() == null ? "column \"" + column + "\""
+          : spec.queriesLocation().endsWith(".fvecs") ? spec.queriesLocation()
+          : "column \"" + column + "\" of " + spec.queriesLocation();
+      String what = b.isNullAt(1) || b.getInt(1) < 0 ? "is null. Give a vector for every query."
+          : b.getInt(1) != dimension ? "has " + b.getInt(1) + " dimensions but column \"" + spec.column()
+              + "\" of the dataset holds " + dimension + "-dimensional vectors. Give query vectors of the searched "
+              + "column's dimension."
+          : "has a null, NaN or infinite value. Give finite query vectors.";
+      throw new RecallInputException("Cannot evaluate recall: query vector " + b.getLong(0) + " (counting from 0) of "
+          + where + " " + what);
     }
     Row id = frame.selectExpr("count(*)", "bit_xor(xxhash64(" + QID + ", " + VECTOR + "))").first();
     long count = id.getLong(0);
