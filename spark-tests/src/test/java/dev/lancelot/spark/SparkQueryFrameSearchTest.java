@@ -148,6 +148,41 @@ class SparkQueryFrameSearchTest extends SharedSpark {
     }
   }
 
+  /**
+   * Timing each query (for evaluation jobs): the same answers, each query's statistics on its rows,
+   * and a query the prefilter leaves without results still has a row.
+   */
+  @Test
+  void timingEachQueryAddsItsStatisticsAndKeepsTheAnswers() {
+    VectorQuery.Builder params = VectorQuery.builder("vector").k(5).nprobes(2).columns("id");
+    org.apache.spark.sql.Dataset<Row> df = LanceVectorSearch.searchTimingEachQuery(spark, dir.toString(), 0,
+        queryFrame(queries), "embedding", params.buildParameters());
+    assertThat(df.schema().fieldNames()).containsExactly("qid", "label", "id", "_distance",
+        LanceVectorSearch.SEARCH_MS, LanceVectorSearch.PARTITIONS_PROBED, LanceVectorSearch.DISTANCES_COMPUTED);
+    List<Row> rows = df.collectAsList();
+    assertSame(alone(params), grouped(rows));
+    Map<Long, List<Object>> statsPerQuery = new TreeMap<>();
+    for (Row r : rows) {
+      List<Object> stats = List.of(r.get(4), r.get(5), r.get(6));
+      assertThat(statsPerQuery.putIfAbsent(r.getLong(0), stats)).as("stats of query %d on each row", r.getLong(0))
+          .isIn(null, stats);
+      assertThat(r.getDouble(4)).isPositive();
+      assertThat(r.getLong(5)).as("partitions probed: nprobes=2 in the index").isGreaterThanOrEqualTo(2);
+      assertThat(r.getLong(6)).isPositive();
+    }
+    assertThat(statsPerQuery).hasSize(queries.length);
+
+    List<Row> none = LanceVectorSearch.searchTimingEachQuery(spark, dir.toString(), 0, queryFrame(queries),
+        "embedding", VectorQuery.builder("vector").k(5).nprobes(2).columns("id").filter("tenant_id < 0")
+            .prefilter(true).buildParameters()).collectAsList();
+    assertThat(none).hasSize(queries.length);
+    for (Row r : none) {
+      assertThat(r.isNullAt(2)).as("no result row").isTrue();
+      assertThat(r.isNullAt(3)).isTrue();
+      assertThat(r.getDouble(4)).isPositive();
+    }
+  }
+
   @Test
   void otherColumnsAreCarriedAndTheOutputSchemaIsKnownBeforeRunning() {
     org.apache.spark.sql.Dataset<Row> df = LanceVectorSearch.search(spark, dir.toString(), queryFrame(queries),

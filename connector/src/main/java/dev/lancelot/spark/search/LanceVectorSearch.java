@@ -69,6 +69,27 @@ public final class LanceVectorSearch {
         LancePathCatalog.hadoopConf());
   }
 
+  /** Per-query column of {@link #searchTimingEachQuery}: the query's executor time in ms, summed over its units. */
+  public static final String SEARCH_MS = QueryFrameSearch.SEARCH_MS;
+  /** Per-query column of {@link #searchTimingEachQuery}: index partitions probed, summed over its units. */
+  public static final String PARTITIONS_PROBED = QueryFrameSearch.PARTITIONS_PROBED;
+  /** Per-query column of {@link #searchTimingEachQuery}: distances computed, summed over its units. */
+  public static final String DISTANCES_COMPUTED = QueryFrameSearch.DISTANCES_COMPUTED;
+
+  /**
+   * For evaluation jobs (recall, latency): like {@link #search(SparkSession, String, long, Dataset,
+   * String, VectorQuery)}, but each task searches its unit
+   * for one query at a time and times it inside the executor, so latency is per query. The output
+   * ends with {@link #SEARCH_MS}, {@link #PARTITIONS_PROBED} and {@link #DISTANCES_COMPUTED}, repeated
+   * on each of the query's rows; a query without results gets one row whose result columns are null.
+   * Slower than the default, which searches a block of queries at once.
+   */
+  public static Dataset<Row> searchTimingEachQuery(SparkSession spark, String location, long version,
+      Dataset<Row> queries, String queryVectorColumn, VectorQuery params) {
+    return QueryFrameSearch.search(spark, LancePathCatalog.qualify(location), version, queries, queryVectorColumn,
+        params, LancePathCatalog.hadoopConf(), true);
+  }
+
   /** Same, with Lance's {@code nearest} parameters (without {@code q}) as a map. */
   public static Dataset<Row> search(SparkSession spark, String location, Dataset<Row> queries,
       String queryVectorColumn, Map<String, ?> nearest) {

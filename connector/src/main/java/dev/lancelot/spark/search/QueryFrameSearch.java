@@ -67,15 +67,32 @@ import scala.Tuple2;
  * </ol>
  * The output holds the queries' other columns (a query id…) followed by the result columns and
  * {@code _distance} ({@code _rowid} when asked), one row per result.
+ *
+ * <p>With per-query statistics (internal, for recall evaluation), each task searches its unit for
+ * the block's vectors one at a time, so that the time of each query's search is its own; the
+ * output then ends with {@value #SEARCH_MS} (the query's executor time, summed over its search
+ * units), {@value #PARTITIONS_PROBED} and {@value #DISTANCES_COMPUTED} (sums of the units'
+ * {@link UnitStats}), repeated on each of the query's rows, and a query without any result gets
+ * one row whose result columns are null.
  */
 final class QueryFrameSearch {
   static final int DEFAULT_BLOCK = 512;
   static final String BLOCK_CONF = "spark.lancelot.search.queryBlockSize";
+  static final String SEARCH_MS = "_search_ms";
+  static final String PARTITIONS_PROBED = "_partitions_probed";
+  static final String DISTANCES_COMPUTED = "_distances_computed";
 
   private QueryFrameSearch() {}
 
   static org.apache.spark.sql.Dataset<Row> search(SparkSession spark, String location, long version,
       org.apache.spark.sql.Dataset<Row> queries, String queryColumn, VectorQuery params, Configuration conf) {
+    return search(spark, location, version, queries, queryColumn, params, conf, false);
+  }
+
+  /** {@code perQueryStats}: search queries one at a time and add the per-query statistics columns. */
+  static org.apache.spark.sql.Dataset<Row> search(SparkSession spark, String location, long version,
+      org.apache.spark.sql.Dataset<Row> queries, String queryColumn, VectorQuery params, Configuration conf,
+      boolean perQueryStats) {
     if (params.hasVectors()) {
       throw new InvalidQueryException("Cannot search with query vectors from column \"" + queryColumn + "\" and "
           + "query vectors in the parameters too: leave q unset (build the parameters with buildParameters()).");
@@ -116,7 +133,19 @@ final class QueryFrameSearch {
     }
     StructType carriedSchema = new StructType(carried.toArray(new StructField[0]));
     List<StructField> out = new ArrayList<>(carried);
-    out.addAll(Arrays.asList(results.fields()));
+    if (perQueryStats) {
+      for (StructField f : results.fields()) {
+        out.add(new StructField(f.name(), f.dataType(), true, f.metadata()));
+      }
+      out.add(new StructField(SEARCH_MS, DataTypes.DoubleType, false,
+          org.apache.spark.sql.types.Metadata.empty()));
+      out.add(new StructField(PARTITIONS_PROBED, DataTypes.LongType, false,
+          org.apache.spark.sql.types.Metadata.empty()));
+      out.add(new StructField(DISTANCES_COMPUTED, DataTypes.LongType, false,
+          org.apache.spark.sql.types.Metadata.empty()));
+    } else {
+      out.addAll(Arrays.asList(results.fields()));
+    }
     StructType outSchema = new StructType(out.toArray(new StructField[0]));
     org.apache.spark.sql.classic.SparkSession classic = (org.apache.spark.sql.classic.SparkSession) spark;
     if (plan.units().isEmpty()) {
@@ -128,7 +157,7 @@ final class QueryFrameSearch {
       throw new InvalidQueryException("Cannot search: " + BLOCK_CONF + " must be at least 1, got " + blockSize + ".");
     }
     Job job = new Job(plan, new SerializableConfiguration(conf), queryColumn, carriedSchema, outSchema, blockSize,
-        ((ArrayType) type).elementType().equals(DataTypes.DoubleType));
+        ((ArrayType) type).elementType().equals(DataTypes.DoubleType), perQueryStats);
     org.apache.spark.sql.Dataset<Row> ordered = queries.select(columns(carriedSchema, queryColumn));
     JavaRDD<InternalRow> rows = ordered.queryExecution().toRdd().toJavaRDD();
     int queryPartitions = Math.max(1, rows.getNumPartitions());
@@ -188,6 +217,9 @@ final class QueryFrameSearch {
     private static final long serialVersionUID = 1L;
     private static final byte CARRIED = 0;
     private static final byte CANDIDATES = 1;
+    /** Candidates of one query from one unit, then its time, partitions probed and distances computed. */
+    private static final byte CANDIDATES_WITH_STATS = 2;
+    private static final int STATS_COLUMNS = 3;
     private final SearchPlan plan;
     private final SerializableConfiguration conf;
     private final String queryColumn;
@@ -195,9 +227,10 @@ final class QueryFrameSearch {
     private final StructType outSchema;
     private final int blockSize;
     private final boolean doubles;
+    private final boolean perQueryStats;
 
     Job(SearchPlan plan, SerializableConfiguration conf, String queryColumn, StructType carriedSchema,
-        StructType outSchema, int blockSize, boolean doubles) {
+        StructType outSchema, int blockSize, boolean doubles, boolean perQueryStats) {
       this.plan = plan;
       this.conf = conf;
       this.queryColumn = queryColumn;
@@ -205,6 +238,7 @@ final class QueryFrameSearch {
       this.outSchema = outSchema;
       this.blockSize = blockSize;
       this.doubles = doubles;
+      this.perQueryStats = perQueryStats;
     }
 
     /** Cuts one partition of the queries into blocks, checking every vector. */
@@ -292,14 +326,25 @@ final class QueryFrameSearch {
       QueryBlock block = task._1();
       int unitIndex = task._2();
       SearchUnit unit = plan.units().get(unitIndex);
-      VectorQuery q = plan.query().toBuilder().vectors(block.vectors).build();
-      SearchPlan blockPlan = new SearchPlan(plan.location(), plan.version(), q, plan.vectorColumn(),
-          plan.dimension(), plan.units(), plan.merge(), plan.notes(), plan.emptyResult());
       Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.get());
-      UnitResult result = VectorSearch.runUnit(ds, blockPlan, unit);
+      List<byte[]> encoded = new ArrayList<>(block.keys.length);
+      if (perQueryStats) {
+        // One query at a time: each query's time is its own, not a share of the block's.
+        for (float[] vector : block.vectors) {
+          long start = System.nanoTime();
+          UnitResult result = VectorSearch.runUnit(ds, planFor(vector), unit);
+          long nanos = System.nanoTime() - start;
+          encoded.add(encode(unitIndex, result.perQuery().get(0), nanos, result.stats()));
+        }
+      } else {
+        UnitResult result = VectorSearch.runUnit(ds, planFor(block.vectors), unit);
+        for (int i = 0; i < block.keys.length; i++) {
+          encoded.add(encode(unitIndex, result.perQuery().get(i), 0, null));
+        }
+      }
       List<Tuple2<Long, byte[]>> out = new ArrayList<>(block.keys.length * (unitIndex == 0 ? 2 : 1));
       for (int i = 0; i < block.keys.length; i++) {
-        out.add(new Tuple2<>(block.keys[i], encode(unitIndex, result.perQuery().get(i))));
+        out.add(new Tuple2<>(block.keys[i], encoded.get(i)));
         if (unitIndex == 0) {
           out.add(new Tuple2<>(block.keys[i], encodeCarried(block.carried[i])));
         }
@@ -307,21 +352,29 @@ final class QueryFrameSearch {
       return out.iterator();
     }
 
+    private SearchPlan planFor(float[]... vectors) {
+      VectorQuery q = plan.query().toBuilder().vectors(vectors).build();
+      return new SearchPlan(plan.location(), plan.version(), q, plan.vectorColumn(), plan.dimension(), plan.units(),
+          plan.merge(), plan.notes(), plan.emptyResult());
+    }
+
     /** One reduce partition: every query's candidates from every unit, merged; result columns taken. */
     Iterator<InternalRow> merge(Iterator<Tuple2<Long, Iterable<byte[]>>> groups) {
       int units = plan.units().size();
       List<byte[]> carried = new ArrayList<>();
       List<Candidates[]> perQuery = new ArrayList<>();
+      List<long[]> stats = new ArrayList<>();
       while (groups.hasNext()) {
         Tuple2<Long, Iterable<byte[]>> g = groups.next();
         Candidates[] byUnit = new Candidates[units];
         Arrays.fill(byUnit, Candidates.EMPTY);
+        long[] sums = new long[STATS_COLUMNS];
         byte[] carriedRow = null;
         for (byte[] part : g._2()) {
           if (part[0] == CARRIED) {
             carriedRow = Arrays.copyOfRange(part, 1, part.length);
           } else {
-            decode(part, byUnit);
+            decode(part, byUnit, sums);
           }
         }
         if (carriedRow == null) {
@@ -329,6 +382,7 @@ final class QueryFrameSearch {
         }
         carried.add(carriedRow);
         perQuery.add(byUnit);
+        stats.add(sums);
       }
       if (perQuery.isEmpty()) {
         return java.util.Collections.emptyIterator();
@@ -355,13 +409,38 @@ final class QueryFrameSearch {
         UnsafeProjection project = UnsafeProjection.create(outSchema);
         UnsafeRow carriedRow = new UnsafeRow(carriedSchema.size());
         Iterator<InternalRow> it = new ColumnarBatch(columns, root.getRowCount()).rowIterator();
+        boolean[] answered = new boolean[perQuery.size()];
         for (int r = 0; r < root.getRowCount(); r++) {
-          byte[] c = carried.get(queryIndex.get(r));
+          int qi = queryIndex.get(r);
+          byte[] c = carried.get(qi);
           carriedRow.pointTo(c, c.length);
-          out.add(project.apply(new JoinedRow(carriedRow, it.next())).copy());
+          InternalRow row = new JoinedRow(carriedRow, it.next());
+          if (perQueryStats) {
+            row = new JoinedRow(row, statsRow(stats.get(qi)));
+            answered[qi] = true;
+          }
+          out.add(project.apply(row).copy());
+        }
+        if (perQueryStats) {
+          // Every query has a row, so that a query without results still has its statistics.
+          InternalRow noResult = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(
+              columns.length);
+          for (int qi = 0; qi < answered.length; qi++) {
+            if (!answered[qi]) {
+              byte[] c = carried.get(qi);
+              carriedRow.pointTo(c, c.length);
+              out.add(project.apply(new JoinedRow(new JoinedRow(carriedRow, noResult), statsRow(stats.get(qi))))
+                  .copy());
+            }
+          }
         }
       }
       return out.iterator();
+    }
+
+    private static InternalRow statsRow(long[] sums) {
+      return new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(
+          new Object[] {sums[0] / 1e6, sums[1], sums[2]});
     }
 
     private static byte[] encodeCarried(byte[] row) {
@@ -371,10 +450,15 @@ final class QueryFrameSearch {
       return out;
     }
 
-    private static byte[] encode(int unit, Candidates c) {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(9 + c.size() * 16);
+    /**
+     * {@code [byte] tag, [int] unit, [int] n, n × ([long] row address, [float] approx, [float] exact)},
+     * then with statistics ({@code stats} not null) {@code [long] nanos, [long] partitions probed,
+     * [long] distances computed}.
+     */
+    private static byte[] encode(int unit, Candidates c, long nanos, UnitStats stats) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(33 + c.size() * 16);
       try (DataOutputStream out = new DataOutputStream(bytes)) {
-        out.writeByte(CANDIDATES);
+        out.writeByte(stats == null ? CANDIDATES : CANDIDATES_WITH_STATS);
         out.writeInt(unit);
         out.writeInt(c.size());
         for (int i = 0; i < c.size(); i++) {
@@ -382,15 +466,20 @@ final class QueryFrameSearch {
           out.writeFloat(c.approx()[i]);
           out.writeFloat(c.exact()[i]);
         }
+        if (stats != null) {
+          out.writeLong(nanos);
+          out.writeLong(stats.partitionsProbed());
+          out.writeLong(stats.distancesComputed());
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
       return bytes.toByteArray();
     }
 
-    private static void decode(byte[] part, Candidates[] byUnit) {
+    private static void decode(byte[] part, Candidates[] byUnit, long[] statSums) {
       try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(part))) {
-        in.readByte();
+        byte tag = in.readByte();
         int unit = in.readInt();
         int n = in.readInt();
         long[] rows = new long[n];
@@ -402,6 +491,11 @@ final class QueryFrameSearch {
           exact[i] = in.readFloat();
         }
         byUnit[unit] = new Candidates(rows, approx, exact);
+        if (tag == CANDIDATES_WITH_STATS) {
+          for (int i = 0; i < statSums.length; i++) {
+            statSums[i] += in.readLong();
+          }
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -46,7 +46,10 @@ import org.junit.jupiter.api.Test;
  *   <li>the end-to-end flow ({@link ClusterFlow}) answers exactly as in a local[2] session, in client
  *       and in cluster deploy mode;</li>
  *   <li>an executor killed in the middle of a write, and a write with speculative task copies, each
- *       commit one version holding every row once, with every referenced data file present.</li>
+ *       commit one version holding every row once, with every referenced data file present;</li>
+ *   <li>the recall job ({@code spark-submit --class dev.lancelot.spark.jobs.RecallJob} of the runtime
+ *       jar) writes its outputs, measures the recall a brute force in the test finds, and reuses its
+ *       ground truth when run again.</li>
  * </ul>
  *
  * <p>The local reference run starts in the background with the cluster. The applications run one
@@ -173,6 +176,70 @@ class StandaloneClusterTest {
       assertThat((Integer) attempts.get("speculative")).as("speculative task attempts").isPositive();
       assertEveryRowOnce(root.resolve(name).resolve("items"));
     });
+  }
+
+  /**
+   * The recall job, submitted as its own application (the runtime jar is the application jar), on
+   * the dataset of the local reference run (indexed IVF_HNSW_SQ, l2): results.json, results.lance,
+   * report.html and its plots; recall equal to a brute force computed here; run again, it reuses the
+   * ground truths (with and without a filter) and spends less time on them. The whole run is not
+   * compared: on data this small an exact search costs about what one cell costs, and the second
+   * application pays the executors' cold start in its first search instead, so the two totals differ
+   * by less than the noise of a loaded 2-core machine.
+   */
+  @Test
+  void recallJobMeasuresWhatABruteForceFindsAndReusesItsGroundTruth() throws Exception {
+    localAnswers(); // its dataset is complete
+    Path dataset = root.resolve("local").resolve("items");
+    float[][] queries;
+    try (Dataset ds = Dataset.open(dataset.toString())) {
+      queries = dev.lancelot.engine.query.eval.QuerySets.fromColumn(ds, "vector", 16);
+    }
+    for (float[] q : queries) {
+      for (int d = 0; d < q.length; d++) {
+        q[d] += 0.01f;
+      }
+    }
+    Path fvecs = root.resolve("recall-queries.fvecs");
+    dev.lancelot.engine.query.eval.QuerySets.writeFvecs(fvecs, queries);
+    Path out = root.resolve("recall-out");
+    List<String> jobArgs = List.of("--dataset", dataset.toString(), "--queries", fvecs.toString(), "--k", "10",
+        "--grid", "nprobes=1,4", "--filter", "tenant_id = 3", "--out", out.toString());
+    String first = submitRecallJob("recall-1", jobArgs);
+    String second = submitRecallJob("recall-2", jobArgs);
+    onFailureWithLogs(() -> {
+      assertThat(first).contains("computing ground truth").doesNotContain("reusing ground truth");
+      assertThat(second).contains("reusing ground truth").doesNotContain("computing ground truth");
+      double[] firstSeconds = RecallLane.seconds(first);
+      double[] secondSeconds = RecallLane.seconds(second);
+      System.out.printf("standalone lane: recall job %.1f s (ground truth %.1f s) computing its ground truth, "
+          + "%.1f s (ground truth %.1f s) reusing it%n", firstSeconds[0], firstSeconds[1], secondSeconds[0],
+          secondSeconds[1]);
+      assertThat(secondSeconds[1]).as("time on ground truth when reusing it").isLessThan(firstSeconds[1] / 3);
+      RecallLane.checkOutputs(out, dataset, queries, "tenant_id = 3", 3);
+    });
+  }
+
+  /** Submits the recall job in client mode and returns its log; fails unless it exits with 0. */
+  private static String submitRecallJob(String name, List<String> jobArgs) throws IOException {
+    List<String> args = new ArrayList<>(List.of("--master", cluster.masterUrl(), "--deploy-mode", "client",
+        "--name", "lancelot-" + name, "--class", "dev.lancelot.spark.jobs.RecallJob"));
+    for (Map.Entry<String, String> c : appConf("client", Map.of()).entrySet()) {
+      args.add("--conf");
+      args.add(c.getKey() + "=" + c.getValue());
+    }
+    args.add(runtimeJar.toString());
+    args.addAll(jobArgs);
+    long t0 = System.nanoTime();
+    SubmitResult result = cluster.submit(name, true, args, APP_TIMEOUT);
+    System.out.printf("standalone lane: %s took %.1f s%n", name, (System.nanoTime() - t0) / 1e9);
+    String log = Files.readString(result.log());
+    if (result.timedOut() || result.exitCode() != 0) {
+      throw new AssertionError("The recall job " + name + (result.timedOut() ? " did not finish within "
+          + APP_TIMEOUT.toMinutes() + " minutes" : " exited with code " + result.exitCode()) + "\n"
+          + cluster.logTails());
+    }
+    return log;
   }
 
   /**

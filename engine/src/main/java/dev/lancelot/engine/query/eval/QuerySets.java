@@ -23,6 +23,7 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 public final class QuerySets {
   private QuerySets() {}
 
+  /** The first {@code limit} vectors (all when ≤ 0) of an {@code .fvecs} file. */
   public static float[][] readFvecs(Path file, int limit) {
     byte[] bytes;
     try (InputStream in = Files.newInputStream(file)) {
@@ -30,6 +31,14 @@ public final class QuerySets {
     } catch (IOException e) {
       throw new LancelotException("Cannot read query vectors from " + file + ": " + e.getMessage(), e);
     }
+    return parseFvecs(bytes, file.toString(), limit);
+  }
+
+  /**
+   * The first {@code limit} vectors (all when ≤ 0) of the bytes of an {@code .fvecs} file, read from
+   * anywhere (a Hadoop file system…); {@code file} names it in errors.
+   */
+  public static float[][] parseFvecs(byte[] bytes, String file, int limit) {
     ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     List<float[]> out = new ArrayList<>();
     while (buf.remaining() > 0 && (limit <= 0 || out.size() < limit)) {

@@ -74,9 +74,16 @@ public final class RecallEvaluator {
         throw new InvalidQueryException("Cannot parse grid \"" + grid + "\": expected "
             + "name=v1,v2;name=v1,... e.g. \"nprobes=1,4,16;refine_factor=1,4\".");
       }
+      String[] values = kv[1].split(",", -1);
+      for (String v : values) {
+        if (v.isBlank()) {
+          throw new InvalidQueryException("Cannot parse grid \"" + grid + "\": parameter \"" + kv[0].trim()
+              + "\" has an empty value. Give one or more values separated by commas, e.g. \"nprobes=1,4,16\".");
+        }
+      }
       List<Map<String, Object>> next = new ArrayList<>();
       for (Map<String, Object> s : settings) {
-        for (String v : kv[1].split(",")) {
+        for (String v : values) {
           Map<String, Object> copy = new LinkedHashMap<>(s);
           copy.put(kv[0].trim(), parseValue(v.trim()));
           next.add(copy);
@@ -113,42 +120,68 @@ public final class RecallEvaluator {
       throw new InvalidQueryException("Cannot evaluate recall: there are no query vectors. Give at least one.");
     }
     for (Map<String, Object> setting : grid) {
-      checkSetting(setting, options, queries[0]);
+      checkSetting(setting, options);
     }
     List<RecallRow> rows = new ArrayList<>();
-    String indexName = dataset.indexes().vectorIndexOn(dataset.field(options.column()).id()).orElse(null);
-    long unindexedRows = indexName == null ? 0
-        : dataset.indexes().unindexedFragments(indexName).stream()
-            .mapToLong(f -> f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0))
-            .sum();
+    IndexState index = IndexState.of(dataset, options.column());
     for (Scenario scenario : Scenario.values()) {
-      String skip = skipReason(scenario, options, indexName, unindexedRows);
+      String skip = skipReason(scenario, options, index);
       if (skip != null) {
         rows.add(notMeasured(scenario, "-", skip));
         continue;
       }
-      String filter = switch (scenario) {
-        case PREFILTER -> options.filter();
-        case SELECTIVE_PREFILTER -> options.selectiveFilter();
-        default -> null;
-      };
       // Exact answers depend on the metric and the filter placement only: computed once per pair.
       Map<String, List<Set<Long>>> truths = new HashMap<>();
       for (Map<String, Object> setting : grid) {
-        rows.add(measure(dataset, queries, options, scenario, filter, setting, truths));
+        rows.add(measure(dataset, queries, options, scenario, setting, truths));
       }
     }
     return rows;
   }
 
-  private static void checkSetting(Map<String, Object> setting, Options o, float[] anyQuery) {
+  /**
+   * Checks one grid setting before anything runs: a parameter the evaluation sets itself
+   * ({@code column}, {@code q}, {@code k}, {@code columns}, {@code with_row_id}, {@code filter}), an
+   * unknown parameter or a bad value fails with an {@link InvalidQueryException} naming it.
+   */
+  public static void checkSetting(Map<String, Object> setting, Options o) {
     for (String name : setting.keySet()) {
       if (FIXED.contains(name)) {
         throw new InvalidQueryException("Cannot evaluate recall with grid parameter \"" + name + "\": the "
             + "evaluation sets it itself. Vary only search parameters such as nprobes, refine_factor, ef or metric.");
       }
     }
-    query(o, Scenario.NO_FILTER, null, setting, anyQuery); // unknown names and bad values fail here
+    // unknown names and bad values fail here
+    VectorQuery.parametersFromMap(scenarioParameters(o, Scenario.NO_FILTER, setting));
+  }
+
+  /** The vector index on the evaluated column (null: none) and the live rows it does not cover. */
+  public record IndexState(String indexName, long unindexedRows) {
+    public static IndexState of(Dataset dataset, String column) {
+      String indexName = dataset.indexes().vectorIndexOn(dataset.field(column).id()).orElse(null);
+      long unindexedRows = indexName == null ? 0
+          : dataset.indexes().unindexedFragments(indexName).stream()
+              .mapToLong(f -> f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0))
+              .sum();
+      return new IndexState(indexName, unindexedRows);
+    }
+  }
+
+  /** The filter of a scenario: the prefilter scenarios' filters, else null. */
+  public static String filterOf(Scenario scenario, Options o) {
+    return switch (scenario) {
+      case PREFILTER -> o.filter();
+      case SELECTIVE_PREFILTER -> o.selectiveFilter();
+      default -> null;
+    };
+  }
+
+  /**
+   * Why {@code scenario} cannot be measured on this dataset with these options (the note of its
+   * "not measured" row), or null when it can.
+   */
+  public static String skipReason(Scenario scenario, Options o, IndexState index) {
+    return skipReason(scenario, o, index.indexName(), index.unindexedRows());
   }
 
   private static String skipReason(Scenario s, Options o, String index, long unindexedRows) {
@@ -165,8 +198,20 @@ public final class RecallEvaluator {
   }
 
   /** The search of one query vector under one setting in one scenario. */
-  private static VectorQuery query(Options o, Scenario scenario, String filter, Map<String, Object> setting,
-      float[] vector) {
+  private static VectorQuery query(Options o, Scenario scenario, Map<String, Object> setting, float[] vector) {
+    Map<String, Object> params = scenarioParameters(o, scenario, setting);
+    params.put("q", vector);
+    return VectorQuery.fromMap(params);
+  }
+
+  /**
+   * Lance's {@code nearest} parameters (without {@code q}) of the search under {@code setting} in
+   * {@code scenario}: the scenario's filter as a prefilter, {@code fast_search} in that scenario, the
+   * setting ({@code refine_factor=1} meaning no refine step, Lance's default), then the evaluation's
+   * own column, k, no result columns and row ids. {@link VectorQuery#parametersFromMap} reads them.
+   */
+  public static Map<String, Object> scenarioParameters(Options o, Scenario scenario, Map<String, Object> setting) {
+    String filter = filterOf(scenario, o);
     Map<String, Object> params = new LinkedHashMap<>();
     if (filter != null) {
       params.put("filter", filter);
@@ -180,18 +225,17 @@ public final class RecallEvaluator {
       params.remove("refine_factor");
     }
     params.put("column", o.column());
-    params.put("q", vector);
     params.put("k", o.k());
     params.put("columns", List.of());
     params.put("with_row_id", true);
-    return VectorQuery.fromMap(params);
+    return params;
   }
 
-  private static RecallRow measure(Dataset dataset, float[][] queries, Options o, Scenario scenario, String filter,
+  private static RecallRow measure(Dataset dataset, float[][] queries, Options o, Scenario scenario,
       Map<String, Object> setting, Map<String, List<Set<Long>>> truths) {
     List<VectorQuery> searches = new ArrayList<>(queries.length);
     for (float[] q : queries) {
-      searches.add(query(o, scenario, filter, setting, q));
+      searches.add(query(o, scenario, setting, q));
     }
     VectorQuery exactShape;
     try {
@@ -218,10 +262,14 @@ public final class RecallEvaluator {
       rows += got.size();
       recallSum += recallOf(got, truth.get(i), o.k());
     }
-    Arrays.sort(nanos);
+    double[] millis = new double[nanos.length];
+    for (int i = 0; i < nanos.length; i++) {
+      millis[i] = nanos[i] / 1e6;
+    }
+    Arrays.sort(millis);
     RecallRow row = new RecallRow(scenario.label(), describe(setting), metric.lanceName(), queries.length,
-        (double) rows / queries.length, recallSum / queries.length, percentile(nanos, 0.50), percentile(nanos, 0.99),
-        null);
+        (double) rows / queries.length, recallSum / queries.length, percentile(millis, 0.50),
+        percentile(millis, 0.99), null);
     LOG.info("recall {} {}: {} against exact {} search (rows {}, p50 {} ms)", scenario.label(), row.setting(),
         String.format("%.4f", row.recall()), row.metric(), String.format("%.2f", row.meanRows()),
         String.format("%.2f", row.p50Millis()));
@@ -256,15 +304,20 @@ public final class RecallEvaluator {
     }
   }
 
-  private static double percentile(long[] sortedNanos, double p) {
-    if (sortedNanos.length == 0) {
+  /**
+   * The {@code p} quantile (0..1) of sorted values by the nearest-rank rule: the value at rank
+   * ⌈p·n⌉; NaN for no value. Latency percentiles and {@code recall_p5} use it.
+   */
+  public static double percentile(double[] sorted, double p) {
+    if (sorted.length == 0) {
       return Double.NaN;
     }
-    int idx = (int) Math.ceil(p * sortedNanos.length) - 1;
-    return sortedNanos[Math.max(0, Math.min(sortedNanos.length - 1, idx))] / 1e6;
+    int idx = (int) Math.ceil(p * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
   }
 
-  private static String describe(Map<String, Object> setting) {
+  /** A setting as the report names it: {@code nprobes=4, refine_factor=2}, or {@code defaults}. */
+  public static String describe(Map<String, Object> setting) {
     if (setting.isEmpty()) {
       return "defaults";
     }

@@ -24,6 +24,29 @@ class RecallEvaluatorTest {
     assertThat(grid.get(1)).containsEntry("nprobes", 1).containsEntry("refine_factor", 4);
     assertThat(RecallEvaluator.parseGrid("")).hasSize(1);
     assertThatThrownBy(() -> RecallEvaluator.parseGrid("nprobes")).hasMessageContaining("expected name=v1,v2");
+    assertThatThrownBy(() -> RecallEvaluator.parseGrid("nprobes=")).hasMessageContaining("\"nprobes\" has an empty value");
+    assertThatThrownBy(() -> RecallEvaluator.parseGrid("nprobes=1,")).hasMessageContaining("empty value");
+  }
+
+  @Test
+  void scenarioParametersAreTheRulesADistributedEvaluatorShares() {
+    var o = new RecallEvaluator.Options("vector", 10, "tenant_id < 10", null);
+    Map<String, Object> p = RecallEvaluator.scenarioParameters(o, RecallEvaluator.Scenario.PREFILTER,
+        Map.of("refine_factor", 1, "nprobes", 4));
+    assertThat(p).containsEntry("filter", "tenant_id < 10").containsEntry("prefilter", true)
+        .containsEntry("nprobes", 4).containsEntry("k", 10).containsEntry("with_row_id", true)
+        .doesNotContainKey("refine_factor").doesNotContainKey("q");
+    assertThat(RecallEvaluator.scenarioParameters(o, RecallEvaluator.Scenario.FAST_SEARCH, Map.of()))
+        .containsEntry("fast_search", true).doesNotContainKey("filter");
+    assertThat(RecallEvaluator.skipReason(RecallEvaluator.Scenario.SELECTIVE_PREFILTER, o,
+        new RecallEvaluator.IndexState("vector_idx", 0))).contains("give a selective filter");
+    assertThat(RecallEvaluator.skipReason(RecallEvaluator.Scenario.UNINDEXED, o,
+        new RecallEvaluator.IndexState("vector_idx", 5))).isNull();
+    assertThatThrownBy(() -> RecallEvaluator.checkSetting(Map.of("k", 5), o)).hasMessageContaining("sets it itself");
+    assertThatThrownBy(() -> RecallEvaluator.checkSetting(Map.of("nprobs", 5), o)).hasMessageContaining("nprobs");
+    assertThat(RecallEvaluator.percentile(new double[] {1, 2, 3, 4}, 0.5)).isEqualTo(2.0);
+    assertThat(RecallEvaluator.percentile(new double[] {1, 2, 3, 4}, 0.05)).isEqualTo(1.0);
+    assertThat(RecallEvaluator.describe(Map.of())).isEqualTo("defaults");
   }
 
   @Test

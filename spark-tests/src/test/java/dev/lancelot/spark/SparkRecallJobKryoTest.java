@@ -1,0 +1,5 @@
+package dev.lancelot.spark;
+
+/** {@link SparkRecallJobTest} with Kryo, registration required. */
+@SharedSpark.WithKryo
+class SparkRecallJobKryoTest extends SparkRecallJobTest {}
