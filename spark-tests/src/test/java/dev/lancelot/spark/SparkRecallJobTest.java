@@ -1,6 +1,7 @@
 package dev.lancelot.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -266,6 +267,57 @@ class SparkRecallJobTest extends SharedSpark {
     RecallRun fewerQueries = DistributedRecall.run(spark, spec().truth(truth).limitQueries(5).build());
     assertThat(fewerQueries.queries()).isEqualTo(5);
     assertThat(fewerQueries.truthsComputed()).as("other query vectors").hasSize(1);
+  }
+
+  /**
+   * {@code CALL lance.system.recall} from SQL returns the rows of the same evaluation (and writes the
+   * same outputs), with the queries from a temporary view or a dataset location; it reuses the
+   * truth stored by the job; bad values are one message naming the procedure.
+   */
+  @Test
+  void theRecallProcedureReturnsTheJobsRowsFromSql() throws Exception {
+    String truth = tmp.resolve("procedure-truths").toString();
+    RecallRun viaJava = DistributedRecall.run(spark, RecallSpec.builder(dir.toString())
+        .queries(queryFrameInOrder(queries), "embedding").k(10).grid(GRID).filter(FILTER).truth(truth).build());
+    queryFrameInOrder(queries).createOrReplaceTempView("recall_queries");
+    Path out = tmp.resolve("procedure-out");
+    List<Row> rows = spark.sql("CALL lance.system.recall(table => '" + dir + "', queries => 'recall_queries', "
+        + "query_column => 'embedding', k => 10, grid => '" + GRID + "', filter => '" + FILTER + "', truth => '"
+        + truth + "', out => '" + out + "')").collectAsList();
+    assertThat(rows).hasSameSizeAs(viaJava.rows());
+    for (int i = 0; i < rows.size(); i++) {
+      Row r = rows.get(i);
+      RecallResult expected = viaJava.rows().get(i);
+      assertThat(r.getString(r.fieldIndex("scenario"))).isEqualTo(expected.scenario());
+      assertThat(r.getString(r.fieldIndex("params"))).isEqualTo(expected.params());
+      assertThat(r.getInt(r.fieldIndex("k"))).isEqualTo(10);
+      Object recall = r.get(r.fieldIndex("recall"));
+      assertThat(recall).as(expected.scenario() + " " + expected.params()).isEqualTo(expected.fields().get("recall"));
+      assertThat(r.get(r.fieldIndex("note"))).isEqualTo(expected.note());
+    }
+    assertThat(rows).filteredOn(r -> r.getString(r.fieldIndex("scenario")).equals("no filter"))
+        .allSatisfy(r -> assertThat(r.getString(r.fieldIndex("metric"))).isEqualTo("cosine"));
+    assertThat(out.resolve("results.json")).isRegularFile();
+    assertThat(out.resolve("report.html")).isRegularFile();
+    assertThat(spark.read().format("lance").load(out.resolve("results.lance").toString()).count())
+        .isEqualTo(rows.size());
+
+    // Queries from a location, positional-free defaults (k 10, column vector, one setting of defaults).
+    Path fvecs = tmp.resolve("procedure-queries.fvecs");
+    QuerySets.writeFvecs(fvecs, queries);
+    List<Row> fromFile = spark.sql("CALL lance.system.recall(table => '" + dir + "', queries => '" + fvecs
+        + "', truth => '" + truth + "')").collectAsList();
+    assertThat(fromFile).filteredOn(r -> r.getString(r.fieldIndex("scenario")).equals("no filter")).singleElement()
+        .satisfies(r -> assertThat(r.getString(r.fieldIndex("params"))).isEqualTo("defaults"));
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.recall(table => '" + dir + "', queries => 'recall_queries',"
+        + " query_column => 'embedding', grid => 'nprobes=1;bogus=2')").collectAsList())
+        .hasMessageContaining("Cannot run lance.system.recall").hasMessageContaining("bogus");
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.recall(table => '" + dir + "', queries => 'recall_queries',"
+        + " query_column => 'embedding', k => 0)").collectAsList())
+        .hasMessageContaining("k must be at least 1");
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.recall(table => '" + dir + "', queries => 'no_such_view')")
+        .collectAsList()).hasMessageContaining("Cannot run lance.system.recall");
   }
 
   /**

@@ -20,7 +20,8 @@ public final class Procedures {
   private static final Map<String, Function<LanceCatalog, LanceProcedure>> REGISTRY = new TreeMap<>(Map.of(
       CreateIndexProcedure.NAME, CreateIndexProcedure::new,
       CreateScalarIndexProcedure.NAME, CreateScalarIndexProcedure::new,
-      OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new));
+      OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new,
+      RecallProcedure.NAME, RecallProcedure::new));
 
   private Procedures() {}
 
