@@ -150,7 +150,7 @@ class SparkProcedureTest extends SharedSpark {
     assertThat(version(path)).isEqualTo(1);
 
     assertThat(spark.sql("SHOW PROCEDURES IN lance.system").collectAsList()).extracting(r -> r.getString(3))
-        .containsExactly("create_index", "create_scalar_index", "optimize_index");
+        .containsExactly("create_index", "create_scalar_index", "optimize_index", "recall");
     String described = String.join("\n", spark.sql("DESCRIBE PROCEDURE lance.system.create_index")
         .collectAsList().stream().map(r -> r.getString(0)).toList());
     assertThat(described).contains("Usage: CALL lance.system.create_index(table => <string>, column => <string>, "
@@ -194,7 +194,7 @@ class SparkProcedureTest extends SharedSpark {
         .hasMessageContaining("vector");
     assertThatThrownBy(() -> spark.sql("CALL lance.system.drop_index(table => '" + path + "')"))
         .hasStackTraceContaining("the procedures of catalog lance are lance.system.{create_index, "
-            + "create_scalar_index, optimize_index}");
+            + "create_scalar_index, optimize_index, recall}");
     assertThat(version(path)).isEqualTo(1);
   }
 
