@@ -17,9 +17,9 @@ import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.query.eval.QuerySets;
 import dev.lancelot.engine.query.eval.RecallEvaluator;
 import dev.lancelot.engine.query.eval.RecallRow;
-import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.testing.ArrowStreams;
+import dev.lancelot.engine.testing.BruteForce;
 import dev.lancelot.engine.testing.ClusteredData;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.spark.jobs.RecallJob;
@@ -41,11 +41,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -152,27 +149,7 @@ class SparkRecallJobTest extends SharedSpark {
         .as("an IVF_PQ index at nprobes=1 misses some neighbours").anyMatch(r -> r < 1.0);
 
     // Independent brute force: plain cosine distances over every row, the engine's ANN answers.
-    Map<Long, float[]> vectors = new java.util.HashMap<>();
-    Map<Long, Integer> tenants = new java.util.HashMap<>();
-    try (Dataset ds = Dataset.open(dir.toString());
-        CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns("vector", "tenant_id").withRowId(true)
-            .batches()) {
-      while (it.hasNext()) {
-        VectorSchemaRoot b = it.next();
-        FixedSizeListVector v = (FixedSizeListVector) b.getVector("vector");
-        Float4Vector values = (Float4Vector) v.getDataVector();
-        IntVector tenant = (IntVector) b.getVector("tenant_id");
-        UInt8Vector rowIds = (UInt8Vector) b.getVector(ScanSpec.ROW_ID);
-        for (int r = 0; r < b.getRowCount(); r++) {
-          float[] x = new float[DIM];
-          for (int d = 0; d < DIM; d++) {
-            x[d] = values.get(r * DIM + d);
-          }
-          vectors.put(rowIds.get(r), x);
-          tenants.put(rowIds.get(r), tenant.get(r));
-        }
-      }
-    }
+    BruteForce brute = BruteForce.byRowId(dir.toString());
     for (RecallResult d : run.rows()) {
       if (!d.measured() || !(d.scenario().equals("no filter") || d.scenario().equals("prefilter"))) {
         continue;
@@ -181,7 +158,7 @@ class SparkRecallJobTest extends SharedSpark {
       double sum = 0;
       try (Dataset ds = Dataset.open(dir.toString())) {
         for (float[] q : queries) {
-          Set<Long> truth = bruteForceCosine(vectors, tenants, q, 10, filter == null ? Integer.MAX_VALUE : 10);
+          Set<Long> truth = brute.nearest(q, 10, "cosine", filter == null ? t -> true : t -> t < 10);
           VectorQuery.Builder ann = VectorQuery.builder("vector").vector(q).k(10).withRowId(true).columns(List.of());
           for (String p : d.params().split(", ")) {
             String[] kv = p.split("=");
@@ -200,32 +177,6 @@ class SparkRecallJobTest extends SharedSpark {
       assertThat(d.recall()).as("brute force, " + d.scenario() + " " + d.params())
           .isCloseTo(sum / queries.length, within(1e-12));
     }
-  }
-
-  /** Row ids of the k rows nearest to q by cosine distance among rows whose tenant is below {@code tenantBelow}. */
-  static Set<Long> bruteForceCosine(Map<Long, float[]> vectors, Map<Long, Integer> tenants, float[] q, int k,
-      int tenantBelow) {
-    List<Map.Entry<Long, Double>> d = new ArrayList<>();
-    for (Map.Entry<Long, float[]> e : vectors.entrySet()) {
-      if (tenants.get(e.getKey()) >= tenantBelow) {
-        continue;
-      }
-      double dot = 0;
-      double nq = 0;
-      double nx = 0;
-      for (int i = 0; i < q.length; i++) {
-        dot += q[i] * e.getValue()[i];
-        nq += q[i] * q[i];
-        nx += e.getValue()[i] * e.getValue()[i];
-      }
-      d.add(Map.entry(e.getKey(), 1 - dot / Math.sqrt(nq * nx)));
-    }
-    d.sort(Map.Entry.comparingByValue());
-    Set<Long> out = new HashSet<>();
-    for (int i = 0; i < Math.min(k, d.size()); i++) {
-      out.add(d.get(i).getKey());
-    }
-    return out;
   }
 
   static Set<Long> rowIds(Dataset ds, VectorQuery q) {

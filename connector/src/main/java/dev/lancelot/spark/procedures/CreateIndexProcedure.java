@@ -25,6 +25,9 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class CreateIndexProcedure extends LanceProcedure {
   static final String NAME = "create_index";
+  private static final String SUMMARY =
+      "Builds a vector index (IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ) from Spark and "
+      + "commits it as one new version; parameters not given keep Lance 7's defaults.";
 
   /** The row describing a vector index after a build or an optimize. */
   static final StructType VECTOR_INDEX = new StructType()
@@ -56,28 +59,7 @@ final class CreateIndexProcedure extends LanceProcedure {
   };
 
   CreateIndexProcedure(LanceCatalog catalog) {
-    super(catalog);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  protected String summary() {
-    return "Builds a vector index (IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ) from Spark and "
-        + "commits it as one new version; parameters not given keep Lance 7's defaults.";
-  }
-
-  @Override
-  public ProcedureParameter[] parameters() {
-    return PARAMETERS.clone();
-  }
-
-  @Override
-  public StructType outputType() {
-    return VECTOR_INDEX;
+    super(catalog, NAME, SUMMARY, PARAMETERS, VECTOR_INDEX);
   }
 
   @Override

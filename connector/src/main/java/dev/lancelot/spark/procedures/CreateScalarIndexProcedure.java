@@ -26,6 +26,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class CreateScalarIndexProcedure extends LanceProcedure {
   static final String NAME = "create_scalar_index";
+  private static final String SUMMARY =
+      "Builds a BTree index on a scalar column (on the driver) and commits it as one new version.";
 
   private static final StructType OUTPUT = new StructType()
       .add("name", DataTypes.StringType, false)
@@ -45,27 +47,7 @@ final class CreateScalarIndexProcedure extends LanceProcedure {
   };
 
   CreateScalarIndexProcedure(LanceCatalog catalog) {
-    super(catalog);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  protected String summary() {
-    return "Builds a BTree index on a scalar column (on the driver) and commits it as one new version.";
-  }
-
-  @Override
-  public ProcedureParameter[] parameters() {
-    return PARAMETERS.clone();
-  }
-
-  @Override
-  public StructType outputType() {
-    return OUTPUT;
+    super(catalog, NAME, SUMMARY, PARAMETERS, OUTPUT);
   }
 
   @Override

@@ -39,24 +39,40 @@ import org.apache.spark.sql.types.StructType;
  */
 public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure {
   private final LanceCatalog catalog;
+  private final String name;
+  private final String summary;
+  private final ProcedureParameter[] parameters;
+  private final StructType outputType;
 
-  protected LanceProcedure(LanceCatalog catalog) {
+  /**
+   * @param name the procedure's name in namespace {@value Procedures#NAMESPACE}, e.g. {@code create_index}
+   * @param summary what it does, in one sentence (shown by {@code DESCRIBE PROCEDURE}, before the usage)
+   * @param parameters the required ones first (as Spark requires), then the optional ones (default NULL)
+   * @param outputType the columns of the rows {@link #run} returns
+   */
+  protected LanceProcedure(LanceCatalog catalog, String name, String summary, ProcedureParameter[] parameters,
+      StructType outputType) {
     this.catalog = catalog;
+    this.name = name;
+    this.summary = summary;
+    this.parameters = parameters.clone();
+    this.outputType = outputType;
   }
 
-  /** The procedure's name in namespace {@value Procedures#NAMESPACE}, e.g. {@code create_index}. */
   @Override
-  public abstract String name();
+  public String name() {
+    return name;
+  }
 
-  /** What it does, in one sentence (shown by {@code DESCRIBE PROCEDURE}, before the usage). */
-  protected abstract String summary();
-
-  /** Parameters: the required ones first (as Spark requires), then the optional ones (default NULL). */
   @Override
-  public abstract ProcedureParameter[] parameters();
+  public ProcedureParameter[] parameters() {
+    return parameters.clone();
+  }
 
   /** Columns of the rows {@link #run} returns. */
-  public abstract StructType outputType();
+  public StructType outputType() {
+    return outputType;
+  }
 
   /** Does the work, once the statement runs; returns the rows describing what it did. */
   protected abstract List<InternalRow> run(SparkSession spark, ProcedureArguments args);
@@ -87,7 +103,7 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
 
   @Override
   public String description() {
-    return summary() + " Usage: " + usage();
+    return summary + " Usage: " + usage();
   }
 
   @Override

@@ -18,6 +18,9 @@ import org.apache.spark.sql.types.StructType;
  */
 final class OptimizeIndexProcedure extends LanceProcedure {
   static final String NAME = "optimize_index";
+  private static final String SUMMARY =
+      "Indexes the fragments appended since a vector index was built (one delta segment), or with retrain "
+      + "=> true trains it anew over every fragment; the version stays when nothing is unindexed.";
 
   private static final ProcedureParameter[] PARAMETERS = {
       required("table", DataTypes.StringType),
@@ -26,28 +29,7 @@ final class OptimizeIndexProcedure extends LanceProcedure {
   };
 
   OptimizeIndexProcedure(LanceCatalog catalog) {
-    super(catalog);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  protected String summary() {
-    return "Indexes the fragments appended since a vector index was built (one delta segment), or with retrain "
-        + "=> true trains it anew over every fragment; the version stays when nothing is unindexed.";
-  }
-
-  @Override
-  public ProcedureParameter[] parameters() {
-    return PARAMETERS.clone();
-  }
-
-  @Override
-  public StructType outputType() {
-    return CreateIndexProcedure.VECTOR_INDEX;
+    super(catalog, NAME, SUMMARY, PARAMETERS, CreateIndexProcedure.VECTOR_INDEX);
   }
 
   @Override

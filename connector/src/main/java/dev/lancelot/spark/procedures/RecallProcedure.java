@@ -30,6 +30,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class RecallProcedure extends LanceProcedure {
   static final String NAME = "recall";
+  private static final String SUMMARY =
+      "Measures recall@k of every setting of a grid in each scenario (no filter, prefilter, highly selective "
+      + "prefilter, unindexed data present, fast_search) against exact search in the metric the search uses, "
+      + "distributed, with the ground truth stored for reuse; returns one row per scenario and setting.";
 
   static final StructType RESULT = new StructType()
       .add("scenario", DataTypes.StringType, false)
@@ -61,29 +65,7 @@ final class RecallProcedure extends LanceProcedure {
   };
 
   RecallProcedure(LanceCatalog catalog) {
-    super(catalog);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  protected String summary() {
-    return "Measures recall@k of every setting of a grid in each scenario (no filter, prefilter, highly selective "
-        + "prefilter, unindexed data present, fast_search) against exact search in the metric the search uses, "
-        + "distributed, with the ground truth stored for reuse; returns one row per scenario and setting.";
-  }
-
-  @Override
-  public ProcedureParameter[] parameters() {
-    return PARAMETERS.clone();
-  }
-
-  @Override
-  public StructType outputType() {
-    return RESULT;
+    super(catalog, NAME, SUMMARY, PARAMETERS, RESULT);
   }
 
   @Override

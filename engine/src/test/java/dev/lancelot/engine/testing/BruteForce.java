@@ -2,6 +2,7 @@ package dev.lancelot.engine.testing;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.engine.scan.ScanSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -11,14 +12,15 @@ import java.util.function.IntPredicate;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /**
  * Exact nearest neighbours computed in plain Java, independently of the engine's planner, kernels
  * and top-k code: the ground truth that recall tests check the engine's own exact search and recall
- * numbers against. Reads {@code id}, {@code tenant_id} and a float32 {@code vector} column of the
- * latest version once; distances in double precision with Lance's definitions (l2 squared,
+ * numbers against. Reads {@code id} (or the row ids), {@code tenant_id} and a float32 {@code vector}
+ * column of the latest version once; distances in double precision with Lance's definitions (l2 squared,
  * cosine {@code 1 - cos}, dot {@code 1 - a·b}), ties broken by id.
  */
 public final class BruteForce {
@@ -32,21 +34,32 @@ public final class BruteForce {
     this.vectors = vectors;
   }
 
+  /** Rows keyed by their {@code id} column. */
   public static BruteForce of(String location) {
+    return read(location, false);
+  }
+
+  /** Rows keyed by their row id ({@code _rowid}), as search results with {@code with_row_id} are. */
+  public static BruteForce byRowId(String location) {
+    return read(location, true);
+  }
+
+  private static BruteForce read(String location, boolean byRowId) {
     List<Long> ids = new ArrayList<>();
     List<Integer> tenants = new ArrayList<>();
     List<float[]> vectors = new ArrayList<>();
+    List<String> columns = byRowId ? List.of("tenant_id", "vector") : List.of("id", "tenant_id", "vector");
     try (Dataset ds = Dataset.open(location);
-        CloseableIterator<VectorSchemaRoot> batches = ds.newScan().columns("id", "tenant_id", "vector").batches()) {
+        CloseableIterator<VectorSchemaRoot> batches = ds.newScan().columns(columns).withRowId(byRowId).batches()) {
       while (batches.hasNext()) {
         VectorSchemaRoot b = batches.next();
-        BigIntVector id = (BigIntVector) b.getVector("id");
         IntVector tenant = (IntVector) b.getVector("tenant_id");
         FixedSizeListVector vec = (FixedSizeListVector) b.getVector("vector");
         Float4Vector values = (Float4Vector) vec.getDataVector();
         int dim = vec.getListSize();
         for (int r = 0; r < b.getRowCount(); r++) {
-          ids.add(id.get(r));
+          ids.add(byRowId ? ((UInt8Vector) b.getVector(ScanSpec.ROW_ID)).get(r)
+              : ((BigIntVector) b.getVector("id")).get(r));
           tenants.add(tenant.isNull(r) ? -1 : tenant.get(r));
           float[] v = new float[dim];
           for (int d = 0; d < dim; d++) {

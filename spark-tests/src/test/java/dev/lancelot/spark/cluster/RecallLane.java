@@ -6,17 +6,15 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.testing.BruteForce;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.query.eval.RecallEvaluator;
-import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.scan.ScanSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +22,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.UInt8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /** Checks of the recall job's outputs in the standalone-cluster lane, against a brute force. */
 final class RecallLane {
@@ -72,24 +66,7 @@ final class RecallLane {
     }
     assertThat(images).as("plots in report.html").isEqualTo(2);
 
-    Map<Long, float[]> vectors = new HashMap<>();
-    Map<Long, Integer> tenants = new HashMap<>();
-    try (Dataset ds = Dataset.open(dataset.toString());
-        CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns("vector", "tenant_id").withRowId(true)
-            .batches()) {
-      while (it.hasNext()) {
-        VectorSchemaRoot b = it.next();
-        FixedSizeListVector v = (FixedSizeListVector) b.getVector("vector");
-        Float4Vector values = (Float4Vector) v.getDataVector();
-        int dim = v.getListSize();
-        IntVector t = (IntVector) b.getVector("tenant_id");
-        UInt8Vector ids = (UInt8Vector) b.getVector(ScanSpec.ROW_ID);
-        for (int r = 0; r < b.getRowCount(); r++) {
-          vectors.put(ids.get(r), valuesOf(values, r * dim, dim));
-          tenants.put(ids.get(r), t.get(r));
-        }
-      }
-    }
+    BruteForce brute = BruteForce.byRowId(dataset.toString());
     int checked = 0;
     try (Dataset ds = Dataset.open(dataset.toString())) {
       for (Map<String, Object> r : rows) {
@@ -103,7 +80,7 @@ final class RecallLane {
         boolean filtered = scenario.equals("prefilter");
         double sum = 0;
         for (float[] q : queries) {
-          Set<Long> truth = bruteForceL2(vectors, tenants, q, k, filtered ? tenant : null);
+          Set<Long> truth = brute.nearest(q, k, "l2", filtered ? t -> t == tenant : t -> true);
           VectorQuery.Builder ann = VectorQuery.builder("vector").vector(q).k(k).nprobes(nprobes).withRowId(true)
               .columns(List.of());
           if (filtered) {
@@ -117,36 +94,6 @@ final class RecallLane {
       }
     }
     assertThat(checked).as("rows checked against the brute force").isEqualTo(4);
-  }
-
-  private static float[] valuesOf(Float4Vector values, int from, int dim) {
-    float[] v = new float[dim];
-    for (int d = 0; d < dim; d++) {
-      v[d] = values.get(from + d);
-    }
-    return v;
-  }
-
-  private static Set<Long> bruteForceL2(Map<Long, float[]> vectors, Map<Long, Integer> tenants, float[] q, int k,
-      Integer tenant) {
-    List<Map.Entry<Long, Double>> d = new ArrayList<>();
-    for (Map.Entry<Long, float[]> e : vectors.entrySet()) {
-      if (tenant != null && !tenant.equals(tenants.get(e.getKey()))) {
-        continue;
-      }
-      double sum = 0;
-      for (int i = 0; i < q.length; i++) {
-        double diff = q[i] - e.getValue()[i];
-        sum += diff * diff;
-      }
-      d.add(Map.entry(e.getKey(), sum));
-    }
-    d.sort(Map.Entry.comparingByValue());
-    Set<Long> out = new HashSet<>();
-    for (int i = 0; i < Math.min(k, d.size()); i++) {
-      out.add(d.get(i).getKey());
-    }
-    return out;
   }
 
   private static Set<Long> rowIds(Dataset ds, VectorQuery q) {
