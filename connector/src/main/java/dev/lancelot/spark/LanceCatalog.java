@@ -183,6 +183,21 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     return location(ident, conf);
   }
 
+  @Override
+  public Table loadTable(Identifier ident) throws NoSuchTableException {
+    return ((LanceTable) super.loadTable(ident)).asSqlTable();
+  }
+
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    return ((LanceTable) super.loadTable(ident, version)).asSqlTable();
+  }
+
+  @Override
+  public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
+    return ((LanceTable) super.loadTable(ident, timestamp)).asSqlTable();
+  }
+
   /** A table name that holds no dataset does not exist (unlike a bare location of the path catalog). */
   @Override
   protected Table missingTable(Identifier ident, String location, Configuration conf) throws NoSuchTableException {
@@ -234,7 +249,7 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     LanceSchema lanceSchema = LanceSchema.fromArrow(SparkTypes.toArrow(schema, vectorColumns(properties)));
     Dataset.evictCached(location);
     Dataset.commitFragments(location, conf, lanceSchema, List.of(), WriteMode.CREATE, 0).close();
-    return LanceTable.load(location, 0, conf);
+    return LanceTable.load(location, 0, conf).asSqlTable();
   }
 
   @Override

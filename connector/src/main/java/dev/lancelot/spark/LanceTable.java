@@ -42,6 +42,7 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   private final Map<String, String> properties;
   private final Configuration hadoopConf;
   private final org.apache.arrow.vector.types.pojo.Schema arrowSchema;
+  private boolean sqlTable;
 
   LanceTable(String location, long version, org.apache.arrow.vector.types.pojo.Schema arrowSchema,
       Map<String, String> properties, Configuration hadoopConf) {
@@ -95,10 +96,26 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
     return properties;
   }
 
+  /**
+   * This table as a table of {@link LanceCatalog} (D21): writes go through Spark's own output
+   * resolution, so {@code INSERT INTO t VALUES ...} / {@code INSERT INTO t SELECT ...} match columns
+   * by position and cast as SQL does, and by-name writes are checked by Spark. Tables of the path
+   * catalog accept any schema instead and check appends themselves (D2).
+   */
+  LanceTable asSqlTable() {
+    LanceTable t = new LanceTable(location, version, arrowSchema, properties, hadoopConf);
+    t.sqlTable = true;
+    return t;
+  }
+
   @Override
   public Set<TableCapability> capabilities() {
-    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
-        TableCapability.ACCEPT_ANY_SCHEMA);
+    EnumSet<TableCapability> caps = EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE,
+        TableCapability.TRUNCATE);
+    if (!sqlTable || !exists()) {
+      caps.add(TableCapability.ACCEPT_ANY_SCHEMA);
+    }
+    return caps;
   }
 
   @Override

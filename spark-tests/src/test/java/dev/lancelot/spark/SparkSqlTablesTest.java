@@ -167,18 +167,24 @@ class SparkSqlTablesTest extends SharedSpark {
   void refusalsSayWhyAndWhatToDo() throws Exception {
     spark.sql("CREATE TABLE lance.shop.r (id BIGINT, name STRING, vector ARRAY<FLOAT>) "
         + "TBLPROPERTIES ('vector.arrow.fixed-size-list.size' = '2')");
-    // appends match columns by name and need the dataset's types (D2): VALUES has neither
-    assertThatThrownBy(() -> spark.sql("INSERT INTO lance.shop.r VALUES (1, 'a', array(1.0F, 2.0F))"))
-        .hasMessageContaining("column \"col1\" is not in the dataset");
-    spark.sql("INSERT INTO lance.shop.r SELECT 1L AS id, 'a' AS name, array(1.0F, 2.0F) AS vector "
-        + "UNION ALL SELECT 2L, 'b', array(3.0F, 4.0F)");
+    // INSERT matches columns by position and casts as SQL does
+    spark.sql("INSERT INTO lance.shop.r VALUES (1, 'a', array(1.0, 2.0)), (2, 'b', array(3, 4))");
+    assertThat(spark.sql("SELECT id, name, vector FROM lance.shop.r ORDER BY id").collectAsList())
+        .extracting(r -> r.getLong(0) + " " + r.getString(1) + " " + r.getList(2))
+        .containsExactly("1 a [1.0, 2.0]", "2 b [3.0, 4.0]");
+    assertThatThrownBy(() -> spark.sql("INSERT INTO lance.shop.r VALUES (3, 'c')"))
+        .hasMessageContaining("INSERT_COLUMN_ARITY_MISMATCH");
     String location = location("r");
+    spark.sql("INSERT INTO lance.shop.r (vector, id, name) VALUES (array(5, 6), 3, 'c')");
+    assertThat(count("SELECT count(*) FROM lance.shop.r WHERE id = 3 AND name = 'c'")).isEqualTo(1);
+    spark.sql("INSERT OVERWRITE lance.shop.r SELECT id, name, vector FROM lance.shop.r WHERE id <= 2");
+    assertThat(count("SELECT count(*) FROM lance.shop.r")).isEqualTo(2);
     assertThatThrownBy(() -> spark.sql("DELETE FROM lance.shop.r WHERE id % 2 = 0"))
         .hasMessageContaining("Cannot delete from")
         .hasMessageContaining("Lance cannot evaluate this condition exactly");
     assertThatThrownBy(() -> spark.sql("DELETE FROM lance.shop.r WHERE vector[0] > 1"))
         .hasMessageContaining("Cannot delete from");
-    assertThat(SparkProcedureTest.version(location)).isEqualTo(2);
+    assertThat(SparkProcedureTest.version(location)).isEqualTo(4);
     assertThat(count("SELECT count(*) FROM lance.shop.r")).isEqualTo(2);
 
     assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.shop.p (id BIGINT) USING parquet"))
