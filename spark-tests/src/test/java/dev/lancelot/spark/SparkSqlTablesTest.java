@@ -104,6 +104,9 @@ class SparkSqlTablesTest extends SharedSpark {
     Path dir = Path.of(java.net.URI.create(location));
     assertThat(LanceOracle.countRows(allocator, dir)).isEqualTo(1799);
     assertThat(LanceOracle.longColumn(allocator, dir, "id", "tenant_id = 3 OR id = 42")).isEmpty();
+    assertThat(LanceOracle.longColumn(allocator, dir, "id", null).stream().sorted().toList())
+        .isEqualTo(spark.sql("SELECT id FROM lance.shop.items ORDER BY id").collectAsList().stream()
+            .map(r -> r.getLong(0)).toList());
     // a delete matching nothing commits nothing
     spark.sql("DELETE FROM lance.shop.items WHERE id > 1000000");
     assertThat(SparkProcedureTest.version(location)).isEqualTo(5);
