@@ -2,6 +2,8 @@ package dev.lancelot.spark;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.WriteMode;
+import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.io.FileEntry;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.spark.procedures.Procedures;
@@ -18,6 +20,10 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
+import org.apache.spark.sql.connector.catalog.CatalogV2Util;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
@@ -48,8 +54,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *       {@code INSERT INTO} / {@code INSERT OVERWRITE}, and {@code CREATE [OR REPLACE] TABLE ... AS
  *       SELECT} work as through {@link LancePathCatalog}; {@code TBLPROPERTIES
  *       ('<column>.arrow.fixed-size-list.size' = '<d>')} on a CTAS writes that column as a Lance
- *       vector. {@code CREATE TABLE} without {@code AS SELECT}, {@code DROP TABLE} and {@code ALTER
- *       TABLE} are refused ("not supported yet").</li>
+ *       vector. {@code CREATE TABLE} without {@code AS SELECT} commits an empty dataset (see
+ *       {@link #createTable}); {@code DROP TABLE} deletes the dataset ({@link #dropTable});
+ *       {@code DELETE FROM} is {@link LanceTable#deleteWhere}; {@code ALTER TABLE} is refused ("not
+ *       supported yet").</li>
  *   <li><b>Namespaces</b> are the directories under the root (not ending in {@code .lance});
  *       {@code SHOW TABLES IN lance.db} lists the datasets ({@code *.lance} directories) in
  *       {@code <root>/db}; {@code CREATE NAMESPACE} makes the directory.</li>
@@ -175,6 +183,21 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     return location(ident, conf);
   }
 
+  @Override
+  public Table loadTable(Identifier ident) throws NoSuchTableException {
+    return ((LanceTable) super.loadTable(ident)).asSqlTable();
+  }
+
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    return ((LanceTable) super.loadTable(ident, version)).asSqlTable();
+  }
+
+  @Override
+  public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
+    return ((LanceTable) super.loadTable(ident, timestamp)).asSqlTable();
+  }
+
   /** A table name that holds no dataset does not exist (unlike a bare location of the path catalog). */
   @Override
   protected Table missingTable(Identifier ident, String location, Configuration conf) throws NoSuchTableException {
@@ -200,10 +223,33 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     return out.toArray(new Identifier[0]);
   }
 
+  /**
+   * {@code CREATE TABLE [IF NOT EXISTS] t (columns) [USING lance] [TBLPROPERTIES (...)]}: commits an
+   * empty dataset (version 1, no fragments) with the columns as its schema; {@code TBLPROPERTIES
+   * ('<column>.arrow.fixed-size-list.size' = '<d>')} makes an {@code ARRAY<FLOAT>} column a vector.
+   */
   @Override
-  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties) {
-    throw new UnsupportedOperationException("CREATE TABLE without AS SELECT is not supported yet by catalog " + name()
-        + ": create " + quoted(ident) + " with CREATE TABLE ... AS SELECT, or write a DataFrame to it.");
+  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
+      throws TableAlreadyExistsException {
+    String provider = properties == null ? null : properties.get(TableCatalog.PROP_PROVIDER);
+    if (provider != null && !provider.equalsIgnoreCase(LanceDataSource.SHORT_NAME)) {
+      throw new UnsupportedOperationException("Cannot create " + quoted(ident) + " USING " + provider + ": catalog "
+          + name() + " holds Lance datasets only. Use USING lance, or leave USING out.");
+    }
+    if (partitions != null && partitions.length > 0) {
+      throw new UnsupportedOperationException("Cannot partition " + quoted(ident) + ": Lance datasets are not "
+          + "partitioned. Remove PARTITIONED BY.");
+    }
+    Configuration conf = hadoopConf();
+    String location = stagingLocation(ident, properties, conf);
+    if (Dataset.exists(location, conf)) {
+      throw new TableAlreadyExistsException(ident);
+    }
+    StructType schema = CatalogV2Util.v2ColumnsToStructType(columns);
+    LanceSchema lanceSchema = LanceSchema.fromArrow(SparkTypes.toArrow(schema, vectorColumns(properties)));
+    Dataset.evictCached(location);
+    Dataset.commitFragments(location, conf, lanceSchema, List.of(), WriteMode.CREATE, 0).close();
+    return LanceTable.load(location, 0, conf).asSqlTable();
   }
 
   @Override
@@ -212,10 +258,38 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
         + quoted(ident) + ").");
   }
 
+  /**
+   * {@code DROP TABLE}: deletes the dataset's directory, every version with it (Lance keeps no
+   * other copy, so {@code PURGE} changes nothing). A table named by its path is refused: the catalog
+   * only removes what it laid out itself.
+   */
   @Override
   public boolean dropTable(Identifier ident) {
-    throw new UnsupportedOperationException("DROP TABLE is not supported yet by catalog " + name() + ": delete the "
-        + "directory " + location(ident, hadoopConf()) + " to remove " + quoted(ident) + ".");
+    if (ident.namespace().length == 0 && isPath(ident.name())) {
+      throw new UnsupportedOperationException("Cannot drop " + quoted(ident) + ": catalog " + name() + " drops only "
+          + "the tables it names (<root>/<namespace>/<name>" + TABLE_SUFFIX + "), not a dataset named by its path. "
+          + "Delete the directory " + ident.name() + " instead.");
+    }
+    Configuration conf = hadoopConf();
+    String location = location(ident, conf);
+    if (!Dataset.exists(location, conf)) {
+      return false;
+    }
+    Path path = new Path(location);
+    try {
+      boolean deleted = path.getFileSystem(conf).delete(path, true);
+      Dataset.evictCached(location);
+      return deleted;
+    } catch (IOException e) {
+      throw new LancelotException("Cannot drop " + quoted(ident) + ": deleting " + location + " failed: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** {@code DROP TABLE ... PURGE}: the same as {@link #dropTable}; there is no trash to skip. */
+  @Override
+  public boolean purgeTable(Identifier ident) {
+    return dropTable(ident);
   }
 
   @Override

@@ -74,4 +74,13 @@ public final class LanceDataSource implements SupportsCatalogOptions, DataSource
         : options.get(LanceOptions.VERSION_AS_OF);
     return Optional.ofNullable(v);
   }
+
+  /**
+   * Option {@code timestampAsOf}: Spark parses it in the session time zone and loads the table
+   * through {@link LancePathCatalog#loadTable(Identifier, long)}.
+   */
+  @Override
+  public Optional<String> extractTimeTravelTimestamp(CaseInsensitiveStringMap options) {
+    return Optional.ofNullable(options.get(LanceOptions.TIMESTAMP_AS_OF));
+  }
 }

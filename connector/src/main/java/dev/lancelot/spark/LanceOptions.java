@@ -2,8 +2,11 @@ package dev.lancelot.spark;
 
 import dev.lancelot.engine.LancelotException;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
@@ -12,6 +15,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * <ul>
  *   <li>{@code path} — dataset location (any Hadoop path).</li>
  *   <li>{@code version} — read this version instead of the latest (also {@code versionAsOf}).</li>
+ *   <li>{@code timestampAsOf} — read the version that was the latest at this instant, e.g.
+ *       {@code "2026-01-31 12:00:00"} (in the session time zone); Spark resolves it through
+ *       {@link LancePathCatalog#loadTable(org.apache.spark.sql.connector.catalog.Identifier, long)}.</li>
  *   <li>{@code batch_size} — rows per columnar batch (default 8192).</li>
  *   <li>{@code max_rows_per_partition} — fragments larger than this are split into several input
  *       partitions by row range (default 1,048,576).</li>
@@ -21,6 +27,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *       ({@code fixed_size_list}), as {@code name:dim} pairs separated by commas, e.g.
  *       {@code "vector:128,img_emb:512"}.</li>
  * </ul>
+ *
+ * Any other option is refused, naming the closest valid one: a misspelt option must not silently
+ * read the latest version or write with defaults.
  */
 public record LanceOptions(String path, OptionalLong version, int batchSize, long maxRowsPerPartition,
     int maxRowsPerFile, Map<String, Integer> vectorColumns) {
@@ -31,8 +40,13 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
   public static final String MAX_ROWS_PER_PARTITION = "max_rows_per_partition";
   public static final String MAX_ROWS_PER_FILE = "max_rows_per_file";
   public static final String VECTOR_COLUMNS = "vector.columns";
+  public static final String TIMESTAMP_AS_OF = "timestampAsOf";
+  /** Every option the data source understands (compared case-insensitively, as Spark passes them). */
+  public static final List<String> VALID = List.of(PATH, VERSION, VERSION_AS_OF, TIMESTAMP_AS_OF, BATCH_SIZE,
+      MAX_ROWS_PER_PARTITION, MAX_ROWS_PER_FILE, VECTOR_COLUMNS);
 
   public static LanceOptions parse(CaseInsensitiveStringMap options) {
+    checkKnown(options.keySet());
     String path = options.get(PATH);
     if (path == null || path.isBlank()) {
       throw new LancelotException("Cannot use the lance data source without a path: pass it to load(path) / "
@@ -48,6 +62,50 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     int maxRowsPerFile = (int) positiveLong(MAX_ROWS_PER_FILE, options.getOrDefault(MAX_ROWS_PER_FILE, "1048576"));
     return new LanceOptions(path, version, batchSize, maxRows, maxRowsPerFile,
         vectorColumns(options.get(VECTOR_COLUMNS)));
+  }
+
+  /** Refuses an option no reader or writer of this data source understands. */
+  static void checkKnown(Set<String> keys) {
+    for (String key : keys) {
+      if (VALID.stream().noneMatch(key::equalsIgnoreCase)) {
+        throw new LancelotException("Cannot use option \"" + key + "\" with the lance data source: it is not an "
+            + "option of lance. Did you mean \"" + closest(key) + "\"? Valid options: " + String.join(", ", VALID)
+            + ".");
+      }
+    }
+  }
+
+  /** The valid option nearest to {@code key} by edit distance, ignoring case. */
+  static String closest(String key) {
+    String best = VALID.get(0);
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : VALID) {
+      int d = editDistance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitute, Math.min(previous[j] + 1, current[j - 1] + 1));
+      }
+      int[] t = previous;
+      previous = current;
+      current = t;
+    }
+    return previous[b.length()];
   }
 
   static long positiveLong(String name, String value) {

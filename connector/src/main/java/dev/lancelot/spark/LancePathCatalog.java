@@ -2,12 +2,19 @@ package dev.lancelot.spark;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.DatasetNotFoundException;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.io.HadoopFileIO;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.StagedTable;
@@ -116,6 +123,38 @@ public class LancePathCatalog implements StagingTableCatalog {
     }
   }
 
+  /**
+   * {@code TIMESTAMP AS OF} and option {@code timestampAsOf}: the version that was the latest at
+   * {@code timestamp} (microseconds since the epoch, as Spark passes it), i.e. the newest version
+   * committed at or before it.
+   */
+  @Override
+  public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
+    Configuration conf = hadoopConf();
+    String location = location(ident, conf);
+    if (!Dataset.exists(location, conf)) {
+      throw new NoSuchTableException(ident);
+    }
+    Instant at = Instant.EPOCH.plus(timestamp, ChronoUnit.MICROS);
+    List<VersionInfo> versions;
+    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
+      versions = ds.versions();
+    }
+    long version = 0;
+    for (VersionInfo v : versions) {
+      if (!v.timestamp().isAfter(at) && v.version() > version) {
+        version = v.version();
+      }
+    }
+    if (version == 0) {
+      VersionInfo first = versions.get(0);
+      throw new LancelotException("Cannot read " + location + " as of " + at + ": its first version ("
+          + first.version() + ") was committed later, at " + first.timestamp() + ". Use a timestamp at or after "
+          + first.timestamp() + ", or VERSION AS OF.");
+    }
+    return LanceTable.load(location, version, conf);
+  }
+
   @Override
   public boolean tableExists(Identifier ident) {
     Configuration conf = hadoopConf();
@@ -123,13 +162,15 @@ public class LancePathCatalog implements StagingTableCatalog {
   }
 
   @Override
-  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties) {
+  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
+      throws TableAlreadyExistsException {
     throw new UnsupportedOperationException("Cannot create an empty Lance dataset at " + ident.name()
         + " through this path catalog; write a DataFrame to it instead.");
   }
 
   @Override
-  public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> props) {
+  public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> props)
+      throws TableAlreadyExistsException {
     return createTable(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, props);
   }
 

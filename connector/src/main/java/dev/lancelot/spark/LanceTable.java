@@ -1,7 +1,18 @@
 package dev.lancelot.spark;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.FragmentInfo;
+import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.expr.Predicate;
+import dev.lancelot.engine.expr.Predicates;
+import dev.lancelot.spark.read.SparkFilters;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
+import org.apache.spark.sql.internal.connector.PredicateUtils;
+import org.apache.spark.sql.sources.Filter;
 import dev.lancelot.spark.read.LanceScanBuilder;
 import dev.lancelot.spark.write.LanceWriteBuilder;
 import java.util.EnumSet;
@@ -19,17 +30,19 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A Lance dataset as a Spark table: one version for reads (the latest, or the one asked for), and
- * the target of appends and overwrites. A table for a location without a dataset yet has no
+ * A Lance dataset as a Spark table: one version for reads (the latest, or the one asked for), the
+ * target of appends and overwrites, and of {@code DELETE FROM ... WHERE} (one new version with
+ * deletion files; a condition Lance cannot evaluate exactly is refused, never approximated). A table for a location without a dataset yet has no
  * columns and {@link #exists()} false; writing to it creates the dataset.
  */
-public class LanceTable implements SupportsRead, SupportsWrite {
+public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2 {
   private final String location;
   private final long version;
   private final StructType schema;
   private final Map<String, String> properties;
   private final Configuration hadoopConf;
   private final org.apache.arrow.vector.types.pojo.Schema arrowSchema;
+  private boolean sqlTable;
 
   LanceTable(String location, long version, org.apache.arrow.vector.types.pojo.Schema arrowSchema,
       Map<String, String> properties, Configuration hadoopConf) {
@@ -52,6 +65,13 @@ public class LanceTable implements SupportsRead, SupportsWrite {
       props.put("location", ds.location());
       props.put("version", Long.toString(ds.version()));
       props.put("format", "lance " + ds.dataStorageVersion());
+      long rows = 0;
+      for (FragmentInfo f : ds.fragments()) {
+        rows += f.physicalRows() - f.deletedRows();
+      }
+      props.put("fragments", Integer.toString(ds.fragments().size()));
+      props.put("rows", Long.toString(rows));
+      props.put("indexes", String.join(",", ds.indexes().names()));
       return new LanceTable(ds.location(), ds.version(), ds.schema(), props, conf);
     }
   }
@@ -76,10 +96,26 @@ public class LanceTable implements SupportsRead, SupportsWrite {
     return properties;
   }
 
+  /**
+   * This table as a table of {@link LanceCatalog} (D21): writes go through Spark's own output
+   * resolution, so {@code INSERT INTO t VALUES ...} / {@code INSERT INTO t SELECT ...} match columns
+   * by position and cast as SQL does, and by-name writes are checked by Spark. Tables of the path
+   * catalog accept any schema instead and check appends themselves (D2).
+   */
+  LanceTable asSqlTable() {
+    LanceTable t = new LanceTable(location, version, arrowSchema, properties, hadoopConf);
+    t.sqlTable = true;
+    return t;
+  }
+
   @Override
   public Set<TableCapability> capabilities() {
-    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
-        TableCapability.ACCEPT_ANY_SCHEMA);
+    EnumSet<TableCapability> caps = EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE,
+        TableCapability.TRUNCATE);
+    if (!sqlTable || !exists()) {
+      caps.add(TableCapability.ACCEPT_ANY_SCHEMA);
+    }
+    return caps;
   }
 
   @Override
@@ -90,6 +126,38 @@ public class LanceTable implements SupportsRead, SupportsWrite {
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     return new LanceWriteBuilder(this, info, LanceOptions.parse(withPath(info.options())), false);
+  }
+
+  @Override
+  public boolean canDeleteWhere(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    deleteFilter(predicates); // refuses, with the reason, what cannot be deleted exactly
+    return true;
+  }
+
+  /** Commits one version deleting the matching rows of the latest version (none when nothing matches). */
+  @Override
+  public void deleteWhere(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    String filter = deleteFilter(predicates);
+    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(hadoopConf))) {
+      ds.delete(filter); // the new version shares ds's storage; closing ds releases both
+    }
+  }
+
+  /** The engine filter (SQL) for a DELETE condition; refuses a condition that has none. */
+  private String deleteFilter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    Map<String, org.apache.arrow.vector.types.pojo.Field> filterable = SparkFilters.filterableColumns(arrowSchema);
+    List<Predicate> translated = new ArrayList<>();
+    for (org.apache.spark.sql.connector.expressions.filter.Predicate p : predicates) {
+      scala.Option<Filter> v1 = PredicateUtils.toV1(p);
+      Optional<Predicate> engine = v1.isDefined() ? SparkFilters.translate(v1.get(), filterable) : Optional.empty();
+      if (engine.isEmpty()) {
+        throw new LancelotException("Cannot delete from " + name() + " where " + p + ": Lance cannot evaluate this "
+            + "condition exactly, and a delete never approximates. Use comparisons, IN, IS [NOT] NULL, LIKE "
+            + "'prefix%' / '%suffix' / '%part%' and AND / OR / NOT on scalar columns " + filterable.keySet() + ".");
+      }
+      translated.add(engine.get());
+    }
+    return Predicates.and(translated).toSql();
   }
 
   CaseInsensitiveStringMap withPath(CaseInsensitiveStringMap options) {

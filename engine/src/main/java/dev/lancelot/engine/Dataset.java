@@ -107,6 +107,15 @@ public final class Dataset implements AutoCloseable {
     return DatasetCache.SHARED.openLatest(location, conf);
   }
 
+  /**
+   * Forgets every cached version of the dataset at {@code location}, for when the dataset was
+   * removed (a dataset created there later starts again at version 1). Datasets already handed out
+   * stay usable.
+   */
+  public static void evictCached(String location) {
+    DatasetCache.SHARED.evict(location);
+  }
+
   /** The number of the latest version under {@code ctx}. */
   static long latestVersion(DatasetContext ctx) {
     return VersionLog.latest(ctx.io(), ctx.paths()).orElseThrow(() -> notFound(ctx.paths())).version();

@@ -62,6 +62,13 @@ final class DatasetCache {
     return open(ctx, versionKey, version);
   }
 
+  /** Drops the contexts and versions of {@code location} (under any file-system settings). */
+  synchronized void evict(String location) {
+    String prefix = location + "\u0000";
+    contexts.keySet().removeIf(k -> k.startsWith(prefix));
+    versions.keySet().removeIf(k -> k.startsWith(prefix));
+  }
+
   private DatasetContext context(String contextKey, String location, Configuration conf) {
     DatasetContext ctx;
     synchronized (this) {

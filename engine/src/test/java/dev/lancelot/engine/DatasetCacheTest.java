@@ -62,6 +62,23 @@ class DatasetCacheTest {
   }
 
   @Test
+  void anEvictedLocationIsReadAgainWhenADatasetIsCreatedThereAnew(@TempDir Path dir) throws Exception {
+    try (BufferAllocator a = new RootAllocator()) {
+      Path table = dir.resolve("t");
+      write(a, table, 0, 100, WriteMode.CREATE);
+      Configuration conf = new Configuration(false);
+      assertThat(Dataset.openLatestCached(table.toString(), conf).countRows()).isEqualTo(100);
+      try (var files = java.nio.file.Files.walk(table)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+      write(a, table, 0, 7, WriteMode.CREATE); // version 1 again, other rows
+      assertThat(Dataset.openLatestCached(table.toString(), conf).countRows()).isEqualTo(100); // stale
+      Dataset.evictCached(table.toString());
+      assertThat(Dataset.openLatestCached(table.toString(), conf).countRows()).isEqualTo(7);
+    }
+  }
+
+  @Test
   void segmentsAreCachedWithinTheByteBudgetAndCountedAsHitsAndMisses(@TempDir Path dir) throws Exception {
     long budget = VectorSegmentSearcher.cacheMaxBytes();
     try (BufferAllocator a = new RootAllocator()) {

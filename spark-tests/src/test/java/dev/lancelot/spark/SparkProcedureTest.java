@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * (CTAS with a vector column from TBLPROPERTIES, SHOW TABLES, namespaces, time travel), index
  * builds by {@code CALL} with a table name or a path, each procedure's result row, the built index
  * equal to the Java API's, nothing run by {@code EXPLAIN CALL}, and clear refusals of bad input and
- * of DDL not supported yet.
+ * of DDL not supported yet (the SQL table statements are {@link SparkSqlTablesTest}'s).
  */
 class SparkProcedureTest extends SharedSpark {
   static final int DIM = 8;
@@ -210,10 +210,6 @@ class SparkProcedureTest extends SharedSpark {
     assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.t AS SELECT 2 AS id"))
         .hasMessageContaining("already exists");
     assertThatThrownBy(() -> spark.sql("SELECT * FROM lance.ns2.nothing")).hasMessageContaining("nothing");
-    assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.empty (id INT)"))
-        .hasMessageContaining("CREATE TABLE without AS SELECT is not supported yet");
-    assertThatThrownBy(() -> spark.sql("DROP TABLE lance.ns2.t"))
-        .hasMessageContaining("DROP TABLE is not supported yet");
     assertThatThrownBy(() -> spark.sql("ALTER TABLE lance.ns2.t ADD COLUMNS (x INT)"))
         .hasMessageContaining("ALTER TABLE is not supported yet");
     assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.elsewhere LOCATION '/tmp/x' AS SELECT 1 AS id"))

@@ -5,10 +5,7 @@ import dev.lancelot.engine.expr.Predicates;
 import dev.lancelot.spark.LanceOptions;
 import dev.lancelot.spark.LanceTable;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Map;
-import dev.lancelot.engine.expr.BoundPredicate;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import java.util.List;
 import java.util.Optional;
@@ -45,14 +42,7 @@ public final class LanceScanBuilder implements ScanBuilder, SupportsPushDownRequ
 
   @Override
   public Filter[] pushFilters(Filter[] filters) {
-    Map<String, Field> filterable = new HashMap<>();
-    for (Field f : table.arrowSchema().getFields()) {
-      if (BoundPredicate.canEvaluate(Predicates.isNotNull(f.getName()), table.arrowSchema())
-          && !(f.getType() instanceof ArrowType.FixedSizeList || f.getType() instanceof ArrowType.List
-              || f.getType() instanceof ArrowType.LargeList || f.getType() instanceof ArrowType.Struct)) {
-        filterable.put(f.getName(), f);
-      }
-    }
+    Map<String, Field> filterable = SparkFilters.filterableColumns(table.arrowSchema());
     List<Filter> accepted = new ArrayList<>();
     List<Filter> rejected = new ArrayList<>();
     List<Predicate> predicates = new ArrayList<>();

@@ -47,6 +47,22 @@ public final class SparkFilters {
   private SparkFilters() {}
 
   /**
+   * The top-level columns of {@code schema} the engine can filter on: scalar columns it evaluates
+   * (no vectors, lists or structs), by name.
+   */
+  public static Map<String, Field> filterableColumns(org.apache.arrow.vector.types.pojo.Schema schema) {
+    Map<String, Field> filterable = new java.util.HashMap<>();
+    for (Field f : schema.getFields()) {
+      if (dev.lancelot.engine.expr.BoundPredicate.canEvaluate(Predicates.isNotNull(f.getName()), schema)
+          && !(f.getType() instanceof ArrowType.FixedSizeList || f.getType() instanceof ArrowType.List
+              || f.getType() instanceof ArrowType.LargeList || f.getType() instanceof ArrowType.Struct)) {
+        filterable.put(f.getName(), f);
+      }
+    }
+    return filterable;
+  }
+
+  /**
    * @param filterable top-level columns the engine can filter on (scalar columns), with their Arrow fields
    */
   public static Optional<Predicate> translate(Filter filter, Map<String, Field> filterable) {
