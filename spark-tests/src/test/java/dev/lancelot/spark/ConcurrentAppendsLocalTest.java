@@ -15,4 +15,11 @@ class ConcurrentAppendsLocalTest {
   void eightWritersAppendingConcurrentlyLoseNothing(@TempDir Path tmp) throws Exception {
     ConcurrentAppends.runAndCheck(HadoopFileIO.qualify(tmp.resolve("ds").toString()), HadoopFileIO.defaultConf());
   }
+
+  /** Two JVMs with 4 writer threads each, appending to one dataset at the same time. */
+  @Test
+  void twoProcessesAppendingConcurrentlyLoseNothing(@TempDir Path tmp) throws Exception {
+    ConcurrentAppends.runInProcessesAndCheck(HadoopFileIO.qualify(tmp.resolve("ds").toString()),
+        HadoopFileIO.defaultConf(), 2, new String[0][]);
+  }
 }

@@ -145,4 +145,10 @@ class SparkOnS3Test {
     ConcurrentAppends.runAndCheck(newLocation(), conf());
     assertThat(s3.relay().versionPutsRefused.get()).isPositive(); // races happened and were lost cleanly
   }
+
+  /** Two JVMs with 4 writer threads each, appending to one dataset at the same time. */
+  @Test
+  void twoProcessesAppendingConcurrentlyLoseNothing() throws Exception {
+    ConcurrentAppends.runInProcessesAndCheck(newLocation(), conf(), 2, S3MockServer.s3aSettings(endpoint));
+  }
 }
