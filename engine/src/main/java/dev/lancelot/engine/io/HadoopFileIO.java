@@ -427,18 +427,20 @@ public final class HadoopFileIO implements FileIO {
     }
   }
 
-  /** Whether {@code e} (or a cause) is the store's 412 Precondition Failed answer. */
+  /**
+   * Whether {@code e} (or a cause) is the store's answer 412 Precondition Failed: S3A reports it as
+   * {@code RemoteFileChangedException} (matched by name: the engine does not depend on
+   * {@code hadoop-aws}), with the SDK's {@code PreconditionFailed} error as its cause.
+   */
   private static boolean isPreconditionFailed(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof org.apache.hadoop.fs.FileAlreadyExistsException
+          || t.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException")) {
         return true;
       }
       String m = String.valueOf(t.getMessage());
-      if (m.contains("412") || m.contains("PreconditionFailed") || m.contains("Precondition Failed")) {
+      if (m.contains("PreconditionFailed") || m.contains("Precondition Failed")) {
         return true;
-      }
-      if (t.getCause() == t) {
-        break;
       }
     }
     return false;
