@@ -61,6 +61,8 @@ final class S3MockServer implements AutoCloseable {
         "--spring.main.banner-mode=off"));
     Path log = root.resolveSibling(name + ".log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    // Also stopped if the test JVM exits without running the class's teardown.
+    Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly, "s3mock-stop"));
     S3MockServer server = new S3MockServer(p, port, log);
     server.awaitUp();
     return server;
