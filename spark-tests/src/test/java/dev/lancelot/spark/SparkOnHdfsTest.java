@@ -101,4 +101,11 @@ class SparkOnHdfsTest {
     assertThat(hdfsFiles(home + "/" + relative)).filteredOn(f -> f.endsWith(".lance")).hasSize(2);
     assertThat(Path.of(relative)).doesNotExist();
   }
+
+  /** F4 on HDFS: the NameNode's rename refuses an existing manifest, so losers rebase and retry. */
+  @Test
+  void eightWritersAppendingConcurrentlyLoseNothing() throws Exception {
+    ConcurrentAppends.runAndCheck(hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/concurrent",
+        spark.sessionState().newHadoopConf());
+  }
 }

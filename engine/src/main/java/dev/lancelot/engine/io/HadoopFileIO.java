@@ -39,9 +39,14 @@ import org.apache.hadoop.fs.Path;
  *       e.g. {@code abfs:} with hierarchical namespace) temporary file, then
  *       {@code FileSystem.rename}, which the NameNode performs atomically and refuses when the
  *       destination exists.</li>
- *   <li>{@code s3a:}, {@code gs:} and other object stores: the same rename protocol, but object
- *       stores implement rename as check-then-copy, so two writers racing for the same version
- *       can both believe they won. Use one writer at a time on such stores.</li>
+ *   <li>{@code s3a:} one conditional PUT ({@code If-None-Match: *}, S3A's conditional create,
+ *       {@code fs.s3a.create.conditional.enabled}, on by default), which the store refuses
+ *       atomically when the object exists. Without conditional writes a commit is refused, unless
+ *       {@value #SINGLE_WRITER} is {@code true} (the user guarantees one writer at a time): then
+ *       the rename protocol, which is not atomic on S3.</li>
+ *   <li>{@code gs:} and other object stores: the rename protocol, but object stores implement
+ *       rename as check-then-copy, so two writers racing for the same version can both believe
+ *       they won. Use one writer at a time on such stores.</li>
  * </ul>
  *
  * <p>The local file system is accessed through Hadoop's raw local file system, so no
@@ -336,8 +341,20 @@ public final class HadoopFileIO implements FileIO {
     if (isLocal(target)) {
       return putIfAbsentLocal(location, localPath(target), content);
     }
-    Path tmp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
     FileSystem fs = fs(target);
+    if (isS3(target)) {
+      if (supportsConditionalCreate(fs, target)) {
+        return putIfAbsentConditional(location, fs, target, content);
+      }
+      if (!conf.getBoolean(SINGLE_WRITER, false)) {
+        throw new StorageException("Cannot commit " + location + ": this S3 store does not offer conditional "
+            + "writes (PUT with If-None-Match), so a commit cannot be made atomic and concurrent writers could "
+            + "overwrite each other's versions. Enable them with fs.s3a.create.conditional.enabled=true (the "
+            + "default; needs a store that supports If-None-Match, as AWS S3 does), or, if you guarantee that only "
+            + "one writer at a time ever writes this dataset, set " + SINGLE_WRITER + "=true.");
+      }
+    }
+    Path tmp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
     try {
       try (FSDataOutputStream out = fs.create(tmp, false)) {
         out.write(content);
@@ -361,6 +378,72 @@ public final class HadoopFileIO implements FileIO {
         // A leftover hidden temporary file is harmless: readers ignore it.
       }
     }
+  }
+
+  /**
+   * Hadoop configuration key: set to {@code true} to let commits on an S3 store without conditional
+   * writes go ahead with the non-atomic rename protocol. Only safe when one writer at a time ever
+   * writes the dataset.
+   */
+  public static final String SINGLE_WRITER = "lancelot.commit.single-writer";
+
+  /** The create-file option of S3A's conditional create (a PUT with {@code If-None-Match: *}). */
+  static final String CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite";
+
+  private static boolean isS3(Path path) {
+    String scheme = path.toUri().getScheme();
+    return "s3a".equals(scheme) || "s3".equals(scheme) || "s3n".equals(scheme);
+  }
+
+  private static boolean supportsConditionalCreate(FileSystem fs, Path path) {
+    try {
+      return fs.hasPathCapability(path, CONDITIONAL_CREATE);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Put-if-absent as one conditional PUT: S3A sends the object with {@code If-None-Match: *} when
+   * the stream is closed, and the store refuses it (412) when the key exists, atomically.
+   */
+  private static boolean putIfAbsentConditional(String location, FileSystem fs, Path target, byte[] content) {
+    try {
+      org.apache.hadoop.fs.FSDataOutputStreamBuilder<?, ?> builder = fs.createFile(target);
+      builder.overwrite(false);
+      builder.must(CONDITIONAL_CREATE, true);
+      FSDataOutputStream out = builder.build();
+      try (out) {
+        out.write(content);
+      }
+      return true;
+    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+      return false;
+    } catch (IOException | UncheckedIOException e) {
+      if (isPreconditionFailed(e)) {
+        return false;
+      }
+      throw new StorageException("Cannot write " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Whether {@code e} (or a cause) is the store's answer 412 Precondition Failed: S3A reports it as
+   * {@code RemoteFileChangedException} (matched by name: the engine does not depend on
+   * {@code hadoop-aws}), with the SDK's {@code PreconditionFailed} error as its cause.
+   */
+  private static boolean isPreconditionFailed(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof org.apache.hadoop.fs.FileAlreadyExistsException
+          || t.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException")) {
+        return true;
+      }
+      String m = String.valueOf(t.getMessage());
+      if (m.contains("PreconditionFailed") || m.contains("Precondition Failed")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Local put-if-absent: a hidden temporary file, then a hard link under the final name. */
@@ -415,6 +498,12 @@ public final class HadoopFileIO implements FileIO {
       case "file" -> "atomic: hard link creation fails when the target exists";
       case "hdfs", "viewfs", "webhdfs" -> "atomic: HDFS rename refuses an existing destination";
       case "abfs", "abfss" -> "atomic with hierarchical namespace enabled; otherwise single writer only";
+      case "s3a", "s3", "s3n" -> supportsConditionalCreate(fs(path), path)
+          ? "atomic: conditional PUT (If-None-Match: *), refused by the store when the object exists"
+          : conf.getBoolean(SINGLE_WRITER, false)
+              ? "not atomic: no conditional writes; " + SINGLE_WRITER + "=true declares a single writer"
+              : "commits refused: no conditional writes (enable fs.s3a.create.conditional.enabled, or declare a "
+                  + "single writer with " + SINGLE_WRITER + "=true)";
       default -> "not atomic: " + scheme + " renames by check-then-copy; use a single writer at a time";
     };
   }

@@ -1,0 +1,154 @@
+package dev.lancelot.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.io.HadoopFileIO;
+import dev.lancelot.engine.io.StorageException;
+import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.spark.index.LanceIndexBuilder;
+import dev.lancelot.spark.search.LanceVectorSearch;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The connector and the engine on {@code s3a://}: an S3 server (S3Mock, in a JVM of its own, see
+ * {@link S3MockServer}) started for this class, reached through S3A with path-style access and
+ * static credentials from the Hadoop configuration ({@code spark.hadoop.fs.s3a.*}).
+ *
+ * <p>S3A talks to S3Mock through {@link S3Relay}, which forwards PUTs under {@code _versions/} one
+ * at a time: S3Mock's own If-None-Match check is not atomic under concurrency, AWS S3's is.
+ */
+class SparkOnS3Test {
+  static S3MockServer s3;
+  static String endpoint;
+  static SparkSession spark;
+
+  @BeforeAll
+  static void start() throws Exception {
+    s3 = S3MockServer.start();
+    endpoint = s3.relayed();
+    SparkSession.Builder builder = SharedSpark.localSession();
+    for (String[] kv : S3MockServer.s3aSettings(endpoint)) {
+      builder.config("spark.hadoop." + kv[0], kv[1]);
+    }
+    spark = builder.getOrCreate();
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      if (spark != null) {
+        spark.stop();
+        spark = null;
+      }
+    } finally {
+      if (s3 != null) {
+        s3.close();
+        s3 = null;
+      }
+    }
+  }
+
+  static String newLocation() {
+    return "s3a://" + S3MockServer.BUCKET + "/" + UUID.randomUUID() + "/items";
+  }
+
+  static Configuration conf() {
+    return spark.sessionState().newHadoopConf();
+  }
+
+  @Test
+  void writeReadTimeTravelIndexSearchOptimizeAndDelete() {
+    String path = newLocation();
+    PathFlows.frame(spark, 0, 600, 2).write().format("lance").save(path); // errorifexists: creates, v1
+    assertThatThrownBy(() -> PathFlows.frame(spark, 0, 10, 1).write().format("lance").save(path))
+        .hasMessageContaining("already exists");
+    PathFlows.frame(spark, 0, 10, 1).write().format("lance").mode("ignore").save(path); // no-op
+    PathFlows.frame(spark, 600, 200, 1).write().format("lance").mode("append").save(path); // v2
+    assertThat(spark.read().format("lance").load(path).count()).isEqualTo(800);
+    assertThat(spark.read().format("lance").load(path).filter("tenant_id = 3 AND id < 300").count()).isEqualTo(30);
+    assertThat(spark.read().format("lance").option("version", 1).load(path).count()).isEqualTo(600);
+
+    LanceIndexBuilder.createIndex(spark, path, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+        .withNumPartitions(2).withNumSubVectors(2).withSeed(1)); // v3
+    PathFlows.frame(spark, 800, 100, 1).write().format("lance").mode("append").save(path); // v4
+    assertThat(LanceIndexBuilder.optimize(spark, path, "vector_idx", false)).isEqualTo(5);
+
+    float[] q = PathFlows.vectorOf(42);
+    List<Row> indexed = LanceVectorSearch.search(spark, path, VectorQuery.builder("vector").vector(q).k(5)
+        .nprobes(2).refineFactor(10).filter("tenant_id = 2").prefilter(true).columns("id").build()).collectAsList();
+    assertThat(indexed).isNotEmpty().allMatch(r -> r.getLong(0) % 10 == 2);
+    assertThat(indexed.get(0).getLong(0)).isEqualTo(42L);
+
+    try (Dataset ds = Dataset.open(path, OpenOptions.defaults().withHadoopConf(conf()))) {
+      assertThat(ds.version()).isEqualTo(5);
+      ds.delete("id < 100").close(); // v6
+    }
+    assertThat(spark.read().format("lance").load(path).count()).isEqualTo(800);
+    assertThat(spark.read().format("lance").load(path).filter("id < 100").count()).isZero();
+    assertThat(spark.read().format("lance").option("version", 5).load(path).count()).isEqualTo(900);
+
+    PathFlows.frame(spark, 5000, 50, 1).write().format("lance").mode("overwrite").save(path); // v7
+    assertThat(spark.read().format("lance").load(path).count()).isEqualTo(50);
+    assertThat(spark.read().format("lance").option("version", 6).load(path).count()).isEqualTo(800);
+  }
+
+  @Test
+  void manifestsAreWrittenWithAConditionalPutThatLosesCleanly() {
+    HadoopFileIO io = new HadoopFileIO(conf());
+    String location = newLocation() + "/_versions/1.manifest";
+    assertThat(io.atomicityGuarantee(location)).startsWith("atomic: conditional PUT");
+    int refused = s3.relay().versionPutsRefused.get();
+    assertThat(io.putIfAbsent(location, "first".getBytes(StandardCharsets.UTF_8))).isTrue();
+    assertThat(io.putIfAbsent(location, "second".getBytes(StandardCharsets.UTF_8))).isFalse();
+    assertThat(s3.relay().versionPutsRefused.get()).isEqualTo(refused + 1); // the store said 412
+    var in = io.newInputFile(location);
+    var buf = in.read(0, (int) in.length());
+    byte[] bytes = new byte[buf.remaining()];
+    buf.get(bytes);
+    assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("first");
+  }
+
+  @Test
+  void withoutConditionalWritesACommitIsRefusedUnlessASingleWriterIsDeclared() {
+    Configuration off = new Configuration(conf());
+    off.setBoolean("fs.s3a.create.conditional.enabled", false);
+    off.setBoolean("fs.s3a.impl.disable.cache", true);
+    HadoopFileIO io = new HadoopFileIO(off);
+    String location = newLocation() + "/_versions/1.manifest";
+    assertThatThrownBy(() -> io.putIfAbsent(location, new byte[] {1}))
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("does not offer conditional writes")
+        .hasMessageContaining(HadoopFileIO.SINGLE_WRITER);
+    assertThat(io.exists(location)).isFalse();
+    off.setBoolean(HadoopFileIO.SINGLE_WRITER, true);
+    HadoopFileIO single = new HadoopFileIO(off);
+    assertThat(single.atomicityGuarantee(location)).startsWith("not atomic");
+    assertThat(single.putIfAbsent(location, new byte[] {1})).isTrue();
+  }
+
+  @Test
+  void eightWritersAppendingConcurrentlyLoseNothing() throws Exception {
+    ConcurrentAppends.runAndCheck(newLocation(), conf());
+    assertThat(s3.relay().versionPutsRefused.get()).isPositive(); // races happened and were lost cleanly
+  }
+
+  /** Two JVMs with 4 writer threads each, appending to one dataset at the same time. */
+  @Test
+  void twoProcessesAppendingConcurrentlyLoseNothing() throws Exception {
+    ConcurrentAppends.runInProcessesAndCheck(newLocation(), conf(), 2, S3MockServer.s3aSettings(endpoint));
+  }
+}
