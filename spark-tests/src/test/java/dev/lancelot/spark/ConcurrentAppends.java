@@ -40,6 +40,15 @@ final class ConcurrentAppends {
 
   private ConcurrentAppends() {}
 
+  /**
+   * How many times each concurrency test repeats its check on a fresh dataset: system property
+   * {@code lancelot.test.concurrency.rounds}, default 1 (e.g. {@code -Dlancelot.test.concurrency.rounds=20}
+   * on the Maven command line to look for rare losses).
+   */
+  static int rounds() {
+    return Integer.getInteger("lancelot.test.concurrency.rounds", 1);
+  }
+
   static void runAndCheck(String location, Configuration conf) throws Exception {
     try (BufferAllocator allocator = new RootAllocator()) {
       write(allocator, location, conf, 0, WriteMode.CREATE);

@@ -13,7 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 class ConcurrentAppendsLocalTest {
   @Test
   void eightWritersAppendingConcurrentlyLoseNothing(@TempDir Path tmp) throws Exception {
-    ConcurrentAppends.runAndCheck(HadoopFileIO.qualify(tmp.resolve("ds").toString()), HadoopFileIO.defaultConf());
+    for (int round = 0; round < ConcurrentAppends.rounds(); round++) {
+      ConcurrentAppends.runAndCheck(HadoopFileIO.qualify(tmp.resolve("ds-" + round).toString()),
+          HadoopFileIO.defaultConf());
+    }
   }
 
   /** Two JVMs with 4 writer threads each, appending to one dataset at the same time. */

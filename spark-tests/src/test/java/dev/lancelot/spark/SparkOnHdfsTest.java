@@ -105,7 +105,9 @@ class SparkOnHdfsTest {
   /** F4 on HDFS: the NameNode's rename refuses an existing manifest, so losers rebase and retry. */
   @Test
   void eightWritersAppendingConcurrentlyLoseNothing() throws Exception {
-    ConcurrentAppends.runAndCheck(hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/concurrent",
-        spark.sessionState().newHadoopConf());
+    for (int round = 0; round < ConcurrentAppends.rounds(); round++) {
+      ConcurrentAppends.runAndCheck(hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/concurrent",
+          spark.sessionState().newHadoopConf());
+    }
   }
 }

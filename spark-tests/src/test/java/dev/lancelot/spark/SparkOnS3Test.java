@@ -142,7 +142,9 @@ class SparkOnS3Test {
 
   @Test
   void eightWritersAppendingConcurrentlyLoseNothing() throws Exception {
-    ConcurrentAppends.runAndCheck(newLocation(), conf());
+    for (int round = 0; round < ConcurrentAppends.rounds(); round++) {
+      ConcurrentAppends.runAndCheck(newLocation(), conf());
+    }
     assertThat(s3.relay().versionPutsRefused.get()).isPositive(); // races happened and were lost cleanly
   }
 
