@@ -52,37 +52,51 @@ final class ConcurrentAppends {
   static void runAndCheck(String location, Configuration conf) throws Exception {
     try (BufferAllocator allocator = new RootAllocator()) {
       write(allocator, location, conf, 0, WriteMode.CREATE);
-      CyclicBarrier start = new CyclicBarrier(THREADS);
-      ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        int thread = t;
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < APPENDS; i++) {
-            write(allocator, location, conf, 1000 + (thread * APPENDS + i) * (long) ROWS, WriteMode.APPEND);
-          }
-          return null;
-        }));
-      }
-      try {
-        for (Future<?> f : futures) {
-          f.get();
+      appendConcurrently(allocator, location, conf, 0, THREADS);
+    }
+    check(location, conf);
+  }
+
+  /**
+   * {@code threads} writers (numbers {@code firstWriter}, {@code firstWriter + 1}, ...) appending
+   * {@value #APPENDS} times each, all at once; returns when all are done, failing if one failed.
+   */
+  private static void appendConcurrently(BufferAllocator allocator, String location, Configuration conf,
+      int firstWriter, int threads) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int writer = firstWriter + t;
+      futures.add(pool.submit(() -> {
+        start.await();
+        for (int i = 0; i < APPENDS; i++) {
+          write(allocator, location, conf, 1000 + (writer * APPENDS + i) * (long) ROWS, WriteMode.APPEND);
         }
-      } finally {
-        pool.shutdownNow();
+        return null;
+      }));
+    }
+    try {
+      for (Future<?> f : futures) {
+        f.get();
       }
-      int total = 1 + THREADS * APPENDS;
-      List<Long> expected = new ArrayList<>(LongStream.range(0, ROWS).boxed().toList());
-      for (int k = 0; k < THREADS * APPENDS; k++) {
-        LongStream.range(1000 + k * (long) ROWS, 1000 + (k + 1) * (long) ROWS).forEach(expected::add);
-      }
-      try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
-        assertThat(ds.version()).isEqualTo(total);
-        assertThat(ds.versions()).extracting(VersionInfo::version)
-            .containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
-        assertThat(ids(ds)).containsExactlyInAnyOrderElementsOf(expected);
-      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Every row of the create and of all {@value #THREADS} writers present once; versions 1..n, none lost. */
+  private static void check(String location, Configuration conf) {
+    int total = 1 + THREADS * APPENDS;
+    List<Long> expected = new ArrayList<>(LongStream.range(0, ROWS).boxed().toList());
+    for (int k = 0; k < THREADS * APPENDS; k++) {
+      LongStream.range(1000 + k * (long) ROWS, 1000 + (k + 1) * (long) ROWS).forEach(expected::add);
+    }
+    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
+      assertThat(ds.version()).isEqualTo(total);
+      assertThat(ds.versions()).extracting(VersionInfo::version)
+          .containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
+      assertThat(ids(ds)).containsExactlyInAnyOrderElementsOf(expected);
     }
   }
 
@@ -118,17 +132,7 @@ final class ConcurrentAppends {
       Path log = logs.get(p);
       assertThat(proc.exitValue()).as(() -> readQuietly(log)).isZero();
     }
-    int total = 1 + THREADS * APPENDS;
-    List<Long> expected = new ArrayList<>(LongStream.range(0, ROWS).boxed().toList());
-    for (int k = 0; k < THREADS * APPENDS; k++) {
-      LongStream.range(1000 + k * (long) ROWS, 1000 + (k + 1) * (long) ROWS).forEach(expected::add);
-    }
-    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
-      assertThat(ds.version()).isEqualTo(total);
-      assertThat(ds.versions()).extracting(VersionInfo::version)
-          .containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
-      assertThat(ids(ds)).containsExactlyInAnyOrderElementsOf(expected);
-    }
+    check(location, conf);
   }
 
   private static String readQuietly(Path log) {
@@ -150,26 +154,7 @@ final class ConcurrentAppends {
       conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
     }
     try (BufferAllocator allocator = new RootAllocator()) {
-      CyclicBarrier start = new CyclicBarrier(threads);
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int writer = process * threads + t;
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < APPENDS; i++) {
-            write(allocator, location, conf, 1000 + (writer * APPENDS + i) * (long) ROWS, WriteMode.APPEND);
-          }
-          return null;
-        }));
-      }
-      try {
-        for (Future<?> f : futures) {
-          f.get();
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+      appendConcurrently(allocator, location, conf, process * threads, threads);
     }
     System.exit(0);
   }
