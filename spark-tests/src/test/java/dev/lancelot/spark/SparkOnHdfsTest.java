@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * the loopback address) and a session of its own.
  */
 class SparkOnHdfsTest {
+  static final String[] DATANODES = {"datanode-a", "datanode-b", "datanode-c"};
   static MiniDFSCluster cluster;
   static FileSystem hdfs;
   static SparkSession spark;
@@ -36,7 +38,11 @@ class SparkOnHdfsTest {
     conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
     conf.set("dfs.namenode.http-address", "127.0.0.1:0");
     conf.set("dfs.datanode.hostname", "127.0.0.1");
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    // Three datanodes under names of their own, one replica per block: each data file lives on one
+    // named host, so that locality (preferred locations) can be checked.
+    conf.set("dfs.namenode.datanode.registration.ip-hostname-check", "false");
+    conf.set("dfs.replication", "1");
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(DATANODES.length).hosts(DATANODES).build();
     cluster.waitActive();
     hdfs = cluster.getFileSystem();
     spark = SharedSpark.localSession()
@@ -109,5 +115,50 @@ class SparkOnHdfsTest {
       ConcurrentAppends.runAndCheck(hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/concurrent",
           spark.sessionState().newHadoopConf());
     }
+  }
+
+  /**
+   * Each scan partition prefers the hosts holding its fragment's data files (HDFS block locations),
+   * so that Spark runs its task where the data is.
+   */
+  @Test
+  void scanPartitionsPreferTheHostsHoldingTheirData() throws Exception {
+    String location = hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/located";
+    spark.range(0, 6000, 1, 6).selectExpr("id", "cast(id % 7 as int) as tenant_id")
+        .write().format("lance").save(location);
+    org.apache.spark.sql.execution.SparkPlan plan = spark.read().format("lance").load(location)
+        .queryExecution().executedPlan();
+    List<org.apache.spark.sql.execution.datasources.v2.BatchScanExec> scans =
+        scala.jdk.javaapi.CollectionConverters.asJava(plan.collectLeaves()).stream()
+            .filter(p -> p instanceof org.apache.spark.sql.execution.datasources.v2.BatchScanExec)
+            .map(p -> (org.apache.spark.sql.execution.datasources.v2.BatchScanExec) p).toList();
+    assertThat(scans).hasSize(1);
+    org.apache.spark.sql.connector.read.InputPartition[] partitions = scans.get(0).batch().planInputPartitions();
+    assertThat(partitions).hasSize(6);
+    Set<String> everyHost = new TreeSet<>();
+    try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(location,
+        dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(spark.sessionState().newHadoopConf()))) {
+      java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
+      ds.fragments().forEach(f -> fragments.put(f.id(), f));
+      for (org.apache.spark.sql.connector.read.InputPartition p : partitions) {
+        dev.lancelot.spark.read.LanceInputPartition lp = (dev.lancelot.spark.read.LanceInputPartition) p;
+        Set<String> expected = new TreeSet<>();
+        for (String file : fragments.get(lp.task().fragmentId()).dataFiles()) {
+          org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(location + "/data/" + file);
+          for (org.apache.hadoop.fs.BlockLocation b : hdfs.getFileBlockLocations(hdfs.getFileStatus(path), 0,
+              Long.MAX_VALUE)) {
+            expected.addAll(List.of(b.getHosts()));
+          }
+        }
+        assertThat(expected).as("block hosts of fragment " + lp.task().fragmentId()).isNotEmpty()
+            .isSubsetOf(DATANODES);
+        assertThat(lp.preferredLocations()).as("fragment " + lp.task().fragmentId())
+            .containsExactlyInAnyOrderElementsOf(expected);
+        everyHost.addAll(expected);
+      }
+    }
+    assertThat(everyHost).as("the fragments are spread over several datanodes").hasSizeGreaterThan(1);
+    // and the scan still reads every row
+    assertThat(spark.read().format("lance").load(location).count()).isEqualTo(6000);
   }
 }

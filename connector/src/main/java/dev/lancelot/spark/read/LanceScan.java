@@ -73,9 +73,14 @@ public final class LanceScan implements Scan, Batch {
       Scanner scanner = ds.newScan().columns(columns()).filter(filterSql);
       scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
       List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
+      BlockHosts hosts = new BlockHosts(table.location(), table.hadoopConf());
+      java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
+      ds.fragments().forEach(f -> fragments.put(f.id(), f));
       InputPartition[] out = new InputPartition[tasks.size()];
       for (int i = 0; i < out.length; i++) {
-        out[i] = new LanceInputPartition(table.location(), ds.version(), tasks.get(i));
+        ScanTask task = tasks.get(i);
+        out[i] = new LanceInputPartition(table.location(), ds.version(), task,
+            hosts.of(fragments.get(task.fragmentId())));
       }
       return out;
     }
