@@ -105,11 +105,9 @@ final class RecallProcedure extends LanceProcedure {
     RecallRun run = DistributedRecall.run(spark, spec.build());
     List<InternalRow> rows = new ArrayList<>(run.rows().size());
     for (RecallResult r : run.rows()) {
-      rows.add(new GenericInternalRow(new Object[] {UTF8String.fromString(r.scenario()),
-          UTF8String.fromString(r.params()), r.metric() == null ? null : UTF8String.fromString(r.metric()), r.k(),
-          orNull(r.recall()), orNull(r.recallP5()), orNull(r.rowsPerQuery()), orNull(r.p50Ms()), orNull(r.p99Ms()),
-          orNull(r.partitionsProbed()), orNull(r.distancesComputed()),
-          r.note() == null ? null : UTF8String.fromString(r.note())}));
+      // fields() is the results.json row, in RESULT's column order, unmeasured numbers as null
+      rows.add(new GenericInternalRow(r.fields().values().stream()
+          .map(v -> v instanceof String text ? UTF8String.fromString(text) : v).toArray()));
     }
     return rows;
   }
@@ -137,9 +135,5 @@ final class RecallProcedure extends LanceProcedure {
       throw new LancelotException("argument " + name + " must be at least 1, got " + n + ".");
     }
     return n;
-  }
-
-  private static Double orNull(double v) {
-    return Double.isNaN(v) ? null : v;
   }
 }
