@@ -1,9 +1,9 @@
 package dev.lancelot.spark;
 
 import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.util.ClosestName;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -28,8 +28,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *       {@code "vector:128,img_emb:512"}.</li>
  * </ul>
  *
- * Any other option is refused, naming the closest valid one: a misspelt option must not silently
- * read the latest version or write with defaults.
+ * lance-spark's {@code max_row_per_file} is accepted for {@code max_rows_per_file}; lance-spark
+ * options lancelot does not offer are refused saying what to do instead. Any other option is
+ * refused, naming the closest valid one: a misspelt option must not silently read the latest
+ * version or write with defaults.
  */
 public record LanceOptions(String path, OptionalLong version, int batchSize, long maxRowsPerPartition,
     int maxRowsPerFile, Map<String, Integer> vectorColumns) {
@@ -45,7 +47,24 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
   public static final List<String> VALID = List.of(PATH, VERSION, VERSION_AS_OF, TIMESTAMP_AS_OF, BATCH_SIZE,
       MAX_ROWS_PER_PARTITION, MAX_ROWS_PER_FILE, VECTOR_COLUMNS);
 
+  /** lance-spark's names of lancelot's options, accepted as the same option (docs/sql.md). */
+  public static final Map<String, String> ALIASES = Map.of("max_row_per_file", MAX_ROWS_PER_FILE);
+
+  /** Options of lance-spark that lancelot does not offer, with what to do instead. */
+  static final Map<String, String> NOT_OFFERED = Map.of(
+      "write_mode", "use Spark's save mode instead: .mode(\"append\") or .mode(\"overwrite\"), or INSERT INTO / "
+          + "INSERT OVERWRITE",
+      "max_rows_per_group", "lancelot writes Lance 2.x files, which have pages, not row groups",
+      "max_bytes_per_file", "bound files by rows with max_rows_per_file",
+      "data_storage_version", "lancelot writes the Lance 2.x file format only",
+      "block_size", "reads are sized by the engine",
+      "index_cache_size", "size the index cache in bytes with the Spark conf spark.lancelot.cache.maxBytes",
+      "metadata_cache_size", "size the cache in bytes with the Spark conf spark.lancelot.cache.maxBytes",
+      "pushdownfilters", "filters are always pushed down when the engine can evaluate them",
+      "topn_push_down", "ORDER BY ... LIMIT runs in Spark over the pushed-down scan");
+
   public static LanceOptions parse(CaseInsensitiveStringMap options) {
+    options = withAliasesResolved(options);
     checkKnown(options.keySet());
     String path = options.get(PATH);
     if (path == null || path.isBlank()) {
@@ -64,9 +83,40 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
         vectorColumns(options.get(VECTOR_COLUMNS)));
   }
 
+  /**
+   * The options with lance-spark's names ({@link #ALIASES}) renamed to lancelot's; giving both
+   * names of one option is an error.
+   */
+  static CaseInsensitiveStringMap withAliasesResolved(CaseInsensitiveStringMap options) {
+    Map<String, String> out = null;
+    for (Map.Entry<String, String> alias : ALIASES.entrySet()) {
+      if (!options.containsKey(alias.getKey())) {
+        continue;
+      }
+      if (options.containsKey(alias.getValue())) {
+        throw new LancelotException("Cannot use both options \"" + alias.getKey() + "\" and \"" + alias.getValue()
+            + "\" with the lance data source: they are the same option. Keep one.");
+      }
+      if (out == null) {
+        out = new HashMap<>(options.asCaseSensitiveMap());
+      }
+      for (String key : options.asCaseSensitiveMap().keySet()) {
+        if (key.equalsIgnoreCase(alias.getKey())) {
+          out.put(alias.getValue(), out.remove(key));
+        }
+      }
+    }
+    return out == null ? options : new CaseInsensitiveStringMap(out);
+  }
+
   /** Refuses an option no reader or writer of this data source understands. */
   static void checkKnown(Set<String> keys) {
     for (String key : keys) {
+      String instead = NOT_OFFERED.get(key.toLowerCase(java.util.Locale.ROOT));
+      if (instead != null) {
+        throw new LancelotException("Cannot use option \"" + key + "\" with the lance data source: lancelot does "
+            + "not offer this lance-spark option; " + instead + ".");
+      }
       if (VALID.stream().noneMatch(key::equalsIgnoreCase)) {
         throw new LancelotException("Cannot use option \"" + key + "\" with the lance data source: it is not an "
             + "option of lance. Did you mean \"" + closest(key) + "\"? Valid options: " + String.join(", ", VALID)
@@ -77,35 +127,7 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
 
   /** The valid option nearest to {@code key} by edit distance, ignoring case. */
   static String closest(String key) {
-    String best = VALID.get(0);
-    int bestDistance = Integer.MAX_VALUE;
-    for (String candidate : VALID) {
-      int d = editDistance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-      if (d < bestDistance) {
-        best = candidate;
-        bestDistance = d;
-      }
-    }
-    return best;
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitute, Math.min(previous[j] + 1, current[j - 1] + 1));
-      }
-      int[] t = previous;
-      previous = current;
-      current = t;
-    }
-    return previous[b.length()];
+    return ClosestName.closest(key, VALID);
   }
 
   static long positiveLong(String name, String value) {

@@ -1,6 +1,7 @@
 package dev.lancelot.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.lancelot.engine.query.VectorQuery;
@@ -87,6 +88,70 @@ class SparkVectorSearchTest extends SharedSpark {
     List<Row> rows = df.collectAsList();
     assertSameAsLance(rows, LanceOracle.nearest(allocator, dir, q, 5, null, null, null, false, null, false));
     assertThat(Arrays.asList(df.columns())).containsExactly("id", "_distance", "_rowid");
+  }
+
+  /** lance-spark's VECTOR_SEARCH and argument names run the same search (issue: lance-spark names). */
+  @Test
+  void vectorSearchUnderLanceSparkNames() {
+    float[] q = query(7);
+    String array = "array(" + toSql(q) + ")";
+    Dataset<Row> named = spark.sql("SELECT * FROM VECTOR_SEARCH(table => '" + dir + "', query_vector => " + array
+        + ", vector_column => 'vector', num_results => 6, distance_type => 'cosine', columns => array('id'), "
+        + "filter => 'tenant_id >= 10', prefilter => true, with_row_id => true)");
+    assertThat(Arrays.asList(named.columns())).containsExactly("id", "_distance", "_rowid");
+    assertSameAsLance(named.collectAsList(), LanceOracle.nearest(allocator, dir, q, 6, null, null,
+        DistanceType.Cosine, false, "tenant_id >= 10", true));
+
+    // positional (table, query_vector, num_results), default column "vector", every column
+    Dataset<Row> positional = spark.sql("SELECT * FROM vector_search('" + dir + "', " + array + ", 4)");
+    assertThat(Arrays.asList(positional.columns())).contains("id", "tenant_id", "vector", "_distance");
+    assertSameAsLance(positional.collectAsList(), LanceOracle.nearest(allocator, dir, q, 4, null, null, null, false,
+        null, false));
+    Dataset<Row> star = spark.sql("SELECT * FROM VECTOR_SEARCH(table => '" + dir + "', query_vector => " + array
+        + ", limit => 4, columns => array('*'))");
+    assertThat(star.columns()).isEqualTo(positional.columns());
+
+    // lower_bound / upper_bound are Lance's distance range: lower inclusive, upper exclusive
+    List<LanceOracle.Hit> exact = LanceOracle.nearest(allocator, dir, q, 20, null, null, null, false, null, false);
+    float lower = exact.get(3).distance();
+    float upper = exact.get(9).distance();
+    List<Row> ranged = spark.sql("SELECT id, _distance FROM VECTOR_SEARCH(table => '" + dir + "', query_vector => "
+        + array + ", k => 20, lower_bound => " + lower + ", upper_bound => " + upper + ")").collectAsList();
+    assertThat(ranged).extracting(r -> r.getLong(0))
+        .containsExactlyElementsOf(exact.subList(3, 9).stream().map(LanceOracle.Hit::id).toList());
+  }
+
+  @Test
+  void vectorSearchBypassVectorIndexSearchesExactly() throws Exception {
+    Path indexed = Files.createTempDirectory("spark-search-indexed");
+    LanceOracle.write(allocator, indexed, 0, 3000, DIM, 9, WriteParams.WriteMode.CREATE, 3000);
+    LanceOracle.createIvfPq(allocator, indexed, "vector", 8, 4);
+    float[] q = query(8);
+    String call = "SELECT id, _distance FROM VECTOR_SEARCH(table => '" + indexed + "', query_vector => array("
+        + toSql(q) + "), num_results => 5, nprobes => 1, bypass_vector_index => ";
+    List<LanceOracle.Hit> exact = LanceOracle.nearest(allocator, indexed, q, 5, null, null, null, false, null, false);
+    assertSameAsLance(spark.sql(call + "true)").collectAsList(), exact);
+    // through the index (one partition, PQ distances without refine) the answer is approximate
+    List<Row> approximate = spark.sql(call + "false)").collectAsList();
+    assertThat(approximate).extracting(r -> r.getFloat(1))
+        .isNotEqualTo(exact.stream().map(LanceOracle.Hit::distance).toList());
+  }
+
+  @Test
+  void vectorSearchArgumentErrorsNameTheArgument() {
+    String start = "SELECT * FROM VECTOR_SEARCH(table => '" + dir + "', query_vector => array(" + toSql(query(9))
+        + "), ";
+    assertThatThrownBy(() -> spark.sql(start + "num_result => 3)").collect())
+        .hasMessageContaining("unknown argument \"num_result\"").hasMessageContaining("Did you mean \"num_results\"?");
+    assertThatThrownBy(() -> spark.sql(start + "num_results => 3, k => 4)").collect())
+        .hasMessageContaining("\"num_results\" and \"k\" are the same parameter");
+    assertThatThrownBy(() -> spark.sql(start + "offset => 2)").collect())
+        .hasMessageContaining("offset is not supported").hasMessageContaining("LIMIT n OFFSET m");
+    assertThatThrownBy(() -> spark.sql(start + "bypass_vector_index => 'yes')").collect())
+        .hasMessageContaining("bypass_vector_index must be true or false");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_vector_search('" + dir + "', column => 'vector', "
+        + "q => array(" + toSql(query(9)) + "), nprobe => 3)").collect())
+        .hasMessageContaining("Did you mean \"nprobes\"?");
   }
 
   @Test

@@ -79,6 +79,24 @@ class SparkWriteTest extends SharedSpark {
     assertThat(metrics.get("bytesCommitted").name().get()).isEqualTo("bytes committed");
   }
 
+  /** lance-spark's write option names: its alias is honoured, options lancelot lacks are refused. */
+  @Test
+  void lanceSparkOptionNames(@TempDir Path tmp) throws Exception {
+    String path = tmp.resolve("aliases").toString();
+    frame(0, 250, 1).write().format("lance").option("max_row_per_file", "100").save(path);
+    try (var ds = LanceOracle.open(allocator, Path.of(path))) {
+      assertThat(ds.getFragments()).extracting(f -> f.countRows()).containsExactly(100, 100, 50);
+    }
+    assertThatThrownBy(() -> frame(0, 10, 1).write().format("lance").option("max_row_per_file", "5")
+        .option("max_rows_per_file", "5").mode("append").save(path))
+        .hasMessageContaining("\"max_row_per_file\" and \"max_rows_per_file\"").hasMessageContaining("same option");
+    assertThatThrownBy(() -> frame(0, 10, 1).write().format("lance").option("write_mode", "overwrite").mode("append")
+        .save(path)).hasMessageContaining("write_mode").hasMessageContaining(".mode(\"overwrite\")");
+    assertThatThrownBy(() -> spark.read().format("lance").option("index_cache_size", "10").load(path).count())
+        .hasMessageContaining("spark.lancelot.cache.maxBytes");
+    assertThat(LanceOracle.countRows(allocator, Path.of(path))).isEqualTo(250);
+  }
+
   @Test
   void createAppendOverwriteIgnoreAndErrorIfExists(@TempDir Path tmp) throws Exception {
     String path = tmp.resolve("ds").toString();

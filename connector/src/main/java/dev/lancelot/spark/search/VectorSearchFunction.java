@@ -33,11 +33,19 @@ public final class VectorSearchFunction extends AbstractFunction1<Seq<Expression
 
   @Override
   public LogicalPlan apply(Seq<Expression> arguments) {
-    Map<String, Object> params = SqlArguments.parse(arguments, POSITIONAL, NAME, USAGE, InvalidQueryException::new);
+    return plan(SqlArguments.parse(arguments, POSITIONAL, NAME, USAGE, InvalidQueryException::new), NAME, USAGE);
+  }
+
+  /**
+   * The search plan of the arguments by lancelot's names ({@code path}, Lance's {@code nearest}
+   * parameters, {@code version}, {@code queries}, {@code query_column}); {@code function} and
+   * {@code usage} name the SQL function in error messages.
+   */
+  static LogicalPlan plan(Map<String, Object> params, String function, String usage) {
     Object path = params.remove("path");
     if (!(path instanceof String target)) {
-      throw new InvalidQueryException("Cannot run " + NAME + ": the first argument must be the dataset path or the "
-          + "name of a table of a LanceCatalog. Usage: " + USAGE);
+      throw new InvalidQueryException("Cannot run " + function + ": the first argument must be the dataset path or "
+          + "the name of a table of a LanceCatalog. Usage: " + usage);
     }
     Object version = params.remove("version");
     long v = version == null ? 0 : ((Number) version).longValue();
@@ -47,13 +55,14 @@ public final class VectorSearchFunction extends AbstractFunction1<Seq<Expression
     Object queryColumn = params.remove("query_column");
     if (queries == null) {
       if (queryColumn != null) {
-        throw new InvalidQueryException("Cannot run " + NAME + ": query_column names the vector column of the "
+        throw new InvalidQueryException("Cannot run " + function + ": query_column names the vector column of the "
             + "queries table, so it needs queries => '<table or view>'.");
       }
       return LanceVectorSearch.search(spark, location, v, VectorQuery.fromMap(params)).queryExecution().analyzed();
     }
     if (!(queries instanceof String table)) {
-      throw new InvalidQueryException("Cannot run " + NAME + ": queries must name a table or view of query vectors.");
+      throw new InvalidQueryException("Cannot run " + function + ": queries must name a table or view of query "
+          + "vectors.");
     }
     String column = queryColumn == null ? String.valueOf(params.get("column")) : queryColumn.toString();
     return LanceVectorSearch.search(spark, location, v, spark.table(table), column,

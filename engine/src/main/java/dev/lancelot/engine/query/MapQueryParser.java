@@ -1,9 +1,11 @@
 package dev.lancelot.engine.query;
 
+import dev.lancelot.engine.util.ClosestName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** Reads a Lance-style {@code nearest} parameter map into a {@link VectorQuery}. */
 final class MapQueryParser {
@@ -17,8 +19,8 @@ final class MapQueryParser {
   static VectorQuery parse(Map<String, ?> p, boolean withVectors) {
     for (String key : p.keySet()) {
       if (!KEYS.contains(key)) {
-        throw new InvalidQueryException("Cannot search: unknown parameter \"" + key + "\". Known parameters: "
-            + new java.util.TreeSet<>(KEYS) + ".");
+        throw new InvalidQueryException("Cannot search: unknown parameter \"" + key + "\". Did you mean \""
+            + ClosestName.closest(key, new TreeSet<>(KEYS)) + "\"? Known parameters: " + new TreeSet<>(KEYS) + ".");
       }
     }
     Object column = p.get("column");
