@@ -9,6 +9,7 @@ import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.HadoopFileIO;
+import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.expr.FilterParser;
@@ -18,6 +19,7 @@ import dev.lancelot.engine.scan.FragmentScan;
 import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.engine.schema.SchemaException;
 import dev.lancelot.engine.table.Committer;
 import dev.lancelot.engine.table.DatasetContext;
 import dev.lancelot.engine.table.DatasetPaths;
@@ -61,8 +63,13 @@ public final class Dataset implements AutoCloseable {
     this.snapshot = snapshot;
     this.ownsAllocator = ownsAllocator;
     FeatureFlags.checkReadable(ctx.paths().root(), snapshot.manifest().getReaderFeatureFlags());
-    this.schema = LanceSchema.fromProtos(snapshot.manifest().getFieldsList(),
-        snapshot.manifest().getSchemaMetadataMap());
+    try {
+      this.schema = LanceSchema.fromProtos(snapshot.manifest().getFieldsList(),
+          snapshot.manifest().getSchemaMetadataMap());
+      this.schema.toArrow(); // every logical type is readable
+    } catch (SchemaException e) {
+      throw new SchemaException(e.getMessage() + " (the schema of " + snapshot.entry().location() + ")", e);
+    }
   }
 
   // ---------------------------------------------------------------- opening
@@ -411,12 +418,21 @@ public final class Dataset implements AutoCloseable {
     if (!fragment.hasDeletionFile()) {
       return new RoaringBitmap();
     }
-    return deletions.computeIfAbsent(fragment.getId(),
-        id -> DeletionFiles.read(ctx.io(), location(), id, fragment.getDeletionFile()));
+    return deletions.computeIfAbsent(fragment.getId(), id -> {
+      try {
+        return DeletionFiles.read(ctx.io(), location(), id, fragment.getDeletionFile());
+      } catch (StorageException e) {
+        throw new StorageException(e.getMessage() + " (the deletion file of fragment " + id + " as listed in "
+            + snapshot.entry().location() + ")", e);
+      } catch (LancelotException e) {
+        throw new LancelotException(e.getMessage() + " (the deletion file of fragment " + id + " as listed in "
+            + snapshot.entry().location() + ")", e);
+      }
+    });
   }
 
   public FragmentReader openFragment(DataFragment fragment) {
-    return new FragmentReader(ctx, fragment, schema);
+    return new FragmentReader(ctx, fragment, schema, snapshot.entry().location());
   }
 
   CloseableIterator<VectorSchemaRoot> executeScan(ScanTask task, ScanSpec spec) {

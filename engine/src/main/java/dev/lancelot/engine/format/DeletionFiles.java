@@ -62,7 +62,7 @@ public final class DeletionFiles {
     }
     RoaringBitmap deleted = file.getFileType() == DeletionFile.DeletionFileType.BITMAP
         ? parseBitmap(location, bytes)
-        : parseArrow(location, bytes);
+        : parseArrow(location, bytes, file.getNumDeletedRows());
     if (file.getNumDeletedRows() != 0 && deleted.getLongCardinality() != file.getNumDeletedRows()) {
       throw new CorruptFileException(location, "it lists " + deleted.getLongCardinality()
           + " deleted rows but the manifest records " + file.getNumDeletedRows());
@@ -80,9 +80,15 @@ public final class DeletionFiles {
     return bitmap;
   }
 
-  static RoaringBitmap parseArrow(String location, byte[] bytes) {
+  /**
+   * The row offsets of an Arrow IPC deletion file. Buffers are bounded by what such a file can hold
+   * (4 bytes per deleted row the manifest records, and a generous multiple of the file's size for
+   * compressed bodies), so a damaged length cannot make the reader allocate more than that.
+   */
+  static RoaringBitmap parseArrow(String location, byte[] bytes, long recordedRows) {
     RoaringBitmap bitmap = new RoaringBitmap();
-    try (BufferAllocator allocator = new RootAllocator();
+    long limit = 4L * Math.max(0, recordedRows) + 64L * bytes.length + (1 << 20);
+    try (BufferAllocator allocator = new RootAllocator(limit);
          SeekableByteChannel channel = new ByteArrayReadableSeekableByteChannel(bytes);
          ArrowFileReader reader = new ArrowFileReader(channel, allocator, AirCompressionCodecs.INSTANCE)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();

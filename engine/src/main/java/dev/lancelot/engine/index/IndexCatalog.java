@@ -21,7 +21,7 @@ public final class IndexCatalog {
   private IndexCatalog(Snapshot snapshot) {
     this.snapshot = snapshot;
     for (IndexMetadata m : snapshot.indices()) {
-      byName.computeIfAbsent(m.getName(), k -> new ArrayList<>()).add(IndexSegment.of(m));
+      byName.computeIfAbsent(m.getName(), k -> new ArrayList<>()).add(IndexSegment.of(m, snapshot.entry().location()));
     }
   }
 

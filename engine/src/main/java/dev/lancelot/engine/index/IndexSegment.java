@@ -3,6 +3,7 @@ package dev.lancelot.engine.index;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.format.CorruptFileException;
 import dev.lancelot.engine.format.proto.IndexProtos.VectorIndexDetails;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
@@ -20,12 +21,39 @@ import org.roaringbitmap.RoaringBitmap;
  * are deltas of one logical index. The fragments a segment covers are its {@code fragment_bitmap};
  * fragments of the dataset outside every segment of a name are unindexed for that index.
  */
-public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragments) {
+public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragments, String listedIn) {
   public static final String VECTOR_DETAILS_TYPE = "/lance.index.pb.VectorIndexDetails";
   public static final String BTREE_DETAILS_TYPE = "/lance.table.BTreeIndexDetails";
 
+  /** A segment not (yet) listed by a manifest: one being built. */
   public static IndexSegment of(IndexMetadata proto) {
-    return new IndexSegment(proto, uuidOf(proto.getUuid().getUuid()), bitmapOf(proto));
+    return new IndexSegment(proto, uuidOf(proto.getUuid().getUuid()), bitmapOf(proto), null);
+  }
+
+  /**
+   * A segment listed by the manifest at {@code manifestLocation}; errors about the segment's
+   * metadata name that manifest, where the metadata lives.
+   */
+  public static IndexSegment of(IndexMetadata proto, String manifestLocation) {
+    try {
+      IndexSegment s = new IndexSegment(proto, uuidOf(proto.getUuid().getUuid()), bitmapOf(proto), manifestLocation);
+      s.vectorDetails(); // metadata damage shows here, not at the first search
+      return s;
+    } catch (LancelotException e) {
+      throw new CorruptFileException(manifestLocation, "index " + proto.getName() + " of this manifest: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** {@code e} with the manifest listing this segment named, when there is one. */
+  public LancelotException inContext(LancelotException e) {
+    if (listedIn == null || String.valueOf(e.getMessage()).contains(listedIn)) {
+      return e;
+    }
+    return e instanceof dev.lancelot.engine.index.scalar.ScalarIndexException
+        ? new dev.lancelot.engine.index.scalar.ScalarIndexException(e.getMessage() + " (index listed in " + listedIn
+            + ")", e)
+        : new LancelotException(e.getMessage() + " (index listed in " + listedIn + ")", e);
   }
 
   public String name() {

@@ -1,12 +1,15 @@
 package dev.lancelot.engine.scan;
 
 import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.file.CorruptFileException;
+import dev.lancelot.engine.file.LanceFileException;
 import dev.lancelot.engine.file.FileProjection;
 import dev.lancelot.engine.file.LanceBatchReader;
 import dev.lancelot.engine.file.LanceFileReader;
 import dev.lancelot.engine.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.table.DatasetContext;
@@ -33,13 +36,44 @@ public final class FragmentReader implements AutoCloseable {
   private final DataFragment fragment;
   private final LanceSchema schema;
   private final Map<Integer, OpenFile> open = new HashMap<>();
+  private final String listedIn;
 
   private record OpenFile(DataFile meta, InputFile input, LanceFileReader reader) {}
 
-  public FragmentReader(DatasetContext ctx, DataFragment fragment, LanceSchema schema) {
+  /**
+   * {@code listedIn} is the manifest that lists the fragment: errors reading its data files name it
+   * next to the data file, since a damaged manifest (a wrong column index or row count) shows up
+   * only when the file is read.
+   */
+  public FragmentReader(DatasetContext ctx, DataFragment fragment, LanceSchema schema, String listedIn) {
     this.ctx = ctx;
     this.fragment = fragment;
     this.schema = schema;
+    this.listedIn = listedIn;
+  }
+
+  /** {@code e} with the fragment and the manifest listing it appended to its message. */
+  private LancelotException inContext(LancelotException e) {
+    String message = e.getMessage() + " (data file of fragment " + fragment.getId() + " as listed in " + listedIn
+        + ")";
+    if (e instanceof CorruptFileException) {
+      return new CorruptFileException(message, e);
+    }
+    if (e instanceof LanceFileException) {
+      return new LanceFileException(message, e);
+    }
+    if (e instanceof StorageException) {
+      return new StorageException(message, e);
+    }
+    return new LancelotException(message, e);
+  }
+
+  /** Refuses rows beyond the data file's end: the manifest's row count of the fragment is wrong. */
+  private void checkRows(OpenFile f, long end) {
+    if (end > f.reader().numRows()) {
+      throw new CorruptFileException("Cannot read rows up to " + end + " of " + f.input().location() + ": it holds "
+          + f.reader().numRows() + " rows, fewer than the manifest says");
+    }
   }
 
   /** Batches of rows {@code [start, end)} of {@code fields}, as owned vectors in field order. */
@@ -47,14 +81,25 @@ public final class FragmentReader implements AutoCloseable {
     Map<Integer, List<Integer>> byFile = groupByFile(fields);
     List<LanceBatchReader> readers = new ArrayList<>();
     List<int[]> positions = new ArrayList<>();
-    for (Map.Entry<Integer, List<Integer>> e : byFile.entrySet()) {
-      OpenFile f = file(e.getKey());
-      List<LanceField> part = new ArrayList<>();
-      e.getValue().forEach(i -> part.add(fields.get(i)));
-      readers.add(f.reader().read(projection(f, part), start, end, batchSize, ctx.allocator()));
-      positions.add(e.getValue().stream().mapToInt(Integer::intValue).toArray());
+    List<String> locations = new ArrayList<>();
+    try {
+      for (Map.Entry<Integer, List<Integer>> e : byFile.entrySet()) {
+        OpenFile f = file(e.getKey());
+        List<LanceField> part = new ArrayList<>();
+        e.getValue().forEach(i -> part.add(fields.get(i)));
+        checkRows(f, end);
+        readers.add(f.reader().read(projection(f, part), start, end, batchSize, ctx.allocator()));
+        positions.add(e.getValue().stream().mapToInt(Integer::intValue).toArray());
+        locations.add(f.input().location());
+      }
+    } catch (LancelotException e) {
+      closeAll(readers);
+      throw inContext(e);
+    } catch (RuntimeException e) {
+      closeAll(readers);
+      throw e;
     }
-    return new BatchStream(readers, positions, fields.size(), end - start, batchSize);
+    return new BatchStream(readers, positions, fields.size(), end - start, batchSize, locations, this::inContext);
   }
 
   /** Rows at {@code sortedOffsets} (ascending) of {@code fields}, as one batch owned by the caller. */
@@ -65,12 +110,22 @@ public final class FragmentReader implements AutoCloseable {
         OpenFile f = file(e.getKey());
         List<LanceField> part = new ArrayList<>();
         e.getValue().forEach(i -> part.add(fields.get(i)));
+        if (sortedOffsets.length > 0) {
+          checkRows(f, sortedOffsets[sortedOffsets.length - 1] + 1);
+        }
         try (VectorSchemaRoot got = f.reader().take(projection(f, part), sortedOffsets, ctx.allocator())) {
           for (int k = 0; k < part.size(); k++) {
             out[e.getValue().get(k)] = detach(got.getVector(k));
           }
         }
       }
+    } catch (LancelotException e) {
+      for (FieldVector v : out) {
+        if (v != null) {
+          v.close();
+        }
+      }
+      throw inContext(e);
     } catch (RuntimeException e) {
       for (FieldVector v : out) {
         if (v != null) {
@@ -126,8 +181,9 @@ public final class FragmentReader implements AutoCloseable {
         return i;
       }
     }
-    throw new LancelotException("Cannot read column \"" + field.name() + "\" of fragment " + fragment.getId() + " of "
-        + ctx.paths().root() + ": none of its data files stores it. The manifest is inconsistent.");
+    throw new CorruptFileException("Cannot read column \"" + field.name() + "\" of fragment " + fragment.getId()
+        + " of " + ctx.paths().root() + ": none of its data files stores it. The manifest " + listedIn
+        + " is inconsistent.");
   }
 
   private OpenFile file(int index) {
@@ -144,6 +200,9 @@ public final class FragmentReader implements AutoCloseable {
           : ctx.io().newInputFile(location);
       try {
         return new OpenFile(meta, input, LanceFileReader.open(input, ctx.files()));
+      } catch (LancelotException e) {
+        input.close();
+        throw inContext(e);
       } catch (RuntimeException e) {
         input.close();
         throw e;
@@ -157,6 +216,16 @@ public final class FragmentReader implements AutoCloseable {
     open.clear();
   }
 
+  private static void closeAll(List<LanceBatchReader> readers) {
+    for (LanceBatchReader r : readers) {
+      try {
+        r.close();
+      } catch (IOException ignored) {
+        // Closing only releases buffers.
+      }
+    }
+  }
+
   /** Lock-step batches over one or more data files; each batch's vectors belong to the caller. */
   public static final class BatchStream implements AutoCloseable {
     private final List<LanceBatchReader> readers;
@@ -164,13 +233,18 @@ public final class FragmentReader implements AutoCloseable {
     private final int width;
     private long remaining;
     private final int batchSize;
+    private final List<String> locations;
+    private final java.util.function.UnaryOperator<LancelotException> inContext;
 
-    BatchStream(List<LanceBatchReader> readers, List<int[]> positions, int width, long rows, int batchSize) {
+    BatchStream(List<LanceBatchReader> readers, List<int[]> positions, int width, long rows, int batchSize,
+        List<String> locations, java.util.function.UnaryOperator<LancelotException> inContext) {
       this.readers = readers;
       this.positions = positions;
       this.width = width;
       this.remaining = rows;
       this.batchSize = batchSize;
+      this.locations = locations;
+      this.inContext = inContext;
     }
 
     /** The next batch's vectors in field order, or null after the last batch. */
@@ -183,7 +257,8 @@ public final class FragmentReader implements AutoCloseable {
         for (int r = 0; r < readers.size(); r++) {
           LanceBatchReader reader = readers.get(r);
           if (!reader.loadNextBatch()) {
-            throw new IllegalStateException("Data file ended before the fragment's row count");
+            throw new CorruptFileException("Cannot read " + locations.get(r) + ": it ended " + remaining
+                + " rows before the fragment's row count.");
           }
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
           int[] pos = positions.get(r);
@@ -197,10 +272,14 @@ public final class FragmentReader implements AutoCloseable {
             v.close();
           }
         }
+        if (e instanceof LancelotException le) {
+          throw inContext.apply(le);
+        }
         if (e instanceof RuntimeException re) {
           throw re;
         }
-        throw new LancelotException("Cannot read a batch: " + e.getMessage(), e);
+        throw new LancelotException("Cannot read a batch of " + String.join(", ", locations) + ": " + e.getMessage(),
+            e);
       }
       remaining -= Math.min(remaining, batchSize);
       return out;
@@ -208,13 +287,7 @@ public final class FragmentReader implements AutoCloseable {
 
     @Override
     public void close() {
-      for (LanceBatchReader r : readers) {
-        try {
-          r.close();
-        } catch (IOException ignored) {
-          // Closing only releases buffers.
-        }
-      }
+      closeAll(readers);
     }
   }
 }

@@ -89,7 +89,8 @@ public final class Committer {
           io.delete(paths.transactionFile(txnName));
           throw new CommitConflictException("Cannot commit " + op.kind().displayName() + " to " + paths.root()
               + ": a concurrent " + OperationKind.of(otherTxn).displayName() + " was committed as version " + v
-              + " after this operation read version " + readVersionNumber
+              + " (transaction read from " + transactionSource(other) + ") after this operation read version "
+              + readVersionNumber
               + ", and the two cannot both apply. Retry the operation on the latest version.");
         }
         replan |= r == Operation.Resolution.REPLAN;
@@ -120,6 +121,15 @@ public final class Committer {
     try (InputFile in = io.newInputFile(entry.location())) {
       return new Snapshot(paths, entry, ManifestFile.read(in));
     }
+  }
+
+  /** Where {@link #transactionOf} reads a version's transaction: its manifest or its transaction file. */
+  private String transactionSource(Snapshot s) {
+    String name = s.manifest().getTransactionFile();
+    if (s.file().transaction().isPresent() || name.isEmpty()) {
+      return s.entry().location();
+    }
+    return paths.resolveInside(DatasetPaths.TRANSACTIONS, name, "transaction file");
   }
 
   private Transaction transactionOf(Snapshot s) {

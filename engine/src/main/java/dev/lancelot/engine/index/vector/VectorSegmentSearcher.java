@@ -85,11 +85,15 @@ public final class VectorSegmentSearcher {
           + datasetLocation + ": its files live under another base path (base id " + segment.proto().getBaseId()
           + "), which is not supported. Search without the index (use_index=false).");
     }
-    IndexSegmentReader reader = IndexSegmentReader.open(io, DatasetPaths.of(datasetLocation).indexDir(
-        segment.uuid().toString()));
+    IndexSegmentReader reader;
+    try {
+      reader = IndexSegmentReader.open(io, DatasetPaths.of(datasetLocation).indexDir(segment.uuid().toString()));
+    } catch (LancelotException e) {
+      throw segment.inContext(e);
+    }
     if (segment.metric().isPresent() && segment.metric().get() != reader.metric()) {
-      throw new dev.lancelot.engine.format.CorruptFileException(reader.indexLocation(), "its metric "
-          + reader.metric().lanceName() + " differs from the manifest's " + segment.metric().get().lanceName());
+      throw segment.inContext(new dev.lancelot.engine.format.CorruptFileException(reader.indexLocation(), "its metric "
+          + reader.metric().lanceName() + " differs from the manifest's " + segment.metric().get().lanceName()));
     }
     return new VectorSegmentSearcher(segment, reader);
   }

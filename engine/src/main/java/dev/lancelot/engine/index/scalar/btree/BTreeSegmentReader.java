@@ -53,6 +53,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
   private final BufferAllocator allocator;
   private final String lookupName;
   private final String pagesName;
+  /** The manifest listing the segment (named in errors), or null. */
+  private final String listedIn;
   private final PageLookup lookup;
   private InputFile pagesFile;
   private LanceFileReader pagesReader;
@@ -60,8 +62,9 @@ public final class BTreeSegmentReader implements AutoCloseable {
   private final Map<Integer, PageValues> pageCache;
 
   private BTreeSegmentReader(String indexName, ColumnKind kind, ArrowType valueType, FileIO io, String directory,
-      List<IndexFile> files, BufferAllocator allocator, boolean cachePages) {
+      List<IndexFile> files, BufferAllocator allocator, boolean cachePages, String listedIn) {
     this.indexName = indexName;
+    this.listedIn = listedIn;
     this.pageCache = !cachePages ? null : new LinkedHashMap<>(16, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<Integer, PageValues> eldest) {
@@ -90,8 +93,12 @@ public final class BTreeSegmentReader implements AutoCloseable {
    */
   public static BTreeSegmentReader open(FileIO io, String directory, IndexSegment segment, LanceField column,
       BufferAllocator allocator) {
-    return new BTreeSegmentReader(segment.name(), kindOf(segment, column), column.arrowType(), io, directory,
-        segment.proto().getFilesList(), allocator, false);
+    try {
+      return new BTreeSegmentReader(segment.name(), kindOf(segment, column), column.arrowType(), io, directory,
+          segment.proto().getFilesList(), allocator, false, segment.listedIn());
+    } catch (dev.lancelot.engine.LancelotException e) {
+      throw segment.inContext(e);
+    }
   }
 
   /** The value kind of the indexed column, refused with an explanation when this engine cannot read it. */
@@ -118,8 +125,13 @@ public final class BTreeSegmentReader implements AutoCloseable {
         return r;
       }
     }
-    BTreeSegmentReader fresh = new BTreeSegmentReader(segment.name(), kindOf(segment, column), column.arrowType(), io,
-        directory, segment.proto().getFilesList(), CACHE_ALLOCATOR, true);
+    BTreeSegmentReader fresh;
+    try {
+      fresh = new BTreeSegmentReader(segment.name(), kindOf(segment, column), column.arrowType(), io, directory,
+          segment.proto().getFilesList(), CACHE_ALLOCATOR, true, segment.listedIn());
+    } catch (dev.lancelot.engine.LancelotException e) {
+      throw segment.inContext(e);
+    }
     synchronized (CACHE) {
       return CACHE.computeIfAbsent(key, k -> fresh);
     }
@@ -318,7 +330,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
   }
 
   private ScalarIndexException corrupt(String reason, Throwable cause, String file) {
-    return ScalarIndexException.corrupt(indexName, directory + "/" + file, reason, cause);
+    return ScalarIndexException.corrupt(indexName, directory + "/" + file,
+        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")", cause);
   }
 
   @Override
