@@ -117,6 +117,13 @@ final class S3MockServer implements AutoCloseable {
     return relay;
   }
 
+  /**
+   * The static credentials (S3Mock accepts any). Distinctive strings, so that a test can search
+   * logs, messages and plans for them.
+   */
+  static final String ACCESS_KEY = "AKIALANCELOTTESTKEY7";
+  static final String SECRET_KEY = "lancelot-secret-9f4c2e7a1b6d";
+
   /** S3A settings for {@code endpoint}: path-style access, static credentials, no SSL. */
   static void configure(Configuration conf, String endpoint) {
     for (String[] kv : s3aSettings(endpoint)) {
@@ -131,8 +138,8 @@ final class S3MockServer implements AutoCloseable {
         {"fs.s3a.endpoint.region", "us-east-1"},
         {"fs.s3a.path.style.access", "true"},
         {"fs.s3a.connection.ssl.enabled", "false"},
-        {"fs.s3a.access.key", "test"},
-        {"fs.s3a.secret.key", "test"},
+        {"fs.s3a.access.key", ACCESS_KEY},
+        {"fs.s3a.secret.key", SECRET_KEY},
         {"fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider"},
         {"fs.s3a.create.conditional.enabled", "true"},
         {"fs.s3a.attempts.maximum", "2"},

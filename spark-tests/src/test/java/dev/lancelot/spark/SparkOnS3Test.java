@@ -106,6 +106,49 @@ class SparkOnS3Test {
     assertThat(spark.read().format("lance").option("version", 6).load(path).count()).isEqualTo(800);
   }
 
+  /**
+   * The credentials never reach logs (every level of lancelot's loggers, INFO and above of the
+   * rest), exception messages or plans, through writes, reads, searches, index builds, EXPLAIN,
+   * DESCRIBE and failures.
+   */
+  @Test
+  void credentialsNeverAppearInLogsMessagesOrPlans() {
+    String path = newLocation();
+    StringBuilder seen = new StringBuilder();
+    try (LogCapture logs = LogCapture.start("dev.lancelot")) {
+      PathFlows.frame(spark, 0, 400, 2).write().format("lance").save(path);
+      org.apache.spark.sql.Dataset<Row> read = spark.read().format("lance").load(path).filter("tenant_id = 3");
+      assertThat(read.count()).isEqualTo(40);
+      seen.append(read.queryExecution().toString()).append('\n');
+      seen.append(read.queryExecution().explainString(org.apache.spark.sql.execution.ExtendedMode$.MODULE$));
+      spark.sql("CALL lance.system.create_index(table => '" + path + "', column => 'vector', index_type => "
+          + "'IVF_PQ', num_partitions => 2, num_sub_vectors => 2, seed => 1)").collectAsList()
+          .forEach(r -> seen.append(r).append('\n'));
+      VectorQuery query = VectorQuery.builder("vector").vector(PathFlows.vectorOf(7)).k(3).nprobes(2).build();
+      seen.append(LanceVectorSearch.explain(spark, path, query));
+      LanceVectorSearch.search(spark, path, query).collectAsList().forEach(r -> seen.append(r).append('\n'));
+      spark.sql("DESCRIBE TABLE EXTENDED lance.`" + path + "`").collectAsList()
+          .forEach(r -> seen.append(r).append('\n'));
+      String missing = "s3a://" + S3MockServer.BUCKET + "/" + UUID.randomUUID() + "/nothing";
+      Throwable notFound = org.assertj.core.api.Assertions.catchThrowable(
+          () -> spark.read().format("lance").load(missing).count());
+      Throwable noBucket = org.assertj.core.api.Assertions.catchThrowable(() -> PathFlows.frame(spark, 0, 10, 1)
+          .write().format("lance").save("s3a://no-such-bucket-" + UUID.randomUUID() + "/items"));
+      assertThat(notFound).isNotNull();
+      assertThat(noBucket).isNotNull();
+      for (Throwable t : List.of(notFound, noBucket)) {
+        java.io.StringWriter trace = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(trace));
+        seen.append(trace);
+      }
+      seen.append(logs.text());
+      assertThat(logs.text()).as("lancelot logged something").contains("dev.lancelot");
+    }
+    String all = seen.toString();
+    assertThat(all).contains(path); // the plans and messages name the dataset
+    assertThat(all).doesNotContain(S3MockServer.SECRET_KEY).doesNotContain(S3MockServer.ACCESS_KEY);
+  }
+
   @Test
   void manifestsAreWrittenWithAConditionalPutThatLosesCleanly() {
     HadoopFileIO io = new HadoopFileIO(conf());
