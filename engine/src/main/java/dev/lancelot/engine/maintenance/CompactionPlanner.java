@@ -3,7 +3,6 @@ package dev.lancelot.engine.maintenance;
 import dev.lancelot.engine.CompactionOptions;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.IndexSegment;
-import dev.lancelot.engine.index.IndexType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -110,10 +109,5 @@ public final class CompactionPlanner {
       out.add(bin.get(i).fragment());
     }
     return out;
-  }
-
-  /** Whether any index type is left out of compaction (used in messages). */
-  static boolean isRemappable(IndexType type) {
-    return IndexRemapper.canRemap(type);
   }
 }
