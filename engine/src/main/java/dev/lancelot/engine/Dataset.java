@@ -312,7 +312,12 @@ public final class Dataset implements AutoCloseable {
    * removed version afterwards fails with an error naming it.
    */
   public CleanupResult cleanup(CleanupOptions options) {
-    return dev.lancelot.engine.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
+    CleanupResult r = dev.lancelot.engine.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
+    if (!r.versionsRemoved().isEmpty()) {
+      // A cached removed version would be opened from memory and then miss its files.
+      evictCached(location());
+    }
+    return r;
   }
 
   /** Commits an operation planned against this version. For engine code; not a stable API. */
