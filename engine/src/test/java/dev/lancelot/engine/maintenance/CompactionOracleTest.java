@@ -253,4 +253,60 @@ class CompactionOracleTest {
       }
     }
   }
+
+  @Test
+  void remapsSegmentsLanceBuiltAndLanceStillSearchesThem(@TempDir Path dir) throws Exception {
+    ClusteredData.write(allocator, dir, 0, 2000, DIM, 20, 3, WriteParams.WriteMode.CREATE, 250);
+    LanceOracle.createIvfPq(allocator, dir, "vector", 4, 4, DistanceType.L2);
+    LanceOracle.createBTree(allocator, dir, "tenant_id");
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
+      lance.delete("id < 100");
+    }
+    List<List<Long>> lanceBefore = lanceSearches(dir);
+    List<List<Object>> rowsBefore = LanceOracle.rows(allocator, dir, COLUMNS, null);
+    try (Dataset ours = Dataset.open(dir.toString())) {
+      List<List<List<Object>>> oursBefore = searches(ours);
+      CompactionResult r = ours.compact(CompactionOptions.defaults());
+      assertThat(r.fragmentsRemoved()).isEqualTo(8);
+      assertThat(r.indexSegmentsRemapped()).isEqualTo(2);
+      assertThat(searches(r.dataset())).isEqualTo(oursBefore);
+      r.dataset().close();
+    }
+    assertThat(LanceOracle.rows(allocator, dir, COLUMNS, null)).isEqualTo(rowsBefore);
+    assertThat(lanceSearches(dir)).isEqualTo(lanceBefore);
+  }
+
+  @Test
+  void aConcurrentAppendMakesTheCompactionFailCleanly(@TempDir Path dir) throws Exception {
+    append(dir, 0, 100, WriteMode.CREATE).close();
+    append(dir, 100, 100, WriteMode.APPEND).close();
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      Dataset indexed = VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2)
+          .withNumPartitions(2));
+      long dataFiles;
+      long indexDirs;
+      try (var s = java.nio.file.Files.list(dir.resolve("data"))) {
+        dataFiles = s.count();
+      }
+      try (var s = java.nio.file.Files.list(dir.resolve("_indices"))) {
+        indexDirs = s.count();
+      }
+      append(dir, 200, 100, WriteMode.APPEND).close();             // commits after `indexed` was read
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> indexed.compact(CompactionOptions.defaults()))
+          .isInstanceOf(dev.lancelot.engine.table.CommitConflictException.class)
+          .hasMessageContaining("Cannot commit rewrite to")
+          .hasMessageContaining("a concurrent append was committed as version 4");
+      try (var s = java.nio.file.Files.list(dir.resolve("data"))) {
+        assertThat(s.count()).isEqualTo(dataFiles + 1);          // only the append's file
+      }
+      try (var s = java.nio.file.Files.list(dir.resolve("_indices"))) {
+        assertThat(s.count()).isEqualTo(indexDirs);
+      }
+      try (Dataset latest = Dataset.open(dir.toString())) {
+        CompactionResult r = latest.compact(CompactionOptions.defaults());
+        assertThat(r.committed()).isTrue();
+        assertThat(r.dataset().countRows()).isEqualTo(300);
+      }
+    }
+  }
 }
