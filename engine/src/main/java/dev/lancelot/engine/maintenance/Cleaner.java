@@ -82,6 +82,7 @@ public final class Cleaner {
           + paths.versionsDir() + ").");
     }
     long latest = versions.get(versions.size() - 1).version();
+    refuseBranches();
     Set<Long> tagged = taggedVersions();
     List<VersionLog.Entry> removed = new ArrayList<>();
     for (VersionLog.Entry e : versions) {
@@ -210,6 +211,23 @@ public final class Cleaner {
       return true;
     }
     return modified.isBefore(now.minus(CleanupOptions.UNVERIFIED_WINDOW));
+  }
+
+  /**
+   * Branches ({@code _refs/branches/}) have versions of their own under {@code tree/<branch>/} that
+   * may reference this dataset's files; a cleanup that does not read them could delete files they
+   * need, so it is refused.
+   */
+  private void refuseBranches() {
+    List<String> branches = new ArrayList<>();
+    for (FileEntry f : io.list(paths.root() + "/_refs/branches")) {
+      branches.add(f.name());
+    }
+    if (!branches.isEmpty()) {
+      throw new LancelotException("Cannot clean up " + paths.root() + ": it has branches " + branches + " (under "
+          + "_refs/branches/), whose versions may reference its files, and lancelot does not read branches. Clean "
+          + "it up with Lance, which follows branch references.");
+    }
   }
 
   /** Versions named by {@code _refs/tags/<tag>.json} ({"version": n, ...}). */

@@ -235,6 +235,20 @@ class CleanupOracleTest {
   }
 
   @Test
+  void aDatasetWithBranchesIsRefused(@TempDir Path dir) throws IOException {
+    write(dir, 0, 10, WriteMode.CREATE).close();
+    write(dir, 10, 10, WriteMode.APPEND).close();
+    Files.createDirectories(dir.resolve("_refs/branches"));
+    Files.writeString(dir.resolve("_refs/branches/dev.json"), "{\"parent_version\": 1}");
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThatThrownBy(() -> ds.cleanup(CleanupOptions.retainVersions(1)))
+          .hasMessageContaining("Cannot clean up")
+          .hasMessageContaining("it has branches [dev.json]");
+      assertThat(ds.versions()).hasSize(2);
+    }
+  }
+
+  @Test
   void optionsAreChecked() {
     assertThatThrownBy(() -> new CleanupOptions(java.util.Optional.empty(), java.util.OptionalInt.empty(), false))
         .hasMessageContaining("give older_than (a timestamp) and/or retain_versions");
