@@ -33,6 +33,8 @@ public final class Main {
         case "create-index" -> CreateIndexCommand.run(rest, out);
         case "create-scalar-index" -> CreateScalarIndexCommand.run(rest, out);
         case "optimize-indices" -> OptimizeIndicesCommand.run(rest, out);
+        case "compact" -> CompactCommand.run(rest, out);
+        case "cleanup" -> CleanupCommand.run(rest, out);
         default -> throw new Args.UsageException("unknown command \"" + command + "\"; run ./lancelot help");
       };
     } catch (Args.UsageException | LancelotException | IllegalArgumentException e) {
@@ -63,11 +65,14 @@ public final class Main {
           %s
           %s
           %s
+          %s
+          %s
 
         Human-readable output by default, JSON with --json. Index builds log progress on stderr.
         Exit codes: 0 success, 2 bad input (one line on stderr saying what to change), 1 failure.
         Full reference: docs/cli.md.
         """.formatted(InfoCommand.USAGE, SearchCommand.OPTIONS, SearchCommand.OPTIONS, SearchCommand.OPTIONS,
-        RecallCommand.USAGE, CreateIndexCommand.USAGE, CreateScalarIndexCommand.USAGE, OptimizeIndicesCommand.USAGE);
+        RecallCommand.USAGE, CreateIndexCommand.USAGE, CreateScalarIndexCommand.USAGE, OptimizeIndicesCommand.USAGE,
+        CompactCommand.USAGE, CleanupCommand.USAGE);
   }
 }

@@ -303,6 +303,35 @@ public final class Dataset implements AutoCloseable {
     return new Dataset(ctx, s, false);
   }
 
+  /**
+   * Compacts this version: rewrites small fragments and fragments with many deleted rows into
+   * larger ones and commits them, with every index segment that covered them rewritten for the new
+   * row addresses, as one {@code Rewrite} version (see {@link CompactionOptions} and
+   * docs/decisions.md D23). Returns this dataset, uncommitted, when nothing needs compacting.
+   */
+  public CompactionResult compact(CompactionOptions options) {
+    return dev.lancelot.engine.maintenance.Compactor.compact(this, options);
+  }
+
+  /**
+   * Removes old versions of this dataset and the files no kept version references (see
+   * {@link CleanupOptions}). The latest version and tagged versions are always kept. Opening a
+   * removed version afterwards fails with an error naming it.
+   */
+  public CleanupResult cleanup(CleanupOptions options) {
+    CleanupResult r = dev.lancelot.engine.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
+    if (!r.versionsRemoved().isEmpty()) {
+      // A cached removed version would be opened from memory and then miss its files.
+      evictCached(location());
+    }
+    return r;
+  }
+
+  /** Commits an operation planned against this version. For engine code; not a stable API. */
+  public Dataset commitOperation(Operation op) {
+    return new Dataset(ctx, committer().commit(snapshot, op), false);
+  }
+
   /** The indexes of this version. */
   public IndexCatalog indexes() {
     IndexCatalog c = indexes;
@@ -499,11 +528,22 @@ public final class Dataset implements AutoCloseable {
       if (all.isEmpty()) {
         throw notFound(ctx.paths());
       }
+      String why = version < all.get(0).version() ? ": no such version (versions before "
+          + all.get(0).version() + " were removed by cleanup or never existed)" : ": no such version";
       throw new DatasetNotFoundException("Cannot open version " + version + " of dataset " + ctx.paths().root()
-          + ": no such version. Available versions: " + all.get(0).version() + " to "
-          + all.get(all.size() - 1).version() + ".");
+          + why + ". Available versions: " + availableVersions(all) + ".");
     }
     return readSnapshot(ctx, entry.get());
+  }
+
+  /** "1 to 5", or the list when cleanup left gaps. */
+  private static String availableVersions(List<VersionLog.Entry> all) {
+    long first = all.get(0).version();
+    long last = all.get(all.size() - 1).version();
+    if (last - first + 1 == all.size()) {
+      return first + " to " + last;
+    }
+    return all.stream().map(e -> Long.toString(e.version())).collect(java.util.stream.Collectors.joining(", "));
   }
 
   private static Snapshot readSnapshot(DatasetContext ctx, VersionLog.Entry e) {

@@ -18,6 +18,8 @@ public final class Procedures {
   public static final String NAMESPACE = "system";
 
   private static final Map<String, Function<LanceCatalog, LanceProcedure>> REGISTRY = new TreeMap<>(Map.of(
+      CleanupProcedure.NAME, CleanupProcedure::new,
+      CompactProcedure.NAME, CompactProcedure::new,
       CreateIndexProcedure.NAME, CreateIndexProcedure::new,
       CreateScalarIndexProcedure.NAME, CreateScalarIndexProcedure::new,
       OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new,

@@ -121,7 +121,7 @@ public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragmen
     return vectorDetails().map(d -> DistanceMetric.fromProto(d.getMetricTypeValue()));
   }
 
-  static UUID uuidOf(ByteString bytes) {
+  public static UUID uuidOf(ByteString bytes) {
     if (bytes.size() != 16) {
       throw new CorruptFileException("index metadata", "an index uuid has " + bytes.size() + " bytes, expected 16");
     }
@@ -135,7 +135,7 @@ public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragmen
     return ByteString.copyFrom(b.array());
   }
 
-  static RoaringBitmap bitmapOf(IndexMetadata proto) {
+  public static RoaringBitmap bitmapOf(IndexMetadata proto) {
     RoaringBitmap bitmap = new RoaringBitmap();
     if (proto.getFragmentBitmap().isEmpty()) {
       return bitmap;

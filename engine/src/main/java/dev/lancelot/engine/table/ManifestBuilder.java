@@ -6,6 +6,9 @@ import dev.lancelot.engine.format.FeatureFlags;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.format.proto.TableProtos.Manifest;
+import dev.lancelot.engine.format.proto.TransactionProtos.Transaction;
+import dev.lancelot.engine.index.IndexSegment;
+import org.roaringbitmap.RoaringBitmap;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -72,6 +75,9 @@ final class ManifestBuilder {
         m.setDataFormat(Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(fileVersion));
       }
       indices = List.of();
+    } else if (op instanceof Operation.Rewrite r) {
+      fragments = rewriteFragments(base, r);
+      indices = rewriteIndices(base, r);
     } else {
       Operation.CreateIndex c = (Operation.CreateIndex) op;
       fragments = new ArrayList<>(base.fragments());
@@ -87,7 +93,10 @@ final class ManifestBuilder {
       indices = kept;
     }
 
-    fragments.sort((x, y) -> Long.compare(x.getId(), y.getId()));
+    if (!(op instanceof Operation.Rewrite)) {
+      // A rewrite keeps the rows where they were: its new fragments take the old ones' place.
+      fragments.sort((x, y) -> Long.compare(x.getId(), y.getId()));
+    }
     m.setVersion(version);
     m.clearFragments().addAllFragments(fragments);
     long maxId = m.hasMaxFragmentId() ? Integer.toUnsignedLong(m.getMaxFragmentId()) : -1;
@@ -111,5 +120,88 @@ final class ManifestBuilder {
     m.clearIndexSection();
     m.clearTransactionSection();
     return new Built(m.build(), indices);
+  }
+
+  /**
+   * The base's fragments with each group's old fragments replaced by its new ones, in the old
+   * fragments' place when they were contiguous (as Lance splices them), else at the end.
+   */
+  private static List<DataFragment> rewriteFragments(Snapshot base, Operation.Rewrite r) {
+    List<DataFragment> fragments = new ArrayList<>(base.fragments());
+    long next = base.nextFragmentId();
+    for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
+      for (DataFragment f : g.getNewFragmentsList()) {
+        if (f.getId() < next) {
+          throw new IllegalStateException("Rewrite assigns fragment id " + f.getId() + ", already used by version "
+              + base.version() + " (next free id " + next + ")");
+        }
+      }
+      int start = -1;
+      for (int i = 0; i < fragments.size(); i++) {
+        if (fragments.get(i).getId() == g.getOldFragments(0).getId()) {
+          start = i;
+          break;
+        }
+      }
+      if (start < 0) {
+        throw new IllegalStateException("Rewrite replaces fragment " + g.getOldFragments(0).getId()
+            + ", absent from version " + base.version());
+      }
+      boolean contiguous = start + g.getOldFragmentsCount() <= fragments.size();
+      for (int i = 0; contiguous && i < g.getOldFragmentsCount(); i++) {
+        contiguous = fragments.get(start + i).getId() == g.getOldFragments(i).getId();
+      }
+      if (contiguous) {
+        fragments.subList(start, start + g.getOldFragmentsCount()).clear();
+        fragments.addAll(start, g.getNewFragmentsList());
+      } else {
+        Set<Long> old = new HashSet<>();
+        g.getOldFragmentsList().forEach(f -> old.add(f.getId()));
+        int before = fragments.size();
+        fragments.removeIf(f -> old.contains(f.getId()));
+        if (before - fragments.size() != old.size()) {
+          throw new IllegalStateException("Rewrite replaces fragments " + old + ", not all present in version "
+              + base.version());
+        }
+        fragments.addAll(g.getNewFragmentsList());
+      }
+    }
+    return fragments;
+  }
+
+  /**
+   * The base's index segments with each rewritten segment under its new uuid and files, covering
+   * the new fragments in place of the old ones of every group it covered.
+   */
+  private static List<IndexMetadata> rewriteIndices(Snapshot base, Operation.Rewrite r) {
+    Map<ByteString, Transaction.Rewrite.RewrittenIndex> byOld = new LinkedHashMap<>();
+    r.rewrittenIndices().forEach(ri -> byOld.put(ri.getOldId().getUuid(), ri));
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata index : base.indices()) {
+      Transaction.Rewrite.RewrittenIndex ri = byOld.remove(index.getUuid().getUuid());
+      if (ri == null) {
+        out.add(index);
+        continue;
+      }
+      RoaringBitmap covered = IndexSegment.bitmapOf(index);
+      for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
+        if (covered.contains((int) g.getOldFragments(0).getId())) {
+          g.getOldFragmentsList().forEach(f -> covered.remove((int) f.getId()));
+          g.getNewFragmentsList().forEach(f -> covered.add((int) f.getId()));
+        }
+      }
+      IndexMetadata.Builder b = index.toBuilder().setUuid(ri.getNewId())
+          .setFragmentBitmap(IndexSegment.bitmapBytes(covered))
+          .clearFiles().addAllFiles(ri.getNewIndexFilesList());
+      if (ri.hasNewIndexDetails()) {
+        b.setIndexDetails(ri.getNewIndexDetails());
+      }
+      out.add(b.build());
+    }
+    if (!byOld.isEmpty()) {
+      throw new IllegalStateException("Rewrite remaps " + byOld.size() + " index segment(s) absent from version "
+          + base.version());
+    }
+    return out;
   }
 }

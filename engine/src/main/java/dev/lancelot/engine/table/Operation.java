@@ -147,6 +147,63 @@ public sealed interface Operation {
     }
   }
 
+  /**
+   * Compaction (Lance's {@code Rewrite}): each group's old fragments are replaced by new fragments
+   * holding the same live rows, and each rewritten index segment (old uuid) is replaced by its
+   * remapped copy (new uuid). The new fragments carry their ids already: the remapped segments
+   * store row addresses made of them, so the ids cannot change at commit time. Any concurrent
+   * commit that adds fragments or changes the rewritten fragments or indexes therefore conflicts.
+   */
+  record Rewrite(List<Transaction.Rewrite.RewriteGroup> groups, List<Transaction.Rewrite.RewrittenIndex> rewrittenIndices)
+      implements Operation {
+    public Rewrite {
+      groups = List.copyOf(groups);
+      rewrittenIndices = List.copyOf(rewrittenIndices);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.REWRITE;
+    }
+
+    Set<Long> oldFragmentIds() {
+      Set<Long> ids = new HashSet<>();
+      for (Transaction.Rewrite.RewriteGroup g : groups) {
+        g.getOldFragmentsList().forEach(f -> ids.add(f.getId()));
+      }
+      return ids;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setRewrite(Transaction.Rewrite.newBuilder().addAllGroups(groups).addAllRewrittenIndices(rewrittenIndices))
+          .build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case UPDATE_CONFIG, UPDATE_BASES -> Resolution.COMPATIBLE;
+        case DELETE -> {
+          Set<Long> mine = oldFragmentIds();
+          for (DataFragment f : other.getDelete().getUpdatedFragmentsList()) {
+            if (mine.contains(f.getId())) {
+              yield Resolution.INCOMPATIBLE;
+            }
+          }
+          for (long id : other.getDelete().getDeletedFragmentIdsList()) {
+            if (mine.contains(id)) {
+              yield Resolution.INCOMPATIBLE;
+            }
+          }
+          yield Resolution.COMPATIBLE;
+        }
+        default -> Resolution.INCOMPATIBLE;
+      };
+    }
+  }
+
   /** Adds index segments and removes replaced ones. */
   record CreateIndex(List<IndexMetadata> newIndices, List<IndexMetadata> removedIndices) implements Operation {
     public CreateIndex {

@@ -40,6 +40,8 @@ public enum OperationKind {
         return OVERWRITE;
       case CREATE_INDEX:
         return CREATE_INDEX;
+      case REWRITE:
+        return REWRITE;
       case RESTORE:
         return RESTORE;
       case RESERVE_FRAGMENTS:

@@ -225,6 +225,34 @@ public final class IndexSegmentReader {
     return new PartitionData(rowIds, storage, graph);
   }
 
+  /**
+   * Partition {@code p} as stored, for rewriting the segment (compaction's remap): row addresses and
+   * the stored vectors ({@code vectors}, row-major) or codes ({@code codes}: PQ transposed
+   * {@code [m, rows]}, SQ row-major), without the HNSW graph.
+   */
+  public IndexSegmentWriter.Partition readStoredPartition(int p, BufferAllocator allocator) {
+    if (p < 0 || p >= numPartitions()) {
+      throw new IllegalArgumentException("partition " + p + " outside 0.." + (numPartitions() - 1));
+    }
+    long start = storageIvf.offsets()[p];
+    int rows = storageIvf.lengths()[p];
+    int dim = dimension();
+    try (InputFile in = io.newInputFile(auxLocation)) {
+      LanceFileReader r = LanceFileReader.open(in);
+      long[] rowIds = ColumnArrays.uint64(r, IndexFileLayout.ROW_ID_COLUMN, start, start + rows, allocator);
+      if (codebook != null) {
+        byte[] codes = ColumnArrays.uint8List(r, codeColumn, codebook.numSubVectors(), start, start + rows, allocator);
+        return new IndexSegmentWriter.Partition(rowIds, null, codes, null);
+      }
+      if (quantizer != null) {
+        byte[] codes = ColumnArrays.uint8List(r, codeColumn, dim, start, start + rows, allocator);
+        return new IndexSegmentWriter.Partition(rowIds, null, codes, null);
+      }
+      float[] vectors = ColumnArrays.float32List(r, codeColumn, dim, start, start + rows, allocator);
+      return new IndexSegmentWriter.Partition(rowIds, vectors, null, null);
+    }
+  }
+
   private HnswGraph readGraph(int p, int numNodes, BufferAllocator allocator) {
     HnswPartitionMetadata meta = hnsw.get(p);
     long start = graphIvf.offsets()[p];
