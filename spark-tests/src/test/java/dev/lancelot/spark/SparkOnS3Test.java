@@ -149,6 +149,103 @@ class SparkOnS3Test {
     assertThat(all).doesNotContain(S3MockServer.SECRET_KEY).doesNotContain(S3MockServer.ACCESS_KEY);
   }
 
+  /** lance-core 7's object-store options for the same server and credentials ({@code s3://}). */
+  static java.util.Map<String, String> lanceStorageOptions() {
+    return java.util.Map.of("aws_endpoint", endpoint, "aws_region", "us-east-1", "allow_http", "true",
+        "aws_access_key_id", S3MockServer.ACCESS_KEY, "aws_secret_access_key", S3MockServer.SECRET_KEY,
+        "aws_virtual_hosted_style_request", "false");
+  }
+
+  static String lanceUri(String s3aLocation) {
+    return "s3://" + s3aLocation.substring("s3a://".length());
+  }
+
+  /** Sorted ids of the rows lance-core reads at {@code uri}, with a filter (or null). */
+  static List<Long> lanceIds(org.apache.arrow.memory.BufferAllocator allocator, String uri, String filter)
+      throws Exception {
+    List<Long> ids = new java.util.ArrayList<>();
+    try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, uri,
+        new org.lance.ReadOptions.Builder().setStorageOptions(lanceStorageOptions()).build())) {
+      org.lance.ipc.ScanOptions.Builder options = new org.lance.ipc.ScanOptions.Builder().columns(List.of("id"));
+      if (filter != null) {
+        options.filter(filter);
+      }
+      try (org.lance.ipc.LanceScanner scanner = ds.newScan(options.build());
+          org.apache.arrow.vector.ipc.ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          org.apache.arrow.vector.BigIntVector v =
+              (org.apache.arrow.vector.BigIntVector) reader.getVectorSchemaRoot().getVector("id");
+          for (int i = 0; i < v.getValueCount(); i++) {
+            ids.add(v.get(i));
+          }
+        }
+      }
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  static List<Long> sparkIds(org.apache.spark.sql.Dataset<Row> df) {
+    List<Long> ids = new java.util.ArrayList<>(df.select("id").as(org.apache.spark.sql.Encoders.LONG())
+        .collectAsList());
+    ids.sort(null);
+    return ids;
+  }
+
+  /**
+   * Interop on the same S3 server: lance-core 7 (object store options {@code aws_endpoint},
+   * {@code allow_http}, credentials) reads what lancelot wrote through S3A, including an index
+   * build and a delete, and lancelot reads what lance-core wrote, appended and deleted there.
+   */
+  @Test
+  void lanceCoreReadsWhatWeWroteOnS3AndWeReadWhatItWrote() throws Exception {
+    try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
+      String ours = newLocation();
+      PathFlows.frame(spark, 0, 600, 2).write().format("lance").save(ours);
+      LanceIndexBuilder.createIndex(spark, ours, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+          .withNumPartitions(2).withNumSubVectors(2).withSeed(1));
+      try (Dataset ds = Dataset.open(ours, OpenOptions.defaults().withHadoopConf(conf()))) {
+        ds.delete("tenant_id = 0").close(); // tenant_id = id % 10
+      }
+      assertThat(lanceIds(allocator, lanceUri(ours), null))
+          .isEqualTo(sparkIds(spark.read().format("lance").load(ours)))
+          .hasSize(540);
+      assertThat(lanceIds(allocator, lanceUri(ours), "tenant_id = 3"))
+          .isEqualTo(sparkIds(spark.read().format("lance").load(ours).filter("tenant_id = 3")));
+      try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, lanceUri(ours),
+          new org.lance.ReadOptions.Builder().setStorageOptions(lanceStorageOptions()).build())) {
+        assertThat(ds.version()).isEqualTo(3);
+        assertThat(ds.listIndexes()).isNotEmpty();
+      }
+
+      String theirs = newLocation();
+      try (org.apache.arrow.vector.VectorSchemaRoot batch =
+              dev.lancelot.engine.testing.StandardData.generate(allocator, 0, 500, 8, 3);
+          org.apache.arrow.vector.ipc.ArrowReader reader =
+              dev.lancelot.engine.testing.ArrowStreams.readerOf(allocator, List.of(batch))) {
+        org.lance.Dataset.write().allocator(allocator).reader(reader).uri(lanceUri(theirs))
+            .storageOptions(lanceStorageOptions()).mode(org.lance.WriteParams.WriteMode.CREATE)
+            .maxRowsPerFile(200).execute().close();
+      }
+      try (org.apache.arrow.vector.VectorSchemaRoot batch =
+              dev.lancelot.engine.testing.StandardData.generate(allocator, 500, 100, 8, 4);
+          org.apache.arrow.vector.ipc.ArrowReader reader =
+              dev.lancelot.engine.testing.ArrowStreams.readerOf(allocator, List.of(batch))) {
+        org.lance.Dataset.write().allocator(allocator).reader(reader).uri(lanceUri(theirs))
+            .storageOptions(lanceStorageOptions()).mode(org.lance.WriteParams.WriteMode.APPEND).execute().close();
+      }
+      try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, lanceUri(theirs),
+          new org.lance.ReadOptions.Builder().setStorageOptions(lanceStorageOptions()).build())) {
+        ds.delete("id < 50");
+      }
+      org.apache.spark.sql.Dataset<Row> read = spark.read().format("lance").load(theirs);
+      assertThat(sparkIds(read)).isEqualTo(lanceIds(allocator, lanceUri(theirs), null)).hasSize(550);
+      assertThat(sparkIds(read.filter("id >= 480 AND id < 520")))
+          .isEqualTo(lanceIds(allocator, lanceUri(theirs), "id >= 480 AND id < 520"));
+      assertThat(spark.read().format("lance").option("version", 1).load(theirs).count()).isEqualTo(500);
+    }
+  }
+
   @Test
   void manifestsAreWrittenWithAConditionalPutThatLosesCleanly() {
     HadoopFileIO io = new HadoopFileIO(conf());
