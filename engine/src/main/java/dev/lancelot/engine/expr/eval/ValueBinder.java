@@ -53,8 +53,11 @@ final class ValueBinder {
     if (ul != l || ur != r) {
       return compare(ul, op, ur);
     }
-    ValueNode a = node(l);
-    ValueNode b = node(r);
+    return compareNodes(node(l), op, node(r));
+  }
+
+  /** {@code a op b} after bringing both to their common type. */
+  private Kernel compareNodes(ValueNode a, CompareOp op, ValueNode b) {
     if (a.type().isNull() || b.type().isNull()) {
       return Logic.Const.UNKNOWN;
     }
@@ -94,19 +97,72 @@ final class ValueBinder {
     return new ValueCompareKernel(a, op, b, order);
   }
 
+  /**
+   * {@code value IN (items)}: as in Lance, literals compared with a column take the column's type
+   * (the same rule as a {@link dev.lancelot.engine.expr.Comparison}), and the other numeric
+   * operands meet in one common type for the whole list, not pair by pair.
+   */
   Kernel in(Expr value, List<Expr> items, boolean negated) {
+    List<Expr> all = new ArrayList<>(items);
+    all.add(value);
+    ValueType common = commonType(value, all);
     List<Kernel> equals = new ArrayList<>();
     for (Expr item : items) {
-      equals.add(compare(value, CompareOp.EQ, item));
+      equals.add(compareIn(value, CompareOp.EQ, item, common));
     }
     Kernel any = equals.size() == 1 ? equals.get(0) : new Logic.Or(equals);
     return negated ? new Logic.Not(any) : any;
   }
 
+  /**
+   * {@code value BETWEEN low AND high}: exactly {@code value >= low AND value <= high}, each
+   * comparison typed on its own (Lance checks it so: a float16 low bound does not turn the high
+   * comparison into float16).
+   */
   Kernel between(Expr value, Expr low, Expr high, boolean negated) {
     Kernel range = new Logic.And(List.of(compare(value, CompareOp.GE, low),
         compare(value, CompareOp.LE, high)));
     return negated ? new Logic.Not(range) : range;
+  }
+
+  private Kernel compareIn(Expr value, CompareOp op, Expr other, ValueType common) {
+    boolean literalForColumn = value instanceof Column && other instanceof Literal;
+    if (common == null || literalForColumn) {
+      return compare(value, op, other);
+    }
+    ValueNode a = node(value);
+    ValueNode b = node(other);
+    if (a.type().isNull() || b.type().isNull()) {
+      return Logic.Const.UNKNOWN;
+    }
+    return compareNodes(implicit(a, common), op, implicit(b, common));
+  }
+
+  /**
+   * The numeric type all of {@code operands} meet in, or null to compare pair by pair (any
+   * non-numeric operand, or uint64 with a signed integer). A literal compared with a column
+   * {@code value} counts with the column's type.
+   */
+  private ValueType commonType(Expr value, List<Expr> operands) {
+    ColumnKind common = null;
+    for (Expr e : operands) {
+      if (value instanceof Column && e instanceof Literal && !(e instanceof NullLiteral)) {
+        continue;
+      }
+      ValueType t = node(e).type();
+      if (t.isNull()) {
+        continue;
+      } else if (!t.isNumeric()) {
+        return null;
+      }
+      ColumnKind k = t.kind();
+      if (common != null && ((common == ColumnKind.UINT64 && Numbers.isSigned(k))
+          || (k == ColumnKind.UINT64 && Numbers.isSigned(common)))) {
+        return null;
+      }
+      common = common == null ? k : commonNumeric(common, k);
+    }
+    return common == null ? null : ValueType.of(common);
   }
 
   Kernel isNull(Expr value, boolean negated) {
