@@ -19,4 +19,9 @@ record TruthKernel(Kernel condition, TruthTest.Truth truth, boolean negated) imp
     }
     Bits.clearTail(isTrue, batch.rows());
   }
+
+  @Override
+  public String toString() {
+    return "(" + condition + ") IS " + (negated ? "NOT " : "") + truth;
+  }
 }

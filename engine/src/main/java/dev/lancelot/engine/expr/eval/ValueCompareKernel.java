@@ -40,6 +40,12 @@ record ValueCompareKernel(ValueNode left, CompareOp op, ValueNode right, Order o
     Bits.clearTail(isUnknown, n);
   }
 
+  /** The comparison as filter SQL (the index planner names it when it cannot answer it). */
+  @Override
+  public String toString() {
+    return left.sql() + " " + op.sql() + " " + right.sql();
+  }
+
   private int compare(Values a, Values b, int i) {
     return switch (order) {
       case SIGNED -> Long.compare(a.longs[i], b.longs[i]);

@@ -33,6 +33,17 @@ record ValueTestKernel(ValueNode value, Test test, LikePattern like,
     Bits.clearTail(isUnknown, n);
   }
 
+  @Override
+  public String toString() {
+    return switch (test) {
+      case IS_NULL -> value.sql() + " IS NULL";
+      case IS_NOT_NULL -> value.sql() + " IS NOT NULL";
+      case LIKE -> value.sql() + " LIKE ...";
+      case ILIKE -> value.sql() + " ILIKE ...";
+      case BOOL -> value.sql();
+    };
+  }
+
   private boolean matches(Values v, int i) {
     return switch (test) {
       case LIKE -> like.matches(v.bytes[i], v.bytes[i].length);
