@@ -328,6 +328,8 @@ class ExpressionOracleTest {
       "id % 0 = 1|Divide by zero|division by zero in id % 0",
       "tenant_id / 0 = 1|Divide by zero|division by zero in tenant_id / 0",
       "tenant_id % (id - id) = 1|Divide by zero|division by zero in tenant_id % (id - id)",
+      "id > 0 AND 100 / id = 1|Divide by zero|division by zero in 100 / id",
+      "id = 0 OR 100 / id = 1|Divide by zero|division by zero in 100 / id",
       "(id - 9223372036854775807 - 1) / -1 < 0|Overflow|integer overflow",
       "CAST(name AS INT) = 5|Cannot cast string|CAST(name AS INT) cannot convert the string",
       "CAST(score AS INT) = 0|Can't cast value|CAST(score AS INT) cannot convert the value",
