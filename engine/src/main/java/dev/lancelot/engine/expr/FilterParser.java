@@ -24,23 +24,27 @@ import java.util.Set;
  * filter     := or END
  * or         := and (OR and)*
  * and        := not (AND not)*
- * not        := NOT not | primary
- * primary    := '(' or ')' | operand [tail]
- * tail       := cmpop operand
- *             | IS [NOT] NULL
- *             | [NOT] IN '(' literal (',' literal)* ')'
- *             | [NOT] BETWEEN literal AND literal
- *             | [NOT] LIKE string
- * operand    := column | literal
+ * not        := NOT not | predicate
+ * predicate  := value [tail] (IS [NOT] (NULL | TRUE | FALSE))*
+ * tail       := cmpop value
+ *             | [NOT] IN '(' value (',' value)* ')'
+ *             | [NOT] BETWEEN value AND value
+ *             | [NOT] (LIKE | ILIKE) string
+ * value      := term (('+' | '-') term)*
+ * term       := unary (('*' | '/' | '%') unary)*
+ * unary      := '-' unary | primary                 ('-' number is a literal)
+ * primary    := '(' or ')' | CAST '(' value AS type ')' | function '(' args ')'
+ *             | column | literal
  * column     := name ('.' name)*            name := word | `quoted`
  * literal    := ['-'] number | string | TRUE | FALSE | NULL | X'hex'
  *             | DATE string | TIMESTAMP string | DOUBLE string
  * cmpop      := = | == | != | &lt;&gt; | &lt; | &lt;= | &gt; | &gt;=
  * </pre>
  *
- * Keywords are case-insensitive; precedence is NOT &gt; AND &gt; OR. An operand without a tail
- * must be a boolean column or {@code true}/{@code false}. Instances are not needed: the class is
- * stateless and thread-safe.
+ * Keywords are case-insensitive. Each level returns a predicate or, when the text so far is a
+ * value, the {@link Expr}; a value becomes a condition only where one is needed (a bool value).
+ * The records built are canonical (see {@link Predicates#compareValues}). Instances are not
+ * needed: the class is stateless and thread-safe.
  */
 public final class FilterParser {
   /** Words that cannot be bare column names (backquote such a column: {@code `in`}). */
