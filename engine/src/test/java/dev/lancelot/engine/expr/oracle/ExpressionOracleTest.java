@@ -147,6 +147,9 @@ class ExpressionOracleTest {
       "T:i32 / -1 > 0",
       "T:i32 % -1 = 0",
       "T:st.x + 1 = 0",
+      "T:st.x + 1 IS NULL",
+      "T:lower(st.s) IS NOT NULL",
+      "T:st.x * i8 > i16",
       "T:i16 + 0.5 = 1.5",
       // floats: IEEE results, x86 NaN signs, total order
       "score / 0 > 1",
