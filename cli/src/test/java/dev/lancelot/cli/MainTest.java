@@ -97,6 +97,23 @@ class MainTest {
   }
 
   @Test
+  void filtersTakeArithmeticAndFunctions() throws Exception {
+    Run json = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "5", "--columns", "id",
+        "--filter", "id % 7 = 3 AND abs(tenant_id - 1) >= 0", "--prefilter", "--no-index", "--json");
+    assertThat(json.code()).isZero();
+    JsonNode rows = JsonRows.JSON.readTree(json.out()).get("rows");
+    assertThat(rows).hasSize(5);
+    for (JsonNode row : rows) {
+      assertThat(row.get("id").asLong() % 7).isEqualTo(3);
+    }
+    Run divide = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "5",
+        "--filter", "id / (id - id) = 1", "--prefilter", "--no-index");
+    assertThat(divide.code()).isEqualTo(2);
+    assertThat(divide.err().trim().lines().toList()).hasSize(1).first().asString()
+        .contains("Cannot evaluate filter \"id / (id - id) = 1\": division by zero in id / (id - id)");
+  }
+
+  @Test
   void badInputGivesExitCode2AndOneLine() {
     Run wrongDim = run("search", dir.toString(), "--column", "vector", "--q", "1,2", "--k", "3");
     assertThat(wrongDim.code()).isEqualTo(2);

@@ -1,6 +1,5 @@
 package dev.lancelot.engine.expr;
 
-import java.io.Serializable;
 import java.util.List;
 
 /**
@@ -9,7 +8,7 @@ import java.util.List;
  * A top-level column whose name contains a dot is the one-element path {@code ["a.b"]}, written
  * {@code `a.b`}.
  */
-public record Column(List<String> path) implements Serializable {
+public record Column(List<String> path) implements Expr {
   public Column {
     path = List.copyOf(path);
     if (path.isEmpty()) {

@@ -24,28 +24,32 @@ import java.util.Set;
  * filter     := or END
  * or         := and (OR and)*
  * and        := not (AND not)*
- * not        := NOT not | primary
- * primary    := '(' or ')' | operand [tail]
- * tail       := cmpop operand
- *             | IS [NOT] NULL
- *             | [NOT] IN '(' literal (',' literal)* ')'
- *             | [NOT] BETWEEN literal AND literal
- *             | [NOT] LIKE string
- * operand    := column | literal
+ * not        := NOT not | predicate
+ * predicate  := value [tail] (IS [NOT] (NULL | TRUE | FALSE))*
+ * tail       := cmpop value
+ *             | [NOT] IN '(' value (',' value)* ')'
+ *             | [NOT] BETWEEN value AND value
+ *             | [NOT] (LIKE | ILIKE) string
+ * value      := term (('+' | '-') term)*
+ * term       := unary (('*' | '/' | '%') unary)*
+ * unary      := '-' unary | primary                 ('-' number is a literal)
+ * primary    := '(' or ')' | CAST '(' value AS type ')' | function '(' args ')'
+ *             | column | literal
  * column     := name ('.' name)*            name := word | `quoted`
  * literal    := ['-'] number | string | TRUE | FALSE | NULL | X'hex'
  *             | DATE string | TIMESTAMP string | DOUBLE string
  * cmpop      := = | == | != | &lt;&gt; | &lt; | &lt;= | &gt; | &gt;=
  * </pre>
  *
- * Keywords are case-insensitive; precedence is NOT &gt; AND &gt; OR. An operand without a tail
- * must be a boolean column or {@code true}/{@code false}. Instances are not needed: the class is
- * stateless and thread-safe.
+ * Keywords are case-insensitive. Each level returns a predicate or, when the text so far is a
+ * value, the {@link Expr}; a value becomes a condition only where one is needed (a bool value).
+ * The records built are canonical (see {@link Predicates#compareValues}). Instances are not
+ * needed: the class is stateless and thread-safe.
  */
 public final class FilterParser {
   /** Words that cannot be bare column names (backquote such a column: {@code `in`}). */
   private static final Set<String> NOT_A_NAME = Set.of(
-      "AND", "OR", "NOT", "IN", "IS", "LIKE", "BETWEEN", "NULL", "TRUE", "FALSE");
+      "AND", "OR", "NOT", "IN", "IS", "LIKE", "ILIKE", "BETWEEN", "NULL", "TRUE", "FALSE");
 
   private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
       .append(DateTimeFormatter.ISO_LOCAL_DATE)
@@ -75,146 +79,310 @@ public final class FilterParser {
    */
   public static Predicate parse(String filter) {
     FilterParser parser = new FilterParser(filter);
-    Predicate p = parser.or();
+    Object p = parser.or();
     if (parser.peek().type() != TokenType.END) {
       throw parser.error("expected AND, OR or the end of the filter");
     }
-    return p;
+    return parser.condition(p);
   }
 
-  private Predicate or() {
+  // Each level returns a Predicate, or an Expr when the text so far is a value (which becomes a
+  // condition only where one is needed: `(a + 1) * 2` and `(a = 1) AND b` both parse).
+
+  private Object or() {
+    Object first = and();
+    if (!peek().is("OR")) {
+      return first;
+    }
     List<Predicate> terms = new ArrayList<>();
-    terms.add(and());
-    while (peek().is("OR")) {
-      index++;
-      terms.add(and());
+    terms.add(condition(first));
+    while (accept("OR")) {
+      terms.add(condition(and()));
     }
-    return terms.size() == 1 ? terms.get(0) : new Or(terms);
+    return new Or(terms);
   }
 
-  private Predicate and() {
+  private Object and() {
+    Object first = not();
+    if (!peek().is("AND")) {
+      return first;
+    }
     List<Predicate> terms = new ArrayList<>();
-    terms.add(not());
-    while (peek().is("AND")) {
-      index++;
-      terms.add(not());
+    terms.add(condition(first));
+    while (accept("AND")) {
+      terms.add(condition(not()));
     }
-    return terms.size() == 1 ? terms.get(0) : new And(terms);
+    return new And(terms);
   }
 
-  private Predicate not() {
-    if (peek().is("NOT")) {
-      index++;
-      return new Not(not());
+  private Object not() {
+    if (accept("NOT")) {
+      return new Not(condition(not()));
     }
-    return primary();
+    return predicate();
   }
 
-  private Predicate primary() {
-    if (peek().type() == TokenType.LPAREN) {
-      index++;
-      Predicate inner = or();
-      expect(TokenType.RPAREN, "expected ')'");
-      return inner;
-    }
+  /** A value, a predicate on it (comparison, IS, IN, BETWEEN, LIKE), or a parenthesized one. */
+  private Object predicate() {
     Token start = peek();
-    Object operand = operand("expected a predicate");
-    Token t = peek();
-    if (t.type() == TokenType.LPAREN && operand instanceof Column) {
-      throw error("functions are not supported (for " + start.text()
-          + "(...) use LIKE, e.g. name LIKE 'prefix%'); expected an operator");
+    if (start.type() == TokenType.END || start.type() == TokenType.RPAREN
+        || start.is("AND") || start.is("OR")) {
+      throw error("expected a predicate");
     }
+    Object operand = value();
+    Token t = peek();
     CompareOp op = compareOp(t.type());
     if (op != null) {
+      Expr left = requireValue(start, operand, "compared");
       index++;
       Token rightStart = peek();
-      Object right = operand("expected a value");
-      return comparison(start, operand, op, rightStart, right);
+      Expr right = requireValue(rightStart, value(), "compared");
+      return Predicates.compareValues(left, op, right);
     }
     if (t.is("IS")) {
-      Column column = requireColumn(start, operand, "IS NULL");
-      index++;
-      boolean negated = accept("NOT");
-      if (!accept("NULL")) {
-        throw error(negated ? "expected NULL after IS NOT" : "expected NULL or NOT NULL after IS");
+      Object result = operand;
+      while (peek().is("IS")) {
+        result = isTest(start, result);
       }
-      return new IsNull(column, negated);
+      return result;
     }
     boolean negated = false;
     if (t.is("NOT")) {
       Token after = tokens.get(index + 1);
-      if (!(after.is("IN") || after.is("BETWEEN") || after.is("LIKE"))) {
+      if (!(after.is("IN") || after.is("BETWEEN") || after.is("LIKE") || after.is("ILIKE"))) {
         index++;
-        throw error("expected IN, BETWEEN or LIKE after NOT");
+        throw error("expected IN, BETWEEN, LIKE or ILIKE after NOT");
       }
       index++;
       negated = true;
       t = peek();
     }
     if (t.is("IN")) {
-      Column column = requireColumn(start, operand, "IN");
+      Expr value = requireValue(start, operand, "tested with IN");
       index++;
-      return in(column, negated);
+      return in(value, negated);
     } else if (t.is("BETWEEN")) {
-      Column column = requireColumn(start, operand, "BETWEEN");
+      Expr value = requireValue(start, operand, "tested with BETWEEN");
       index++;
-      Literal low = literal("expected a value");
+      Expr low = requireValue(peek(), value(), "a bound of BETWEEN");
       if (!accept("AND")) {
         throw error("expected AND between the bounds of BETWEEN");
       }
-      Literal high = literal("expected a value");
-      return new Between(column, low, high, negated);
-    } else if (t.is("LIKE")) {
-      Column column = requireColumn(start, operand, "LIKE");
+      Expr high = requireValue(peek(), value(), "a bound of BETWEEN");
+      return Predicates.betweenValues(value, low, high, negated);
+    } else if (t.is("LIKE") || t.is("ILIKE")) {
+      Expr value = requireValue(start, operand, "matched with " + t.text().toUpperCase(Locale.ROOT));
+      boolean ignoreCase = t.is("ILIKE");
       index++;
       Token pattern = peek();
       if (pattern.type() != TokenType.STRING) {
-        throw error("expected a string pattern after LIKE");
+        throw error("expected a string pattern after " + (ignoreCase ? "ILIKE" : "LIKE"));
       }
       index++;
-      return new Like(column, pattern.text(), negated);
+      if (peek().is("ESCAPE")) {
+        throw error("LIKE ... ESCAPE is not supported (a backslash escapes, as in Lance);"
+            + " expected AND, OR or the end of the filter");
+      }
+      return Predicates.likeValue(value, pattern.text(), negated, ignoreCase);
     }
-    if (operand instanceof Column column) {
-      return new BooleanColumn(column);
-    } else if (operand instanceof BooleanLiteral b) {
-      return Constant.of(b.value());
-    }
-    throw error("expected an operator (=, !=, <, <=, >, >=, IN, BETWEEN, LIKE or IS)");
+    return operand;
   }
 
-  private Predicate comparison(Token leftStart, Object left, CompareOp op, Token rightStart,
-      Object right) {
-    if (left instanceof Column column && right instanceof Literal value) {
-      return new Comparison(column, op, value);
-    } else if (left instanceof Literal value && right instanceof Column column) {
-      return new Comparison(column, op.flip(), value);
-    } else if (left instanceof Column) {
-      throw new FilterParseException(filter, rightStart.position(),
-          "comparing two columns is not supported; expected a value");
+  /** {@code IS [NOT] NULL|TRUE|FALSE} after {@code operand}. */
+  private Predicate isTest(Token start, Object operand) {
+    index++;
+    boolean negated = accept("NOT");
+    if (accept("NULL")) {
+      return operand instanceof Predicate p
+          ? new TruthTest(p, TruthTest.Truth.NULL, negated)
+          : Predicates.isNullValue((Expr) operand, negated);
     }
-    throw new FilterParseException(filter, leftStart.position(),
-        "a comparison needs a column on one side; expected a column");
+    boolean isTrue = peek().is("TRUE");
+    if (isTrue || peek().is("FALSE")) {
+      index++;
+      return new TruthTest(condition(start, operand),
+          isTrue ? TruthTest.Truth.TRUE : TruthTest.Truth.FALSE, negated);
+    }
+    throw error(negated ? "expected NULL, TRUE or FALSE after IS NOT"
+        : "expected NULL, NOT NULL, TRUE or FALSE after IS");
   }
 
-  private Predicate in(Column column, boolean negated) {
+  private Predicate in(Expr value, boolean negated) {
     expect(TokenType.LPAREN, "expected '(' after IN");
-    List<Literal> values = new ArrayList<>();
+    List<Expr> items = new ArrayList<>();
     do {
-      values.add(literal("expected a value"));
+      Token itemStart = peek();
+      if (itemStart.type() == TokenType.RPAREN || itemStart.type() == TokenType.END) {
+        throw error("expected a value");
+      }
+      items.add(requireValue(itemStart, value(), "an item of IN"));
     } while (acceptType(TokenType.COMMA));
     expect(TokenType.RPAREN, "expected ',' or ')' in the IN list");
-    return new InList(column, values, negated);
+    return Predicates.inValues(value, items, negated);
   }
 
-  /** A {@link Column} or a {@link Literal}. */
-  private Object operand(String expected) {
+  // ---- values: additive > multiplicative > unary minus > primary ----
+
+  private Object value() {
+    Token start = peek();
+    Object left = multiplicative();
+    while (peek().type() == TokenType.PLUS || peek().type() == TokenType.MINUS) {
+      ArithmeticOp op = peek().type() == TokenType.PLUS ? ArithmeticOp.ADD : ArithmeticOp.SUBTRACT;
+      Expr l = requireValue(start, left, "used in arithmetic");
+      index++;
+      Token rightStart = peek();
+      left = new Arithmetic(l, op, requireValue(rightStart, multiplicative(), "used in arithmetic"));
+    }
+    return left;
+  }
+
+  private Object multiplicative() {
+    Token start = peek();
+    Object left = unary();
+    while (true) {
+      ArithmeticOp op = switch (peek().type()) {
+        case STAR -> ArithmeticOp.MULTIPLY;
+        case SLASH -> ArithmeticOp.DIVIDE;
+        case PERCENT -> ArithmeticOp.MODULO;
+        default -> null;
+      };
+      if (op == null) {
+        return left;
+      }
+      Expr l = requireValue(start, left, "used in arithmetic");
+      index++;
+      Token rightStart = peek();
+      left = new Arithmetic(l, op, requireValue(rightStart, unary(), "used in arithmetic"));
+    }
+  }
+
+  private Object unary() {
     Token t = peek();
+    if (t.type() == TokenType.MINUS) {
+      if (tokens.get(index + 1).type() == TokenType.NUMBER) {
+        return literal("expected a value"); // -5 is a literal, as in Lance
+      }
+      index++;
+      Token operand = peek();
+      if (operand.type() == TokenType.END || operand.type() == TokenType.RPAREN) {
+        throw error("expected a number after '-'");
+      }
+      return new Negate(requireValue(operand, unary(), "negated"));
+    } else if (t.type() == TokenType.PLUS) {
+      throw error("unary '+' is not supported (Lance refuses it too); expected a value");
+    }
+    return primary();
+  }
+
+  private Object primary() {
+    Token t = peek();
+    if (t.type() == TokenType.LPAREN) {
+      index++;
+      Object inner = or();
+      expect(TokenType.RPAREN, "expected ')'");
+      return inner;
+    }
+    boolean call = t.type() == TokenType.WORD
+        && tokens.get(index + 1).type() == TokenType.LPAREN;
+    if (call) {
+      return call(t);
+    }
     boolean typedLiteral = (t.is("DATE") || t.is("TIMESTAMP") || t.is("DOUBLE"))
         && tokens.get(index + 1).type() == TokenType.STRING;
     boolean name = t.type() == TokenType.QUOTED_NAME
         || (t.type() == TokenType.WORD && !typedLiteral
             && !NOT_A_NAME.contains(t.text().toUpperCase(Locale.ROOT)));
-    return name ? column() : literal(expected);
+    return name ? column() : literal(index == 0 ? "expected a predicate" : "expected a value");
+  }
+
+  /** {@code CAST(value AS type)} or {@code function(args)}; {@code name} is before the '('. */
+  private Expr call(Token name) {
+    if (name.is("CAST")) {
+      index += 2;
+      Expr value = requireValue(peek(), value(), "cast");
+      if (!accept("AS")) {
+        throw error("expected AS and a type in CAST");
+      }
+      Expr cast = new Cast(value, castType());
+      expect(TokenType.RPAREN, "expected ')' after the type in CAST");
+      return cast;
+    }
+    FilterFunction function = FilterFunction.named(name.text());
+    if (function == null) {
+      throw new FilterParseException(filter, name.position(), "the function "
+          + name.text() + " is not supported; expected one of " + functionNames()
+          + ", CAST, or LIKE for patterns");
+    }
+    index += 2;
+    List<Expr> args = new ArrayList<>();
+    if (peek().type() != TokenType.RPAREN) {
+      do {
+        args.add(requireValue(peek(), value(), "a function argument"));
+      } while (acceptType(TokenType.COMMA));
+    }
+    expect(TokenType.RPAREN, "expected ',' or ')' after an argument of " + function.sql());
+    if (args.size() != function.arity()) {
+      throw new FilterParseException(filter, name.position(), function.sql() + " takes "
+          + function.arity() + (function.arity() == 1 ? " argument" : " arguments")
+          + ", not " + args.size());
+    }
+    return new Call(function, args);
+  }
+
+  private CastType castType() {
+    Token t = peek();
+    if (t.type() != TokenType.WORD) {
+      throw error("expected a type after AS");
+    }
+    index++;
+    boolean unsigned = accept("UNSIGNED");
+    CastType type = CastType.of(t.text(), unsigned);
+    if (type == null) {
+      StringBuilder supported = new StringBuilder();
+      for (CastType c : CastType.values()) {
+        supported.append(supported.length() == 0 ? "" : ", ").append(c.sql());
+      }
+      throw new FilterParseException(filter, t.position(), "CAST to " + t.text()
+          + (unsigned ? " UNSIGNED" : "") + " is not supported; expected one of " + supported);
+    }
+    return type;
+  }
+
+  private static String functionNames() {
+    StringBuilder sb = new StringBuilder();
+    for (FilterFunction f : FilterFunction.values()) {
+      sb.append(f.sql()).append(", ");
+    }
+    return sb.substring(0, sb.length() - 2);
+  }
+
+  /** The operand as a value; a condition (e.g. {@code (a = 1)}) where a value is needed fails. */
+  private Expr requireValue(Token start, Object operand, String role) {
+    if (operand instanceof Expr e) {
+      return e;
+    }
+    throw new FilterParseException(filter, start.position(),
+        "a condition cannot be " + role + " here; expected a value");
+  }
+
+  /** The parsed text as a condition: a bool column, true/false, or a bool-valued expression. */
+  private Predicate condition(Object parsed) {
+    return condition(null, parsed);
+  }
+
+  private Predicate condition(Token start, Object parsed) {
+    if (parsed instanceof Predicate p) {
+      return p;
+    }
+    Expr e = (Expr) parsed;
+    if (e instanceof Literal && !(e instanceof BooleanLiteral)) {
+      if (start != null) {
+        throw new FilterParseException(filter, start.position(),
+            "the literal " + e.toSql() + " is not a condition; expected a predicate");
+      }
+      throw error("expected an operator (=, !=, <, <=, >, >=, IN, BETWEEN, LIKE or IS)");
+    }
+    return Predicates.condition(e);
   }
 
   private Column column() {
@@ -342,14 +510,6 @@ public final class FilterParser {
       case GE -> CompareOp.GE;
       default -> null;
     };
-  }
-
-  private Column requireColumn(Token start, Object operand, String construct) {
-    if (operand instanceof Column column) {
-      return column;
-    }
-    throw new FilterParseException(filter, start.position(),
-        construct + " applies to a column; expected a column");
   }
 
   private Token peek() {

@@ -1,6 +1,5 @@
 package dev.lancelot.engine.expr;
 
-import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
@@ -10,7 +9,7 @@ import java.time.LocalDateTime;
  * A constant in a filter. Literals are untyped with respect to columns: binding
  * ({@link BoundPredicate#bind}) decides how a literal compares with a column of a given type.
  */
-public sealed interface Literal extends Serializable
+public sealed interface Literal extends Expr
     permits LongLiteral, DoubleLiteral, StringLiteral, BooleanLiteral, NullLiteral, DateLiteral,
         TimestampLiteral, BinaryLiteral {
 

@@ -14,7 +14,9 @@ import java.util.Set;
  * with {@link FilterParser}; evaluate them with {@link BoundPredicate}.
  */
 public sealed interface Predicate extends Serializable
-    permits And, Or, Not, Comparison, InList, Between, IsNull, Like, BooleanColumn, Constant {
+    permits And, Or, Not, Comparison, InList, Between, IsNull, Like, BooleanColumn, Constant,
+        ValueComparison, ValueInList, ValueBetween, ValueIsNull, ValueLike, BooleanValue,
+        TruthTest {
 
   /** Filter SQL for this predicate (also what {@code toString()} returns). */
   String toSql();
@@ -45,6 +47,39 @@ public sealed interface Predicate extends Serializable
       out.add(l.column());
     } else if (p instanceof BooleanColumn b) {
       out.add(b.column());
+    } else if (p instanceof ValueComparison c) {
+      collectColumns(c.left(), out);
+      collectColumns(c.right(), out);
+    } else if (p instanceof ValueInList in) {
+      collectColumns(in.value(), out);
+      in.items().forEach(i -> collectColumns(i, out));
+    } else if (p instanceof ValueBetween b) {
+      collectColumns(b.value(), out);
+      collectColumns(b.low(), out);
+      collectColumns(b.high(), out);
+    } else if (p instanceof ValueIsNull n) {
+      collectColumns(n.value(), out);
+    } else if (p instanceof ValueLike l) {
+      collectColumns(l.value(), out);
+    } else if (p instanceof BooleanValue b) {
+      collectColumns(b.value(), out);
+    } else if (p instanceof TruthTest t) {
+      collectColumns(t.condition(), out);
+    }
+  }
+
+  private static void collectColumns(Expr e, Set<Column> out) {
+    if (e instanceof Column c) {
+      out.add(c);
+    } else if (e instanceof Negate n) {
+      collectColumns(n.value(), out);
+    } else if (e instanceof Arithmetic a) {
+      collectColumns(a.left(), out);
+      collectColumns(a.right(), out);
+    } else if (e instanceof Cast c) {
+      collectColumns(c.value(), out);
+    } else if (e instanceof Call c) {
+      c.arguments().forEach(a -> collectColumns(a, out));
     }
   }
 }

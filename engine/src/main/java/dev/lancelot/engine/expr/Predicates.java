@@ -181,6 +181,68 @@ public final class Predicates {
     return new BooleanColumn(column);
   }
 
+  // ---- predicates over arbitrary values; each returns the canonical record for its shape ----
+
+  /**
+   * {@code left op right} over any values: a {@link Comparison} when one side is a column and the
+   * other a literal (the form scalar indexes answer), else a {@link ValueComparison}.
+   */
+  public static Predicate compareValues(Expr left, CompareOp op, Expr right) {
+    if (left instanceof Column c && right instanceof Literal l) {
+      return new Comparison(c, op, l);
+    } else if (left instanceof Literal l && right instanceof Column c) {
+      return new Comparison(c, op.flip(), l);
+    }
+    return new ValueComparison(left, op, right);
+  }
+
+  /** {@code value [NOT] IN (items)}: an {@link InList} for a column and literals. */
+  public static Predicate inValues(Expr value, List<? extends Expr> items, boolean negated) {
+    if (value instanceof Column c && items.stream().allMatch(i -> i instanceof Literal)) {
+      return new InList(c, items.stream().map(i -> (Literal) i).toList(), negated);
+    }
+    return new ValueInList(value, new ArrayList<>(items), negated);
+  }
+
+  /** {@code value [NOT] BETWEEN low AND high}: a {@link Between} for a column and literals. */
+  public static Predicate betweenValues(Expr value, Expr low, Expr high, boolean negated) {
+    if (value instanceof Column c && low instanceof Literal l && high instanceof Literal h) {
+      return new Between(c, l, h, negated);
+    }
+    return new ValueBetween(value, low, high, negated);
+  }
+
+  /** {@code value IS [NOT] NULL}: an {@link IsNull} for a column. */
+  public static Predicate isNullValue(Expr value, boolean negated) {
+    return value instanceof Column c ? new IsNull(c, negated) : new ValueIsNull(value, negated);
+  }
+
+  /** {@code value [NOT] LIKE|ILIKE pattern}: a {@link Like} for a column and LIKE. */
+  public static Predicate likeValue(Expr value, String pattern, boolean negated,
+      boolean ignoreCase) {
+    if (value instanceof Column c && !ignoreCase) {
+      return new Like(c, pattern, negated);
+    }
+    return new ValueLike(value, pattern, negated, ignoreCase);
+  }
+
+  /**
+   * A bool value as a condition: a {@link BooleanColumn} for a column, a {@link Constant} for
+   * {@code true}/{@code false}, else a {@link BooleanValue}.
+   *
+   * @throws IllegalArgumentException for a literal other than true or false
+   */
+  public static Predicate condition(Expr value) {
+    if (value instanceof Column c) {
+      return new BooleanColumn(c);
+    } else if (value instanceof BooleanLiteral b) {
+      return Constant.of(b.value());
+    } else if (value instanceof Literal l) {
+      throw new IllegalArgumentException("the literal " + l.toSql() + " is not a condition");
+    }
+    return new BooleanValue(value);
+  }
+
   public static Predicate not(Predicate p) {
     return new Not(p);
   }

@@ -19,6 +19,13 @@ import dev.lancelot.engine.expr.NullLiteral;
 import dev.lancelot.engine.expr.Or;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.StringLiteral;
+import dev.lancelot.engine.expr.BooleanValue;
+import dev.lancelot.engine.expr.TruthTest;
+import dev.lancelot.engine.expr.ValueBetween;
+import dev.lancelot.engine.expr.ValueComparison;
+import dev.lancelot.engine.expr.ValueInList;
+import dev.lancelot.engine.expr.ValueIsNull;
+import dev.lancelot.engine.expr.ValueLike;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,15 +47,17 @@ public final class Binder {
 
   private final Schema schema;
   private final Map<List<String>, BoundColumn> columns = new LinkedHashMap<>();
+  private final ValueBinder values;
   private Predicate leaf; // the predicate being bound, for messages
 
-  private Binder(Schema schema) {
+  private Binder(Schema schema, Predicate root) {
     this.schema = schema;
+    this.values = new ValueBinder(this, root.toSql());
   }
 
   /** @throws FilterBindException if the predicate does not fit the schema */
   public static Result bind(Predicate predicate, Schema schema) {
-    Binder b = new Binder(schema);
+    Binder b = new Binder(schema, predicate);
     Kernel kernel = b.kernel(predicate);
     return new Result(kernel, List.copyOf(b.columns.values()));
   }
@@ -62,8 +71,23 @@ public final class Binder {
       return new Logic.Not(kernel(not.child()));
     } else if (p instanceof Constant c) {
       return c.value() ? Logic.Const.TRUE : Logic.Const.FALSE;
+    } else if (p instanceof TruthTest t) {
+      return new TruthKernel(kernel(t.condition()), t.truth(), t.negated());
     }
     leaf = p;
+    if (p instanceof ValueComparison c) {
+      return values.compare(c.left(), c.op(), c.right());
+    } else if (p instanceof ValueInList in) {
+      return values.in(in.value(), in.items(), in.negated());
+    } else if (p instanceof ValueBetween b) {
+      return values.between(b.value(), b.low(), b.high(), b.negated());
+    } else if (p instanceof ValueIsNull n) {
+      return values.isNull(n.value(), n.negated());
+    } else if (p instanceof ValueLike l) {
+      return values.like(l.value(), l.pattern(), l.negated(), l.ignoreCase());
+    } else if (p instanceof BooleanValue b) {
+      return values.condition(b.value());
+    }
     if (p instanceof Comparison c) {
       return compare(column(c.column()), c.op(), c.value());
     } else if (p instanceof Between b) {
@@ -98,7 +122,7 @@ public final class Binder {
 
   // ---- comparisons ----
 
-  private Kernel compare(BoundColumn c, CompareOp op, Literal lit) {
+  Kernel compare(BoundColumn c, CompareOp op, Literal lit) {
     ColumnKind kind = c.kind();
     if (kind == ColumnKind.OTHER) {
       throw fail("column " + c.displayName() + " has type " + TypeNames.of(c.field())
@@ -231,7 +255,7 @@ public final class Binder {
 
   // ---- columns ----
 
-  private BoundColumn column(Column column) {
+  BoundColumn column(Column column) {
     List<String> path = column.path();
     Field field = find(schema.getFields(), path.get(0), null, column);
     List<String> actual = new ArrayList<>();

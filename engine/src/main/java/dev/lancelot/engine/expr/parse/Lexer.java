@@ -83,6 +83,17 @@ public final class Lexer {
           return symbol(TokenType.NE, 2);
         }
         break;
+      case '+':
+        return symbol(TokenType.PLUS, 1);
+      case '*':
+        return symbol(TokenType.STAR, 1);
+      case '/':
+        if (n != '*') { // "/*" starts a comment in SQL; refuse rather than guess
+          return symbol(TokenType.SLASH, 1);
+        }
+        break;
+      case '%':
+        return symbol(TokenType.PERCENT, 1);
       case '-':
         if (n != '-') { // "--" starts a comment in SQL; refuse rather than guess
           return symbol(TokenType.MINUS, 1);

@@ -22,5 +22,9 @@ public enum TokenType {
   COMMA,
   DOT,
   MINUS,
+  PLUS,
+  STAR,
+  SLASH,
+  PERCENT,
   END
 }

@@ -166,6 +166,39 @@ class RandomOracleTest {
     assertThat(nonTrivial).as("cases selecting some but not all rows").isGreaterThan(CASES / 2);
   }
 
+  /** Random value expressions (arithmetic, casts, functions, truth tests) against Lance. */
+  @Test
+  void randomExpressionsSelectTheSameRowsAsLance() {
+    TypedExpressions gen = new TypedExpressions(new Random(SEED));
+    int nonTrivial = 0;
+    for (int i = 0; i < CASES; i++) {
+      Predicate p = gen.predicate(2);
+      String sql = p.toSql();
+      assertThat(dev.lancelot.engine.expr.FilterParser.parse(sql)).as("round trip of %s", sql)
+          .isEqualTo(p);
+      List<Long> expected;
+      try {
+        expected = lance.idsMatching(sql);
+      } catch (RuntimeException e) {
+        throw new AssertionError("seed " + SEED + " case " + i + ": Lance rejects " + sql, e);
+      }
+      List<Long> ours = ours(p);
+      if (!ours.equals(expected)) {
+        List<Long> onlyLance = new ArrayList<>(expected);
+        onlyLance.removeAll(ours);
+        List<Long> onlyOurs = new ArrayList<>(ours);
+        onlyOurs.removeAll(expected);
+        throw new AssertionError("seed " + SEED + " case " + i + ": " + sql
+            + "\n  only Lance selects ids " + head(onlyLance)
+            + "\n  only we select ids " + head(onlyOurs));
+      }
+      if (!expected.isEmpty() && expected.size() < TypedData.ROWS) {
+        nonTrivial++;
+      }
+    }
+    assertThat(nonTrivial).as("cases selecting some but not all rows").isGreaterThan(CASES / 2);
+  }
+
   private static List<Long> head(List<Long> ids) {
     return ids.size() <= 10 ? ids : ids.subList(0, 10);
   }

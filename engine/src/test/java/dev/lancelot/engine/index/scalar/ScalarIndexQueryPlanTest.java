@@ -54,6 +54,9 @@ class ScalarIndexQueryPlanTest {
     assertThat(reason("vec IS NULL")).startsWith("column vec has type FixedSizeList(2)")
         .endsWith("which a BTree index cannot hold");
     assertThat(reason("TRUE")).isEqualTo("the filter reads no column");
+    assertThat(reason("i32 % 2 = 1")).isEqualTo("the filter part i32 % 2 = 1 has no index equivalent");
+    assertThat(reason("i32 = 1 AND i32 < i64")).isEqualTo("the filter part i32 < i64 has no index equivalent");
+    assertThat(reason("lower(s) = 'a'")).isEqualTo("the filter part lower(s) = 'a' has no index equivalent");
     ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, "i64 = 5");
     assertThat(q.explain()).isEqualTo(
         "ScalarIndexQuery: filter=i64 = 5, exact=false, reason=column i64 has no BTree index");
@@ -77,6 +80,9 @@ class ScalarIndexQueryPlanTest {
         .contains("lookup=i32 key in [3, 2147483647]");
     assertThat(ScalarIndexQuery.plan(dataset, "NOT (i32 IN (1, NULL))").explain()).contains("lookup=no rows");
     assertThat(ScalarIndexQuery.plan(dataset, "i32 = 1 OR TRUE").explain()).contains("lookup=all rows");
+    // written value-first or in parentheses, a column against a literal is still the indexable form
+    assertThat(ScalarIndexQuery.plan(dataset, "(3) < (i32) AND i32 IN (4, 5)").explain())
+        .isEqualTo(ScalarIndexQuery.plan(dataset, "i32 > 3 AND i32 IN (4, 5)").explain());
   }
 
   @Test
