@@ -17,7 +17,7 @@ import java.util.Objects;
 /**
  * Read-only memory maps of local files, shared by every reader in the JVM, so that reading a
  * local Lance file costs neither a system call nor a heap copy per read: a read is a slice of the
- * map (docs/architecture.md §4, decision D27).
+ * map (docs/architecture.md §4, decision D23).
  *
  * <p>What is mapped: whole files of at least {@code minFileBytes}, in regions of
  * {@code regionBytes} (one {@code MappedByteBuffer} holds at most 2 GiB). A read that crosses a region boundary is copied into a

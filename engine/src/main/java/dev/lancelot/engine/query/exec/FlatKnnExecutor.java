@@ -27,6 +27,10 @@ import org.roaringbitmap.RoaringBitmap;
  * columns for a prefilter; deleted rows skipped by the scan), computes exact distances for every
  * query vector and keeps the best {@code limit} per query (ties by row address).
  *
+ * <p>Without a filter, float32 vectors stored in plain pages are scored straight from the page
+ * bytes ({@link FloatVectorPages}, decision D23); everything else goes through the Arrow scan. Both
+ * feed the same kernel the same floats in the same row order, so they answer bit for bit alike.
+ *
  * <p>Given an {@link Executor} (the local executor's pool), a unit of many rows is cut into row
  * ranges scanned in parallel; the calling thread scans ranges too and takes back any range no
  * other thread has started, so waiting on the pool cannot deadlock. Results do not depend on the
