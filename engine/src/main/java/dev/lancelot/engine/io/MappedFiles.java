@@ -86,6 +86,7 @@ final class MappedFiles {
     }
     Key key = new Key(absolute.toString(), regionBytes);
     synchronized (this) {
+      sweep(key);
       MappedFile f = files.get(key);
       if (f != null && f.identity.equals(id)) {
         return f;
@@ -106,6 +107,32 @@ final class MappedFiles {
         }
       }
       return f;
+    }
+  }
+
+  /**
+   * Drops the maps of the two least recently opened files (other than {@code opening}) when those
+   * files were deleted or replaced, so that a long-running process that deletes files (old
+   * versions, compaction) does not keep them mapped until the bound is reached.
+   */
+  private void sweep(Key opening) {
+    Iterator<Map.Entry<Key, MappedFile>> it = files.entrySet().iterator();
+    for (int checked = 0; checked < 2 && it.hasNext(); ) {
+      Map.Entry<Key, MappedFile> e = it.next();
+      if (e.getKey().equals(opening)) {
+        continue;
+      }
+      checked++;
+      Identity now;
+      try {
+        now = Identity.of(Path.of(e.getKey().path()));
+      } catch (IOException gone) {
+        now = null; // deleted (or unreadable): the map can only serve readers that already hold it
+      }
+      if (!e.getValue().identity.equals(now)) {
+        it.remove();
+        mappedBytes -= e.getValue().length;
+      }
     }
   }
 

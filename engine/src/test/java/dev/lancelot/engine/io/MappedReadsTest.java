@@ -143,6 +143,12 @@ class MappedReadsTest {
       assertThat(cache.open(dir.resolve("f" + i + ".bin"), 1000, 0)).isNotNull();
     }
     assertThat(cache.size()).isEqualTo(2);
+    // deleted files leave the cache when other files are opened
+    Files.delete(dir.resolve("f3.bin"));
+    Files.delete(dir.resolve("f4.bin"));
+    write("f5.bin", 100, 5);
+    cache.open(dir.resolve("f5.bin"), 1000, 0);
+    assertThat(cache.size()).isEqualTo(1);
     write("tiny.bin", 10, 9);
     assertThat(cache.open(dir.resolve("tiny.bin"), 1000, 11)).isNull();
     assertThatThrownBy(() -> new HadoopFileIO(mapped(1L << 31))).isInstanceOf(IllegalArgumentException.class)
