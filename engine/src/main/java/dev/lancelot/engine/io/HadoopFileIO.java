@@ -614,7 +614,8 @@ public final class HadoopFileIO implements FileIO {
       if (!mapLookedUp) {
         synchronized (this) {
           if (!mapLookedUp) {
-            if (mmap) {
+            // a length known from the manifest saves small files the look-up
+            if (mmap && (length < 0 || length >= mmapMinFileBytes)) {
               try {
                 mapped = MappedFiles.shared().open(localPath(path), mmapRegionBytes, mmapMinFileBytes);
               } catch (NoSuchFileException e) {
@@ -635,7 +636,11 @@ public final class HadoopFileIO implements FileIO {
       long len = length;
       if (len < 0) {
         try {
-          len = !local ? fs(path).getFileStatus(path).getLen() : mapped() != null ? mapped().length() : channel().size();
+          if (!local) {
+            len = fs(path).getFileStatus(path).getLen();
+          } else {
+            len = mapped() != null ? mapped().length() : channel().size();
+          }
         } catch (FileNotFoundException e) {
           throw new StorageException("Cannot read " + location + ": the file does not exist", e);
         } catch (IOException e) {
@@ -654,6 +659,10 @@ public final class HadoopFileIO implements FileIO {
       }
       MappedFiles.MappedFile map = local ? mapped() : null;
       if (map != null) {
+        if (position + len > map.length()) {
+          throw new StorageException("Cannot read " + len + " bytes at " + position + " of " + location + ": the file "
+              + "ends after " + map.length() + " bytes (truncated or corrupt file?)");
+        }
         stats.recordRead(len);
         ReadCounters.bytesRead(len);
         return map.read(position, len);

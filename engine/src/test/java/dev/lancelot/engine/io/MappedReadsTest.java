@@ -129,6 +129,11 @@ class MappedReadsTest {
       assertThatThrownBy(() -> in.read(2990, 20)).isInstanceOf(StorageException.class)
           .hasMessageContaining("f.bin").hasMessageContaining("lie outside the file of 3000 bytes");
     }
+    // the manifest says the file is longer than it is
+    try (HadoopFileIO io = new HadoopFileIO(mapped(1000)); InputFile in = io.newInputFile(uri("f.bin"), 5000)) {
+      assertThatThrownBy(() -> in.read(2990, 20)).isInstanceOf(StorageException.class)
+          .hasMessageContaining("f.bin").hasMessageContaining("ends after 3000 bytes");
+    }
     try (HadoopFileIO io = new HadoopFileIO(mapped(1000)); InputFile in = io.newInputFile(uri("missing.bin"))) {
       assertThatThrownBy(() -> in.read(0, 1)).isInstanceOf(StorageException.class)
           .hasMessageContaining("missing.bin").hasMessageContaining("does not exist");
