@@ -7,7 +7,9 @@ import dev.lancelot.engine.file.codec.DecodeException;
 import dev.lancelot.engine.file.container.ColumnInfo;
 import dev.lancelot.engine.file.container.FileMetadata;
 import dev.lancelot.engine.file.container.PageInfo;
+import dev.lancelot.engine.file.layout.FullZipPageReader;
 import dev.lancelot.engine.file.layout.PageIo;
+import dev.lancelot.engine.file.layout.PlainRows;
 import dev.lancelot.engine.file.layout.PageLoad;
 import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.file.layout.PageReader;
@@ -23,6 +25,8 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
@@ -182,6 +186,45 @@ public final class LanceFileReader {
     }
     return new LanceBatchReader(this, projection, arrow, scanners, nested20, start, end, batchSize, allocator,
         bytesRead);
+  }
+
+  /**
+   * A reader of the float32 vectors of the projection's only field, straight from the stored
+   * bytes, when that field is a {@code fixed_size_list<float32, d>} whose pages all hold plain
+   * full-zip rows ({@link FloatVectorPages}); otherwise null, and the caller reads batches with
+   * {@link #read}.
+   */
+  public FloatVectorPages floatVectors(FileProjection projection) {
+    return floatVectors(projection, DEFAULT_WINDOW_BYTES);
+  }
+
+  /** As {@link #floatVectors(FileProjection)}, reading about {@code windowBytes} at a time. */
+  FloatVectorPages floatVectors(FileProjection projection, long windowBytes) {
+    if (projection.schema().fields().size() != 1 || version().equals(FileVersion.V2_0)) {
+      return null;
+    }
+    Field field = arrowSchema(projection).getFields().get(0);
+    if (!(field.getType() instanceof ArrowType.FixedSizeList list) || field.getChildren().size() != 1
+        || !(field.getChildren().get(0).getType() instanceof ArrowType.FloatingPoint fp)
+        || fp.getPrecision() != FloatingPointPrecision.SINGLE) {
+      return null;
+    }
+    List<ColumnReader> cols = columnsFor(projection, 0);
+    if (cols.size() != 1) {
+      return null;
+    }
+    ColumnReader column = cols.get(0);
+    int dimension = list.getListSize();
+    PlainRows[] pages = new PlainRows[column.info().pages().size()];
+    for (int i = 0; i < pages.length; i++) {
+      PageReader reader = column.page(i);
+      PlainRows rows = reader instanceof FullZipPageReader fz ? fz.plainRows() : null;
+      if (rows == null || rows.valueBytes() != (long) dimension * Float.BYTES) {
+        return null;
+      }
+      pages[i] = rows;
+    }
+    return new FloatVectorPages(column, pages, dimension, io, windowBytes);
   }
 
   /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */

@@ -58,6 +58,10 @@ public final class HadoopFileIO implements FileIO {
   private final IoStats stats = new IoStats();
   private final long maxGap;
   private final long maxRequest;
+  /** Local files: read through shared memory maps ({@link MappedFiles}) unless {@value #MMAP} is false. */
+  private final boolean mmap;
+  private final long mmapRegionBytes;
+  private final long mmapMinFileBytes;
   /**
    * Gap under which ranges of a local file are read together. A local read costs a system call,
    * not a round trip, so reading a large gap to save one costs more than it saves (a random take
@@ -73,7 +77,25 @@ public final class HadoopFileIO implements FileIO {
     this.conf = conf;
     this.maxGap = maxGap;
     this.maxRequest = maxRequest;
+    this.mmap = conf.getBoolean(MMAP, true);
+    this.mmapRegionBytes = conf.getLong(MMAP_REGION_BYTES, MappedFiles.DEFAULT_REGION_BYTES);
+    this.mmapMinFileBytes = conf.getLong(MMAP_MIN_FILE_BYTES, MappedFiles.DEFAULT_MIN_FILE_BYTES);
+    if (mmapRegionBytes <= 0 || mmapRegionBytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("Cannot use " + MMAP_REGION_BYTES + "=" + mmapRegionBytes
+          + ": a mapped region holds between 1 byte and 2 GiB - 1. Leave it unset for the default of 1 GiB.");
+    }
   }
+
+  /**
+   * Hadoop configuration key: whether local files (those at least as large as
+   * {@value #MMAP_MIN_FILE_BYTES} says) are read through shared read-only memory maps (default
+   * true; docs/storage.md). Other file systems are always read with positioned reads.
+   */
+  public static final String MMAP = "lancelot.io.mmap";
+  /** Hadoop configuration key: bytes of a local file mapped by one region (default 1 GiB). */
+  public static final String MMAP_REGION_BYTES = "lancelot.io.mmap.region-bytes";
+  /** Hadoop configuration key: the smallest local file read through a map (default 1 MiB). */
+  public static final String MMAP_MIN_FILE_BYTES = "lancelot.io.mmap.min-file-bytes";
 
   /** A FileIO with the default Hadoop configuration, for local paths and tests. */
   public static HadoopFileIO local() {
@@ -531,6 +553,9 @@ public final class HadoopFileIO implements FileIO {
     /** Local files are read with positional reads on a channel: opening one costs far less. */
     private final boolean local;
     private volatile FileChannel channel;
+    /** The shared map of a local file, looked up on the first read; null: not mapped. */
+    private volatile MappedFiles.MappedFile mapped;
+    private volatile boolean mapLookedUp;
 
     HadoopInputFile(String location, long knownLength) {
       this.location = location;
@@ -584,12 +609,38 @@ public final class HadoopFileIO implements FileIO {
       return s;
     }
 
+    /** The shared map of this local file, or null when maps are off or the file is too small. */
+    private MappedFiles.MappedFile mapped() {
+      if (!mapLookedUp) {
+        synchronized (this) {
+          if (!mapLookedUp) {
+            // a length known from the manifest saves small files the look-up
+            if (mmap && (length < 0 || length >= mmapMinFileBytes)) {
+              try {
+                mapped = MappedFiles.shared().open(localPath(path), mmapRegionBytes, mmapMinFileBytes);
+              } catch (NoSuchFileException e) {
+                throw new StorageException("Cannot read " + location + ": the file does not exist", e);
+              } catch (IOException e) {
+                throw new StorageException("Cannot map " + location + ": " + e.getMessage(), e);
+              }
+            }
+            mapLookedUp = true;
+          }
+        }
+      }
+      return mapped;
+    }
+
     @Override
     public long length() {
       long len = length;
       if (len < 0) {
         try {
-          len = local ? channel().size() : fs(path).getFileStatus(path).getLen();
+          if (!local) {
+            len = fs(path).getFileStatus(path).getLen();
+          } else {
+            len = mapped() != null ? mapped().length() : channel().size();
+          }
         } catch (FileNotFoundException e) {
           throw new StorageException("Cannot read " + location + ": the file does not exist", e);
         } catch (IOException e) {
@@ -605,6 +656,16 @@ public final class HadoopFileIO implements FileIO {
       if (position < 0 || position + len > length()) {
         throw new StorageException("Cannot read " + location + ": bytes [" + position + ", " + (position + len)
             + ") lie outside the file of " + length() + " bytes (truncated or corrupt file?)");
+      }
+      MappedFiles.MappedFile map = local ? mapped() : null;
+      if (map != null) {
+        if (position + len > map.length()) {
+          throw new StorageException("Cannot read " + len + " bytes at " + position + " of " + location + ": the file "
+              + "ends after " + map.length() + " bytes (truncated or corrupt file?)");
+        }
+        stats.recordRead(len);
+        ReadCounters.bytesRead(len);
+        return map.read(position, len);
       }
       byte[] buf = new byte[len];
       try {
@@ -635,6 +696,13 @@ public final class HadoopFileIO implements FileIO {
     @Override
     public List<ByteBuffer> readRanges(List<ByteRange> ranges) {
       ByteBuffer[] out = new ByteBuffer[ranges.size()];
+      if (local && mapped() != null) {
+        // slices of the map: nothing to gain from merging neighbours
+        for (int i = 0; i < out.length; i++) {
+          out[i] = read(ranges.get(i).offset(), Math.toIntExact(ranges.get(i).length()));
+        }
+        return Arrays.asList(out);
+      }
       long gap = local ? Math.min(maxGap, LOCAL_MAX_GAP) : maxGap;
       for (ReadCoalescer.Request req : ReadCoalescer.coalesce(ranges, gap, maxRequest)) {
         ByteBuffer merged = read(req.range().offset(), Math.toIntExact(req.range().length()));

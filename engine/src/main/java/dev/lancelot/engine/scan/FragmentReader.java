@@ -4,6 +4,7 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.file.CorruptFileException;
 import dev.lancelot.engine.file.LanceFileException;
 import dev.lancelot.engine.file.FileProjection;
+import dev.lancelot.engine.file.FloatVectorPages;
 import dev.lancelot.engine.file.LanceBatchReader;
 import dev.lancelot.engine.file.LanceFileReader;
 import dev.lancelot.engine.format.proto.TableProtos.DataFile;
@@ -100,6 +101,15 @@ public final class FragmentReader implements AutoCloseable {
       throw e;
     }
     return new BatchStream(readers, positions, fields.size(), end - start, batchSize, locations, this::inContext);
+  }
+
+  /**
+   * The float32 vectors of {@code field} read straight from its data file's pages, or null when
+   * its pages are not plain (see {@link LanceFileReader#floatVectors}); rows are fragment offsets.
+   */
+  public FloatVectorPages floatVectors(LanceField field) {
+    OpenFile f = file(fileOf(field));
+    return f.reader().floatVectors(projection(f, List.of(field)));
   }
 
   /** Rows at {@code sortedOffsets} (ascending) of {@code fields}, as one batch owned by the caller. */

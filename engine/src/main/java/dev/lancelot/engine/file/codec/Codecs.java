@@ -472,6 +472,21 @@ public final class Codecs {
     throw DecodeException.corrupt(describe(e) + " wraps an encoding that does not produce variable-width values");
   }
 
+  /**
+   * Whether full-zip values in encoding {@code e} are stored as they are: flat values without
+   * buffer compression, or fixed-size lists of them without item validity.
+   */
+  public static boolean isPlainFixed(CompressiveEncoding e) {
+    CompressiveEncoding cur = e;
+    while (cur.hasFixedSizeList()) {
+      if (cur.getFixedSizeList().getHasValidity()) {
+        return false;
+      }
+      cur = cur.getFixedSizeList().getValues();
+    }
+    return cur.hasFlat() && !cur.getFlat().hasData() && cur.getFlat().getBitsPerValue() % 8 == 0;
+  }
+
   private static int flatBits(CompressiveEncoding e) {
     long bits = e.getFlat().getBitsPerValue();
     if (bits <= 0 || bits > (1L << 24)) {

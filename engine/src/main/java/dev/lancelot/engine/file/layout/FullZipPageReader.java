@@ -133,6 +133,18 @@ public final class FullZipPageReader implements PageReader {
     return controlBytes + valueBytes;
   }
 
+  /**
+   * The layout of this page's rows when they are plain fixed-width values (no compression, lists,
+   * nesting or inner validity) that a reader may use as stored; otherwise null.
+   */
+  public PlainRows plainRows() {
+    if (fixed == null || lists || repdef.nested() || controlBytes > 2
+        || !Codecs.isPlainFixed(layout.getValueCompression())) {
+      return null;
+    }
+    return new PlainRows(page.bufferOffset(0), controlBytes, valueBytes, defMask);
+  }
+
   @Override
   public PageLoad plan(List<RowRange> ranges) {
     return fixed != null && !lists ? new FixedLoad(ranges) : new VariableLoad(ranges);

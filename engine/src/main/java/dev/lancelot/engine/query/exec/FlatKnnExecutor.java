@@ -3,10 +3,14 @@ package dev.lancelot.engine.query.exec;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
+import dev.lancelot.engine.file.FloatVectorPages;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.vector.SearchResult;
 import dev.lancelot.engine.index.vector.TopKCollector;
 import dev.lancelot.engine.query.plan.FlatUnit;
 import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.engine.scan.FragmentReader;
+import dev.lancelot.engine.scan.RowAddress;
 import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.ArrayList;
@@ -16,11 +20,16 @@ import java.util.concurrent.FutureTask;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Exact KNN over a unit's fragments (SPEC Q9–Q11): streams the vector column (plus the filter's
  * columns for a prefilter; deleted rows skipped by the scan), computes exact distances for every
  * query vector and keeps the best {@code limit} per query (ties by row address).
+ *
+ * <p>Without a filter, float32 vectors stored in plain pages are scored straight from the page
+ * bytes ({@link FloatVectorPages}, decision D25); everything else goes through the Arrow scan. Both
+ * feed the same kernel the same floats in the same row order, so they answer bit for bit alike.
  *
  * <p>Given an {@link Executor} (the local executor's pool), a unit of many rows is cut into row
  * ranges scanned in parallel; the calling thread scans ranges too and takes back any range no
@@ -53,12 +62,11 @@ public final class FlatKnnExecutor {
     List<ScanTask> tasks = parts == 1 ? whole : scanner.planTasks((rows + parts - 1) / parts);
     Part total;
     if (tasks.size() <= 1 || parts == 1) {
-      total = scan(scanner, tasks, unit.metric(), unit.limit(), column, queries, lower, upper);
+      total = scan(dataset, scanner, tasks, unit, column, queries, lower, upper);
     } else {
       List<FutureTask<Part>> work = new ArrayList<>(tasks.size());
       for (ScanTask t : tasks) {
-        work.add(new FutureTask<>(() -> scan(scanner, List.of(t), unit.metric(), unit.limit(), column, queries,
-            lower, upper)));
+        work.add(new FutureTask<>(() -> scan(dataset, scanner, List.of(t), unit, column, queries, lower, upper)));
       }
       // the first range stays here; the others are offered to the pool
       for (int i = 1; i < work.size(); i++) {
@@ -106,13 +114,84 @@ public final class FlatKnnExecutor {
     }
   }
 
-  private static Part scan(Scanner scanner, List<ScanTask> tasks, DistanceMetric metric, int limit, String column,
+  /** Rows of float32 vectors scored at a time by the direct path: their floats stay in cache. */
+  static int chunkRows(int dim) {
+    return Math.max(16, CHUNK_BYTES / (dim * Float.BYTES));
+  }
+
+  private static final int CHUNK_BYTES = 128 * 1024;
+
+  private static Part scan(Dataset dataset, Scanner scanner, List<ScanTask> tasks, FlatUnit unit, String column,
       float[][] queries, Float lower, Float upper) {
-    int dim = queries[0].length;
-    Part part = new Part(limit, queries.length);
-    VectorBlocks blocks = new VectorBlocks();
-    float[] dist = new float[0];
+    Part part = new Part(unit.limit(), queries.length);
+    GenericScan generic = null;
     for (ScanTask task : tasks) {
+      if (unit.filterSql() == null && scanPlain(dataset, task, unit.metric(), column, queries, lower, upper, part)) {
+        continue;
+      }
+      if (generic == null) {
+        generic = new GenericScan();
+      }
+      generic.scan(scanner, task, unit.metric(), column, queries, lower, upper, part);
+    }
+    return part;
+  }
+
+  /**
+   * Scores a task's rows straight from the pages of its fragment's data file when they hold plain
+   * float32 vectors ({@link FloatVectorPages}: one copy from the file's bytes into a cache-sized
+   * array, no Arrow vectors); returns false, having read nothing, when they do not. Deleted and
+   * null rows are skipped as the scan skips them, so the result equals the generic path's.
+   */
+  private static boolean scanPlain(Dataset dataset, ScanTask task, DistanceMetric metric, String column,
+      float[][] queries, Float lower, Float upper, Part part) {
+    DataFragment fragment = dataset.snapshot().fragment(task.fragmentId()).orElse(null);
+    if (fragment == null) {
+      return false; // the generic scan reports it
+    }
+    try (FragmentReader reader = dataset.openFragment(fragment)) {
+      FloatVectorPages pages = reader.floatVectors(dataset.field(column));
+      if (pages == null) {
+        return false;
+      }
+      RoaringBitmap deleted = dataset.deletedRows(fragment);
+      boolean deletions = !deleted.isEmpty();
+      int dim = pages.dimension();
+      float[] dist = new float[chunkRows(dim)];
+      long fragmentId = task.fragmentId();
+      pages.scan(task.startRow(), task.endRow(), chunkRows(dim), (firstRow, n, vectors, nulls) -> {
+        long live = n - (deletions ? deleted.rangeCardinality(firstRow, firstRow + n) : 0);
+        part.rows += live;
+        for (int qi = 0; qi < queries.length; qi++) {
+          metric.distances(queries[qi], 0, vectors, 0, n, dim, dist, 0);
+          part.distances += live;
+          TopKCollector c = part.top[qi];
+          float worst = c.worstDistance();
+          for (int r = 0; r < n; r++) {
+            float d = dist[r];
+            // as the generic scan: cheap rejection first (NaN fails too)
+            if (!(d <= worst) || (lower != null && d < lower) || (upper != null && d >= upper)
+                || (nulls != null && nulls[r]) || (deletions && deleted.contains((int) (firstRow + r)))) {
+              continue;
+            }
+            if (c.collect(RowAddress.of(fragmentId, firstRow + r), d)) {
+              worst = c.worstDistance();
+            }
+          }
+        }
+      });
+      return true;
+    }
+  }
+
+  /** The scan through Arrow batches, for any vector element type, filter and encoding. */
+  private static final class GenericScan {
+    private final VectorBlocks blocks = new VectorBlocks();
+    private float[] dist = new float[0];
+
+    void scan(Scanner scanner, ScanTask task, DistanceMetric metric, String column, float[][] queries, Float lower,
+        Float upper, Part part) {
+      int dim = queries[0].length;
       try (CloseableIterator<VectorSchemaRoot> it = scanner.execute(task)) {
         while (it.hasNext()) {
           VectorSchemaRoot batch = it.next();
@@ -144,6 +223,5 @@ public final class FlatKnnExecutor {
         }
       }
     }
-    return part;
   }
 }
