@@ -9,7 +9,10 @@ import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.HadoopFileIO;
+import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.io.RetryPolicy;
+import dev.lancelot.engine.io.RetryingFileIO;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.expr.FilterParser;
 import dev.lancelot.engine.scan.CloseableIterator;
@@ -39,6 +42,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.roaringbitmap.RoaringBitmap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One version of a Lance dataset: the entry point of the engine.
@@ -48,6 +53,7 @@ import org.roaringbitmap.RoaringBitmap;
  * allocator it created (when none was supplied in {@link OpenOptions}).
  */
 public final class Dataset implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Dataset.class);
   private final DatasetContext ctx;
   private final Snapshot snapshot;
   private final LanceSchema schema;
@@ -134,7 +140,7 @@ public final class Dataset implements AutoCloseable {
   /** True when a dataset (at least one committed version) exists at {@code location}. */
   public static boolean exists(String location, Configuration conf) {
     DatasetPaths paths = DatasetPaths.of(location, conf);
-    FileIO io = new HadoopFileIO(conf == null ? HadoopFileIO.defaultConf() : conf);
+    FileIO io = storage(conf);
     return VersionLog.latest(io, paths).isPresent();
   }
 
@@ -159,7 +165,10 @@ public final class Dataset implements AutoCloseable {
   }
 
   public static Dataset write(String location, ArrowReader data, WriteOptions options, OpenOptions open) {
-    ContextAndOwnership c = context(location, open.hadoopConf(), open.allocator());
+    return write(context(location, open.hadoopConf(), open.allocator()), location, data, options);
+  }
+
+  private static Dataset write(ContextAndOwnership c, String location, ArrowReader data, WriteOptions options) {
     try {
       Schema arrowSchema = data.getVectorSchemaRoot().getSchema();
       Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
@@ -246,7 +255,8 @@ public final class Dataset implements AutoCloseable {
 
   /** Appends {@code data} to this dataset and returns the new version. */
   public Dataset append(ArrowReader data) {
-    return write(location(), data, WriteOptions.of(WriteMode.APPEND), reopenOptions());
+    // Through this dataset's storage, so the Hadoop settings it was opened with apply to the append.
+    return write(new ContextAndOwnership(ctx, false), location(), data, WriteOptions.of(WriteMode.APPEND));
   }
 
   /** Deletes the rows matching {@code filter} and returns the new version (this one when none match). */
@@ -269,18 +279,32 @@ public final class Dataset implements AutoCloseable {
         return replanned;
       }, first.get());
     } catch (RuntimeException e) {
-      plans.forEach(this::deleteDeletionFiles);
+      if (!(e instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
+        plans.forEach(p -> deleteDeletionFiles(p, e));
+      }
       throw e;
     }
-    plans.subList(0, plans.size() - 1).forEach(this::deleteDeletionFiles);
+    // Committed: a failure to remove the superseded plans' files must not report the delete as failed.
+    plans.subList(0, plans.size() - 1).forEach(p -> deleteDeletionFiles(p, null));
     return new Dataset(ctx, s, false);
   }
 
-  private void deleteDeletionFiles(Operation op) {
+  /** Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are logged. */
+  private void deleteDeletionFiles(Operation op, RuntimeException failure) {
     if (op instanceof Operation.Delete d) {
       for (DataFragment f : d.updatedFragments()) {
         if (f.hasDeletionFile()) {
-          ctx.io().delete(location() + "/" + DeletionFiles.relativePath(f.getId(), f.getDeletionFile()));
+          String file = location() + "/" + DeletionFiles.relativePath(f.getId(), f.getDeletionFile());
+          try {
+            ctx.io().delete(file);
+          } catch (RuntimeException e) {
+            if (failure != null) {
+              failure.addSuppressed(e);
+            } else {
+              LOG.warn("Could not remove {}, written by a plan that was not committed (harmless: no version refers "
+                  + "to it): {}", file, e.getMessage());
+            }
+          }
         }
       }
     }
@@ -458,18 +482,20 @@ public final class Dataset implements AutoCloseable {
     return new Committer(ctx.io(), ctx.paths(), snapshot.entry().naming());
   }
 
-  private OpenOptions reopenOptions() {
-    return OpenOptions.defaults().withAllocator(ctx.allocator());
-  }
-
   private record ContextAndOwnership(DatasetContext ctx, boolean owns) {}
 
   private static ContextAndOwnership context(String location, Configuration conf, BufferAllocator allocator) {
     DatasetPaths paths = DatasetPaths.of(location, conf);
-    FileIO io = new HadoopFileIO(conf == null ? HadoopFileIO.defaultConf() : conf);
+    FileIO io = storage(conf);
     boolean owns = allocator == null;
     BufferAllocator a = owns ? new RootAllocator() : allocator;
     return new ContextAndOwnership(new DatasetContext(io, paths, a), owns);
+  }
+
+  /** The storage of a dataset: the Hadoop file systems, with transient errors retried as {@code conf} says. */
+  private static FileIO storage(Configuration conf) {
+    Configuration c = conf == null ? HadoopFileIO.defaultConf() : conf;
+    return new RetryingFileIO(new HadoopFileIO(c), RetryPolicy.from(c));
   }
 
   private static Optional<Snapshot> loadLatest(DatasetContext ctx) {
