@@ -239,13 +239,31 @@ public final class Dataset implements AutoCloseable {
     }
   }
 
-  /** Deletes what {@link #writeFragments} wrote, after a failed or aborted distributed write. */
+  /**
+   * Deletes what {@link #writeFragments} wrote, after a failed or aborted distributed write. Files
+   * the latest version refers to are kept: a commit reported as failed may have been published
+   * (its outcome unknown after storage errors), and deleting them would break that version. When
+   * the latest version cannot be read, nothing is deleted: files no version refers to are harmless.
+   */
   public static void abortFragments(String location, Configuration conf, List<FragmentMetadata> fragments) {
     ContextAndOwnership c = context(location, conf, null);
     try {
+      java.util.Set<String> referenced = new java.util.HashSet<>();
+      try {
+        loadLatest(c.ctx).ifPresent(s -> s.fragments().forEach(f -> f.getFilesList().forEach(
+            file -> referenced.add(file.getPath()))));
+      } catch (RuntimeException e) {
+        LOG.warn("Not deleting the files of an aborted write to {}: cannot read its latest version to check that "
+            + "none of them was committed: {}", location, e.getMessage());
+        return;
+      }
       for (FragmentMetadata f : fragments) {
         for (String path : f.dataFiles()) {
-          c.ctx.io().delete(c.ctx.paths().dataFile(path));
+          if (referenced.contains(path)) {
+            LOG.warn("Keeping {} of an aborted write to {}: the latest version refers to it", path, location);
+          } else {
+            c.ctx.io().delete(c.ctx.paths().dataFile(path));
+          }
         }
       }
     } finally {

@@ -103,7 +103,14 @@ public final class RetryingFileIO implements FileIO {
     }
 
     StorageException gaveUp(String what, RuntimeException last) {
-      return new StorageException("Cannot " + what + ": " + last.getMessage() + " (a transient error; gave up after "
+      return gaveUp(what, last, "");
+    }
+
+    StorageException gaveUp(String what, RuntimeException last, String note) {
+      // The wrapped FileIO's messages already say what failed where ("Cannot read <path>: ...").
+      String message = String.valueOf(last.getMessage());
+      String cause = message.startsWith("Cannot ") ? message : "Cannot " + what + ": " + message;
+      return new StorageException(cause + note + " (a transient error; gave up after "
           + failures + " attempt" + (failures == 1 ? "" : "s") + " in " + (clockMillis.getAsLong() - start)
           + " ms, see " + RetryPolicy.MAX_ATTEMPTS + " and " + RetryPolicy.BUDGET_MS + ")", last);
     }
@@ -206,7 +213,7 @@ public final class RetryingFileIO implements FileIO {
         return ours;
       }
       if (!attempts.again(what, failure)) {
-        throw attempts.gaveUp(what + " (it was read back and is not there)", failure);
+        throw attempts.gaveUp(what, failure, "; it was read back and is not there, so it was not published");
       }
     }
   }
