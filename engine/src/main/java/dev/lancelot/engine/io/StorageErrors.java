@@ -16,7 +16,7 @@ import java.util.Locale;
  * <p>Transient: time-outs and broken connections ({@link SocketTimeoutException},
  * {@link SocketException} such as "Connection reset", {@link ConnectException}); S3's throttling
  * and server errors (S3A's {@code AWSServiceThrottledException}, {@code AWSStatus500Exception},
- * {@code AWSServiceUnavailableException}, or a message carrying HTTP status 500, 502, 503 or 504,
+ * {@code AWSApiCallTimeoutException}, or a message carrying HTTP status 500, 502, 503 or 504,
  * or "SlowDown"); HDFS's {@code RetriableException}, {@code StandbyException} and
  * {@code SafeModeException}. Classes of other libraries are matched by name: the engine depends on
  * neither {@code hadoop-aws} nor the HDFS client.
@@ -29,7 +29,6 @@ public final class StorageErrors {
   private static final List<String> TRANSIENT_CLASSES = List.of(
       "org.apache.hadoop.fs.s3a.AWSServiceThrottledException",
       "org.apache.hadoop.fs.s3a.AWSStatus500Exception",
-      "org.apache.hadoop.fs.s3a.AWSServiceUnavailableException",
       "org.apache.hadoop.fs.s3a.AWSApiCallTimeoutException",
       "org.apache.hadoop.ipc.RetriableException",
       "org.apache.hadoop.ipc.StandbyException",
