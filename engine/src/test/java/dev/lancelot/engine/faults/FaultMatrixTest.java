@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.RetryPolicy;
+import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.io.faults.FaultInjectingFileSystem;
 import dev.lancelot.engine.io.faults.Faults;
 import dev.lancelot.engine.table.DatasetPaths;
@@ -69,9 +70,9 @@ class FaultMatrixTest {
     conf = FaultInjectingFileSystem.configure(new Configuration());
     conf.setInt(RetryPolicy.MAX_ATTEMPTS, ATTEMPTS);
     conf.setLong(RetryPolicy.INITIAL_BACKOFF_MS, 1);
-    conf.setLong(RetryPolicy.MAX_BACKOFF_MS, 4);
+    conf.setLong(RetryPolicy.MAX_BACKOFF_MS, 2);
     conf.setLong(RetryPolicy.BUDGET_MS, 10_000);
-    faults = Faults.register().hangMillis(20);
+    faults = Faults.register().hangMillis(5);
   }
 
   @AfterAll
@@ -189,6 +190,17 @@ class FaultMatrixTest {
       op.run(faults.location(o.dir()), conf, allocator);
       assertThat(DatasetState.read(o.dir(), allocator)).as("retry after " + o.describe()).isEqualTo(f.after());
     }
+    delete(o.dir()); // checked: a thousand runs' copies would otherwise pile up until the class ends
+  }
+
+  static void delete(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**
@@ -235,6 +247,7 @@ class FaultMatrixTest {
       path = path.substring(0, path.lastIndexOf("/.") + 1) + name.substring(0, name.indexOf(".manifest") + 9);
     }
     assertThat(o.error().getMessage()).as(o.describe()).contains(path);
+    assertThat(o.error()).as(o.describe()).isInstanceOf(StorageException.class);
   }
 
   // ---------------------------------------------------------------- running
