@@ -10,7 +10,10 @@ import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.StorageException;
+import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.io.RetryPolicy;
+import dev.lancelot.engine.io.RetryingFileIO;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.expr.FilterParser;
 import dev.lancelot.engine.scan.CloseableIterator;
@@ -41,6 +44,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.roaringbitmap.RoaringBitmap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One version of a Lance dataset: the entry point of the engine.
@@ -50,6 +55,7 @@ import org.roaringbitmap.RoaringBitmap;
  * allocator it created (when none was supplied in {@link OpenOptions}).
  */
 public final class Dataset implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Dataset.class);
   private final DatasetContext ctx;
   private final Snapshot snapshot;
   private final LanceSchema schema;
@@ -141,7 +147,7 @@ public final class Dataset implements AutoCloseable {
   /** True when a dataset (at least one committed version) exists at {@code location}. */
   public static boolean exists(String location, Configuration conf) {
     DatasetPaths paths = DatasetPaths.of(location, conf);
-    FileIO io = new HadoopFileIO(conf == null ? HadoopFileIO.defaultConf() : conf);
+    FileIO io = storage(conf);
     return VersionLog.latest(io, paths).isPresent();
   }
 
@@ -166,7 +172,10 @@ public final class Dataset implements AutoCloseable {
   }
 
   public static Dataset write(String location, ArrowReader data, WriteOptions options, OpenOptions open) {
-    ContextAndOwnership c = context(location, open.hadoopConf(), open.allocator());
+    return write(context(location, open.hadoopConf(), open.allocator()), location, data, options);
+  }
+
+  private static Dataset write(ContextAndOwnership c, String location, ArrowReader data, WriteOptions options) {
     try {
       Schema arrowSchema = data.getVectorSchemaRoot().getSchema();
       Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
@@ -237,13 +246,31 @@ public final class Dataset implements AutoCloseable {
     }
   }
 
-  /** Deletes what {@link #writeFragments} wrote, after a failed or aborted distributed write. */
+  /**
+   * Deletes what {@link #writeFragments} wrote, after a failed or aborted distributed write. Files
+   * the latest version refers to are kept: a commit reported as failed may have been published
+   * (its outcome unknown after storage errors), and deleting them would break that version. When
+   * the latest version cannot be read, nothing is deleted: files no version refers to are harmless.
+   */
   public static void abortFragments(String location, Configuration conf, List<FragmentMetadata> fragments) {
     ContextAndOwnership c = context(location, conf, null);
     try {
+      java.util.Set<String> referenced = new java.util.HashSet<>();
+      try {
+        loadLatest(c.ctx).ifPresent(s -> s.fragments().forEach(f -> f.getFilesList().forEach(
+            file -> referenced.add(file.getPath()))));
+      } catch (RuntimeException e) {
+        LOG.warn("Not deleting the files of an aborted write to {}: cannot read its latest version to check that "
+            + "none of them was committed: {}", location, e.getMessage());
+        return;
+      }
       for (FragmentMetadata f : fragments) {
         for (String path : f.dataFiles()) {
-          c.ctx.io().delete(c.ctx.paths().dataFile(path));
+          if (referenced.contains(path)) {
+            LOG.warn("Keeping {} of an aborted write to {}: the latest version refers to it", path, location);
+          } else {
+            c.ctx.io().delete(c.ctx.paths().dataFile(path));
+          }
         }
       }
     } finally {
@@ -253,7 +280,8 @@ public final class Dataset implements AutoCloseable {
 
   /** Appends {@code data} to this dataset and returns the new version. */
   public Dataset append(ArrowReader data) {
-    return write(location(), data, WriteOptions.of(WriteMode.APPEND), reopenOptions());
+    // Through this dataset's storage, so the Hadoop settings it was opened with apply to the append.
+    return write(new ContextAndOwnership(ctx, false), location(), data, WriteOptions.of(WriteMode.APPEND));
   }
 
   /** Deletes the rows matching {@code filter} and returns the new version (this one when none match). */
@@ -276,18 +304,32 @@ public final class Dataset implements AutoCloseable {
         return replanned;
       }, first.get());
     } catch (RuntimeException e) {
-      plans.forEach(this::deleteDeletionFiles);
+      if (!(e instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
+        plans.forEach(p -> deleteDeletionFiles(p, e));
+      }
       throw e;
     }
-    plans.subList(0, plans.size() - 1).forEach(this::deleteDeletionFiles);
+    // Committed: a failure to remove the superseded plans' files must not report the delete as failed.
+    plans.subList(0, plans.size() - 1).forEach(p -> deleteDeletionFiles(p, null));
     return new Dataset(ctx, s, false);
   }
 
-  private void deleteDeletionFiles(Operation op) {
+  /** Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are logged. */
+  private void deleteDeletionFiles(Operation op, RuntimeException failure) {
     if (op instanceof Operation.Delete d) {
       for (DataFragment f : d.updatedFragments()) {
         if (f.hasDeletionFile()) {
-          ctx.io().delete(location() + "/" + DeletionFiles.relativePath(f.getId(), f.getDeletionFile()));
+          String file = location() + "/" + DeletionFiles.relativePath(f.getId(), f.getDeletionFile());
+          try {
+            ctx.io().delete(file);
+          } catch (RuntimeException e) {
+            if (failure != null) {
+              failure.addSuppressed(e);
+            } else {
+              LOG.warn("Could not remove {}, written by a plan that was not committed (harmless: no version refers "
+                  + "to it): {}", file, e.getMessage());
+            }
+          }
         }
       }
     }
@@ -503,18 +545,20 @@ public final class Dataset implements AutoCloseable {
     return new Committer(ctx.io(), ctx.paths(), snapshot.entry().naming());
   }
 
-  private OpenOptions reopenOptions() {
-    return OpenOptions.defaults().withAllocator(ctx.allocator());
-  }
-
   private record ContextAndOwnership(DatasetContext ctx, boolean owns) {}
 
   private static ContextAndOwnership context(String location, Configuration conf, BufferAllocator allocator) {
     DatasetPaths paths = DatasetPaths.of(location, conf);
-    FileIO io = new HadoopFileIO(conf == null ? HadoopFileIO.defaultConf() : conf);
+    FileIO io = storage(conf);
     boolean owns = allocator == null;
     BufferAllocator a = owns ? new RootAllocator() : allocator;
     return new ContextAndOwnership(new DatasetContext(io, paths, a), owns);
+  }
+
+  /** The storage of a dataset: the Hadoop file systems, with transient errors retried as {@code conf} says. */
+  private static FileIO storage(Configuration conf) {
+    Configuration c = conf == null ? HadoopFileIO.defaultConf() : conf;
+    return new RetryingFileIO(new HadoopFileIO(c), RetryPolicy.from(c));
   }
 
   private static Optional<Snapshot> loadLatest(DatasetContext ctx) {

@@ -3,6 +3,7 @@ package dev.lancelot.engine.format;
 import dev.lancelot.engine.format.proto.TableProtos.DeletionFile;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.io.StorageException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -135,7 +136,7 @@ public final class DeletionFiles {
     try (var out = io.create(location)) {
       out.write(bytes);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write deletion file " + location, e);
+      throw new StorageException("Cannot write deletion file " + location + ": " + e.getMessage(), e);
     }
     return entry;
   }

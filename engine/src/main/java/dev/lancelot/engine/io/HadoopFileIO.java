@@ -381,6 +381,12 @@ public final class HadoopFileIO implements FileIO {
       try (FSDataOutputStream out = fs.create(tmp, false)) {
         out.write(content);
       }
+      // A store that kept less than was written must not get the chance to publish a torn manifest.
+      long stored = fs.getFileStatus(tmp).getLen();
+      if (stored != content.length) {
+        throw new StorageException("Cannot write " + location + ": " + content.length + " bytes were written to "
+            + tmp + " but the store holds " + stored + " (the write was truncated); nothing was published");
+      }
       if (fs.rename(tmp, target)) {
         return true;
       }

@@ -4,6 +4,7 @@ import dev.lancelot.engine.format.FeatureFlags;
 import dev.lancelot.engine.format.ManifestFile;
 import dev.lancelot.engine.format.ManifestNaming;
 import dev.lancelot.engine.format.proto.TransactionProtos.Transaction;
+import dev.lancelot.engine.io.BytesInputFile;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.StorageException;
@@ -69,8 +70,10 @@ public final class Committer {
       if (io.putIfAbsent(location, bytes)) {
         writeHint(target);
         LOG.debug("Committed {} as version {} of {}", op.kind().displayName(), target, paths.root());
+        // From the bytes just published, not read back: once the version is visible, no storage error
+        // may make the commit look failed (a caller retrying it would apply the operation twice).
         return new Snapshot(paths, new VersionLog.Entry(target, naming, location, bytes.length,
-            System.currentTimeMillis()), ManifestFile.read(io.newInputFile(location, bytes.length)));
+            System.currentTimeMillis()), ManifestFile.read(new BytesInputFile(location, bytes)));
       }
       if (base == null) {
         io.delete(paths.transactionFile(txnName));

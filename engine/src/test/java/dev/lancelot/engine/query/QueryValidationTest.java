@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.io.HadoopFileIO;
+import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.testing.LanceOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +62,7 @@ class QueryValidationTest {
   @Test
   void q1SchemaChecksHappenAtPlanningBeforeAnyDataIsRead() {
     try (Dataset ds = Dataset.open(dir.toString())) {
-      HadoopFileIO io = (HadoopFileIO) ds.context().io();
+      FileIO io = ds.context().io();
       long before = io.stats().bytesRead();
       assertThatThrownBy(() -> VectorSearch.plan(ds, VectorQuery.builder("vector").vector(q(5)).build()))
           .isInstanceOf(InvalidQueryException.class)

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.index.scalar;
 
 import com.google.protobuf.Any;
+import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.expr.eval.ColumnKind;
 import dev.lancelot.engine.format.proto.TableProtos.BTreeIndexDetails;
@@ -63,7 +64,13 @@ public final class BTreeIndexBuilder {
       LOG.info("BTree index {} on {}: committed as version {}", params.name(), params.column(), committed.version());
       return committed;
     } catch (RuntimeException e) {
-      dataset.context().io().deleteRecursively(directory);
+      if (!(e instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
+        try {
+          dataset.context().io().deleteRecursively(directory);
+        } catch (RuntimeException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+      }
       throw e;
     }
   }

@@ -1,0 +1,80 @@
+package dev.lancelot.engine.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.DatasetNotFoundException;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.VersionInfo;
+import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.scan.CloseableIterator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.LongStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * What a reader sees of a dataset, read straight from the local directory (no faults): the latest
+ * version, every row id of it (sorted, duplicates kept) and its indexes with the fragments each
+ * segment covers. {@code version == 0} means no dataset. Reading it also checks that no partial
+ * version is visible: versions run 1..latest without gaps, every manifest parses, every row of the latest
+ * reads, and every index file has the size its manifest records.
+ */
+record DatasetState(long version, List<Long> ids, TreeMap<String, List<String>> indexes) {
+  static final DatasetState ABSENT = new DatasetState(0, List.of(), new TreeMap<>());
+
+  static DatasetState read(Path dir, BufferAllocator allocator) {
+    Dataset ds;
+    try {
+      ds = Dataset.open(dir.toString(), OpenOptions.defaults().withAllocator(allocator));
+    } catch (DatasetNotFoundException e) {
+      return ABSENT;
+    }
+    try (ds) {
+      List<Long> versions = ds.versions().stream().map(VersionInfo::version).toList();
+      assertThat(versions).as("versions of %s", dir)
+          .containsExactlyElementsOf(LongStream.rangeClosed(1, ds.version()).boxed().toList());
+      List<Long> ids = new ArrayList<>();
+      try (CloseableIterator<VectorSchemaRoot> batches = ds.newScan().columns("id").batches()) {
+        while (batches.hasNext()) {
+          VectorSchemaRoot batch = batches.next();
+          BigIntVector id = (BigIntVector) batch.getVector("id");
+          for (int i = 0; i < batch.getRowCount(); i++) {
+            ids.add(id.get(i));
+          }
+        }
+      }
+      ids.sort(null);
+      assertThat((long) ids.size()).as("rows of %s", dir).isEqualTo(ds.countRows());
+      TreeMap<String, List<String>> indexes = new TreeMap<>();
+      for (String name : ds.indexes().names()) {
+        List<String> segments = new ArrayList<>();
+        for (IndexSegment s : ds.indexes().segments(name)) {
+          segments.add(s.type() + " over fragments " + s.fragments());
+          for (IndexFile f : s.proto().getFilesList()) {
+            Path file = dir.resolve(s.directory()).resolve(f.getPath());
+            try {
+              assertThat(Files.size(file)).as("size of %s", file).isEqualTo(f.getSizeBytes());
+            } catch (java.io.IOException e) {
+              throw new AssertionError("Index file " + file + " of version " + ds.version() + " is unreadable", e);
+            }
+          }
+        }
+        segments.sort(null);
+        indexes.put(name, segments);
+      }
+      return new DatasetState(ds.version(), List.copyOf(ids), indexes);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return version == 0 ? "no dataset" : "version " + version + ", " + ids.size() + " rows, indexes " + indexes;
+  }
+}
