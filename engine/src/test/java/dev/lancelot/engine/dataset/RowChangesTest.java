@@ -100,6 +100,18 @@ class RowChangesTest {
     }
     assertThat(LanceOracle.countRows(allocator, dir)).isEqualTo(1000);
     assertThat(ids(dir)).containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
+    // lance-core reads the transaction as its own Update
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, dir);
+         org.lance.Transaction txn = lance.readTransaction().orElseThrow()) {
+      assertThat(txn.readVersion()).isEqualTo(1);
+      org.lance.operation.Update update = (org.lance.operation.Update) txn.operation();
+      assertThat(update.removedFragmentIds()).containsExactly(1L);
+      assertThat(update.updatedFragments()).extracting(org.lance.FragmentMetadata::getId).containsExactly(0);
+      assertThat(update.updatedFragments().get(0).getNumDeletions()).isEqualTo(10);
+      assertThat(update.newFragments()).extracting(org.lance.FragmentMetadata::getPhysicalRows)
+          .containsExactly(10L, 500L);
+      assertThat(update.fieldsModified()).isEmpty();
+    }
     // the new versions of ids 10..19 carry the new data (another seed), read by lance-core
     try (Dataset ds = Dataset.open(dir.toString());
          VectorSchemaRoot expected = StandardData.generate(allocator, 10, 10, DIM, 11)) {
@@ -108,6 +120,47 @@ class RowChangesTest {
           .map(r -> List.of(r.get(0), r.get(StandardData.schema(DIM).getFields().size() - 1))).toList());
       assertThat(ds.countRows("id >= 10 AND id < 20")).isEqualTo(10);
     }
+  }
+
+  @Test
+  void lanceCoresMergeInsertIsReadAndItsUpdateTransactionJudgedForConflicts(@TempDir Path tmp) throws Exception {
+    Path dir = tmp.resolve("ds");
+    LanceOracle.write(allocator, dir, 0, 1000, DIM, 3, org.lance.WriteParams.WriteMode.CREATE, 500);
+    try (Dataset stale = Dataset.open(dir.toString());
+         Dataset staleToo = Dataset.open(dir.toString())) {
+      // lance-core upserts ids 990..1009: updates 990..999 (fragment 1), inserts 1000..1009
+      try (VectorSchemaRoot source = StandardData.generate(allocator, 990, 20, DIM, 11);
+           ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(source));
+           org.apache.arrow.c.ArrowArrayStream stream = org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator);
+           org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
+        org.apache.arrow.c.Data.exportArrayStream(allocator, reader, stream);
+        lance.mergeInsert(new org.lance.merge.MergeInsertParams(List.of("id")).withMatchedUpdateAll()
+            .withNotMatched(org.lance.merge.MergeInsertParams.WhenNotMatched.InsertAll), stream).dataset().close();
+      }
+      try (Dataset latest = Dataset.open(dir.toString());
+           VectorSchemaRoot source = StandardData.generate(allocator, 990, 20, DIM, 11)) {
+        assertThat(latest.version()).isEqualTo(2);
+        assertThat(latest.versions()).extracting(VersionInfo::operation).last().isEqualTo("update");
+        assertThat(latest.countRows()).isEqualTo(1010);
+        List<List<Object>> ours = new ArrayList<>();
+        try (var batches = latest.newScan().filter("id >= 990").batches()) {
+          while (batches.hasNext()) {
+            ours.addAll(dev.lancelot.engine.testing.Rows.of(batches.next()));
+          }
+        }
+        assertThat(ours).containsExactlyInAnyOrderElementsOf(dev.lancelot.engine.testing.Rows.of(source));
+      }
+      // its transaction names the fragments it changed: fragment 1 conflicts, fragment 0 does not
+      List<FragmentMetadata> added = newRows(stale, 500, 1);
+      assertThatThrownBy(() -> stale.commitRowChanges(rows(1, 0, 1), added))
+          .isInstanceOf(CommitConflictException.class)
+          .hasMessageContaining("concurrent update was committed as version 2");
+      Dataset.abortFragments(stale.location(), null, added);
+      Dataset v3 = staleToo.commitRowChanges(rows(0, 0, 1), newRows(staleToo, 0, 1));
+      assertThat(v3.version()).isEqualTo(3);
+      assertThat(v3.countRows()).isEqualTo(1010);
+    }
+    assertThat(ids(dir)).containsExactlyElementsOf(LongStream.range(0, 1010).boxed().toList());
   }
 
   @Test
