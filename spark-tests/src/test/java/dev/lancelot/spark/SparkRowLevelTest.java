@@ -217,6 +217,30 @@ class SparkRowLevelTest extends SharedSpark {
     spark.sql("UPDATE lance.dml.items SET tenant_id = 0 WHERE id < 0");
     spark.sql("DELETE FROM lance.dml.items WHERE id % 3 = 0");
     assertThat(SparkProcedureTest.version(location)).isEqualTo(8);
+
+    // every row of indexed fragment 1 (ids 1000..1999) changes: the fragment leaves the version,
+    // the index still lists it, and searches return each row once, from its new fragment
+    spark.sql("UPDATE lance.dml.items SET tenant_id = 6 WHERE id >= 1000 AND id < 2000");
+    assertThat(SparkProcedureTest.version(location)).isEqualTo(9);
+    try (Dataset ds = Dataset.open(location)) {
+      assertThat(ds.fragments()).extracting(FragmentInfo::id).doesNotContain(1L);
+    }
+    // (id 82 is a near twin of 1502: 1420 is almost 226 turns of 2 pi)
+    assertThat(searchIds("lance.dml.items", 1502, 10)).contains(1502L).doesNotHaveDuplicates();
+    assertThat(LanceOracle.nearestIds(allocator, dir, SparkProcedureTest.vectorOf(1502), 10, 4, null, false))
+        .contains(1502L).doesNotHaveDuplicates();
+    assertThat(count("SELECT count(*) FROM lance.dml.items WHERE tenant_id = 6 AND id >= 1000 AND id < 2000"))
+        .isEqualTo(left.stream().filter(id -> id >= 1000 && id < 2000).count());
+    // once the index covers the new fragments, the same answers come from the index
+    spark.sql("CALL lance.system.optimize_index(table => 'dml.items', name => 'vector_idx')");
+    assertThat(SparkProcedureTest.version(location)).isEqualTo(10);
+    // (approximate PQ distances now: the row is among the nearest, not necessarily first)
+    assertThat(searchIds("lance.dml.items", 1502, 10)).contains(1502L).doesNotHaveDuplicates();
+    assertThat(searchIds("lance.dml.items", 5003, 10)).contains(5003L).doesNotHaveDuplicates();
+    assertThat(searchIds("lance.dml.items", 22, 10)).doesNotContain(22L);
+    assertThat(LanceOracle.nearestIds(allocator, dir, SparkProcedureTest.vectorOf(5003), 10, 4, null, false))
+        .contains(5003L).doesNotHaveDuplicates();
+    assertThat(lanceIds(dir)).isEqualTo(left);
     spark.sql("DROP TABLE lance.dml.items");
   }
 
@@ -290,6 +314,14 @@ class SparkRowLevelTest extends SharedSpark {
     assertThat(lanceIds(dir)).isEqualTo(LongStream.range(0, 1100).filter(id -> id != 900).boxed().toList());
     assertThat(LanceOracle.longColumn(allocator, dir, "id", "tenant_id = 778")).containsExactly(7L);
     assertNoUnreferencedDataFiles(dir);
+
+    // UPDATE SET * from the source, and WHEN NOT MATCHED BY SOURCE ... UPDATE
+    spark.sql("MERGE INTO " + table + " t USING (SELECT id, 779 AS tenant_id, name, vector FROM " + table
+        + " WHERE id = 8) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * "
+        + "WHEN NOT MATCHED BY SOURCE AND t.id = 9 THEN UPDATE SET t.tenant_id = 780");
+    assertThat(LanceOracle.longColumn(allocator, dir, "id", "tenant_id = 779")).containsExactly(8L);
+    assertThat(LanceOracle.longColumn(allocator, dir, "id", "tenant_id = 780")).containsExactly(9L);
+    assertThat(operations(dir.toString())).last().isEqualTo("update");
 
     // a MERGE that only inserts is planned by Spark as an append
     spark.sql("MERGE INTO " + table + " t USING (SELECT 2000L AS id, tenant_id, name, vector FROM " + table

@@ -52,6 +52,12 @@ final class LanceDeltaWrite implements DeltaWrite, DeltaBatchWrite {
     return command + " " + table.name();
   }
 
+  /** Rows the tasks wrote (new rows: inserted ones and new versions of updated ones). */
+  @Override
+  public org.apache.spark.sql.connector.metric.CustomMetric[] supportedCustomMetrics() {
+    return WriteMetrics.supported();
+  }
+
   @Override
   public DeltaBatchWrite toBatch() {
     return this;
