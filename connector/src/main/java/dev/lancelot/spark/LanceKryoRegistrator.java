@@ -2,6 +2,7 @@ package dev.lancelot.spark;
 
 import com.esotericsoftware.kryo.Kryo;
 import dev.lancelot.spark.write.LanceCommitMessage;
+import dev.lancelot.spark.write.LanceDeltaCommitMessage;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
@@ -27,6 +28,7 @@ public final class LanceKryoRegistrator implements KryoRegistrator {
   @Override
   public void registerClasses(Kryo kryo) {
     kryo.register(LanceCommitMessage.class);
+    kryo.register(LanceDeltaCommitMessage.class);
     kryo.register(JavaSerialized.class);
     kryo.register(SerializableConfiguration.class);
     // Elements of the small collections lancelot parallelizes (search unit numbers, fragment id

@@ -10,7 +10,14 @@ import dev.lancelot.spark.read.SparkFilters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import dev.lancelot.spark.read.MetadataColumns;
+import dev.lancelot.spark.write.LanceRowLevelOperation;
+import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
+import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.internal.connector.PredicateUtils;
 import org.apache.spark.sql.sources.Filter;
 import dev.lancelot.spark.read.LanceScanBuilder;
@@ -30,12 +37,16 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A Lance dataset as a Spark table: one version for reads (the latest, or the one asked for), the
- * target of appends and overwrites, and of {@code DELETE FROM ... WHERE} (one new version with
- * deletion files; a condition Lance cannot evaluate exactly is refused, never approximated). A table for a location without a dataset yet has no
- * columns and {@link #exists()} false; writing to it creates the dataset.
+ * A Lance dataset as a Spark table: one version for reads (the latest, or the one asked for), with
+ * the metadata columns {@code _rowaddr}, {@code _rowid} and {@code _fragid}; the target of appends
+ * and overwrites, of {@code DELETE FROM ... WHERE} (one new version with deletion files, planned by
+ * the engine when it evaluates the condition exactly), and of row-level UPDATE, MERGE INTO and
+ * other DELETEs ({@link LanceRowLevelOperation}: Spark finds the rows, one version with deletion
+ * files and new fragments). A table for a location without a dataset yet has no columns and
+ * {@link #exists()} false; writing to it creates the dataset.
  */
-public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2 {
+public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsMetadataColumns,
+    SupportsRowLevelOperations {
   private final String location;
   private final long version;
   private final StructType schema;
@@ -129,9 +140,26 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   }
 
   @Override
+  public MetadataColumn[] metadataColumns() {
+    return MetadataColumns.offered(arrowSchema);
+  }
+
+  @Override
+  public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+    if (!exists()) {
+      throw new LancelotException("Cannot " + info.command() + " " + name() + ": no dataset exists there.");
+    }
+    return () -> new LanceRowLevelOperation(this, info.command());
+  }
+
+  /**
+   * True when the engine evaluates the condition exactly, so that the delete is a metadata-only
+   * plan ({@link #deleteWhere}); otherwise Spark deletes through the row-level plan, which finds the
+   * rows by evaluating the condition itself.
+   */
+  @Override
   public boolean canDeleteWhere(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
-    deleteFilter(predicates); // refuses, with the reason, what cannot be deleted exactly
-    return true;
+    return exactDeleteFilter(predicates).isPresent();
   }
 
   /** Commits one version deleting the matching rows of the latest version (none when nothing matches). */
@@ -145,19 +173,29 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
 
   /** The engine filter (SQL) for a DELETE condition; refuses a condition that has none. */
   private String deleteFilter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    return exactDeleteFilter(predicates).orElseThrow(() -> new LancelotException("Cannot delete from " + name()
+        + " where " + java.util.Arrays.toString(predicates) + ": Lance cannot evaluate this condition exactly, "
+        + "and a delete never approximates."));
+  }
+
+  /** The engine filter (SQL) for a DELETE condition, when every predicate translates exactly. */
+  private Optional<String> exactDeleteFilter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     Map<String, org.apache.arrow.vector.types.pojo.Field> filterable = SparkFilters.filterableColumns(arrowSchema);
     List<Predicate> translated = new ArrayList<>();
     for (org.apache.spark.sql.connector.expressions.filter.Predicate p : predicates) {
       scala.Option<Filter> v1 = PredicateUtils.toV1(p);
       Optional<Predicate> engine = v1.isDefined() ? SparkFilters.translate(v1.get(), filterable) : Optional.empty();
       if (engine.isEmpty()) {
-        throw new LancelotException("Cannot delete from " + name() + " where " + p + ": Lance cannot evaluate this "
-            + "condition exactly, and a delete never approximates. Use comparisons, IN, IS [NOT] NULL, LIKE "
-            + "'prefix%' / '%suffix' / '%part%' and AND / OR / NOT on scalar columns " + filterable.keySet() + ".");
+        return Optional.empty();
       }
       translated.add(engine.get());
     }
-    return Predicates.and(translated).toSql();
+    return Optional.of(Predicates.and(translated).toSql());
+  }
+
+  /** {@code options} with this table's location as the path option, as {@link LanceOptions#parse} expects. */
+  public CaseInsensitiveStringMap withPathOption(CaseInsensitiveStringMap options) {
+    return withPath(options);
   }
 
   CaseInsensitiveStringMap withPath(CaseInsensitiveStringMap options) {

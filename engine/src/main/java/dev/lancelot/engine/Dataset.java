@@ -314,6 +314,32 @@ public final class Dataset implements AutoCloseable {
     return new Dataset(ctx, s, false);
   }
 
+  /**
+   * Commits row-level changes planned by reading this version (UPDATE, MERGE INTO, DELETE by a
+   * condition only Spark evaluates) as one new version, Lance's {@code Update}: the rows in
+   * {@code deletes} (fragment id to row offsets) get deletion files, {@code added} (written by
+   * {@link #writeFragments} or {@link #newFragmentWriter}) become new fragments. A concurrent commit
+   * that touched one of the same fragments fails it with {@link dev.lancelot.engine.table.CommitConflictException};
+   * concurrent appends and changes to other fragments are rebased over. Returns this version when
+   * there is nothing to change.
+   */
+  public Dataset commitRowChanges(Map<Long, RoaringBitmap> deletes, List<FragmentMetadata> added) {
+    Operation.Update op = RowChangesPlanner.plan(this, deletes, added);
+    if (op.updatedFragments().isEmpty() && op.removedFragmentIds().isEmpty() && op.newFragments().isEmpty()) {
+      return this;
+    }
+    Snapshot s;
+    try {
+      s = committer().commit(snapshot, op);
+    } catch (CommitOutcomeUnknownException e) {
+      throw e; // the version may exist and refer to the deletion files: keep them
+    } catch (RuntimeException e) {
+      RowChangesPlanner.deletionFiles(op).forEach(p -> ctx.io().delete(location() + "/" + p));
+      throw e;
+    }
+    return new Dataset(ctx, s, false);
+  }
+
   /** Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are logged. */
   private void deleteDeletionFiles(Operation op, RuntimeException failure) {
     if (op instanceof Operation.Delete d) {

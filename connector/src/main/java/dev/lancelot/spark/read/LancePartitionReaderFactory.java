@@ -8,7 +8,9 @@ import dev.lancelot.spark.SerializableConfiguration;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import dev.lancelot.engine.scan.ScanSpec;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -24,12 +26,19 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
   private static final long serialVersionUID = 1L;
   private final Broadcast<SerializableConfiguration> conf;
   private final List<String> columns;
+  private final List<String> output;
   private final String filterSql;
   private final int batchSize;
 
-  LancePartitionReaderFactory(Broadcast<SerializableConfiguration> conf, List<String> columns, String filterSql, int batchSize) {
+  /**
+   * {@code columns} are the data columns the engine reads, {@code output} the batch's columns in
+   * order: those data columns and any metadata columns ({@link MetadataColumns}).
+   */
+  LancePartitionReaderFactory(Broadcast<SerializableConfiguration> conf, List<String> columns, List<String> output,
+      String filterSql, int batchSize) {
     this.conf = conf;
     this.columns = List.copyOf(columns);
+    this.output = List.copyOf(output);
     this.filterSql = filterSql;
     this.batchSize = batchSize;
   }
@@ -63,7 +72,8 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
       try {
         ds = Dataset.open(p.location(), OpenOptions.defaults().withVersion(p.version())
             .withHadoopConf(conf.value().get()).withAllocator(allocator));
-        batches = ds.newScan().columns(columns).filter(filterSql).batchSize(batchSize).execute(p.task());
+        batches = ds.newScan().columns(columns).filter(filterSql).batchSize(batchSize)
+            .withRowAddress(output.size() > columns.size()).execute(p.task());
         dataset = ds;
       } catch (RuntimeException e) {
         if (ds != null) {
@@ -81,9 +91,17 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
       }
       VectorSchemaRoot root = batches.next();
       List<FieldVector> vectors = root.getFieldVectors();
-      ColumnVector[] cols = new ColumnVector[vectors.size()];
+      ColumnVector[] cols = new ColumnVector[output.size()];
+      int data = 0;
       for (int i = 0; i < cols.length; i++) {
-        cols[i] = new LanceColumnVector(vectors.get(i));
+        String name = output.get(i);
+        if (data < columns.size() && columns.get(data).equals(name)) {
+          cols[i] = new LanceColumnVector(vectors.get(data++));
+        } else {
+          UInt8Vector addresses = (UInt8Vector) root.getVector(ScanSpec.ROW_ADDRESS);
+          cols[i] = name.equals(MetadataColumns.FRAGMENT_ID) ? RowAddressColumnVector.fragmentId(addresses)
+              : RowAddressColumnVector.address(addresses);
+        }
       }
       current = new ColumnarBatch(cols, root.getRowCount());
       rows += root.getRowCount();

@@ -59,6 +59,7 @@ public final class LanceScan implements Scan, Batch {
     return this;
   }
 
+  /** The output columns, in order: data columns and metadata columns ({@link MetadataColumns}). */
   List<String> columns() {
     List<String> out = new ArrayList<>();
     for (StructField f : readSchema.fields()) {
@@ -67,10 +68,21 @@ public final class LanceScan implements Scan, Batch {
     return out;
   }
 
+  /** The data columns the engine reads (metadata columns come from the row address). */
+  List<String> dataColumns() {
+    List<String> out = new ArrayList<>();
+    for (String c : columns()) {
+      if (!MetadataColumns.isMetadata(c, table.arrowSchema())) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
   @Override
   public InputPartition[] planInputPartitions() {
     try (Dataset ds = table.openDataset()) {
-      Scanner scanner = ds.newScan().columns(columns()).filter(filterSql);
+      Scanner scanner = ds.newScan().columns(dataColumns()).filter(filterSql);
       scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
       List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
       BlockHosts hosts = new BlockHosts(table.location(), table.hadoopConf());
@@ -89,8 +101,8 @@ public final class LanceScan implements Scan, Batch {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     return new LancePartitionReaderFactory(
-        ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()), columns(), filterSql,
-        options.batchSize());
+        ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()), dataColumns(),
+        columns(), filterSql, options.batchSize());
   }
 
   Filter[] pushedFilters() {

@@ -62,6 +62,24 @@ final class ManifestBuilder {
       }
       d.deletedFragmentIds().forEach(byId::remove);
       fragments = new ArrayList<>(byId.values());
+    } else if (op instanceof Operation.Update u) {
+      Map<Long, DataFragment> byId = new LinkedHashMap<>();
+      for (DataFragment f : base.fragments()) {
+        byId.put(f.getId(), f);
+      }
+      for (DataFragment f : u.updatedFragments()) {
+        if (!byId.containsKey(f.getId())) {
+          throw new IllegalStateException("Update changes fragment " + f.getId() + " absent from version "
+              + base.version());
+        }
+        byId.put(f.getId(), f);
+      }
+      u.removedFragmentIds().forEach(byId::remove);
+      fragments = new ArrayList<>(byId.values());
+      long next = base.nextFragmentId();
+      for (DataFragment f : u.newFragments()) {
+        fragments.add(f.toBuilder().setId(next++).build());
+      }
     } else if (op instanceof Operation.Overwrite o) {
       fragments = new ArrayList<>();
       long next = 0;

@@ -116,6 +116,78 @@ public sealed interface Operation {
     }
   }
 
+  /**
+   * Rows changed in place (Lance's {@code Update} in {@code REWRITE_ROWS} mode, what UPDATE and
+   * MERGE INTO commit): the old versions of changed rows and deleted rows get deletion files
+   * ({@code updatedFragments}; fragments left without rows are {@code removedFragmentIds}), the new
+   * versions of changed rows and inserted rows are {@code newFragments} (ids assigned at commit).
+   * The changed rows were found by reading one version, so the operation cannot be re-planned: a
+   * concurrent transaction that touched one of the same fragments makes it fail, one that touched
+   * others (or only appended) lets it rebase.
+   */
+  record Update(List<Long> removedFragmentIds, List<DataFragment> updatedFragments, List<DataFragment> newFragments)
+      implements Operation {
+    public Update {
+      removedFragmentIds = List.copyOf(removedFragmentIds);
+      updatedFragments = List.copyOf(updatedFragments);
+      newFragments = List.copyOf(newFragments);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.UPDATE;
+    }
+
+    Set<Long> touched() {
+      Set<Long> ids = new HashSet<>(removedFragmentIds);
+      for (DataFragment f : updatedFragments) {
+        ids.add(f.getId());
+      }
+      return ids;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      // fields_modified stays empty: rows move to new fragments, no column of an existing
+      // fragment is rewritten, so no index loses coverage of a fragment (as Lance's REWRITE_ROWS).
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setUpdate(Transaction.Update.newBuilder().addAllRemovedFragmentIds(removedFragmentIds)
+              .addAllUpdatedFragments(updatedFragments).addAllNewFragments(newFragments)
+              .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS))
+          .build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case APPEND, CREATE_INDEX, RESERVE_FRAGMENTS, CLONE, UPDATE_CONFIG, UPDATE_BASES -> Resolution.COMPATIBLE;
+        case DELETE -> overlaps(other.getDelete().getUpdatedFragmentsList(),
+            other.getDelete().getDeletedFragmentIdsList());
+        case UPDATE -> overlaps(other.getUpdate().getUpdatedFragmentsList(),
+            other.getUpdate().getRemovedFragmentIdsList());
+        // Rewrites and data replacements are not modelled (their fragments are unknown here), and
+        // schema changes or replaced data invalidate the rows this operation read.
+        case REWRITE, DATA_REPLACEMENT, MERGE, PROJECT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN ->
+            Resolution.INCOMPATIBLE;
+      };
+    }
+
+    private Resolution overlaps(List<DataFragment> updated, List<Long> removed) {
+      Set<Long> mine = touched();
+      for (DataFragment f : updated) {
+        if (mine.contains(f.getId())) {
+          return Resolution.INCOMPATIBLE;
+        }
+      }
+      for (long id : removed) {
+        if (mine.contains(id)) {
+          return Resolution.INCOMPATIBLE;
+        }
+      }
+      return Resolution.COMPATIBLE;
+    }
+  }
+
   /** Replaces all data (and the schema); also creates a dataset. Drops every index. */
   record Overwrite(List<Field> schema, Map<String, ByteString> schemaMetadata, List<DataFragment> fragments,
       String dataFormatVersion) implements Operation {

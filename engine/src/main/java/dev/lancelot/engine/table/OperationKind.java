@@ -46,6 +46,8 @@ public enum OperationKind {
         return RESTORE;
       case RESERVE_FRAGMENTS:
         return RESERVE_FRAGMENTS;
+      case UPDATE:
+        return UPDATE;
       default:
         break;
     }
