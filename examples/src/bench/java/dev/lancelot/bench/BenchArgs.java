@@ -29,12 +29,24 @@ final class BenchArgs {
     this.rest = rest;
   }
 
+  /**
+   * For the benchmarks that take no {@code --data} ({@code FormatBenchmark}, {@code ScanTypesBenchmark}):
+   * the allocator check and {@value FairAllocator#UNFAIR_FLAG} only; returns the other arguments.
+   */
+  static String[] startWithoutData(String benchmark, String[] args) {
+    return start(benchmark, args, true, false).rest;
+  }
+
   /** {@code runsLance}: whether the benchmark runs lance-core's native code (then the allocator is checked). */
   static BenchArgs start(String benchmark, String[] args, boolean runsLance) {
+    return start(benchmark, args, runsLance, true);
+  }
+
+  private static BenchArgs start(String benchmark, String[] args, boolean runsLance, boolean takesData) {
     List<String> rest = new ArrayList<>(Arrays.asList(args));
     boolean unfair = rest.remove(FairAllocator.UNFAIR_FLAG);
     String data = VectorBenchData.SYNTHETIC;
-    for (int i = 0; i < rest.size(); i++) {
+    for (int i = 0; takesData && i < rest.size(); i++) {
       String a = rest.get(i);
       if (a.equals("--data")) {
         if (i + 1 == rest.size()) {
@@ -53,8 +65,8 @@ final class BenchArgs {
     }
     for (String a : rest) {
       if (a.startsWith("--")) {
-        throw new IllegalArgumentException("Cannot start " + benchmark + ": unknown option " + a + " (options: --data <"
-            + DataSets.NAMES + ">, " + FairAllocator.UNFAIR_FLAG + ")");
+        throw new IllegalArgumentException("Cannot start " + benchmark + ": unknown option " + a + " (options: "
+            + (takesData ? "--data <" + DataSets.NAMES + ">, " : "") + FairAllocator.UNFAIR_FLAG + ")");
       }
     }
     DataSets.checkName(data);
@@ -66,7 +78,7 @@ final class BenchArgs {
       }
     }
     BenchArgs.mark = mark;
-    label = data;
+    label = takesData ? data : "";
     System.out.flush();
     System.setOut(new PrintStream(new LineStart(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out),
         1 << 16)), true, StandardCharsets.UTF_8));
@@ -93,7 +105,7 @@ final class BenchArgs {
     @Override
     public synchronized void write(int b) throws java.io.IOException {
       if (atStart) {
-        out.write((mark + "[data " + label + "] ").getBytes(StandardCharsets.UTF_8));
+        out.write((mark + (label.isEmpty() ? "" : "[data " + label + "] ")).getBytes(StandardCharsets.UTF_8));
         atStart = false;
       }
       out.write(b);

@@ -43,12 +43,13 @@ import org.lance.ipc.ScanOptions;
  * each, as they are short), alternating systems per measurement; each checks its own result (row counts and
  * checksums agree between the two). Opening the dataset is part of every scan and take.
  *
- * <p>Usage: {@code FormatBenchmark [rows=200000] [reps=5] [workdir]}
+ * <p>Usage: {@code FormatBenchmark [rows=200000] [reps=5] [workdir] [--unfair-allocator]}
  */
 public final class FormatBenchmark {
   static final int DIM = 128;
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] argv) throws Exception {
+    String[] args = BenchArgs.startWithoutData("FormatBenchmark", argv);
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     int reps = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path work = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("lancelot-bench");
