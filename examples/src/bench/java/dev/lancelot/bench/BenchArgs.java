@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * The start of every vector benchmark: takes the options shared by all of them out of the command
  * line, checks the allocator when the benchmark runs lance-core ({@link FairAllocator}), and makes
- * every line printed to standard output start with the data set's name (and, on a run with
+ * every line printed to standard output and standard error start with the data set's name (and, on a run with
  * {@value FairAllocator#UNFAIR_FLAG}, with that mark), so no figure can be quoted without them.
  *
  * <p>Options: {@code --data <name>} (or {@code --data=<name>}; default {@code synthetic-200k}, see
@@ -69,7 +69,7 @@ final class BenchArgs {
             + (takesData ? "--data <" + DataSets.NAMES + ">, " : "") + FairAllocator.UNFAIR_FLAG + ")");
       }
     }
-    DataSets.checkName(data);
+    data = DataSets.canonical(data);
     String mark = "";
     if (runsLance) {
       List<String> problems = FairAllocator.check(benchmark, unfair);
@@ -80,7 +80,11 @@ final class BenchArgs {
     BenchArgs.mark = mark;
     label = takesData ? data : "";
     System.out.flush();
+    System.err.flush();
     System.setOut(new PrintStream(new LineStart(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out),
+        1 << 16)), true, StandardCharsets.UTF_8));
+    // Standard error too: the engines' and Spark's log lines go there.
+    System.setErr(new PrintStream(new LineStart(new BufferedOutputStream(new FileOutputStream(FileDescriptor.err),
         1 << 16)), true, StandardCharsets.UTF_8));
     return new BenchArgs(data, rest.toArray(new String[0]));
   }

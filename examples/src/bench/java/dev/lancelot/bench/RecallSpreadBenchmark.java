@@ -20,8 +20,9 @@ import org.apache.arrow.memory.RootAllocator;
  * compares the distributions: it builds the index {@code builds} times per engine (lancelot with
  * seeds 1..builds, Lance unseeded) on byte-identical copies of a data set of {@link DataSets}
  * ({@code --data}, default {@code synthetic-200k}) and reports recall@10 per build and its mean,
- * standard deviation and range. IVF_PQ cells include nprobes 1, 4, 16 and 64 without refinement,
- * which show how much a data set's neighbours spread over partitions.
+ * standard deviation and range. IVF_PQ cells are nprobes 1, 4, 16 and 64 without and with
+ * refinement (refine_factor 4, which takes PQ's own error out and shows how much a data set's
+ * neighbours spread over partitions).
  *
  * <p>Usage: {@code RecallSpreadBenchmark <workdir> [queries=1000] [builds=5] [type=ivf_hnsw_sq]
  * [--data <name>] [--unfair-allocator]}.
@@ -41,7 +42,8 @@ public final class RecallSpreadBenchmark {
       VectorBenchData data = DataSets.load(work, bench.data, nq);
       List<Knobs> plain = t == IndexType.IVF_PQ
           ? List.of(Knobs.ann(1, null, null), Knobs.ann(4, null, null), Knobs.ann(16, null, null),
-              Knobs.ann(64, null, null), Knobs.ann(1, 4, null), Knobs.ann(4, 4, null))
+              Knobs.ann(64, null, null), Knobs.ann(1, 4, null), Knobs.ann(4, 4, null), Knobs.ann(16, 4, null),
+              Knobs.ann(64, 4, null))
           : List.of(Knobs.ann(1, null, 64), Knobs.ann(1, 4, 64), Knobs.ann(1, null, 128), Knobs.ann(1, 4, 128),
               Knobs.ann(4, 4, 64));
       plain.forEach(k -> cells.add(k.metric(data.metric)));

@@ -86,7 +86,7 @@ final class StructuredData {
     }
   }
 
-  /** Writes vector number {@code i} of a stream to {@code out[off .. off + DIM)}. */
+  /** Draws one vector from {@code r} into {@code out[off .. off + DIM)}. */
   void sample(Random r, float[] out, int off) {
     int t = r.nextInt(TOPICS);
     float[] z = subtopics[t][r.nextInt(SUBTOPICS)];
