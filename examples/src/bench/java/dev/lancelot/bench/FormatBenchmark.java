@@ -43,12 +43,13 @@ import org.lance.ipc.ScanOptions;
  * each, as they are short), alternating systems per measurement; each checks its own result (row counts and
  * checksums agree between the two). Opening the dataset is part of every scan and take.
  *
- * <p>Usage: {@code FormatBenchmark [rows=200000] [reps=5] [workdir]}
+ * <p>Usage: {@code FormatBenchmark [rows=200000] [reps=5] [workdir] [--unfair-allocator]}
  */
 public final class FormatBenchmark {
   static final int DIM = 128;
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] argv) throws Exception {
+    String[] args = BenchArgs.startWithoutData("FormatBenchmark", argv);
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     int reps = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path work = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("lancelot-bench");
@@ -238,18 +239,28 @@ public final class FormatBenchmark {
 
   /** The schema of the benchmarks' datasets: (id int64, tenant_id int32, vector float32[DIM]). */
   static Schema schema() {
+    return schema(DIM);
+  }
+
+  /** (id int64, tenant_id int32, vector float32[dim]). */
+  static Schema schema(int dim) {
     Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
     return new Schema(List.of(
         new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
         new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
-        new Field("vector", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(item))));
+        new Field("vector", FieldType.nullable(new ArrowType.FixedSizeList(dim)), List.of(item))));
   }
 
   /** Rows [from, to) (id = row number) as an Arrow IPC stream in batches of 8,192, to feed either writer. */
   static byte[] ipc(BufferAllocator allocator, int from, int to, RowValues rowValues) throws IOException {
+    return ipc(allocator, from, to, DIM, rowValues);
+  }
+
+  /** As {@link #ipc(BufferAllocator, int, int, RowValues)}, vectors of {@code dim} dimensions. */
+  static byte[] ipc(BufferAllocator allocator, int from, int to, int dim, RowValues rowValues) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int batch = 8192;
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(dim), allocator);
          ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
       writer.start();
       for (int start = from; start < to; start += batch) {
@@ -262,16 +273,16 @@ public final class FormatBenchmark {
         IntVector tenant = (IntVector) root.getVector("tenant_id");
         FixedSizeListVector vec = (FixedSizeListVector) root.getVector("vector");
         Float4Vector values = (Float4Vector) vec.getDataVector();
-        values.allocateNew(n * DIM);
+        values.allocateNew(n * dim);
         for (int i = 0; i < n; i++) {
           id.setSafe(i, start + i);
           tenant.setSafe(i, rowValues.tenant(start + i));
           vec.setNotNull(i);
-          for (int d = 0; d < DIM; d++) {
-            values.set(i * DIM + d, rowValues.value(start + i, d));
+          for (int d = 0; d < dim; d++) {
+            values.set(i * dim + d, rowValues.value(start + i, d));
           }
         }
-        values.setValueCount(n * DIM);
+        values.setValueCount(n * dim);
         id.setValueCount(n);
         tenant.setValueCount(n);
         vec.setValueCount(n);

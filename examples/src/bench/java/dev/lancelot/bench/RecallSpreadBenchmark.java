@@ -18,37 +18,50 @@ import org.apache.arrow.memory.RootAllocator;
  * depends on the random training sample and start: Lance draws them unseeded, so each of its builds
  * differs; lancelot draws them from its seed. One build per engine compares two draws; this job
  * compares the distributions: it builds the index {@code builds} times per engine (lancelot with
- * seeds 1..builds, Lance unseeded) on byte-identical copies of the {@link VectorIndexBenchmark}
- * data and reports recall@10 per build and its mean, standard deviation and range.
+ * seeds 1..builds, Lance unseeded) on byte-identical copies of a data set of {@link DataSets}
+ * ({@code --data}, default {@code synthetic-200k}) and reports recall@10 per build and its mean,
+ * standard deviation and range. IVF_PQ cells are nprobes 1, 4, 16 and 64 without and with
+ * refinement (refine_factor 4, which takes PQ's own error out and shows how much a data set's
+ * neighbours spread over partitions).
  *
- * <p>Usage: {@code RecallSpreadBenchmark <workdir> [queries=1000] [builds=5] [type=ivf_hnsw_sq]}.
+ * <p>Usage: {@code RecallSpreadBenchmark <workdir> [queries=1000] [builds=5] [type=ivf_hnsw_sq]
+ * [--data <name>] [--unfair-allocator]}.
  */
 public final class RecallSpreadBenchmark {
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] argv) throws Exception {
+    BenchArgs bench = BenchArgs.start("RecallSpreadBenchmark", argv, true);
+    String[] args = bench.rest;
     Path work = Path.of(args.length > 0 ? args[0] : "/tmp/lancelot-vector-bench");
     int nq = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
     int builds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     IndexType t = IndexType.parse(args.length > 3 ? args[3] : "ivf_hnsw_sq");
-    List<Knobs> cells = t == IndexType.IVF_PQ
-        ? List.of(Knobs.ann(1, null, null), Knobs.ann(1, 4, null), Knobs.ann(4, 4, null))
-        : List.of(Knobs.ann(1, null, 64), Knobs.ann(1, 4, 64), Knobs.ann(1, null, 128), Knobs.ann(1, 4, 128),
-            Knobs.ann(4, 4, 64));
-    System.out.printf("RecallSpreadBenchmark: %s (%s), %d builds per engine, %d queries, k=10%n", t,
-        VectorIndexBenchmark.describe(t), builds, nq);
-    double[][] ours = new double[cells.size()][builds];
-    double[][] theirs = new double[cells.size()][builds];
+    double[][] ours;
+    double[][] theirs;
+    List<Knobs> cells = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator()) {
-      VectorBenchData data = VectorBenchData.load(work, VectorIndexBenchmark.ROWS, nq);
-      Path source = data.source(allocator, work, VectorIndexBenchmark.ROWS);
+      VectorBenchData data = DataSets.load(work, bench.data, nq);
+      List<Knobs> plain = t == IndexType.IVF_PQ
+          ? List.of(Knobs.ann(1, null, null), Knobs.ann(4, null, null), Knobs.ann(16, null, null),
+              Knobs.ann(64, null, null), Knobs.ann(1, 4, null), Knobs.ann(4, 4, null), Knobs.ann(16, 4, null),
+              Knobs.ann(64, 4, null))
+          : List.of(Knobs.ann(1, null, 64), Knobs.ann(1, 4, 64), Knobs.ann(1, null, 128), Knobs.ann(1, 4, 128),
+              Knobs.ann(4, 4, 64));
+      plain.forEach(k -> cells.add(k.metric(data.metric)));
+      System.out.printf("RecallSpreadBenchmark: data set %s (%,d rows x %d, %s), %s (%s), %d builds per engine, %d"
+          + " queries, k=10%n", data.name, data.rows, data.dim, data.metric.lanceName(), t,
+          VectorIndexBenchmark.describe(t, data.metric), builds, nq);
+      ours = new double[cells.size()][builds];
+      theirs = new double[cells.size()][builds];
+      Path source = data.source(allocator, work, data.rows);
       for (int b = 0; b < builds; b++) {
-        Path oursDir = work.resolve("spread").resolve("lancelot");
-        Path lanceDir = work.resolve("spread").resolve("lance");
+        Path oursDir = work.resolve(data.workDir("spread")).resolve("lancelot");
+        Path lanceDir = work.resolve(data.workDir("spread")).resolve("lance");
         VectorBenchData.deleteTree(oursDir);
         VectorBenchData.deleteTree(lanceDir);
         VectorBenchData.copyTree(source, oursDir);
         VectorBenchData.copyTree(source, lanceDir);
-        VectorIndexBenchmark.buildOurs(oursDir, t, (long) b + 1);
-        VectorIndexBenchmark.buildLance(allocator, lanceDir, t);
+        VectorIndexBenchmark.buildOurs(oursDir, t, data.metric, (long) b + 1);
+        VectorIndexBenchmark.buildLance(allocator, lanceDir, t, data.metric);
         try (Dataset ods = Dataset.open(oursDir.toString());
              org.lance.Dataset lds = VectorBenchData.openLance(allocator, lanceDir)) {
           for (int c = 0; c < cells.size(); c++) {

@@ -44,7 +44,7 @@ import org.lance.ipc.ScanOptions;
  * alternate per type; both sides compute the same checksum (row count, value bits,
  * string lengths, list lengths), which must agree. Opening the dataset is part of every scan.
  *
- * <p>Usage: {@code ScanTypesBenchmark [rows=200000] [reps=5] [workdir]}; long strings use a
+ * <p>Usage: {@code ScanTypesBenchmark [rows=200000] [reps=5] [workdir] [--unfair-allocator]}; long strings use a
  * quarter of the rows (about 33 MB).
  */
 public final class ScanTypesBenchmark {
@@ -114,7 +114,8 @@ public final class ScanTypesBenchmark {
     return t;
   }
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] argv) throws Exception {
+    String[] args = BenchArgs.startWithoutData("ScanTypesBenchmark", argv);
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     int reps = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path work = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("lancelot-scan-types");

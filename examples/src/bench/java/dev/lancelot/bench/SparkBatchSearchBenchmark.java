@@ -23,17 +23,23 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Many query vectors from a DataFrame (SPEC S6) against a plain-Spark brute force on the same
- * data: the 200,000 × 128 benchmark rows (IVF_PQ over 180,000, 20,000 appended unindexed), query
- * vectors drawn from the data's clusters. lancelot searches all {@code queries} vectors in one job
+ * data: a data set of {@link DataSets} ({@code --data}, default the 200,000 × 128
+ * {@code synthetic-200k}; IVF_PQ over the first 90% of the rows, the rest appended unindexed). Query
+ * vectors: for synthetic-200k drawn from the data's clusters; for the other sets its held-out
+ * queries, repeated in turn when more are asked for than it holds. lancelot searches all {@code queries} vectors in one job
  * ({@code LanceVectorSearch.search(spark, path, queriesDf, "embedding", params)}); the brute force
  * (cross join, squared l2 by {@code zip_with}/{@code aggregate}, top 10 per query by a window) runs
  * on the first {@code bruteQueries} of them, which is also the ground truth of the recall@10
  * reported. Throughput = queries / wall seconds of the job, both engines in the same session.
  *
- * <p>Usage: {@code SparkBatchSearchBenchmark <workdir> [queries=10000] [bruteQueries=100] [nprobes=16] [refine=4] [master=local[2]]}.
+ * <p>Usage: {@code SparkBatchSearchBenchmark <workdir> [queries=10000] [bruteQueries=100] [nprobes=16] [refine=4]
+ * [master=local[2]] [--data <name>] [--unfair-allocator]}. The brute force ranks by squared l2, so
+ * on a cosine data set (minilm, unit vectors) it ranks as cosine does.
  */
 public final class SparkBatchSearchBenchmark {
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] argv) throws Exception {
+    BenchArgs bench = BenchArgs.start("SparkBatchSearchBenchmark", argv, true);
+    String[] args = bench.rest;
     Path work = Path.of(args.length > 0 ? args[0] : "/tmp/lancelot-vector-bench");
     int n = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
     int bruteN = args.length > 2 ? Integer.parseInt(args[2]) : 100;
@@ -43,7 +49,7 @@ public final class SparkBatchSearchBenchmark {
     Path dir;
     VectorBenchData data;
     try (BufferAllocator allocator = new RootAllocator()) {
-      data = VectorBenchData.load(work, QueryBenchmark.ROWS, 70);
+      data = DataSets.load(work, bench.data, 70);
       dir = SparkSearchBenchmark.prepare(allocator, data, work);
     }
     float[][] queries = queries(data, n);
@@ -60,7 +66,7 @@ public final class SparkBatchSearchBenchmark {
       org.apache.spark.sql.Dataset<Row> sub = frame(spark, queries, bruteN).cache();
       sub.count();
       VectorQuery params = VectorQuery.builder("vector").k(10).nprobes(nprobes).refineFactor(refine).columns("id")
-          .buildParameters();
+          .metric(data.metric).buildParameters();
       // Warm-up on the small set: JIT, executor caches (the same segment for every query).
       LanceVectorSearch.search(spark, dir.toString(), sub, "embedding", params).collectAsList();
 
@@ -98,7 +104,7 @@ public final class SparkBatchSearchBenchmark {
       log("query 0: lancelot " + got.get(0L) + ", brute force " + truth.get(0L));
       double oursQps = n / oursSeconds;
       double bruteQps = bruteN / bruteSeconds;
-      report.add("### Batch of query vectors from a DataFrame, " + master + ", IVF_PQ nprobes=" + nprobes
+      report.add("### Batch of query vectors from a DataFrame, " + data.name + ", " + master + ", IVF_PQ nprobes=" + nprobes
           + " refine=" + refine + ", k=10 (load " + load + " → " + VectorBenchData.load() + ")");
       report.add("");
       report.add("| path | queries | seconds | queries/s | cores busy | recall@10 vs brute force |");
@@ -122,6 +128,13 @@ public final class SparkBatchSearchBenchmark {
 
   /** Query vectors from the benchmark data's cluster centres (estimated from its rows) plus noise. */
   static float[][] queries(VectorBenchData data, int n) {
+    if (!data.name.equals(VectorBenchData.SYNTHETIC)) {
+      float[][] q = new float[n][];
+      for (int i = 0; i < n; i++) {
+        q[i] = data.queries[i % data.queries.length];
+      }
+      return q;
+    }
     int dim = VectorBenchData.DIM;
     int clusters = VectorBenchData.CLUSTERS;
     float[][] centres = new float[clusters][dim];

@@ -22,30 +22,35 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Single vector queries through Spark (SPEC S3/S4) next to the engine alone and next to a trivial
- * Spark job in the same session, on the 200,000 × 128 benchmark data (IVF_PQ over 180,000 rows,
- * 20,000 rows appended unindexed): p50/p99 of {@code LanceVectorSearch.search(...).collectAsList()},
+ * Spark job in the same session, on a data set of {@link DataSets} ({@code --data}, default the
+ * 200,000 × 128 {@code synthetic-200k}; IVF_PQ over the first 90% of the rows, the rest appended
+ * unindexed): p50/p99 of {@code LanceVectorSearch.search(...).collectAsList()},
  * of the SQL function {@code lance_vector_search}, of {@code VectorSearch.search} in the driver JVM
  * and of {@code spark.range(1).collectAsList()}. The four are interleaved query by query, after a
  * warm-up, so that they see the same machine. Every Spark answer is checked against the engine's
  * (same ids in the same order), and recall@10 against the exact answer is reported.
  *
- * <p>Usage: {@code SparkSearchBenchmark <workdir> [queries=50] [warmup=20] [nprobes=16] [refine=4] [master=local[2]]}.
+ * <p>Usage: {@code SparkSearchBenchmark <workdir> [queries=50] [warmup=20] [nprobes=16] [refine=4] [master=local[2]]
+ * [--data <name>] [--unfair-allocator]}. lance-core writes the source copy of the data, so the
+ * allocator is checked as in the other benchmarks.
  */
 public final class SparkSearchBenchmark {
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] argv) throws Exception {
+    BenchArgs bench = BenchArgs.start("SparkSearchBenchmark", argv, true);
+    String[] args = bench.rest;
     Path work = Path.of(args.length > 0 ? args[0] : "/tmp/lancelot-vector-bench");
     int n = args.length > 1 ? Integer.parseInt(args[1]) : 50;
     int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 20;
     int nprobes = args.length > 3 ? Integer.parseInt(args[3]) : 16;
     int refine = args.length > 4 ? Integer.parseInt(args[4]) : 4;
     String master = args.length > 5 ? args[5] : "local[2]";
-    Knobs knobs = Knobs.ann(nprobes, refine, null);
     Path dir;
     VectorBenchData data;
     try (BufferAllocator allocator = new RootAllocator()) {
-      data = VectorBenchData.load(work, QueryBenchmark.ROWS, n + warmup);
+      data = DataSets.load(work, bench.data, n + warmup);
       dir = prepare(allocator, data, work);
     }
+    Knobs knobs = Knobs.ann(nprobes, refine, null).metric(data.metric);
     SparkSession spark = SparkSession.builder().master(master).appName("spark-search-benchmark")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.extensions", LanceSparkExtensions.class.getName()).getOrCreate();
@@ -107,7 +112,7 @@ public final class SparkSearchBenchmark {
     }
     String loadAfter = VectorBenchData.load();
     List<String> report = new ArrayList<>();
-    report.add("### Single query through Spark, " + master + ", IVF_PQ " + knobs.label() + ", k=10, " + n
+    report.add("### Single query through Spark, " + data.name + ", " + master + ", IVF_PQ " + knobs.label() + ", k=10, " + n
         + " queries after " + warmup + " warm-up (load " + load + " → " + loadAfter + ")");
     report.add("");
     report.add("| path | p50 ms | p99 ms | recall@10 |");
@@ -115,7 +120,7 @@ public final class SparkSearchBenchmark {
     report.add(row("trivial Spark job (spark.range(1).collect)", trivial, false));
     report.add(row("engine alone (VectorSearch.search, driver JVM)", engine, true));
     report.add(row("LanceVectorSearch.search(...).collectAsList()", dataFrame, true));
-    report.add(row("SQL lance_vector_search(...), the vector as 128 literals", sql, true));
+    report.add(row("SQL lance_vector_search(...), the vector as " + data.dim + " literals", sql, true));
     report.add(row("SQL lance_vector_search(..., q => :q), the vector bound as a parameter", sqlParameter, true));
     report.add("");
     report.add("Where the DataFrame search's time goes (p50 ms): building the DataFrame (planning the search) "
@@ -194,23 +199,22 @@ public final class SparkSearchBenchmark {
         + "nprobes => " + nprobes + ", refine_factor => " + refine + ", columns => array('id'))";
   }
 
-  /** lancelot's copy only (cached): IVF_PQ over 180,000 rows, then 20,000 rows appended unindexed. */
+  /** lancelot's copy only (cached): IVF_PQ over the first 90% of the rows, then the rest appended unindexed. */
   static Path prepare(BufferAllocator allocator, VectorBenchData data, Path work) throws Exception {
-    Path dir = work.resolve("spark-search").resolve("ivf_pq");
+    Path dir = work.resolve(data.workDir("spark-search")).resolve("ivf_pq");
     Path marker = dir.getParent().resolve("READY");
     if (Files.exists(marker)) {
       return dir;
     }
     VectorBenchData.deleteTree(dir);
-    VectorBenchData.copyTree(data.source(allocator, work, QueryBenchmark.INDEXED), dir);
-    long build = VectorIndexBenchmark.buildOurs(dir, IndexType.IVF_PQ);
+    VectorBenchData.copyTree(data.source(allocator, work, data.indexedRows()), dir);
+    long build = VectorIndexBenchmark.buildOurs(dir, IndexType.IVF_PQ, data.metric, null);
     try (Dataset ds = Dataset.open(dir.toString());
-        ArrowReader r = VectorBenchData.reader(allocator, data.ipc(allocator, QueryBenchmark.INDEXED,
-            QueryBenchmark.ROWS))) {
+        ArrowReader r = VectorBenchData.reader(allocator, data.ipc(allocator, data.indexedRows(), data.rows))) {
       ds.append(r).close();
     }
     log(String.format("prepared %s: IVF_PQ built in %.1f s, %,d rows appended", dir, build / 1e9,
-        QueryBenchmark.ROWS - QueryBenchmark.INDEXED));
+        data.rows - data.indexedRows()));
     Files.writeString(marker, "ok\n");
     return dir;
   }

@@ -4,6 +4,7 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
+import dev.lancelot.engine.vector.DistanceMetric;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -31,12 +32,16 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.ReadOptions;
 import org.lance.WriteParams;
+import org.lance.index.DistanceType;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.Query;
 import org.lance.ipc.ScanOptions;
 
 /**
- * Shared data and measurement helpers of the vector benchmarks. The data set: {@code rows} rows of
+ * Shared data and measurement helpers of the vector benchmarks. A benchmark works on one named data
+ * set ({@link DataSets}: {@code synthetic-200k}, {@code structured-<n>}, {@code minilm}); all have
+ * rows {@code (id int64, tenant_id int32, vector float32[dim])}, held-out queries and their exact
+ * top-10 under the set's metric. The original data set, {@code synthetic-200k}: {@code rows} rows of
  * {@code (id int64, tenant_id int32, vector float32[128])}; vector {@code i} is the center of
  * cluster {@code i % clusters} (centers N(0, 4²) per coordinate) plus N(0, 1) noise; tenant ids
  * are skewed ({@code floor(100 u³)}: tenant 0 holds ~21.5% of rows, tenant 42 ~0.6%, tenant 99
@@ -45,24 +50,45 @@ import org.lance.ipc.ScanOptions;
  * and the exact top-k of every query (brute force, all cores).
  */
 final class VectorBenchData {
-  static final int DIM = 128;
+  static final int DIM = 128; // of synthetic-200k
+  static final String SYNTHETIC = "synthetic-200k";
   static final int CLUSTERS = 1000;
   static final long DATA_SEED = 20240501L;
   static final long QUERY_SEED = 7L;
   static final int TRUTH_K = 10;
 
+  final String name;
+  final int dim;
+  final DistanceMetric metric;
   final int rows;
-  final float[] vectors; // rows × DIM
+  final float[] vectors; // rows × dim
   final int[] tenants;
   final float[][] queries;
   final long[][] truth; // exact top-10 ids per query
 
-  private VectorBenchData(int rows, float[] vectors, int[] tenants, float[][] queries, long[][] truth) {
+  VectorBenchData(String name, int dim, DistanceMetric metric, int rows, float[] vectors, int[] tenants,
+      float[][] queries, long[][] truth) {
+    this.name = name;
+    this.dim = dim;
+    this.metric = metric;
     this.rows = rows;
     this.vectors = vectors;
     this.tenants = tenants;
     this.queries = queries;
     this.truth = truth;
+  }
+
+  /** Rows indexed before the append in the end-to-end benchmarks: the first 90% (180,000 of synthetic-200k). */
+  int indexedRows() {
+    return rows / 10 * 9;
+  }
+
+  /**
+   * A benchmark's cache directory for this data set: {@code base} itself for synthetic-200k (where
+   * earlier runs left it), {@code base-<name>} for the others.
+   */
+  String workDir(String base) {
+    return name.equals(SYNTHETIC) ? base : base + "-" + name;
   }
 
   /** Loads (or generates and caches) {@code rows} rows and {@code nq} queries with their exact top-10. */
@@ -93,7 +119,7 @@ final class VectorBenchData {
           }
         }
         log("loaded cached data " + file);
-        return new VectorBenchData(rows, v, t, q, truth);
+        return new VectorBenchData(SYNTHETIC, DIM, DistanceMetric.L2, rows, v, t, q, truth);
       }
     }
     long t0 = System.nanoTime();
@@ -122,7 +148,7 @@ final class VectorBenchData {
         qq[d] = c[d] + (float) qr.nextGaussian();
       }
     }
-    long[][] truth = exactTopK(v, rows, q, TRUTH_K, i -> true);
+    long[][] truth = exactTopK(v, rows, DIM, DistanceMetric.L2, q, TRUTH_K, i -> true);
     log(String.format("generated %,d rows, %,d queries and their exact top-%d in %.1f s", rows, nq, TRUTH_K,
         (System.nanoTime() - t0) / 1e9));
     try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
@@ -143,11 +169,24 @@ final class VectorBenchData {
         }
       }
     }
-    return new VectorBenchData(rows, v, t, q, truth);
+    return new VectorBenchData(SYNTHETIC, DIM, DistanceMetric.L2, rows, v, t, q, truth);
   }
 
-  /** Exact top-k ids (l2) of each query among rows {@code i} with {@code keep(i)}; all cores. */
-  static long[][] exactTopK(float[] v, int rows, float[][] q, int k, IntPredicate keep) {
+  /** Exact top-k ids of each query among this set's rows {@code i} with {@code keep(i)}, under its metric. */
+  long[][] exactTopK(float[][] q, int k, IntPredicate keep) {
+    return exactTopK(vectors, rows, dim, metric, q, k, keep);
+  }
+
+  /**
+   * Exact top-k ids of each query among rows {@code i} with {@code keep(i)}; l2 or cosine (smaller is
+   * closer, as Lance); all cores. Ties keep the lower id.
+   */
+  static long[][] exactTopK(float[] v, int rows, int dim, DistanceMetric metric, float[][] q, int k,
+      IntPredicate keep) {
+    if (metric != DistanceMetric.L2 && metric != DistanceMetric.COSINE) {
+      throw new IllegalArgumentException("exact top-k supports l2 and cosine, not " + metric);
+    }
+    float[] norms = metric == DistanceMetric.COSINE ? norms(v, rows, dim) : null;
     int threads = Runtime.getRuntime().availableProcessors();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
@@ -157,7 +196,7 @@ final class VectorBenchData {
         int first = t;
         fs.add(pool.submit(() -> {
           for (int qi = first; qi < q.length; qi += threads) {
-            out[qi] = topK(v, rows, q[qi], k, keep);
+            out[qi] = topK(v, rows, dim, norms, q[qi], k, keep);
           }
         }));
       }
@@ -172,7 +211,26 @@ final class VectorBenchData {
     }
   }
 
-  private static long[] topK(float[] v, int rows, float[] q, int k, IntPredicate keep) {
+  private static float[] norms(float[] v, int rows, int dim) {
+    float[] out = new float[rows];
+    for (int i = 0; i < rows; i++) {
+      double s = 0;
+      for (int d = 0; d < dim; d++) {
+        float x = v[i * dim + d];
+        s += x * x;
+      }
+      out[i] = (float) Math.sqrt(s);
+    }
+    return out;
+  }
+
+  /** {@code norms} null: squared l2; otherwise cosine distance {@code 1 - a·b / (|a| |b|)}. */
+  private static long[] topK(float[] v, int rows, int dim, float[] norms, float[] q, int k, IntPredicate keep) {
+    double qn = 0;
+    for (float x : q) {
+      qn += x * x;
+    }
+    float qNorm = (float) Math.sqrt(qn);
     // Sorted insertion into a k-slot list: k is small.
     float[] bestD = new float[k];
     long[] bestI = new long[k];
@@ -183,10 +241,17 @@ final class VectorBenchData {
         continue;
       }
       float s = 0;
-      int off = i * DIM;
-      for (int d = 0; d < DIM; d++) {
-        float x = v[off + d] - q[d];
-        s += x * x;
+      int off = i * dim;
+      if (norms == null) {
+        for (int d = 0; d < dim; d++) {
+          float x = v[off + d] - q[d];
+          s += x * x;
+        }
+      } else {
+        for (int d = 0; d < dim; d++) {
+          s += v[off + d] * q[d];
+        }
+        s = 1 - s / (norms[i] * qNorm);
       }
       if (s < bestD[k - 1]) {
         int j = k - 1;
@@ -210,7 +275,7 @@ final class VectorBenchData {
 
   /** Rows [from, to) as an Arrow IPC stream (to feed either writer). */
   byte[] ipc(BufferAllocator allocator, int from, int to) throws IOException {
-    return FormatBenchmark.ipc(allocator, from, to, new FormatBenchmark.RowValues() {
+    return FormatBenchmark.ipc(allocator, from, to, dim, new FormatBenchmark.RowValues() {
       @Override
       public int tenant(int row) {
         return tenants[row];
@@ -218,7 +283,7 @@ final class VectorBenchData {
 
       @Override
       public float value(int row, int d) {
-        return vectors[row * DIM + d];
+        return vectors[row * dim + d];
       }
     });
   }
@@ -232,7 +297,7 @@ final class VectorBenchData {
    * benchmarks copy it, so both engines start from byte-identical data files.
    */
   Path source(BufferAllocator allocator, Path work, int n) throws IOException {
-    Path dir = work.resolve("data").resolve("source-" + n);
+    Path dir = work.resolve(workDir("data")).resolve("source-" + n);
     if (Files.exists(dir.resolve("_versions"))) {
       return dir;
     }
@@ -294,9 +359,14 @@ final class VectorBenchData {
 
   /** Knobs of one nearest query, applied identically to both engines; null = the engine's default. */
   record Knobs(int k, Integer nprobes, Integer refine, Integer ef, boolean useIndex, String filter,
-      boolean prefilter) {
+      boolean prefilter, DistanceMetric metric) {
+    /** An l2 ANN query; {@link #metric(DistanceMetric)} for the data set's metric. */
     static Knobs ann(int nprobes, Integer refine, Integer ef) {
-      return new Knobs(TRUTH_K, nprobes, refine, ef, true, null, false);
+      return new Knobs(TRUTH_K, nprobes, refine, ef, true, null, false, DistanceMetric.L2);
+    }
+
+    Knobs metric(DistanceMetric m) {
+      return new Knobs(k, nprobes, refine, ef, useIndex, filter, prefilter, m);
     }
 
     String label() {
@@ -319,7 +389,8 @@ final class VectorBenchData {
   }
 
   static VectorQuery.Builder ourQuery(Knobs k) {
-    VectorQuery.Builder b = VectorQuery.builder("vector").k(k.k()).useIndex(k.useIndex()).columns("id");
+    VectorQuery.Builder b = VectorQuery.builder("vector").k(k.k()).useIndex(k.useIndex()).columns("id")
+        .metric(k.metric());
     if (k.nprobes() != null) {
       b.nprobes(k.nprobes());
     }
@@ -356,7 +427,8 @@ final class VectorBenchData {
 
   /** Lance 7: one nearest query through a scanner, returns the ids found. */
   static long[] lance(org.lance.Dataset ds, float[] q, Knobs k) {
-    Query.Builder qb = new Query.Builder().setColumn("vector").setKey(q).setK(k.k()).setUseIndex(k.useIndex());
+    Query.Builder qb = new Query.Builder().setColumn("vector").setKey(q).setK(k.k()).setUseIndex(k.useIndex())
+        .setDistanceType(DistanceType.valueOf(lanceDistance(k.metric())));
     if (k.nprobes() != null) {
       qb.setNprobes(k.nprobes());
     }
@@ -388,6 +460,20 @@ final class VectorBenchData {
       throw new RuntimeException(e);
     }
     return Arrays.copyOf(out, n);
+  }
+
+  /** The name of {@code m} among lance-core's {@code DistanceType} constants. */
+  static String lanceDistance(DistanceMetric m) {
+    switch (m) {
+      case L2:
+        return "L2";
+      case COSINE:
+        return "Cosine";
+      case DOT:
+        return "Dot";
+      default:
+        throw new IllegalArgumentException("no lance-core distance type for " + m);
+    }
   }
 
   static double recall(long[] got, long[] truth) {

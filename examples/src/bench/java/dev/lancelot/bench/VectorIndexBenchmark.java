@@ -29,42 +29,45 @@ import org.lance.index.vector.VectorIndexParams;
 
 /**
  * Issue 4: vector indexes, lancelot vs lance-core 7.0.0 in one JVM. On byte-identical copies of a
- * 200,000 × 128 clustered dataset (see {@link VectorBenchData}), each engine builds IVF_PQ (256
- * partitions, 16 sub-vectors, 8 bits) and IVF_HNSW_SQ (16 partitions, m=20, ef_construction=150,
- * 8-bit SQ), l2, other parameters at their defaults. Reports build time (builds run one after the
+ * data set of {@link DataSets} ({@code --data}, default {@code synthetic-200k}), each engine builds
+ * IVF_PQ (256 partitions, 16 sub-vectors, 8 bits) and IVF_HNSW_SQ (16 partitions, m=20,
+ * ef_construction=150, 8-bit SQ) under the data set's metric, other parameters at their defaults. Reports build time (builds run one after the
  * other, never concurrently), index size on disk ({@code _indices}), and for a grid of query
  * parameters recall@10 against the exact top-10 plus per-query latency p50/p99: one query in flight
  * at a time, both engines interleaved query by query, after warm-up queries.
  *
  * <p>Usage: {@code VectorIndexBenchmark <workdir> [queries=1000] [warmup=100] [types=ivf_pq,ivf_hnsw_sq]
- * [reuse]} — {@code reuse} keeps indexes already built in {@code <workdir>} (latency only).
+ * [reuse] [--data <name>] [--unfair-allocator]} — {@code reuse} keeps indexes already built in
+ * {@code <workdir>} (latency only).
  */
 public final class VectorIndexBenchmark {
   static final int ROWS = 200_000;
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] argv) throws Exception {
+    BenchArgs bench = BenchArgs.start("VectorIndexBenchmark", argv, true);
+    String[] args = bench.rest;
     Path work = Path.of(args.length > 0 ? args[0] : "/tmp/lancelot-vector-bench");
     int nq = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
     int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 100;
     List<String> types = Arrays.asList((args.length > 3 ? args[3] : "ivf_pq,ivf_hnsw_sq").split(","));
     boolean reuse = args.length > 4 && args[4].equals("reuse");
-    System.out.printf("VectorIndexBenchmark: %,d rows x float32[%d], %d clusters, %d queries (%d warm-up), k=10;"
-        + " JVM %s, %d cores; %s%n", ROWS, VectorBenchData.DIM, VectorBenchData.CLUSTERS, nq, warmup,
-        System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), work);
     List<String> report = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator()) {
-      VectorBenchData data = VectorBenchData.load(work, ROWS, nq);
-      Path source = data.source(allocator, work, ROWS);
+      VectorBenchData data = DataSets.load(work, bench.data, nq);
+      System.out.printf("VectorIndexBenchmark: data set %s, %,d rows x float32[%d] %s, %d queries (%d warm-up), k=10;"
+          + " JVM %s, %d cores; %s%n", data.name, data.rows, data.dim, data.metric.lanceName(), nq, warmup,
+          System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), work);
+      Path source = data.source(allocator, work, data.rows);
       for (String type : types) {
         IndexType t = IndexType.parse(type);
-        Path ours = work.resolve("idx").resolve(type).resolve("lancelot");
-        Path lance = work.resolve("idx").resolve(type).resolve("lance");
+        Path ours = work.resolve(data.workDir("idx")).resolve(type).resolve("lancelot");
+        Path lance = work.resolve(data.workDir("idx")).resolve(type).resolve("lance");
         boolean built = reuse && Files.exists(ours.resolve("_indices")) && Files.exists(lance.resolve("_indices"));
         if (!built) {
           VectorBenchData.copyTree(source, ours);
           VectorBenchData.copyTree(source, lance);
           report.add("");
-          report.add("### build " + t + " (" + describe(t) + ")");
+          report.add("### build " + t + " (" + describe(t, data.metric) + "), " + data.name);
           report.add("");
           report.add("| | lancelot | Lance 7 | ratio |");
           report.add("|---|---:|---:|---:|");
@@ -73,11 +76,11 @@ public final class VectorIndexBenchmark {
           long lanceNs;
           String loadBefore = VectorBenchData.load();
           if (t == IndexType.IVF_PQ) {
-            lanceNs = buildLance(allocator, lance, t);
-            ourNs = buildOurs(ours, t);
+            lanceNs = buildLance(allocator, lance, t, data.metric);
+            ourNs = buildOurs(ours, t, data.metric, null);
           } else {
-            ourNs = buildOurs(ours, t);
-            lanceNs = buildLance(allocator, lance, t);
+            ourNs = buildOurs(ours, t, data.metric, null);
+            lanceNs = buildLance(allocator, lance, t, data.metric);
           }
           String loadAfter = VectorBenchData.load();
           long ourSize = VectorBenchData.sizeOf(ours.resolve("_indices"));
@@ -103,18 +106,14 @@ public final class VectorIndexBenchmark {
     System.out.flush();
   }
 
-  static String describe(IndexType t) {
-    return t == IndexType.IVF_PQ ? "256 partitions, 16 sub-vectors, 8 bits, l2"
-        : "16 partitions, m=20, ef_construction=150, SQ 8 bits, l2";
-  }
-
-  static long buildOurs(Path dir, IndexType t) {
-    return buildOurs(dir, t, null);
+  static String describe(IndexType t, DistanceMetric metric) {
+    return (t == IndexType.IVF_PQ ? "256 partitions, 16 sub-vectors, 8 bits, "
+        : "16 partitions, m=20, ef_construction=150, SQ 8 bits, ") + metric.lanceName();
   }
 
   /** {@code seed} null: the engine's default seed. */
-  static long buildOurs(Path dir, IndexType t, Long seed) {
-    VectorIndexSpec spec = VectorIndexSpec.of(t, DistanceMetric.L2);
+  static long buildOurs(Path dir, IndexType t, DistanceMetric metric, Long seed) {
+    VectorIndexSpec spec = VectorIndexSpec.of(t, metric);
     if (seed != null) {
       spec = spec.withSeed(seed);
     }
@@ -130,17 +129,18 @@ public final class VectorIndexBenchmark {
     return ns;
   }
 
-  static long buildLance(BufferAllocator allocator, Path dir, IndexType t) {
+  static long buildLance(BufferAllocator allocator, Path dir, IndexType t, DistanceMetric metric) {
+    DistanceType distance = DistanceType.valueOf(VectorBenchData.lanceDistance(metric));
     IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(t == IndexType.IVF_PQ ? 256 : 16).build();
     VectorIndexParams params;
     if (t == IndexType.IVF_PQ) {
       PQBuildParams pq = new PQBuildParams.Builder().setNumSubVectors(16).setNumBits(8).build();
-      params = VectorIndexParams.withIvfPqParams(DistanceType.L2, ivf, pq);
+      params = VectorIndexParams.withIvfPqParams(distance, ivf, pq);
     } else {
       HnswBuildParams hnsw = new HnswBuildParams.Builder().setM(20).setEfConstruction(150).setMaxLevel((short) 7)
           .build();
       SQBuildParams sq = new SQBuildParams.Builder().setNumBits((short) 8).build();
-      params = VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf, hnsw, sq);
+      params = VectorIndexParams.withIvfHnswSqParams(distance, ivf, hnsw, sq);
     }
     log("Lance builds " + t);
     long t0 = System.nanoTime();
@@ -153,12 +153,12 @@ public final class VectorIndexBenchmark {
     return ns;
   }
 
-  static List<Knobs> grid(IndexType t) {
+  static List<Knobs> grid(IndexType t, DistanceMetric metric) {
     List<Knobs> out = new ArrayList<>();
     if (t == IndexType.IVF_PQ) {
       for (int nprobes : new int[] {1, 4, 16, 64}) {
         for (Integer refine : new Integer[] {null, 4}) {
-          out.add(Knobs.ann(nprobes, refine, null));
+          out.add(Knobs.ann(nprobes, refine, null).metric(metric));
         }
       }
     } else {
@@ -166,7 +166,7 @@ public final class VectorIndexBenchmark {
       for (int nprobes : new int[] {1, 4, 16}) {
         for (int ef : new int[] {32, 64, 128}) {
           for (Integer refine : new Integer[] {null, 4}) {
-            out.add(Knobs.ann(nprobes, refine, ef));
+            out.add(Knobs.ann(nprobes, refine, ef).metric(metric));
           }
         }
       }
@@ -177,17 +177,19 @@ public final class VectorIndexBenchmark {
   static void searchGrid(VectorBenchData data, BufferAllocator allocator, IndexType t, Path ours, Path lance,
       int warmup, List<String> report) {
     report.add("");
-    report.add("### search " + t + " (" + describe(t) + "), " + data.queries.length + " queries, k=10");
+    report.add("### search " + t + " (" + describe(t, data.metric) + "), " + data.name + ", " + data.queries.length
+        + " queries, k=10");
     report.add("");
     report.add("| parameters | recall lancelot | recall Lance 7 | Δ recall | p50 ms lancelot | p50 ms Lance 7 "
         + "| p99 ms lancelot | p99 ms Lance 7 | load avg |");
     report.add("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     try (Dataset ods = Dataset.open(ours.toString());
          org.lance.Dataset lds = VectorBenchData.openLance(allocator, lance)) {
-      Knobs widest = t == IndexType.IVF_PQ ? Knobs.ann(64, null, null) : Knobs.ann(16, null, 128);
+      Knobs widest = (t == IndexType.IVF_PQ ? Knobs.ann(64, null, null) : Knobs.ann(16, null, 128))
+          .metric(data.metric);
       VectorBenchData.prewarm(data.queries, q -> VectorBenchData.ours(ods, q, widest),
           q -> VectorBenchData.lance(lds, q, widest));
-      for (Knobs k : grid(t)) {
+      for (Knobs k : grid(t, data.metric)) {
         Series[] s = VectorBenchData.sideBySide(data.queries, data.truth, warmup,
             q -> VectorBenchData.ours(ods, q, k), q -> VectorBenchData.lance(lds, q, k));
         report.add(row(k.label(), s[0], s[1]));
