@@ -276,7 +276,8 @@ class SparkRowLevelTest extends SharedSpark {
     });
     assertThatThrownBy(() -> spark.sql("UPDATE " + table + " SET tenant_id = 777 WHERE id = 5 AND concurrently(id)"))
         .hasStackTraceContaining("Cannot commit update to")
-        .hasStackTraceContaining("a concurrent delete was committed as version 2 after this operation read version 1")
+        .hasStackTraceContaining("a concurrent delete was committed as version 2 (transaction read from ")
+        .hasStackTraceContaining("after this operation read version 1")
         .hasStackTraceContaining("Retry the operation on the latest version");
     assertThat(CONCURRENT.get()).isNull();
     assertThat(SparkProcedureTest.version(dir.toString())).isEqualTo(2);
