@@ -66,6 +66,74 @@ class SparkSqlTablesTest extends SharedSpark {
     return out;
   }
 
+  static List<Long> vectorSearchIds(String table, long near, int k) {
+    return spark.sql("SELECT id FROM VECTOR_SEARCH(table => '" + table + "', query_vector => array("
+        + SparkVectorSearchTest.toSql(SparkProcedureTest.vectorOf(near)) + "), vector_column => 'vector', "
+        + "num_results => " + k + ", nprobes => 4, refine_factor => 10)").collectAsList().stream()
+        .map(r -> r.getLong(0)).toList();
+  }
+
+  /**
+   * Everything a SQL-only session does to one table, start to end: create, insert, index, search
+   * under both function names, DELETE / UPDATE / MERGE with searches still right (deleted rows
+   * never found, updated and inserted rows found), time travel, compact, clean up, and lance-core
+   * reading the result row for row and searching it the same way.
+   */
+  @Test
+  void sqlOnlySessionFromCreateToCleanup() throws Exception {
+    String table = "lance.shop.done";
+    spark.sql("CREATE TABLE " + table + " (id BIGINT, tenant_id INT, vector ARRAY<FLOAT>) "
+        + "TBLPROPERTIES ('vector.arrow.fixed-size-list.size' = '" + DIM + "')"); // v1
+    spark.sql("INSERT INTO " + table + " " + SparkProcedureTest.items(0, 2000)); // v2
+    spark.sql("INSERT INTO " + table + " " + SparkProcedureTest.items(2000, 2500)); // v3, small fragments
+    spark.sql("CALL lance.system.create_index(table => 'shop.done', column => 'vector', index_type => 'IVF_PQ', "
+        + "num_partitions => 4, num_sub_vectors => 2, seed => 3)"); // v4
+    spark.sql("CALL lance.system.create_scalar_index(table => 'shop.done', column => 'tenant_id')"); // v5
+    String location = location("done");
+    List<Long> near42 = vectorSearchIds(table, 42, 5);
+    assertThat(near42.get(0)).isEqualTo(42L);
+    assertThat(spark.sql("SELECT id FROM lance_vector_search('" + table + "', column => 'vector', q => array("
+        + SparkVectorSearchTest.toSql(SparkProcedureTest.vectorOf(42)) + "), k => 5, nprobes => 4, refine_factor => 10)")
+        .collectAsList()).extracting(r -> r.getLong(0)).containsExactlyElementsOf(near42);
+
+    spark.sql("DELETE FROM " + table + " WHERE id % 10 = 7"); // v6: arithmetic, 250 rows
+    spark.sql("UPDATE " + table + " SET vector = transform(sequence(1, " + DIM + "), i -> cast(sin(42 * i) as float)) "
+        + "WHERE id = 1500"); // v7: row 1500 now sits next to row 42
+    spark.sql("MERGE INTO " + table + " t USING (SELECT id, cast(55 as int) AS tenant_id, transform(sequence(1, "
+        + DIM + "), i -> cast(sin(id * i) as float)) AS vector FROM range(0, 5010) WHERE id = 10 OR id >= 5000) s "
+        + "ON t.id = s.id WHEN MATCHED THEN UPDATE SET t.tenant_id = s.tenant_id WHEN NOT MATCHED THEN INSERT *"); // v8
+    assertThat(SparkProcedureTest.version(location)).isEqualTo(8);
+    assertThat(count("SELECT count(*) FROM " + table)).isEqualTo(2260);
+    assertThat(count("SELECT count(*) FROM " + table + " WHERE tenant_id = 55")).isEqualTo(11);
+    List<Long> after = vectorSearchIds(table, 42, 5);
+    assertThat(after.subList(0, 2)).containsExactlyInAnyOrder(42L, 1500L);
+    assertThat(after).noneMatch(id -> id % 10 == 7);
+    assertThat(vectorSearchIds(table, 5003, 1)).containsExactly(5003L); // merged in, found by flat search
+    assertThat(vectorSearchIds(table, 17, 10)).doesNotContain(17L);
+    assertThat(count("SELECT count(*) FROM " + table + " VERSION AS OF 3")).isEqualTo(2500);
+
+    Row compacted = spark.sql("CALL lance.system.compact(table => 'shop.done')").first(); // v9
+    assertThat(SparkProcedureTest.version(location)).isEqualTo(9);
+    assertThat(compacted.toString()).isNotEmpty();
+    assertThat(count("SELECT count(*) FROM " + table)).isEqualTo(2260);
+    assertThat(vectorSearchIds(table, 42, 5)).containsExactlyInAnyOrderElementsOf(after);
+    spark.sql("CALL lance.system.cleanup(table => 'shop.done', retain_versions => 1)");
+    assertThatThrownBy(() -> spark.sql("SELECT count(*) FROM " + table + " VERSION AS OF 3").collect())
+        .hasMessageContaining("Cannot open version 3");
+    assertThat(count("SELECT count(*) FROM " + table)).isEqualTo(2260);
+
+    Path dir = Path.of(java.net.URI.create(location));
+    assertThat(LanceOracle.longColumn(allocator, dir, "id", null).stream().sorted().toList())
+        .isEqualTo(spark.sql("SELECT id FROM " + table + " ORDER BY id").collectAsList().stream()
+            .map(r -> r.getLong(0)).toList());
+    assertThat(LanceOracle.longColumn(allocator, dir, "id", "tenant_id = 55")).hasSize(11);
+    List<LanceOracle.Hit> lance = LanceOracle.nearest(allocator, dir, SparkProcedureTest.vectorOf(42), 5, null, null,
+        null, false, null, false);
+    assertThat(lance.subList(0, 2)).extracting(LanceOracle.Hit::id).containsExactlyInAnyOrder(42L, 1500L);
+    assertThat(lance).extracting(LanceOracle.Hit::id).noneMatch(id -> id % 10 == 7);
+    spark.sql("DROP TABLE " + table);
+  }
+
   @Test
   void sqlOnlyFlowFromCreateToDrop() throws Exception {
     spark.sql("CREATE TABLE lance.shop.items (id BIGINT, tenant_id INT, vector ARRAY<FLOAT>) "
