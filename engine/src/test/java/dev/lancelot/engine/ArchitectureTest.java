@@ -1,0 +1,42 @@
+package dev.lancelot.engine;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's layering (docs/architecture.md §2), checked on the compiled main classes: the
+ * layers that read and write bytes (file format, table format, storage, filters, schemas, Arrow
+ * helpers, distance kernels) never depend on the layers built on them (indexes, vector queries,
+ * scans, the table's commit machinery, writes, maintenance) or on the {@link Dataset} facade.
+ */
+class ArchitectureTest {
+  static JavaClasses engine;
+
+  @BeforeAll
+  static void importMainClasses() {
+    engine = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("dev.lancelot.engine");
+  }
+
+  @Test
+  void lowerLayersDoNotDependOnTheLayersBuiltOnThem() {
+    noClasses().that().resideInAnyPackage("dev.lancelot.engine.file..", "dev.lancelot.engine.format..",
+            "dev.lancelot.engine.io..", "dev.lancelot.engine.expr..", "dev.lancelot.engine.schema..",
+            "dev.lancelot.engine.arrow..", "dev.lancelot.engine.vector..", "dev.lancelot.engine.util..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.lancelot.engine.index..",
+            "dev.lancelot.engine.query..", "dev.lancelot.engine.scan..", "dev.lancelot.engine.table..",
+            "dev.lancelot.engine.write..", "dev.lancelot.engine.maintenance..")
+        .check(engine);
+    noClasses().that().resideOutsideOfPackage("dev.lancelot.engine")
+        .and().resideInAnyPackage("dev.lancelot.engine.file..", "dev.lancelot.engine.format..",
+            "dev.lancelot.engine.io..", "dev.lancelot.engine.expr..", "dev.lancelot.engine.schema..",
+            "dev.lancelot.engine.arrow..", "dev.lancelot.engine.vector..", "dev.lancelot.engine.util..")
+        .should().dependOnClassesThat().belongToAnyOf(Dataset.class, Scanner.class, DeletePlanner.class)
+        .check(engine);
+  }
+}
