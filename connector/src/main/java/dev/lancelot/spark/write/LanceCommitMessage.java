@@ -36,6 +36,11 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
 
   @Override
   public void write(Kryo kryo, Output output) {
+    writeFragments(output, fragments);
+  }
+
+  /** The fragments as a count and length-prefixed protobuf bytes (shared with the row-level message). */
+  static void writeFragments(Output output, List<FragmentMetadata> fragments) {
     output.writeInt(fragments.size(), true);
     for (FragmentMetadata f : fragments) {
       byte[] bytes = f.toProto().toByteArray();
@@ -44,8 +49,8 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
     }
   }
 
-  @Override
-  public void read(Kryo kryo, Input input) {
+  /** Reads what {@link #writeFragments} wrote; {@code task} names the task kind in errors. */
+  static List<FragmentMetadata> readFragments(Input input, String task) {
     int n = input.readInt(true);
     List<FragmentMetadata> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -53,10 +58,15 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
       try {
         out.add(new FragmentMetadata(DataFragment.parseFrom(bytes)));
       } catch (InvalidProtocolBufferException e) {
-        throw new KryoException("Corrupt fragment metadata in a write task's commit message", e);
+        throw new KryoException("Corrupt fragment metadata in a " + task + " task's commit message", e);
       }
     }
-    fragments = List.copyOf(out);
+    return List.copyOf(out);
+  }
+
+  @Override
+  public void read(Kryo kryo, Input input) {
+    fragments = readFragments(input, "write");
   }
 
   @Override

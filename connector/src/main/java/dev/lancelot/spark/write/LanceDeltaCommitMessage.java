@@ -5,16 +5,13 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.KryoSerializable;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.FragmentMetadata;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,12 +52,7 @@ public final class LanceDeltaCommitMessage implements WriterCommitMessage, KryoS
 
   @Override
   public void write(Kryo kryo, Output output) {
-    output.writeInt(fragments.size(), true);
-    for (FragmentMetadata f : fragments) {
-      byte[] bytes = f.toProto().toByteArray();
-      output.writeInt(bytes.length, true);
-      output.writeBytes(bytes);
-    }
+    LanceCommitMessage.writeFragments(output, fragments);
     output.writeInt(deletes.size(), true);
     for (Map.Entry<Long, RoaringBitmap> e : new TreeMap<>(deletes).entrySet()) {
       output.writeLong(e.getKey(), true);
@@ -77,17 +69,7 @@ public final class LanceDeltaCommitMessage implements WriterCommitMessage, KryoS
 
   @Override
   public void read(Kryo kryo, Input input) {
-    int n = input.readInt(true);
-    List<FragmentMetadata> out = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      byte[] bytes = input.readBytes(input.readInt(true));
-      try {
-        out.add(new FragmentMetadata(DataFragment.parseFrom(bytes)));
-      } catch (InvalidProtocolBufferException e) {
-        throw new KryoException("Corrupt fragment metadata in a row-level task's commit message", e);
-      }
-    }
-    fragments = List.copyOf(out);
+    fragments = LanceCommitMessage.readFragments(input, "row-level");
     int d = input.readInt(true);
     deletes = new HashMap<>();
     for (int i = 0; i < d; i++) {
