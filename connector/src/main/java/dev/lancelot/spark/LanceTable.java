@@ -6,7 +6,7 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.Predicates;
-import dev.lancelot.spark.read.SparkFilters;
+import dev.lancelot.spark.read.SparkPredicates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,8 +18,6 @@ import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
 import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
 import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
-import org.apache.spark.sql.internal.connector.PredicateUtils;
-import org.apache.spark.sql.sources.Filter;
 import dev.lancelot.spark.read.LanceScanBuilder;
 import dev.lancelot.spark.write.LanceWriteBuilder;
 import java.util.EnumSet;
@@ -180,15 +178,13 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
 
   /** The engine filter (SQL) for a DELETE condition, when every predicate translates exactly. */
   private Optional<String> exactDeleteFilter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
-    Map<String, org.apache.arrow.vector.types.pojo.Field> filterable = SparkFilters.filterableColumns(arrowSchema);
     List<Predicate> translated = new ArrayList<>();
     for (org.apache.spark.sql.connector.expressions.filter.Predicate p : predicates) {
-      scala.Option<Filter> v1 = PredicateUtils.toV1(p);
-      Optional<Predicate> engine = v1.isDefined() ? SparkFilters.translate(v1.get(), filterable) : Optional.empty();
-      if (engine.isEmpty()) {
+      Optional<SparkPredicates.Translation> engine = SparkPredicates.translate(p, arrowSchema, false);
+      if (engine.isEmpty() || !engine.get().exact()) {
         return Optional.empty();
       }
-      translated.add(engine.get());
+      translated.add(engine.get().predicate());
     }
     return Optional.of(Predicates.and(translated).toSql());
   }

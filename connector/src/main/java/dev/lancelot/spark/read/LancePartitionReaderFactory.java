@@ -29,18 +29,21 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
   private final List<String> output;
   private final String filterSql;
   private final int batchSize;
+  private final long limit;
 
   /**
    * {@code columns} are the data columns the engine reads, {@code output} the batch's columns in
-   * order: those data columns and any metadata columns ({@link MetadataColumns}).
+   * order: those data columns and any metadata columns ({@link MetadataColumns}); each partition
+   * returns at most {@code limit} rows (-1: no limit).
    */
   LancePartitionReaderFactory(Broadcast<SerializableConfiguration> conf, List<String> columns, List<String> output,
-      String filterSql, int batchSize) {
+      String filterSql, int batchSize, long limit) {
     this.conf = conf;
     this.columns = List.copyOf(columns);
     this.output = List.copyOf(output);
     this.filterSql = filterSql;
-    this.batchSize = batchSize;
+    this.batchSize = limit > 0 ? (int) Math.min(batchSize, limit) : batchSize;
+    this.limit = limit;
   }
 
   @Override
@@ -86,7 +89,7 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
 
     @Override
     public boolean next() {
-      if (!batches.hasNext()) {
+      if ((limit >= 0 && rows >= limit) || !batches.hasNext()) {
         return false;
       }
       VectorSchemaRoot root = batches.next();
@@ -103,8 +106,9 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
               : RowAddressColumnVector.address(addresses);
         }
       }
-      current = new ColumnarBatch(cols, root.getRowCount());
-      rows += root.getRowCount();
+      int n = limit < 0 ? root.getRowCount() : (int) Math.min(root.getRowCount(), limit - rows);
+      current = new ColumnarBatch(cols, n);
+      rows += n;
       return true;
     }
 

@@ -9,12 +9,14 @@ import dev.lancelot.spark.ConfigurationBroadcasts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
-import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -22,20 +24,27 @@ import org.apache.spark.sql.types.StructType;
  * A planned scan of one dataset version: one input partition per fragment, fragments larger than
  * {@code max_rows_per_partition} split by row range. Partitions carry only the dataset location,
  * version, task and projection (docs/architecture.md §7.4).
+ *
+ * <p>A pushed {@code LIMIT n} stops each partition after {@code n} rows and, without a filter,
+ * plans only the first tasks that hold {@code n} live rows by the manifest's counts; Spark still
+ * applies its own limit over the partitions. Statistics come from the manifest ({@link
+ * ScanStatistics}).
  */
-public final class LanceScan implements Scan, Batch {
+public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   private final LanceTable table;
   private final LanceOptions options;
   private final StructType readSchema;
   private final String filterSql;
-  private final Filter[] pushed;
+  private final long limit;
+  private Statistics statistics;
 
-  LanceScan(LanceTable table, LanceOptions options, StructType readSchema, String filterSql, Filter[] pushed) {
+  /** {@code limit} is the pushed LIMIT, or -1 for none. */
+  LanceScan(LanceTable table, LanceOptions options, StructType readSchema, String filterSql, long limit) {
     this.table = table;
     this.options = options;
     this.readSchema = readSchema;
     this.filterSql = filterSql;
-    this.pushed = pushed;
+    this.limit = limit;
   }
 
   @Override
@@ -46,7 +55,30 @@ public final class LanceScan implements Scan, Batch {
   @Override
   public String description() {
     return "LanceScan[" + table.location() + ", version=" + table.datasetVersion() + ", columns="
-        + Arrays.toString(readSchema.fieldNames()) + (filterSql == null ? "" : ", filter=" + filterSql) + "]";
+        + Arrays.toString(readSchema.fieldNames()) + (filterSql == null ? "" : ", filter=" + filterSql)
+        + (limit < 0 ? "" : ", limit=" + limit) + "]";
+  }
+
+  /**
+   * Rows and bytes from the manifest (no data read); computed once per scan. With a filter the row
+   * count is unknown (only the bytes, an upper bound, are reported). A scan of no data column
+   * (metadata columns only, or rows to count under a filter) reports every data file's bytes: an
+   * upper bound, never zero for a table with rows.
+   */
+  @Override
+  public Statistics estimateStatistics() {
+    if (statistics == null) {
+      try (Dataset ds = table.openDataset()) {
+        ManifestFacts facts = ManifestFacts.of(ds);
+        OptionalLong rows = filterSql != null ? OptionalLong.empty() : OptionalLong.of(facts.estimatedLiveRows());
+        if (rows.isPresent() && limit >= 0) {
+          rows = OptionalLong.of(Math.min(limit, rows.getAsLong()));
+        }
+        List<String> read = dataColumns().isEmpty() ? ds.lanceSchema().names() : dataColumns();
+        statistics = new ScanStatistics(facts.dataFileBytes(read), rows);
+      }
+    }
+    return statistics;
   }
 
   @Override
@@ -85,6 +117,9 @@ public final class LanceScan implements Scan, Batch {
       Scanner scanner = ds.newScan().columns(dataColumns()).filter(filterSql);
       scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
       List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
+      if (limit >= 0 && filterSql == null) {
+        tasks = ManifestFacts.of(ds).firstTasksHolding(tasks, limit);
+      }
       BlockHosts hosts = new BlockHosts(table.location(), table.hadoopConf());
       java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
       ds.fragments().forEach(f -> fragments.put(f.id(), f));
@@ -102,10 +137,6 @@ public final class LanceScan implements Scan, Batch {
   public PartitionReaderFactory createReaderFactory() {
     return new LancePartitionReaderFactory(
         ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()), dataColumns(),
-        columns(), filterSql, options.batchSize());
-  }
-
-  Filter[] pushedFilters() {
-    return pushed;
+        columns(), filterSql, options.batchSize(), limit);
   }
 }

@@ -1,33 +1,43 @@
 package dev.lancelot.spark.read;
 
+import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.Predicates;
 import dev.lancelot.spark.LanceOptions;
 import dev.lancelot.spark.LanceTable;
 import java.util.ArrayList;
-import java.util.Map;
-import org.apache.arrow.vector.types.pojo.Field;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
-import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
+import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
-import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.types.StructType;
 
 /**
  * Translates Spark's pushdown into an engine scan (docs/architecture.md §7.2: the connector translates, the engine
- * plans): pruned columns become the projection, translatable filters become one engine
- * predicate; the rest is returned for Spark to evaluate.
+ * plans): pruned columns become the projection, translatable predicates become one engine
+ * predicate ({@link SparkPredicates}; the rest, and the inexact ones, are returned for Spark to
+ * evaluate), a LIMIT caps each partition, and {@code COUNT(*)} of an unfiltered scan is answered
+ * from the manifest ({@link LanceCountScan}). docs/sql.md describes what is pushed.
  */
 public final class LanceScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns,
-    SupportsPushDownFilters {
+    SupportsPushDownV2Filters, SupportsPushDownLimit, SupportsPushDownAggregates {
   private final LanceTable table;
   private final LanceOptions options;
   private StructType requiredSchema;
-  private Filter[] pushed = new Filter[0];
+  private org.apache.spark.sql.connector.expressions.filter.Predicate[] pushed =
+      new org.apache.spark.sql.connector.expressions.filter.Predicate[0];
   private Predicate predicate;
+  private long limit = -1;
+  private OptionalLong countStar = OptionalLong.empty();
+  private int countAggregates;
 
   public LanceScanBuilder(LanceTable table, LanceOptions options) {
     this.table = table;
@@ -40,33 +50,91 @@ public final class LanceScanBuilder implements ScanBuilder, SupportsPushDownRequ
     this.requiredSchema = required;
   }
 
+  /**
+   * Pushes every predicate the engine can evaluate; returns those Spark must still evaluate: the
+   * untranslated ones and those pushed only in part (a superset of their rows).
+   */
   @Override
-  public Filter[] pushFilters(Filter[] filters) {
-    Map<String, Field> filterable = SparkFilters.filterableColumns(table.arrowSchema());
-    List<Filter> accepted = new ArrayList<>();
-    List<Filter> rejected = new ArrayList<>();
-    List<Predicate> predicates = new ArrayList<>();
-    for (Filter f : filters) {
-      Optional<Predicate> p = SparkFilters.translate(f, filterable);
-      if (p.isPresent()) {
-        accepted.add(f);
-        predicates.add(p.get());
-      } else {
-        rejected.add(f);
+  public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushPredicates(
+      org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    List<org.apache.spark.sql.connector.expressions.filter.Predicate> accepted = new ArrayList<>();
+    List<org.apache.spark.sql.connector.expressions.filter.Predicate> postScan = new ArrayList<>();
+    List<Predicate> engine = new ArrayList<>();
+    for (org.apache.spark.sql.connector.expressions.filter.Predicate p : predicates) {
+      Optional<SparkPredicates.Translation> t = SparkPredicates.translate(p, table.arrowSchema());
+      if (t.isPresent()) {
+        accepted.add(p);
+        engine.add(t.get().predicate());
+      }
+      if (t.isEmpty() || !t.get().exact()) {
+        postScan.add(p);
       }
     }
-    this.pushed = accepted.toArray(new Filter[0]);
-    this.predicate = predicates.isEmpty() ? null : Predicates.and(predicates);
-    return rejected.toArray(new Filter[0]);
+    this.pushed = accepted.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
+    this.predicate = engine.isEmpty() ? null : Predicates.and(engine);
+    return postScan.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
   }
 
   @Override
-  public Filter[] pushedFilters() {
+  public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushedPredicates() {
     return pushed.clone();
+  }
+
+  /** Each partition stops after {@code limit} rows; Spark keeps its own limit over them. */
+  @Override
+  public boolean pushLimit(int limit) {
+    if (limit < 0) {
+      return false;
+    }
+    this.limit = limit;
+    return true;
+  }
+
+  @Override
+  public boolean isPartiallyPushed() {
+    return true;
+  }
+
+  /** True for {@code COUNT(*)} (possibly several) without GROUP BY over an unfiltered scan. */
+  @Override
+  public boolean supportCompletePushDown(Aggregation aggregation) {
+    return isCountStar(aggregation) && predicate == null;
+  }
+
+  /**
+   * Accepts {@code COUNT(*)} without GROUP BY and without a pushed filter when the manifest counts
+   * every fragment's deleted rows: the count is then physical minus deleted rows. Anything else
+   * ({@code COUNT(col)}, which needs the column's nulls, other aggregates, a filter) Spark computes.
+   */
+  @Override
+  public boolean pushAggregation(Aggregation aggregation) {
+    if (!supportCompletePushDown(aggregation) || pushed.length > 0) {
+      return false;
+    }
+    try (Dataset ds = table.openDataset()) {
+      countStar = ManifestFacts.of(ds).exactLiveRows();
+    }
+    countAggregates = aggregation.aggregateExpressions().length;
+    return countStar.isPresent();
+  }
+
+  private static boolean isCountStar(Aggregation aggregation) {
+    if (aggregation.groupByExpressions().length > 0 || aggregation.aggregateExpressions().length == 0) {
+      return false;
+    }
+    for (AggregateFunc f : aggregation.aggregateExpressions()) {
+      if (!(f instanceof CountStar)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
   public Scan build() {
-    return new LanceScan(table, options, requiredSchema, predicate == null ? null : predicate.toSql(), pushed);
+    if (countStar.isPresent()) {
+      return new LanceCountScan(table, countStar.getAsLong(), countAggregates);
+    }
+    return new LanceScan(table, options, requiredSchema, predicate == null ? null : predicate.toSql(), limit);
   }
 }
