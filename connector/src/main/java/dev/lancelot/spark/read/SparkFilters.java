@@ -122,10 +122,13 @@ public final class SparkFilters {
   }
 
   private static Column column(String attribute, Map<String, Field> cols) {
-    // Spark quotes names containing dots with backticks; nested fields are not pushed.
-    String name = attribute.startsWith("`") && attribute.endsWith("`")
-        ? attribute.substring(1, attribute.length() - 1).replace("``", "`")
-        : attribute;
+    // Spark quotes names containing dots with backticks, so an unquoted dot separates a struct from
+    // its field: a nested field, which is not pushed, even when a top-level column has that name.
+    boolean quoted = attribute.length() > 1 && attribute.startsWith("`") && attribute.endsWith("`");
+    String name = quoted ? attribute.substring(1, attribute.length() - 1).replace("``", "`") : attribute;
+    if (!quoted && attribute.contains(".")) {
+      throw new IllegalArgumentException("nested field: " + attribute);
+    }
     if (!cols.containsKey(name)) {
       throw new IllegalArgumentException("not filterable: " + attribute);
     }
