@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** lance-core 7.0.0 lists, describes and searches the indexes the commands build and optimize. */
+@Tag("oracle")
 class LanceSeesCliIndexesTest {
   @Test
   void lanceUsesIndexesBuiltAndOptimizedByTheTool(@TempDir Path dir) {

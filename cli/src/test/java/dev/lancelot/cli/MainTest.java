@@ -13,10 +13,12 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lance.WriteParams;
 
 /** The command-line tool: output, JSON, exit codes and one-line errors. */
+@Tag("oracle")
 class MainTest {
   static Path dir;
   static String q;

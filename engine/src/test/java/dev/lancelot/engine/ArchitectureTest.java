@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * helpers, distance kernels) never depend on the layers built on them (indexes, vector queries,
  * scans, the table's commit machinery, writes, maintenance) or on the {@link Dataset} facade.
  */
+@Tag("slow")
 class ArchitectureTest {
   static JavaClasses engine;
 

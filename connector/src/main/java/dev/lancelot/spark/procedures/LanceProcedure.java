@@ -2,8 +2,10 @@ package dev.lancelot.spark.procedures;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.util.ClosestName;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -112,9 +114,9 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
   }
 
   /**
-   * Checks the arguments' names and types against {@link #parameters()}, so that a misspelt name, a
-   * missing required argument or a value of the wrong type is refused with the usage; Spark then
-   * orders the arguments and casts them to the parameters' types.
+   * Checks the arguments' names and types against {@link #parameters()}, so that a misspelt name (with
+   * the closest parameter name), a missing required argument or a value of the wrong type is refused
+   * with the usage; Spark then orders the arguments and casts them to the parameters' types.
    */
   @Override
   public BoundProcedure bind(StructType inputType) {
@@ -127,7 +129,8 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
       if (byName(f)) {
         p = parameter(f.name());
         if (p == null) {
-          throw refused("unknown parameter \"" + f.name() + "\"");
+          throw refused("unknown parameter \"" + f.name() + "\". Did you mean \""
+              + ClosestName.closest(f.name(), Arrays.stream(params).map(ProcedureParameter::name).toList()) + "\"?");
         }
       } else if (i < params.length) {
         p = params[i];
@@ -186,7 +189,8 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
   }
 
   private LancelotException refused(String reason) {
-    return new LancelotException("Cannot run " + qualifiedName() + ": " + reason + ". Usage: " + usage());
+    String end = reason.endsWith("?") ? " " : ". ";
+    return new LancelotException("Cannot run " + qualifiedName() + ": " + reason + end + "Usage: " + usage());
   }
 
   private ProcedureParameter parameter(String name) {

@@ -50,11 +50,16 @@ final class RowToArrow implements AutoCloseable {
   RowToArrow(Schema schema, BufferAllocator allocator, String taskLabel) {
     this.root = VectorSchemaRoot.create(schema, allocator);
     this.taskLabel = taskLabel;
-    root.allocateNew();
     List<FieldVector> vectors = root.getFieldVectors();
     writers = new ValueWriter[vectors.size()];
-    for (int i = 0; i < writers.length; i++) {
-      writers[i] = writerFor(vectors.get(i), vectors.get(i).getName(), (DecimalType) null);
+    try {
+      root.allocateNew();
+      for (int i = 0; i < writers.length; i++) {
+        writers[i] = writerFor(vectors.get(i), vectors.get(i).getName(), (DecimalType) null);
+      }
+    } catch (RuntimeException e) {
+      root.close(); // nobody else holds the batch yet
+      throw e;
     }
   }
 

@@ -27,11 +27,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
 
 /** F6: bad input gives a clear error naming the path and the reason — never a wrong answer. */
+@Tag("oracle")
 class BadInputTest {
   static BufferAllocator allocator;
 

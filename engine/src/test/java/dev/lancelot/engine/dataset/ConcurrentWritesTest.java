@@ -25,10 +25,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** F4 on the Dataset API: concurrent writers never lose data. */
+@Tag("oracle")
 class ConcurrentWritesTest {
   static BufferAllocator allocator;
 

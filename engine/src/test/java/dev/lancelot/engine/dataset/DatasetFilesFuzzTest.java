@@ -26,6 +26,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
@@ -40,6 +41,7 @@ import org.lance.index.DistanceType;
  * memory error or a hang. Lance files carry no checksums, so a flipped bit inside a value can still
  * decode to another value; what the test forbids is every other way of going wrong.
  */
+@Tag("oracle")
 class DatasetFilesFuzzTest {
   static final int ITERATIONS = Integer.getInteger("lancelot.fuzz.iterations", 40);
   static final int DIM = 16;

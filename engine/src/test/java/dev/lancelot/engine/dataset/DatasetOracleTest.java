@@ -25,11 +25,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
 
 /** F2, F3, F5 on the engine API, both directions against lance-core 7.0.0. */
+@Tag("oracle")
 class DatasetOracleTest {
   static final List<String> COLUMNS = List.of("id", "tenant_id", "name", "vector");
   static BufferAllocator allocator;

@@ -25,6 +25,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.RoaringBitmap;
@@ -34,6 +35,7 @@ import org.roaringbitmap.RoaringBitmap;
  * deletion files and new fragments that lance-core reads; F4 conflicts with writers that touched
  * the same fragments, rebases over the others.
  */
+@Tag("oracle")
 class RowChangesTest {
   static final int DIM = 8;
   static BufferAllocator allocator;

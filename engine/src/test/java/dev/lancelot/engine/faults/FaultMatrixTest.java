@@ -24,6 +24,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -38,6 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * failed left it as before and says which path failed, and a caller retrying a failed operation
  * once gets exactly the clean result (no duplicated rows).
  */
+@Tag("slow")
 class FaultMatrixTest {
   /** Fast retries: the matrix makes thousands of storage calls fail. */
   static final int ATTEMPTS = 4;

@@ -16,10 +16,12 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** F6: truncated, corrupt and unsupported files fail with errors naming the file and the reason. */
+@Tag("oracle")
 class CorruptFileTest {
   @TempDir
   static Path dir;

@@ -17,6 +17,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * another exception, a crash or a hang. (Lance files have no checksums, so damaged values may
  * still decode; refusing every such file is impossible.)
  */
+@Tag("oracle")
 class CorruptionFuzzTest {
   static final int ITERATIONS = Integer.getInteger("lancelot.fuzz.iterations", 100);
 

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly for the encodings seen here in that format: no claim without a file that exercised it,
  * no exercised encoding missing from the table.
  */
+@Tag("oracle")
 class EncodingCoverageTest {
   static final List<String> VERSIONS = List.of("2.0", "2.1", "2.2");
   static final Path DOC = locateDoc();

@@ -13,10 +13,12 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Readers opened through a {@link FileStructureCache} share one parsed structure per file. */
+@Tag("oracle")
 class FileStructureCacheTest {
   @TempDir
   Path dir;

@@ -24,6 +24,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pages, windows smaller than a page, and through memory maps whose region boundaries cut rows
  * apart; for files written by lancelot and by lance-core 7.0.0.
  */
+@Tag("oracle")
 class FloatVectorPagesTest {
   static final int ROWS = 5000;
   static final int DIM = 67; // 268-byte values: full-zip pages (mini-block below 128 bytes)

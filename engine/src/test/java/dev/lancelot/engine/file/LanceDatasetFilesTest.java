@@ -15,6 +15,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * large enough that the vector column spans two pages: our reader returns the same rows through
  * the manifest's field/column mapping, and takes and range scans read only what they need.
  */
+@Tag("oracle")
 class LanceDatasetFilesTest {
   static final int BATCHES = 8;
   static final int ROWS = 3000;

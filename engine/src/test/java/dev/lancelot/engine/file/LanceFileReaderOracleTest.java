@@ -16,6 +16,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * return identical values, nulls and order, in scans with several batch sizes and in takes.
  * Prints which layout and encodings Lance chose for each shape.
  */
+@Tag("oracle")
 class LanceFileReaderOracleTest {
   @TempDir
   static Path dir;

@@ -16,6 +16,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * empty lists) in each file format; our reader must return identical values, nulls and order in
  * scans of several batch sizes, in a range scan and in takes. Prints the layouts Lance chose.
  */
+@Tag("oracle")
 class NestedReaderOracleTest {
   @TempDir
   static Path dir;

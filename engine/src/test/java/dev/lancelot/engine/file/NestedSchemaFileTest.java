@@ -23,6 +23,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * manifest's leaf-id/column-index mapping (columns are leaves only, in pre-order), nested ones
  * included.
  */
+@Tag("oracle")
 class NestedSchemaFileTest {
   @TempDir
   Path dir;

@@ -17,6 +17,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * small pages so that rows span chunks and pages) are read by lance-core 7.0.0 and by our reader
  * row for row, in scans and takes.
  */
+@Tag("oracle")
 class NestedWriterOracleTest {
   @TempDir
   static Path dir;

@@ -16,6 +16,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * columns, about 100 MB) reads only what those rows need: far less than the file, never more
  * than the pages holding them, and for the full-zip vector column just the rows' own bytes.
  */
+@Tag("oracle")
 class RandomTakeBytesTest {
   static final int BATCHES = 25;
   static final int ROWS = 8000;

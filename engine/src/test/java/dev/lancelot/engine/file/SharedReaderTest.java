@@ -14,10 +14,12 @@ import java.util.concurrent.Future;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One reader shared by threads: concurrent scans and takes return the same rows as a lone reader. */
+@Tag("oracle")
 class SharedReaderTest {
   @TempDir
   Path dir;

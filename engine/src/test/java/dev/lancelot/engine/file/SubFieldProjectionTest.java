@@ -20,6 +20,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Projecting struct members by path ({@code "s.y"}, {@code "ls.item.b"}) returns the structs with
  * only those members (struct validity kept) and reads only those members' columns.
  */
+@Tag("oracle")
 class SubFieldProjectionTest {
   @TempDir
   static Path dir;

@@ -37,6 +37,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.ReadOptions;
@@ -47,6 +48,7 @@ import org.lance.ipc.ScanOptions;
  * Cleanup: old versions and the files only they referenced go, leftovers of failed writes go once
  * older than the 7-day window, and lance-core 7.0.0 reads every kept version identically.
  */
+@Tag("oracle")
 class CleanupOracleTest {
   static final int DIM = 8;
   static final List<String> COLUMNS = List.of("id", "tenant_id", "name", "vector");

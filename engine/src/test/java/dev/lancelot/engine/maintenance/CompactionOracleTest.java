@@ -33,6 +33,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
@@ -43,6 +44,7 @@ import org.lance.index.DistanceType;
  * every scan and every vector and scalar-index search identical, Lance reads the result and its
  * searches use our remapped segments; and we read a dataset Lance compacted.
  */
+@Tag("oracle")
 class CompactionOracleTest {
   static final int DIM = 16;
   static final List<String> COLUMNS = List.of("id", "tenant_id", "name", "vector");

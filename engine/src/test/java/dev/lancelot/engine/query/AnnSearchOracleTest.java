@@ -16,6 +16,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lance.WriteParams;
 import org.lance.index.DistanceType;
@@ -25,6 +26,7 @@ import org.lance.index.DistanceType;
  * recall within 0.01 of Lance's at equal parameters, same row counts for prefilter and
  * postfilter, unindexed fragments searched exactly, fast_search skipping them.
  */
+@Tag("oracle")
 class AnnSearchOracleTest {
   static BufferAllocator allocator;
   static Path pq;

@@ -16,6 +16,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import org.lance.index.DistanceType;
  * Exact search against lance-core 7.0.0 (SPEC Q3 distances, Q7/Q8 filters, Q11 use_index=false,
  * Q13 schema): identical rows and distances on a dataset with several fragments and deletions.
  */
+@Tag("oracle")
 class FlatSearchOracleTest {
   static BufferAllocator allocator;
   static Path dir;

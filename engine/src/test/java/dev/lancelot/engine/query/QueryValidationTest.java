@@ -14,10 +14,12 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lance.WriteParams;
 
 /** SPEC Q1: every parameter is validated before any data is read, with a clear message. */
+@Tag("oracle")
 class QueryValidationTest {
   static BufferAllocator allocator;
   static Path dir;

@@ -20,11 +20,13 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
 
 /** F4: atomic commits, concurrent appenders, conflicts and crashed writers. */
+@Tag("oracle")
 class CommitterTest {
   static BufferAllocator allocator;
   static final HadoopFileIO io = HadoopFileIO.local();

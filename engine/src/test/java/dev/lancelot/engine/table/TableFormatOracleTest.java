@@ -20,6 +20,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
@@ -29,6 +30,7 @@ import org.roaringbitmap.RoaringBitmap;
  * The table format (F1, F3, F5, F6) against lance-core 7.0.0: manifests, naming, deletion files and
  * commits, independent of the data-file codec (data files here are written by Lance).
  */
+@Tag("oracle")
 class TableFormatOracleTest {
   static BufferAllocator allocator;
   static HadoopFileIO io = HadoopFileIO.local();

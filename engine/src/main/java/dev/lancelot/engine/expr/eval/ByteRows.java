@@ -93,16 +93,21 @@ public abstract class ByteRows {
    * (length &lt;= 12) or {@code [4 bytes] prefix, [int32] buffer index, [int32] offset}.
    */
   private static final class Views extends ByteRows {
+    private final BaseVariableWidthViewVector vector;
     private final ArrowBuf views;
     private final java.util.List<ArrowBuf> buffers;
 
     Views(BaseVariableWidthViewVector vector) {
+      this.vector = vector;
       this.views = vector.getDataBuffer();
       this.buffers = vector.getDataBuffers();
     }
 
     @Override
     public int load(int row) {
+      if (vector.isNull(row)) {
+        return 0; // a null row's view is undefined (any bytes), unlike a null row's offsets
+      }
       long at = (long) row << 4;
       int length = views.getInt(at);
       ensure(length);

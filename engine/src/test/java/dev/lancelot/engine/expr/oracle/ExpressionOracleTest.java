@@ -17,6 +17,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * engine fails too. A filter prefixed {@code T:} runs on {@link TypedData} (one column per type),
  * the others on {@link OracleData}.
  */
+@Tag("oracle")
 class ExpressionOracleTest {
   @TempDir
   static Path dir;

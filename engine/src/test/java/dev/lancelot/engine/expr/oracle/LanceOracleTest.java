@@ -18,6 +18,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * engine selects on the same data read back through Lance's own scanner; and Lance accepts our
  * rendering ({@code toSql()}) of the parsed filter with the same result.
  */
+@Tag("oracle")
 class LanceOracleTest {
   @TempDir
   static Path dir;

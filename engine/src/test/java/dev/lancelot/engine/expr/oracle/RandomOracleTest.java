@@ -17,6 +17,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.util.TransferPair;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rendered with {@code toSql()}, must select the same ids in Lance and in this engine. The seed
  * is printed in every failure; rerun with {@code -Doracle.seed=N}.
  */
+@Tag("oracle")
 class RandomOracleTest {
   private static final long SEED = Long.getLong("oracle.seed", 11L);
   private static final int CASES = Integer.getInteger("oracle.cases", 300);

@@ -30,6 +30,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ import org.roaringbitmap.RoaringBitmap;
  * indexable kind (with NULLs, NaN, -0.0, extremes, non-ASCII strings), and that our builder writes
  * the same pages from the same data; our lookups on all of Lance's indexes equal our scans.
  */
+@Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BTreeLance7LayoutTest {
   private static final int ROWS = 9000;

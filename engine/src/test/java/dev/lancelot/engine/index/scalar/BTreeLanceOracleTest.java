@@ -14,6 +14,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import org.roaringbitmap.RoaringBitmap;
  * the same rows as without them. Lance's distributed builds (several segments of one index, with
  * {@code part_*} file names) read as one index.
  */
+@Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BTreeLanceOracleTest {
   private static final int ROWS = 10_000;

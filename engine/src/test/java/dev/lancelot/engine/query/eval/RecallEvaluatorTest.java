@@ -11,11 +11,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
 
 /** SPEC E1, E2: recall is measured per scenario and setting against exact search. */
+@Tag("oracle")
 class RecallEvaluatorTest {
   @Test
   void gridsExpandToTheCartesianProduct() {

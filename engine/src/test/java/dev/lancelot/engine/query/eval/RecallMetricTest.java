@@ -33,6 +33,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lance.WriteParams;
 import org.lance.index.DistanceType;
@@ -44,6 +45,7 @@ import org.lance.index.DistanceType;
  * force computed here in plain Java in the index's metric, whether the grid names the metric or
  * leaves it to the index; unfiltered, prefiltered and with unindexed rows present.
  */
+@Tag("oracle")
 class RecallMetricTest {
   static final int DIM = 16;
   static final int CLUSTERS = 30;

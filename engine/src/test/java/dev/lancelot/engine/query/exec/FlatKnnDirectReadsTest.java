@@ -30,6 +30,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rows never appear; whatever the memory map's region boundaries, and through a non-local file
  * system (positioned reads, no map).
  */
+@Tag("slow")
 class FlatKnnDirectReadsTest {
   static final int DIM = 67; // 268-byte vectors: full-zip pages
   static final int ROWS = 30_000;

@@ -9,6 +9,7 @@ import dev.lancelot.engine.index.vector.ivf.IvfBuildParams;
 import dev.lancelot.engine.index.vector.pq.PqBuildParams;
 import dev.lancelot.engine.vector.DistanceMetric;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance suite for each index type. Shared parameters: 64 IVF partitions (50 k-means
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Nested;
  * sub-vectors of 2 dimensions, 8 bits, sample rate 32 (8,192 rows) and 15 k-means iterations to
  * keep the test fast; HNSW m 12, ef_construction 64, max_level 7 per partition, ef 40.
  */
+@Tag("slow")
 class IndexTypesConformanceTest {
   static final int PARTITIONS = 64;
   static final int NPROBES = 3;

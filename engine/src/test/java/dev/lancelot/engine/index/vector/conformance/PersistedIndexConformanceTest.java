@@ -25,6 +25,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The shared conformance suite ({@link VectorIndexConformanceTest}) run over persisted indexes:
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Nested;
  * 0.999, dot 1.000), IVF_SQ 0.968, IVF_PQ 0.872 (cosine 0.874), IVF_HNSW_FLAT 0.999, IVF_HNSW_SQ
  * 0.967, IVF_HNSW_PQ 0.873; about 6.5% of the rows scored per query for IVF, 3.5% for HNSW.
  */
+@Tag("slow")
 class PersistedIndexConformanceTest {
   static final int PARTITIONS = 64;
   static final int NPROBES = 3;

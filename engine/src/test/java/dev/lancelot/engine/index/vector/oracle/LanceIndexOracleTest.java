@@ -23,6 +23,7 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ import org.lance.ipc.ScanOptions;
  * codes given Lance's centroids, codebook and bounds, and that Lance's HNSW layout is what
  * {@code HnswGraph} documents.
  */
+@Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LanceIndexOracleTest {
   private static final int ROWS = 1500;

@@ -21,6 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * default {@code k + k/2}), and with fewer probes its recall against brute force is within 0.02 of
  * Lance's. lance-core's Java API cannot build IVF_HNSW_FLAT (it insists on PQ or SQ with HNSW).
  */
+@Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LanceBuiltIndexTest {
   static final ClusteredData DATA = new ClusteredData(3000, 16, 30, 20, 0.5f, 23);

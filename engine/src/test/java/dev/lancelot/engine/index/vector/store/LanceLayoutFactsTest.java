@@ -30,6 +30,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * in order, covering every row), and the manifest entry ({@code index_version}, {@code fields},
  * {@code files} with their true sizes, {@code index_details}).
  */
+@Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LanceLayoutFactsTest {
   private static final ClusteredData DATA = new ClusteredData(1500, 16, 12, 1, 0.5f, 3);

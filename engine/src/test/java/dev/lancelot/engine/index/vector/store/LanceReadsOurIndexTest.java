@@ -24,6 +24,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +55,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <p>IVF_SQ/IVF_HNSW_SQ with dot rank by the dot product of raw (uncentred) codes, as Lance does
  * (reproduced, not fixed); their recall is very low and compared all the same.
  */
+@Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LanceReadsOurIndexTest {
   static final int ROWS = 8000;

@@ -19,6 +19,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * IVF_SQ with dot is left to {@code LanceReadsOurIndexTest}: Lance scores it with the dot product
  * of the raw (uncentred) codes, which ranks poorly, and we reproduce Lance rather than fix it.
  */
+@Tag("slow")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class VectorIndexRoundTripTest {
   private static final ClusteredData DATA = new ClusteredData(3000, 16, 30, 30, 0.5f, 11);
