@@ -13,7 +13,6 @@ import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -99,8 +98,10 @@ class SparkFiltersTest {
     assertThat(sql(new EqualTo("id", 5L))).isEqualTo("id = 5");
     assertThat(sql(new GreaterThan("n", 5))).isEqualTo("n > 5");
     assertThat(sql(new GreaterThanOrEqual("id", (short) -3))).isEqualTo("id >= -3");
-    assertThat(sql(new LessThan("score", 0.5))).isEqualTo("score < 0.5");
-    assertThat(sql(new LessThanOrEqual("score", 2.5f))).isEqualTo("score <= 2.5");
+    // Spark puts every NaN above +Infinity; the engine puts a NaN with its sign bit below
+    // -Infinity, so a float upper bound keeps the engine from selecting those.
+    assertThat(sql(new LessThan("score", 0.5))).isEqualTo("score < 0.5 AND score >= double '-Infinity'");
+    assertThat(sql(new LessThanOrEqual("score", 2.5f))).startsWith("score <= 2.5").endsWith("double '-Infinity'");
     assertThat(sql(new EqualTo("flag", true))).isEqualTo("flag = true");
     assertThat(sql(new EqualTo("n", (byte) 7))).isEqualTo("n = 7");
   }
@@ -121,7 +122,6 @@ class SparkFiltersTest {
   void inLists() {
     assertThat(sql(new In("id", new Object[] {1L, 2L, 3L}))).isEqualTo("id IN (1, 2, 3)");
     assertThat(sql(new In("name", new Object[] {"a", "b"}))).isEqualTo("name IN ('a', 'b')");
-    assertThat(sql(new In("id", new Object[0]))).isEqualTo("false");
   }
 
   @Test
@@ -169,8 +169,7 @@ class SparkFiltersTest {
   void datesDecimalsAndBinaryLiterals() {
     assertThat(sql(new EqualTo("day", Date.valueOf("2026-12-03")))).isEqualTo("day = date '2026-12-03'");
     assertThat(sql(new LessThan("day", LocalDate.of(2020, 2, 29)))).isEqualTo("day < date '2020-02-29'");
-    assertThat(sql(new GreaterThan("price", new BigDecimal("12.50")))).isEqualTo("price > 12.5");
-    assertThat(sql(new EqualTo("price", new BigDecimal("12.00")))).isEqualTo("price = 12");
+    staysWithSpark(new GreaterThan("price", new BigDecimal("12.50"))); // decimals stay with Spark
     assertThat(sql(new EqualTo("blob", new byte[] {0x0a, (byte) 0xff}))).isEqualTo("blob = X'0AFF'");
   }
 
@@ -209,31 +208,26 @@ class SparkFiltersTest {
 
   @Test
   void literalsWithoutAnEngineTypeStayWithSpark() {
-    staysWithSpark(new EqualTo("name", UUID.fromString("00000000-0000-0000-0000-000000000001")));
-    staysWithSpark(new In("id", new Object[] {1L, new Object()}));
     staysWithSpark(new EqualTo("id", new BigDecimal("1e30")));
   }
 
   @Test
   void aCombinationWithAnUntranslatablePartStaysWithSparkWhole() {
-    staysWithSpark(new And(new EqualTo("id", 1L), new IsNull("vector")));
+    // AND may push the part it can, as a superset Spark filters again.
+    SparkPredicates.Translation and = SparkPredicates.translate(
+        new And(new EqualTo("id", 1L), new IsNull("vector")).toV2(), SCHEMA).orElseThrow();
+    assertThat(and.predicate().toSql()).isEqualTo("id = 1");
+    assertThat(and.exact()).isFalse();
     staysWithSpark(new Or(new IsNull("vector"), new EqualTo("id", 1L)));
     staysWithSpark(new Not(new IsNotNull("tags")));
   }
 
   @Test
-  void unknownFilterTypesStayWithSpark() {
-    Filter custom = new Filter() {
-      @Override
-      public String[] references() {
-        return new String[] {"id"};
-      }
-
-      @Override
-      public org.apache.spark.sql.connector.expressions.filter.Predicate toV2() {
-        return new org.apache.spark.sql.connector.expressions.filter.AlwaysTrue();
-      }
-    };
-    staysWithSpark(custom);
+  void unknownPredicatesStayWithSpark() {
+    org.apache.spark.sql.connector.expressions.filter.Predicate custom =
+        new org.apache.spark.sql.connector.expressions.filter.Predicate("MY_UDF",
+            new org.apache.spark.sql.connector.expressions.Expression[] {
+              org.apache.spark.sql.connector.expressions.Expressions.column("id")});
+    assertThat(SparkPredicates.translate(custom, SCHEMA)).isEmpty();
   }
 }
