@@ -1,6 +1,7 @@
 package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
 import dev.lancelot.spark.LanceOptions;
@@ -29,6 +30,8 @@ public final class LanceScan implements Scan, Batch {
   private final StructType readSchema;
   private final String filterSql;
   private final Filter[] pushed;
+  /** The filter bound once, on the driver, to the scanned version; what the reader factory carries. */
+  private BoundPredicate boundFilter;
 
   LanceScan(LanceTable table, LanceOptions options, StructType readSchema, String filterSql, Filter[] pushed) {
     this.table = table;
@@ -82,7 +85,7 @@ public final class LanceScan implements Scan, Batch {
   @Override
   public InputPartition[] planInputPartitions() {
     try (Dataset ds = table.openDataset()) {
-      Scanner scanner = ds.newScan().columns(dataColumns()).filter(filterSql);
+      Scanner scanner = ds.newScan().columns(dataColumns()).filter(boundFilter(ds));
       scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
       List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
       BlockHosts hosts = new BlockHosts(table.location(), table.hadoopConf());
@@ -100,9 +103,25 @@ public final class LanceScan implements Scan, Batch {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
+    BoundPredicate filter;
+    if (filterSql == null) {
+      filter = null;
+    } else {
+      try (Dataset ds = table.openDataset()) {
+        filter = boundFilter(ds);
+      }
+    }
     return new LancePartitionReaderFactory(
         ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()), dataColumns(),
-        columns(), filterSql, options.batchSize());
+        columns(), filter, options.batchSize());
+  }
+
+  /** Parses and binds the filter the first time; {@code ds} is the scanned version. */
+  private synchronized BoundPredicate boundFilter(Dataset ds) {
+    if (boundFilter == null && filterSql != null) {
+      boundFilter = ds.bindFilter(filterSql);
+    }
+    return boundFilter;
   }
 
   Filter[] pushedFilters() {
