@@ -128,4 +128,63 @@ class MainTest {
     assertThat(run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "x").err())
         .contains("--k must be a whole number");
   }
+
+  @Test
+  void aFilterThatDoesNotParseIsBadInputWithItsPosition() {
+    Run r = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "3", "--filter", "id = ");
+    assertThat(r.code()).isEqualTo(Main.BAD_INPUT).isEqualTo(2);
+    assertThat(r.err().trim().lines().toList()).hasSize(1).first().asString()
+        .isEqualTo("lancelot search: Cannot parse filter \"id = \": expected a value at position 5");
+    Run unknown = run("search", dir.toString(), "--column", "vector", "--q", q, "--filter", "nope = 1");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err()).contains("nope");
+  }
+
+  @Test
+  void damagedDataIsAFailureNotBadInput() throws Exception {
+    Path copy = Files.createTempDirectory("cli-damaged");
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.toList()) {
+        Path target = copy.resolve(dir.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+    try (var manifests = Files.list(copy.resolve("_versions"))) {
+      for (Path m : manifests.toList()) {
+        Files.write(m, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
+      }
+    }
+    Run r = run("info", copy.toString());
+    assertThat(r.code()).as(r.err()).isEqualTo(Main.FAILURE).isEqualTo(3);
+    assertThat(r.err().trim().lines().toList()).hasSize(1).first().asString().startsWith("lancelot info: Cannot");
+  }
+
+  @Test
+  void anythingElseIsAnInternalErrorToReport() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream stream = new PrintStream(err, true, StandardCharsets.UTF_8);
+    int code = Main.reportingErrors("info", stream, () -> {
+      throw new IllegalStateException("an invariant broke");
+    });
+    assertThat(code).isEqualTo(Main.INTERNAL_ERROR).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .startsWith("lancelot info: internal error (a bug in lancelot; please report it with the stack trace below): "
+            + "java.lang.IllegalStateException: an invariant broke")
+        .contains("at dev.lancelot.cli.MainTest");
+    ByteArrayOutputStream err2 = new ByteArrayOutputStream();
+    int iae = Main.reportingErrors("info", new PrintStream(err2, true, StandardCharsets.UTF_8), () -> {
+      throw new IllegalArgumentException("not input");
+    });
+    assertThat(iae).isEqualTo(1);
+    assertThat(Main.reportingErrors("info", stream, () -> {
+      throw new dev.lancelot.engine.InvalidInputException("Cannot x: y.");
+    })).isEqualTo(2);
+    assertThat(Main.reportingErrors("info", stream, () -> {
+      throw new dev.lancelot.engine.io.StorageException("Cannot read: unreachable.");
+    })).isEqualTo(3);
+  }
 }

@@ -1,6 +1,7 @@
 package dev.lancelot.spark;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.schema.LanceSchema;
@@ -109,7 +110,7 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
 
   private String checkPart(Identifier ident, String part) {
     if (part.isEmpty() || part.contains("/") || part.equals(".") || part.equals("..")) {
-      throw new LancelotException("Cannot resolve table " + quoted(ident) + " in catalog " + name() + ": \"" + part
+      throw new InvalidInputException("Cannot resolve table " + quoted(ident) + " in catalog " + name() + ": \"" + part
           + "\" is not a valid namespace or table name. Give a path as a one-part name instead, e.g. "
           + name() + ".`/data/items`.");
     }
@@ -167,7 +168,7 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
       return new ArrayList<>(scala.jdk.javaapi.CollectionConverters.asJava(
           SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(table)));
     } catch (org.apache.spark.sql.catalyst.parser.ParseException | RuntimeException e) {
-      throw new LancelotException("Cannot resolve table \"" + table + "\": it is neither a table name (db.items) nor "
+      throw new InvalidInputException("Cannot resolve table \"" + table + "\": it is neither a table name (db.items) nor "
           + "a path or URI (/data/items, s3a://bucket/items). " + e.getMessage(), e);
     }
   }

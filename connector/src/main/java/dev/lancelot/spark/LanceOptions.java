@@ -1,6 +1,6 @@
 package dev.lancelot.spark;
 
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.util.ClosestName;
 import java.util.HashMap;
 import java.util.List;
@@ -68,7 +68,7 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     checkKnown(options.keySet());
     String path = options.get(PATH);
     if (path == null || path.isBlank()) {
-      throw new LancelotException("Cannot use the lance data source without a path: pass it to load(path) / "
+      throw new InvalidInputException("Cannot use the lance data source without a path: pass it to load(path) / "
           + "save(path) or set option \"path\".");
     }
     OptionalLong version = OptionalLong.empty();
@@ -94,7 +94,7 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
         continue;
       }
       if (options.containsKey(alias.getValue())) {
-        throw new LancelotException("Cannot use both options \"" + alias.getKey() + "\" and \"" + alias.getValue()
+        throw new InvalidInputException("Cannot use both options \"" + alias.getKey() + "\" and \"" + alias.getValue()
             + "\" with the lance data source: they are the same option. Keep one.");
       }
       if (out == null) {
@@ -114,11 +114,11 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     for (String key : keys) {
       String instead = NOT_OFFERED.get(key.toLowerCase(java.util.Locale.ROOT));
       if (instead != null) {
-        throw new LancelotException("Cannot use option \"" + key + "\" with the lance data source: lancelot does "
+        throw new InvalidInputException("Cannot use option \"" + key + "\" with the lance data source: lancelot does "
             + "not offer this lance-spark option; " + instead + ".");
       }
       if (VALID.stream().noneMatch(key::equalsIgnoreCase)) {
-        throw new LancelotException("Cannot use option \"" + key + "\" with the lance data source: it is not an "
+        throw new InvalidInputException("Cannot use option \"" + key + "\" with the lance data source: it is not an "
             + "option of lance. Did you mean \"" + closest(key) + "\"? Valid options: " + String.join(", ", VALID)
             + ".");
       }
@@ -139,7 +139,7 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new LancelotException("Cannot use option " + name + "=\"" + value + "\": expected a whole number between 1 "
+    throw new InvalidInputException("Cannot use option " + name + "=\"" + value + "\": expected a whole number between 1 "
         + "and " + Integer.MAX_VALUE + ".");
   }
 
@@ -151,7 +151,7 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     for (String part : spec.split(",")) {
       String[] kv = part.trim().split(":");
       if (kv.length != 2 || kv[0].isBlank()) {
-        throw new LancelotException("Cannot use option " + VECTOR_COLUMNS + "=\"" + spec + "\": expected name:dim "
+        throw new InvalidInputException("Cannot use option " + VECTOR_COLUMNS + "=\"" + spec + "\": expected name:dim "
             + "pairs separated by commas, e.g. \"vector:128\".");
       }
       out.put(kv[0].trim(), (int) positiveLong(VECTOR_COLUMNS, kv[1]));

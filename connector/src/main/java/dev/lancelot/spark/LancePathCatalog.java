@@ -2,7 +2,7 @@ package dev.lancelot.spark;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.DatasetNotFoundException;
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.io.HadoopFileIO;
@@ -108,7 +108,7 @@ public class LancePathCatalog implements StagingTableCatalog {
     try {
       v = Long.parseLong(version.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Cannot read version \"" + version + "\" of " + ident.name()
+      throw new InvalidInputException("Cannot read version \"" + version + "\" of " + ident.name()
           + ": Lance versions are whole numbers (1, 2, ...).");
     }
     Configuration conf = hadoopConf();
@@ -148,7 +148,7 @@ public class LancePathCatalog implements StagingTableCatalog {
     }
     if (version == 0) {
       VersionInfo first = versions.get(0);
-      throw new LancelotException("Cannot read " + location + " as of " + at + ": its first version ("
+      throw new InvalidInputException("Cannot read " + location + " as of " + at + ": its first version ("
           + first.version() + ") was committed later, at " + first.timestamp() + ". Use a timestamp at or after "
           + first.timestamp() + ", or VERSION AS OF.");
     }

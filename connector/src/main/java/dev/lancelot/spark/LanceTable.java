@@ -2,7 +2,7 @@ package dev.lancelot.spark;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.Predicates;
@@ -145,7 +145,7 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   @Override
   public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
     if (!exists()) {
-      throw new LancelotException("Cannot " + info.command() + " " + name() + ": no dataset exists there.");
+      throw new InvalidInputException("Cannot " + info.command() + " " + name() + ": no dataset exists there.");
     }
     return () -> new LanceRowLevelOperation(this, info.command());
   }
@@ -171,7 +171,7 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
 
   /** The engine filter (SQL) for a DELETE condition; refuses a condition that has none. */
   private String deleteFilter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
-    return exactDeleteFilter(predicates).orElseThrow(() -> new LancelotException("Cannot delete from " + name()
+    return exactDeleteFilter(predicates).orElseThrow(() -> new InvalidInputException("Cannot delete from " + name()
         + " where " + java.util.Arrays.toString(predicates) + ": Lance cannot evaluate this condition exactly, "
         + "and a delete never approximates."));
   }

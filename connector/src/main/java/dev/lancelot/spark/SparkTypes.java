@@ -1,6 +1,6 @@
 package dev.lancelot.spark;
 
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +115,7 @@ public final class SparkTypes {
     } else if (t instanceof ArrowType.Null) {
       return DataTypes.NullType;
     }
-    throw new LancelotException("Cannot map column \"" + field.getName() + "\" of Arrow type " + t
+    throw new InvalidInputException("Cannot map column \"" + field.getName() + "\" of Arrow type " + t
         + " to a Spark type: the type is not supported by the connector. Project the column away to read the rest.");
   }
 
@@ -186,7 +186,7 @@ public final class SparkTypes {
     } else if (t instanceof DecimalType d) {
       return new ArrowType.Decimal(d.precision(), d.scale(), 128);
     }
-    throw new LancelotException("Cannot write column \"" + column + "\" of Spark type " + t.simpleString()
+    throw new InvalidInputException("Cannot write column \"" + column + "\" of Spark type " + t.simpleString()
         + " to Lance: the type is not supported. Cast it to a supported type (numbers, strings, binary, dates, "
         + "timestamps, decimals, arrays, structs).");
   }

@@ -26,11 +26,11 @@ public record CleanupOptions(Optional<Instant> olderThan, OptionalInt retainVers
 
   public CleanupOptions {
     if (olderThan.isEmpty() && retainVersions.isEmpty()) {
-      throw new IllegalArgumentException("Cannot clean up: give older_than (a timestamp) and/or retain_versions "
+      throw new InvalidInputException("Cannot clean up: give older_than (a timestamp) and/or retain_versions "
           + "(a number of versions); without either nothing would be selected.");
     }
     if (retainVersions.isPresent() && retainVersions.getAsInt() < 1) {
-      throw new IllegalArgumentException("Cannot clean up: retain_versions must be at least 1 (the latest version "
+      throw new InvalidInputException("Cannot clean up: retain_versions must be at least 1 (the latest version "
           + "is always kept), got " + retainVersions.getAsInt());
     }
   }

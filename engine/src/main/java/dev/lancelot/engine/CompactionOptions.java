@@ -23,11 +23,11 @@ public record CompactionOptions(int targetRowsPerFragment, boolean materializeDe
 
   public CompactionOptions {
     if (targetRowsPerFragment < 1) {
-      throw new IllegalArgumentException("Cannot compact: target_rows_per_fragment must be at least 1, got "
+      throw new InvalidInputException("Cannot compact: target_rows_per_fragment must be at least 1, got "
           + targetRowsPerFragment);
     }
     if (Double.isNaN(materializeDeletionsThreshold)) {
-      throw new IllegalArgumentException("Cannot compact: materialize_deletions_threshold must be a number");
+      throw new InvalidInputException("Cannot compact: materialize_deletions_threshold must be a number");
     }
   }
 

@@ -501,13 +501,16 @@ public final class Dataset implements AutoCloseable {
   }
 
   public LanceField field(String name) {
-    return schema.field(name).orElseThrow(() -> new LancelotException("Cannot find column \"" + name + "\" in "
+    return schema.field(name).orElseThrow(() -> new InvalidInputException("Cannot find column \"" + name + "\" in "
         + location() + ": the dataset's columns are " + schema.names() + "."));
   }
 
-  /** Parses and binds a SQL filter against this version's schema. */
+  /**
+   * Parses and binds a SQL filter against this version's schema: where a filter given as text
+   * becomes the bound predicate that scans, search plans and Spark tasks carry.
+   */
   public BoundPredicate bindFilter(String sql) {
-    return BoundPredicate.bind(FilterParser.parse(sql), schema.toArrow());
+    return BoundPredicate.bind(sql, schema.toArrow());
   }
 
   /** Deleted row offsets of a fragment (cached). */
@@ -533,11 +536,11 @@ public final class Dataset implements AutoCloseable {
   }
 
   CloseableIterator<VectorSchemaRoot> executeScan(ScanTask task, ScanSpec spec) {
-    DataFragment fragment = snapshot.fragment(task.fragmentId()).orElseThrow(() -> new LancelotException(
+    DataFragment fragment = snapshot.fragment(task.fragmentId()).orElseThrow(() -> new InvalidInputException(
         "Cannot scan fragment " + task.fragmentId() + " of " + location() + " version " + version()
             + ": no such fragment"));
     if (task.endRow() > fragment.getPhysicalRows()) {
-      throw new LancelotException("Cannot scan rows [" + task.startRow() + ", " + task.endRow() + ") of fragment "
+      throw new InvalidInputException("Cannot scan rows [" + task.startRow() + ", " + task.endRow() + ") of fragment "
           + task.fragmentId() + " of " + location() + ": it has " + fragment.getPhysicalRows() + " rows");
     }
     List<LanceField> filterFields = new ArrayList<>();

@@ -26,7 +26,7 @@ public final class OpenOptions {
 
   public OpenOptions withVersion(long version) {
     if (version < 1) {
-      throw new IllegalArgumentException("Cannot open version " + version + ": versions start at 1");
+      throw new InvalidInputException("Cannot open version " + version + ": versions start at 1");
     }
     return new OpenOptions(OptionalLong.of(version), hadoopConf, allocator);
   }

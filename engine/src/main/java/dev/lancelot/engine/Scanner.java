@@ -25,17 +25,17 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class Scanner {
   private final Dataset dataset;
   private final List<String> columns;
-  private final String filterSql;
+  private final BoundPredicate filter;
   private final int batchSize;
   private final boolean withRowId;
   private final boolean withRowAddress;
   private final List<Long> fragmentIds;
 
-  Scanner(Dataset dataset, List<String> columns, String filterSql, int batchSize, boolean withRowId,
+  Scanner(Dataset dataset, List<String> columns, BoundPredicate filter, int batchSize, boolean withRowId,
       boolean withRowAddress, List<Long> fragmentIds) {
     this.dataset = dataset;
     this.columns = columns;
-    this.filterSql = filterSql;
+    this.filter = filter;
     this.batchSize = batchSize;
     this.withRowId = withRowId;
     this.withRowAddress = withRowAddress;
@@ -48,39 +48,60 @@ public final class Scanner {
 
   /** Top-level columns to return, in this order; all columns when never called. */
   public Scanner columns(Collection<String> names) {
-    return new Scanner(dataset, List.copyOf(names), filterSql, batchSize, withRowId, withRowAddress, fragmentIds);
+    return new Scanner(dataset, List.copyOf(names), filter, batchSize, withRowId, withRowAddress, fragmentIds);
   }
 
   public Scanner columns(String... names) {
     return columns(List.of(names));
   }
 
-  /** A SQL filter, e.g. {@code "tenant_id = 42 AND name IS NOT NULL"}; null for none. */
+  /**
+   * A SQL filter, e.g. {@code "tenant_id = 42 AND name IS NOT NULL"}; null or blank for none. It is
+   * parsed and bound to this version's schema here, once.
+   *
+   * @throws dev.lancelot.engine.expr.FilterParseException if it is not filter SQL
+   * @throws dev.lancelot.engine.expr.FilterBindException if it does not fit the schema
+   */
   public Scanner filter(String sql) {
-    return new Scanner(dataset, columns, sql == null || sql.isBlank() ? null : sql, batchSize, withRowId,
-        withRowAddress, fragmentIds);
+    return filter(sql == null || sql.isBlank() ? null : dataset.bindFilter(sql));
+  }
+
+  /**
+   * A filter already bound to this version's schema (or to one with the same fields under the
+   * referenced names, e.g. by {@link Dataset#bindFilter} on the driver); null for none.
+   *
+   * @throws IllegalArgumentException if the predicate was bound to other fields than this
+   *     version has: evaluating it here could select the wrong rows
+   */
+  public Scanner filter(BoundPredicate bound) {
+    if (bound != null && !bound.fits(dataset.schema())) {
+      throw new IllegalArgumentException("Cannot scan " + dataset.location() + " version " + dataset.version()
+          + " with filter \"" + bound.sql() + "\": it was bound to the fields " + bound.referencedSchema()
+          + ", which this version does not have. Bind it to this version (Dataset.bindFilter).");
+    }
+    return new Scanner(dataset, columns, bound, batchSize, withRowId, withRowAddress, fragmentIds);
   }
 
   public Scanner batchSize(int rows) {
     if (rows < 1) {
-      throw new IllegalArgumentException("Cannot scan: batch size must be at least 1, got " + rows);
+      throw new InvalidInputException("Cannot scan: batch size must be at least 1, got " + rows);
     }
-    return new Scanner(dataset, columns, filterSql, rows, withRowId, withRowAddress, fragmentIds);
+    return new Scanner(dataset, columns, filter, rows, withRowId, withRowAddress, fragmentIds);
   }
 
   /** Adds {@code _rowid} (uint64) to the output. */
   public Scanner withRowId(boolean on) {
-    return new Scanner(dataset, columns, filterSql, batchSize, on, withRowAddress, fragmentIds);
+    return new Scanner(dataset, columns, filter, batchSize, on, withRowAddress, fragmentIds);
   }
 
   /** Adds {@code _rowaddr} (uint64, {@code (fragment << 32) | offset}) to the output. */
   public Scanner withRowAddress(boolean on) {
-    return new Scanner(dataset, columns, filterSql, batchSize, withRowId, on, fragmentIds);
+    return new Scanner(dataset, columns, filter, batchSize, withRowId, on, fragmentIds);
   }
 
   /** Scans only these fragments, in this order. */
   public Scanner fragments(Collection<Long> ids) {
-    return new Scanner(dataset, columns, filterSql, batchSize, withRowId, withRowAddress, List.copyOf(ids));
+    return new Scanner(dataset, columns, filter, batchSize, withRowId, withRowAddress, List.copyOf(ids));
   }
 
   /** The Arrow schema of the batches this scan returns. */
@@ -97,9 +118,14 @@ public final class Scanner {
     return new Schema(fields);
   }
 
-  /** The filter's SQL, if any. */
+  /** The filter's SQL as written, if any. */
   public String filterSql() {
-    return filterSql;
+    return filter == null ? null : filter.sql();
+  }
+
+  /** The bound filter, if any. */
+  public BoundPredicate filter() {
+    return filter;
   }
 
   /**
@@ -108,7 +134,7 @@ public final class Scanner {
    */
   public List<ScanTask> planTasks(long maxRowsPerTask) {
     if (maxRowsPerTask < 1) {
-      throw new IllegalArgumentException("maxRowsPerTask must be at least 1, got " + maxRowsPerTask);
+      throw new InvalidInputException("maxRowsPerTask must be at least 1, got " + maxRowsPerTask);
     }
     List<ScanTask> tasks = new ArrayList<>();
     for (DataFragment f : selectedFragments()) {
@@ -167,7 +193,7 @@ public final class Scanner {
 
   /** Rows the scan returns (deleted rows excluded, filter applied). */
   public long countRows() {
-    if (filterSql == null) {
+    if (filter == null) {
       long n = 0;
       for (DataFragment f : selectedFragments()) {
         n += f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
@@ -189,7 +215,7 @@ public final class Scanner {
     }
     List<DataFragment> out = new ArrayList<>();
     for (long id : fragmentIds) {
-      out.add(dataset.snapshot().fragment(id).orElseThrow(() -> new LancelotException("Cannot scan fragment " + id
+      out.add(dataset.snapshot().fragment(id).orElseThrow(() -> new InvalidInputException("Cannot scan fragment " + id
           + " of " + dataset.location() + " version " + dataset.version() + ": no such fragment. Fragments: "
           + dataset.fragments().stream().map(FragmentInfo::id).toList())));
     }
@@ -205,13 +231,12 @@ public final class Scanner {
       Set<String> seen = new LinkedHashSet<>();
       for (String name : columns) {
         if (!seen.add(name)) {
-          throw new LancelotException("Cannot scan " + dataset.location() + ": column \"" + name
+          throw new InvalidInputException("Cannot scan " + dataset.location() + ": column \"" + name
               + "\" is listed twice in the projection.");
         }
         projection.add(dataset.field(name));
       }
     }
-    BoundPredicate filter = filterSql == null ? null : dataset.bindFilter(filterSql);
     return new ScanSpec(projection, filter, batchSize, withRowId, withRowAddress);
   }
 }

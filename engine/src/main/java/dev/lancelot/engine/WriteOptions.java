@@ -16,10 +16,10 @@ public record WriteOptions(WriteMode mode, int maxRowsPerFile, String dataStorag
       throw new IllegalArgumentException("Write mode must not be null");
     }
     if (maxRowsPerFile < 1) {
-      throw new IllegalArgumentException("Cannot write: maxRowsPerFile must be at least 1, got " + maxRowsPerFile);
+      throw new InvalidInputException("Cannot write: maxRowsPerFile must be at least 1, got " + maxRowsPerFile);
     }
     if (!"2.1".equals(dataStorageVersion)) {
-      throw new LancelotException("Cannot write Lance file format " + dataStorageVersion
+      throw new InvalidInputException("Cannot write Lance file format " + dataStorageVersion
           + ": lancelot writes format 2.1 (Lance 7's default). Use dataStorageVersion \"2.1\".");
     }
   }

@@ -5,6 +5,11 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.expr.FilterParser;
+import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
+import dev.lancelot.engine.query.plan.Planner;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,4 +46,28 @@ class ArchitectureTest {
         .should().dependOnClassesThat().belongToAnyOf(Dataset.class, Scanner.class, DeletePlanner.class)
         .check(engine);
   }
+
+  /**
+   * Filters are parsed and bound where the user gives them (Scanner.filter(String), the planner,
+   * Dataset.delete, ScalarIndexQuery.plan(String)); what runs the plan (executors, scans, the
+   * merge, index evaluation) receives bound predicates and never parses.
+   */
+  @Test
+  void executorsScansAndIndexEvaluationNeverParseFilters() {
+    noClasses().that().resideInAnyPackage("dev.lancelot.engine.query.exec..", "dev.lancelot.engine.scan..",
+            "dev.lancelot.engine.index..")
+        .and().doNotHaveFullyQualifiedName(ScalarIndexQuery.class.getName()) // plan(Dataset, String) is an entry point
+        .should().callMethod(FilterParser.class, "parse", String.class)
+        .orShould().callMethod(BoundPredicate.class, "bind", String.class, Schema.class)
+        .orShould().callMethod(Dataset.class, "bindFilter", String.class)
+        .orShould().callMethod(Scanner.class, "filter", String.class)
+        .orShould().callMethod(ScalarIndexQuery.class, "plan", Dataset.class, String.class)
+        .check(engine);
+    noClasses().that().resideInAnyPackage("dev.lancelot.engine.query.plan..")
+        .and().doNotHaveFullyQualifiedName(Planner.class.getName())
+        .should().callMethod(FilterParser.class, "parse", String.class)
+        .orShould().callMethod(Dataset.class, "bindFilter", String.class)
+        .check(engine);
+  }
 }
+

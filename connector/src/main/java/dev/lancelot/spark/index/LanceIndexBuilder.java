@@ -1,6 +1,7 @@
 package dev.lancelot.spark.index;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
@@ -93,7 +94,7 @@ public final class LanceIndexBuilder {
     long rowsPerSegment = Long.parseLong(spark.conf().get(ROWS_PER_SEGMENT_CONF,
         String.valueOf(DEFAULT_ROWS_PER_SEGMENT)).trim());
     if (rowsPerSegment < 1) {
-      throw new LancelotException("Cannot build an index from Spark: " + ROWS_PER_SEGMENT_CONF + " must be at least 1,"
+      throw new InvalidInputException("Cannot build an index from Spark: " + ROWS_PER_SEGMENT_CONF + " must be at least 1,"
           + " got " + rowsPerSegment + ".");
     }
     return (dataset, column, spec, model, fragments) ->

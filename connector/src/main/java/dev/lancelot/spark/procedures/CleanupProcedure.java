@@ -3,7 +3,7 @@ package dev.lancelot.spark.procedures;
 import dev.lancelot.engine.CleanupOptions;
 import dev.lancelot.engine.CleanupResult;
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
@@ -63,7 +63,7 @@ final class CleanupProcedure extends LanceProcedure {
   @Override
   protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
     if (!args.has("older_than") && !args.has("retain_versions")) {
-      throw new LancelotException("give older_than (a timestamp) and/or retain_versions (a number of versions); "
+      throw new InvalidInputException("give older_than (a timestamp) and/or retain_versions (a number of versions); "
           + "without either cleanup would select nothing.");
     }
     Optional<Instant> olderThan = args.has("older_than")
@@ -72,7 +72,7 @@ final class CleanupProcedure extends LanceProcedure {
     if (args.has("retain_versions")) {
       long n = ((Number) args.given().get("retain_versions")).longValue();
       if (n < 1 || n > Integer.MAX_VALUE) {
-        throw new LancelotException("argument retain_versions must be at least 1 (the latest version is always "
+        throw new InvalidInputException("argument retain_versions must be at least 1 (the latest version is always "
             + "kept), got " + n + ".");
       }
       retain = OptionalInt.of((int) n);
@@ -112,7 +112,7 @@ final class CleanupProcedure extends LanceProcedure {
     try {
       return LocalDate.parse(t).atStartOfDay(zone).toInstant();
     } catch (DateTimeException e) {
-      throw new LancelotException("argument older_than \"" + text + "\" is not a timestamp; write it as "
+      throw new InvalidInputException("argument older_than \"" + text + "\" is not a timestamp; write it as "
           + "'yyyy-MM-dd HH:mm:ss' (session time zone " + zone + "), 'yyyy-MM-dd', or an ISO-8601 instant such as "
           + "'2026-12-01T00:00:00Z'.");
     }

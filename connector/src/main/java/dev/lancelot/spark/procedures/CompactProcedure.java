@@ -3,7 +3,7 @@ package dev.lancelot.spark.procedures;
 import dev.lancelot.engine.CompactionOptions;
 import dev.lancelot.engine.CompactionResult;
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
@@ -54,7 +54,7 @@ final class CompactProcedure extends LanceProcedure {
     long target = ((Number) args.given().getOrDefault("target_rows_per_fragment",
         (long) CompactionOptions.DEFAULT_TARGET_ROWS_PER_FRAGMENT)).longValue();
     if (target < 1 || target > Integer.MAX_VALUE) {
-      throw new LancelotException("argument target_rows_per_fragment must be between 1 and " + Integer.MAX_VALUE
+      throw new InvalidInputException("argument target_rows_per_fragment must be between 1 and " + Integer.MAX_VALUE
           + ", got " + target + ".");
     }
     String location = tableLocation(args);

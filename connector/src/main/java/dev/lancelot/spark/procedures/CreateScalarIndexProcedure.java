@@ -1,7 +1,7 @@
 package dev.lancelot.spark.procedures;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
@@ -54,7 +54,7 @@ final class CreateScalarIndexProcedure extends LanceProcedure {
   protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
     String type = args.string("index_type");
     if (!type.trim().equalsIgnoreCase("BTREE")) {
-      throw new LancelotException("unknown scalar index type \"" + type + "\"; the only scalar index type is BTREE"
+      throw new InvalidInputException("unknown scalar index type \"" + type + "\"; the only scalar index type is BTREE"
           + (type.trim().toUpperCase(Locale.ROOT).startsWith("IVF") ? " (vector indexes are built with "
           + qualifiedName().replace(NAME, CreateIndexProcedure.NAME) + ")" : "") + ".");
     }

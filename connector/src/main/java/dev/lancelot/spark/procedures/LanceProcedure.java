@@ -1,6 +1,7 @@
 package dev.lancelot.spark.procedures;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.util.ClosestName;
 import dev.lancelot.spark.LanceCatalog;
@@ -157,7 +158,8 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
     try {
       rows = run(SparkSession.active(), new ProcedureArguments(parameters(), input));
     } catch (LancelotException e) {
-      throw new LancelotException("Cannot run " + qualifiedName() + ": " + e.getMessage() + " Usage: " + usage(), e);
+      String message = "Cannot run " + qualifiedName() + ": " + e.getMessage() + " Usage: " + usage();
+      throw e instanceof InvalidInputException ? new InvalidInputException(message, e) : new LancelotException(message, e);
     }
     return Collections.<Scan>singletonList(new Result(outputType(), rows.toArray(new InternalRow[0]))).iterator();
   }
@@ -170,7 +172,7 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
     String table = args.string("table");
     String location = catalog.locationOf(table);
     if (!Dataset.exists(location, LancePathCatalog.hadoopConf())) {
-      throw new LancelotException("table \"" + table + "\" does not exist: there is no Lance dataset at " + location
+      throw new InvalidInputException("table \"" + table + "\" does not exist: there is no Lance dataset at " + location
           + ". Create it first (CREATE TABLE ... AS SELECT, or write a DataFrame to it).");
     }
     return location;
@@ -190,7 +192,7 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
 
   private LancelotException refused(String reason) {
     String end = reason.endsWith("?") ? " " : ". ";
-    return new LancelotException("Cannot run " + qualifiedName() + ": " + reason + end + "Usage: " + usage());
+    return new InvalidInputException("Cannot run " + qualifiedName() + ": " + reason + end + "Usage: " + usage());
   }
 
   private ProcedureParameter parameter(String name) {

@@ -1,6 +1,6 @@
 package dev.lancelot.spark.procedures;
 
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -33,7 +33,7 @@ public final class ProcedureArguments {
   public String string(String name) {
     Object v = values.get(name);
     if (v == null || v.toString().isBlank()) {
-      throw new LancelotException("argument " + name + " must be a non-empty string.");
+      throw new InvalidInputException("argument " + name + " must be a non-empty string.");
     }
     return v.toString();
   }

@@ -1,6 +1,6 @@
 package dev.lancelot.spark.procedures;
 
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.spark.LanceCatalog;
 import java.util.Arrays;
 import java.util.Locale;
@@ -32,7 +32,7 @@ public final class Procedures {
     Function<LanceCatalog, LanceProcedure> factory = isSystem(ident.namespace())
         ? REGISTRY.get(ident.name().toLowerCase(Locale.ROOT)) : null;
     if (factory == null) {
-      throw new LancelotException("Cannot find procedure " + catalog.name() + "."
+      throw new InvalidInputException("Cannot find procedure " + catalog.name() + "."
           + String.join(".", ident.namespace()) + (ident.namespace().length == 0 ? "" : ".") + ident.name()
           + ": the procedures of catalog " + catalog.name() + " are " + catalog.name() + "." + NAMESPACE + ".{"
           + String.join(", ", REGISTRY.keySet()) + "}.");

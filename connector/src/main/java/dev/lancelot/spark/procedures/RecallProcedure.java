@@ -1,6 +1,6 @@
 package dev.lancelot.spark.procedures;
 
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.recall.DistributedRecall;
 import dev.lancelot.spark.recall.RecallResult;
@@ -132,7 +132,7 @@ final class RecallProcedure extends LanceProcedure {
     Object v = args.given().get(name);
     long n = ((Number) v).longValue();
     if (n < 1) {
-      throw new LancelotException("argument " + name + " must be at least 1, got " + n + ".");
+      throw new InvalidInputException("argument " + name + " must be at least 1, got " + n + ".");
     }
     return n;
   }

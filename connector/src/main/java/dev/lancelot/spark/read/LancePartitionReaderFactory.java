@@ -1,6 +1,7 @@
 package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.scan.CloseableIterator;
@@ -27,21 +28,22 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
   private final Broadcast<SerializableConfiguration> conf;
   private final List<String> columns;
   private final List<String> output;
-  private final String filterSql;
+  private final BoundPredicate filter;
   private final int batchSize;
   private final long limit;
 
   /**
    * {@code columns} are the data columns the engine reads, {@code output} the batch's columns in
    * order: those data columns and any metadata columns ({@link MetadataColumns}); each partition
-   * returns at most {@code limit} rows (-1: no limit).
+   * returns at most {@code limit} rows (-1: no limit). {@code filter} was bound on the driver;
+   * executors evaluate it as is, without parsing it again.
    */
   LancePartitionReaderFactory(Broadcast<SerializableConfiguration> conf, List<String> columns, List<String> output,
-      String filterSql, int batchSize, long limit) {
+      BoundPredicate filter, int batchSize, long limit) {
     this.conf = conf;
     this.columns = List.copyOf(columns);
     this.output = List.copyOf(output);
-    this.filterSql = filterSql;
+    this.filter = filter;
     this.batchSize = limit > 0 ? (int) Math.min(batchSize, limit) : batchSize;
     this.limit = limit;
   }
@@ -75,7 +77,7 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
       try {
         ds = Dataset.open(p.location(), OpenOptions.defaults().withVersion(p.version())
             .withHadoopConf(conf.value().get()).withAllocator(allocator));
-        batches = ds.newScan().columns(columns).filter(filterSql).batchSize(batchSize)
+        batches = ds.newScan().columns(columns).filter(filter).batchSize(batchSize)
             .withRowAddress(output.size() > columns.size()).execute(p.task());
         dataset = ds;
       } catch (RuntimeException e) {

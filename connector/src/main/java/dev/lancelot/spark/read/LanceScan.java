@@ -1,6 +1,7 @@
 package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
 import dev.lancelot.spark.LanceOptions;
@@ -37,6 +38,8 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   private final String filterSql;
   private final long limit;
   private Statistics statistics;
+  /** The filter bound once, on the driver, to the scanned version; what the reader factory carries. */
+  private BoundPredicate boundFilter;
 
   /** {@code limit} is the pushed LIMIT, or -1 for none. */
   LanceScan(LanceTable table, LanceOptions options, StructType readSchema, String filterSql, long limit) {
@@ -114,7 +117,7 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public InputPartition[] planInputPartitions() {
     try (Dataset ds = table.openDataset()) {
-      Scanner scanner = ds.newScan().columns(dataColumns()).filter(filterSql);
+      Scanner scanner = ds.newScan().columns(dataColumns()).filter(boundFilter(ds));
       scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
       List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
       if (limit >= 0 && filterSql == null) {
@@ -135,8 +138,24 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
+    BoundPredicate filter;
+    if (filterSql == null) {
+      filter = null;
+    } else {
+      try (Dataset ds = table.openDataset()) {
+        filter = boundFilter(ds);
+      }
+    }
     return new LancePartitionReaderFactory(
         ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()), dataColumns(),
-        columns(), filterSql, options.batchSize(), limit);
+        columns(), filter, options.batchSize(), limit);
+  }
+
+  /** Parses and binds the filter the first time; {@code ds} is the scanned version. */
+  private synchronized BoundPredicate boundFilter(Dataset ds) {
+    if (boundFilter == null && filterSql != null) {
+      boundFilter = ds.bindFilter(filterSql);
+    }
+    return boundFilter;
   }
 }

@@ -1,5 +1,6 @@
 package dev.lancelot.spark.write;
 
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -103,7 +104,7 @@ final class RowToArrow implements AutoCloseable {
     return (src, ord, idx) -> {
       if (src.isNullAt(ord)) {
         if (!vector.getField().isNullable()) {
-          throw new LancelotException("Cannot write " + taskLabel + " row " + rowsSeen + ": column \"" + column
+          throw new InvalidInputException("Cannot write " + taskLabel + " row " + rowsSeen + ": column \"" + column
               + "\" is null but the dataset declares it not nullable.");
         }
         vector.setNull(idx);
@@ -153,7 +154,7 @@ final class RowToArrow implements AutoCloseable {
       return (s, o, i) -> {
         ArrayData array = s.getArray(o);
         if (array.numElements() != dim) {
-          throw new LancelotException("Cannot write " + taskLabel + " row " + rowsSeen + ": column \"" + column
+          throw new InvalidInputException("Cannot write " + taskLabel + " row " + rowsSeen + ": column \"" + column
               + "\" is a vector of dimension " + dim + " but the row's array has " + array.numElements()
               + " elements. Every vector must have exactly " + dim + " elements.");
         }

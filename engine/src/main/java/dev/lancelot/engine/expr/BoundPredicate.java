@@ -4,6 +4,12 @@ import dev.lancelot.engine.expr.eval.Batch;
 import dev.lancelot.engine.expr.eval.Binder;
 import dev.lancelot.engine.expr.eval.BoundColumn;
 import dev.lancelot.engine.expr.eval.Kernel;
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serial;
+import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,15 +36,25 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * integers compare exactly with any number literal; floats in IEEE total order (NaN equal to
  * itself and above +inf, -0.0 below +0.0); strings and binaries byte-wise. See
  * {@code docs/filters.md}. Immutable; {@code evaluate} is thread-safe.
+ *
+ * <p>Serializable, so that a filter bound once where the user gave it (the driver) travels to the
+ * planner's units, executors and Spark tasks as is. The serialized form is the predicate tree, the
+ * SQL text for messages and the fields of the referenced columns; reading it back rebuilds the
+ * kernels from those fields (no parsing, and binding cannot fail: it succeeded on the same fields).
  */
-public final class BoundPredicate {
+public final class BoundPredicate implements Serializable {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final Predicate predicate;
+  private final String sql;
+  private final Schema referencedSchema;
   private final Kernel kernel;
   private final List<BoundColumn> columns;
   private final List<String> referencedColumns;
 
-  private BoundPredicate(Predicate predicate, Binder.Result bound, Schema schema) {
+  private BoundPredicate(Predicate predicate, String sql, Binder.Result bound, Schema schema) {
     this.predicate = predicate;
+    this.sql = sql == null ? predicate.toSql() : sql;
     this.kernel = bound.kernel();
     this.columns = bound.columns();
     Set<String> used = new LinkedHashSet<>();
@@ -50,6 +66,13 @@ public final class BoundPredicate {
       }
     }
     this.referencedColumns = List.copyOf(inSchemaOrder);
+    List<Field> referenced = new ArrayList<>();
+    for (Field f : schema.getFields()) {
+      if (used.contains(f.getName())) {
+        referenced.add(f);
+      }
+    }
+    this.referencedSchema = new Schema(referenced);
   }
 
   /**
@@ -61,7 +84,21 @@ public final class BoundPredicate {
    */
   public static BoundPredicate bind(Predicate predicate, Schema schema) {
     Objects.requireNonNull(predicate, "predicate");
-    return new BoundPredicate(predicate, Binder.bind(predicate, schema), schema);
+    return new BoundPredicate(predicate, null, Binder.bind(predicate, schema), schema);
+  }
+
+  /**
+   * Parses {@code sql} and binds it to {@code schema}: the one place a filter given as text becomes
+   * a bound predicate. {@link #sql()} then returns the text as written, for messages and explain
+   * output.
+   *
+   * @throws FilterParseException if {@code sql} is not filter SQL
+   * @throws FilterBindException if it does not fit the schema
+   */
+  public static BoundPredicate bind(String sql, Schema schema) {
+    Objects.requireNonNull(sql, "sql");
+    Predicate predicate = FilterParser.parse(sql);
+    return new BoundPredicate(predicate, sql, Binder.bind(predicate, schema), schema);
   }
 
   /**
@@ -79,6 +116,43 @@ public final class BoundPredicate {
 
   public Predicate predicate() {
     return predicate;
+  }
+
+  /** The filter as the user wrote it (or the predicate's SQL if it was built in code). */
+  public String sql() {
+    return sql;
+  }
+
+  /**
+   * The fields of the {@link #referencedColumns()}, as in the schema this predicate was bound to.
+   * Two schemas holding equal fields under these names bind the predicate identically.
+   */
+  public Schema referencedSchema() {
+    return referencedSchema;
+  }
+
+  /**
+   * Whether this predicate may be evaluated on data of {@code schema}: every referenced column is
+   * there with the same field (type, nullability, children) it was bound to.
+   */
+  public boolean fits(Schema schema) {
+    for (Field f : referencedSchema.getFields()) {
+      Field other;
+      try {
+        other = schema.findField(f.getName());
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
+      if (!f.equals(other)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The kernel tree and the columns it reads. For engine code (scalar index planning); not a stable API. */
+  public Binder.Result binding() {
+    return new Binder.Result(kernel, columns);
   }
 
   /**
@@ -126,5 +200,26 @@ public final class BoundPredicate {
   @Override
   public String toString() {
     return "BoundPredicate[" + predicate.toSql() + "]";
+  }
+
+  @Serial
+  private Object writeReplace() {
+    return new Form(predicate, sql, referencedSchema.serializeAsMessage());
+  }
+
+  @Serial
+  private void readObject(ObjectInputStream in) throws IOException {
+    throw new InvalidObjectException("BoundPredicate travels as its serialized form");
+  }
+
+  /** What travels: the predicate, its text, and the referenced fields as an Arrow schema message. */
+  private record Form(Predicate predicate, String sql, byte[] schema) implements Serializable {
+    @Serial private static final long serialVersionUID = 1L;
+
+    @Serial
+    private Object readResolve() {
+      Schema fields = Schema.deserializeMessage(ByteBuffer.wrap(schema));
+      return new BoundPredicate(predicate, sql, Binder.bind(predicate, fields), fields);
+    }
   }
 }

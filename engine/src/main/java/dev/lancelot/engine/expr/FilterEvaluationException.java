@@ -1,6 +1,6 @@
 package dev.lancelot.engine.expr;
 
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 
 /**
  * A filter that fits its schema but cannot be evaluated on some row's values: an integer
@@ -8,7 +8,7 @@ import dev.lancelot.engine.LancelotException;
  * the target type cannot hold. Lance fails on the same rows; the message names the filter, the
  * expression and the value.
  */
-public class FilterEvaluationException extends LancelotException {
+public class FilterEvaluationException extends InvalidInputException {
   public FilterEvaluationException(String message) {
     super(message);
   }

@@ -4,6 +4,7 @@ import dev.lancelot.engine.expr.parse.Lexer;
 import dev.lancelot.engine.expr.parse.Token;
 import dev.lancelot.engine.expr.parse.TokenType;
 import java.math.BigInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -47,6 +48,7 @@ import java.util.Set;
  * needed: the class is stateless and thread-safe.
  */
 public final class FilterParser {
+  private static final AtomicLong PARSES = new AtomicLong();
   /** Words that cannot be bare column names (backquote such a column: {@code `in`}). */
   private static final Set<String> NOT_A_NAME = Set.of(
       "AND", "OR", "NOT", "IN", "IS", "LIKE", "ILIKE", "BETWEEN", "NULL", "TRUE", "FALSE");
@@ -78,12 +80,22 @@ public final class FilterParser {
    *     position and what was expected there
    */
   public static Predicate parse(String filter) {
+    PARSES.incrementAndGet();
     FilterParser parser = new FilterParser(filter);
     Object p = parser.or();
     if (parser.peek().type() != TokenType.END) {
       throw parser.error("expected AND, OR or the end of the filter");
     }
     return parser.condition(p);
+  }
+
+  /**
+   * How many filters this JVM has parsed. A filter is parsed once, where the user gives it (a
+   * scan, a vector query, a DELETE, the Spark driver); plans, executors and Spark tasks receive it
+   * bound. Tests use this count to check that nothing parses again.
+   */
+  public static long parseCount() {
+    return PARSES.get();
   }
 
   // Each level returns a Predicate, or an Expr when the text so far is a value (which becomes a

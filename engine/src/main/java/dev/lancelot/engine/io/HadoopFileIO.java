@@ -1,5 +1,6 @@
 package dev.lancelot.engine.io;
 
+import dev.lancelot.engine.InvalidInputException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -81,7 +82,7 @@ public final class HadoopFileIO implements FileIO {
     this.mmapRegionBytes = conf.getLong(MMAP_REGION_BYTES, MappedFiles.DEFAULT_REGION_BYTES);
     this.mmapMinFileBytes = conf.getLong(MMAP_MIN_FILE_BYTES, MappedFiles.DEFAULT_MIN_FILE_BYTES);
     if (mmapRegionBytes <= 0 || mmapRegionBytes > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("Cannot use " + MMAP_REGION_BYTES + "=" + mmapRegionBytes
+      throw new InvalidInputException("Cannot use " + MMAP_REGION_BYTES + "=" + mmapRegionBytes
           + ": a mapped region holds between 1 byte and 2 GiB - 1. Leave it unset for the default of 1 GiB.");
     }
   }
@@ -162,7 +163,7 @@ public final class HadoopFileIO implements FileIO {
 
   private static String trimmed(String location) {
     if (location == null || location.isBlank()) {
-      throw new IllegalArgumentException("Dataset location must not be empty");
+      throw new InvalidInputException("Dataset location must not be empty");
     }
     String loc = location;
     while (loc.length() > 1 && loc.endsWith("/") && !loc.endsWith(":/") && !loc.endsWith("://")) {

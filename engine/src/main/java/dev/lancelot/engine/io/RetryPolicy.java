@@ -1,5 +1,6 @@
 package dev.lancelot.engine.io;
 
+import dev.lancelot.engine.InvalidInputException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.conf.Configuration;
 
@@ -33,15 +34,15 @@ public record RetryPolicy(int maxAttempts, long initialBackoffMillis, long maxBa
 
   public RetryPolicy {
     if (maxAttempts < 1) {
-      throw new IllegalArgumentException("Cannot retry storage calls: " + MAX_ATTEMPTS + " must be at least 1 (1 = "
+      throw new InvalidInputException("Cannot retry storage calls: " + MAX_ATTEMPTS + " must be at least 1 (1 = "
           + "no retries), got " + maxAttempts);
     }
     if (initialBackoffMillis < 0 || maxBackoffMillis < initialBackoffMillis) {
-      throw new IllegalArgumentException("Cannot retry storage calls: need 0 <= " + INITIAL_BACKOFF_MS + " <= "
+      throw new InvalidInputException("Cannot retry storage calls: need 0 <= " + INITIAL_BACKOFF_MS + " <= "
           + MAX_BACKOFF_MS + ", got " + initialBackoffMillis + " and " + maxBackoffMillis);
     }
     if (budgetMillis < 0) {
-      throw new IllegalArgumentException("Cannot retry storage calls: " + BUDGET_MS + " must not be negative, got "
+      throw new InvalidInputException("Cannot retry storage calls: " + BUDGET_MS + " must not be negative, got "
           + budgetMillis);
     }
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancelot.engine.CleanupOptions;
 import dev.lancelot.engine.CleanupResult;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.format.DeletionFiles;
 import dev.lancelot.engine.format.ManifestFile;
@@ -78,7 +79,7 @@ public final class Cleaner {
   private CleanupResult run() {
     List<VersionLog.Entry> versions = VersionLog.list(io, paths);
     if (versions.isEmpty()) {
-      throw new LancelotException("Cannot clean up " + paths.root() + ": no Lance dataset there (no manifest in "
+      throw new InvalidInputException("Cannot clean up " + paths.root() + ": no Lance dataset there (no manifest in "
           + paths.versionsDir() + ").");
     }
     long latest = versions.get(versions.size() - 1).version();

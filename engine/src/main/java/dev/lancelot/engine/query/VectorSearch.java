@@ -1,5 +1,6 @@
 package dev.lancelot.engine.query;
 
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.query.exec.FlatKnnExecutor;
 import dev.lancelot.engine.query.exec.Futures;
@@ -106,14 +107,14 @@ public final class VectorSearch {
   /** BTree indexes serve a prefilter when they answer it exactly and cover the unit's fragments (SPEC Q7). */
   private static final Planner.ScalarIndexAdvisor SCALAR_ADVISOR = new Planner.ScalarIndexAdvisor() {
     @Override
-    public Optional<String> indexFor(Dataset dataset, String filterSql, List<Long> needed) {
-      ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filterSql);
+    public Optional<String> indexFor(Dataset dataset, BoundPredicate filter, List<Long> needed) {
+      ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filter);
       return q.isExact() && q.covers(bitmap(needed)) ? Optional.of(String.join(", ", q.indexes())) : Optional.empty();
     }
 
     @Override
-    public String whyNot(Dataset dataset, String filterSql, List<Long> needed) {
-      ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filterSql);
+    public String whyNot(Dataset dataset, BoundPredicate filter, List<Long> needed) {
+      ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filter);
       if (!q.isExact()) {
         return q.reason().orElse("no scalar index answers the filter exactly");
       }

@@ -1,6 +1,6 @@
 package dev.lancelot.engine.vector;
 
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 
 /**
  * A vector operation or index build was given input a user can fix: a bad metric name, a metric
@@ -8,7 +8,7 @@ import dev.lancelot.engine.LancelotException;
  * non-finite vectors, or inconsistent search parameters. Messages follow
  * {@code "Cannot <action>: <reason>. <how to fix>"}.
  */
-public class VectorException extends LancelotException {
+public class VectorException extends InvalidInputException {
   public VectorException(String message) {
     super(message);
   }

@@ -156,7 +156,7 @@ class MappedReadsTest {
     assertThat(cache.size()).isEqualTo(1);
     write("tiny.bin", 10, 9);
     assertThat(cache.open(dir.resolve("tiny.bin"), 1000, 11)).isNull();
-    assertThatThrownBy(() -> new HadoopFileIO(mapped(1L << 31))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> new HadoopFileIO(mapped(1L << 31))).isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
         .hasMessageContaining(HadoopFileIO.MMAP_REGION_BYTES);
   }
 }

@@ -83,7 +83,7 @@ class RetryingFileIOTest {
     conf.setLong(RetryPolicy.BUDGET_MS, 30);
     assertThat(RetryPolicy.from(conf)).isEqualTo(new RetryPolicy(7, 10, 20, 30));
     conf.setInt(RetryPolicy.MAX_ATTEMPTS, 0);
-    assertThatThrownBy(() -> RetryPolicy.from(conf)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> RetryPolicy.from(conf)).isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
         .hasMessageContaining(RetryPolicy.MAX_ATTEMPTS);
   }
 

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.index.scalar;
 
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.index.scalar.btree.BTreeFiles;
 
 /**
@@ -10,13 +11,13 @@ import dev.lancelot.engine.index.scalar.btree.BTreeFiles;
 public record BTreeBuildParams(String column, String name, boolean replace, int pageSize) {
   public BTreeBuildParams {
     if (column == null || column.isBlank()) {
-      throw new IllegalArgumentException("Cannot build a BTree index: no column given");
+      throw new InvalidInputException("Cannot build a BTree index: no column given");
     }
     if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("Cannot build a BTree index on " + column + ": the index name is empty");
+      throw new InvalidInputException("Cannot build a BTree index on " + column + ": the index name is empty");
     }
     if (pageSize < 1) {
-      throw new IllegalArgumentException("Cannot build a BTree index on " + column + ": page size must be at least 1,"
+      throw new InvalidInputException("Cannot build a BTree index on " + column + ": page size must be at least 1,"
           + " got " + pageSize);
     }
   }

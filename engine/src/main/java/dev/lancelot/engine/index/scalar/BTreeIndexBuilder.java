@@ -3,6 +3,7 @@ package dev.lancelot.engine.index.scalar;
 import com.google.protobuf.Any;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.expr.eval.ColumnKind;
 import dev.lancelot.engine.format.proto.TableProtos.BTreeIndexDetails;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
@@ -46,14 +47,14 @@ public final class BTreeIndexBuilder {
   /**
    * Builds and commits the index; returns the new version.
    *
-   * @throws ScalarIndexException when the column is missing or of a type a BTree cannot hold, or the
+   * @throws InvalidInputException when the column is missing or of a type a BTree cannot hold, or the
    *     name is taken and {@code replace} is not set
    */
   public static Dataset build(Dataset dataset, BTreeBuildParams params) {
     LanceField field = checkColumn(dataset, params.column());
     List<IndexSegment> existing = dataset.indexes().segments(params.name());
     if (!existing.isEmpty() && !params.replace()) {
-      throw new ScalarIndexException("Cannot create index \"" + params.name() + "\" on column " + params.column()
+      throw new InvalidInputException("Cannot create index \"" + params.name() + "\" on column " + params.column()
           + " of " + dataset.location() + ": an index with that name already exists (" + existing.get(0).type()
           + "). Replace it (replace=true, --replace) or choose another name.");
     }
@@ -77,12 +78,12 @@ public final class BTreeIndexBuilder {
 
   /** The column to index, or a clear refusal. */
   static LanceField checkColumn(Dataset dataset, String column) {
-    LanceField field = dataset.lanceSchema().field(column).orElseThrow(() -> new ScalarIndexException(
+    LanceField field = dataset.lanceSchema().field(column).orElseThrow(() -> new InvalidInputException(
         "Cannot create a BTree index on column \"" + column + "\" of " + dataset.location()
             + ": the dataset has no such column. Its columns are " + dataset.lanceSchema().names() + "."));
     ColumnKind kind = ColumnKind.of(field.arrowType());
     if (!ValueCodec.supports(kind)) {
-      throw new ScalarIndexException("Cannot create a BTree index on column \"" + column + "\" of "
+      throw new InvalidInputException("Cannot create a BTree index on column \"" + column + "\" of "
           + dataset.location() + ": its type " + field.logicalType() + " cannot be indexed by a BTree. Index an "
           + "integer, float, date, timestamp, bool, string or binary column (vectors take a vector index).");
     }
@@ -94,7 +95,7 @@ public final class BTreeIndexBuilder {
     long start = System.nanoTime();
     long rows = dataset.countRows();
     if (rows > Integer.MAX_VALUE - 8) {
-      throw new ScalarIndexException("Cannot create BTree index \"" + params.name() + "\" on column "
+      throw new InvalidInputException("Cannot create BTree index \"" + params.name() + "\" on column "
           + params.column() + ": the version has " + rows + " rows and a build holds at most " + (Integer.MAX_VALUE - 8)
           + " in memory. Build it with Lance.");
     }

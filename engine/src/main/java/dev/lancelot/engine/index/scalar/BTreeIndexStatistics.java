@@ -1,6 +1,7 @@
 package dev.lancelot.engine.index.scalar;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
@@ -29,13 +30,14 @@ public record BTreeIndexStatistics(String name, String column, int segments, lon
   /**
    * Statistics of the BTree index {@code name} of {@code dataset}'s version.
    *
-   * @throws ScalarIndexException when there is no such BTree index, or its files are corrupt
+   * @throws InvalidInputException when there is no such BTree index
+   * @throws ScalarIndexException when its files are corrupt
    */
   public static BTreeIndexStatistics of(Dataset dataset, String name) {
     IndexCatalog catalog = dataset.indexes();
     List<IndexSegment> segments = catalog.segments(name);
     if (segments.isEmpty() || segments.stream().anyMatch(s -> s.type() != IndexType.BTREE)) {
-      throw new ScalarIndexException("Cannot describe BTree index \"" + name + "\" of " + dataset.location()
+      throw new InvalidInputException("Cannot describe BTree index \"" + name + "\" of " + dataset.location()
           + " version " + dataset.version() + ": " + (segments.isEmpty() ? "there is no index of that name"
           : "it is a " + segments.get(0).type() + " index") + ". Its indexes are " + catalog.names() + ".");
     }

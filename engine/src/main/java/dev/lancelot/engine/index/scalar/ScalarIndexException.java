@@ -3,9 +3,9 @@ package dev.lancelot.engine.index.scalar;
 import dev.lancelot.engine.LancelotException;
 
 /**
- * A scalar index cannot be built or read for a reason the user can act on: an unknown or
- * unsupported column, a name already taken, or an index file that is corrupt (the message names
- * the file and says to rebuild the index).
+ * A scalar index cannot be read: an index file that is missing, unreadable or corrupt (the message
+ * names the file and says to rebuild the index). Bad build requests (an unknown or unsupported
+ * column, a name already taken) are {@link dev.lancelot.engine.InvalidInputException}s.
  */
 public class ScalarIndexException extends LancelotException {
   public ScalarIndexException(String message) {

@@ -1,7 +1,7 @@
 package dev.lancelot.engine.index.scalar;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.expr.FilterParser;
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.eval.Binder;
 import dev.lancelot.engine.expr.eval.BoundColumn;
@@ -63,8 +63,9 @@ public final class ScalarIndexQuery {
     this.covered = covered;
   }
 
+  /** Parses and binds {@code filterSql} to {@code dataset}'s version, then plans it. */
   public static ScalarIndexQuery plan(Dataset dataset, String filterSql) {
-    return plan(dataset, FilterParser.parse(filterSql));
+    return plan(dataset, dataset.bindFilter(filterSql));
   }
 
   /**
@@ -74,7 +75,22 @@ public final class ScalarIndexQuery {
    *     a scan with it would)
    */
   public static ScalarIndexQuery plan(Dataset dataset, Predicate filter) {
-    Binder.Result bound = Binder.bind(filter, dataset.schema());
+    return plan(dataset, BoundPredicate.bind(filter, dataset.schema()));
+  }
+
+  /**
+   * Decides whether the indexes of {@code dataset}'s version answer an already bound filter exactly.
+   *
+   * @throws IllegalArgumentException if {@code filter} was bound to other fields than this version has
+   */
+  public static ScalarIndexQuery plan(Dataset dataset, BoundPredicate boundFilter) {
+    if (!boundFilter.fits(dataset.schema())) {
+      throw new IllegalArgumentException("Cannot plan filter \"" + boundFilter.sql() + "\" on " + dataset.location()
+          + " version " + dataset.version() + ": it was bound to the fields " + boundFilter.referencedSchema()
+          + ", which this version does not have");
+    }
+    Predicate filter = boundFilter.predicate();
+    Binder.Result bound = boundFilter.binding();
     List<BoundColumn> columns = bound.columns();
     KernelTranslator.Result t = KernelTranslator.translate(bound.kernel(), columns);
     if (!t.translated()) {

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.index.vector;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
@@ -56,7 +57,7 @@ public final class VectorIndexes {
         + "\" of " + dataset.location());
     List<IndexSegment> existing = dataset.indexes().segments(name);
     if (!existing.isEmpty() && !spec.replace()) {
-      throw new LancelotException("Cannot create index \"" + name + "\" on " + dataset.location() + ": an index with"
+      throw new InvalidInputException("Cannot create index \"" + name + "\" on " + dataset.location() + ": an index with"
           + " that name already exists (" + existing.get(0).type() + "). Replace it (replace=true, --replace) or choose"
           + " another name.");
     }
@@ -104,7 +105,7 @@ public final class VectorIndexes {
   public static Dataset drop(Dataset dataset, String name) {
     List<IndexSegment> segments = dataset.indexes().segments(name);
     if (segments.isEmpty()) {
-      throw new LancelotException("Cannot drop index \"" + name + "\" of " + dataset.location() + ": there is no"
+      throw new InvalidInputException("Cannot drop index \"" + name + "\" of " + dataset.location() + ": there is no"
           + " index with that name. Indexes: " + dataset.indexes().names() + ".");
     }
     return commit(dataset, List.of(), protos(segments));
@@ -149,11 +150,11 @@ public final class VectorIndexes {
   private static List<IndexSegment> vectorSegments(Dataset dataset, String name, String action) {
     List<IndexSegment> segments = dataset.indexes().segments(name);
     if (segments.isEmpty()) {
-      throw new LancelotException("Cannot " + action + " index \"" + name + "\" of " + dataset.location() + ": there"
+      throw new InvalidInputException("Cannot " + action + " index \"" + name + "\" of " + dataset.location() + ": there"
           + " is no index with that name. Indexes: " + dataset.indexes().names() + ".");
     }
     if (!segments.get(0).type().isVector()) {
-      throw new LancelotException("Cannot " + action + " index \"" + name + "\" as a vector index: it is a "
+      throw new InvalidInputException("Cannot " + action + " index \"" + name + "\" as a vector index: it is a "
           + segments.get(0).type() + " index.");
     }
     return segments;

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.query.eval;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.scan.CloseableIterator;
 import java.io.ByteArrayOutputStream;
@@ -29,7 +30,7 @@ public final class QuerySets {
     try (InputStream in = Files.newInputStream(file)) {
       bytes = in.readAllBytes();
     } catch (IOException e) {
-      throw new LancelotException("Cannot read query vectors from " + file + ": " + e.getMessage(), e);
+      throw new InvalidInputException("Cannot read query vectors from " + file + ": " + e.getMessage(), e);
     }
     return parseFvecs(bytes, file.toString(), limit);
   }
@@ -43,12 +44,12 @@ public final class QuerySets {
     List<float[]> out = new ArrayList<>();
     while (buf.remaining() > 0 && (limit <= 0 || out.size() < limit)) {
       if (buf.remaining() < 4) {
-        throw new LancelotException("Cannot read query vectors from " + file + ": truncated record header at byte "
+        throw new InvalidInputException("Cannot read query vectors from " + file + ": truncated record header at byte "
             + buf.position() + ". An .fvecs file holds, per vector, an int32 dimension then that many float32.");
       }
       int dim = buf.getInt();
       if (dim <= 0 || dim > 65536 || buf.remaining() < dim * 4L) {
-        throw new LancelotException("Cannot read query vectors from " + file + ": vector " + out.size()
+        throw new InvalidInputException("Cannot read query vectors from " + file + ": vector " + out.size()
             + " declares dimension " + dim + " but " + buf.remaining() / 4 + " floats remain. The file is not .fvecs "
             + "or is truncated.");
       }
@@ -56,13 +57,13 @@ public final class QuerySets {
       buf.asFloatBuffer().get(v);
       buf.position(buf.position() + dim * 4);
       if (!out.isEmpty() && out.get(0).length != dim) {
-        throw new LancelotException("Cannot read query vectors from " + file + ": vector " + out.size() + " has "
+        throw new InvalidInputException("Cannot read query vectors from " + file + ": vector " + out.size() + " has "
             + "dimension " + dim + " but vector 0 has " + out.get(0).length + ".");
       }
       out.add(v);
     }
     if (out.isEmpty()) {
-      throw new LancelotException("Cannot read query vectors from " + file + ": the file holds no vector.");
+      throw new InvalidInputException("Cannot read query vectors from " + file + ": the file holds no vector.");
     }
     return out.toArray(new float[0][]);
   }
@@ -92,7 +93,7 @@ public final class QuerySets {
         VectorSchemaRoot batch = it.next();
         if (!(batch.getVector(0) instanceof FixedSizeListVector fsl)
             || !(fsl.getDataVector() instanceof Float4Vector values)) {
-          throw new LancelotException("Cannot read query vectors from column \"" + column + "\" of "
+          throw new InvalidInputException("Cannot read query vectors from column \"" + column + "\" of "
               + dataset.location() + ": it is not a float32 vector column.");
         }
         int dim = fsl.getListSize();

@@ -54,7 +54,7 @@ public final class AnnExecutor {
     PrefilterSpec pre = unit.prefilter();
     PrefilterMask mask = pre == null ? PrefilterMask.liveRows(dataset, unit.fragments())
         : pre.source() == PrefilterSpec.Source.SCALAR_INDEX ? indexMask(dataset, pre, unit)
-        : PrefilterMask.scan(dataset, pre.filterSql(), unit.fragments());
+        : PrefilterMask.scan(dataset, pre.filter(), unit.fragments());
     int k = plan.query().k();
     float[][] queries = plan.query().vectors();
     SearchStats stats = new SearchStats();
@@ -96,7 +96,7 @@ public final class AnnExecutor {
   }
 
   private static PrefilterMask indexMask(Dataset dataset, PrefilterSpec pre, AnnUnit unit) {
-    ScalarIndexResult answer = ScalarIndexQuery.plan(dataset, pre.filterSql()).evaluate();
+    ScalarIndexResult answer = ScalarIndexQuery.plan(dataset, pre.filter()).evaluate();
     Map<Long, RoaringBitmap> byFragment = new HashMap<>();
     answer.fragmentOffsets().forEach((id, rows) -> byFragment.put(Integer.toUnsignedLong(id), rows));
     return PrefilterMask.fromIndexAnswer(dataset, byFragment, unit.fragments(), pre.scalarIndex());

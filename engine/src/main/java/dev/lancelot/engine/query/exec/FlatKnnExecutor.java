@@ -54,7 +54,7 @@ public final class FlatKnnExecutor {
   public static UnitResult run(Dataset dataset, FlatUnit unit, String column, float[][] queries, Float lower,
       Float upper, Executor pool, int parallelism) {
     long start = System.nanoTime();
-    Scanner scanner = dataset.newScan().columns(column).filter(unit.filterSql()).withRowAddress(true)
+    Scanner scanner = dataset.newScan().columns(column).filter(unit.filter()).withRowAddress(true)
         .fragments(unit.fragments());
     List<ScanTask> whole = scanner.planTasks(Long.MAX_VALUE);
     long rows = whole.stream().mapToLong(ScanTask::physicalRows).sum();
@@ -126,7 +126,7 @@ public final class FlatKnnExecutor {
     Part part = new Part(unit.limit(), queries.length);
     GenericScan generic = null;
     for (ScanTask task : tasks) {
-      if (unit.filterSql() == null && scanPlain(dataset, task, unit.metric(), column, queries, lower, upper, part)) {
+      if (unit.filter() == null && scanPlain(dataset, task, unit.metric(), column, queries, lower, upper, part)) {
         continue;
       }
       if (generic == null) {

@@ -114,8 +114,8 @@ public final class Merger {
    */
   public static VectorSchemaRoot materialize(Dataset dataset, MergeSpec m, boolean batch, List<Ranked> ranked) {
     List<Ranked> kept = ranked;
-    if (m.postfilterSql() != null) {
-      kept = postfilter(dataset, m.postfilterSql(), ranked);
+    if (m.postfilter() != null) {
+      kept = postfilter(dataset, m.postfilter(), ranked);
     }
     int total = 0;
     for (Ranked r : kept) {
@@ -178,8 +178,7 @@ public final class Merger {
   }
 
   /** SPEC Q8: removes the rows failing the filter from each query's top k; nothing is backfilled. */
-  private static List<Ranked> postfilter(Dataset dataset, String filterSql, List<Ranked> ranked) {
-    BoundPredicate filter = dataset.bindFilter(filterSql);
+  private static List<Ranked> postfilter(Dataset dataset, BoundPredicate filter, List<Ranked> ranked) {
     List<Ranked> out = new ArrayList<>();
     for (Ranked r : ranked) {
       if (r.rows().length == 0) {

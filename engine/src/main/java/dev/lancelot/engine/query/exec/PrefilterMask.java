@@ -1,5 +1,6 @@
 package dev.lancelot.engine.query.exec;
 
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.scan.CloseableIterator;
@@ -58,13 +59,13 @@ public final class PrefilterMask {
     return new PrefilterMask(out, "deletions");
   }
 
-  /** Live rows matching {@code filterSql}, found by scanning only the filter's columns. */
-  public static PrefilterMask scan(Dataset dataset, String filterSql, List<Long> fragments) {
+  /** Live rows matching {@code filter}, found by scanning only the filter's columns. */
+  public static PrefilterMask scan(Dataset dataset, BoundPredicate filter, List<Long> fragments) {
     Map<Long, RoaringBitmap> out = new HashMap<>();
     for (long id : fragments) {
       out.put(id, new RoaringBitmap());
     }
-    try (CloseableIterator<VectorSchemaRoot> it = dataset.newScan().columns(List.of()).filter(filterSql)
+    try (CloseableIterator<VectorSchemaRoot> it = dataset.newScan().columns(List.of()).filter(filter)
         .withRowAddress(true).fragments(fragments).batches()) {
       while (it.hasNext()) {
         VectorSchemaRoot batch = it.next();

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.query.plan;
 
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.io.Serializable;
 import java.util.List;
@@ -11,9 +12,14 @@ import java.util.List;
  * distance range) are kept; a postfilter then removes rows (never backfilled); finally the result
  * columns are taken for the surviving rows only.
  */
-public record MergeSpec(int k, int candidateK, boolean exactRerank, DistanceMetric metric, String postfilterSql,
+public record MergeSpec(int k, int candidateK, boolean exactRerank, DistanceMetric metric, BoundPredicate postfilter,
     List<String> columns, boolean withRowId, Float lowerBound, Float upperBound) implements Serializable {
   public MergeSpec {
     columns = List.copyOf(columns);
+  }
+
+  /** The postfilter as the user wrote it, for explain output; null without one. */
+  public String postfilterSql() {
+    return postfilter == null ? null : postfilter.sql();
   }
 }

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.query.plan;
 
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.IndexCatalog;
@@ -29,11 +30,11 @@ public final class Planner {
 
   /** Decides whether a scalar index answers a prefilter exactly over some fragments. */
   public interface ScalarIndexAdvisor {
-    /** The index that answers {@code filterSql} exactly and covers every fragment in {@code needed}. */
-    Optional<String> indexFor(Dataset dataset, String filterSql, List<Long> needed);
+    /** The index that answers {@code filter} exactly and covers every fragment in {@code needed}. */
+    Optional<String> indexFor(Dataset dataset, BoundPredicate filter, List<Long> needed);
 
     /** Why no scalar index can serve the filter, for explain output. */
-    String whyNot(Dataset dataset, String filterSql, List<Long> needed);
+    String whyNot(Dataset dataset, BoundPredicate filter, List<Long> needed);
   }
 
   private final ScalarIndexAdvisor scalarIndexes;
@@ -59,7 +60,8 @@ public final class Planner {
       }
     }
     List<String> columns = resultColumns(dataset, q);
-    q.filter().ifPresent(dataset::bindFilter); // refuses malformed filters and unknown columns now
+    // The one parse and bind of the query's filter; units and the merge carry the bound predicate.
+    BoundPredicate filter = q.filter().map(dataset::bindFilter).orElse(null);
     if (q.fastSearch() && !q.useIndex()) {
       throw new InvalidQueryException("Cannot search with fast_search and use_index=false together: fast_search "
           + "searches only the index. Drop one of them.");
@@ -90,25 +92,25 @@ public final class Planner {
         notes.add(flatReason + "; falling back to flat search");
         indexName = Optional.empty();
       } else {
-        return annPlan(dataset, q, field, dim, columns, notes, catalog, indexName.get(), segments, indexMetric);
+        return annPlan(dataset, q, filter, dim, columns, notes, catalog, indexName.get(), segments, indexMetric);
       }
     }
 
     if (q.fastSearch()) {
       notes.add("fast_search: no usable vector index on \"" + q.column() + "\", so the result is empty");
-      MergeSpec merge = merge(q, columns, false, queryMetric == null ? DistanceMetric.L2 : queryMetric);
+      MergeSpec merge = merge(q, filter, columns, false, queryMetric == null ? DistanceMetric.L2 : queryMetric);
       return new SearchPlan(dataset.location(), dataset.version(), q, q.column(), dim, List.of(), merge, notes, true);
     }
     DistanceMetric metric = queryMetric == null ? DistanceMetric.L2 : queryMetric;
     for (DataFragment f : dataset.snapshot().fragments()) {
       units.add(new FlatUnit("flat-" + units.size(), List.of(f.getId()), metric, q.k(),
-          q.prefilter() ? q.filter().orElse(null) : null, flatReason));
+          q.prefilter() ? filter : null, flatReason));
     }
     return new SearchPlan(dataset.location(), dataset.version(), q, q.column(), dim, units,
-        merge(q, columns, true, metric), notes, false);
+        merge(q, filter, columns, true, metric), notes, false);
   }
 
-  private SearchPlan annPlan(Dataset dataset, VectorQuery q, LanceField field, int dim, List<String> columns,
+  private SearchPlan annPlan(Dataset dataset, VectorQuery q, BoundPredicate bound, int dim, List<String> columns,
       List<String> notes, IndexCatalog catalog, String name, List<IndexSegment> segments, DistanceMetric metric) {
     IndexType type = segments.get(0).type();
     int candidateK = q.candidateK();
@@ -123,7 +125,7 @@ public final class Planner {
     List<SearchUnit> units = new ArrayList<>();
     RoaringBitmap present = new RoaringBitmap();
     dataset.snapshot().fragments().forEach(f -> present.add(Math.toIntExact(f.getId())));
-    String filter = q.prefilter() ? q.filter().orElse(null) : null;
+    BoundPredicate filter = q.prefilter() ? bound : null;
     for (IndexSegment s : segments) {
       List<Long> frags = new ArrayList<>();
       RoaringBitmap.and(s.fragments(), present).forEach((int f) -> frags.add(Integer.toUnsignedLong(f)));
@@ -149,7 +151,7 @@ public final class Planner {
       notes.add("fast_search: " + catalog.unindexedFragments(name).size() + " unindexed fragment(s) not searched");
     }
     return new SearchPlan(dataset.location(), dataset.version(), q, q.column(), dim, units,
-        merge(q, columns, exact, metric), notes, false);
+        merge(q, bound, columns, exact, metric), notes, false);
   }
 
   /**
@@ -170,8 +172,9 @@ public final class Planner {
     return metric;
   }
 
-  private static MergeSpec merge(VectorQuery q, List<String> columns, boolean exact, DistanceMetric metric) {
-    return new MergeSpec(q.k(), q.candidateK(), exact, metric, q.prefilter() ? null : q.filter().orElse(null),
+  private static MergeSpec merge(VectorQuery q, BoundPredicate filter, List<String> columns, boolean exact,
+      DistanceMetric metric) {
+    return new MergeSpec(q.k(), q.candidateK(), exact, metric, q.prefilter() ? null : filter,
         columns, q.withRowId(), q.lowerBound().orElse(null), q.upperBound().orElse(null));
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.expr.eval.ColumnKind;
@@ -51,17 +52,17 @@ class BTreeBadInputTest {
   void unknownAndUnsupportedColumnsAndTakenNames(@TempDir Path tmp) {
     try (Dataset ds = BTreeTesting.write(allocator, tmp.resolve("ds"), 0, 50, 50, WriteMode.CREATE)) {
       assertThatThrownBy(() -> BTreeIndexBuilder.build(ds, BTreeBuildParams.of("nope")))
-          .isInstanceOf(ScalarIndexException.class)
+          .isInstanceOf(InvalidInputException.class)
           .hasMessageStartingWith("Cannot create a BTree index on column \"nope\"")
           .hasMessageContaining("the dataset has no such column. Its columns are [i32, i64, u64,");
       assertThatThrownBy(() -> BTreeIndexBuilder.build(ds, BTreeBuildParams.of("vec")))
-          .isInstanceOf(ScalarIndexException.class)
+          .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("Cannot create a BTree index on column \"vec\"")
           .hasMessageContaining("its type fixed_size_list:float:2 cannot be indexed by a BTree")
           .hasMessageContaining("Index an integer, float, date, timestamp, bool, string or binary column");
       Dataset v = BTreeIndexBuilder.build(ds, BTreeBuildParams.of("i32"));
       assertThatThrownBy(() -> BTreeIndexBuilder.build(v, BTreeBuildParams.of("s").withName("i32_idx")))
-          .isInstanceOf(ScalarIndexException.class)
+          .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("Cannot create index \"i32_idx\" on column s")
           .hasMessageContaining("an index with that name already exists (BTREE)")
           .hasMessageContaining("Replace it (replace=true, --replace) or choose another name.");
@@ -69,7 +70,7 @@ class BTreeBadInputTest {
       assertThat(replaced.indexes().segments("i32_idx")).hasSize(1);
       assertThat(ScalarIndexQuery.plan(replaced, "s = 'a'").indexes()).containsExactly("i32_idx");
       assertThat(ScalarIndexQuery.plan(replaced, "i32 = 1").isExact()).isFalse();
-      assertThatThrownBy(() -> BTreeBuildParams.of("x").withPageSize(0)).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> BTreeBuildParams.of("x").withPageSize(0)).isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("page size must be at least 1");
     }
   }

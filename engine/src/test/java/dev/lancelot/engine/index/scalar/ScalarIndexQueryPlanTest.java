@@ -133,7 +133,7 @@ class ScalarIndexQueryPlanTest {
     assertThat(stats.fragmentsCovered()).isEqualTo(RoaringBitmap.bitmapOf(0, 1));
     assertThat(stats.unindexedFragments()).isEmpty();
     assertThat(stats.unindexedRows()).isZero();
-    assertThatThrownBy(() -> BTreeIndexStatistics.of(dataset, "nope")).isInstanceOf(ScalarIndexException.class)
+    assertThatThrownBy(() -> BTreeIndexStatistics.of(dataset, "nope")).isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
         .hasMessageContaining("Cannot describe BTree index \"nope\"")
         .hasMessageContaining("there is no index of that name. Its indexes are [i32_idx, s_idx].");
   }

@@ -120,7 +120,8 @@ class FlatKnnDirectReadsTest {
     List<Long> fragments = ds.fragments().stream().map(f -> f.id()).toList();
     List<UnitResult> out = new ArrayList<>();
     for (DistanceMetric metric : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
-      FlatUnit unit = new FlatUnit("flat-0", fragments, metric, 40, filter, "test");
+      FlatUnit unit = new FlatUnit("flat-0", fragments, metric, 40, filter == null ? null : ds.bindFilter(filter),
+          "test");
       out.add(FlatKnnExecutor.run(ds, unit, "vector", queries(), null, null));
       out.add(FlatKnnExecutor.run(ds, unit, "vector", queries(), null, null, pool, 3));
       out.add(FlatKnnExecutor.run(ds, unit, "vector", queries(), -50f, 1e9f, pool, 2));

@@ -80,7 +80,8 @@ class FlatKnnExecutorTest {
     List<Long> fragments = dataset.fragments().stream().map(f -> f.id()).toList();
     for (String filter : new String[] {null, "tenant_id < 3"}) {
       for (DistanceMetric metric : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE}) {
-        FlatUnit unit = new FlatUnit("flat-0", fragments, metric, 25, filter, "test");
+        FlatUnit unit = new FlatUnit("flat-0", fragments, metric, 25, filter == null ? null : dataset.bindFilter(filter),
+            "test");
         UnitResult one = FlatKnnExecutor.run(dataset, unit, "vector", queries(), null, null);
         for (int parallelism : new int[] {2, 3, 5}) {
           UnitResult many = FlatKnnExecutor.run(dataset, unit, "vector", queries(), null, null, pool, parallelism);

@@ -1,7 +1,7 @@
 package dev.lancelot.engine.index.vector.build;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.vector.VectorException;
 
@@ -13,7 +13,7 @@ public record VectorColumn(String name, int fieldId, int dimension) {
   private static final String PREFIX = "fixed_size_list:float:";
 
   public static VectorColumn resolve(Dataset dataset, String column, String action) {
-    LanceField field = dataset.lanceSchema().field(column).orElseThrow(() -> new LancelotException("Cannot " + action
+    LanceField field = dataset.lanceSchema().field(column).orElseThrow(() -> new InvalidInputException("Cannot " + action
         + ": the dataset has no column \"" + column + "\". Columns: " + dataset.lanceSchema().names() + "."));
     String type = field.logicalType();
     if (!type.startsWith(PREFIX)) {
