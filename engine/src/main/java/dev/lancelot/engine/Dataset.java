@@ -340,6 +340,69 @@ public final class Dataset implements AutoCloseable {
     return new Dataset(ctx, s, false);
   }
 
+  // ---------------------------------------------------------------- schema evolution
+
+  /**
+   * Adds nullable columns that read as null in every row, and returns the new version: a Lance
+   * {@code Merge} changing only the schema (no data file is written; Lance 2.x readers return
+   * nulls for a field no data file stores). Refuses existing names and NOT NULL columns.
+   */
+  public Dataset addColumns(List<org.apache.arrow.vector.types.pojo.Field> columns) {
+    dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, false);
+    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, Map.of())), false);
+  }
+
+  /**
+   * Adds columns whose values {@code backfill} computes from the existing columns {@code inputs},
+   * and returns the new version. Each fragment gets one new data file holding only the added
+   * columns, for all of its physical rows; the new version (a Lance {@code Merge}) is committed
+   * once every file is written. A concurrent commit that changed fragments or the schema makes it
+   * fail with {@link dev.lancelot.engine.table.CommitConflictException} (the files are deleted);
+   * index builds are rebased over.
+   */
+  public Dataset addColumns(List<org.apache.arrow.vector.types.pojo.Field> columns, List<String> inputs,
+      ColumnBackfill backfill) {
+    dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, true);
+    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> files = new java.util.LinkedHashMap<>();
+    try {
+      for (DataFragment f : snapshot.fragments()) {
+        files.put(f.getId(), ColumnChanges.writeFragmentColumns(this, f, added, inputs, backfill));
+      }
+      if (files.isEmpty()) { // no rows: the columns only change the schema
+        return addColumns(columns);
+      }
+      return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, files)), false);
+    } catch (CommitOutcomeUnknownException e) {
+      throw e; // the version may exist and refer to the files: keep them
+    } catch (RuntimeException e) {
+      for (var file : files.values()) {
+        try {
+          ctx.io().delete(ctx.paths().dataFile(file.getPath()));
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Drops top-level columns and returns the new version: a Lance {@code Project} changing only the
+   * schema (the values stay in the data files, unread, until the fragments are rewritten). Index
+   * segments on a dropped column leave the version, as in Lance.
+   */
+  public Dataset dropColumns(List<String> names) {
+    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.drop(this, names)), false);
+  }
+
+  /**
+   * Renames a top-level column and returns the new version (a Lance {@code Project}; the field keeps
+   * its id, so data files and index segments stay valid).
+   */
+  public Dataset renameColumn(String name, String newName) {
+    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.rename(this, name, newName)), false);
+  }
+
   /** Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are logged. */
   private void deleteDeletionFiles(Operation op, RuntimeException failure) {
     if (op instanceof Operation.Delete d) {

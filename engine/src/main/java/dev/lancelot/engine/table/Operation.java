@@ -53,7 +53,9 @@ public sealed interface Operation {
     @Override
     public Resolution resolve(Transaction other) {
       return switch (OperationKind.of(other)) {
-        case OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+        // A concurrent column addition gave every fragment it knew a new data file; the appended
+        // fragments would lack the added columns' values.
+        case OVERWRITE, RESTORE, MERGE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
         default -> Resolution.COMPATIBLE;
       };
     }
@@ -312,6 +314,77 @@ public sealed interface Operation {
           yield Resolution.COMPATIBLE;
         }
         case REWRITE, DATA_REPLACEMENT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+      };
+    }
+  }
+
+  /**
+   * Columns added (Lance's {@code Merge}): {@code fragments} are all the fragments of the new
+   * version, each with its data files (a new one holding the added fields, or unchanged when the
+   * added columns read as nulls), and {@code schema} the new schema. The fragment list was read from
+   * one version, so anything that changed fragments or the schema meanwhile makes it fail; index
+   * builds and config changes are rebased over.
+   */
+  record Merge(List<DataFragment> fragments, List<Field> schema, Map<String, ByteString> schemaMetadata)
+      implements Operation {
+    public Merge {
+      fragments = List.copyOf(fragments);
+      schema = List.copyOf(schema);
+      schemaMetadata = Map.copyOf(schemaMetadata);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.MERGE;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setMerge(Transaction.Merge.newBuilder().addAllFragments(fragments).addAllSchema(schema)
+              .putAllSchemaMetadata(schemaMetadata))
+          .build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case CREATE_INDEX, RESERVE_FRAGMENTS, UPDATE_CONFIG, UPDATE_BASES, CLONE -> Resolution.COMPATIBLE;
+        default -> Resolution.INCOMPATIBLE;
+      };
+    }
+  }
+
+  /**
+   * Columns dropped or renamed (Lance's {@code Project}): only the schema changes; data files keep
+   * the dropped fields' data, which no reader asks for any more, and index segments on a dropped
+   * field leave the version. Field ids never change, so appends, deletes, row-level changes,
+   * compactions and index builds committed meanwhile are rebased over; other schema changes,
+   * overwrites and restores are not.
+   */
+  record Project(List<Field> schema) implements Operation {
+    public Project {
+      schema = List.copyOf(schema);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.PROJECT;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setProject(Transaction.Project.newBuilder().addAllSchema(schema)).build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case APPEND, DELETE, UPDATE, CREATE_INDEX, REWRITE, RESERVE_FRAGMENTS, UPDATE_CONFIG, UPDATE_BASES, CLONE ->
+            Resolution.COMPATIBLE;
+        case MERGE, PROJECT, OVERWRITE, RESTORE, DATA_REPLACEMENT, UPDATE_MEM_WAL_STATE, UNKNOWN ->
+            Resolution.INCOMPATIBLE;
       };
     }
   }

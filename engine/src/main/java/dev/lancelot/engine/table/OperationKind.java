@@ -48,6 +48,10 @@ public enum OperationKind {
         return RESERVE_FRAGMENTS;
       case UPDATE:
         return UPDATE;
+      case MERGE:
+        return MERGE;
+      case PROJECT:
+        return PROJECT;
       default:
         break;
     }
