@@ -403,6 +403,22 @@ public final class Dataset implements AutoCloseable {
     return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.rename(this, name, newName)), false);
   }
 
+  /**
+   * Sets (value present) or removes (value empty) entries of the table config (Lance's
+   * {@code UpdateConfig}) and returns the new version.
+   */
+  public Dataset updateConfig(Map<String, Optional<String>> entries) {
+    if (entries.isEmpty()) {
+      return this;
+    }
+    return new Dataset(ctx, committer().commit(snapshot, new Operation.UpdateConfig(entries)), false);
+  }
+
+  /** The table config of this version (Lance's {@code Manifest.config}). */
+  public Map<String, String> config() {
+    return snapshot.manifest().getConfigMap();
+  }
+
   /** Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are logged. */
   private void deleteDeletionFiles(Operation op, RuntimeException failure) {
     if (op instanceof Operation.Delete d) {

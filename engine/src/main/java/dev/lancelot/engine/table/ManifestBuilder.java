@@ -100,6 +100,15 @@ final class ManifestBuilder {
       fragments = new ArrayList<>(mg.fragments());
       m.clearFields().addAllFields(mg.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(mg.schemaMetadata());
+    } else if (op instanceof Operation.UpdateConfig uc) {
+      fragments = new ArrayList<>(base.fragments());
+      uc.entries().forEach((key, value) -> {
+        if (value.isPresent()) {
+          m.putConfig(key, value.get());
+        } else {
+          m.removeConfig(key);
+        }
+      });
     } else if (op instanceof Operation.Project p) {
       fragments = new ArrayList<>(base.fragments());
       m.clearFields().addAllFields(p.schema());

@@ -388,4 +388,52 @@ public sealed interface Operation {
       };
     }
   }
+
+  /**
+   * Table config entries set ({@code value} present) or removed (absent), Lance's {@code UpdateConfig}.
+   * Compatible with every data change; a concurrent change of the same keys, an overwrite or a
+   * restore makes it fail.
+   */
+  record UpdateConfig(Map<String, java.util.Optional<String>> entries) implements Operation {
+    public UpdateConfig {
+      entries = Map.copyOf(entries);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.UPDATE_CONFIG;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      Transaction.UpdateMap.Builder map = Transaction.UpdateMap.newBuilder();
+      entries.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+        Transaction.UpdateMapEntry.Builder entry = Transaction.UpdateMapEntry.newBuilder().setKey(e.getKey());
+        e.getValue().ifPresent(entry::setValue);
+        map.addUpdateEntries(entry);
+      });
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setUpdateConfig(Transaction.UpdateConfig.newBuilder().setConfigUpdates(map)).build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case UPDATE_CONFIG -> {
+          if (!other.hasUpdateConfig() || !other.getUpdateConfig().hasConfigUpdates()) {
+            yield Resolution.INCOMPATIBLE; // written in a form not modelled here: keys unknown
+          }
+          for (Transaction.UpdateMapEntry e : other.getUpdateConfig().getConfigUpdates().getUpdateEntriesList()) {
+            if (entries.containsKey(e.getKey())) {
+              yield Resolution.INCOMPATIBLE;
+            }
+          }
+          yield other.getUpdateConfig().getConfigUpdates().getReplace() ? Resolution.INCOMPATIBLE
+              : Resolution.COMPATIBLE;
+        }
+        case OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+        default -> Resolution.COMPATIBLE;
+      };
+    }
+  }
 }

@@ -52,6 +52,8 @@ public enum OperationKind {
         return MERGE;
       case PROJECT:
         return PROJECT;
+      case UPDATE_CONFIG:
+        return UPDATE_CONFIG;
       default:
         break;
     }

@@ -341,4 +341,30 @@ class SchemaEvolutionTest {
       assertThat(latest.version()).isEqualTo(1);
     }
   }
+
+  @Test
+  void tableConfigIsLanceCoresConfigBothWays(@TempDir Path tmp) {
+    Path dir = create(tmp);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      Dataset set = ds.updateConfig(java.util.Map.of("emb.arrow.fixed-size-list.size", Optional.of("4"),
+          "team", Optional.of("search")));
+      assertThat(set.config()).containsEntry("team", "search").containsEntry("emb.arrow.fixed-size-list.size", "4");
+      assertThat(set.versions()).extracting(VersionInfo::operation).endsWith("update config");
+    }
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
+      assertThat(lance.getConfig()).containsEntry("team", "search");
+      // lance-core's Java updateConfig replaces the whole config
+      lance.updateConfig(java.util.Map.of("owner", "ml", "team", "search", "emb.arrow.fixed-size-list.size", "4"));
+      lance.deleteConfigKeys(java.util.Set.of("team"));
+    }
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThat(ds.config()).containsEntry("owner", "ml").doesNotContainKey("team")
+          .containsEntry("emb.arrow.fixed-size-list.size", "4");
+      Dataset removed = ds.updateConfig(java.util.Map.of("owner", Optional.empty()));
+      assertThat(removed.config()).doesNotContainKey("owner").containsKey("emb.arrow.fixed-size-list.size");
+    }
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
+      assertThat(lance.getConfig()).doesNotContainKey("owner");
+    }
+  }
 }
