@@ -210,8 +210,9 @@ class SparkProcedureTest extends SharedSpark {
     assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.t AS SELECT 2 AS id"))
         .hasMessageContaining("already exists");
     assertThatThrownBy(() -> spark.sql("SELECT * FROM lance.ns2.nothing")).hasMessageContaining("nothing");
-    assertThatThrownBy(() -> spark.sql("ALTER TABLE lance.ns2.t ADD COLUMNS (x INT)"))
-        .hasMessageContaining("ALTER TABLE is not supported yet");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE lance.ns2.t ALTER COLUMN id TYPE BIGINT"))
+        .hasMessageContaining("Cannot alter lance.ns2.t: UpdateColumnType of column id: Lance changes a column's type "
+            + "only by rewriting it");
     assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.elsewhere LOCATION '/tmp/x' AS SELECT 1 AS id"))
         .hasMessageContaining("LOCATION");
     // INSERT INTO appends, one version
