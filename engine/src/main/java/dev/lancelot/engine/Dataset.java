@@ -387,6 +387,52 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
+   * The columns a distributed backfill will add to this version, numbered as
+   * {@link #commitAddedColumns} expects; checks the names as {@link #addColumns(List, List, ColumnBackfill)} does.
+   */
+  public dev.lancelot.engine.schema.LanceSchema planAddedColumns(List<org.apache.arrow.vector.types.pojo.Field> columns) {
+    return ColumnChanges.addedFields(this, columns, true);
+  }
+
+  /**
+   * One task of a distributed backfill: writes the values of {@code added} (from
+   * {@link #planAddedColumns}) for every physical row of fragment {@code fragmentId} of version
+   * {@code version}, computed by {@code backfill} (which gets batches without input columns, in row
+   * order), into one new data file. Returns it as the fragment with that id and only the new file,
+   * for {@link #commitAddedColumns}; {@link #abortFragments} deletes it.
+   */
+  public static FragmentMetadata writeAddedColumns(String location, Configuration conf, long version,
+      dev.lancelot.engine.schema.LanceSchema added, long fragmentId, ColumnBackfill backfill) {
+    try (Dataset d = open(location, OpenOptions.defaults().withHadoopConf(conf).withVersion(version))) {
+      DataFragment fragment = d.snapshot.fragment(fragmentId).orElseThrow(() -> new LancelotException(
+          "Cannot add columns to fragment " + fragmentId + " of " + location + " version " + version
+              + ": no such fragment"));
+      var file = ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill);
+      return new FragmentMetadata(DataFragment.newBuilder().setId(fragmentId).addFiles(file)
+          .setPhysicalRows(fragment.getPhysicalRows()).build());
+    }
+  }
+
+  /**
+   * Commits the data files of a distributed backfill (one per fragment of this version, from
+   * {@link #writeAddedColumns}) as one {@code Merge} version adding {@code added}. On failure the
+   * caller deletes the files with {@link #abortFragments}.
+   */
+  public Dataset commitAddedColumns(dev.lancelot.engine.schema.LanceSchema added, List<FragmentMetadata> files) {
+    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> byFragment = new java.util.HashMap<>();
+    for (FragmentMetadata f : files) {
+      DataFragment proto = f.toProto();
+      if (proto.getFilesCount() != 1 || byFragment.put(proto.getId(), proto.getFiles(0)) != null) {
+        throw new IllegalArgumentException("Expected one data file per fragment, got " + files);
+      }
+    }
+    if (byFragment.isEmpty()) {
+      return addColumns(added.toArrow().getFields());
+    }
+    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, byFragment)), false);
+  }
+
+  /**
    * Drops top-level columns and returns the new version: a Lance {@code Project} changing only the
    * schema (the values stay in the data files, unread, until the fragments are rewritten). Index
    * segments on a dropped column leave the version, as in Lance.

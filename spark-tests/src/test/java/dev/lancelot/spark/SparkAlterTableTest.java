@@ -115,4 +115,45 @@ class SparkAlterTableTest extends SharedSpark {
         .hasMessageContaining("RENAME TO is not supported");
     assertThat(operations("r")).containsExactly("overwrite");
   }
+
+  @Test
+  void addColumnsProcedureBackfillsOneFilePerFragmentOnTheExecutors() {
+    spark.sql("CREATE TABLE lance.hr.scores (id BIGINT, name STRING)");
+    spark.sql("INSERT INTO lance.hr.scores SELECT id, concat('n', id) FROM range(0, 300)");
+    spark.sql("INSERT INTO lance.hr.scores SELECT id, concat('n', id) FROM range(300, 500)");
+    spark.sql("DELETE FROM lance.hr.scores WHERE id >= 100 AND id < 120");
+    Row result = spark.sql("CALL lance.system.add_columns(table => 'hr.scores', column => 'label', "
+        + "expression => 'concat(name, \\'-\\', CAST(id * 2 AS STRING))')").first();
+    assertThat(result.getLong(1)).isPositive();
+    try (Dataset ds = Dataset.open(dir("scores").toString())) {
+      assertThat(ds.version()).isEqualTo(result.getLong(0));
+      assertThat(ds.fragments()).allSatisfy(f -> assertThat(f.dataFiles()).hasSize(2));
+      assertThat(result.getLong(1)).isEqualTo(ds.fragments().size());
+    }
+    assertThat(operations("scores")).endsWith("merge");
+    assertThat(spark.sql("SELECT count(*) FROM lance.hr.scores WHERE label = concat('n', id, '-', id * 2)")
+        .first().getLong(0)).isEqualTo(480);
+    assertThat(LanceOracle.rows(allocator, dir("scores"), List.of("id", "label"), "id = 7 OR id = 499"))
+        .containsExactlyInAnyOrder(List.of(7L, "n7-14"), List.of(499L, "n499-998"));
+    assertThat(LanceOracle.rows(allocator, dir("scores"), List.of("id"), "label IS NULL")).isEmpty();
+
+    // a vector column, its dimension from the table property
+    spark.sql("ALTER TABLE lance.hr.scores SET TBLPROPERTIES ('pair.arrow.fixed-size-list.size' = '2')");
+    spark.sql("CALL lance.system.add_columns(table => 'hr.scores', column => 'pair', "
+        + "expression => 'array(CAST(id AS FLOAT), 0.5F)')");
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, dir("scores"))) {
+      assertThat(lance.getSchema().findField("pair").getType()).isEqualTo(new ArrowType.FixedSizeList(2));
+    }
+    assertThat(spark.sql("SELECT pair FROM lance.hr.scores WHERE id = 9").first().getList(0))
+        .containsExactly(9.0f, 0.5f);
+
+    long before = operations("scores").size();
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.add_columns(table => 'hr.scores', column => 'name', "
+        + "expression => 'upper(name)')").collect())
+        .hasMessageContaining("column \"name\" already exists");
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.add_columns(table => 'hr.scores', column => 'x', "
+        + "expression => 'nothing + 1')").collect())
+        .hasMessageContaining("nothing");
+    assertThat(operations("scores")).hasSize((int) before);
+  }
 }
