@@ -162,14 +162,17 @@ public sealed interface Operation {
     @Override
     public Resolution resolve(Transaction other) {
       return switch (OperationKind.of(other)) {
-        case APPEND, CREATE_INDEX, RESERVE_FRAGMENTS, CLONE, UPDATE_CONFIG, UPDATE_BASES -> Resolution.COMPATIBLE;
+        // A dropped or renamed column keeps every field id: the new rows stay readable, a dropped
+        // column's values in them are never read.
+        case APPEND, CREATE_INDEX, RESERVE_FRAGMENTS, CLONE, UPDATE_CONFIG, UPDATE_BASES, PROJECT ->
+            Resolution.COMPATIBLE;
         case DELETE -> overlaps(other.getDelete().getUpdatedFragmentsList(),
             other.getDelete().getDeletedFragmentIdsList());
         case UPDATE -> overlaps(other.getUpdate().getUpdatedFragmentsList(),
             other.getUpdate().getRemovedFragmentIdsList());
-        // Rewrites and data replacements are not modelled (their fragments are unknown here), and
-        // schema changes or replaced data invalidate the rows this operation read.
-        case REWRITE, DATA_REPLACEMENT, MERGE, PROJECT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN ->
+        // Rewrites and data replacements are not modelled (their fragments are unknown here), added
+        // columns would be missing from the new rows, and replaced data invalidates the rows read.
+        case REWRITE, DATA_REPLACEMENT, MERGE, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN ->
             Resolution.INCOMPATIBLE;
       };
     }

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Schema evolution as Lance 7 does it: added columns (read as nulls, or backfilled into a new data
@@ -312,6 +313,27 @@ class SchemaEvolutionTest {
           .isInstanceOf(CommitConflictException.class)
           .hasMessageContaining("a concurrent merge was committed as version " + added.version());
     }
+  }
+
+  @Test
+  void rowChangesRebaseOverARenameAndFailAfterAColumnAddition(@TempDir Path tmp) {
+    Path dir = create(tmp);
+    try (Dataset v1 = Dataset.open(dir.toString())) {
+      RoaringBitmap first = new RoaringBitmap();
+      first.add(0L, 10L);
+      v1.renameColumn("name", "label").close(); // version 2, by "another writer"
+      Dataset v3 = v1.commitRowChanges(java.util.Map.of(0L, first), List.of());
+      assertThat(v3.version()).isEqualTo(3);
+      assertThat(v3.countRows()).isEqualTo(990);
+      assertThat(v3.lanceSchema().names()).contains("label");
+      v3.addColumns(List.of(nullable("note", ArrowType.Utf8.INSTANCE))).close(); // version 4
+      RoaringBitmap second = new RoaringBitmap();
+      second.add(0L, 5L);
+      assertThatThrownBy(() -> v3.commitRowChanges(java.util.Map.of(1L, second), List.of()))
+          .isInstanceOf(CommitConflictException.class)
+          .hasMessageContaining("a concurrent merge was committed as version 4");
+    }
+    assertThat(LanceOracle.countRows(allocator, dir)).isEqualTo(990);
   }
 
   @Test
