@@ -9,6 +9,7 @@ import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.format.proto.FileProtos;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.spark.ConfigurationBroadcasts;
+import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
 import dev.lancelot.spark.SerializableConfiguration;
@@ -87,10 +88,11 @@ final class AddColumnsProcedure extends LanceProcedure {
       }
       Task task = new Task(location, ConfigurationBroadcasts.of(spark.sparkContext(), conf), ds.version(),
           added.toProto().toByteArray(), type);
-      List<FragmentMetadata> written = new ArrayList<>(values
-          .repartition(fragments, org.apache.spark.sql.functions.expr("shiftright(_rowaddr, 32)"))
+      List<FragmentMetadata> written = new ArrayList<>();
+      values.repartition(fragments, org.apache.spark.sql.functions.expr("shiftright(_rowaddr, 32)"))
           .sortWithinPartitions("_rowaddr")
-          .queryExecution().toRdd().toJavaRDD().mapPartitions(task).collect());
+          .queryExecution().toRdd().toJavaRDD().mapPartitions(task).collect()
+          .forEach(f -> written.add(f.get()));
       try {
         Set<Long> done = new HashSet<>();
         written.forEach(f -> done.add(f.toProto().getId()));
@@ -125,7 +127,7 @@ final class AddColumnsProcedure extends LanceProcedure {
    * The executor side: rows {@code (_rowaddr, value)} sorted by address, possibly of several
    * fragments; writes one file per fragment, nulls at the offsets without a row.
    */
-  static final class Task implements FlatMapFunction<Iterator<InternalRow>, FragmentMetadata> {
+  static final class Task implements FlatMapFunction<Iterator<InternalRow>, JavaSerialized<FragmentMetadata>> {
     private static final long serialVersionUID = 1L;
     private final String location;
     private final Broadcast<SerializableConfiguration> conf;
@@ -142,7 +144,7 @@ final class AddColumnsProcedure extends LanceProcedure {
     }
 
     @Override
-    public Iterator<FragmentMetadata> call(Iterator<InternalRow> rows) throws Exception {
+    public Iterator<JavaSerialized<FragmentMetadata>> call(Iterator<InternalRow> rows) throws Exception {
       LanceSchema added = LanceSchema.fromProto(FileProtos.Schema.parseFrom(addedSchema));
       Schema arrow = added.toArrow();
       Configuration hadoop = conf.value().get();
@@ -174,7 +176,8 @@ final class AddColumnsProcedure extends LanceProcedure {
         Dataset.abortFragments(location, hadoop, out);
         throw e;
       }
-      return out.iterator();
+      // wrapped: the results cross Spark's configured serializer, Kryo with registration required included
+      return out.stream().map(JavaSerialized::of).iterator();
     }
   }
 }
