@@ -111,6 +111,10 @@ class SparkAlterTableTest extends SharedSpark {
         .hasMessageContaining("v.arrow.fixed-size-list.size");
     assertThatThrownBy(() -> spark.sql("ALTER TABLE " + t + " DROP COLUMNS (id, name)"))
         .hasMessageContaining("a dataset keeps at least one column");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE " + t + " ADD COLUMN name STRING"))
+        .hasMessageContaining("FIELD_ALREADY_EXISTS");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE " + t + " RENAME COLUMN id TO name"))
+        .hasMessageContaining("FIELD_ALREADY_EXISTS");
     assertThatThrownBy(() -> spark.sql("ALTER TABLE " + t + " RENAME TO lance.hr.r2"))
         .hasMessageContaining("RENAME TO is not supported");
     assertThat(operations("r")).containsExactly("overwrite");
