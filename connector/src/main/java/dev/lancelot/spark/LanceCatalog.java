@@ -57,8 +57,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *       ('<column>.arrow.fixed-size-list.size' = '<d>')} on a CTAS writes that column as a Lance
  *       vector. {@code CREATE TABLE} without {@code AS SELECT} commits an empty dataset (see
  *       {@link #createTable}); {@code DROP TABLE} deletes the dataset ({@link #dropTable});
- *       {@code DELETE FROM} is {@link LanceTable#deleteWhere}; {@code ALTER TABLE} is refused ("not
- *       supported yet").</li>
+ *       {@code DELETE FROM} is {@link LanceTable#deleteWhere}; {@code ALTER TABLE} adds, drops and
+ *       renames columns and sets table properties ({@link #alterTable}).</li>
  *   <li><b>Namespaces</b> are the directories under the root (not ending in {@code .lance});
  *       {@code SHOW TABLES IN lance.db} lists the datasets ({@code *.lance} directories) in
  *       {@code <root>/db}; {@code CREATE NAMESPACE} makes the directory.</li>
@@ -253,10 +253,22 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     return LanceTable.load(location, 0, conf).asSqlTable();
   }
 
+  /**
+   * {@code ALTER TABLE}: {@code ADD COLUMNS}, {@code DROP COLUMN}, {@code RENAME COLUMN} and
+   * {@code SET/UNSET TBLPROPERTIES}, each statement committed as one Lance version (see
+   * {@link LanceTableChanges}); anything else is refused naming the change.
+   */
   @Override
   public Table alterTable(Identifier ident, TableChange... changes) {
-    throw new UnsupportedOperationException("ALTER TABLE is not supported yet by catalog " + name() + " (table "
-        + quoted(ident) + ").");
+    Configuration conf = hadoopConf();
+    String location = location(ident, conf);
+    if (!Dataset.exists(location, conf)) { // Spark resolved the table first: it was dropped meanwhile
+      throw new LancelotException("Cannot alter " + quoted(ident) + ": there is no dataset at " + location + ".");
+    }
+    try (Dataset latest = Dataset.open(location, dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(conf))) {
+      LanceTableChanges.apply(quoted(ident), latest, changes);
+    }
+    return LanceTable.load(location, 0, conf).asSqlTable();
   }
 
   /**

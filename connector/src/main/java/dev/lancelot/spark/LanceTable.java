@@ -70,7 +70,7 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
       open = open.withVersion(version);
     }
     try (Dataset ds = Dataset.open(location, open)) {
-      Map<String, String> props = new HashMap<>();
+      Map<String, String> props = new HashMap<>(ds.config()); // SET TBLPROPERTIES (Lance's table config)
       props.put("location", ds.location());
       props.put("version", Long.toString(ds.version()));
       props.put("format", "lance " + ds.dataStorageVersion());

@@ -340,6 +340,131 @@ public final class Dataset implements AutoCloseable {
     return new Dataset(ctx, s, false);
   }
 
+  // ---------------------------------------------------------------- schema evolution
+
+  /**
+   * Adds nullable columns that read as null in every row, and returns the new version: a Lance
+   * {@code Merge} changing only the schema (no data file is written; Lance 2.x readers return
+   * nulls for a field no data file stores). Refuses existing names and NOT NULL columns.
+   */
+  public Dataset addColumns(List<org.apache.arrow.vector.types.pojo.Field> columns) {
+    dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, false);
+    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, Map.of())), false);
+  }
+
+  /**
+   * Adds columns whose values {@code backfill} computes from the existing columns {@code inputs},
+   * and returns the new version. Each fragment gets one new data file holding only the added
+   * columns, for all of its physical rows; the new version (a Lance {@code Merge}) is committed
+   * once every file is written. A concurrent commit that changed fragments or the schema makes it
+   * fail with {@link dev.lancelot.engine.table.CommitConflictException} (the files are deleted);
+   * index builds are rebased over.
+   */
+  public Dataset addColumns(List<org.apache.arrow.vector.types.pojo.Field> columns, List<String> inputs,
+      ColumnBackfill backfill) {
+    dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, true);
+    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> files = new java.util.LinkedHashMap<>();
+    try {
+      for (DataFragment f : snapshot.fragments()) {
+        files.put(f.getId(), ColumnChanges.writeFragmentColumns(this, f, added, inputs, backfill));
+      }
+      if (files.isEmpty()) { // no rows: the columns only change the schema
+        return addColumns(columns);
+      }
+      return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, files)), false);
+    } catch (CommitOutcomeUnknownException e) {
+      throw e; // the version may exist and refer to the files: keep them
+    } catch (RuntimeException e) {
+      for (var file : files.values()) {
+        try {
+          ctx.io().delete(ctx.paths().dataFile(file.getPath()));
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The columns a distributed backfill will add to this version, numbered as
+   * {@link #commitAddedColumns} expects; checks the names as {@link #addColumns(List, List, ColumnBackfill)} does.
+   */
+  public dev.lancelot.engine.schema.LanceSchema planAddedColumns(List<org.apache.arrow.vector.types.pojo.Field> columns) {
+    return ColumnChanges.addedFields(this, columns, true);
+  }
+
+  /**
+   * One task of a distributed backfill: writes the values of {@code added} (from
+   * {@link #planAddedColumns}) for every physical row of fragment {@code fragmentId} of version
+   * {@code version}, computed by {@code backfill} (which gets batches without input columns, in row
+   * order), into one new data file. Returns it as the fragment with that id and only the new file,
+   * for {@link #commitAddedColumns}; {@link #abortFragments} deletes it.
+   */
+  public static FragmentMetadata writeAddedColumns(String location, Configuration conf, long version,
+      dev.lancelot.engine.schema.LanceSchema added, long fragmentId, ColumnBackfill backfill) {
+    try (Dataset d = open(location, OpenOptions.defaults().withHadoopConf(conf).withVersion(version))) {
+      DataFragment fragment = d.snapshot.fragment(fragmentId).orElseThrow(() -> new LancelotException(
+          "Cannot add columns to fragment " + fragmentId + " of " + location + " version " + version
+              + ": no such fragment"));
+      var file = ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill);
+      return new FragmentMetadata(DataFragment.newBuilder().setId(fragmentId).addFiles(file)
+          .setPhysicalRows(fragment.getPhysicalRows()).build());
+    }
+  }
+
+  /**
+   * Commits the data files of a distributed backfill (one per fragment of this version, from
+   * {@link #writeAddedColumns}) as one {@code Merge} version adding {@code added}. On failure the
+   * caller deletes the files with {@link #abortFragments}.
+   */
+  public Dataset commitAddedColumns(dev.lancelot.engine.schema.LanceSchema added, List<FragmentMetadata> files) {
+    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> byFragment = new java.util.HashMap<>();
+    for (FragmentMetadata f : files) {
+      DataFragment proto = f.toProto();
+      if (proto.getFilesCount() != 1 || byFragment.put(proto.getId(), proto.getFiles(0)) != null) {
+        throw new IllegalArgumentException("Expected one data file per fragment, got " + files);
+      }
+    }
+    if (byFragment.isEmpty()) {
+      return addColumns(added.toArrow().getFields());
+    }
+    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, byFragment)), false);
+  }
+
+  /**
+   * Drops top-level columns and returns the new version: a Lance {@code Project} changing only the
+   * schema (the values stay in the data files, unread, until the fragments are rewritten). Index
+   * segments on a dropped column leave the version, as in Lance.
+   */
+  public Dataset dropColumns(List<String> names) {
+    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.drop(this, names)), false);
+  }
+
+  /**
+   * Renames a top-level column and returns the new version (a Lance {@code Project}; the field keeps
+   * its id, so data files and index segments stay valid).
+   */
+  public Dataset renameColumn(String name, String newName) {
+    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.rename(this, name, newName)), false);
+  }
+
+  /**
+   * Sets (value present) or removes (value empty) entries of the table config (Lance's
+   * {@code UpdateConfig}) and returns the new version.
+   */
+  public Dataset updateConfig(Map<String, Optional<String>> entries) {
+    if (entries.isEmpty()) {
+      return this;
+    }
+    return new Dataset(ctx, committer().commit(snapshot, new Operation.UpdateConfig(entries)), false);
+  }
+
+  /** The table config of this version (Lance's {@code Manifest.config}). */
+  public Map<String, String> config() {
+    return snapshot.manifest().getConfigMap();
+  }
+
   /** Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are logged. */
   private void deleteDeletionFiles(Operation op, RuntimeException failure) {
     if (op instanceof Operation.Delete d) {

@@ -150,7 +150,8 @@ class SparkProcedureTest extends SharedSpark {
     assertThat(version(path)).isEqualTo(1);
 
     assertThat(spark.sql("SHOW PROCEDURES IN lance.system").collectAsList()).extracting(r -> r.getString(3))
-        .containsExactly("cleanup", "compact", "create_index", "create_scalar_index", "optimize_index", "recall");
+        .containsExactly("add_columns", "cleanup", "compact", "create_index", "create_scalar_index", "optimize_index",
+            "recall");
     String described = String.join("\n", spark.sql("DESCRIBE PROCEDURE lance.system.create_index")
         .collectAsList().stream().map(r -> r.getString(0)).toList());
     assertThat(described).contains("Usage: CALL lance.system.create_index(table => <string>, column => <string>, "
@@ -193,7 +194,7 @@ class SparkProcedureTest extends SharedSpark {
         + "'vector')")).hasMessageStartingWith("Cannot run lance.system.create_scalar_index: ")
         .hasMessageContaining("vector");
     assertThatThrownBy(() -> spark.sql("CALL lance.system.drop_index(table => '" + path + "')"))
-        .hasStackTraceContaining("the procedures of catalog lance are lance.system.{cleanup, compact, create_index, "
+        .hasStackTraceContaining("the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_index, "
             + "create_scalar_index, optimize_index, recall}");
     assertThat(version(path)).isEqualTo(1);
   }
@@ -210,8 +211,9 @@ class SparkProcedureTest extends SharedSpark {
     assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.t AS SELECT 2 AS id"))
         .hasMessageContaining("already exists");
     assertThatThrownBy(() -> spark.sql("SELECT * FROM lance.ns2.nothing")).hasMessageContaining("nothing");
-    assertThatThrownBy(() -> spark.sql("ALTER TABLE lance.ns2.t ADD COLUMNS (x INT)"))
-        .hasMessageContaining("ALTER TABLE is not supported yet");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE lance.ns2.t ALTER COLUMN id TYPE BIGINT"))
+        .hasMessageContaining("Cannot alter lance.ns2.t: UpdateColumnType of column id: Lance changes a column's type "
+            + "only by rewriting it");
     assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.elsewhere LOCATION '/tmp/x' AS SELECT 1 AS id"))
         .hasMessageContaining("LOCATION");
     // INSERT INTO appends, one version

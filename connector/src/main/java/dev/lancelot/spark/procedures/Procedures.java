@@ -18,6 +18,7 @@ public final class Procedures {
   public static final String NAMESPACE = "system";
 
   private static final Map<String, Function<LanceCatalog, LanceProcedure>> REGISTRY = new TreeMap<>(Map.of(
+      AddColumnsProcedure.NAME, AddColumnsProcedure::new,
       CleanupProcedure.NAME, CleanupProcedure::new,
       CompactProcedure.NAME, CompactProcedure::new,
       CreateIndexProcedure.NAME, CreateIndexProcedure::new,

@@ -36,7 +36,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * Lance vectors: a row whose array length differs from the dimension is refused with an error
  * naming the row and column (S2).
  */
-final class RowToArrow implements AutoCloseable {
+public final class RowToArrow implements AutoCloseable {
   /** Writes one value of a Spark row/array/struct into one Arrow vector. */
   private interface ValueWriter {
     void write(SpecializedGetters source, int ordinal, int index);
@@ -48,7 +48,7 @@ final class RowToArrow implements AutoCloseable {
   private long rowsSeen;
   private int rows;
 
-  RowToArrow(Schema schema, BufferAllocator allocator, String taskLabel) {
+  public RowToArrow(Schema schema, BufferAllocator allocator, String taskLabel) {
     this.root = VectorSchemaRoot.create(schema, allocator);
     this.taskLabel = taskLabel;
     List<FieldVector> vectors = root.getFieldVectors();
@@ -72,7 +72,7 @@ final class RowToArrow implements AutoCloseable {
     return rows;
   }
 
-  void append(InternalRow row) {
+  public void append(InternalRow row) {
     for (int i = 0; i < writers.length; i++) {
       writers[i].write(row, i, rows);
     }
@@ -81,7 +81,7 @@ final class RowToArrow implements AutoCloseable {
   }
 
   /** Sets the value counts and returns the batch; {@link #reset()} before appending again. */
-  VectorSchemaRoot finishBatch() {
+  public VectorSchemaRoot finishBatch() {
     for (FieldVector v : root.getFieldVectors()) {
       v.setValueCount(rows);
     }

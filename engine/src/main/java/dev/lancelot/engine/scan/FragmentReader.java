@@ -28,7 +28,9 @@ import org.apache.arrow.vector.util.TransferPair;
 /**
  * Reads the columns of one fragment from its data files. A fragment may store its fields in
  * several data files (after columns were added); each requested top-level field is read from the
- * file whose {@code DataFile.fields} holds its leaves, opened lazily and at most once.
+ * file whose {@code DataFile.fields} holds its leaves, opened lazily and at most once. A field that
+ * no data file stores (a column added without values, as Lance's "all nulls" column addition)
+ * reads as nulls in every row, as in Lance 2.x.
  *
  * <p>Not thread-safe: one reader per scan task. Closing it closes the files it opened.
  */
@@ -38,6 +40,8 @@ public final class FragmentReader implements AutoCloseable {
   private final LanceSchema schema;
   private final Map<Integer, OpenFile> open = new HashMap<>();
   private final String listedIn;
+  /** {@link #fileOf} of a field no data file stores. */
+  private static final int ABSENT = -1;
 
   private record OpenFile(DataFile meta, InputFile input, LanceFileReader reader) {}
 
@@ -83,8 +87,14 @@ public final class FragmentReader implements AutoCloseable {
     List<LanceBatchReader> readers = new ArrayList<>();
     List<int[]> positions = new ArrayList<>();
     List<String> locations = new ArrayList<>();
+    List<Integer> absentPositions = byFile.getOrDefault(ABSENT, List.of());
+    List<Field> absent = new ArrayList<>();
+    absentPositions.forEach(i -> absent.add(fields.get(i).toArrow()));
     try {
       for (Map.Entry<Integer, List<Integer>> e : byFile.entrySet()) {
+        if (e.getKey() == ABSENT) {
+          continue;
+        }
         OpenFile f = file(e.getKey());
         List<LanceField> part = new ArrayList<>();
         e.getValue().forEach(i -> part.add(fields.get(i)));
@@ -100,7 +110,22 @@ public final class FragmentReader implements AutoCloseable {
       closeAll(readers);
       throw e;
     }
-    return new BatchStream(readers, positions, fields.size(), end - start, batchSize, locations, this::inContext);
+    return new BatchStream(readers, positions, fields.size(), end - start, batchSize, locations, this::inContext,
+        absent, absentPositions.stream().mapToInt(Integer::intValue).toArray(), ctx.allocator());
+  }
+
+  /** A vector of {@code rows} nulls of {@code field}'s type, owned by the caller. */
+  static FieldVector nulls(Field field, int rows, org.apache.arrow.memory.BufferAllocator allocator) {
+    FieldVector v = field.createVector(allocator);
+    try {
+      v.setInitialCapacity(rows);
+      v.allocateNew(); // validity buffers start zeroed: every row null
+      v.setValueCount(rows);
+      return v;
+    } catch (RuntimeException e) {
+      v.close();
+      throw e;
+    }
   }
 
   /**
@@ -108,7 +133,11 @@ public final class FragmentReader implements AutoCloseable {
    * its pages are not plain (see {@link LanceFileReader#floatVectors}); rows are fragment offsets.
    */
   public FloatVectorPages floatVectors(LanceField field) {
-    OpenFile f = file(fileOf(field));
+    int index = fileOf(field);
+    if (index == ABSENT) {
+      return null;
+    }
+    OpenFile f = file(index);
     return f.reader().floatVectors(projection(f, List.of(field)));
   }
 
@@ -117,6 +146,12 @@ public final class FragmentReader implements AutoCloseable {
     FieldVector[] out = new FieldVector[fields.size()];
     try {
       for (Map.Entry<Integer, List<Integer>> e : groupByFile(fields).entrySet()) {
+        if (e.getKey() == ABSENT) {
+          for (int i : e.getValue()) {
+            out[i] = nulls(fields.get(i).toArrow(), sortedOffsets.length, ctx.allocator());
+          }
+          continue;
+        }
         OpenFile f = file(e.getKey());
         List<LanceField> part = new ArrayList<>();
         e.getValue().forEach(i -> part.add(fields.get(i)));
@@ -183,13 +218,19 @@ public final class FragmentReader implements AutoCloseable {
     return out;
   }
 
+  /** The data file index of the field's leaves, or {@link #ABSENT} when no data file stores any of them. */
   private int fileOf(LanceField field) {
     List<LanceField> leaves = field.preOrder().stream().filter(LanceField::isLeaf).toList();
+    boolean anyStored = false;
     for (int i = 0; i < fragment.getFilesCount(); i++) {
       List<Integer> ids = fragment.getFiles(i).getFieldsList();
       if (leaves.stream().allMatch(l -> ids.contains(l.id()))) {
         return i;
       }
+      anyStored |= leaves.stream().anyMatch(l -> ids.contains(l.id()));
+    }
+    if (!anyStored) {
+      return ABSENT;
     }
     throw new CorruptFileException("Cannot read column \"" + field.name() + "\" of fragment " + fragment.getId()
         + " of " + ctx.paths().root() + ": none of its data files stores it. The manifest " + listedIn
@@ -245,9 +286,16 @@ public final class FragmentReader implements AutoCloseable {
     private final int batchSize;
     private final List<String> locations;
     private final java.util.function.UnaryOperator<LancelotException> inContext;
+    private final List<Field> absent;
+    private final int[] absentPositions;
+    private final org.apache.arrow.memory.BufferAllocator allocator;
 
     BatchStream(List<LanceBatchReader> readers, List<int[]> positions, int width, long rows, int batchSize,
-        List<String> locations, java.util.function.UnaryOperator<LancelotException> inContext) {
+        List<String> locations, java.util.function.UnaryOperator<LancelotException> inContext, List<Field> absent,
+        int[] absentPositions, org.apache.arrow.memory.BufferAllocator allocator) {
+      this.absent = absent;
+      this.absentPositions = absentPositions;
+      this.allocator = allocator;
       this.readers = readers;
       this.positions = positions;
       this.width = width;
@@ -275,6 +323,10 @@ public final class FragmentReader implements AutoCloseable {
           for (int k = 0; k < pos.length; k++) {
             out[pos[k]] = detach(root.getVector(k));
           }
+        }
+        int rows = (int) Math.min(remaining, batchSize);
+        for (int k = 0; k < absentPositions.length; k++) {
+          out[absentPositions[k]] = nulls(absent.get(k), rows, allocator);
         }
       } catch (IOException | RuntimeException e) {
         for (FieldVector v : out) {

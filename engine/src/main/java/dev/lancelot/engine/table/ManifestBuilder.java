@@ -96,6 +96,23 @@ final class ManifestBuilder {
     } else if (op instanceof Operation.Rewrite r) {
       fragments = rewriteFragments(base, r);
       indices = rewriteIndices(base, r);
+    } else if (op instanceof Operation.Merge mg) {
+      fragments = new ArrayList<>(mg.fragments());
+      m.clearFields().addAllFields(mg.schema());
+      m.clearSchemaMetadata().putAllSchemaMetadata(mg.schemaMetadata());
+    } else if (op instanceof Operation.UpdateConfig uc) {
+      fragments = new ArrayList<>(base.fragments());
+      uc.entries().forEach((key, value) -> {
+        if (value.isPresent()) {
+          m.putConfig(key, value.get());
+        } else {
+          m.removeConfig(key);
+        }
+      });
+    } else if (op instanceof Operation.Project p) {
+      fragments = new ArrayList<>(base.fragments());
+      m.clearFields().addAllFields(p.schema());
+      indices = onExistingFields(indices, p.schema());
     } else {
       Operation.CreateIndex c = (Operation.CreateIndex) op;
       fragments = new ArrayList<>(base.fragments());
@@ -108,7 +125,8 @@ final class ManifestBuilder {
         }
       }
       kept.addAll(c.newIndices());
-      indices = kept;
+      // An index built on a column that a concurrent projection dropped has nothing to index.
+      indices = onExistingFields(kept, base.manifest().getFieldsList());
     }
 
     if (!(op instanceof Operation.Rewrite)) {
@@ -138,6 +156,23 @@ final class ManifestBuilder {
     m.clearIndexSection();
     m.clearTransactionSection();
     return new Built(m.build(), indices);
+  }
+
+  /**
+   * The index segments whose fields all exist in {@code schema}: as Lance, dropping a column drops
+   * the indexes on it.
+   */
+  private static List<IndexMetadata> onExistingFields(List<IndexMetadata> indices,
+      List<dev.lancelot.engine.format.proto.FileProtos.Field> schema) {
+    Set<Integer> ids = new HashSet<>();
+    schema.forEach(f -> ids.add(f.getId()));
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata i : indices) {
+      if (ids.containsAll(i.getFieldsList())) {
+        out.add(i);
+      }
+    }
+    return out;
   }
 
   /**

@@ -53,7 +53,9 @@ public sealed interface Operation {
     @Override
     public Resolution resolve(Transaction other) {
       return switch (OperationKind.of(other)) {
-        case OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+        // A concurrent column addition gave every fragment it knew a new data file; the appended
+        // fragments would lack the added columns' values.
+        case OVERWRITE, RESTORE, MERGE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
         default -> Resolution.COMPATIBLE;
       };
     }
@@ -160,14 +162,17 @@ public sealed interface Operation {
     @Override
     public Resolution resolve(Transaction other) {
       return switch (OperationKind.of(other)) {
-        case APPEND, CREATE_INDEX, RESERVE_FRAGMENTS, CLONE, UPDATE_CONFIG, UPDATE_BASES -> Resolution.COMPATIBLE;
+        // A dropped or renamed column keeps every field id: the new rows stay readable, a dropped
+        // column's values in them are never read.
+        case APPEND, CREATE_INDEX, RESERVE_FRAGMENTS, CLONE, UPDATE_CONFIG, UPDATE_BASES, PROJECT ->
+            Resolution.COMPATIBLE;
         case DELETE -> overlaps(other.getDelete().getUpdatedFragmentsList(),
             other.getDelete().getDeletedFragmentIdsList());
         case UPDATE -> overlaps(other.getUpdate().getUpdatedFragmentsList(),
             other.getUpdate().getRemovedFragmentIdsList());
-        // Rewrites and data replacements are not modelled (their fragments are unknown here), and
-        // schema changes or replaced data invalidate the rows this operation read.
-        case REWRITE, DATA_REPLACEMENT, MERGE, PROJECT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN ->
+        // Rewrites and data replacements are not modelled (their fragments are unknown here), added
+        // columns would be missing from the new rows, and replaced data invalidates the rows read.
+        case REWRITE, DATA_REPLACEMENT, MERGE, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN ->
             Resolution.INCOMPATIBLE;
       };
     }
@@ -312,6 +317,125 @@ public sealed interface Operation {
           yield Resolution.COMPATIBLE;
         }
         case REWRITE, DATA_REPLACEMENT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+      };
+    }
+  }
+
+  /**
+   * Columns added (Lance's {@code Merge}): {@code fragments} are all the fragments of the new
+   * version, each with its data files (a new one holding the added fields, or unchanged when the
+   * added columns read as nulls), and {@code schema} the new schema. The fragment list was read from
+   * one version, so anything that changed fragments or the schema meanwhile makes it fail; index
+   * builds and config changes are rebased over.
+   */
+  record Merge(List<DataFragment> fragments, List<Field> schema, Map<String, ByteString> schemaMetadata)
+      implements Operation {
+    public Merge {
+      fragments = List.copyOf(fragments);
+      schema = List.copyOf(schema);
+      schemaMetadata = Map.copyOf(schemaMetadata);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.MERGE;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setMerge(Transaction.Merge.newBuilder().addAllFragments(fragments).addAllSchema(schema)
+              .putAllSchemaMetadata(schemaMetadata))
+          .build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case CREATE_INDEX, RESERVE_FRAGMENTS, UPDATE_CONFIG, UPDATE_BASES, CLONE -> Resolution.COMPATIBLE;
+        default -> Resolution.INCOMPATIBLE;
+      };
+    }
+  }
+
+  /**
+   * Columns dropped or renamed (Lance's {@code Project}): only the schema changes; data files keep
+   * the dropped fields' data, which no reader asks for any more, and index segments on a dropped
+   * field leave the version. Field ids never change, so appends, deletes, row-level changes,
+   * compactions and index builds committed meanwhile are rebased over; other schema changes,
+   * overwrites and restores are not.
+   */
+  record Project(List<Field> schema) implements Operation {
+    public Project {
+      schema = List.copyOf(schema);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.PROJECT;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setProject(Transaction.Project.newBuilder().addAllSchema(schema)).build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case APPEND, DELETE, UPDATE, CREATE_INDEX, REWRITE, RESERVE_FRAGMENTS, UPDATE_CONFIG, UPDATE_BASES, CLONE ->
+            Resolution.COMPATIBLE;
+        case MERGE, PROJECT, OVERWRITE, RESTORE, DATA_REPLACEMENT, UPDATE_MEM_WAL_STATE, UNKNOWN ->
+            Resolution.INCOMPATIBLE;
+      };
+    }
+  }
+
+  /**
+   * Table config entries set ({@code value} present) or removed (absent), Lance's {@code UpdateConfig}.
+   * Compatible with every data change; a concurrent change of the same keys, an overwrite or a
+   * restore makes it fail.
+   */
+  record UpdateConfig(Map<String, java.util.Optional<String>> entries) implements Operation {
+    public UpdateConfig {
+      entries = Map.copyOf(entries);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.UPDATE_CONFIG;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      Transaction.UpdateMap.Builder map = Transaction.UpdateMap.newBuilder();
+      entries.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+        Transaction.UpdateMapEntry.Builder entry = Transaction.UpdateMapEntry.newBuilder().setKey(e.getKey());
+        e.getValue().ifPresent(entry::setValue);
+        map.addUpdateEntries(entry);
+      });
+      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
+          .setUpdateConfig(Transaction.UpdateConfig.newBuilder().setConfigUpdates(map)).build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case UPDATE_CONFIG -> {
+          if (!other.hasUpdateConfig() || !other.getUpdateConfig().hasConfigUpdates()) {
+            yield Resolution.INCOMPATIBLE; // written in a form not modelled here: keys unknown
+          }
+          for (Transaction.UpdateMapEntry e : other.getUpdateConfig().getConfigUpdates().getUpdateEntriesList()) {
+            if (entries.containsKey(e.getKey())) {
+              yield Resolution.INCOMPATIBLE;
+            }
+          }
+          yield other.getUpdateConfig().getConfigUpdates().getReplace() ? Resolution.INCOMPATIBLE
+              : Resolution.COMPATIBLE;
+        }
+        case OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+        default -> Resolution.COMPATIBLE;
       };
     }
   }

@@ -48,6 +48,12 @@ public enum OperationKind {
         return RESERVE_FRAGMENTS;
       case UPDATE:
         return UPDATE;
+      case MERGE:
+        return MERGE;
+      case PROJECT:
+        return PROJECT;
+      case UPDATE_CONFIG:
+        return UPDATE_CONFIG;
       default:
         break;
     }
