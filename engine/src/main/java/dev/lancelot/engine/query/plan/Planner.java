@@ -90,7 +90,7 @@ public final class Planner {
         notes.add(flatReason + "; falling back to flat search");
         indexName = Optional.empty();
       } else {
-        return annPlan(dataset, q, field, dim, columns, notes, catalog, indexName.get(), segments, indexMetric);
+        return annPlan(dataset, q, dim, columns, notes, catalog, indexName.get(), segments, indexMetric);
       }
     }
 
@@ -108,7 +108,7 @@ public final class Planner {
         merge(q, columns, true, metric), notes, false);
   }
 
-  private SearchPlan annPlan(Dataset dataset, VectorQuery q, LanceField field, int dim, List<String> columns,
+  private SearchPlan annPlan(Dataset dataset, VectorQuery q, int dim, List<String> columns,
       List<String> notes, IndexCatalog catalog, String name, List<IndexSegment> segments, DistanceMetric metric) {
     IndexType type = segments.get(0).type();
     int candidateK = q.candidateK();
