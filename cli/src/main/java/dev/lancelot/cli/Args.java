@@ -92,7 +92,7 @@ final class Args {
   /** Comma-separated floats, e.g. {@code 0.1,0.2,-0.3}. */
   float[] floats(String name) {
     String v = options.get(name);
-    String[] parts = v.split(",");
+    String[] parts = v.split(",", -1);
     float[] out = new float[parts.length];
     for (int i = 0; i < parts.length; i++) {
       try {

@@ -126,19 +126,24 @@ final class IndexReport {
     sb.append(", ").append(segments).append(segments == 1 ? " segment" : " segments");
     if (i.containsKey("pages")) {
       int pages = (Integer) i.get("pages");
-      sb.append(String.format(", %,d %s, %,d nulls", pages, pages == 1 ? "page" : "pages", i.get("null_rows")));
+      sb.append(String.format(", %,d %s, %,d nulls", pages, pages == 1 ? "page" : "pages", num(i.get("null_rows"))));
     }
     out.println(sb);
     List<Long> indexed = (List<Long>) i.get("indexed_fragments");
     List<Long> unindexed = (List<Long>) i.get("unindexed_fragments");
-    out.printf("      indexed %s (%,d rows); unindexed %s (%,d rows)%n", fragments(indexed), i.get("indexed_rows"),
-        fragments(unindexed), i.get("unindexed_rows"));
+    out.printf("      indexed %s (%,d rows); unindexed %s (%,d rows)%n", fragments(indexed), num(i.get("indexed_rows")),
+        fragments(unindexed), num(i.get("unindexed_rows")));
     if (i.containsKey("error")) {
       out.println("      cannot read the index files: " + i.get("error"));
     }
   }
 
   /** {@code "3 fragments [0-2]"}, {@code "1 fragment [7]"}, {@code "0 fragments"}. */
+  /** A count from a report map as a {@code long}, for {@code %d} conversions. */
+  static long num(Object count) {
+    return ((Number) count).longValue();
+  }
+
   static String fragments(List<Long> ids) {
     if (ids.isEmpty()) {
       return "0 fragments";

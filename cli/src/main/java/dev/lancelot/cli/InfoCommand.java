@@ -82,13 +82,14 @@ final class InfoCommand {
     out.println();
     out.println("versions");
     for (Map<String, Object> v : (List<Map<String, Object>>) info.get("versions")) {
-      out.printf("  %4d  %-12s %,12d rows  %4d fragments  %s%n", v.get("version"), v.get("operation"), v.get("rows"),
-          v.get("fragments"), v.get("timestamp"));
+      out.printf("  %4d  %-12s %,12d rows  %4d fragments  %s%n", IndexReport.num(v.get("version")), v.get("operation"),
+          IndexReport.num(v.get("rows")), IndexReport.num(v.get("fragments")), v.get("timestamp"));
     }
     out.println();
     out.println("fragments");
     for (Map<String, Object> f : (List<Map<String, Object>>) info.get("fragments")) {
-      out.printf("  %4d  %,12d rows  %,8d deleted  %s%n", f.get("id"), f.get("rows"), f.get("deleted"), f.get("files"));
+      out.printf("  %4d  %,12d rows  %,8d deleted  %s%n", IndexReport.num(f.get("id")), IndexReport.num(f.get("rows")),
+          IndexReport.num(f.get("deleted")), f.get("files"));
     }
     out.println();
     List<Map<String, Object>> indexes = (List<Map<String, Object>>) info.get("indexes");

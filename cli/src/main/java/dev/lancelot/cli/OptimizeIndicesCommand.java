@@ -124,7 +124,7 @@ final class OptimizeIndicesCommand {
     String head = r.get("name") + " (" + r.get("type") + "): ";
     List<Long> covered = (List<Long>) r.get("fragments_newly_covered");
     String newly = covered.isEmpty() ? "no new fragments"
-        : "newly covers " + IndexReport.fragments(covered) + String.format(" (%,d rows)", r.get("rows_newly_covered"));
+        : "newly covers " + IndexReport.fragments(covered) + String.format(" (%,d rows)", IndexReport.num(r.get("rows_newly_covered")));
     return head + switch ((String) r.get("action")) {
       case "skipped" -> "skipped (" + r.get("note") + ")";
       case "up_to_date" -> "up to date, nothing to do";

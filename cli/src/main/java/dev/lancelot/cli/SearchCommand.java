@@ -98,7 +98,7 @@ final class SearchCommand {
     b.filter(a.get("filter")).prefilter(a.flag("prefilter")).fastSearch(a.flag("fast-search"))
         .useIndex(!a.flag("no-index")).withRowId(a.flag("with-row-id"));
     if (a.has("columns")) {
-      b.columns(Arrays.stream(a.get("columns").split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
+      b.columns(Arrays.stream(a.get("columns").split(",", -1)).map(String::trim).filter(s -> !s.isEmpty()).toList());
     }
     return b.build();
   }

@@ -54,7 +54,7 @@ public final class JavaSerialized<T extends Serializable> implements KryoSeriali
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(value);
-      out.close();
+      out.flush();
       output.writeInt(bytes.size(), true);
       bytes.writeTo(output);
     } catch (IOException e) {

@@ -148,8 +148,8 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     if (spec == null || spec.isBlank()) {
       return out;
     }
-    for (String part : spec.split(",")) {
-      String[] kv = part.trim().split(":");
+    for (String part : spec.split(",", -1)) {
+      String[] kv = part.trim().split(":", -1);
       if (kv.length != 2 || kv[0].isBlank()) {
         throw new InvalidInputException("Cannot use option " + VECTOR_COLUMNS + "=\"" + spec + "\": expected name:dim "
             + "pairs separated by commas, e.g. \"vector:128\".");

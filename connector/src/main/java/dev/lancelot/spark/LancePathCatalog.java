@@ -162,6 +162,7 @@ public class LancePathCatalog implements StagingTableCatalog {
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Spark still calls these overloads
   public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
       throws TableAlreadyExistsException {
     throw new UnsupportedOperationException("Cannot create an empty Lance dataset at " + ident.name()
@@ -169,12 +170,14 @@ public class LancePathCatalog implements StagingTableCatalog {
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Spark still calls these overloads
   public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> props)
       throws TableAlreadyExistsException {
     return createTable(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, props);
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageCreate(Identifier ident, Column[] columns, Transform[] partitions,
       Map<String, String> properties) {
     requireUnpartitioned(ident, partitions);
@@ -183,24 +186,28 @@ public class LancePathCatalog implements StagingTableCatalog {
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageCreate(Identifier ident, StructType schema, Transform[] partitions,
       Map<String, String> properties) {
     return stageCreate(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageReplace(Identifier ident, Column[] columns, Transform[] partitions,
       Map<String, String> properties) {
     return stageCreateOrReplace(ident, columns, partitions, properties);
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageReplace(Identifier ident, StructType schema, Transform[] partitions,
       Map<String, String> properties) {
     return stageCreateOrReplace(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageCreateOrReplace(Identifier ident, Column[] columns, Transform[] partitions,
       Map<String, String> properties) {
     requireUnpartitioned(ident, partitions);
@@ -209,6 +216,7 @@ public class LancePathCatalog implements StagingTableCatalog {
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageCreateOrReplace(Identifier ident, StructType schema, Transform[] partitions,
       Map<String, String> properties) {
     return stageCreateOrReplace(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);

@@ -96,6 +96,7 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Table.schema() is deprecated for columns(), which Spark derives from it
   public StructType schema() {
     return schema;
   }

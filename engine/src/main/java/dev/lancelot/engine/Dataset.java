@@ -657,7 +657,7 @@ public final class Dataset implements AutoCloseable {
   }
 
   public FragmentReader openFragment(DataFragment fragment) {
-    return new FragmentReader(ctx, fragment, schema, snapshot.entry().location());
+    return new FragmentReader(ctx, fragment, snapshot.entry().location());
   }
 
   CloseableIterator<VectorSchemaRoot> executeScan(ScanTask task, ScanSpec spec) {

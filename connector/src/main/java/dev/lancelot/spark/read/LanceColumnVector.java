@@ -55,7 +55,7 @@ public final class LanceColumnVector extends ColumnVector {
     this.vector = vector;
     if (vector instanceof FixedSizeListVector fsl) {
       listSize = fsl.getListSize();
-      children = new LanceColumnVector[] {new LanceColumnVector((FieldVector) fsl.getDataVector())};
+      children = new LanceColumnVector[] {new LanceColumnVector(fsl.getDataVector())};
     } else if (vector instanceof ListVector list) {
       listSize = -1;
       children = new LanceColumnVector[] {new LanceColumnVector(list.getDataVector())};

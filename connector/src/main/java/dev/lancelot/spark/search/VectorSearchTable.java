@@ -79,6 +79,7 @@ final class VectorSearchTable implements SupportsRead {
   }
 
   @Override
+  @SuppressWarnings("deprecation") // Table.schema() is deprecated for columns(), which Spark derives from it
   public StructType schema() {
     return schema;
   }

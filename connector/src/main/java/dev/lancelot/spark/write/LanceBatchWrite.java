@@ -106,19 +106,7 @@ final class LanceBatchWrite implements BatchWrite {
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     return new LanceDataWriterFactory(table.location(), new SerializableConfiguration(table.hadoopConf()),
-        schema.toProto().toByteArray(), sparkSchema, vectorSizes(schema), options.maxRowsPerFile());
-  }
-
-  /** The fixed-size-list size of each vector column of the target schema. */
-  private static Map<String, Integer> vectorSizes(LanceSchema schema) {
-    Map<String, Integer> out = new HashMap<>();
-    Schema arrow = schema.toArrow();
-    for (Field f : arrow.getFields()) {
-      if (f.getType() instanceof ArrowType.FixedSizeList fsl) {
-        out.put(f.getName(), fsl.getListSize());
-      }
-    }
-    return out;
+        schema.toProto().toByteArray(), sparkSchema, options.maxRowsPerFile());
   }
 
   /**

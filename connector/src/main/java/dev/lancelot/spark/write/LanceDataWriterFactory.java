@@ -17,16 +17,14 @@ final class LanceDataWriterFactory implements DataWriterFactory {
   private final SerializableConfiguration conf;
   private final byte[] schema;
   private final StructType sparkSchema;
-  private final Map<String, Integer> vectorSizes;
   private final int maxRowsPerFile;
 
   LanceDataWriterFactory(String location, SerializableConfiguration conf, byte[] schema, StructType sparkSchema,
-      Map<String, Integer> vectorSizes, int maxRowsPerFile) {
+      int maxRowsPerFile) {
     this.location = location;
     this.conf = conf;
     this.schema = schema;
     this.sparkSchema = sparkSchema;
-    this.vectorSizes = Map.copyOf(vectorSizes);
     this.maxRowsPerFile = maxRowsPerFile;
   }
 

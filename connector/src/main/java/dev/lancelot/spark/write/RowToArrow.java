@@ -149,7 +149,7 @@ public final class RowToArrow implements AutoCloseable {
       };
     } else if (vector instanceof FixedSizeListVector v) {
       int dim = v.getListSize();
-      FieldVector child = (FieldVector) v.getDataVector();
+      FieldVector child = v.getDataVector();
       ValueWriter element = writerFor(child, column + ".item", null);
       return (s, o, i) -> {
         ArrayData array = s.getArray(o);

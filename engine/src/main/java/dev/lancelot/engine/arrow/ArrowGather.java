@@ -59,7 +59,7 @@ public final class ArrowGather {
       BaseFixedWidthVector dstChild = (BaseFixedWidthVector) dst.getDataVector();
       dstChild.allocateNew(count * listSize);
       copyRows(sources, sourceOf, rows, count, width, target, true);
-      dstChild.getValidityBuffer().setOne(0, BitVectorHelper.getValidityBufferSize(count * listSize));
+      dstChild.getValidityBuffer().setOne(0L, (long) BitVectorHelper.getValidityBufferSize(count * listSize));
       dstChild.setValueCount(count * listSize);
       copyValidity(sources, sourceOf, rows, count, target);
       dst.setValueCount(count);
@@ -131,7 +131,7 @@ public final class ArrowGather {
       anyNulls |= s.getNullCount() > 0;
     }
     if (!anyNulls) {
-      dv.setOne(0, BitVectorHelper.getValidityBufferSize(count));
+      dv.setOne(0L, (long) BitVectorHelper.getValidityBufferSize(count));
       return;
     }
     dv.setZero(0, BitVectorHelper.getValidityBufferSize(count));

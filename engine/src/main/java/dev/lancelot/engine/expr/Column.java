@@ -41,6 +41,7 @@ public record Column(List<String> path) implements Expr {
   }
 
   /** The path as filter SQL: each part bare when possible, otherwise in backquotes. */
+  @Override
   public String toSql() {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < path.size(); i++) {

@@ -14,6 +14,7 @@ public sealed interface Literal extends Expr
         TimestampLiteral, BinaryLiteral {
 
   /** The literal as filter SQL that {@link FilterParser} reads back to an equal literal. */
+  @Override
   String toSql();
 
   /**

@@ -156,7 +156,7 @@ final class IndexRemapper {
       }
     }
     IndexColumnData data = new IndexColumnData(ColumnKind.of(field.arrowType()),
-        (int) Math.min(Integer.MAX_VALUE - 8, 1024));
+        1024);
     try (CloseableIterator<VectorSchemaRoot> batches = dataset.newScan().columns(field.name())
         .withRowAddress(true).fragments(covered).batches();
         UInt8Vector mapped = new UInt8Vector("_rowaddr", dataset.context().allocator())) {

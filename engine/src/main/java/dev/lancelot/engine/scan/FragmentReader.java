@@ -37,7 +37,6 @@ import org.apache.arrow.vector.util.TransferPair;
 public final class FragmentReader implements AutoCloseable {
   private final DatasetContext ctx;
   private final DataFragment fragment;
-  private final LanceSchema schema;
   private final Map<Integer, OpenFile> open = new HashMap<>();
   private final String listedIn;
   /** {@link #fileOf} of a field no data file stores. */
@@ -50,10 +49,9 @@ public final class FragmentReader implements AutoCloseable {
    * next to the data file, since a damaged manifest (a wrong column index or row count) shows up
    * only when the file is read.
    */
-  public FragmentReader(DatasetContext ctx, DataFragment fragment, LanceSchema schema, String listedIn) {
+  public FragmentReader(DatasetContext ctx, DataFragment fragment, String listedIn) {
     this.ctx = ctx;
     this.fragment = fragment;
-    this.schema = schema;
     this.listedIn = listedIn;
   }
 

@@ -203,7 +203,7 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
       data.setLong((long) i * Long.BYTES, RowAddress.of(fragment, start + (rows == null ? i : rows[i])));
     }
     ArrowBuf validity = v.getValidityBuffer();
-    validity.setOne(0, count / 8);
+    validity.setOne(0L, count / 8L);
     if (count % 8 != 0) {
       validity.setByte(count / 8, (1 << (count % 8)) - 1);
     }

@@ -228,7 +228,7 @@ public final class LanceSchema {
     if (direct.isPresent()) {
       return direct;
     }
-    String[] parts = path.split("\\.");
+    String[] parts = path.split("\\.", -1);
     Optional<LanceField> cur = field(parts[0]);
     for (int i = 1; i < parts.length && cur.isPresent(); i++) {
       String part = parts[i];

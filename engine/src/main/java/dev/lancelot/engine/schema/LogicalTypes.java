@@ -151,7 +151,7 @@ public final class LogicalTypes {
       case "large_list", "large_list.struct": return ArrowType.LargeList.INSTANCE;
       default: break;
     }
-    String[] parts = logicalType.split(":");
+    String[] parts = logicalType.split(":", -1);
     try {
       switch (parts[0]) {
         case "time32":
@@ -202,7 +202,7 @@ public final class LogicalTypes {
 
   /** The item field of a {@code fixed_size_list:<item>:<n>} logical type. */
   public static Field fixedSizeListItem(String logicalType) {
-    String[] parts = logicalType.split(":");
+    String[] parts = logicalType.split(":", -1);
     if (parts.length < 3 || !parts[0].equals("fixed_size_list")) {
       throw unsupported(logicalType);
     }

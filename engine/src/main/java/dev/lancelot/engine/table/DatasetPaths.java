@@ -63,7 +63,7 @@ public record DatasetPaths(String root) {
         || hasScheme(relative)) {
       throw escape(what, relative);
     }
-    for (String part : relative.split("/")) {
+    for (String part : relative.split("/", -1)) {
       if (part.equals("..") || part.equals(".") || part.isEmpty()) {
         throw escape(what, relative);
       }

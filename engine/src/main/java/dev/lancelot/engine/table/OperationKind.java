@@ -1,6 +1,7 @@
 package dev.lancelot.engine.table;
 
 import dev.lancelot.engine.format.proto.TransactionProtos.Transaction;
+import java.util.Locale;
 
 /**
  * The kind of a transaction's operation, including the operations this project only needs to
@@ -66,6 +67,6 @@ public enum OperationKind {
   }
 
   public String displayName() {
-    return name().toLowerCase().replace('_', ' ');
+    return name().toLowerCase(Locale.ROOT).replace('_', ' ');
   }
 }

@@ -11,6 +11,7 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.time.ZoneOffset;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
@@ -71,8 +72,8 @@ final class Coercions {
     if (!(lit instanceof TimestampLiteral t)) {
       throw mismatch.of(c, lit);
     }
-    LocalDateTime wallClock = t.value().withNano(t.value().getNano() / 1000 * 1000);
-    Instant instant = wallClock.atZone(zone(c, mismatch)).toInstant();
+    LocalDateTime wallClock = t.value().truncatedTo(ChronoUnit.MICROS);
+    Instant instant = wallClock.atZone(zone(c)).toInstant();
     BigInteger micros = BigInteger.valueOf(instant.getEpochSecond()).multiply(MICROS_PER_SECOND)
         .add(BigInteger.valueOf(instant.getNano() / 1000));
     BigInteger nanos = micros.multiply(NANOS_PER_MICRO);
@@ -84,7 +85,7 @@ final class Coercions {
     return ExactNumber.ratio(nanos.divide(unitNanos(c)), BigInteger.ONE);
   }
 
-  private static ZoneId zone(BoundColumn c, Mismatch mismatch) {
+  private static ZoneId zone(BoundColumn c) {
     if (!(c.field().getType() instanceof ArrowType.Timestamp ts) || ts.getTimezone() == null) {
       return ZoneOffset.UTC;
     }

@@ -67,6 +67,7 @@ public enum ColumnKind {
     return isInteger() || isFloat() || isTemporal();
   }
 
+  @SuppressWarnings("EnumOrdinal") // the integer kinds are declared first, UINT64 last of them
   public boolean isInteger() {
     return ordinal() <= UINT64.ordinal();
   }

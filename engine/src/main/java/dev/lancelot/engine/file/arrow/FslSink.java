@@ -26,7 +26,7 @@ final class FslSink implements ColumnSink {
       vector.allocateNew();
     }
     // allocateNew sized the child for rows * dimension items already
-    this.child = Sinks.wrap((FieldVector) vector.getDataVector(), rows * dimension, false);
+    this.child = Sinks.wrap(vector.getDataVector(), rows * dimension, false);
   }
 
   @Override
@@ -53,7 +53,7 @@ final class FslSink implements ColumnSink {
     int childStart = child.size();
     child.append(fsl.items(), from * dimension, n * dimension, null, 0);
     if (fsl.validity() != null) {
-      ArrowBuf childValidity = ((FieldVector) vector.getDataVector()).getValidityBuffer();
+      ArrowBuf childValidity = vector.getDataVector().getValidityBuffer();
       ArrowBits.overwriteBits(fsl.validity(), fsl.validityBitOffset() + (long) from * dimension, childValidity,
           childStart, n * dimension);
     }

@@ -52,6 +52,7 @@ final class NestedLeafSink implements ColumnSink {
   }
 
   /** Fails unless the page's scheme is the column's (pages hand over the same instance each time). */
+  @SuppressWarnings("ReferenceEquality") // identity is the fast path; equals() decides
   private void checkScheme(CanonicalLevels pageScheme) {
     if (pageScheme != lastScheme) {
       if (!pageScheme.equals(scheme)) {

@@ -89,9 +89,9 @@ public final class NestedVectors {
   /** The data (item) vector of a list or large list. */
   public static FieldVector items(FieldVector list) {
     if (list instanceof LargeListVector l) {
-      return (FieldVector) l.getDataVector();
+      return l.getDataVector();
     }
-    return (FieldVector) ((ListVector) list).getDataVector();
+    return ((ListVector) list).getDataVector();
   }
 
   private static ArrowBuf bitmap(BufferAllocator allocator, byte[] bits, int count) {

@@ -117,7 +117,7 @@ public final class Fsst implements ValueExpander {
 
   private int decodeOne(byte[] in, int ip, int ie, byte[] out, int op) {
     checkRange(in, ip, ie, out, op);
-    return RawBytes.UNSAFE != null ? decodeRaw(in, ip, ie, out, op) : decodeChecked(in, ip, ie, out, op);
+    return RawBytes.AVAILABLE ? decodeRaw(in, ip, ie, out, op) : decodeChecked(in, ip, ie, out, op);
   }
 
   /** {@link #expand} with array bounds checked on every access (the fallback; for tests). */
@@ -141,17 +141,16 @@ public final class Fsst implements ValueExpander {
    * byte from {@code op} (checked by the caller).
    */
   private int decodeRaw(byte[] in, int ip, int ie, byte[] out, int op) {
-    sun.misc.Unsafe u = RawBytes.UNSAFE;
     long[] sym = symbols;
     int[] len = lengths;
     long p = RawBytes.BYTES + ip;
     long e = RawBytes.BYTES + ie;
     long o = RawBytes.BYTES + op;
     while (p < e) {
-      int c = u.getByte(in, p) & 0xFF;
-      int l = u.getInt(len, RawBytes.INTS + 4L * c);
+      int c = RawBytes.getByte(in, p) & 0xFF;
+      int l = RawBytes.getInt(len, RawBytes.INTS + 4L * c);
       if (l != 0) {
-        u.putLong(out, o, u.getLong(sym, RawBytes.LONGS + 8L * c));
+        RawBytes.putLong(out, o, RawBytes.getLong(sym, RawBytes.LONGS + 8L * c));
         o += l;
         p++;
       } else {
@@ -161,7 +160,7 @@ public final class Fsst implements ValueExpander {
         if (p + 1 >= e) {
           throw DecodeException.corrupt("FSST value ends with an escape code");
         }
-        u.putByte(out, o, u.getByte(in, p + 1));
+        RawBytes.putByte(out, o, RawBytes.getByte(in, p + 1));
         o++;
         p += 2;
       }

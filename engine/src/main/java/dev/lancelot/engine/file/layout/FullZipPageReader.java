@@ -99,7 +99,7 @@ public final class FullZipPageReader implements PageReader {
         this.variable = Codecs.variablePerValue(layout.getValueCompression());
         this.valueBytes = 0;
         int lb = layout.getBitsPerOffset() / 8;
-        if (lb != 1 && lb != 2 && lb != 4 && lb != 8 || layout.getBitsPerOffset() % 8 != 0) {
+        if ((lb != 1 && lb != 2 && lb != 4 && lb != 8) || layout.getBitsPerOffset() % 8 != 0) {
           throw DecodeException.corrupt("full-zip page with " + layout.getBitsPerOffset() + "-bit lengths");
         }
         this.lengthBytes = lb;

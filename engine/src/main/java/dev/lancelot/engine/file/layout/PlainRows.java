@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  */
 public record PlainRows(long dataOffset, int controlBytes, int valueBytes, int defMask) {
   public PlainRows {
-    if (controlBytes != 0 && controlBytes != 1 && controlBytes != 2 || valueBytes <= 0) {
+    if ((controlBytes != 0 && controlBytes != 1 && controlBytes != 2) || valueBytes <= 0) {
       throw new IllegalArgumentException("Plain rows of " + controlBytes + " control and " + valueBytes
           + " value bytes");
     }

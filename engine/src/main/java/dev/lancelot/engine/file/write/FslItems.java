@@ -25,7 +25,7 @@ final class FslItems extends ItemBuffer {
 
   @Override
   void appendValues(FieldVector v, int from, int n) {
-    FieldVector child = (FieldVector) ((FixedSizeListVector) v).getDataVector();
+    FieldVector child = ((FixedSizeListVector) v).getDataVector();
     itemValidity.append(child, from * dim, n * dim);
     data.put(child.getDataBuffer(), (long) from * dim * itemWidth, n * dim * itemWidth);
   }

@@ -78,12 +78,12 @@ final class Shredder {
     if (v instanceof ListVector l) {
       start = l.getOffsetBuffer().getInt(4L * index);
       end = l.getOffsetBuffer().getInt(4L * index + 4);
-      child = (FieldVector) l.getDataVector();
+      child = l.getDataVector();
     } else {
       LargeListVector l = (LargeListVector) v;
       start = l.getOffsetBuffer().getLong(8L * index);
       end = l.getOffsetBuffer().getLong(8L * index + 8);
-      child = (FieldVector) l.getDataVector();
+      child = l.getDataVector();
     }
     if (start == end) {
       target.special(rep, scheme.base(layer) + 1);

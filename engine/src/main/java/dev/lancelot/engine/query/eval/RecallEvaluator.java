@@ -68,7 +68,10 @@ public final class RecallEvaluator {
     if (grid == null || grid.isBlank()) {
       return settings;
     }
-    for (String part : grid.split(";")) {
+    for (String part : grid.split(";", -1)) {
+      if (part.isBlank()) {
+        continue; // "nprobes=1,4;" as well as "nprobes=1,4"
+      }
       String[] kv = part.split("=", 2);
       if (kv.length != 2 || kv[0].isBlank()) {
         throw new InvalidQueryException("Cannot parse grid \"" + grid + "\": expected "

@@ -148,7 +148,7 @@ public final class PageLookup {
       long nullCount = root.getVector(2).getDataBuffer().getInt((long) i << 2) & 0xFFFFFFFFL;
       long page = root.getVector(3).getDataBuffer().getInt((long) i << 2) & 0xFFFFFFFFL;
       if (page > Integer.MAX_VALUE || nullCount > Integer.MAX_VALUE) {
-        throw ScalarIndexException.corrupt(indexName, location, "lookup row " + (out.size()) + " has page_idx "
+        throw ScalarIndexException.corrupt(indexName, location, "lookup row " + out.size() + " has page_idx "
             + page + " and null_count " + nullCount, null);
       }
       out.add(new PageEntry((int) page, (int) nullCount, min.isNull(i), max.isNull(i),

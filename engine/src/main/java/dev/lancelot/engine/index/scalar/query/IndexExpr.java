@@ -33,14 +33,22 @@ public sealed interface IndexExpr {
   /** No row (e.g. {@code x = NULL}). */
   record None() implements IndexExpr {}
 
-  IndexExpr ALL = new All();
-  IndexExpr NONE = new None();
+  /** Every row. A method, not a constant: a constant of a nested implementation would risk a
+   * class-initialization deadlock between this interface and the record. */
+  static IndexExpr all() {
+    return new All();
+  }
+
+  /** No row. */
+  static IndexExpr none() {
+    return new None();
+  }
 
   static IndexExpr and(List<IndexExpr> terms) {
     List<IndexExpr> kept = new ArrayList<>();
     for (IndexExpr t : terms) {
       if (t instanceof None) {
-        return NONE;
+        return none();
       } else if (t instanceof And a) {
         kept.addAll(a.terms());
       } else if (!(t instanceof All)) {
@@ -48,14 +56,14 @@ public sealed interface IndexExpr {
       }
     }
     kept = mergeLeaves(kept, true);
-    return kept.isEmpty() ? ALL : kept.size() == 1 ? kept.get(0) : new And(kept);
+    return kept.isEmpty() ? all() : kept.size() == 1 ? kept.get(0) : new And(kept);
   }
 
   static IndexExpr or(List<IndexExpr> terms) {
     List<IndexExpr> kept = new ArrayList<>();
     for (IndexExpr t : terms) {
       if (t instanceof All) {
-        return ALL;
+        return all();
       } else if (t instanceof Or o) {
         kept.addAll(o.terms());
       } else if (!(t instanceof None)) {
@@ -63,7 +71,7 @@ public sealed interface IndexExpr {
       }
     }
     kept = mergeLeaves(kept, false);
-    return kept.isEmpty() ? NONE : kept.size() == 1 ? kept.get(0) : new Or(kept);
+    return kept.isEmpty() ? none() : kept.size() == 1 ? kept.get(0) : new Or(kept);
   }
 
   /**

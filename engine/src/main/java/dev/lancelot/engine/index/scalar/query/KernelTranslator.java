@@ -58,9 +58,9 @@ public final class KernelTranslator {
       return negate ? IndexExpr.and(terms) : IndexExpr.or(terms);
     } else if (k instanceof Logic.Const c) {
       return switch (c) {
-        case TRUE -> negate ? IndexExpr.NONE : IndexExpr.ALL;
-        case FALSE -> negate ? IndexExpr.ALL : IndexExpr.NONE;
-        case UNKNOWN -> IndexExpr.NONE;
+        case TRUE -> negate ? IndexExpr.none() : IndexExpr.all();
+        case FALSE -> negate ? IndexExpr.all() : IndexExpr.none();
+        case UNKNOWN -> IndexExpr.none();
       };
     } else if (k instanceof KeyRangeKernel r) {
       return leaf(r.slot(), new Condition.KeyRange(r.lo(), r.hi(), r.negated() != negate));
@@ -70,7 +70,7 @@ public final class KernelTranslator {
       return set(b.slot(), new Condition.KeySet(new long[] {b.accepted() ? 1 : 0}, negate), b.listHasNull(), negate);
     } else if (k instanceof ValidRowsKernel v) {
       checkColumn(v.slot());
-      return v.whenValid() != negate ? leaf(v.slot(), new Condition.Nulls(true)) : IndexExpr.NONE;
+      return v.whenValid() != negate ? leaf(v.slot(), new Condition.Nulls(true)) : IndexExpr.none();
     } else if (k instanceof IsNullKernel n) {
       return leaf(n.slot(), new Condition.Nulls(n.negated() != negate));
     } else if (k instanceof BytesCompareKernel c) {
@@ -95,7 +95,7 @@ public final class KernelTranslator {
   /** An IN list: negated with a NULL in the list, no row is ever FALSE. */
   private IndexExpr set(int slot, Condition condition, boolean listHasNull, boolean negate) {
     checkColumn(slot);
-    return negate && listHasNull ? IndexExpr.NONE : leaf(slot, condition);
+    return negate && listHasNull ? IndexExpr.none() : leaf(slot, condition);
   }
 
   private static Condition bytesCondition(CompareOp op, byte[] v) {

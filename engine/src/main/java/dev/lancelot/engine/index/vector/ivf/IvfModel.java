@@ -157,7 +157,7 @@ public final class IvfModel implements java.io.Serializable {
       int srcOff = off + i * dim;
       if (unit != null) {
         System.arraycopy(vectors, srcOff, unit, 0, dim);
-        if (!(DistanceMetric.normalizeOrFalse(unit, 0, dim))) {
+        if (!DistanceMetric.normalizeOrFalse(unit, 0, dim)) {
           // A zero vector has no direction: Lance's normalization gives NaN and drops the row.
           partitions[i] = -1;
           if (distances != null) {

@@ -105,7 +105,7 @@ final class ColumnArrays {
       throw new CorruptFileException(reader.location(), "index column " + column + " has lists of "
           + fsl.getListSize() + " values, expected " + width);
     }
-    FieldVector items = (FieldVector) fsl.getDataVector();
+    FieldVector items = fsl.getDataVector();
     if (items.getNullCount() > 0) {
       throw new CorruptFileException(reader.location(), "index column " + column + " has null list items");
     }

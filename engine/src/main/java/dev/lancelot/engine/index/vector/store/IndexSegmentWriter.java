@@ -100,7 +100,7 @@ public final class IndexSegmentWriter {
         lengths[p] = part.size();
         if (part.size() > 0) {
           try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
-            fillAuxiliary(root, part, c, dim);
+            fillAuxiliary(root, part);
             w.write(root);
           }
         }
@@ -125,7 +125,7 @@ public final class IndexSegmentWriter {
     }
   }
 
-  private static void fillAuxiliary(VectorSchemaRoot root, Partition part, Content c, int dim) {
+  private static void fillAuxiliary(VectorSchemaRoot root, Partition part) {
     int n = part.size();
     UInt8Vector ids = (UInt8Vector) root.getVector(0);
     ids.allocateNew(n);
@@ -136,7 +136,7 @@ public final class IndexSegmentWriter {
     FixedSizeListVector list = (FixedSizeListVector) root.getVector(1);
     int width = list.getListSize();
     list.allocateNew();
-    FieldVector items = (FieldVector) list.getDataVector();
+    FieldVector items = list.getDataVector();
     if (items instanceof Float4Vector f) {
       f.allocateNew(n * width);
       for (int i = 0; i < n * width; i++) {
@@ -146,7 +146,7 @@ public final class IndexSegmentWriter {
       UInt1Vector u = (UInt1Vector) items;
       u.allocateNew(n * width);
       u.getDataBuffer().setBytes(0, part.codes(), 0, (long) n * width);
-      u.getValidityBuffer().setOne(0, (n * width + 7) / 8);
+      u.getValidityBuffer().setOne(0L, (n * width + 7) / 8L);
     }
     items.setValueCount(n * width);
     for (int i = 0; i < n; i++) {
