@@ -22,7 +22,9 @@ import org.apache.arrow.memory.RootAllocator;
  * ({@code --data}, default {@code synthetic-200k}) and reports recall@10 per build and its mean,
  * standard deviation and range. IVF_PQ cells are nprobes 1, 4, 16 and 64 without and with
  * refinement (refine_factor 4, which takes PQ's own error out and shows how much a data set's
- * neighbours spread over partitions).
+ * neighbours spread over partitions). For IVF_PQ it also prints each build's index statistics
+ * ({@link IvfPqProbe#stats}: partition sizes, IVF loss, PQ error, IVF ceiling), read by lancelot
+ * from both engines' index files.
  *
  * <p>Usage: {@code RecallSpreadBenchmark <workdir> [queries=1000] [builds=5] [type=ivf_hnsw_sq]
  * [--data <name>] [--unfair-allocator]}.
@@ -38,6 +40,7 @@ public final class RecallSpreadBenchmark {
     double[][] ours;
     double[][] theirs;
     List<Knobs> cells = new ArrayList<>();
+    List<String> indexStats = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator()) {
       VectorBenchData data = DataSets.load(work, bench.data, nq);
       List<Knobs> plain = t == IndexType.IVF_PQ
@@ -64,6 +67,14 @@ public final class RecallSpreadBenchmark {
         VectorIndexBenchmark.buildLance(allocator, lanceDir, t, data.metric);
         try (Dataset ods = Dataset.open(oursDir.toString());
              org.lance.Dataset lds = VectorBenchData.openLance(allocator, lanceDir)) {
+          if (t == IndexType.IVF_PQ) {
+            try (Dataset lanceIndex = Dataset.open(lanceDir.toString())) {
+              indexStats.add(IvfPqProbe.stats("lancelot seed " + (b + 1), ods, data));
+              indexStats.add(IvfPqProbe.stats("Lance build " + (b + 1), lanceIndex, data));
+            }
+            log(indexStats.get(indexStats.size() - 2));
+            log(indexStats.get(indexStats.size() - 1));
+          }
           for (int c = 0; c < cells.size(); c++) {
             Knobs k = cells.get(c);
             double a = 0;
@@ -90,6 +101,12 @@ public final class RecallSpreadBenchmark {
           cells.get(c).label(), list(ours[c]), list(theirs[c]), mean(ours[c]), sd(ours[c]), mean(theirs[c]),
           sd(theirs[c]), mean(ours[c]) - mean(theirs[c]), min(ours[c]), max(ours[c]), min(theirs[c]),
           max(theirs[c]));
+    }
+    if (!indexStats.isEmpty()) {
+      System.out.println();
+      System.out.println("==== INDEX STATISTICS (IvfPqProbe) ====");
+      System.out.println(IvfPqProbe.STATS_HEADER);
+      indexStats.forEach(System.out::println);
     }
   }
 
