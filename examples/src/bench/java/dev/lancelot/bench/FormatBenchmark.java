@@ -128,13 +128,16 @@ public final class FormatBenchmark {
     return System.nanoTime() - t;
   }
 
+  /** Results of warm-up runs, kept so that they count as used. */
+  static volatile long warmUpSink;
+
   /**
    * {median, min} of {@code reps} timed runs after as many untimed warm-up runs (JIT, page
    * cache). The minimum is less disturbed by other processes on a shared machine.
    */
   static long[] stats(int reps, LongSupplier run) {
     for (int i = 0; i < reps; i++) {
-      run.getAsLong();
+      warmUpSink += run.getAsLong(); // consumed, so no run can be optimized away
     }
     long[] times = new long[reps];
     for (int i = 0; i < reps; i++) {

@@ -173,11 +173,14 @@ public final class ScanTypesBenchmark {
     }
   }
 
+  /** Results of warm-up runs, kept so that they count as used. */
+  static volatile long warmUpSink;
+
   /** {median, min} after a time-bounded warm-up (see the class comment). */
   static long[] stats(int reps, java.util.function.LongSupplier run) {
     long start = System.nanoTime();
     for (int i = 0; i < 200 && (i < reps || System.nanoTime() - start < 1_000_000_000L); i++) {
-      run.getAsLong();
+      warmUpSink += run.getAsLong(); // consumed, so no run can be optimized away
     }
     List<Long> times = new ArrayList<>();
     start = System.nanoTime();
