@@ -202,16 +202,19 @@ abstract class StoreFaultMatrix {
 
   // ---------------------------------------------------------------- which calls are faulted
 
+  /** Whether the sweep columns also fault calls outside {@code _versions/} (a quarter of them each). */
+  static final boolean ALL_KINDS = Boolean.getBoolean("lancelot.test.faults.allKinds");
   /** The columns that fault the N-th call for a sweep of N ({@link #sampled}). */
   static final int SWEEP_COLUMNS = 4;
 
   /**
    * The numbers (from 1) of the calls to fault in {@code calls}: every one with
    * {@code lancelot.test.faults.everyCall}; else the first of each (operation kind, file kind), and
-   * in the sweep column {@code column} (0 to {@value #SWEEP_COLUMNS} - 1; -1 for all) only every
-   * {@value #SWEEP_COLUMNS}-th of those outside {@code _versions/}, in turn: the commit's calls are
-   * where the stores differ (rename, conditional PUT), the others are those of any Hadoop stream,
-   * faulted at every call by the engine's matrix.
+   * in the sweep column {@code column} (0 to {@value #SWEEP_COLUMNS} - 1; -1 for all) only the
+   * very first call and those under {@code _versions/} (with {@code lancelot.test.faults.allKinds}, also every
+   * {@value #SWEEP_COLUMNS}-th of the others, in turn): the commit's calls are where the stores
+   * differ (rename, conditional PUT), the others are those of any Hadoop stream, faulted at every
+   * call by the engine's matrix.
    */
   static List<Integer> sampled(List<Faults.Call> calls, int column) {
     List<Integer> out = new ArrayList<>();
@@ -231,7 +234,8 @@ abstract class StoreFaultMatrix {
     int other = 0;
     for (Map.Entry<String, Integer> e : firsts.entrySet()) {
       boolean commit = e.getKey().contains("manifest") || e.getKey().contains("hint");
-      if (commit || column < 0 || other++ % SWEEP_COLUMNS == column) {
+      boolean first = e.getValue() == 1;
+      if (commit || first || column < 0 || (ALL_KINDS && other++ % SWEEP_COLUMNS == column)) {
         out.add(e.getValue());
       }
     }
