@@ -93,6 +93,19 @@ final class S3MockServer implements AutoCloseable {
     throw new IllegalStateException("S3Mock did not answer within " + START_TIMEOUT + ":\n" + Files.readString(log));
   }
 
+  /** Creates another bucket (S3Mock accepts any credentials, so an unsigned request will do). */
+  void createBucket(String name) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) URI.create(endpoint() + "/" + name).toURL().openConnection();
+    c.setRequestMethod("PUT");
+    c.setConnectTimeout(2000);
+    c.setReadTimeout(10_000);
+    int code = c.getResponseCode();
+    c.disconnect();
+    if (code != 200) {
+      throw new IOException("S3Mock answered " + code + " to creating bucket " + name);
+    }
+  }
+
   static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();

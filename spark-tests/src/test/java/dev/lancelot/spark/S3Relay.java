@@ -23,6 +23,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * two concurrent ones may both succeed; serialized, the second always sees the first's object and
  * gets 412, as on AWS S3. Everything else is forwarded concurrently, unchanged.
  *
+ * <p>For fault tests, a {@link Fault} rule can make the relay lose the answer to a request after
+ * S3Mock acted on it ({@link Action#APPLY_THEN_RESET}), or keep a request back and break the
+ * client's connection, forwarding the request only when the test {@linkplain #releaseHeld releases}
+ * it ({@link Action#HOLD_THEN_RESET}: a request that reaches the store after its client gave up).
+ *
  * <p>One request per client connection: the request goes upstream with {@code Connection: close}
  * and the answer is copied back until S3Mock closes, so the client opens a new connection for the
  * next request. {@code Expect: 100-continue} is answered by the relay itself.
@@ -39,6 +44,58 @@ final class S3Relay implements AutoCloseable {
   private final ReentrantLock versionsLock = new ReentrantLock(true);
   final AtomicInteger versionPuts = new AtomicInteger();
   final AtomicInteger versionPutsRefused = new AtomicInteger();
+  private volatile Fault fault = (method, path) -> Action.PASS;
+  private final List<byte[]> held = new ArrayList<>();
+
+  /** What the relay does with one request. */
+  enum Action {
+    /** Forwards it and relays the answer. */
+    PASS,
+    /** Forwards it, waits for S3Mock's answer, then resets the client's connection instead of answering. */
+    APPLY_THEN_RESET,
+    /** Keeps it back (see {@link #releaseHeld}) and resets the client's connection at once. */
+    HOLD_THEN_RESET
+  }
+
+  /** Decides per request, from its method and path (with the query string). */
+  interface Fault {
+    Action on(String method, String path);
+  }
+
+  /** Applies {@code rule} to every request from now on. */
+  void fault(Fault rule) {
+    fault = rule;
+  }
+
+  /** Relays everything again. */
+  void noFaults() {
+    fault = (method, path) -> Action.PASS;
+  }
+
+  /** Forwards the requests held back so far, in the order they came, and returns S3Mock's status codes. */
+  List<Integer> releaseHeld() throws IOException {
+    List<byte[]> requests;
+    synchronized (held) {
+      requests = new ArrayList<>(held);
+      held.clear();
+    }
+    List<Integer> codes = new ArrayList<>();
+    for (byte[] request : requests) {
+      try (Socket upstream = new Socket(upstreamHost, upstreamPort)) {
+        upstream.getOutputStream().write(request);
+        upstream.getOutputStream().flush();
+        String status = new String(upstream.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);
+        codes.add(Integer.parseInt(status.substring(9, 12)));
+        upstream.getInputStream().transferTo(OutputStream.nullOutputStream());
+      }
+    }
+    return codes;
+  }
+
+  private static void reset(Socket client) throws IOException {
+    client.setSoLinger(true, 0); // closing now sends RST: the client sees "Connection reset"
+    client.close();
+  }
 
   private S3Relay(ServerSocket server, String upstreamHost, int upstreamPort) {
     this.server = server;
@@ -118,6 +175,14 @@ final class S3Relay implements AutoCloseable {
         request.write(in.readNBytes(Math.toIntExact(contentLength)));
       }
       String[] parts = requestLine.split(" ");
+      Action action = fault.on(parts[0], parts[1]);
+      if (action == Action.HOLD_THEN_RESET) {
+        synchronized (held) {
+          held.add(request.toByteArray());
+        }
+        reset(client);
+        return;
+      }
       boolean serialize = parts[0].equals("PUT") && parts[1].contains("/_versions/");
       if (serialize) {
         versionsLock.lock();
@@ -132,6 +197,11 @@ final class S3Relay implements AutoCloseable {
           if (new String(first, StandardCharsets.ISO_8859_1).endsWith("412")) {
             versionPutsRefused.incrementAndGet();
           }
+        }
+        if (action == Action.APPLY_THEN_RESET) {
+          fromUpstream.transferTo(OutputStream.nullOutputStream());
+          reset(client);
+          return;
         }
         toClient.write(first);
         fromUpstream.transferTo(toClient);

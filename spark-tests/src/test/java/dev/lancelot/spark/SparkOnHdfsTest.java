@@ -118,6 +118,16 @@ class SparkOnHdfsTest {
   }
 
   /**
+   * Two JVMs with 4 writer threads each, appending at the same time to one dataset in this HDFS,
+   * which they reach through its {@code hdfs://} URI (datanodes by address, as in this JVM).
+   */
+  @Test
+  void twoProcessesAppendingConcurrentlyLoseNothing() throws Exception {
+    ConcurrentAppends.runInProcessesAndCheck(hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/two-jvms",
+        spark.sessionState().newHadoopConf(), 2, new String[][] {{"dfs.replication", "1"}});
+  }
+
+  /**
    * Each scan partition prefers the hosts holding its fragment's data files (HDFS block locations),
    * so that Spark runs its task where the data is.
    */
@@ -160,5 +170,106 @@ class SparkOnHdfsTest {
     assertThat(everyHost).as("the fragments are spread over several datanodes").hasSizeGreaterThan(1);
     // and the scan still reads every row
     assertThat(spark.read().format("lance").load(location).count()).isEqualTo(6000);
+  }
+
+  /**
+   * Each vector search unit prefers the hosts holding the blocks of the files it reads: an index
+   * segment's index files, a flat unit's data files; after a search, the executor that ran it comes
+   * first (its cache), then the same hosts. Read from the stage Spark actually ran.
+   */
+  @Test
+  void searchUnitsPreferTheHostsHoldingTheirFiles() throws Exception {
+    String location = hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/searched";
+    PathFlows.frame(spark, 0, 1200, 4).write().format("lance").save(location);
+    spark.conf().set(dev.lancelot.spark.index.LanceIndexBuilder.ROWS_PER_SEGMENT_CONF, "600");
+    try {
+      dev.lancelot.spark.index.LanceIndexBuilder.createIndex(spark, location, "vector",
+          dev.lancelot.engine.index.vector.VectorIndexSpec.of(dev.lancelot.engine.index.IndexType.IVF_PQ,
+              dev.lancelot.engine.vector.DistanceMetric.L2).withNumPartitions(2).withNumSubVectors(2).withSeed(1));
+    } finally {
+      spark.conf().unset(dev.lancelot.spark.index.LanceIndexBuilder.ROWS_PER_SEGMENT_CONF);
+    }
+    PathFlows.frame(spark, 1200, 300, 2).write().format("lance").mode("append").save(location); // unindexed
+    dev.lancelot.engine.query.VectorQuery query = dev.lancelot.engine.query.VectorQuery.builder("vector")
+        .vector(PathFlows.vectorOf(42)).k(5).nprobes(2).columns("id").build();
+
+    List<dev.lancelot.engine.query.plan.SearchUnit> units;
+    List<Set<String>> expected = new java.util.ArrayList<>();
+    try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(location,
+        dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(spark.sessionState().newHadoopConf()))) {
+      units = dev.lancelot.engine.query.VectorSearch.plan(ds, query).units();
+      java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
+      ds.fragments().forEach(f -> fragments.put(f.id(), f));
+      for (dev.lancelot.engine.query.plan.SearchUnit unit : units) {
+        List<String> files = new java.util.ArrayList<>();
+        if (unit instanceof dev.lancelot.engine.query.plan.AnnUnit a) {
+          files.addAll(hdfsFiles(location + "/_indices/" + a.segment()));
+        } else {
+          unit.fragments().forEach(id -> fragments.get(id).dataFiles().forEach(f -> files.add(location + "/data/" + f)));
+        }
+        Set<String> hosts = new TreeSet<>();
+        for (String file : files) {
+          org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file);
+          for (org.apache.hadoop.fs.BlockLocation b : hdfs.getFileBlockLocations(hdfs.getFileStatus(path), 0,
+              Long.MAX_VALUE)) {
+            hosts.addAll(List.of(b.getHosts()));
+          }
+        }
+        assertThat(files).as("files of " + unit.id()).isNotEmpty();
+        assertThat(hosts).as("block hosts of " + unit.id()).isNotEmpty().isSubsetOf(DATANODES);
+        expected.add(hosts);
+      }
+    }
+    assertThat(units).as("two index segments and a flat unit per appended fragment").hasSize(4)
+        .filteredOn(u -> u instanceof dev.lancelot.engine.query.plan.AnnUnit).hasSize(2);
+    assertThat(expected.stream().flatMap(Set::stream).distinct().count())
+        .as("the units' files are spread over several datanodes").isGreaterThan(1);
+
+    // first search: no executor has searched these units yet, so the block hosts only
+    List<List<String>> first = searchStagePreferences(location, query);
+    assertThat(first).hasSize(units.size());
+    for (int i = 0; i < units.size(); i++) {
+      assertThat(first.get(i)).as(units.get(i).id()).containsExactlyInAnyOrderElementsOf(expected.get(i));
+    }
+    // again: the executor that searched each unit (its cache) first, then the same hosts
+    List<List<String>> second = searchStagePreferences(location, query);
+    for (int i = 0; i < units.size(); i++) {
+      assertThat(second.get(i).get(0)).as(units.get(i).id()).startsWith("executor_");
+      assertThat(second.get(i).subList(1, second.get(i).size())).as(units.get(i).id())
+          .containsExactlyInAnyOrderElementsOf(expected.get(i));
+    }
+  }
+
+  /** Runs the search and returns the locality preferences of each task of its stage (unit order), checking the answer. */
+  private static List<List<String>> searchStagePreferences(String location, dev.lancelot.engine.query.VectorQuery query)
+      throws Exception {
+    List<org.apache.spark.scheduler.StageInfo> stages = new java.util.concurrent.CopyOnWriteArrayList<>();
+    org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted event) {
+        String description = event.properties() == null ? null
+            : event.properties().getProperty("spark.job.description");
+        if (description != null && description.startsWith("lance vector search on " + location)) {
+          stages.add(event.stageInfo());
+        }
+      }
+    };
+    spark.sparkContext().addSparkListener(listener);
+    try {
+      List<org.apache.spark.sql.Row> rows =
+          dev.lancelot.spark.search.LanceVectorSearch.search(spark, location, query).collectAsList();
+      assertThat(rows).hasSize(5);
+      assertThat(rows.get(0).getLong(0)).isEqualTo(42L);
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark.sparkContext().removeSparkListener(listener);
+    }
+    assertThat(stages).hasSize(1);
+    List<List<String>> out = new java.util.ArrayList<>();
+    for (scala.collection.Seq<org.apache.spark.scheduler.TaskLocation> task
+        : scala.jdk.javaapi.CollectionConverters.asJava(stages.get(0).taskLocalityPreferences())) {
+      out.add(scala.jdk.javaapi.CollectionConverters.asJava(task).stream().map(Object::toString).toList());
+    }
+    return out;
   }
 }

@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
  * fragment's data files, at most {@value #MAX_HOSTS} (as Spark's own file sources prefer). Other
  * stores have no locality to offer (object stores, or a local path, whose "localhost" is every
  * machine and none), so their partitions prefer nothing. Asking is a metadata call per data file,
- * on the driver, while planning; a failure only loses the preference.
+ * on the driver, while planning; a failure only loses the preference. Vector search units use
+ * {@link #of(List, Configuration)} for the files they read (dev.lancelot.spark.search.UnitPlacement).
  */
-final class BlockHosts {
+public final class BlockHosts {
   private static final Logger LOG = LoggerFactory.getLogger(BlockHosts.class);
   static final int MAX_HOSTS = 3;
   private static final Set<String> WITH_LOCALITY = Set.of("hdfs", "viewfs", "webhdfs", "swebhdfs");
@@ -38,8 +39,13 @@ final class BlockHosts {
   BlockHosts(String location, Configuration conf) {
     this.location = location.replaceAll("/+$", "");
     this.conf = conf;
+    this.enabled = hasLocality(location);
+  }
+
+  /** Whether the store of {@code location} reports block hosts worth preferring (HDFS and its relatives). */
+  public static boolean hasLocality(String location) {
     String scheme = URI.create(location).getScheme();
-    this.enabled = scheme != null && WITH_LOCALITY.contains(scheme.toLowerCase(java.util.Locale.ROOT));
+    return scheme != null && WITH_LOCALITY.contains(scheme.toLowerCase(java.util.Locale.ROOT));
   }
 
   /** The preferred hosts of {@code fragment} (empty when the store has no locality or cannot say). */
@@ -47,14 +53,20 @@ final class BlockHosts {
     if (!enabled) {
       return NONE;
     }
-    return byFragment.computeIfAbsent(fragment.id(), id -> hosts(fragment.dataFiles()));
+    return byFragment.computeIfAbsent(fragment.id(),
+        id -> of(fragment.dataFiles().stream().map(f -> location + "/data/" + f).toList(), conf));
   }
 
-  private String[] hosts(List<String> dataFiles) {
+  /**
+   * The hosts holding the most bytes of {@code files} (full locations, of a store with
+   * {@linkplain #hasLocality locality}), at most {@value #MAX_HOSTS}, most bytes first (ties by
+   * name); empty when the store cannot say.
+   */
+  public static String[] of(List<String> files, Configuration conf) {
     Map<String, Long> bytes = new HashMap<>();
     try {
-      for (String file : dataFiles) {
-        Path path = new Path(location + "/data/" + file);
+      for (String file : files) {
+        Path path = new Path(file);
         FileSystem fs = path.getFileSystem(conf);
         FileStatus status = fs.getFileStatus(path);
         for (BlockLocation block : fs.getFileBlockLocations(status, 0, status.getLen())) {
@@ -64,7 +76,7 @@ final class BlockHosts {
         }
       }
     } catch (IOException | RuntimeException e) {
-      LOG.debug("No block locations for data files {} of {}: {}", dataFiles, location, e.toString());
+      LOG.debug("No block locations for {}: {}", files, e.toString());
       return NONE;
     }
     return bytes.entrySet().stream()

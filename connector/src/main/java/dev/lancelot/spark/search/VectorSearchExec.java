@@ -151,9 +151,9 @@ public final class VectorSearchExec extends SparkPlan {
     }
     List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> placed = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      String where = UnitPlacement.preferred(plan.location(), plan.units().get(i));
-      placed.add(new Tuple2<>(i, CollectionConverters.asScala(where == null ? List.<String>of() : List.of(where))
-          .toList()));
+      List<String> where = UnitPlacement.preferred(plan.location(), plan.version(), plan.units().get(i),
+          scan.table().conf());
+      placed.add(new Tuple2<>(i, CollectionConverters.asScala(where).toList()));
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sparkContext());
     jsc.setJobDescription("lance vector search on " + plan.location() + "@v" + plan.version() + ": " + n

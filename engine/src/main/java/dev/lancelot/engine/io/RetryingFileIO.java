@@ -29,11 +29,15 @@ import org.slf4j.LoggerFactory;
  *       written, so a store that silently dropped the tail of a file is caught before anything refers
  *       to it;</li>
  *   <li>{@code putIfAbsent}, the commit point, is not simply made again: a put that failed with a
- *       transient error may have succeeded (a time-out after the store acted). The location is read
- *       back: the same bytes mean this put won (manifests carry the writer's unique transaction id
- *       and time, so another writer's manifest never equals ours); other bytes mean another writer
- *       won; no file means the put did not happen, and it is made again with the same bytes. When the
- *       outcome cannot be read back within the budget, {@link CommitOutcomeUnknownException}.</li>
+ *       transient or an unknown error may have succeeded (a time-out after the store acted). The
+ *       location is read back: the same bytes mean this put won (manifests carry the writer's unique
+ *       transaction id and time, so another writer's manifest never equals ours); other bytes mean
+ *       another writer won; no file means the put did not happen, and it is made again with the same
+ *       bytes (an unknown error is reported instead). A put the store refuses because the name is
+ *       taken is read back too: the name may be taken by this very put, when the store's client sent
+ *       it again after losing the answer to a first attempt that took effect. When the outcome cannot
+ *       be read back within the budget, or the budget runs out after a failure (a time-out, a broken
+ *       connection) that could leave the put on its way to the store, {@link CommitOutcomeUnknownException}.</li>
  * </ul>
  *
  * <p>Time-outs are the store client's own ({@code fs.s3a.connection.request.timeout},
@@ -100,6 +104,10 @@ public final class RetryingFileIO implements FileIO {
             + error.getMessage(), error);
       }
       return true;
+    }
+
+    long elapsed() {
+      return clockMillis.getAsLong() - start;
     }
 
     StorageException gaveUp(String what, RuntimeException last) {
@@ -195,31 +203,61 @@ public final class RetryingFileIO implements FileIO {
   public boolean putIfAbsent(String location, byte[] content) {
     String what = "publish " + location;
     Attempts attempts = new Attempts();
+    boolean mayStillLand = false;
     while (true) {
       RuntimeException failure;
       try {
-        return delegate.putIfAbsent(location, content);
+        if (delegate.putIfAbsent(location, content)) {
+          return true;
+        }
+        // Refused because the name is taken, possibly by this very put: a store client that sends a
+        // request again after losing the answer to the first (S3A does) finds what the first stored.
+        if (Boolean.TRUE.equals(readBack(location, content, attempts, "the store refused it as existing", null))) {
+          LOG.info("Publishing {} was refused as existing, and reading it back shows our own bytes: an earlier "
+              + "attempt of this put, sent again by the store's client, had published it", location);
+          return true;
+        }
+        return false;
       } catch (RuntimeException e) {
-        if (!StorageErrors.isTransient(e)) {
-          throw e;
+        if (StorageErrors.isRefusal(e)) {
+          throw e; // the store answered no (access denied, bad request, ...): it stored nothing
         }
         failure = e;
       }
       // The put may have taken effect before the error: find out before deciding anything.
-      Boolean ours = readBack(location, content, attempts, failure);
+      Boolean ours = readBack(location, content, attempts, "publishing it failed (" + failure.getMessage() + ")",
+          failure);
       if (ours != null) {
-        LOG.info("Publishing {} failed with a transient error ({}), and reading it back shows that {}", location,
+        LOG.info("Publishing {} failed ({}), and reading it back shows that {}", location,
             failure.getMessage(), ours ? "it was published" : "another writer published it first");
         return ours;
       }
+      if (!StorageErrors.isTransient(failure)) {
+        throw failure;
+      }
+      // A time-out or a broken connection may leave the request on its way to the store, which can
+      // still store it after the read-back; a throttled or refused connection cannot.
+      mayStillLand |= !StorageErrors.isRejectedBeforeActing(failure);
       if (!attempts.again(what, failure)) {
+        if (mayStillLand) {
+          throw new CommitOutcomeUnknownException("Cannot tell whether " + location + " was published: publishing "
+              + "it failed " + attempts.failures + " time(s) in " + attempts.elapsed() + " ms (last: "
+              + failure.getMessage() + "), some of them with a time-out or a broken connection, after which the "
+              + "store may still store it, although reading it back found nothing so far. Open the dataset to see "
+              + "its latest version before retrying the operation (see " + RetryPolicy.MAX_ATTEMPTS + " and "
+              + RetryPolicy.BUDGET_MS + ").", failure);
+        }
         throw attempts.gaveUp(what, failure, "; it was read back and is not there, so it was not published");
       }
     }
   }
 
-  /** True: the location holds {@code content}; false: other bytes; null: no file there. */
-  private Boolean readBack(String location, byte[] content, Attempts attempts, RuntimeException putFailure) {
+  /**
+   * True: the location holds {@code content}; false: other bytes; null: no file there. When it
+   * cannot be read, {@link CommitOutcomeUnknownException} saying {@code why} the read-back was needed.
+   */
+  private Boolean readBack(String location, byte[] content, Attempts attempts, String why,
+      RuntimeException putFailure) {
     while (true) {
       try {
         if (!delegate.exists(location)) {
@@ -238,10 +276,12 @@ public final class RetryingFileIO implements FileIO {
       } catch (RuntimeException e) {
         if (!StorageErrors.isTransient(e) || !attempts.again("read back " + location, e)) {
           CommitOutcomeUnknownException unknown = new CommitOutcomeUnknownException("Cannot tell whether "
-              + location + " was published: publishing it failed (" + putFailure.getMessage() + ") and reading it "
-              + "back failed too (" + e.getMessage() + "). Open the dataset to see its latest version before "
-              + "retrying the operation.", putFailure);
-          unknown.addSuppressed(e);
+              + location + " was published: " + why + " and reading it back failed too (" + e.getMessage()
+              + "). Open the dataset to see its latest version before retrying the operation.",
+              putFailure == null ? e : putFailure);
+          if (putFailure != null) {
+            unknown.addSuppressed(e);
+          }
           throw unknown;
         }
       }

@@ -53,6 +53,46 @@ public final class StorageErrors {
     return transientSeen;
   }
 
+  /**
+   * True when the store answered no and so stored nothing: {@code error}, or an exception in its
+   * cause chain, is a missing file, refused access, an existing file or a bad request.
+   */
+  public static boolean isRefusal(Throwable error) {
+    int depth = 0;
+    for (Throwable t = error; t != null && depth < 20; t = t.getCause() == t ? null : t.getCause(), depth++) {
+      if (isPermanent(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * True when a transient {@code error} says the request was turned away before the store acted on
+   * it: throttling (S3's {@code 503 SlowDown}, S3A's {@code AWSServiceThrottledException}) or a
+   * connection that could not be opened. A time-out, a broken connection or a server error (S3 may
+   * answer 500 after storing an object) leaves the outcome open.
+   */
+  public static boolean isRejectedBeforeActing(Throwable error) {
+    int depth = 0;
+    for (Throwable t = error; t != null && depth < 20; t = t.getCause() == t ? null : t.getCause(), depth++) {
+      if (t instanceof ConnectException) {
+        return true;
+      }
+      for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+        if (c.getName().equals("org.apache.hadoop.fs.s3a.AWSServiceThrottledException")) {
+          return true;
+        }
+      }
+      String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+      if (m.contains("slowdown") || m.contains("slow down") || m.contains("status code: 503")
+          || m.contains("503 service unavailable")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean isPermanent(Throwable t) {
     if (t instanceof FileNotFoundException || t instanceof java.nio.file.NoSuchFileException
         || t instanceof java.nio.file.AccessDeniedException || t instanceof java.nio.file.FileAlreadyExistsException

@@ -9,7 +9,6 @@ import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.scan.CloseableIterator;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,19 +19,27 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * What a reader sees of a dataset, read straight from the local directory (no faults): the latest
+ * What a reader sees of a dataset, read straight from the store (no faults): the latest
  * version, every row id of it (sorted, duplicates kept) and its indexes with the fragments each
  * segment covers. {@code version == 0} means no dataset. Reading it also checks that no partial
  * version is visible: versions run 1..latest without gaps, every manifest parses, every row of the latest
  * reads, and every index file has the size its manifest records.
  */
-record DatasetState(long version, List<Long> ids, TreeMap<String, List<String>> indexes) {
-  static final DatasetState ABSENT = new DatasetState(0, List.of(), new TreeMap<>());
+public record DatasetState(long version, List<Long> ids, TreeMap<String, List<String>> indexes) {
+  public static final DatasetState ABSENT = new DatasetState(0, List.of(), new TreeMap<>());
 
-  static DatasetState read(Path dir, BufferAllocator allocator) {
+  /** The state of the dataset in the local directory {@code dir}. */
+  public static DatasetState read(Path dir, BufferAllocator allocator) {
+    return read(dir.toString(), dev.lancelot.engine.io.HadoopFileIO.defaultConf(), allocator);
+  }
+
+  /** The state of the dataset at {@code location}, on any store {@code conf} reaches. */
+  public static DatasetState read(String location, org.apache.hadoop.conf.Configuration conf,
+      BufferAllocator allocator) {
+    String dir = location;
     Dataset ds;
     try {
-      ds = Dataset.open(dir.toString(), OpenOptions.defaults().withAllocator(allocator));
+      ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf).withAllocator(allocator));
     } catch (DatasetNotFoundException e) {
       return ABSENT;
     }
@@ -58,9 +65,11 @@ record DatasetState(long version, List<Long> ids, TreeMap<String, List<String>> 
         for (IndexSegment s : ds.indexes().segments(name)) {
           segments.add(s.type() + " over fragments " + s.fragments());
           for (IndexFile f : s.proto().getFilesList()) {
-            Path file = dir.resolve(s.directory()).resolve(f.getPath());
+            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(ds.location().replaceAll("/+$", "") + "/"
+                + s.directory() + "/" + f.getPath());
             try {
-              assertThat(Files.size(file)).as("size of %s", file).isEqualTo(f.getSizeBytes());
+              assertThat(file.getFileSystem(conf).getFileStatus(file).getLen()).as("size of %s", file)
+                  .isEqualTo(f.getSizeBytes());
             } catch (java.io.IOException e) {
               throw new AssertionError("Index file " + file + " of version " + ds.version() + " is unreadable", e);
             }

@@ -25,23 +25,23 @@ import org.apache.hadoop.conf.Configuration;
  * faults) and one call that commits at most one version ({@link #run}), made through the store under
  * test. Small data: the matrix repeats each operation once per storage call it makes.
  */
-enum FaultedOperation {
+public enum FaultedOperation {
   /** Creates the dataset: 300 rows in 2 fragments. */
   WRITE("write (create)") {
     @Override
-    void prepare(String location, Configuration conf, BufferAllocator allocator) {
+    public void prepare(String location, Configuration conf, BufferAllocator allocator) {
       // nothing: the dataset does not exist yet
     }
 
     @Override
-    void run(String location, Configuration conf, BufferAllocator allocator) {
+    public void run(String location, Configuration conf, BufferAllocator allocator) {
       write(location, conf, allocator, 0, 300, WriteMode.CREATE).close();
     }
   },
   /** Appends 60 rows to a dataset of 300. */
   APPEND("append") {
     @Override
-    void run(String location, Configuration conf, BufferAllocator allocator) {
+    public void run(String location, Configuration conf, BufferAllocator allocator) {
       try (Dataset ds = open(location, conf, allocator); ArrowReader data = rows(allocator, 1000, 60)) {
         ds.append(data).close();
       } catch (IOException e) {
@@ -52,7 +52,7 @@ enum FaultedOperation {
   /** Deletes rows from both fragments (deletion files for each). */
   DELETE("delete") {
     @Override
-    void run(String location, Configuration conf, BufferAllocator allocator) {
+    public void run(String location, Configuration conf, BufferAllocator allocator) {
       try (Dataset ds = open(location, conf, allocator)) {
         ds.delete("id < 15 OR id >= 280").close();
       }
@@ -61,7 +61,7 @@ enum FaultedOperation {
   /** Builds an IVF_PQ index (2 partitions, 2 sub-vectors of the 8-dimensional vectors). */
   VECTOR_INDEX("build IVF_PQ index") {
     @Override
-    void run(String location, Configuration conf, BufferAllocator allocator) {
+    public void run(String location, Configuration conf, BufferAllocator allocator) {
       try (Dataset ds = open(location, conf, allocator)) {
         VectorIndexes.create(ds, "vector", PQ).close();
       }
@@ -70,7 +70,7 @@ enum FaultedOperation {
   /** Builds a BTree index on {@code id}. */
   SCALAR_INDEX("build BTree index") {
     @Override
-    void run(String location, Configuration conf, BufferAllocator allocator) {
+    public void run(String location, Configuration conf, BufferAllocator allocator) {
       try (Dataset ds = open(location, conf, allocator)) {
         BTreeIndexBuilder.build(ds, BTreeBuildParams.of("id").withPageSize(32)).close();
       }
@@ -79,7 +79,7 @@ enum FaultedOperation {
   /** Adds a delta segment over a fragment appended after the IVF_PQ index was built. */
   OPTIMIZE_INDEX("optimize index") {
     @Override
-    void prepare(String location, Configuration conf, BufferAllocator allocator) {
+    public void prepare(String location, Configuration conf, BufferAllocator allocator) {
       super.prepare(location, conf, allocator);
       try (Dataset ds = open(location, conf, allocator)) {
         VectorIndexes.create(ds, "vector", PQ).close();
@@ -88,7 +88,7 @@ enum FaultedOperation {
     }
 
     @Override
-    void run(String location, Configuration conf, BufferAllocator allocator) {
+    public void run(String location, Configuration conf, BufferAllocator allocator) {
       try (Dataset ds = open(location, conf, allocator)) {
         VectorIndexes.optimize(ds, "vector_idx", false).close();
       }
@@ -106,11 +106,11 @@ enum FaultedOperation {
   }
 
   /** Makes the state the operation starts from: by default a dataset of 300 rows in 2 fragments. */
-  void prepare(String location, Configuration conf, BufferAllocator allocator) {
+  public void prepare(String location, Configuration conf, BufferAllocator allocator) {
     write(location, conf, allocator, 0, 300, WriteMode.CREATE).close();
   }
 
-  abstract void run(String location, Configuration conf, BufferAllocator allocator);
+  public abstract void run(String location, Configuration conf, BufferAllocator allocator);
 
   @Override
   public String toString() {

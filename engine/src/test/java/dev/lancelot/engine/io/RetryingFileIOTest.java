@@ -221,6 +221,63 @@ class RetryingFileIOTest {
     assertThat(Files.exists(dir.resolve("v/1.manifest"))).isFalse();
   }
 
+  /** A store client that sent the put again after losing the answer to the first finds our own bytes: done. */
+  @Test
+  void aPublishRefusedBecauseAnEarlierAttemptOfItTookTheNameIsDone() throws IOException {
+    Files.createDirectories(dir.resolve("v"));
+    Files.writeString(dir.resolve("v/1.manifest"), "mine");
+    assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mine"))).isTrue();
+    assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mind"))).isFalse(); // same length, other bytes
+    assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("theirs"))).isFalse();
+    assertThat(Files.readString(dir.resolve("v/1.manifest"))).isEqualTo("mine");
+  }
+
+  /** An error nobody classified, after the store acted: read back, and found to be done. */
+  @Test
+  void anUnknownErrorAfterThePublishActedIsReadBackAsDone() throws IOException {
+    faults.fail(Faults.Op.RENAME, p -> true, 1, 1, Faults.Kind.FAIL_AFTER);
+    assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mine"))).isTrue();
+    assertThat(Files.readString(dir.resolve("v/1.manifest"))).isEqualTo("mine");
+    assertThat(faults.calls().stream().filter(c -> c.op() == Faults.Op.RENAME).count()).isEqualTo(1);
+  }
+
+  /** An error nobody classified, before the store acted: read back, not there, so the error is reported as is. */
+  @Test
+  void anUnknownErrorBeforeThePublishActedIsReportedAsIs() {
+    faults.fail(Faults.Op.CLOSE, p -> true, 1, 1, Faults.Kind.FAIL_AFTER);
+    assertThatThrownBy(() -> io().putIfAbsent(location("v/1.manifest"), bytes("mine")))
+        .isInstanceOf(StorageException.class)
+        .isNotInstanceOf(CommitOutcomeUnknownException.class)
+        .hasMessageStartingWith("Cannot write " + location("v/1.manifest") + ": injected CLOSE failure");
+    assertThat(Files.exists(dir.resolve("v/1.manifest"))).isFalse();
+  }
+
+  /** Refused access: the store stored nothing, so nothing is read back. */
+  @Test
+  void aRefusedPublishIsNotReadBack() {
+    faults.fail(Faults.Op.RENAME, p -> true, 1, 1, Faults.Kind.FAIL);
+    assertThatThrownBy(() -> io().putIfAbsent(location("v/1.manifest"), bytes("mine")))
+        .isInstanceOf(StorageException.class).hasMessageContaining("Access Denied");
+    assertThat(faults.calls().stream().filter(c -> c.op() == Faults.Op.STATUS && c.path().endsWith("/v/1.manifest")))
+        .as("no read-back").isEmpty();
+  }
+
+  /**
+   * Time-outs until the budget is spent, the manifest never seen: a request may still be on its way
+   * and store it later, so "not published" would be a guess. Unknown.
+   */
+  @Test
+  void aPublishThatKeepsTimingOutGivesUpAsUnknown() {
+    faults.fail(Faults.Op.RENAME, p -> true, 1, Integer.MAX_VALUE, Faults.Kind.HANG);
+    assertThatThrownBy(() -> io().putIfAbsent(location("v/1.manifest"), bytes("mine")))
+        .isInstanceOf(CommitOutcomeUnknownException.class)
+        .hasMessageStartingWith("Cannot tell whether " + location("v/1.manifest") + " was published: publishing it "
+            + "failed 4 time(s)")
+        .hasMessageContaining("after which the store may still store it")
+        .hasMessageContaining("Open the dataset to see its latest version before retrying");
+    assertThat(Files.exists(dir.resolve("v/1.manifest"))).isFalse();
+  }
+
   @Test
   void aHangReleasedBeforeItsTimeOutIsNoFault() throws IOException {
     Files.writeString(dir.resolve("a"), "x");

@@ -20,6 +20,12 @@ import org.apache.hadoop.util.Progressable;
  * raw local file system); {@code <id>} names the {@link Faults} script (see {@link Faults#register})
  * that decides which calls fail and how. Register it with {@link #configure(Configuration)}.
  *
+ * <p>It can also stand in for a store under the store's own scheme ({@link #wrap}): then
+ * {@code hdfs://nn/a/b} or {@code s3a://bucket/a/b} reach the real file system of that scheme through
+ * this one, so that the engine sees the store it would see in production (its scheme, hence its
+ * commit protocol: S3's conditional PUT, HDFS's rename) with faults in between. The script is then
+ * named by {@value #SCRIPT}.
+ *
  * <p>Every call that reaches the store is an operation of one {@link Faults.Op} kind: creating,
  * opening, each positioned read, closing a written file, renaming, deleting, listing, getting a
  * status, making a directory. Writes into an open stream are not operations of their own (a
@@ -29,6 +35,9 @@ public final class FaultInjectingFileSystem extends FileSystem {
   public static final String SCHEME = "faulty";
   /** Hadoop setting: URI of the wrapped file system (e.g. {@code hdfs://nn:8020}); default {@code file:///}. */
   public static final String TARGET = "fs.faulty.target";
+  /** Hadoop setting, when standing in for a store's scheme: the id of the {@link Faults} script. */
+  public static final String SCRIPT = "fs.faulty.script";
+  private static final String WRAPPED_IMPL = "fs.faulty.wrapped.impl.";
 
   private URI uri;
   private Faults faults;
@@ -42,10 +51,39 @@ public final class FaultInjectingFileSystem extends FileSystem {
     return conf;
   }
 
+  /**
+   * Makes {@code scheme} locations in {@code conf} reach {@code impl} (the store's real file system
+   * class, e.g. {@code org.apache.hadoop.hdfs.DistributedFileSystem}) through a fault-injecting file
+   * system run by {@code faults}. Each wrapper is new (not cached) and light; the real file system
+   * under it is the one Hadoop caches for the location, shared with unfaulted users.
+   */
+  public static Configuration wrap(Configuration conf, String scheme, String impl, Faults faults) {
+    conf.set("fs." + scheme + ".impl", FaultInjectingFileSystem.class.getName());
+    conf.setBoolean("fs." + scheme + ".impl.disable.cache", true);
+    conf.set(WRAPPED_IMPL + scheme, impl);
+    conf.set(SCRIPT, faults.id());
+    return conf;
+  }
+
   @Override
   public void initialize(URI name, Configuration conf) throws IOException {
     super.initialize(name, conf);
     setConf(conf);
+    if (!SCHEME.equals(name.getScheme())) {
+      String impl = conf.get(WRAPPED_IMPL + name.getScheme());
+      String script = conf.get(SCRIPT);
+      if (impl == null || script == null) {
+        throw new IllegalStateException("Cannot stand in for " + name + ": set up with FaultInjectingFileSystem.wrap");
+      }
+      this.uri = URI.create(name.getScheme() + "://" + name.getAuthority());
+      this.faults = Faults.forId(script);
+      Configuration real = new Configuration(conf);
+      real.set("fs." + name.getScheme() + ".impl", impl);
+      real.setBoolean("fs." + name.getScheme() + ".impl.disable.cache", false);
+      this.target = FileSystem.get(uri, real);
+      this.workingDirectory = target.getWorkingDirectory();
+      return;
+    }
     this.uri = URI.create(SCHEME + "://" + name.getAuthority());
     this.faults = Faults.forId(name.getAuthority());
     URI targetUri = URI.create(conf.get(TARGET, "file:///"));
@@ -72,7 +110,7 @@ public final class FaultInjectingFileSystem extends FileSystem {
 
   @Override
   public String getScheme() {
-    return SCHEME;
+    return uri == null ? SCHEME : uri.getScheme();
   }
 
   @Override
@@ -86,7 +124,7 @@ public final class FaultInjectingFileSystem extends FileSystem {
   }
 
   private Path outer(Path innerPath) {
-    return new Path(SCHEME, uri.getAuthority(), innerPath.toUri().getPath());
+    return new Path(uri.getScheme(), uri.getAuthority(), innerPath.toUri().getPath());
   }
 
   private FileStatus outer(FileStatus s) {
@@ -109,6 +147,67 @@ public final class FaultInjectingFileSystem extends FileSystem {
     FSDataOutputStream out = faults.apply(decision, Faults.Op.CREATE, path,
         () -> target.create(inner(f), permission, overwrite, bufferSize, replication, blockSize, progress));
     return new FSDataOutputStream(new FaultyOutputStream(path, out, decision), statistics);
+  }
+
+  /**
+   * The builder of {@code createFile}: builds the wrapped store's own builder with the same options
+   * (S3A's conditional create among them), counted and faulted as a {@link Faults.Op#CREATE}.
+   */
+  @Override
+  public org.apache.hadoop.fs.FSDataOutputStreamBuilder<FSDataOutputStream, ?> createFile(Path f) {
+    return new FaultyBuilder(this, f);
+  }
+
+  private final class FaultyBuilder
+      extends org.apache.hadoop.fs.FSDataOutputStreamBuilder<FSDataOutputStream, FaultyBuilder> {
+    FaultyBuilder(FileSystem fs, Path p) {
+      super(fs, p);
+    }
+
+    @Override
+    public FaultyBuilder getThisBuilder() {
+      return this;
+    }
+
+    @Override
+    public FSDataOutputStream build() throws IOException {
+      Path f = getPath();
+      String path = f.toString();
+      Faults.Decision decision = faults.decide(Faults.Op.CREATE, path);
+      FSDataOutputStream out = faults.apply(decision, Faults.Op.CREATE, path, () -> {
+        org.apache.hadoop.fs.FSDataOutputStreamBuilder<?, ?> inner = target.createFile(inner(f));
+        inner.overwrite(getFlags().contains(org.apache.hadoop.fs.CreateFlag.OVERWRITE));
+        if (isRecursive()) {
+          inner.recursive();
+        }
+        Configuration options = getOptions();
+        for (String key : getMandatoryKeys()) {
+          inner.must(key, options.get(key));
+        }
+        for (java.util.Map.Entry<String, String> e : options) {
+          if (!getMandatoryKeys().contains(e.getKey())) {
+            inner.opt(e.getKey(), e.getValue());
+          }
+        }
+        return inner.build();
+      });
+      return new FSDataOutputStream(new FaultyOutputStream(path, out, decision), statistics);
+    }
+  }
+
+  @Override
+  public boolean hasPathCapability(Path path, String capability) throws IOException {
+    return target.hasPathCapability(inner(path), capability);
+  }
+
+  @Override
+  public long getDefaultBlockSize(Path f) {
+    return target.getDefaultBlockSize(inner(f));
+  }
+
+  @Override
+  public short getDefaultReplication(Path f) {
+    return target.getDefaultReplication(inner(f));
   }
 
   @Override
