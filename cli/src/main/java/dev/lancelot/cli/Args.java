@@ -41,7 +41,8 @@ final class Args {
           valued.forEach(v -> known.add("--" + v));
           flags.forEach(f -> known.add("--" + f));
           known.sort(String::compareTo);
-          throw new UsageException("unknown option --" + name + " (known: " + String.join(", ", known) + ")");
+          throw new UsageException(
+              "unknown option --" + name + " (known: " + String.join(", ", known) + ")");
         }
       } else {
         a.positionals.add(s);
@@ -98,8 +99,12 @@ final class Args {
       try {
         out[i] = Float.parseFloat(parts[i].trim());
       } catch (NumberFormatException e) {
-        throw new UsageException("option --" + name + " must be comma-separated numbers; \"" + parts[i]
-            + "\" is not a number");
+        throw new UsageException(
+            "option --"
+                + name
+                + " must be comma-separated numbers; \""
+                + parts[i]
+                + "\" is not a number");
       }
     }
     return out;

@@ -15,8 +15,8 @@ import java.util.Set;
 
 /**
  * {@code cleanup <dataset> (--older-than INSTANT | --retain-versions N) [--delete-unverified]
- * [--json]}: {@link Dataset#cleanup} — old versions and the files only they referenced removed;
- * the latest and tagged versions kept; unreferenced files only once older than 7 days.
+ * [--json]}: {@link Dataset#cleanup} — old versions and the files only they referenced removed; the
+ * latest and tagged versions kept; unreferenced files only once older than 7 days.
  */
 final class CleanupCommand {
   static final String USAGE =
@@ -25,34 +25,44 @@ final class CleanupCommand {
   private CleanupCommand() {}
 
   static int run(List<String> raw, PrintStream out) {
-    Args a = Args.parse(raw, Set.of("older-than", "retain-versions"), Set.of("delete-unverified", "json"));
+    Args a =
+        Args.parse(
+            raw, Set.of("older-than", "retain-versions"), Set.of("delete-unverified", "json"));
     String location = a.positional(0, "<dataset>");
     if (a.positionalCount() > 1) {
-      throw new Args.UsageException("unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
+      throw new Args.UsageException(
+          "unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
     }
     if (!a.has("older-than") && !a.has("retain-versions")) {
-      throw new Args.UsageException("give --older-than (an ISO-8601 instant) and/or --retain-versions N");
+      throw new Args.UsageException(
+          "give --older-than (an ISO-8601 instant) and/or --retain-versions N");
     }
     Optional<Instant> olderThan = Optional.empty();
     if (a.has("older-than")) {
       try {
         olderThan = Optional.of(Instant.parse(a.get("older-than").trim()));
       } catch (DateTimeParseException e) {
-        throw new Args.UsageException("option --older-than must be an ISO-8601 instant such as "
-            + "2026-12-01T00:00:00Z, got \"" + a.get("older-than") + "\"");
+        throw new Args.UsageException(
+            "option --older-than must be an ISO-8601 instant such as "
+                + "2026-12-01T00:00:00Z, got \""
+                + a.get("older-than")
+                + "\"");
       }
     }
     OptionalInt retain = OptionalInt.empty();
     Integer n = a.intOption("retain-versions");
     if (n != null) {
       if (n < 1) {
-        throw new Args.UsageException("option --retain-versions must be at least 1 (the latest version is always "
-            + "kept), got " + n);
+        throw new Args.UsageException(
+            "option --retain-versions must be at least 1 (the latest version is always "
+                + "kept), got "
+                + n);
       }
       retain = OptionalInt.of(n);
     }
     try (Dataset ds = Dataset.open(location)) {
-      CleanupResult r = ds.cleanup(new CleanupOptions(olderThan, retain, a.flag("delete-unverified")));
+      CleanupResult r =
+          ds.cleanup(new CleanupOptions(olderThan, retain, a.flag("delete-unverified")));
       if (a.flag("json")) {
         Map<String, Object> obj = new LinkedHashMap<>();
         obj.put("dataset", ds.location());
@@ -66,10 +76,17 @@ final class CleanupCommand {
         obj.put("bytes_removed", r.bytesRemoved());
         out.println(JsonRows.json(obj));
       } else {
-        out.printf("removed %d versions %s, %d data files, %d deletion files, %d transaction files, %d index "
-            + "segments (%d files no version referenced), %,d bytes; latest version %d%n",
-            r.versionsRemoved().size(), r.versionsRemoved(), r.dataFilesRemoved(), r.deletionFilesRemoved(),
-            r.transactionFilesRemoved(), r.indexSegmentsRemoved(), r.unreferencedFilesRemoved(), r.bytesRemoved(),
+        out.printf(
+            "removed %d versions %s, %d data files, %d deletion files, %d transaction files, %d index "
+                + "segments (%d files no version referenced), %,d bytes; latest version %d%n",
+            r.versionsRemoved().size(),
+            r.versionsRemoved(),
+            r.dataFilesRemoved(),
+            r.deletionFilesRemoved(),
+            r.transactionFilesRemoved(),
+            r.indexSegmentsRemoved(),
+            r.unreferencedFilesRemoved(),
+            r.bytesRemoved(),
             ds.version());
       }
     }

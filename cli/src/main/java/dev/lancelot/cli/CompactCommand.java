@@ -21,16 +21,21 @@ final class CompactCommand {
   private CompactCommand() {}
 
   static int run(List<String> raw, PrintStream out) {
-    Args a = Args.parse(raw, Set.of("target-rows-per-fragment"), Set.of("no-materialize-deletions", "json"));
+    Args a =
+        Args.parse(
+            raw, Set.of("target-rows-per-fragment"), Set.of("no-materialize-deletions", "json"));
     String location = a.positional(0, "<dataset>");
     if (a.positionalCount() > 1) {
-      throw new Args.UsageException("unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
+      throw new Args.UsageException(
+          "unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
     }
-    CompactionOptions options = CompactionOptions.defaults().withMaterializeDeletions(!a.flag("no-materialize-deletions"));
+    CompactionOptions options =
+        CompactionOptions.defaults().withMaterializeDeletions(!a.flag("no-materialize-deletions"));
     Integer target = a.intOption("target-rows-per-fragment");
     if (target != null) {
       if (target < 1) {
-        throw new Args.UsageException("option --target-rows-per-fragment must be at least 1, got " + target);
+        throw new Args.UsageException(
+            "option --target-rows-per-fragment must be at least 1, got " + target);
       }
       options = options.withTargetRowsPerFragment(target);
     }
@@ -51,8 +56,13 @@ final class CompactCommand {
       } else if (!r.committed()) {
         out.printf("nothing to compact; dataset stays at version %d%n", ds.version());
       } else {
-        out.printf("compacted %d fragments into %d (%,d rows), remapped %d index segments; dataset is now at "
-            + "version %d%n", r.fragmentsRemoved(), r.fragmentsAdded(), r.rowsRewritten(), r.indexSegmentsRemapped(),
+        out.printf(
+            "compacted %d fragments into %d (%,d rows), remapped %d index segments; dataset is now at "
+                + "version %d%n",
+            r.fragmentsRemoved(),
+            r.fragmentsAdded(),
+            r.rowsRewritten(),
+            r.indexSegmentsRemapped(),
             r.dataset().version());
       }
     }

@@ -18,22 +18,38 @@ import java.util.stream.Collectors;
  * every fragment and commits it as a new version. Progress goes to stderr (the engine's log).
  */
 final class CreateIndexCommand {
-  static final String USAGE = "create-index <dataset> --column vector --type IVF_FLAT|IVF_PQ|IVF_SQ|IVF_HNSW_FLAT|"
-      + "IVF_HNSW_SQ|IVF_HNSW_PQ [--metric l2|cosine|dot] [--num-partitions N] [--num-sub-vectors 16] "
-      + "[--num-bits 8] [--m 20] [--ef-construction 150] [--sample-rate 256] [--max-iterations 50] "
-      + "[--name vector_idx] [--replace] [--json]";
+  static final String USAGE =
+      "create-index <dataset> --column vector --type IVF_FLAT|IVF_PQ|IVF_SQ|IVF_HNSW_FLAT|"
+          + "IVF_HNSW_SQ|IVF_HNSW_PQ [--metric l2|cosine|dot] [--num-partitions N] [--num-sub-vectors 16] "
+          + "[--num-bits 8] [--m 20] [--ef-construction 150] [--sample-rate 256] [--max-iterations 50] "
+          + "[--name vector_idx] [--replace] [--json]";
 
-  private static final List<IndexType> VECTOR_TYPES = Arrays.stream(IndexType.values())
-      .filter(IndexType::isVector).toList();
+  private static final List<IndexType> VECTOR_TYPES =
+      Arrays.stream(IndexType.values()).filter(IndexType::isVector).toList();
 
   private CreateIndexCommand() {}
 
   static int run(List<String> raw, PrintStream out) {
-    Args a = Args.parse(raw, Set.of("column", "type", "metric", "num-partitions", "num-sub-vectors", "num-bits", "m",
-        "ef-construction", "sample-rate", "max-iterations", "name"), Set.of("replace", "json"));
+    Args a =
+        Args.parse(
+            raw,
+            Set.of(
+                "column",
+                "type",
+                "metric",
+                "num-partitions",
+                "num-sub-vectors",
+                "num-bits",
+                "m",
+                "ef-construction",
+                "sample-rate",
+                "max-iterations",
+                "name"),
+            Set.of("replace", "json"));
     String location = a.positional(0, "<dataset>");
     if (a.positionalCount() > 1) {
-      throw new Args.UsageException("unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
+      throw new Args.UsageException(
+          "unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
     }
     String column = a.get("column");
     if (column == null) {
@@ -53,8 +69,9 @@ final class CreateIndexCommand {
         obj.put("index", index);
         out.println(JsonRows.json(obj));
       } else {
-        out.printf("created %s index \"%s\" on %s in %.1f s; dataset is now at version %d%n", spec.type(),
-            spec.nameFor(column), column, millis / 1000.0, next.version());
+        out.printf(
+            "created %s index \"%s\" on %s in %.1f s; dataset is now at version %d%n",
+            spec.type(), spec.nameFor(column), column, millis / 1000.0, next.version());
         IndexReport.print(index, out);
       }
     }
@@ -67,22 +84,40 @@ final class CreateIndexCommand {
     if (typeName == null) {
       throw new Args.UsageException("missing --type (one of " + typeList() + ")");
     }
-    IndexType type = Arrays.stream(IndexType.values()).filter(t -> t.name().equalsIgnoreCase(typeName.trim()))
-        .findFirst().orElse(null);
+    IndexType type =
+        Arrays.stream(IndexType.values())
+            .filter(t -> t.name().equalsIgnoreCase(typeName.trim()))
+            .findFirst()
+            .orElse(null);
     if (type == IndexType.BTREE) {
-      throw new Args.UsageException("--type " + typeName + " is a scalar index; use create-scalar-index for BTree "
-          + "indexes, or one of " + typeList() + " here");
+      throw new Args.UsageException(
+          "--type "
+              + typeName
+              + " is a scalar index; use create-scalar-index for BTree "
+              + "indexes, or one of "
+              + typeList()
+              + " here");
     }
     if (type == null || !type.isVector()) {
-      throw new Args.UsageException("unknown vector index type \"" + typeName + "\"; use --type with one of "
-          + typeList());
+      throw new Args.UsageException(
+          "unknown vector index type \"" + typeName + "\"; use --type with one of " + typeList());
     }
     boolean pq = type == IndexType.IVF_PQ || type == IndexType.IVF_HNSW_PQ;
     boolean sq = type == IndexType.IVF_SQ || type == IndexType.IVF_HNSW_SQ;
     refuseUnless(a, "num-sub-vectors", pq, type, "the PQ types IVF_PQ and IVF_HNSW_PQ");
-    refuseUnless(a, "num-bits", pq || sq, type, "the PQ and SQ types IVF_PQ, IVF_SQ, IVF_HNSW_PQ and IVF_HNSW_SQ");
-    refuseUnless(a, "m", type.isHnsw(), type, "the HNSW types IVF_HNSW_FLAT, IVF_HNSW_SQ and IVF_HNSW_PQ");
-    refuseUnless(a, "ef-construction", type.isHnsw(), type,
+    refuseUnless(
+        a,
+        "num-bits",
+        pq || sq,
+        type,
+        "the PQ and SQ types IVF_PQ, IVF_SQ, IVF_HNSW_PQ and IVF_HNSW_SQ");
+    refuseUnless(
+        a, "m", type.isHnsw(), type, "the HNSW types IVF_HNSW_FLAT, IVF_HNSW_SQ and IVF_HNSW_PQ");
+    refuseUnless(
+        a,
+        "ef-construction",
+        type.isHnsw(),
+        type,
         "the HNSW types IVF_HNSW_FLAT, IVF_HNSW_SQ and IVF_HNSW_PQ");
 
     VectorIndexSpec spec = VectorIndexSpec.of(type, DistanceMetric.parse(a.get("metric", "l2")));
@@ -96,8 +131,11 @@ final class CreateIndexCommand {
       spec = spec.withNumBits(a.intOption("num-bits"));
     }
     if (a.has("m") || a.has("ef-construction")) {
-      spec = spec.withHnsw(a.has("m") ? a.intOption("m") : spec.m(),
-          a.has("ef-construction") ? a.intOption("ef-construction") : spec.efConstruction(), spec.maxLevel());
+      spec =
+          spec.withHnsw(
+              a.has("m") ? a.intOption("m") : spec.m(),
+              a.has("ef-construction") ? a.intOption("ef-construction") : spec.efConstruction(),
+              spec.maxLevel());
     }
     if (a.has("sample-rate")) {
       spec = spec.withSampleRate(a.intOption("sample-rate"));
@@ -111,10 +149,17 @@ final class CreateIndexCommand {
     return spec.withReplace(a.flag("replace"));
   }
 
-  private static void refuseUnless(Args a, String option, boolean applies, IndexType type, String appliesTo) {
+  private static void refuseUnless(
+      Args a, String option, boolean applies, IndexType type, String appliesTo) {
     if (a.has(option) && !applies) {
-      throw new Args.UsageException("option --" + option + " does not apply to " + type + " indexes, only to "
-          + appliesTo + "; remove it or choose another --type");
+      throw new Args.UsageException(
+          "option --"
+              + option
+              + " does not apply to "
+              + type
+              + " indexes, only to "
+              + appliesTo
+              + "; remove it or choose another --type");
     }
   }
 

@@ -11,12 +11,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code create-scalar-index <dataset> --column tenant_id [--type btree]}: builds a BTree index over
- * every fragment and commits it as a new version.
+ * {@code create-scalar-index <dataset> --column tenant_id [--type btree]}: builds a BTree index
+ * over every fragment and commits it as a new version.
  */
 final class CreateScalarIndexCommand {
-  static final String USAGE = "create-scalar-index <dataset> --column tenant_id [--type btree] "
-      + "[--name tenant_id_idx] [--replace] [--json]";
+  static final String USAGE =
+      "create-scalar-index <dataset> --column tenant_id [--type btree] "
+          + "[--name tenant_id_idx] [--replace] [--json]";
 
   private CreateScalarIndexCommand() {}
 
@@ -24,7 +25,8 @@ final class CreateScalarIndexCommand {
     Args a = Args.parse(raw, Set.of("column", "type", "name"), Set.of("replace", "json"));
     String location = a.positional(0, "<dataset>");
     if (a.positionalCount() > 1) {
-      throw new Args.UsageException("unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
+      throw new Args.UsageException(
+          "unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
     }
     String column = a.get("column");
     if (column == null) {
@@ -32,8 +34,12 @@ final class CreateScalarIndexCommand {
     }
     String type = a.get("type", "btree").trim().toLowerCase(Locale.ROOT);
     if (!type.equals("btree")) {
-      throw new Args.UsageException("unknown scalar index type \"" + a.get("type") + "\"; the only scalar index "
-          + "type is btree" + (type.startsWith("ivf") ? " (vector indexes are built with create-index)" : ""));
+      throw new Args.UsageException(
+          "unknown scalar index type \""
+              + a.get("type")
+              + "\"; the only scalar index "
+              + "type is btree"
+              + (type.startsWith("ivf") ? " (vector indexes are built with create-index)" : ""));
     }
     BTreeBuildParams params = BTreeBuildParams.of(column).withReplace(a.flag("replace"));
     if (a.has("name")) {
@@ -52,8 +58,9 @@ final class CreateScalarIndexCommand {
         obj.put("index", index);
         out.println(JsonRows.json(obj));
       } else {
-        out.printf("created BTREE index \"%s\" on %s in %.1f s; dataset is now at version %d%n", params.name(), column,
-            millis / 1000.0, next.version());
+        out.printf(
+            "created BTREE index \"%s\" on %s in %.1f s; dataset is now at version %d%n",
+            params.name(), column, millis / 1000.0, next.version());
         IndexReport.print(index, out);
       }
     }

@@ -16,9 +16,9 @@ import java.util.Map;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Statistics of one index of a dataset version as plain values (for JSON), and their
- * human-readable form. Shared by {@code info}, {@code create-index}, {@code create-scalar-index}
- * and {@code optimize-indices}.
+ * Statistics of one index of a dataset version as plain values (for JSON), and their human-readable
+ * form. Shared by {@code info}, {@code create-index}, {@code create-scalar-index} and {@code
+ * optimize-indices}.
  */
 final class IndexReport {
   private IndexReport() {}
@@ -35,9 +35,12 @@ final class IndexReport {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", name);
     m.put("type", first.type().toString());
-    m.put("column", first.fieldIds().stream()
-        .map(id -> ds.lanceSchema().fieldById(id).map(f -> f.name()).orElse("#" + id))
-        .reduce((x, y) -> x + "," + y).orElse("?"));
+    m.put(
+        "column",
+        first.fieldIds().stream()
+            .map(id -> ds.lanceSchema().fieldById(id).map(f -> f.name()).orElse("#" + id))
+            .reduce((x, y) -> x + "," + y)
+            .orElse("?"));
     try {
       if (first.type().isVector()) {
         VectorIndexDescription d = VectorIndexes.describe(ds, name);
@@ -92,7 +95,8 @@ final class IndexReport {
     long indexedRows = 0;
     long unindexedRows = 0;
     for (DataFragment f : ds.snapshot().fragments()) {
-      long live = f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      long live =
+          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
       if (indexed.contains(Math.toIntExact(f.getId()))) {
         indexedIds.add(f.getId());
         indexedRows += live;
@@ -117,22 +121,39 @@ final class IndexReport {
   @SuppressWarnings("unchecked")
   static void print(Map<String, Object> i, PrintStream out) {
     StringBuilder sb = new StringBuilder();
-    sb.append("  ").append(i.get("name")).append("  ").append(i.get("type")).append(" on ").append(i.get("column"));
+    sb.append("  ")
+        .append(i.get("name"))
+        .append("  ")
+        .append(i.get("type"))
+        .append(" on ")
+        .append(i.get("column"));
     if (i.containsKey("metric")) {
-      sb.append(", ").append(i.get("metric")).append(", dim ").append(i.get("dimension")).append(", ")
-          .append(i.get("partitions")).append(" partitions");
+      sb.append(", ")
+          .append(i.get("metric"))
+          .append(", dim ")
+          .append(i.get("dimension"))
+          .append(", ")
+          .append(i.get("partitions"))
+          .append(" partitions");
     }
     int segments = ((List<?>) i.get("segments")).size();
     sb.append(", ").append(segments).append(segments == 1 ? " segment" : " segments");
     if (i.containsKey("pages")) {
       int pages = (Integer) i.get("pages");
-      sb.append(String.format(", %,d %s, %,d nulls", pages, pages == 1 ? "page" : "pages", num(i.get("null_rows"))));
+      sb.append(
+          String.format(
+              ", %,d %s, %,d nulls",
+              pages, pages == 1 ? "page" : "pages", num(i.get("null_rows"))));
     }
     out.println(sb);
     List<Long> indexed = (List<Long>) i.get("indexed_fragments");
     List<Long> unindexed = (List<Long>) i.get("unindexed_fragments");
-    out.printf("      indexed %s (%,d rows); unindexed %s (%,d rows)%n", fragments(indexed), num(i.get("indexed_rows")),
-        fragments(unindexed), num(i.get("unindexed_rows")));
+    out.printf(
+        "      indexed %s (%,d rows); unindexed %s (%,d rows)%n",
+        fragments(indexed),
+        num(i.get("indexed_rows")),
+        fragments(unindexed),
+        num(i.get("unindexed_rows")));
     if (i.containsKey("error")) {
       out.println("      cannot read the index files: " + i.get("error"));
     }

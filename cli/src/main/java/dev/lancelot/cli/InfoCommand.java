@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code lancelot info <dataset> [--version V] [--json]}: versions, fragments, and indexes with their
- * statistics and coverage (indexed and unindexed fragments and rows).
+ * {@code lancelot info <dataset> [--version V] [--json]}: versions, fragments, and indexes with
+ * their statistics and coverage (indexed and unindexed fragments and rows).
  */
 final class InfoCommand {
   static final String USAGE = "info <dataset> [--version V] [--json]";
@@ -44,7 +44,9 @@ final class InfoCommand {
     info.put("version", ds.version());
     info.put("format", "lance " + ds.dataStorageVersion());
     info.put("rows", ds.countRows());
-    info.put("schema", ds.lanceSchema().fields().stream().map(f -> f.name() + ": " + f.logicalType()).toList());
+    info.put(
+        "schema",
+        ds.lanceSchema().fields().stream().map(f -> f.name() + ": " + f.logicalType()).toList());
     List<Map<String, Object>> versions = new ArrayList<>();
     for (VersionInfo v : ds.versions()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -77,19 +79,30 @@ final class InfoCommand {
   @SuppressWarnings("unchecked")
   private static void printHuman(Dataset ds, Map<String, Object> info, PrintStream out) {
     out.printf("dataset   %s%n", info.get("location"));
-    out.printf("version   %s (format %s), %,d rows%n", info.get("version"), info.get("format"), ds.countRows());
+    out.printf(
+        "version   %s (format %s), %,d rows%n",
+        info.get("version"), info.get("format"), ds.countRows());
     out.printf("schema    %s%n", String.join(", ", (List<String>) info.get("schema")));
     out.println();
     out.println("versions");
     for (Map<String, Object> v : (List<Map<String, Object>>) info.get("versions")) {
-      out.printf("  %4d  %-12s %,12d rows  %4d fragments  %s%n", IndexReport.num(v.get("version")), v.get("operation"),
-          IndexReport.num(v.get("rows")), IndexReport.num(v.get("fragments")), v.get("timestamp"));
+      out.printf(
+          "  %4d  %-12s %,12d rows  %4d fragments  %s%n",
+          IndexReport.num(v.get("version")),
+          v.get("operation"),
+          IndexReport.num(v.get("rows")),
+          IndexReport.num(v.get("fragments")),
+          v.get("timestamp"));
     }
     out.println();
     out.println("fragments");
     for (Map<String, Object> f : (List<Map<String, Object>>) info.get("fragments")) {
-      out.printf("  %4d  %,12d rows  %,8d deleted  %s%n", IndexReport.num(f.get("id")), IndexReport.num(f.get("rows")),
-          IndexReport.num(f.get("deleted")), f.get("files"));
+      out.printf(
+          "  %4d  %,12d rows  %,8d deleted  %s%n",
+          IndexReport.num(f.get("id")),
+          IndexReport.num(f.get("rows")),
+          IndexReport.num(f.get("deleted")),
+          f.get("files"));
     }
     out.println();
     List<Map<String, Object>> indexes = (List<Map<String, Object>>) info.get("indexes");

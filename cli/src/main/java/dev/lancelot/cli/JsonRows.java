@@ -12,7 +12,8 @@ import org.apache.arrow.vector.util.Text;
 
 /** Arrow rows as plain Java values for JSON and table output. */
 final class JsonRows {
-  static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+  static final ObjectMapper JSON =
+      new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
   private JsonRows() {}
 
@@ -96,7 +97,16 @@ final class JsonRows {
   private static String shorten(Object v) {
     String s;
     if (v instanceof List<?> list && list.size() > 4) {
-      s = "[" + list.get(0) + ", " + list.get(1) + ", " + list.get(2) + ", ... (" + list.size() + ")]";
+      s =
+          "["
+              + list.get(0)
+              + ", "
+              + list.get(1)
+              + ", "
+              + list.get(2)
+              + ", ... ("
+              + list.size()
+              + ")]";
     } else {
       s = String.valueOf(v);
     }

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.function.IntSupplier;
 
 /**
- * Entry point of {@code ./lancelot}. Exit codes: 0 success; 2 bad input (a usage error or an
- * {@link InvalidInputException}: one line on stderr saying what to change); 3 a failure the input
- * did not cause (another {@link LancelotException}: storage, damaged or unsupported data, a
- * concurrent writer; one line); 1 an internal error, i.e. a bug (any other exception: a message
- * asking to report it, and the stack trace).
+ * Entry point of {@code ./lancelot}. Exit codes: 0 success; 2 bad input (a usage error or an {@link
+ * InvalidInputException}: one line on stderr saying what to change); 3 a failure the input did not
+ * cause (another {@link LancelotException}: storage, damaged or unsupported data, a concurrent
+ * writer; one line); 1 an internal error, i.e. a bug (any other exception: a message asking to
+ * report it, and the stack trace).
  */
 public final class Main {
   static final int BAD_INPUT = 2;
@@ -32,19 +32,25 @@ public final class Main {
     }
     String command = argv.get(0);
     List<String> rest = argv.subList(1, argv.size());
-    return reportingErrors(command, err, () -> switch (command) {
-      case "info" -> InfoCommand.run(rest, out);
-      case "search" -> SearchCommand.run(SearchCommand.Mode.SEARCH, rest, out);
-      case "explain" -> SearchCommand.run(SearchCommand.Mode.EXPLAIN, rest, out);
-      case "analyze" -> SearchCommand.run(SearchCommand.Mode.ANALYZE, rest, out);
-      case "recall" -> RecallCommand.run(rest, out);
-      case "create-index" -> CreateIndexCommand.run(rest, out);
-      case "create-scalar-index" -> CreateScalarIndexCommand.run(rest, out);
-      case "optimize-indices" -> OptimizeIndicesCommand.run(rest, out);
-      case "compact" -> CompactCommand.run(rest, out);
-      case "cleanup" -> CleanupCommand.run(rest, out);
-      default -> throw new Args.UsageException("unknown command \"" + command + "\"; run ./lancelot help");
-    });
+    return reportingErrors(
+        command,
+        err,
+        () ->
+            switch (command) {
+              case "info" -> InfoCommand.run(rest, out);
+              case "search" -> SearchCommand.run(SearchCommand.Mode.SEARCH, rest, out);
+              case "explain" -> SearchCommand.run(SearchCommand.Mode.EXPLAIN, rest, out);
+              case "analyze" -> SearchCommand.run(SearchCommand.Mode.ANALYZE, rest, out);
+              case "recall" -> RecallCommand.run(rest, out);
+              case "create-index" -> CreateIndexCommand.run(rest, out);
+              case "create-scalar-index" -> CreateScalarIndexCommand.run(rest, out);
+              case "optimize-indices" -> OptimizeIndicesCommand.run(rest, out);
+              case "compact" -> CompactCommand.run(rest, out);
+              case "cleanup" -> CleanupCommand.run(rest, out);
+              default ->
+                  throw new Args.UsageException(
+                      "unknown command \"" + command + "\"; run ./lancelot help");
+            });
   }
 
   /** Runs {@code body} and turns what it throws into a message on {@code err} and an exit code. */
@@ -58,8 +64,12 @@ public final class Main {
       err.println("lancelot " + command + ": " + oneLine(e.getMessage()));
       return FAILURE;
     } catch (RuntimeException e) {
-      err.println("lancelot " + command + ": internal error (a bug in lancelot; please report it with the stack trace "
-          + "below): " + oneLine(String.valueOf(e)));
+      err.println(
+          "lancelot "
+              + command
+              + ": internal error (a bug in lancelot; please report it with the stack trace "
+              + "below): "
+              + oneLine(String.valueOf(e)));
       e.printStackTrace(err);
       return INTERNAL_ERROR;
     }
@@ -90,8 +100,17 @@ public final class Main {
         Exit codes: 0 success, 2 bad input (one line on stderr saying what to change), 3 failure
         not caused by the input (storage, damaged data, a concurrent writer), 1 internal error (a bug).
         Full reference: docs/cli.md.
-        """.formatted(InfoCommand.USAGE, SearchCommand.OPTIONS, SearchCommand.OPTIONS, SearchCommand.OPTIONS,
-        RecallCommand.USAGE, CreateIndexCommand.USAGE, CreateScalarIndexCommand.USAGE, OptimizeIndicesCommand.USAGE,
-        CompactCommand.USAGE, CleanupCommand.USAGE);
+        """
+        .formatted(
+            InfoCommand.USAGE,
+            SearchCommand.OPTIONS,
+            SearchCommand.OPTIONS,
+            SearchCommand.OPTIONS,
+            RecallCommand.USAGE,
+            CreateIndexCommand.USAGE,
+            CreateScalarIndexCommand.USAGE,
+            OptimizeIndicesCommand.USAGE,
+            CompactCommand.USAGE,
+            CleanupCommand.USAGE);
   }
 }

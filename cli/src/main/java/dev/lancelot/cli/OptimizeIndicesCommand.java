@@ -31,7 +31,8 @@ final class OptimizeIndicesCommand {
     Args a = Args.parse(raw, Set.of("index"), Set.of("retrain", "json"));
     String location = a.positional(0, "<dataset>");
     if (a.positionalCount() > 1) {
-      throw new Args.UsageException("unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
+      throw new Args.UsageException(
+          "unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
     }
     boolean retrain = a.flag("retrain");
     try (Dataset ds = Dataset.open(location)) {
@@ -39,8 +40,11 @@ final class OptimizeIndicesCommand {
       if (a.has("index")) {
         String wanted = a.get("index");
         if (!names.contains(wanted)) {
-          throw new Args.UsageException("the dataset has no index \"" + wanted + "\"; its indexes are "
-              + (names.isEmpty() ? "none" : String.join(", ", names)));
+          throw new Args.UsageException(
+              "the dataset has no index \""
+                  + wanted
+                  + "\"; its indexes are "
+                  + (names.isEmpty() ? "none" : String.join(", ", names)));
         }
         names = List.of(wanted);
       }
@@ -70,11 +74,14 @@ final class OptimizeIndicesCommand {
     return 0;
   }
 
-  /** Optimizes one index, recording what was done in {@code r}; returns the (possibly new) version. */
+  /**
+   * Optimizes one index, recording what was done in {@code r}; returns the (possibly new) version.
+   */
   private static Dataset optimize(Dataset ds, String name, boolean retrain, Map<String, Object> r) {
     List<IndexSegment> before = ds.indexes().segments(name);
     IndexType type = before.get(0).type();
-    List<Long> unindexed = ds.indexes().unindexedFragments(name).stream().map(DataFragment::getId).toList();
+    List<Long> unindexed =
+        ds.indexes().unindexedFragments(name).stream().map(DataFragment::getId).toList();
     long unindexedRows = liveRows(ds.indexes().unindexedFragments(name));
     r.put("name", name);
     r.put("type", type.toString());
@@ -89,7 +96,8 @@ final class OptimizeIndicesCommand {
       r.put("action", retrain ? "retrained" : "delta_segment");
     } else {
       BTreeIndexStatistics stats = BTreeIndexStatistics.of(ds, name);
-      BTreeBuildParams params = BTreeBuildParams.of(stats.column()).withName(name).withReplace(true);
+      BTreeBuildParams params =
+          BTreeBuildParams.of(stats.column()).withName(name).withReplace(true);
       if (stats.pageSize() > 0) {
         params = params.withPageSize(stats.pageSize());
       }
@@ -98,15 +106,19 @@ final class OptimizeIndicesCommand {
       r.put("note", "BTree indexes are rebuilt over all fragments, replacing their segments");
     }
     List<IndexSegment> after = next.indexes().segments(name);
-    Set<java.util.UUID> beforeIds = new java.util.HashSet<>(before.stream().map(IndexSegment::uuid).toList());
-    Set<java.util.UUID> afterIds = new java.util.HashSet<>(after.stream().map(IndexSegment::uuid).toList());
+    Set<java.util.UUID> beforeIds =
+        new java.util.HashSet<>(before.stream().map(IndexSegment::uuid).toList());
+    Set<java.util.UUID> afterIds =
+        new java.util.HashSet<>(after.stream().map(IndexSegment::uuid).toList());
     r.put("segments_added", after.stream().filter(s -> !beforeIds.contains(s.uuid())).count());
     r.put("segments_removed", before.stream().filter(s -> !afterIds.contains(s.uuid())).count());
     r.put("segments", after.size());
     boolean changed = next != ds;
     r.put("fragments_newly_covered", changed ? unindexed : List.of());
     r.put("rows_newly_covered", changed ? unindexedRows : 0L);
-    r.put("unindexed_fragments", next.indexes().unindexedFragments(name).stream().map(DataFragment::getId).toList());
+    r.put(
+        "unindexed_fragments",
+        next.indexes().unindexedFragments(name).stream().map(DataFragment::getId).toList());
     r.put("version", next.version());
     return next;
   }
@@ -114,7 +126,8 @@ final class OptimizeIndicesCommand {
   private static long liveRows(List<DataFragment> fragments) {
     long n = 0;
     for (DataFragment f : fragments) {
-      n += f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      n +=
+          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
     }
     return n;
   }
@@ -123,19 +136,42 @@ final class OptimizeIndicesCommand {
   private static String human(Map<String, Object> r) {
     String head = r.get("name") + " (" + r.get("type") + "): ";
     List<Long> covered = (List<Long>) r.get("fragments_newly_covered");
-    String newly = covered.isEmpty() ? "no new fragments"
-        : "newly covers " + IndexReport.fragments(covered) + String.format(" (%,d rows)", IndexReport.num(r.get("rows_newly_covered")));
-    return head + switch ((String) r.get("action")) {
-      case "skipped" -> "skipped (" + r.get("note") + ")";
-      case "up_to_date" -> "up to date, nothing to do";
-      case "delta_segment" -> "added " + r.get("segments_added") + " delta segment; " + newly + "; version "
-          + r.get("version");
-      case "retrained" -> "retrained over all fragments, " + r.get("segments_added") + " segment replaces "
-          + r.get("segments_removed") + "; " + newly + "; version " + r.get("version");
-      case "rebuilt" -> "rebuilt over all fragments (BTree indexes are rebuilt, not extended), "
-          + r.get("segments_added") + " segment replaces " + r.get("segments_removed") + "; " + newly + "; version "
-          + r.get("version");
-      default -> String.valueOf(r.get("action"));
-    };
+    String newly =
+        covered.isEmpty()
+            ? "no new fragments"
+            : "newly covers "
+                + IndexReport.fragments(covered)
+                + String.format(" (%,d rows)", IndexReport.num(r.get("rows_newly_covered")));
+    return head
+        + switch ((String) r.get("action")) {
+          case "skipped" -> "skipped (" + r.get("note") + ")";
+          case "up_to_date" -> "up to date, nothing to do";
+          case "delta_segment" ->
+              "added "
+                  + r.get("segments_added")
+                  + " delta segment; "
+                  + newly
+                  + "; version "
+                  + r.get("version");
+          case "retrained" ->
+              "retrained over all fragments, "
+                  + r.get("segments_added")
+                  + " segment replaces "
+                  + r.get("segments_removed")
+                  + "; "
+                  + newly
+                  + "; version "
+                  + r.get("version");
+          case "rebuilt" ->
+              "rebuilt over all fragments (BTree indexes are rebuilt, not extended), "
+                  + r.get("segments_added")
+                  + " segment replaces "
+                  + r.get("segments_removed")
+                  + "; "
+                  + newly
+                  + "; version "
+                  + r.get("version");
+          default -> String.valueOf(r.get("action"));
+        };
   }
 }

@@ -16,15 +16,32 @@ import java.util.Set;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-/** {@code search}, {@code explain} and {@code analyze}: one vector query, or a batch from a file. */
+/**
+ * {@code search}, {@code explain} and {@code analyze}: one vector query, or a batch from a file.
+ */
 final class SearchCommand {
-  static final String OPTIONS = "<dataset> --column vector (--q 0.1,0.2,... | --q-file queries.fvecs) --k 3 "
-      + "[--metric cosine] [--nprobes N | --minimum-nprobes N --maximum-nprobes M] [--ef N] [--refine-factor N] "
-      + "[--filter \"tenant_id = 42\"] [--prefilter] [--fast-search] [--no-index] [--columns id,tenant_id] "
-      + "[--with-row-id] [--version V] [--json]";
-  static final Set<String> VALUED = Set.of("column", "q", "q-file", "k", "metric", "nprobes", "minimum-nprobes",
-      "maximum-nprobes", "ef", "refine-factor", "filter", "columns", "version");
-  static final Set<String> FLAGS = Set.of("prefilter", "fast-search", "no-index", "with-row-id", "json");
+  static final String OPTIONS =
+      "<dataset> --column vector (--q 0.1,0.2,... | --q-file queries.fvecs) --k 3 "
+          + "[--metric cosine] [--nprobes N | --minimum-nprobes N --maximum-nprobes M] [--ef N] [--refine-factor N] "
+          + "[--filter \"tenant_id = 42\"] [--prefilter] [--fast-search] [--no-index] [--columns id,tenant_id] "
+          + "[--with-row-id] [--version V] [--json]";
+  static final Set<String> VALUED =
+      Set.of(
+          "column",
+          "q",
+          "q-file",
+          "k",
+          "metric",
+          "nprobes",
+          "minimum-nprobes",
+          "maximum-nprobes",
+          "ef",
+          "refine-factor",
+          "filter",
+          "columns",
+          "version");
+  static final Set<String> FLAGS =
+      Set.of("prefilter", "fast-search", "no-index", "with-row-id", "json");
 
   enum Mode {
     SEARCH,
@@ -51,7 +68,10 @@ final class SearchCommand {
       try (VectorSearchResult r = VectorSearch.search(ds, query)) {
         if (mode == Mode.ANALYZE) {
           String text = r.analyze();
-          out.print(a.flag("json") ? JsonRows.json(Map.of("plan", text, "rows", r.rowCount())) + "\n" : text);
+          out.print(
+              a.flag("json")
+                  ? JsonRows.json(Map.of("plan", text, "rows", r.rowCount())) + "\n"
+                  : text);
           return 0;
         }
         print(r, query, a.flag("json"), out);
@@ -95,15 +115,23 @@ final class SearchCommand {
     if (a.has("refine-factor")) {
       b.refineFactor(a.intOption("refine-factor"));
     }
-    b.filter(a.get("filter")).prefilter(a.flag("prefilter")).fastSearch(a.flag("fast-search"))
-        .useIndex(!a.flag("no-index")).withRowId(a.flag("with-row-id"));
+    b.filter(a.get("filter"))
+        .prefilter(a.flag("prefilter"))
+        .fastSearch(a.flag("fast-search"))
+        .useIndex(!a.flag("no-index"))
+        .withRowId(a.flag("with-row-id"));
     if (a.has("columns")) {
-      b.columns(Arrays.stream(a.get("columns").split(",", -1)).map(String::trim).filter(s -> !s.isEmpty()).toList());
+      b.columns(
+          Arrays.stream(a.get("columns").split(",", -1))
+              .map(String::trim)
+              .filter(s -> !s.isEmpty())
+              .toList());
     }
     return b.build();
   }
 
-  private static void print(VectorSearchResult r, VectorQuery query, boolean json, PrintStream out) {
+  private static void print(
+      VectorSearchResult r, VectorQuery query, boolean json, PrintStream out) {
     VectorSchemaRoot rows = r.rows();
     String plan = r.plan().explain();
     if (!query.isBatch()) {
@@ -139,5 +167,4 @@ final class SearchCommand {
       start = end;
     }
   }
-
 }

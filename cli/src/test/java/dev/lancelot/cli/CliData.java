@@ -26,15 +26,19 @@ final class CliData {
   private CliData() {}
 
   /**
-   * Writes (or appends) the standard table ({@code id, tenant_id, name, vector}) with
-   * {@code rows} rows from id {@code firstId}, in fragments of {@code rowsPerFile} rows.
+   * Writes (or appends) the standard table ({@code id, tenant_id, name, vector}) with {@code rows}
+   * rows from id {@code firstId}, in fragments of {@code rowsPerFile} rows.
    */
   static void write(Path dir, long firstId, int rows, WriteMode mode, int rowsPerFile) {
     try (BufferAllocator allocator = new RootAllocator()) {
       try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, rows, DIM, SEED);
-           ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
-           Dataset ds = Dataset.write(dir.toString(), reader, WriteOptions.of(mode).withMaxRowsPerFile(rowsPerFile),
-               OpenOptions.defaults().withAllocator(allocator))) {
+          ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+          Dataset ds =
+              Dataset.write(
+                  dir.toString(),
+                  reader,
+                  WriteOptions.of(mode).withMaxRowsPerFile(rowsPerFile),
+                  OpenOptions.defaults().withAllocator(allocator))) {
         ds.version();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -50,9 +54,10 @@ final class CliData {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code;
     try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
       code = Main.run(List.of(args), o, e);
     }
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return new Result(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

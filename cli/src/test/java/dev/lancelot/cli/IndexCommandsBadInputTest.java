@@ -15,8 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * change; nothing is committed.
  */
 class IndexCommandsBadInputTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   static String small;
   static String indexed;
@@ -27,8 +26,18 @@ class IndexCommandsBadInputTest {
     CliData.write(Path.of(small), 0, 100, WriteMode.CREATE, 100);
     indexed = dir.resolve("indexed").toString();
     CliData.write(Path.of(indexed), 0, 600, WriteMode.CREATE, 600);
-    CliData.Result r = CliData.run("create-index", indexed, "--column", "vector", "--type", "IVF_FLAT",
-        "--num-partitions", "2", "--max-iterations", "3");
+    CliData.Result r =
+        CliData.run(
+            "create-index",
+            indexed,
+            "--column",
+            "vector",
+            "--type",
+            "IVF_FLAT",
+            "--num-partitions",
+            "2",
+            "--max-iterations",
+            "3");
     assertThat(r.code()).as(r.err()).isZero();
     r = CliData.run("create-scalar-index", indexed, "--column", "tenant_id");
     assertThat(r.code()).as(r.err()).isZero();
@@ -52,12 +61,18 @@ class IndexCommandsBadInputTest {
 
   @Test
   void unknownIndexType() {
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_XYZ"),
-        "unknown vector index type \"IVF_XYZ\"", "IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ");
-    refused(createIndex(small, "--column", "tenant_id", "--type", "btree"), "use create-scalar-index");
-    refused(new String[] {"create-scalar-index", small, "--column", "tenant_id", "--type", "bitmap"},
-        "unknown scalar index type \"bitmap\"", "btree");
-    refused(new String[] {"create-scalar-index", small, "--column", "vector", "--type", "ivf_pq"},
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_XYZ"),
+        "unknown vector index type \"IVF_XYZ\"",
+        "IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ");
+    refused(
+        createIndex(small, "--column", "tenant_id", "--type", "btree"), "use create-scalar-index");
+    refused(
+        new String[] {"create-scalar-index", small, "--column", "tenant_id", "--type", "bitmap"},
+        "unknown scalar index type \"bitmap\"",
+        "btree");
+    refused(
+        new String[] {"create-scalar-index", small, "--column", "vector", "--type", "ivf_pq"},
         "vector indexes are built with create-index");
   }
 
@@ -71,56 +86,104 @@ class IndexCommandsBadInputTest {
 
   @Test
   void wrongColumnType() {
-    refused(createIndex(small, "--column", "tenant_id", "--type", "IVF_FLAT"),
-        "column \"tenant_id\" has type int32", "fixed_size_list<float32, dim>");
+    refused(
+        createIndex(small, "--column", "tenant_id", "--type", "IVF_FLAT"),
+        "column \"tenant_id\" has type int32",
+        "fixed_size_list<float32, dim>");
     refused(createIndex(small, "--column", "nope", "--type", "IVF_FLAT"), "no column \"nope\"");
     // The column is checked before the name (the default tenant_id_idx is taken by a BTree there).
     refused(createIndex(indexed, "--column", "tenant_id", "--type", "IVF_FLAT"), "has type int32");
-    refused(new String[] {"create-scalar-index", small, "--column", "vector"},
+    refused(
+        new String[] {"create-scalar-index", small, "--column", "vector"},
         "cannot be indexed by a BTree");
     refused(new String[] {"create-scalar-index", small, "--column", "nope"}, "no such column");
   }
 
   @Test
   void dimensionNotDivisibleBySubVectors() {
-    refused(createIndex(indexed, "--column", "vector", "--type", "IVF_PQ", "--num-sub-vectors", "5", "--name", "pq"),
-        "num_sub_vectors=5", "16-dimensional", "divisible", "for example 4");
+    refused(
+        createIndex(
+            indexed,
+            "--column",
+            "vector",
+            "--type",
+            "IVF_PQ",
+            "--num-sub-vectors",
+            "5",
+            "--name",
+            "pq"),
+        "num_sub_vectors=5",
+        "16-dimensional",
+        "divisible",
+        "for example 4");
   }
 
   @Test
   void tooFewRowsToTrain() {
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_PQ", "--num-partitions", "1",
-        "--num-sub-vectors", "4"), "100 rows", "at least 256", "IVF_FLAT or IVF_SQ");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--num-partitions", "500"),
-        "100 rows to train on, fewer than the 500 IVF partitions", "Use at most 100 partitions");
+    refused(
+        createIndex(
+            small,
+            "--column",
+            "vector",
+            "--type",
+            "IVF_PQ",
+            "--num-partitions",
+            "1",
+            "--num-sub-vectors",
+            "4"),
+        "100 rows",
+        "at least 256",
+        "IVF_FLAT or IVF_SQ");
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--num-partitions", "500"),
+        "100 rows to train on, fewer than the 500 IVF partitions",
+        "Use at most 100 partitions");
   }
 
   @Test
   void outOfRangeOrMalformedValues() {
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--num-partitions", "many"),
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--num-partitions", "many"),
         "--num-partitions must be a whole number");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--num-partitions", "5000"),
-        "num_partitions=5000", "between 1 and 4096");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_PQ", "--num-bits", "4"), "num_bits=4",
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--num-partitions", "5000"),
+        "num_partitions=5000",
+        "between 1 and 4096");
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_PQ", "--num-bits", "4"),
+        "num_bits=4",
         "num_bits=8");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--metric", "manhattan"),
-        "manhattan", "l2, cosine, dot");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--metric", "hamming"),
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--metric", "manhattan"),
+        "manhattan",
+        "l2, cosine, dot");
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--metric", "hamming"),
         "l2, cosine and dot");
     refused(createIndex(small, "--column", "vector", "--type", "IVF_HNSW_SQ", "--m", "1"), "m=1");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--sample-rate", "0"), "sample_rate=0");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--max-iterations", "0"), "max_iters=0");
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--sample-rate", "0"),
+        "sample_rate=0");
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--max-iterations", "0"),
+        "max_iters=0");
   }
 
   @Test
   void optionsThatDoNotApplyToTheType() {
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--num-sub-vectors", "4"),
-        "--num-sub-vectors does not apply to IVF_FLAT", "IVF_PQ and IVF_HNSW_PQ");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_HNSW_FLAT", "--num-bits", "8"),
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--num-sub-vectors", "4"),
+        "--num-sub-vectors does not apply to IVF_FLAT",
+        "IVF_PQ and IVF_HNSW_PQ");
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_HNSW_FLAT", "--num-bits", "8"),
         "--num-bits does not apply to IVF_HNSW_FLAT");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_PQ", "--m", "16"),
-        "--m does not apply to IVF_PQ", "HNSW types");
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_SQ", "--ef-construction", "100"),
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_PQ", "--m", "16"),
+        "--m does not apply to IVF_PQ",
+        "HNSW types");
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_SQ", "--ef-construction", "100"),
         "--ef-construction does not apply to IVF_SQ");
   }
 
@@ -128,29 +191,44 @@ class IndexCommandsBadInputTest {
   void missingDataset() {
     String missing = dir.resolve("does-not-exist").toString();
     refused(createIndex(missing, "--column", "vector", "--type", "IVF_FLAT"), "does-not-exist");
-    refused(new String[] {"create-scalar-index", missing, "--column", "tenant_id"}, "does-not-exist");
+    refused(
+        new String[] {"create-scalar-index", missing, "--column", "tenant_id"}, "does-not-exist");
     refused(new String[] {"optimize-indices", missing}, "does-not-exist");
     refused(new String[] {"info", missing}, "does-not-exist");
   }
 
   @Test
   void unknownOptionsAndArguments() {
-    refused(createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--partitions", "4"),
-        "unknown option --partitions", "--num-partitions");
-    refused(new String[] {"create-scalar-index", small, "--column", "tenant_id", "--page-size", "10"},
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--partitions", "4"),
+        "unknown option --partitions",
+        "--num-partitions");
+    refused(
+        new String[] {"create-scalar-index", small, "--column", "tenant_id", "--page-size", "10"},
         "unknown option --page-size");
-    refused(new String[] {"optimize-indices", small, "--force"}, "unknown option --force", "--retrain");
-    refused(new String[] {"optimize-indices", small, "vector_idx"}, "unexpected argument \"vector_idx\"");
+    refused(
+        new String[] {"optimize-indices", small, "--force"}, "unknown option --force", "--retrain");
+    refused(
+        new String[] {"optimize-indices", small, "vector_idx"},
+        "unexpected argument \"vector_idx\"");
     refused(new String[] {"create-indexes", small}, "unknown command \"create-indexes\"");
   }
 
   @Test
   void existingIndexNeedsReplace() {
-    refused(createIndex(indexed, "--column", "vector", "--type", "IVF_FLAT", "--num-partitions", "2"),
-        "\"vector_idx\"", "already exists", "--replace");
-    refused(new String[] {"create-scalar-index", indexed, "--column", "tenant_id"}, "\"tenant_id_idx\"",
-        "already exists", "--replace");
-    refused(new String[] {"optimize-indices", indexed, "--index", "nope"}, "no index \"nope\"",
+    refused(
+        createIndex(indexed, "--column", "vector", "--type", "IVF_FLAT", "--num-partitions", "2"),
+        "\"vector_idx\"",
+        "already exists",
+        "--replace");
+    refused(
+        new String[] {"create-scalar-index", indexed, "--column", "tenant_id"},
+        "\"tenant_id_idx\"",
+        "already exists",
+        "--replace");
+    refused(
+        new String[] {"optimize-indices", indexed, "--index", "nope"},
+        "no index \"nope\"",
         "vector_idx, tenant_id_idx");
     CliData.Result info = CliData.run("info", indexed);
     assertThat(info.out()).contains("version   3 ");

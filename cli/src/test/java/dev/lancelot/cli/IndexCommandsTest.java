@@ -15,8 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IndexCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private String dataset(int rows, int rowsPerFile) {
     Path p = dir.resolve("ds");
@@ -41,25 +40,61 @@ class IndexCommandsTest {
   @Test
   void createIndexHumanOutputThenInfoListsIt() {
     String ds = dataset(3000, 1000);
-    CliData.Result r = CliData.run("create-index", ds, "--column", "vector", "--type", "IVF_PQ", "--metric", "l2",
-        "--num-partitions", "4", "--num-sub-vectors", "4", "--num-bits", "8", "--max-iterations", "10");
+    CliData.Result r =
+        CliData.run(
+            "create-index",
+            ds,
+            "--column",
+            "vector",
+            "--type",
+            "IVF_PQ",
+            "--metric",
+            "l2",
+            "--num-partitions",
+            "4",
+            "--num-sub-vectors",
+            "4",
+            "--num-bits",
+            "8",
+            "--max-iterations",
+            "10");
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(r.out()).contains("created IVF_PQ index \"vector_idx\" on vector", "dataset is now at version 2",
-        "vector_idx  IVF_PQ on vector, l2, dim 16, 4 partitions, 1 segment",
-        "indexed 3 fragments [0-2] (3,000 rows); unindexed 0 fragments (0 rows)");
+    assertThat(r.out())
+        .contains(
+            "created IVF_PQ index \"vector_idx\" on vector",
+            "dataset is now at version 2",
+            "vector_idx  IVF_PQ on vector, l2, dim 16, 4 partitions, 1 segment",
+            "indexed 3 fragments [0-2] (3,000 rows); unindexed 0 fragments (0 rows)");
 
     CliData.Result info = CliData.run("info", ds);
     assertThat(info.code()).as(info.err()).isZero();
-    assertThat(info.out()).contains("indexes\n  vector_idx  IVF_PQ on vector, l2, dim 16, 4 partitions, 1 segment");
+    assertThat(info.out())
+        .contains("indexes\n  vector_idx  IVF_PQ on vector, l2, dim 16, 4 partitions, 1 segment");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"IVF_FLAT", "IVF_PQ", "IVF_SQ", "IVF_HNSW_FLAT", "IVF_HNSW_SQ", "IVF_HNSW_PQ"})
+  @ValueSource(
+      strings = {"IVF_FLAT", "IVF_PQ", "IVF_SQ", "IVF_HNSW_FLAT", "IVF_HNSW_SQ", "IVF_HNSW_PQ"})
   void createIndexJsonForEveryType(String type) throws Exception {
     String ds = dataset(1000, 1000);
-    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("create-index", ds, "--column",
-        "vector", "--type", type.toLowerCase(), "--metric", "cosine", "--num-partitions", "2", "--max-iterations", "5",
-        "--name", "emb", "--json"));
+    java.util.List<String> args =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "create-index",
+                ds,
+                "--column",
+                "vector",
+                "--type",
+                type.toLowerCase(),
+                "--metric",
+                "cosine",
+                "--num-partitions",
+                "2",
+                "--max-iterations",
+                "5",
+                "--name",
+                "emb",
+                "--json"));
     if (type.contains("PQ")) {
       args.addAll(java.util.List.of("--num-sub-vectors", "8"));
     }
@@ -90,22 +125,37 @@ class IndexCommandsTest {
     String ds = dataset(2000, 1000);
     CliData.Result r = CliData.run("create-scalar-index", ds, "--column", "tenant_id");
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(r.out()).contains("created BTREE index \"tenant_id_idx\" on tenant_id",
-        "tenant_id_idx  BTREE on tenant_id, 1 segment, 1 page, 0 nulls",
-        "indexed 2 fragments [0-1] (2,000 rows); unindexed 0 fragments (0 rows)");
+    assertThat(r.out())
+        .contains(
+            "created BTREE index \"tenant_id_idx\" on tenant_id",
+            "tenant_id_idx  BTREE on tenant_id, 1 segment, 1 page, 0 nulls",
+            "indexed 2 fragments [0-1] (2,000 rows); unindexed 0 fragments (0 rows)");
 
-    JsonNode out = json(CliData.run("create-scalar-index", ds, "--column", "name", "--type", "BTREE", "--name",
-        "by_name", "--json"));
+    JsonNode out =
+        json(
+            CliData.run(
+                "create-scalar-index",
+                ds,
+                "--column",
+                "name",
+                "--type",
+                "BTREE",
+                "--name",
+                "by_name",
+                "--json"));
     assertThat(out.get("version").asLong()).isEqualTo(3);
     JsonNode idx = out.get("index");
     assertThat(idx.get("type").asText()).isEqualTo("BTREE");
     assertThat(idx.get("column").asText()).isEqualTo("name");
     assertThat(idx.get("rows_in_index").asLong()).isEqualTo(2000);
-    assertThat(idx.get("null_rows").asLong()).isEqualTo(2000 / 7 + 1); // ids 3, 10, 17, ... have no name
+    assertThat(idx.get("null_rows").asLong())
+        .isEqualTo(2000 / 7 + 1); // ids 3, 10, 17, ... have no name
     assertThat(idx.get("indexed_rows").asLong()).isEqualTo(2000);
 
     // --replace rebuilds under the same name
-    JsonNode again = json(CliData.run("create-scalar-index", ds, "--column", "tenant_id", "--replace", "--json"));
+    JsonNode again =
+        json(
+            CliData.run("create-scalar-index", ds, "--column", "tenant_id", "--replace", "--json"));
     assertThat(again.get("index").get("segments")).hasSize(1);
     JsonNode info = json(CliData.run("info", ds, "--json"));
     assertThat(info.get("indexes")).hasSize(2);
@@ -114,8 +164,22 @@ class IndexCommandsTest {
   @Test
   void appendThenOptimizeCoversTheNewFragment() throws Exception {
     String ds = dataset(2000, 1000);
-    assertThat(CliData.run("create-index", ds, "--column", "vector", "--type", "IVF_PQ", "--num-partitions", "4",
-        "--num-sub-vectors", "4", "--max-iterations", "10").code()).isZero();
+    assertThat(
+            CliData.run(
+                    "create-index",
+                    ds,
+                    "--column",
+                    "vector",
+                    "--type",
+                    "IVF_PQ",
+                    "--num-partitions",
+                    "4",
+                    "--num-sub-vectors",
+                    "4",
+                    "--max-iterations",
+                    "10")
+                .code())
+        .isZero();
     assertThat(CliData.run("create-scalar-index", ds, "--column", "tenant_id").code()).isZero();
     CliData.write(Path.of(ds), 2000, 500, WriteMode.APPEND, 1000);
 
@@ -125,15 +189,17 @@ class IndexCommandsTest {
       assertThat(index(before, name).get("unindexed_rows").asLong()).isEqualTo(500);
     }
     CliData.Result human = CliData.run("info", ds);
-    assertThat(human.out()).contains("indexed 2 fragments [0-1] (2,000 rows); unindexed 1 fragment [2] (500 rows)");
+    assertThat(human.out())
+        .contains("indexed 2 fragments [0-1] (2,000 rows); unindexed 1 fragment [2] (500 rows)");
 
     CliData.Result r = CliData.run("optimize-indices", ds);
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(r.out()).contains(
-        "vector_idx (IVF_PQ): added 1 delta segment; newly covers 1 fragment [2] (500 rows); version 5",
-        "tenant_id_idx (BTREE): rebuilt over all fragments (BTree indexes are rebuilt, not extended), 1 segment "
-            + "replaces 1; newly covers 1 fragment [2] (500 rows); version 6",
-        "dataset is at version 6");
+    assertThat(r.out())
+        .contains(
+            "vector_idx (IVF_PQ): added 1 delta segment; newly covers 1 fragment [2] (500 rows); version 5",
+            "tenant_id_idx (BTREE): rebuilt over all fragments (BTree indexes are rebuilt, not extended), 1 segment "
+                + "replaces 1; newly covers 1 fragment [2] (500 rows); version 6",
+            "dataset is at version 6");
 
     JsonNode after = json(CliData.run("info", ds, "--json"));
     JsonNode vec = index(after, "vector_idx");
@@ -145,25 +211,40 @@ class IndexCommandsTest {
     JsonNode bt = index(after, "tenant_id_idx");
     assertThat(bt.get("unindexed_rows").asLong()).isZero();
     assertThat(bt.get("rows_in_index").asLong()).isEqualTo(2500);
-    assertThat(CliData.run("info", ds).out()).contains("unindexed 0 fragments (0 rows)")
+    assertThat(CliData.run("info", ds).out())
+        .contains("unindexed 0 fragments (0 rows)")
         .doesNotContain("unindexed 1 fragment");
 
     // Nothing left to do.
     CliData.Result again = CliData.run("optimize-indices", ds);
-    assertThat(again.out()).contains("vector_idx (IVF_PQ): up to date, nothing to do",
-        "tenant_id_idx (BTREE): up to date, nothing to do", "dataset is at version 6");
+    assertThat(again.out())
+        .contains(
+            "vector_idx (IVF_PQ): up to date, nothing to do",
+            "tenant_id_idx (BTREE): up to date, nothing to do",
+            "dataset is at version 6");
   }
 
   @Test
   void optimizeJsonWithRetrainOfOneIndex() throws Exception {
     String ds = dataset(2000, 1000);
-    assertThat(CliData.run("create-index", ds, "--column", "vector", "--type", "IVF_SQ", "--num-partitions", "3")
-        .code()).isZero();
+    assertThat(
+            CliData.run(
+                    "create-index",
+                    ds,
+                    "--column",
+                    "vector",
+                    "--type",
+                    "IVF_SQ",
+                    "--num-partitions",
+                    "3")
+                .code())
+        .isZero();
     assertThat(CliData.run("create-scalar-index", ds, "--column", "tenant_id").code()).isZero();
     CliData.write(Path.of(ds), 2000, 300, WriteMode.APPEND, 1000);
     CliData.write(Path.of(ds), 2300, 300, WriteMode.APPEND, 1000);
 
-    JsonNode out = json(CliData.run("optimize-indices", ds, "--index", "vector_idx", "--retrain", "--json"));
+    JsonNode out =
+        json(CliData.run("optimize-indices", ds, "--index", "vector_idx", "--retrain", "--json"));
     assertThat(out.get("version").asLong()).isEqualTo(6);
     assertThat(out.get("indexes")).hasSize(1);
     JsonNode r = out.get("indexes").get(0);
@@ -200,8 +281,22 @@ class IndexCommandsTest {
   @Test
   void recallOnACosineIndexIsAgainstCosineExactSearchAndAlwaysPrintsJson() throws Exception {
     String ds = dataset(2000, 1000);
-    assertThat(CliData.run("create-index", ds, "--column", "vector", "--type", "IVF_HNSW_SQ", "--metric", "cosine",
-        "--num-partitions", "4", "--max-iterations", "5").code()).isZero();
+    assertThat(
+            CliData.run(
+                    "create-index",
+                    ds,
+                    "--column",
+                    "vector",
+                    "--type",
+                    "IVF_HNSW_SQ",
+                    "--metric",
+                    "cosine",
+                    "--num-partitions",
+                    "4",
+                    "--max-iterations",
+                    "5")
+                .code())
+        .isZero();
     CliData.write(Path.of(ds), 2000, 300, WriteMode.APPEND, 1000);
     Path queries = dir.resolve("q.fvecs");
     float[][] q = new float[5][CliData.DIM];
@@ -212,23 +307,47 @@ class IndexCommandsTest {
       }
     }
     dev.lancelot.engine.query.eval.QuerySets.writeFvecs(queries, q);
-    JsonNode rows = json(CliData.run("recall", ds, "--q-file", queries.toString(), "--k", "5", "--grid",
-        "use_index=false,true", "--json"));
+    JsonNode rows =
+        json(
+            CliData.run(
+                "recall",
+                ds,
+                "--q-file",
+                queries.toString(),
+                "--k",
+                "5",
+                "--grid",
+                "use_index=false,true",
+                "--json"));
     java.util.Map<String, JsonNode> cells = new java.util.LinkedHashMap<>();
-    rows.forEach(row -> cells.put(row.get("scenario").asText() + " | " + row.get("setting").asText(), row));
+    rows.forEach(
+        row -> cells.put(row.get("scenario").asText() + " | " + row.get("setting").asText(), row));
     assertThat(cells.get("no filter | use_index=false").get("recall").asDouble()).isEqualTo(1.0);
     // use_index=false naming no metric searches in l2, as Lance 7 does; the report says so.
     assertThat(cells.get("no filter | use_index=false").get("metric").asText()).isEqualTo("l2");
     assertThat(cells.get("no filter | use_index=true").get("metric").asText()).isEqualTo("cosine");
-    assertThat(cells.get("unindexed data present | use_index=false").get("recall").asDouble()).isEqualTo(1.0);
+    assertThat(cells.get("unindexed data present | use_index=false").get("recall").asDouble())
+        .isEqualTo(1.0);
     assertThat(cells.get("fast_search | use_index=false").get("note").asText())
-        .contains("not measured").contains("fast_search and use_index=false");
-    assertThat(cells.get("fast_search | use_index=true").get("recall").asDouble()).isBetween(0.0, 1.0);
+        .contains("not measured")
+        .contains("fast_search and use_index=false");
+    assertThat(cells.get("fast_search | use_index=true").get("recall").asDouble())
+        .isBetween(0.0, 1.0);
 
-    CliData.Result table = CliData.run("recall", ds, "--q-file", queries.toString(), "--k", "5", "--grid",
-        "nprobes=2;metric=cosine,l2");
+    CliData.Result table =
+        CliData.run(
+            "recall",
+            ds,
+            "--q-file",
+            queries.toString(),
+            "--k",
+            "5",
+            "--grid",
+            "nprobes=2;metric=cosine,l2");
     assertThat(table.code()).as(table.err()).isZero();
-    assertThat(table.out()).contains("against exact search in the metric each setting searches with")
-        .contains("nprobes=2, metric=cosine").contains("nprobes=2, metric=l2");
+    assertThat(table.out())
+        .contains("against exact search in the metric each setting searches with")
+        .contains("nprobes=2, metric=cosine")
+        .contains("nprobes=2, metric=l2");
   }
 }

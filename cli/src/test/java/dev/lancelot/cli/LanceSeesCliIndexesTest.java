@@ -20,12 +20,28 @@ class LanceSeesCliIndexesTest {
   void lanceUsesIndexesBuiltAndOptimizedByTheTool(@TempDir Path dir) {
     Path ds = dir.resolve("ds");
     CliData.write(ds, 0, 2000, WriteMode.CREATE, 1000);
-    assertThat(CliData.run("create-index", ds.toString(), "--column", "vector", "--type", "IVF_PQ",
-        "--num-partitions", "4", "--num-sub-vectors", "4", "--max-iterations", "10").code()).isZero();
-    assertThat(CliData.run("create-scalar-index", ds.toString(), "--column", "tenant_id").code()).isZero();
+    assertThat(
+            CliData.run(
+                    "create-index",
+                    ds.toString(),
+                    "--column",
+                    "vector",
+                    "--type",
+                    "IVF_PQ",
+                    "--num-partitions",
+                    "4",
+                    "--num-sub-vectors",
+                    "4",
+                    "--max-iterations",
+                    "10")
+                .code())
+        .isZero();
+    assertThat(CliData.run("create-scalar-index", ds.toString(), "--column", "tenant_id").code())
+        .isZero();
     CliData.write(ds, 2000, 500, WriteMode.APPEND, 1000);
 
-    try (BufferAllocator allocator = new RootAllocator(); org.lance.Dataset lance = LanceOracle.open(allocator, ds)) {
+    try (BufferAllocator allocator = new RootAllocator();
+        org.lance.Dataset lance = LanceOracle.open(allocator, ds)) {
       assertThat(lance.listIndexes()).containsExactlyInAnyOrder("vector_idx", "tenant_id_idx");
       Map<String, Object> stats = lance.getIndexStatistics("vector_idx");
       assertThat(stats).containsEntry("index_type", "IVF_PQ");
@@ -33,18 +49,21 @@ class LanceSeesCliIndexesTest {
     }
 
     assertThat(CliData.run("optimize-indices", ds.toString()).code()).isZero();
-    try (BufferAllocator allocator = new RootAllocator(); org.lance.Dataset lance = LanceOracle.open(allocator, ds)) {
+    try (BufferAllocator allocator = new RootAllocator();
+        org.lance.Dataset lance = LanceOracle.open(allocator, ds)) {
       for (String name : List.of("vector_idx", "tenant_id_idx")) {
         Map<String, Object> stats = lance.getIndexStatistics(name);
         assertThat(((Number) stats.get("num_unindexed_rows")).longValue()).as(name).isZero();
         assertThat(((Number) stats.get("num_indexed_rows")).longValue()).as(name).isEqualTo(2500);
       }
-      assertThat(((Number) lance.getIndexStatistics("vector_idx").get("num_indices")).intValue()).isEqualTo(2);
+      assertThat(((Number) lance.getIndexStatistics("vector_idx").get("num_indices")).intValue())
+          .isEqualTo(2);
     }
     // Lance's ANN search over both segments finds an appended row's own vector first.
     float[] q = vectorOf(ds, 2100);
     try (BufferAllocator allocator = new RootAllocator()) {
-      List<LanceOracle.Hit> hits = LanceOracle.nearest(allocator, ds, q, 5, 4, 4, null, true, null, false);
+      List<LanceOracle.Hit> hits =
+          LanceOracle.nearest(allocator, ds, q, 5, 4, 4, null, true, null, false);
       assertThat(hits).isNotEmpty();
       assertThat(hits.get(0).id()).isEqualTo(2100);
     }

@@ -37,16 +37,22 @@ class MainTest {
   static Run run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        Main.run(
+            List.of(args),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
   void infoHumanAndJson() throws Exception {
     Run human = run("info", dir.toString());
     assertThat(human.code()).isZero();
-    assertThat(human.out()).contains("version   1 (format lance 2.1), 500 rows").contains("fragments")
+    assertThat(human.out())
+        .contains("version   1 (format lance 2.1), 500 rows")
+        .contains("fragments")
         .contains("indexes   (none)");
     Run json = run("info", dir.toString(), "--json");
     JsonNode node = JsonRows.JSON.readTree(json.out());
@@ -56,11 +62,38 @@ class MainTest {
 
   @Test
   void searchPrintsRowsAndJsonHasRowsAndPlan() throws Exception {
-    Run human = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "3", "--columns", "id",
-        "--no-index");
+    Run human =
+        run(
+            "search",
+            dir.toString(),
+            "--column",
+            "vector",
+            "--q",
+            q,
+            "--k",
+            "3",
+            "--columns",
+            "id",
+            "--no-index");
     assertThat(human.code()).isZero();
-    assertThat(human.out().lines().toList()).hasSize(4).first().asString().contains("id").contains("_distance");
-    Run json = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "3", "--with-row-id", "--json");
+    assertThat(human.out().lines().toList())
+        .hasSize(4)
+        .first()
+        .asString()
+        .contains("id")
+        .contains("_distance");
+    Run json =
+        run(
+            "search",
+            dir.toString(),
+            "--column",
+            "vector",
+            "--q",
+            q,
+            "--k",
+            "3",
+            "--with-row-id",
+            "--json");
     JsonNode node = JsonRows.JSON.readTree(json.out());
     assertThat(node.get("rows")).hasSize(3);
     assertThat(node.get("rows").get(0).has("_distance")).isTrue();
@@ -72,7 +105,17 @@ class MainTest {
   void batchQueriesFromAnFvecsFilePrintOneObjectPerQuery() throws Exception {
     Path file = Files.createTempFile("q", ".fvecs");
     QuerySets.writeFvecs(file, new float[][] {{1, 2, 3, 4}, {-1, 0, 1, 0}});
-    Run json = run("search", dir.toString(), "--column", "vector", "--q-file", file.toString(), "--k", "2", "--json");
+    Run json =
+        run(
+            "search",
+            dir.toString(),
+            "--column",
+            "vector",
+            "--q-file",
+            file.toString(),
+            "--k",
+            "2",
+            "--json");
     List<String> lines = json.out().lines().toList();
     assertThat(lines).hasSize(2);
     assertThat(JsonRows.JSON.readTree(lines.get(1)).get("query_index").asInt()).isEqualTo(1);
@@ -81,9 +124,22 @@ class MainTest {
 
   @Test
   void explainAndAnalyze() {
-    Run explain = run("explain", dir.toString(), "--column", "vector", "--q", q, "--k", "3", "--filter",
-        "tenant_id = 4", "--prefilter");
-    assertThat(explain.out()).contains("FlatKnn: unit=flat-0").contains("filter=tenant_id = 4 (prefilter)");
+    Run explain =
+        run(
+            "explain",
+            dir.toString(),
+            "--column",
+            "vector",
+            "--q",
+            q,
+            "--k",
+            "3",
+            "--filter",
+            "tenant_id = 4",
+            "--prefilter");
+    assertThat(explain.out())
+        .contains("FlatKnn: unit=flat-0")
+        .contains("filter=tenant_id = 4 (prefilter)");
     Run analyze = run("analyze", dir.toString(), "--column", "vector", "--q", q, "--k", "3");
     assertThat(analyze.out()).contains("rows_scanned=200").contains("-- rows returned: 3");
   }
@@ -92,34 +148,81 @@ class MainTest {
   void recallTable() throws Exception {
     Path file = Files.createTempFile("q", ".fvecs");
     QuerySets.writeFvecs(file, new float[][] {{1, 2, 3, 4}, {-1, 0, 1, 0}});
-    Run r = run("recall", dir.toString(), "--q-file", file.toString(), "--k", "5", "--grid", "use_index=false",
-        "--filter", "tenant_id < 20");
+    Run r =
+        run(
+            "recall",
+            dir.toString(),
+            "--q-file",
+            file.toString(),
+            "--k",
+            "5",
+            "--grid",
+            "use_index=false",
+            "--filter",
+            "tenant_id < 20");
     assertThat(r.code()).isZero();
-    assertThat(r.out()).contains("recall@5 over 2 queries").contains("no filter").contains("1.0000");
+    assertThat(r.out())
+        .contains("recall@5 over 2 queries")
+        .contains("no filter")
+        .contains("1.0000");
   }
 
   @Test
   void filtersTakeArithmeticAndFunctions() throws Exception {
-    Run json = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "5", "--columns", "id",
-        "--filter", "id % 7 = 3 AND abs(tenant_id - 1) >= 0", "--prefilter", "--no-index", "--json");
+    Run json =
+        run(
+            "search",
+            dir.toString(),
+            "--column",
+            "vector",
+            "--q",
+            q,
+            "--k",
+            "5",
+            "--columns",
+            "id",
+            "--filter",
+            "id % 7 = 3 AND abs(tenant_id - 1) >= 0",
+            "--prefilter",
+            "--no-index",
+            "--json");
     assertThat(json.code()).isZero();
     JsonNode rows = JsonRows.JSON.readTree(json.out()).get("rows");
     assertThat(rows).hasSize(5);
     for (JsonNode row : rows) {
       assertThat(row.get("id").asLong() % 7).isEqualTo(3);
     }
-    Run divide = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "5",
-        "--filter", "id / (id - id) = 1", "--prefilter", "--no-index");
+    Run divide =
+        run(
+            "search",
+            dir.toString(),
+            "--column",
+            "vector",
+            "--q",
+            q,
+            "--k",
+            "5",
+            "--filter",
+            "id / (id - id) = 1",
+            "--prefilter",
+            "--no-index");
     assertThat(divide.code()).isEqualTo(2);
-    assertThat(divide.err().trim().lines().toList()).hasSize(1).first().asString()
-        .contains("Cannot evaluate filter \"id / (id - id) = 1\": division by zero in id / (id - id)");
+    assertThat(divide.err().trim().lines().toList())
+        .hasSize(1)
+        .first()
+        .asString()
+        .contains(
+            "Cannot evaluate filter \"id / (id - id) = 1\": division by zero in id / (id - id)");
   }
 
   @Test
   void badInputGivesExitCode2AndOneLine() {
     Run wrongDim = run("search", dir.toString(), "--column", "vector", "--q", "1,2", "--k", "3");
     assertThat(wrongDim.code()).isEqualTo(2);
-    assertThat(wrongDim.err().trim().lines().toList()).hasSize(1).first().asString()
+    assertThat(wrongDim.err().trim().lines().toList())
+        .hasSize(1)
+        .first()
+        .asString()
         .contains("has 2 dimensions but the column holds 4-dimensional vectors");
     assertThat(run("search", dir.toString(), "--column", "vector", "--q", q, "--nprobe", "3").err())
         .contains("unknown option --nprobe");
@@ -131,11 +234,27 @@ class MainTest {
 
   @Test
   void aFilterThatDoesNotParseIsBadInputWithItsPosition() {
-    Run r = run("search", dir.toString(), "--column", "vector", "--q", q, "--k", "3", "--filter", "id = ");
+    Run r =
+        run(
+            "search",
+            dir.toString(),
+            "--column",
+            "vector",
+            "--q",
+            q,
+            "--k",
+            "3",
+            "--filter",
+            "id = ");
     assertThat(r.code()).isEqualTo(Main.BAD_INPUT).isEqualTo(2);
-    assertThat(r.err().trim().lines().toList()).hasSize(1).first().asString()
-        .isEqualTo("lancelot search: Cannot parse filter \"id = \": expected a value at position 5");
-    Run unknown = run("search", dir.toString(), "--column", "vector", "--q", q, "--filter", "nope = 1");
+    assertThat(r.err().trim().lines().toList())
+        .hasSize(1)
+        .first()
+        .asString()
+        .isEqualTo(
+            "lancelot search: Cannot parse filter \"id = \": expected a value at position 5");
+    Run unknown =
+        run("search", dir.toString(), "--column", "vector", "--q", q, "--filter", "nope = 1");
     assertThat(unknown.code()).isEqualTo(2);
     assertThat(unknown.err()).contains("nope");
   }
@@ -160,31 +279,54 @@ class MainTest {
     }
     Run r = run("info", copy.toString());
     assertThat(r.code()).as(r.err()).isEqualTo(Main.FAILURE).isEqualTo(3);
-    assertThat(r.err().trim().lines().toList()).hasSize(1).first().asString().startsWith("lancelot info: Cannot");
+    assertThat(r.err().trim().lines().toList())
+        .hasSize(1)
+        .first()
+        .asString()
+        .startsWith("lancelot info: Cannot");
   }
 
   @Test
   void anythingElseIsAnInternalErrorToReport() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream stream = new PrintStream(err, true, StandardCharsets.UTF_8);
-    int code = Main.reportingErrors("info", stream, () -> {
-      throw new IllegalStateException("an invariant broke");
-    });
+    int code =
+        Main.reportingErrors(
+            "info",
+            stream,
+            () -> {
+              throw new IllegalStateException("an invariant broke");
+            });
     assertThat(code).isEqualTo(Main.INTERNAL_ERROR).isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8))
-        .startsWith("lancelot info: internal error (a bug in lancelot; please report it with the stack trace below): "
-            + "java.lang.IllegalStateException: an invariant broke")
+        .startsWith(
+            "lancelot info: internal error (a bug in lancelot; please report it with the stack trace below): "
+                + "java.lang.IllegalStateException: an invariant broke")
         .contains("at dev.lancelot.cli.MainTest");
     ByteArrayOutputStream err2 = new ByteArrayOutputStream();
-    int iae = Main.reportingErrors("info", new PrintStream(err2, true, StandardCharsets.UTF_8), () -> {
-      throw new IllegalArgumentException("not input");
-    });
+    int iae =
+        Main.reportingErrors(
+            "info",
+            new PrintStream(err2, true, StandardCharsets.UTF_8),
+            () -> {
+              throw new IllegalArgumentException("not input");
+            });
     assertThat(iae).isEqualTo(1);
-    assertThat(Main.reportingErrors("info", stream, () -> {
-      throw new dev.lancelot.engine.InvalidInputException("Cannot x: y.");
-    })).isEqualTo(2);
-    assertThat(Main.reportingErrors("info", stream, () -> {
-      throw new dev.lancelot.engine.io.StorageException("Cannot read: unreachable.");
-    })).isEqualTo(3);
+    assertThat(
+            Main.reportingErrors(
+                "info",
+                stream,
+                () -> {
+                  throw new dev.lancelot.engine.InvalidInputException("Cannot x: y.");
+                }))
+        .isEqualTo(2);
+    assertThat(
+            Main.reportingErrors(
+                "info",
+                stream,
+                () -> {
+                  throw new dev.lancelot.engine.io.StorageException("Cannot read: unreachable.");
+                }))
+        .isEqualTo(3);
   }
 }

@@ -14,23 +14,25 @@ import org.junit.jupiter.api.io.TempDir;
 class MaintenanceCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void compactThenCleanup() throws Exception {
     Path ds = dir.resolve("ds");
-    CliData.write(ds, 0, 1000, WriteMode.CREATE, 250);          // four fragments of 250 rows
+    CliData.write(ds, 0, 1000, WriteMode.CREATE, 250); // four fragments of 250 rows
     CliData.Result r = CliData.run("compact", ds.toString());
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(r.out()).contains("compacted 4 fragments into 1 (1,000 rows), remapped 0 index segments; dataset is "
-        + "now at version 2");
+    assertThat(r.out())
+        .contains(
+            "compacted 4 fragments into 1 (1,000 rows), remapped 0 index segments; dataset is "
+                + "now at version 2");
     CliData.Result again = CliData.run("compact", ds.toString(), "--json");
     JsonNode j = JSON.readTree(again.out());
     assertThat(j.get("committed").asBoolean()).isFalse();
     assertThat(j.get("version").asLong()).isEqualTo(2);
 
-    CliData.Result cleaned = CliData.run("cleanup", ds.toString(), "--retain-versions", "1", "--json");
+    CliData.Result cleaned =
+        CliData.run("cleanup", ds.toString(), "--retain-versions", "1", "--json");
     assertThat(cleaned.code()).as(cleaned.err()).isZero();
     JsonNode c = JSON.readTree(cleaned.out());
     assertThat(c.get("versions_removed").toString()).isEqualTo("[1]");
@@ -47,8 +49,10 @@ class MaintenanceCommandsTest {
     CliData.write(ds, 0, 100, WriteMode.CREATE, 100);
     CliData.Result none = CliData.run("cleanup", ds.toString());
     assertThat(none.code()).isEqualTo(2);
-    assertThat(none.err()).contains("lancelot cleanup: give --older-than (an ISO-8601 instant) and/or "
-        + "--retain-versions N");
+    assertThat(none.err())
+        .contains(
+            "lancelot cleanup: give --older-than (an ISO-8601 instant) and/or "
+                + "--retain-versions N");
     CliData.Result badTime = CliData.run("cleanup", ds.toString(), "--older-than", "yesterday");
     assertThat(badTime.err()).contains("option --older-than must be an ISO-8601 instant");
     CliData.Result zero = CliData.run("compact", ds.toString(), "--target-rows-per-fragment", "0");

@@ -16,8 +16,8 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * An engine value that crosses Spark's configured serializer (broadcast values, elements of
- * {@code parallelize}, task results), in its Java serialization form under both serializers.
+ * An engine value that crosses Spark's configured serializer (broadcast values, elements of {@code
+ * parallelize}, task results), in its Java serialization form under both serializers.
  *
  * <p>Spark 4.1 ships Kryo 4, whose default {@code FieldSerializer} cannot set the final fields of
  * Java records ({@code can't get field offset on a record class}) and cannot rebuild immutable
@@ -25,12 +25,13 @@ import java.util.Objects;
  * engine does not know Kryo. So under Kryo this wrapper writes the value's Java serialization as
  * one length-prefixed byte array ({@link KryoSerializable}, which Kryo picks without any
  * registration); under Spark's {@code JavaSerializer} the value is written as a plain field. Only
- * this class needs registering when {@code spark.kryo.registrationRequired=true}
- * ({@link LanceKryoRegistrator}). See docs/decisions.md (D14).
+ * this class needs registering when {@code spark.kryo.registrationRequired=true} ({@link
+ * LanceKryoRegistrator}). See docs/decisions.md (D14).
  *
  * @param <T> the wrapped value's type
  */
-public final class JavaSerialized<T extends Serializable> implements KryoSerializable, Serializable {
+public final class JavaSerialized<T extends Serializable>
+    implements KryoSerializable, Serializable {
   private static final long serialVersionUID = 1L;
   private T value;
 
@@ -58,7 +59,8 @@ public final class JavaSerialized<T extends Serializable> implements KryoSeriali
       output.writeInt(bytes.size(), true);
       bytes.writeTo(output);
     } catch (IOException e) {
-      throw new KryoException("Cannot serialize " + value.getClass().getName() + ": " + e.getMessage(), e);
+      throw new KryoException(
+          "Cannot serialize " + value.getClass().getName() + ": " + e.getMessage(), e);
     }
   }
 
@@ -67,7 +69,8 @@ public final class JavaSerialized<T extends Serializable> implements KryoSeriali
   public void read(Kryo kryo, Input input) {
     byte[] bytes = input.readBytes(input.readInt(true));
     ClassLoader loader = kryo.getClassLoader();
-    try (ObjectInputStream in = new LoaderObjectInputStream(new ByteArrayInputStream(bytes), loader)) {
+    try (ObjectInputStream in =
+        new LoaderObjectInputStream(new ByteArrayInputStream(bytes), loader)) {
       value = (T) in.readObject();
     } catch (IOException | ClassNotFoundException e) {
       throw new KryoException("Cannot deserialize a lancelot value: " + e.getMessage(), e);
@@ -99,7 +102,8 @@ public final class JavaSerialized<T extends Serializable> implements KryoSeriali
     }
 
     @Override
-    protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+    protected Class<?> resolveClass(ObjectStreamClass desc)
+        throws IOException, ClassNotFoundException {
       try {
         return Class.forName(desc.getName(), false, loader);
       } catch (ClassNotFoundException e) {

@@ -4,9 +4,9 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
-import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.io.FileEntry;
 import dev.lancelot.engine.io.HadoopFileIO;
+import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.procedures.Procedures;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,19 +22,19 @@ import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
-import org.apache.spark.sql.connector.catalog.CatalogV2Util;
-import org.apache.spark.sql.connector.catalog.TableCatalog;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
+import org.apache.spark.sql.connector.catalog.CatalogV2Util;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
 import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
@@ -48,29 +48,31 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *
  * <ul>
  *   <li><b>Tables.</b> {@code lance.db.items} is the dataset at {@code <root>/db/items.lance} (any
- *       depth of namespace: one directory per part); {@code lance.items} is {@code <root>/items.lance}.
- *       A one-part name that is a path or URI (it contains {@code /} or starts with a scheme, e.g.
- *       {@code lance.`/data/items`} or {@code lance.`s3a://bucket/items`}) is that location,
- *       qualified as {@link LancePathCatalog#qualify} does. Reads (with {@code VERSION AS OF n}),
- *       {@code INSERT INTO} / {@code INSERT OVERWRITE}, and {@code CREATE [OR REPLACE] TABLE ... AS
- *       SELECT} work as through {@link LancePathCatalog}; {@code TBLPROPERTIES
- *       ('<column>.arrow.fixed-size-list.size' = '<d>')} on a CTAS writes that column as a Lance
- *       vector. {@code CREATE TABLE} without {@code AS SELECT} commits an empty dataset (see
- *       {@link #createTable}); {@code DROP TABLE} deletes the dataset ({@link #dropTable});
+ *       depth of namespace: one directory per part); {@code lance.items} is {@code
+ *       <root>/items.lance}. A one-part name that is a path or URI (it contains {@code /} or starts
+ *       with a scheme, e.g. {@code lance.`/data/items`} or {@code lance.`s3a://bucket/items`}) is
+ *       that location, qualified as {@link LancePathCatalog#qualify} does. Reads (with {@code
+ *       VERSION AS OF n}), {@code INSERT INTO} / {@code INSERT OVERWRITE}, and {@code CREATE [OR
+ *       REPLACE] TABLE ... AS SELECT} work as through {@link LancePathCatalog}; {@code
+ *       TBLPROPERTIES ('<column>.arrow.fixed-size-list.size' = '<d>')} on a CTAS writes that column
+ *       as a Lance vector. {@code CREATE TABLE} without {@code AS SELECT} commits an empty dataset
+ *       (see {@link #createTable}); {@code DROP TABLE} deletes the dataset ({@link #dropTable});
  *       {@code DELETE FROM} is {@link LanceTable#deleteWhere}; {@code ALTER TABLE} adds, drops and
- *       renames columns and sets table properties ({@link #alterTable}).</li>
- *   <li><b>Namespaces</b> are the directories under the root (not ending in {@code .lance});
- *       {@code SHOW TABLES IN lance.db} lists the datasets ({@code *.lance} directories) in
- *       {@code <root>/db}; {@code CREATE NAMESPACE} makes the directory.</li>
- *   <li><b>Procedures</b> live in namespace {@code system}: {@code CALL lance.system.create_index(...)}
- *       and the others of {@link Procedures}.</li>
+ *       renames columns and sets table properties ({@link #alterTable}).
+ *   <li><b>Namespaces</b> are the directories under the root (not ending in {@code .lance}); {@code
+ *       SHOW TABLES IN lance.db} lists the datasets ({@code *.lance} directories) in {@code
+ *       <root>/db}; {@code CREATE NAMESPACE} makes the directory.
+ *   <li><b>Procedures</b> live in namespace {@code system}: {@code CALL
+ *       lance.system.create_index(...)} and the others of {@link Procedures}.
  * </ul>
  */
 public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, SupportsNamespaces {
   /** Catalog option: the directory (any Hadoop URI) under which namespaces and tables live. */
   public static final String ROOT = "root";
+
   /** Directory suffix of a dataset in the directory namespace. */
   public static final String TABLE_SUFFIX = ".lance";
+
   private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
 
   private String root;
@@ -83,7 +85,8 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
       configured = SparkSession.active().conf().get("spark.sql.warehouse.dir");
     }
     String qualified = qualify(configured.trim());
-    this.root = qualified.endsWith("/") ? qualified.substring(0, qualified.length() - 1) : qualified;
+    this.root =
+        qualified.endsWith("/") ? qualified.substring(0, qualified.length() - 1) : qualified;
   }
 
   /** The qualified root directory of this catalog. */
@@ -91,7 +94,9 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     return root;
   }
 
-  /** True when {@code name} is a location rather than a table name: it has a {@code /} or a scheme. */
+  /**
+   * True when {@code name} is a location rather than a table name: it has a {@code /} or a scheme.
+   */
   public static boolean isPath(String name) {
     return name.contains("/") || SCHEME.matcher(name).matches();
   }
@@ -110,9 +115,16 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
 
   private String checkPart(Identifier ident, String part) {
     if (part.isEmpty() || part.contains("/") || part.equals(".") || part.equals("..")) {
-      throw new InvalidInputException("Cannot resolve table " + quoted(ident) + " in catalog " + name() + ": \"" + part
-          + "\" is not a valid namespace or table name. Give a path as a one-part name instead, e.g. "
-          + name() + ".`/data/items`.");
+      throw new InvalidInputException(
+          "Cannot resolve table "
+              + quoted(ident)
+              + " in catalog "
+              + name()
+              + ": \""
+              + part
+              + "\" is not a valid namespace or table name. Give a path as a one-part name instead, e.g. "
+              + name()
+              + ".`/data/items`.");
     }
     return part;
   }
@@ -133,8 +145,9 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     if (parts.size() == 1 && isPath(parts.get(0))) {
       return qualify(parts.get(0));
     }
-    Identifier ident = Identifier.of(parts.subList(0, parts.size() - 1).toArray(new String[0]),
-        parts.get(parts.size() - 1));
+    Identifier ident =
+        Identifier.of(
+            parts.subList(0, parts.size() - 1).toArray(new String[0]), parts.get(parts.size() - 1));
     return location(ident, hadoopConf());
   }
 
@@ -155,8 +168,11 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     if (parts.size() < 2 || !spark.conf().contains("spark.sql.catalog." + parts.get(0))) {
       return Optional.empty();
     }
-    CatalogPlugin plugin = ((org.apache.spark.sql.classic.SparkSession) spark).sessionState().catalogManager()
-        .catalog(parts.get(0));
+    CatalogPlugin plugin =
+        ((org.apache.spark.sql.classic.SparkSession) spark)
+            .sessionState()
+            .catalogManager()
+            .catalog(parts.get(0));
     if (!(plugin instanceof LanceCatalog catalog)) {
       return Optional.empty();
     }
@@ -165,21 +181,40 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
 
   private static List<String> parseName(String table) {
     try {
-      return new ArrayList<>(scala.jdk.javaapi.CollectionConverters.asJava(
-          SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(table)));
+      return new ArrayList<>(
+          scala.jdk.javaapi.CollectionConverters.asJava(
+              SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(table)));
     } catch (org.apache.spark.sql.catalyst.parser.ParseException | RuntimeException e) {
-      throw new InvalidInputException("Cannot resolve table \"" + table + "\": it is neither a table name (db.items) nor "
-          + "a path or URI (/data/items, s3a://bucket/items). " + e.getMessage(), e);
+      throw new InvalidInputException(
+          "Cannot resolve table \""
+              + table
+              + "\": it is neither a table name (db.items) nor "
+              + "a path or URI (/data/items, s3a://bucket/items). "
+              + e.getMessage(),
+          e);
     }
   }
 
   @Override
-  protected String stagingLocation(Identifier ident, Map<String, String> properties, Configuration conf) {
+  protected String stagingLocation(
+      Identifier ident, Map<String, String> properties, Configuration conf) {
     String location = properties == null ? null : properties.get("location");
     if (location != null) {
-      throw new UnsupportedOperationException("Cannot create " + quoted(ident) + " with LOCATION '" + location
-          + "': tables of catalog " + name() + " live at <root>/<namespace>/<name>" + TABLE_SUFFIX + ". Remove "
-          + "LOCATION, or name the location itself as the table: " + name() + ".`" + location + "`.");
+      throw new UnsupportedOperationException(
+          "Cannot create "
+              + quoted(ident)
+              + " with LOCATION '"
+              + location
+              + "': tables of catalog "
+              + name()
+              + " live at <root>/<namespace>/<name>"
+              + TABLE_SUFFIX
+              + ". Remove "
+              + "LOCATION, or name the location itself as the table: "
+              + name()
+              + ".`"
+              + location
+              + "`.");
     }
     return location(ident, conf);
   }
@@ -199,13 +234,19 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     return ((LanceTable) super.loadTable(ident, timestamp)).asSqlTable();
   }
 
-  /** A table name that holds no dataset does not exist (unlike a bare location of the path catalog). */
+  /**
+   * A table name that holds no dataset does not exist (unlike a bare location of the path catalog).
+   */
   @Override
-  protected Table missingTable(Identifier ident, String location, Configuration conf) throws NoSuchTableException {
+  protected Table missingTable(Identifier ident, String location, Configuration conf)
+      throws NoSuchTableException {
     throw new NoSuchTableException(ident);
   }
 
-  /** The datasets ({@code *.lance} directories holding a Lance dataset) directly in {@code <root>/<namespace>}. */
+  /**
+   * The datasets ({@code *.lance} directories holding a Lance dataset) directly in {@code
+   * <root>/<namespace>}.
+   */
   @Override
   public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
     Configuration conf = hadoopConf();
@@ -215,9 +256,13 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     }
     List<Identifier> out = new ArrayList<>();
     for (FileEntry e : new HadoopFileIO(conf).list(dir)) {
-      if (e.isDirectory() && e.name().endsWith(TABLE_SUFFIX) && e.name().length() > TABLE_SUFFIX.length()
+      if (e.isDirectory()
+          && e.name().endsWith(TABLE_SUFFIX)
+          && e.name().length() > TABLE_SUFFIX.length()
           && Dataset.exists(e.location(), conf)) {
-        out.add(Identifier.of(namespace, e.name().substring(0, e.name().length() - TABLE_SUFFIX.length())));
+        out.add(
+            Identifier.of(
+                namespace, e.name().substring(0, e.name().length() - TABLE_SUFFIX.length())));
       }
     }
     out.sort((a, b) -> a.name().compareTo(b.name()));
@@ -225,21 +270,31 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
   }
 
   /**
-   * {@code CREATE TABLE [IF NOT EXISTS] t (columns) [USING lance] [TBLPROPERTIES (...)]}: commits an
-   * empty dataset (version 1, no fragments) with the columns as its schema; {@code TBLPROPERTIES
+   * {@code CREATE TABLE [IF NOT EXISTS] t (columns) [USING lance] [TBLPROPERTIES (...)]}: commits
+   * an empty dataset (version 1, no fragments) with the columns as its schema; {@code TBLPROPERTIES
    * ('<column>.arrow.fixed-size-list.size' = '<d>')} makes an {@code ARRAY<FLOAT>} column a vector.
    */
   @Override
-  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
+  public Table createTable(
+      Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
       throws TableAlreadyExistsException {
     String provider = properties == null ? null : properties.get(TableCatalog.PROP_PROVIDER);
     if (provider != null && !provider.equalsIgnoreCase(LanceDataSource.SHORT_NAME)) {
-      throw new UnsupportedOperationException("Cannot create " + quoted(ident) + " USING " + provider + ": catalog "
-          + name() + " holds Lance datasets only. Use USING lance, or leave USING out.");
+      throw new UnsupportedOperationException(
+          "Cannot create "
+              + quoted(ident)
+              + " USING "
+              + provider
+              + ": catalog "
+              + name()
+              + " holds Lance datasets only. Use USING lance, or leave USING out.");
     }
     if (partitions != null && partitions.length > 0) {
-      throw new UnsupportedOperationException("Cannot partition " + quoted(ident) + ": Lance datasets are not "
-          + "partitioned. Remove PARTITIONED BY.");
+      throw new UnsupportedOperationException(
+          "Cannot partition "
+              + quoted(ident)
+              + ": Lance datasets are not "
+              + "partitioned. Remove PARTITIONED BY.");
     }
     Configuration conf = hadoopConf();
     String location = stagingLocation(ident, properties, conf);
@@ -247,25 +302,29 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
       throw new TableAlreadyExistsException(ident);
     }
     StructType schema = CatalogV2Util.v2ColumnsToStructType(columns);
-    LanceSchema lanceSchema = LanceSchema.fromArrow(SparkTypes.toArrow(schema, vectorColumns(properties)));
+    LanceSchema lanceSchema =
+        LanceSchema.fromArrow(SparkTypes.toArrow(schema, vectorColumns(properties)));
     Dataset.evictCached(location);
     Dataset.commitFragments(location, conf, lanceSchema, List.of(), WriteMode.CREATE, 0).close();
     return LanceTable.load(location, 0, conf).asSqlTable();
   }
 
   /**
-   * {@code ALTER TABLE}: {@code ADD COLUMNS}, {@code DROP COLUMN}, {@code RENAME COLUMN} and
-   * {@code SET/UNSET TBLPROPERTIES}, each statement committed as one Lance version (see
-   * {@link LanceTableChanges}); anything else is refused naming the change.
+   * {@code ALTER TABLE}: {@code ADD COLUMNS}, {@code DROP COLUMN}, {@code RENAME COLUMN} and {@code
+   * SET/UNSET TBLPROPERTIES}, each statement committed as one Lance version (see {@link
+   * LanceTableChanges}); anything else is refused naming the change.
    */
   @Override
   public Table alterTable(Identifier ident, TableChange... changes) {
     Configuration conf = hadoopConf();
     String location = location(ident, conf);
-    if (!Dataset.exists(location, conf)) { // Spark resolved the table first: it was dropped meanwhile
-      throw new LancelotException("Cannot alter " + quoted(ident) + ": there is no dataset at " + location + ".");
+    if (!Dataset.exists(
+        location, conf)) { // Spark resolved the table first: it was dropped meanwhile
+      throw new LancelotException(
+          "Cannot alter " + quoted(ident) + ": there is no dataset at " + location + ".");
     }
-    try (Dataset latest = Dataset.open(location, dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(conf))) {
+    try (Dataset latest =
+        Dataset.open(location, dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(conf))) {
       LanceTableChanges.apply(quoted(ident), latest, changes);
     }
     return LanceTable.load(location, 0, conf).asSqlTable();
@@ -273,15 +332,24 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
 
   /**
    * {@code DROP TABLE}: deletes the dataset's directory, every version with it (Lance keeps no
-   * other copy, so {@code PURGE} changes nothing). A table named by its path is refused: the catalog
-   * only removes what it laid out itself.
+   * other copy, so {@code PURGE} changes nothing). A table named by its path is refused: the
+   * catalog only removes what it laid out itself.
    */
   @Override
   public boolean dropTable(Identifier ident) {
     if (ident.namespace().length == 0 && isPath(ident.name())) {
-      throw new UnsupportedOperationException("Cannot drop " + quoted(ident) + ": catalog " + name() + " drops only "
-          + "the tables it names (<root>/<namespace>/<name>" + TABLE_SUFFIX + "), not a dataset named by its path. "
-          + "Delete the directory " + ident.name() + " instead.");
+      throw new UnsupportedOperationException(
+          "Cannot drop "
+              + quoted(ident)
+              + ": catalog "
+              + name()
+              + " drops only "
+              + "the tables it names (<root>/<namespace>/<name>"
+              + TABLE_SUFFIX
+              + "), not a dataset named by its path. "
+              + "Delete the directory "
+              + ident.name()
+              + " instead.");
     }
     Configuration conf = hadoopConf();
     String location = location(ident, conf);
@@ -294,8 +362,9 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
       Dataset.evictCached(location);
       return deleted;
     } catch (IOException e) {
-      throw new LancelotException("Cannot drop " + quoted(ident) + ": deleting " + location + " failed: "
-          + e.getMessage(), e);
+      throw new LancelotException(
+          "Cannot drop " + quoted(ident) + ": deleting " + location + " failed: " + e.getMessage(),
+          e);
     }
   }
 
@@ -307,8 +376,12 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
 
   @Override
   public void renameTable(Identifier from, Identifier to) {
-    throw new UnsupportedOperationException("ALTER TABLE ... RENAME TO is not supported yet by catalog " + name()
-        + " (table " + quoted(from) + ").");
+    throw new UnsupportedOperationException(
+        "ALTER TABLE ... RENAME TO is not supported yet by catalog "
+            + name()
+            + " (table "
+            + quoted(from)
+            + ").");
   }
 
   // ---- namespaces: directories under the root
@@ -346,7 +419,9 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     }
     List<String[]> out = new ArrayList<>();
     for (FileEntry e : new HadoopFileIO(conf).list(dir)) {
-      if (e.isDirectory() && !e.name().endsWith(TABLE_SUFFIX) && !e.name().startsWith(".")
+      if (e.isDirectory()
+          && !e.name().endsWith(TABLE_SUFFIX)
+          && !e.name().startsWith(".")
           && !e.name().startsWith("_")) {
         String[] child = Arrays.copyOf(namespace, namespace.length + 1);
         child[namespace.length] = e.name();
@@ -363,7 +438,8 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
   }
 
   @Override
-  public Map<String, String> loadNamespaceMetadata(String[] namespace) throws NoSuchNamespaceException {
+  public Map<String, String> loadNamespaceMetadata(String[] namespace)
+      throws NoSuchNamespaceException {
     if (!namespaceExists(namespace)) {
       throw new NoSuchNamespaceException(namespace);
     }
@@ -382,20 +458,32 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     try {
       path.getFileSystem(conf).mkdirs(path);
     } catch (IOException e) {
-      throw new LancelotException("Cannot create namespace " + String.join(".", namespace) + " at " + dir + ": "
-          + e.getMessage(), e);
+      throw new LancelotException(
+          "Cannot create namespace "
+              + String.join(".", namespace)
+              + " at "
+              + dir
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
   @Override
   public void alterNamespace(String[] namespace, NamespaceChange... changes) {
-    throw new UnsupportedOperationException("ALTER NAMESPACE is not supported yet by catalog " + name() + ".");
+    throw new UnsupportedOperationException(
+        "ALTER NAMESPACE is not supported yet by catalog " + name() + ".");
   }
 
   @Override
   public boolean dropNamespace(String[] namespace, boolean cascade) {
-    throw new UnsupportedOperationException("DROP NAMESPACE is not supported yet by catalog " + name() + ": delete "
-        + "the directory " + namespaceDir(namespace) + " instead.");
+    throw new UnsupportedOperationException(
+        "DROP NAMESPACE is not supported yet by catalog "
+            + name()
+            + ": delete "
+            + "the directory "
+            + namespaceDir(namespace)
+            + " instead.");
   }
 
   // ---- procedures

@@ -16,9 +16,9 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * The {@code lance} data source: {@code spark.read.format("lance").load(path)} and
- * {@code df.write.format("lance").mode(...).save(path)}. Paths resolve through
- * {@link LancePathCatalog}, registered on first use as catalog {@value #CATALOG}.
+ * The {@code lance} data source: {@code spark.read.format("lance").load(path)} and {@code
+ * df.write.format("lance").mode(...).save(path)}. Paths resolve through {@link LancePathCatalog},
+ * registered on first use as catalog {@value #CATALOG}.
  */
 public final class LanceDataSource implements SupportsCatalogOptions, DataSourceRegister {
   public static final String SHORT_NAME = "lance";
@@ -32,20 +32,27 @@ public final class LanceDataSource implements SupportsCatalogOptions, DataSource
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
     LanceOptions o = LanceOptions.parse(options);
-    return LanceTable.load(LancePathCatalog.qualify(o.path()), o.version().orElse(0), LancePathCatalog.hadoopConf())
+    return LanceTable.load(
+            LancePathCatalog.qualify(o.path()),
+            o.version().orElse(0),
+            LancePathCatalog.hadoopConf())
         .schema();
   }
 
   @Override
-  public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
+  public Table getTable(
+      StructType schema, Transform[] partitioning, Map<String, String> properties) {
     LanceOptions o = LanceOptions.parse(new CaseInsensitiveStringMap(properties));
-    return LanceTable.load(LancePathCatalog.qualify(o.path()), o.version().orElse(0), LancePathCatalog.hadoopConf());
+    return LanceTable.load(
+        LancePathCatalog.qualify(o.path()), o.version().orElse(0), LancePathCatalog.hadoopConf());
   }
 
   @Override
   public Identifier extractIdentifier(CaseInsensitiveStringMap options) {
-    // the table name is the qualified location, so the catalog, the plan and the tasks all see one URI
-    return Identifier.of(new String[0], LancePathCatalog.qualify(LanceOptions.parse(options).path()));
+    // the table name is the qualified location, so the catalog, the plan and the tasks all see one
+    // URI
+    return Identifier.of(
+        new String[0], LancePathCatalog.qualify(LanceOptions.parse(options).path()));
   }
 
   @Override
@@ -59,8 +66,8 @@ public final class LanceDataSource implements SupportsCatalogOptions, DataSource
   }
 
   /**
-   * Spark calls this on the read path only (never for writes), right before loading the table:
-   * the place to refuse reading a location that holds no dataset, with the engine's message.
+   * Spark calls this on the read path only (never for writes), right before loading the table: the
+   * place to refuse reading a location that holds no dataset, with the engine's message.
    */
   @Override
   public Optional<String> extractTimeTravelVersion(CaseInsensitiveStringMap options) {
@@ -70,8 +77,10 @@ public final class LanceDataSource implements SupportsCatalogOptions, DataSource
     if (!Dataset.exists(location, conf)) {
       Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf)).close();
     }
-    String v = options.containsKey(LanceOptions.VERSION) ? options.get(LanceOptions.VERSION)
-        : options.get(LanceOptions.VERSION_AS_OF);
+    String v =
+        options.containsKey(LanceOptions.VERSION)
+            ? options.get(LanceOptions.VERSION)
+            : options.get(LanceOptions.VERSION_AS_OF);
     return Optional.ofNullable(v);
   }
 

@@ -6,8 +6,8 @@ import dev.lancelot.spark.write.LanceDeltaCommitMessage;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
- * Registers the lancelot classes that cross Spark's configured serializer, for sessions with
- * {@code spark.kryo.registrationRequired=true}:
+ * Registers the lancelot classes that cross Spark's configured serializer, for sessions with {@code
+ * spark.kryo.registrationRequired=true}:
  *
  * <pre>
  * spark.serializer=org.apache.spark.serializer.KryoSerializer
@@ -17,12 +17,11 @@ import org.apache.spark.serializer.KryoRegistrator;
  *
  * <p>These classes serialize themselves ({@link com.esotericsoftware.kryo.KryoSerializable}); what
  * they carry (engine records, arrays, lists, the Hadoop configuration broadcast to executors) never
- * reaches Kryo. The only other classes are the
- * arrays behind the small collections lancelot parallelizes (search unit numbers, groups of
- * fragment ids), which Spark itself does not register.
- * Without {@code registrationRequired} the registrator is optional: Kryo picks the same
- * serializers for unregistered classes. To combine it with registrators of your own, list them
- * all, separated by commas.
+ * reaches Kryo. The only other classes are the arrays behind the small collections lancelot
+ * parallelizes (search unit numbers, groups of fragment ids), which Spark itself does not register.
+ * Without {@code registrationRequired} the registrator is optional: Kryo picks the same serializers
+ * for unregistered classes. To combine it with registrators of your own, list them all, separated
+ * by commas.
  */
 public final class LanceKryoRegistrator implements KryoRegistrator {
   @Override

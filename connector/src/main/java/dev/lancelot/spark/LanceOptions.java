@@ -13,19 +13,19 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * Options of the {@code lance} data source. Every option is documented in docs/user-guide.md.
  *
  * <ul>
- *   <li>{@code path} — dataset location (any Hadoop path).</li>
- *   <li>{@code version} — read this version instead of the latest (also {@code versionAsOf}).</li>
- *   <li>{@code timestampAsOf} — read the version that was the latest at this instant, e.g.
- *       {@code "2026-01-31 12:00:00"} (in the session time zone); Spark resolves it through
- *       {@link LancePathCatalog#loadTable(org.apache.spark.sql.connector.catalog.Identifier, long)}.</li>
- *   <li>{@code batch_size} — rows per columnar batch (default 8192).</li>
+ *   <li>{@code path} — dataset location (any Hadoop path).
+ *   <li>{@code version} — read this version instead of the latest (also {@code versionAsOf}).
+ *   <li>{@code timestampAsOf} — read the version that was the latest at this instant, e.g. {@code
+ *       "2026-01-31 12:00:00"} (in the session time zone); Spark resolves it through {@link
+ *       LancePathCatalog#loadTable(org.apache.spark.sql.connector.catalog.Identifier, long)}.
+ *   <li>{@code batch_size} — rows per columnar batch (default 8192).
  *   <li>{@code max_rows_per_partition} — fragments larger than this are split into several input
- *       partitions by row range (default 1,048,576).</li>
+ *       partitions by row range (default 1,048,576).
  *   <li>{@code max_rows_per_file} — rows per data file (fragment) a write task produces at most
- *       (default 1,048,576).</li>
- *   <li>{@code vector.columns} — on write, array columns to store as Lance vectors
- *       ({@code fixed_size_list}), as {@code name:dim} pairs separated by commas, e.g.
- *       {@code "vector:128,img_emb:512"}.</li>
+ *       (default 1,048,576).
+ *   <li>{@code vector.columns} — on write, array columns to store as Lance vectors ({@code
+ *       fixed_size_list}), as {@code name:dim} pairs separated by commas, e.g. {@code
+ *       "vector:128,img_emb:512"}.
  * </ul>
  *
  * lance-spark's {@code max_row_per_file} is accepted for {@code max_rows_per_file}; lance-spark
@@ -33,8 +33,13 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * refused, naming the closest valid one: a misspelt option must not silently read the latest
  * version or write with defaults.
  */
-public record LanceOptions(String path, OptionalLong version, int batchSize, long maxRowsPerPartition,
-    int maxRowsPerFile, Map<String, Integer> vectorColumns) {
+public record LanceOptions(
+    String path,
+    OptionalLong version,
+    int batchSize,
+    long maxRowsPerPartition,
+    int maxRowsPerFile,
+    Map<String, Integer> vectorColumns) {
   public static final String PATH = "path";
   public static final String VERSION = "version";
   public static final String VERSION_AS_OF = "versionAsOf";
@@ -43,33 +48,49 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
   public static final String MAX_ROWS_PER_FILE = "max_rows_per_file";
   public static final String VECTOR_COLUMNS = "vector.columns";
   public static final String TIMESTAMP_AS_OF = "timestampAsOf";
-  /** Every option the data source understands (compared case-insensitively, as Spark passes them). */
-  public static final List<String> VALID = List.of(PATH, VERSION, VERSION_AS_OF, TIMESTAMP_AS_OF, BATCH_SIZE,
-      MAX_ROWS_PER_PARTITION, MAX_ROWS_PER_FILE, VECTOR_COLUMNS);
+
+  /**
+   * Every option the data source understands (compared case-insensitively, as Spark passes them).
+   */
+  public static final List<String> VALID =
+      List.of(
+          PATH,
+          VERSION,
+          VERSION_AS_OF,
+          TIMESTAMP_AS_OF,
+          BATCH_SIZE,
+          MAX_ROWS_PER_PARTITION,
+          MAX_ROWS_PER_FILE,
+          VECTOR_COLUMNS);
 
   /** lance-spark's names of lancelot's options, accepted as the same option (docs/sql.md). */
   public static final Map<String, String> ALIASES = Map.of("max_row_per_file", MAX_ROWS_PER_FILE);
 
   /** Options of lance-spark that lancelot does not offer, with what to do instead. */
-  static final Map<String, String> NOT_OFFERED = Map.of(
-      "write_mode", "use Spark's save mode instead: .mode(\"append\") or .mode(\"overwrite\"), or INSERT INTO / "
-          + "INSERT OVERWRITE",
-      "max_rows_per_group", "lancelot writes Lance 2.x files, which have pages, not row groups",
-      "max_bytes_per_file", "bound files by rows with max_rows_per_file",
-      "data_storage_version", "lancelot writes the Lance 2.x file format only",
-      "block_size", "reads are sized by the engine",
-      "index_cache_size", "size the index cache in bytes with the Spark conf spark.lancelot.cache.maxBytes",
-      "metadata_cache_size", "size the cache in bytes with the Spark conf spark.lancelot.cache.maxBytes",
-      "pushdownfilters", "filters are always pushed down when the engine can evaluate them",
-      "topn_push_down", "ORDER BY ... LIMIT runs in Spark over the pushed-down scan");
+  static final Map<String, String> NOT_OFFERED =
+      Map.of(
+          "write_mode",
+              "use Spark's save mode instead: .mode(\"append\") or .mode(\"overwrite\"), or INSERT INTO / "
+                  + "INSERT OVERWRITE",
+          "max_rows_per_group", "lancelot writes Lance 2.x files, which have pages, not row groups",
+          "max_bytes_per_file", "bound files by rows with max_rows_per_file",
+          "data_storage_version", "lancelot writes the Lance 2.x file format only",
+          "block_size", "reads are sized by the engine",
+          "index_cache_size",
+              "size the index cache in bytes with the Spark conf spark.lancelot.cache.maxBytes",
+          "metadata_cache_size",
+              "size the cache in bytes with the Spark conf spark.lancelot.cache.maxBytes",
+          "pushdownfilters", "filters are always pushed down when the engine can evaluate them",
+          "topn_push_down", "ORDER BY ... LIMIT runs in Spark over the pushed-down scan");
 
   public static LanceOptions parse(CaseInsensitiveStringMap options) {
     options = withAliasesResolved(options);
     checkKnown(options.keySet());
     String path = options.get(PATH);
     if (path == null || path.isBlank()) {
-      throw new InvalidInputException("Cannot use the lance data source without a path: pass it to load(path) / "
-          + "save(path) or set option \"path\".");
+      throw new InvalidInputException(
+          "Cannot use the lance data source without a path: pass it to load(path) / "
+              + "save(path) or set option \"path\".");
     }
     OptionalLong version = OptionalLong.empty();
     String v = options.containsKey(VERSION) ? options.get(VERSION) : options.get(VERSION_AS_OF);
@@ -77,9 +98,17 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
       version = OptionalLong.of(positiveLong(VERSION, v));
     }
     int batchSize = (int) positiveLong(BATCH_SIZE, options.getOrDefault(BATCH_SIZE, "8192"));
-    long maxRows = positiveLong(MAX_ROWS_PER_PARTITION, options.getOrDefault(MAX_ROWS_PER_PARTITION, "1048576"));
-    int maxRowsPerFile = (int) positiveLong(MAX_ROWS_PER_FILE, options.getOrDefault(MAX_ROWS_PER_FILE, "1048576"));
-    return new LanceOptions(path, version, batchSize, maxRows, maxRowsPerFile,
+    long maxRows =
+        positiveLong(
+            MAX_ROWS_PER_PARTITION, options.getOrDefault(MAX_ROWS_PER_PARTITION, "1048576"));
+    int maxRowsPerFile =
+        (int) positiveLong(MAX_ROWS_PER_FILE, options.getOrDefault(MAX_ROWS_PER_FILE, "1048576"));
+    return new LanceOptions(
+        path,
+        version,
+        batchSize,
+        maxRows,
+        maxRowsPerFile,
         vectorColumns(options.get(VECTOR_COLUMNS)));
   }
 
@@ -94,8 +123,12 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
         continue;
       }
       if (options.containsKey(alias.getValue())) {
-        throw new InvalidInputException("Cannot use both options \"" + alias.getKey() + "\" and \"" + alias.getValue()
-            + "\" with the lance data source: they are the same option. Keep one.");
+        throw new InvalidInputException(
+            "Cannot use both options \""
+                + alias.getKey()
+                + "\" and \""
+                + alias.getValue()
+                + "\" with the lance data source: they are the same option. Keep one.");
       }
       if (out == null) {
         out = new HashMap<>(options.asCaseSensitiveMap());
@@ -114,13 +147,24 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     for (String key : keys) {
       String instead = NOT_OFFERED.get(key.toLowerCase(java.util.Locale.ROOT));
       if (instead != null) {
-        throw new InvalidInputException("Cannot use option \"" + key + "\" with the lance data source: lancelot does "
-            + "not offer this lance-spark option; " + instead + ".");
+        throw new InvalidInputException(
+            "Cannot use option \""
+                + key
+                + "\" with the lance data source: lancelot does "
+                + "not offer this lance-spark option; "
+                + instead
+                + ".");
       }
       if (VALID.stream().noneMatch(key::equalsIgnoreCase)) {
-        throw new InvalidInputException("Cannot use option \"" + key + "\" with the lance data source: it is not an "
-            + "option of lance. Did you mean \"" + closest(key) + "\"? Valid options: " + String.join(", ", VALID)
-            + ".");
+        throw new InvalidInputException(
+            "Cannot use option \""
+                + key
+                + "\" with the lance data source: it is not an "
+                + "option of lance. Did you mean \""
+                + closest(key)
+                + "\"? Valid options: "
+                + String.join(", ", VALID)
+                + ".");
       }
     }
   }
@@ -139,8 +183,15 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new InvalidInputException("Cannot use option " + name + "=\"" + value + "\": expected a whole number between 1 "
-        + "and " + Integer.MAX_VALUE + ".");
+    throw new InvalidInputException(
+        "Cannot use option "
+            + name
+            + "=\""
+            + value
+            + "\": expected a whole number between 1 "
+            + "and "
+            + Integer.MAX_VALUE
+            + ".");
   }
 
   static Map<String, Integer> vectorColumns(String spec) {
@@ -151,8 +202,13 @@ public record LanceOptions(String path, OptionalLong version, int batchSize, lon
     for (String part : spec.split(",", -1)) {
       String[] kv = part.trim().split(":", -1);
       if (kv.length != 2 || kv[0].isBlank()) {
-        throw new InvalidInputException("Cannot use option " + VECTOR_COLUMNS + "=\"" + spec + "\": expected name:dim "
-            + "pairs separated by commas, e.g. \"vector:128\".");
+        throw new InvalidInputException(
+            "Cannot use option "
+                + VECTOR_COLUMNS
+                + "=\""
+                + spec
+                + "\": expected name:dim "
+                + "pairs separated by commas, e.g. \"vector:128\".");
       }
       out.put(kv[0].trim(), (int) positiveLong(VECTOR_COLUMNS, kv[1]));
     }

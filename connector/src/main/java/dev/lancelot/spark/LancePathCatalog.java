@@ -15,22 +15,22 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
+import org.apache.spark.sql.connector.catalog.CatalogV2Util;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.StagedTable;
 import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableChange;
-import org.apache.spark.sql.connector.catalog.CatalogV2Util;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A catalog whose table names are dataset locations. It backs {@code spark.read/write.format("lance")}
- * (see {@link LanceDataSource#extractCatalog}), so that every save mode maps to a Spark plan:
- * append and overwrite of existing datasets load the table, errorifexists and ignore become
- * create-table-as-select, and all of them commit one Lance version.
+ * A catalog whose table names are dataset locations. It backs {@code
+ * spark.read/write.format("lance")} (see {@link LanceDataSource#extractCatalog}), so that every
+ * save mode maps to a Spark plan: append and overwrite of existing datasets load the table,
+ * errorifexists and ignore become create-table-as-select, and all of them commit one Lance version.
  */
 public class LancePathCatalog implements StagingTableCatalog {
   private String name = "lance_paths";
@@ -69,7 +69,8 @@ public class LancePathCatalog implements StagingTableCatalog {
    * Where a staged create or replace writes: {@link #location}. {@code properties} are the
    * statement's table properties ({@code LOCATION} among them as {@code location}).
    */
-  protected String stagingLocation(Identifier ident, Map<String, String> properties, Configuration conf) {
+  protected String stagingLocation(
+      Identifier ident, Map<String, String> properties, Configuration conf) {
     return location(ident, conf);
   }
 
@@ -77,7 +78,8 @@ public class LancePathCatalog implements StagingTableCatalog {
    * The table for a location without a dataset: an empty one, so that an append there creates the
    * dataset (as Lance does).
    */
-  protected Table missingTable(Identifier ident, String location, Configuration conf) throws NoSuchTableException {
+  protected Table missingTable(Identifier ident, String location, Configuration conf)
+      throws NoSuchTableException {
     return LanceTable.absent(location, conf);
   }
 
@@ -108,8 +110,12 @@ public class LancePathCatalog implements StagingTableCatalog {
     try {
       v = Long.parseLong(version.trim());
     } catch (NumberFormatException e) {
-      throw new InvalidInputException("Cannot read version \"" + version + "\" of " + ident.name()
-          + ": Lance versions are whole numbers (1, 2, ...).");
+      throw new InvalidInputException(
+          "Cannot read version \""
+              + version
+              + "\" of "
+              + ident.name()
+              + ": Lance versions are whole numbers (1, 2, ...).");
     }
     Configuration conf = hadoopConf();
     String location = location(ident, conf);
@@ -117,7 +123,8 @@ public class LancePathCatalog implements StagingTableCatalog {
       return LanceTable.load(location, v, conf);
     } catch (DatasetNotFoundException e) {
       if (Dataset.exists(location, conf)) {
-        throw e; // the dataset exists but not this version: keep the engine's message listing versions
+        throw e; // the dataset exists but not this version: keep the engine's message listing
+        // versions
       }
       throw new NoSuchTableException(ident);
     }
@@ -148,9 +155,18 @@ public class LancePathCatalog implements StagingTableCatalog {
     }
     if (version == 0) {
       VersionInfo first = versions.get(0);
-      throw new InvalidInputException("Cannot read " + location + " as of " + at + ": its first version ("
-          + first.version() + ") was committed later, at " + first.timestamp() + ". Use a timestamp at or after "
-          + first.timestamp() + ", or VERSION AS OF.");
+      throw new InvalidInputException(
+          "Cannot read "
+              + location
+              + " as of "
+              + at
+              + ": its first version ("
+              + first.version()
+              + ") was committed later, at "
+              + first.timestamp()
+              + ". Use a timestamp at or after "
+              + first.timestamp()
+              + ", or VERSION AS OF.");
     }
     return LanceTable.load(location, version, conf);
   }
@@ -163,69 +179,77 @@ public class LancePathCatalog implements StagingTableCatalog {
 
   @Override
   @SuppressWarnings("deprecation") // Spark still calls these overloads
-  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
+  public Table createTable(
+      Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
       throws TableAlreadyExistsException {
-    throw new UnsupportedOperationException("Cannot create an empty Lance dataset at " + ident.name()
-        + " through this path catalog; write a DataFrame to it instead.");
+    throw new UnsupportedOperationException(
+        "Cannot create an empty Lance dataset at "
+            + ident.name()
+            + " through this path catalog; write a DataFrame to it instead.");
   }
 
   @Override
   @SuppressWarnings("deprecation") // Spark still calls these overloads
-  public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> props)
+  public Table createTable(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> props)
       throws TableAlreadyExistsException {
     return createTable(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, props);
   }
 
   @Override
   @SuppressWarnings("deprecation") // Spark still calls these overloads
-  public StagedTable stageCreate(Identifier ident, Column[] columns, Transform[] partitions,
-      Map<String, String> properties) {
+  public StagedTable stageCreate(
+      Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties) {
     requireUnpartitioned(ident, partitions);
     Configuration conf = hadoopConf();
-    return new LanceStagedTable(stagingLocation(ident, properties, conf), conf, false, vectorColumns(properties));
+    return new LanceStagedTable(
+        stagingLocation(ident, properties, conf), conf, false, vectorColumns(properties));
   }
 
   @Override
   @SuppressWarnings("deprecation") // Spark still calls these overloads
-  public StagedTable stageCreate(Identifier ident, StructType schema, Transform[] partitions,
-      Map<String, String> properties) {
+  public StagedTable stageCreate(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties) {
     return stageCreate(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
   }
 
   @Override
   @SuppressWarnings("deprecation") // Spark still calls these overloads
-  public StagedTable stageReplace(Identifier ident, Column[] columns, Transform[] partitions,
-      Map<String, String> properties) {
+  public StagedTable stageReplace(
+      Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties) {
     return stageCreateOrReplace(ident, columns, partitions, properties);
   }
 
   @Override
   @SuppressWarnings("deprecation") // Spark still calls these overloads
-  public StagedTable stageReplace(Identifier ident, StructType schema, Transform[] partitions,
-      Map<String, String> properties) {
-    return stageCreateOrReplace(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+  public StagedTable stageReplace(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties) {
+    return stageCreateOrReplace(
+        ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
   }
 
   @Override
   @SuppressWarnings("deprecation") // Spark still calls these overloads
-  public StagedTable stageCreateOrReplace(Identifier ident, Column[] columns, Transform[] partitions,
-      Map<String, String> properties) {
+  public StagedTable stageCreateOrReplace(
+      Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties) {
     requireUnpartitioned(ident, partitions);
     Configuration conf = hadoopConf();
-    return new LanceStagedTable(stagingLocation(ident, properties, conf), conf, true, vectorColumns(properties));
+    return new LanceStagedTable(
+        stagingLocation(ident, properties, conf), conf, true, vectorColumns(properties));
   }
 
   @Override
   @SuppressWarnings("deprecation") // Spark still calls these overloads
-  public StagedTable stageCreateOrReplace(Identifier ident, StructType schema, Transform[] partitions,
-      Map<String, String> properties) {
-    return stageCreateOrReplace(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+  public StagedTable stageCreateOrReplace(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties) {
+    return stageCreateOrReplace(
+        ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
   }
 
   /**
    * Vector columns named by table properties {@code '<column>.arrow.fixed-size-list.size' = '<d>'}
-   * (the convention of Lance's own Spark connector), e.g. from {@code CREATE TABLE ... TBLPROPERTIES
-   * ('vector.arrow.fixed-size-list.size' = '128') AS SELECT ...}.
+   * (the convention of Lance's own Spark connector), e.g. from {@code CREATE TABLE ...
+   * TBLPROPERTIES ('vector.arrow.fixed-size-list.size' = '128') AS SELECT ...}.
    */
   static Map<String, Integer> vectorColumns(Map<String, String> properties) {
     Map<String, Integer> out = new java.util.HashMap<>();
@@ -233,31 +257,37 @@ public class LancePathCatalog implements StagingTableCatalog {
       return out;
     }
     String suffix = "." + SparkTypes.FIXED_SIZE_LIST_SIZE;
-    properties.forEach((key, value) -> {
-      if (key.endsWith(suffix) && key.length() > suffix.length()) {
-        String column = key.substring(0, key.length() - suffix.length());
-        out.put(column, (int) LanceOptions.positiveLong(key, value));
-      }
-    });
+    properties.forEach(
+        (key, value) -> {
+          if (key.endsWith(suffix) && key.length() > suffix.length()) {
+            String column = key.substring(0, key.length() - suffix.length());
+            out.put(column, (int) LanceOptions.positiveLong(key, value));
+          }
+        });
     return out;
   }
 
   private static void requireUnpartitioned(Identifier ident, Transform[] partitions) {
     if (partitions != null && partitions.length > 0) {
-      throw new UnsupportedOperationException("Cannot partition Lance dataset " + ident.name()
-          + ": Lance datasets are not partitioned. Remove partitionBy(...).");
+      throw new UnsupportedOperationException(
+          "Cannot partition Lance dataset "
+              + ident.name()
+              + ": Lance datasets are not partitioned. Remove partitionBy(...).");
     }
   }
 
   @Override
   public Table alterTable(Identifier ident, TableChange... changes) {
-    throw new UnsupportedOperationException("Cannot alter Lance dataset " + ident.name() + " through Spark");
+    throw new UnsupportedOperationException(
+        "Cannot alter Lance dataset " + ident.name() + " through Spark");
   }
 
   @Override
   public boolean dropTable(Identifier ident) {
-    throw new UnsupportedOperationException("Cannot drop Lance dataset " + ident.name()
-        + " through Spark; delete its directory instead.");
+    throw new UnsupportedOperationException(
+        "Cannot drop Lance dataset "
+            + ident.name()
+            + " through Spark; delete its directory instead.");
   }
 
   @Override

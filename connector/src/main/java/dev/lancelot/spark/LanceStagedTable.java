@@ -7,13 +7,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.catalog.StagedTable;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * The target of {@code CREATE TABLE AS SELECT} / {@code REPLACE TABLE AS SELECT} (save modes
- * errorifexists, ignore and overwrite of a new location): the write job commits exactly one
- * version — the dataset's first for a create, a replacing one for a replace — so there is nothing
- * left to do at staging commit, and an aborted job leaves no version behind.
+ * errorifexists, ignore and overwrite of a new location): the write job commits exactly one version
+ * — the dataset's first for a create, a replacing one for a replace — so there is nothing left to
+ * do at staging commit, and an aborted job leaves no version behind.
  */
 final class LanceStagedTable extends LanceTable implements StagedTable {
   private final boolean replace;
@@ -21,11 +20,17 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
 
   /**
    * {@code vectorColumns}: array columns to write as Lance vectors, from the statement's table
-   * properties; the write option {@code vector.columns} adds to them (and wins for a column both name).
+   * properties; the write option {@code vector.columns} adds to them (and wins for a column both
+   * name).
    */
-  LanceStagedTable(String location, Configuration conf, boolean replace, Map<String, Integer> vectorColumns) {
-    super(location, 0, new org.apache.arrow.vector.types.pojo.Schema(java.util.List.of()),
-        Map.of("location", location), conf);
+  LanceStagedTable(
+      String location, Configuration conf, boolean replace, Map<String, Integer> vectorColumns) {
+    super(
+        location,
+        0,
+        new org.apache.arrow.vector.types.pojo.Schema(java.util.List.of()),
+        Map.of("location", location),
+        conf);
     this.replace = replace;
     this.vectorColumns = Map.copyOf(vectorColumns);
   }
@@ -36,8 +41,14 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
     if (!vectorColumns.isEmpty()) {
       Map<String, Integer> dims = new HashMap<>(vectorColumns);
       dims.putAll(options.vectorColumns());
-      options = new LanceOptions(options.path(), options.version(), options.batchSize(), options.maxRowsPerPartition(),
-          options.maxRowsPerFile(), dims);
+      options =
+          new LanceOptions(
+              options.path(),
+              options.version(),
+              options.batchSize(),
+              options.maxRowsPerPartition(),
+              options.maxRowsPerFile(),
+              dims);
     }
     return new LanceWriteBuilder(this, info, options, true).staged(replace);
   }

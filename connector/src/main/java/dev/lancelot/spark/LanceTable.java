@@ -6,30 +6,30 @@ import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.Predicates;
-import dev.lancelot.spark.read.SparkPredicates;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
+import dev.lancelot.spark.read.LanceScanBuilder;
 import dev.lancelot.spark.read.MetadataColumns;
+import dev.lancelot.spark.read.SparkPredicates;
 import dev.lancelot.spark.write.LanceRowLevelOperation;
+import dev.lancelot.spark.write.LanceWriteBuilder;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
 import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
-import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
-import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
-import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
-import dev.lancelot.spark.read.LanceScanBuilder;
-import dev.lancelot.spark.write.LanceWriteBuilder;
-import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -40,11 +40,15 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * and overwrites, of {@code DELETE FROM ... WHERE} (one new version with deletion files, planned by
  * the engine when it evaluates the condition exactly), and of row-level UPDATE, MERGE INTO and
  * other DELETEs ({@link LanceRowLevelOperation}: Spark finds the rows, one version with deletion
- * files and new fragments). A table for a location without a dataset yet has no columns and
- * {@link #exists()} false; writing to it creates the dataset.
+ * files and new fragments). A table for a location without a dataset yet has no columns and {@link
+ * #exists()} false; writing to it creates the dataset.
  */
-public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsMetadataColumns,
-    SupportsRowLevelOperations {
+public class LanceTable
+    implements SupportsRead,
+        SupportsWrite,
+        SupportsDeleteV2,
+        SupportsMetadataColumns,
+        SupportsRowLevelOperations {
   private final String location;
   private final long version;
   private final StructType schema;
@@ -53,8 +57,12 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   private final org.apache.arrow.vector.types.pojo.Schema arrowSchema;
   private boolean sqlTable;
 
-  LanceTable(String location, long version, org.apache.arrow.vector.types.pojo.Schema arrowSchema,
-      Map<String, String> properties, Configuration hadoopConf) {
+  LanceTable(
+      String location,
+      long version,
+      org.apache.arrow.vector.types.pojo.Schema arrowSchema,
+      Map<String, String> properties,
+      Configuration hadoopConf) {
     this.location = location;
     this.version = version;
     this.arrowSchema = arrowSchema;
@@ -63,14 +71,17 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
     this.hadoopConf = hadoopConf;
   }
 
-  /** Opens the dataset at {@code location} (and {@code version}, when positive) and describes it. */
+  /**
+   * Opens the dataset at {@code location} (and {@code version}, when positive) and describes it.
+   */
   static LanceTable load(String location, long version, Configuration conf) {
     OpenOptions open = OpenOptions.defaults().withHadoopConf(conf);
     if (version > 0) {
       open = open.withVersion(version);
     }
     try (Dataset ds = Dataset.open(location, open)) {
-      Map<String, String> props = new HashMap<>(ds.config()); // SET TBLPROPERTIES (Lance's table config)
+      Map<String, String> props =
+          new HashMap<>(ds.config()); // SET TBLPROPERTIES (Lance's table config)
       props.put("location", ds.location());
       props.put("version", Long.toString(ds.version()));
       props.put("format", "lance " + ds.dataStorageVersion());
@@ -86,8 +97,12 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   }
 
   static LanceTable absent(String location, Configuration conf) {
-    return new LanceTable(location, 0, new org.apache.arrow.vector.types.pojo.Schema(java.util.List.of()),
-        Map.of("location", location), conf);
+    return new LanceTable(
+        location,
+        0,
+        new org.apache.arrow.vector.types.pojo.Schema(java.util.List.of()),
+        Map.of("location", location),
+        conf);
   }
 
   @Override
@@ -96,7 +111,8 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   }
 
   @Override
-  @SuppressWarnings("deprecation") // Table.schema() is deprecated for columns(), which Spark derives from it
+  @SuppressWarnings(
+      "deprecation") // Table.schema() is deprecated for columns(), which Spark derives from it
   public StructType schema() {
     return schema;
   }
@@ -108,9 +124,9 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
 
   /**
    * This table as a table of {@link LanceCatalog} (D21): writes go through Spark's own output
-   * resolution, so {@code INSERT INTO t VALUES ...} / {@code INSERT INTO t SELECT ...} match columns
-   * by position and cast as SQL does, and by-name writes are checked by Spark. Tables of the path
-   * catalog accept any schema instead and check appends themselves (D2).
+   * resolution, so {@code INSERT INTO t VALUES ...} / {@code INSERT INTO t SELECT ...} match
+   * columns by position and cast as SQL does, and by-name writes are checked by Spark. Tables of
+   * the path catalog accept any schema instead and check appends themselves (D2).
    */
   LanceTable asSqlTable() {
     LanceTable t = new LanceTable(location, version, arrowSchema, properties, hadoopConf);
@@ -120,8 +136,9 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
 
   @Override
   public Set<TableCapability> capabilities() {
-    EnumSet<TableCapability> caps = EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE,
-        TableCapability.TRUNCATE);
+    EnumSet<TableCapability> caps =
+        EnumSet.of(
+            TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
     if (!sqlTable || !exists()) {
       caps.add(TableCapability.ACCEPT_ANY_SCHEMA);
     }
@@ -146,24 +163,30 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   @Override
   public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
     if (!exists()) {
-      throw new InvalidInputException("Cannot " + info.command() + " " + name() + ": no dataset exists there.");
+      throw new InvalidInputException(
+          "Cannot " + info.command() + " " + name() + ": no dataset exists there.");
     }
     return () -> new LanceRowLevelOperation(this, info.command());
   }
 
   /**
    * True when the engine evaluates the condition exactly, so that the delete is a metadata-only
-   * plan ({@link #deleteWhere}); otherwise Spark deletes through the row-level plan, which finds the
-   * rows by evaluating the condition itself.
+   * plan ({@link #deleteWhere}); otherwise Spark deletes through the row-level plan, which finds
+   * the rows by evaluating the condition itself.
    */
   @Override
-  public boolean canDeleteWhere(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+  public boolean canDeleteWhere(
+      org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     return exactDeleteFilter(predicates).isPresent();
   }
 
-  /** Commits one version deleting the matching rows of the latest version (none when nothing matches). */
+  /**
+   * Commits one version deleting the matching rows of the latest version (none when nothing
+   * matches).
+   */
   @Override
-  public void deleteWhere(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+  public void deleteWhere(
+      org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     String filter = deleteFilter(predicates);
     try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(hadoopConf))) {
       ds.delete(filter); // the new version shares ds's storage; closing ds releases both
@@ -171,17 +194,27 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
   }
 
   /** The engine filter (SQL) for a DELETE condition; refuses a condition that has none. */
-  private String deleteFilter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
-    return exactDeleteFilter(predicates).orElseThrow(() -> new InvalidInputException("Cannot delete from " + name()
-        + " where " + java.util.Arrays.toString(predicates) + ": Lance cannot evaluate this condition exactly, "
-        + "and a delete never approximates."));
+  private String deleteFilter(
+      org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    return exactDeleteFilter(predicates)
+        .orElseThrow(
+            () ->
+                new InvalidInputException(
+                    "Cannot delete from "
+                        + name()
+                        + " where "
+                        + java.util.Arrays.toString(predicates)
+                        + ": Lance cannot evaluate this condition exactly, "
+                        + "and a delete never approximates."));
   }
 
   /** The engine filter (SQL) for a DELETE condition, when every predicate translates exactly. */
-  private Optional<String> exactDeleteFilter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+  private Optional<String> exactDeleteFilter(
+      org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     List<Predicate> translated = new ArrayList<>();
     for (org.apache.spark.sql.connector.expressions.filter.Predicate p : predicates) {
-      Optional<SparkPredicates.Translation> engine = SparkPredicates.translate(p, arrowSchema, false);
+      Optional<SparkPredicates.Translation> engine =
+          SparkPredicates.translate(p, arrowSchema, false);
       if (engine.isEmpty() || !engine.get().exact()) {
         return Optional.empty();
       }
@@ -190,7 +223,10 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
     return Optional.of(Predicates.and(translated).toSql());
   }
 
-  /** {@code options} with this table's location as the path option, as {@link LanceOptions#parse} expects. */
+  /**
+   * {@code options} with this table's location as the path option, as {@link LanceOptions#parse}
+   * expects.
+   */
   public CaseInsensitiveStringMap withPathOption(CaseInsensitiveStringMap options) {
     return withPath(options);
   }
@@ -220,7 +256,9 @@ public class LanceTable implements SupportsRead, SupportsWrite, SupportsDeleteV2
     return version > 0;
   }
 
-  /** The dataset's Arrow schema (what the engine reads), from which {@link #schema()} is derived. */
+  /**
+   * The dataset's Arrow schema (what the engine reads), from which {@link #schema()} is derived.
+   */
   public org.apache.arrow.vector.types.pojo.Schema arrowSchema() {
     return arrowSchema;
   }

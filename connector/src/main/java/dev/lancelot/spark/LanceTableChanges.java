@@ -3,7 +3,6 @@ package dev.lancelot.spark;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,17 +17,31 @@ import org.apache.spark.sql.types.StructField;
  * Applies the {@link TableChange}s of one {@code ALTER TABLE} statement to a dataset, as Lance's
  * schema evolution does (docs/sql.md, "ALTER TABLE"): added columns (nullable, read as nulls in the
  * existing rows) commit one {@code Merge}, dropped columns one {@code Project}, each renamed column
- * one {@code Project}, and {@code SET/UNSET TBLPROPERTIES} one {@code UpdateConfig}. Every change is
- * checked before anything is committed, and one statement holds changes of one kind only, so a
+ * one {@code Project}, and {@code SET/UNSET TBLPROPERTIES} one {@code UpdateConfig}. Every change
+ * is checked before anything is committed, and one statement holds changes of one kind only, so a
  * refused statement commits nothing. Changes Lance cannot make without rewriting data (types,
  * positions, defaults, comments, nested fields) are refused, naming the change and the column.
  */
 final class LanceTableChanges {
   /** Properties computed from the dataset (LanceTable.load); they cannot be set. */
-  static final Set<String> RESERVED = Set.of("location", "version", "format", "fragments", "rows", "indexes",
-      "provider", "owner", "comment");
+  static final Set<String> RESERVED =
+      Set.of(
+          "location",
+          "version",
+          "format",
+          "fragments",
+          "rows",
+          "indexes",
+          "provider",
+          "owner",
+          "comment");
 
-  private enum Kind { ADD, DROP, RENAME, PROPERTIES }
+  private enum Kind {
+    ADD,
+    DROP,
+    RENAME,
+    PROPERTIES
+  }
 
   private final String table;
   private final Dataset dataset;
@@ -38,7 +51,10 @@ final class LanceTableChanges {
     this.dataset = dataset;
   }
 
-  /** Commits {@code changes} to {@code dataset} (the table named {@code table}); returns the new version. */
+  /**
+   * Commits {@code changes} to {@code dataset} (the table named {@code table}); returns the new
+   * version.
+   */
   static Dataset apply(String table, Dataset dataset, TableChange... changes) {
     return new LanceTableChanges(table, dataset).apply(changes);
   }
@@ -50,8 +66,13 @@ final class LanceTableChanges {
     Kind kind = kindOf(changes[0]);
     for (TableChange c : changes) {
       if (kindOf(c) != kind) {
-        throw refuse("it mixes " + describe(changes[0]) + " with " + describe(c) + ", and a Lance version holds one "
-            + "kind of schema change. Run them as separate ALTER TABLE statements.");
+        throw refuse(
+            "it mixes "
+                + describe(changes[0])
+                + " with "
+                + describe(c)
+                + ", and a Lance version holds one "
+                + "kind of schema change. Run them as separate ALTER TABLE statements.");
       }
     }
     return switch (kind) {
@@ -76,15 +97,23 @@ final class LanceTableChanges {
       return Kind.PROPERTIES;
     }
     if (c instanceof TableChange.UpdateColumnType u) {
-      throw refuse(describe(c) + ": Lance changes a column's type only by rewriting it, which lancelot does not do. "
-          + "Add a new column with the values cast (CALL lance.system.add_columns) and drop the old one.", column(u));
+      throw refuse(
+          describe(c)
+              + ": Lance changes a column's type only by rewriting it, which lancelot does not do. "
+              + "Add a new column with the values cast (CALL lance.system.add_columns) and drop the old one.",
+          column(u));
     }
     if (c instanceof TableChange.ColumnChange cc) {
-      throw refuse(describe(c) + " is not supported by Lance tables: only ADD COLUMNS, DROP COLUMN, RENAME COLUMN "
-          + "and SET/UNSET TBLPROPERTIES are.", column(cc));
+      throw refuse(
+          describe(c)
+              + " is not supported by Lance tables: only ADD COLUMNS, DROP COLUMN, RENAME COLUMN "
+              + "and SET/UNSET TBLPROPERTIES are.",
+          column(cc));
     }
-    throw refuse(describe(c) + " is not supported by Lance tables: only ADD COLUMNS, DROP COLUMN, RENAME COLUMN and "
-        + "SET/UNSET TBLPROPERTIES are.");
+    throw refuse(
+        describe(c)
+            + " is not supported by Lance tables: only ADD COLUMNS, DROP COLUMN, RENAME COLUMN and "
+            + "SET/UNSET TBLPROPERTIES are.");
   }
 
   private Dataset addColumns(TableChange[] changes) {
@@ -94,24 +123,42 @@ final class LanceTableChanges {
       TableChange.AddColumn add = (TableChange.AddColumn) c;
       String name = topLevel(add.fieldNames(), "add");
       if (add.position() != null) {
-        throw refuse("column \"" + name + "\" is added at a position (" + add.position() + "), but Lance appends "
-            + "new columns after the existing ones. Remove FIRST/AFTER.");
+        throw refuse(
+            "column \""
+                + name
+                + "\" is added at a position ("
+                + add.position()
+                + "), but Lance appends "
+                + "new columns after the existing ones. Remove FIRST/AFTER.");
       }
       if (add.defaultValue() != null) {
-        throw refuse("column \"" + name + "\" has a DEFAULT, but lancelot adds columns as nulls in the existing rows. "
-            + "Remove DEFAULT, or compute the values with CALL lance.system.add_columns.");
+        throw refuse(
+            "column \""
+                + name
+                + "\" has a DEFAULT, but lancelot adds columns as nulls in the existing rows. "
+                + "Remove DEFAULT, or compute the values with CALL lance.system.add_columns.");
       }
       if (add.comment() != null) {
-        throw refuse("column \"" + name + "\" has a COMMENT, which Lance tables do not store. Remove COMMENT.");
+        throw refuse(
+            "column \""
+                + name
+                + "\" has a COMMENT, which Lance tables do not store. Remove COMMENT.");
       }
       if (!add.isNullable()) {
-        throw refuse("column \"" + name + "\" is NOT NULL, but the existing rows would have no value for it. Add it "
-            + "as a nullable column.");
+        throw refuse(
+            "column \""
+                + name
+                + "\" is NOT NULL, but the existing rows would have no value for it. Add it "
+                + "as a nullable column.");
       }
       String dim = config.get(name + "." + SparkTypes.FIXED_SIZE_LIST_SIZE);
-      Integer vectorDim = dim == null ? null
-          : (int) LanceOptions.positiveLong(name + "." + SparkTypes.FIXED_SIZE_LIST_SIZE, dim);
-      fields.add(SparkTypes.toArrow(new StructField(name, add.dataType(), true, Metadata.empty()), vectorDim));
+      Integer vectorDim =
+          dim == null
+              ? null
+              : (int) LanceOptions.positiveLong(name + "." + SparkTypes.FIXED_SIZE_LIST_SIZE, dim);
+      fields.add(
+          SparkTypes.toArrow(
+              new StructField(name, add.dataType(), true, Metadata.empty()), vectorDim));
     }
     return engine(() -> dataset.addColumns(fields));
   }
@@ -143,17 +190,26 @@ final class LanceTableChanges {
   private Dataset updateProperties(TableChange[] changes) {
     Map<String, Optional<String>> entries = new LinkedHashMap<>();
     for (TableChange c : changes) {
-      String key = c instanceof TableChange.SetProperty s ? s.property() : ((TableChange.RemoveProperty) c).property();
+      String key =
+          c instanceof TableChange.SetProperty s
+              ? s.property()
+              : ((TableChange.RemoveProperty) c).property();
       if (RESERVED.contains(key.toLowerCase(java.util.Locale.ROOT))) {
-        throw refuse("property \"" + key + "\" is computed from the dataset and cannot be set or removed. Reserved: "
-            + new java.util.TreeSet<>(RESERVED) + ".");
+        throw refuse(
+            "property \""
+                + key
+                + "\" is computed from the dataset and cannot be set or removed. Reserved: "
+                + new java.util.TreeSet<>(RESERVED)
+                + ".");
       }
       if (c instanceof TableChange.SetProperty s) {
         if (key.endsWith("." + SparkTypes.FIXED_SIZE_LIST_SIZE)) {
           LanceOptions.positiveLong(key, s.value()); // a vector dimension must be a positive number
         }
         entries.put(key, Optional.of(s.value()));
-      } else if (dataset.config().containsKey(key)) { // UNSET of an absent key changes nothing, as in Spark
+      } else if (dataset
+          .config()
+          .containsKey(key)) { // UNSET of an absent key changes nothing, as in Spark
         entries.put(key, Optional.empty());
       }
     }
@@ -162,8 +218,13 @@ final class LanceTableChanges {
 
   private String topLevel(String[] fieldNames, String action) {
     if (fieldNames.length != 1) {
-      throw refuse("cannot " + action + " nested field " + String.join(".", fieldNames) + ": lancelot changes "
-          + "top-level columns only.");
+      throw refuse(
+          "cannot "
+              + action
+              + " nested field "
+              + String.join(".", fieldNames)
+              + ": lancelot changes "
+              + "top-level columns only.");
     }
     return fieldNames[0];
   }

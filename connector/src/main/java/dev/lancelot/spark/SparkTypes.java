@@ -90,10 +90,13 @@ public final class SparkTypes {
         default -> DataTypes.createDecimalType(20, 0);
       };
     } else if (t instanceof ArrowType.FloatingPoint fp) {
-      return fp.getPrecision() == FloatingPointPrecision.DOUBLE ? DataTypes.DoubleType : DataTypes.FloatType;
+      return fp.getPrecision() == FloatingPointPrecision.DOUBLE
+          ? DataTypes.DoubleType
+          : DataTypes.FloatType;
     } else if (t instanceof ArrowType.Utf8 || t instanceof ArrowType.LargeUtf8) {
       return DataTypes.StringType;
-    } else if (t instanceof ArrowType.Binary || t instanceof ArrowType.LargeBinary
+    } else if (t instanceof ArrowType.Binary
+        || t instanceof ArrowType.LargeBinary
         || t instanceof ArrowType.FixedSizeBinary) {
       return DataTypes.BinaryType;
     } else if (t instanceof ArrowType.Date) {
@@ -102,7 +105,8 @@ public final class SparkTypes {
       return ts.getTimezone() == null ? DataTypes.TimestampNTZType : DataTypes.TimestampType;
     } else if (t instanceof ArrowType.Decimal d && d.getPrecision() <= 38) {
       return DataTypes.createDecimalType(d.getPrecision(), d.getScale());
-    } else if (t instanceof ArrowType.FixedSizeList || t instanceof ArrowType.List
+    } else if (t instanceof ArrowType.FixedSizeList
+        || t instanceof ArrowType.List
         || t instanceof ArrowType.LargeList) {
       Field child = field.getChildren().get(0);
       return DataTypes.createArrayType(dataType(child), child.isNullable());
@@ -115,8 +119,12 @@ public final class SparkTypes {
     } else if (t instanceof ArrowType.Null) {
       return DataTypes.NullType;
     }
-    throw new InvalidInputException("Cannot map column \"" + field.getName() + "\" of Arrow type " + t
-        + " to a Spark type: the type is not supported by the connector. Project the column away to read the rest.");
+    throw new InvalidInputException(
+        "Cannot map column \""
+            + field.getName()
+            + "\" of Arrow type "
+            + t
+            + " to a Spark type: the type is not supported by the connector. Project the column away to read the rest.");
   }
 
   static boolean isRowIdColumn(String name) {
@@ -125,8 +133,8 @@ public final class SparkTypes {
 
   /**
    * Arrow schema for writing a Spark schema. An {@code array<T>} becomes a fixed-size list (a Lance
-   * vector) when its metadata carries {@value #FIXED_SIZE_LIST_SIZE} or {@code vectorDims} names it;
-   * other arrays stay lists.
+   * vector) when its metadata carries {@value #FIXED_SIZE_LIST_SIZE} or {@code vectorDims} names
+   * it; other arrays stay lists.
    */
   public static Schema toArrow(StructType schema, Map<String, Integer> vectorDims) {
     List<Field> fields = new ArrayList<>();
@@ -143,8 +151,10 @@ public final class SparkTypes {
       if (dim == null && f.metadata().contains(FIXED_SIZE_LIST_SIZE)) {
         dim = (int) f.metadata().getLong(FIXED_SIZE_LIST_SIZE);
       }
-      Field item = toArrow(new StructField("item", array.elementType(), array.containsNull(), Metadata.empty()),
-          null);
+      Field item =
+          toArrow(
+              new StructField("item", array.elementType(), array.containsNull(), Metadata.empty()),
+              null);
       ArrowType type = dim != null ? new ArrowType.FixedSizeList(dim) : ArrowType.List.INSTANCE;
       return new Field(f.name(), new FieldType(f.nullable(), type, null), List.of(item));
     }
@@ -153,7 +163,8 @@ public final class SparkTypes {
       for (StructField c : struct.fields()) {
         children.add(toArrow(c, null));
       }
-      return new Field(f.name(), new FieldType(f.nullable(), ArrowType.Struct.INSTANCE, null), children);
+      return new Field(
+          f.name(), new FieldType(f.nullable(), ArrowType.Struct.INSTANCE, null), children);
     }
     return new Field(f.name(), new FieldType(f.nullable(), arrowType(f.name(), t), null), null);
   }
@@ -186,8 +197,12 @@ public final class SparkTypes {
     } else if (t instanceof DecimalType d) {
       return new ArrowType.Decimal(d.precision(), d.scale(), 128);
     }
-    throw new InvalidInputException("Cannot write column \"" + column + "\" of Spark type " + t.simpleString()
-        + " to Lance: the type is not supported. Cast it to a supported type (numbers, strings, binary, dates, "
-        + "timestamps, decimals, arrays, structs).");
+    throw new InvalidInputException(
+        "Cannot write column \""
+            + column
+            + "\" of Spark type "
+            + t.simpleString()
+            + " to Lance: the type is not supported. Cast it to a supported type (numbers, strings, binary, dates, "
+            + "timestamps, decimals, arrays, structs).");
   }
 }

@@ -16,25 +16,36 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The arguments of lancelot's SQL table functions as Java values by name: positional arguments
- * take the names of {@code positional} in order, named ones ({@code k => 3}) their lower-cased
- * name. Every argument must be a constant.
+ * The arguments of lancelot's SQL table functions as Java values by name: positional arguments take
+ * the names of {@code positional} in order, named ones ({@code k => 3}) their lower-cased name.
+ * Every argument must be a constant.
  */
 public final class SqlArguments {
   private SqlArguments() {}
 
   /** {@code error} turns a message into the exception thrown for bad arguments. */
-  public static Map<String, Object> parse(Seq<Expression> arguments, String[] positional, String function,
-      String usage, Function<String, RuntimeException> error) {
+  public static Map<String, Object> parse(
+      Seq<Expression> arguments,
+      String[] positional,
+      String function,
+      String usage,
+      Function<String, RuntimeException> error) {
     Map<String, Object> params = new LinkedHashMap<>();
     int position = 0;
     for (Expression e : CollectionConverters.asJava(arguments)) {
       if (e instanceof NamedArgumentExpression named) {
-        params.put(named.key().toLowerCase(Locale.ROOT), value(named.key(), named.value(), function, error));
+        params.put(
+            named.key().toLowerCase(Locale.ROOT),
+            value(named.key(), named.value(), function, error));
       } else {
         if (position >= positional.length) {
-          throw error.apply("Cannot run " + function + ": too many positional arguments; name them, e.g. "
-              + positional[positional.length - 1] + " => .... Usage: " + usage);
+          throw error.apply(
+              "Cannot run "
+                  + function
+                  + ": too many positional arguments; name them, e.g. "
+                  + positional[positional.length - 1]
+                  + " => .... Usage: "
+                  + usage);
         }
         params.put(positional[position], value(positional[position], e, function, error));
         position++;
@@ -43,7 +54,8 @@ public final class SqlArguments {
     return params;
   }
 
-  private static Object value(String name, Expression e, String function, Function<String, RuntimeException> error) {
+  private static Object value(
+      String name, Expression e, String function, Function<String, RuntimeException> error) {
     if (!e.foldable()) {
       throw error.apply("Cannot run " + function + ": argument " + name + " must be a constant.");
     }

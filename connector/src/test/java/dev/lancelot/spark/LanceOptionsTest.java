@@ -33,9 +33,22 @@ class LanceOptionsTest {
 
   @Test
   void everyOptionIsParsedAndNamesIgnoreCase() {
-    LanceOptions o = parse("PATH", "s3a://b/t", "Version", "7", "BATCH_SIZE", " 100 ", "max_rows_per_partition", "5000",
-        "Max_Rows_Per_File", "2000", "vector.columns", "vector:128, img_emb:512", "timestampAsOf",
-        "2026-01-31 12:00:00");
+    LanceOptions o =
+        parse(
+            "PATH",
+            "s3a://b/t",
+            "Version",
+            "7",
+            "BATCH_SIZE",
+            " 100 ",
+            "max_rows_per_partition",
+            "5000",
+            "Max_Rows_Per_File",
+            "2000",
+            "vector.columns",
+            "vector:128, img_emb:512",
+            "timestampAsOf",
+            "2026-01-31 12:00:00");
     assertThat(o.path()).isEqualTo("s3a://b/t");
     assertThat(o.version()).isEqualTo(OptionalLong.of(7));
     assertThat(o.batchSize()).isEqualTo(100);
@@ -53,26 +66,30 @@ class LanceOptionsTest {
   void aPathIsRequired() {
     assertThatThrownBy(() -> parse("batch_size", "10"))
         .isInstanceOf(LancelotException.class)
-        .hasMessage("Cannot use the lance data source without a path: pass it to load(path) / save(path) or set "
-            + "option \"path\".");
+        .hasMessage(
+            "Cannot use the lance data source without a path: pass it to load(path) / save(path) or set "
+                + "option \"path\".");
     assertThatThrownBy(() -> parse("path", "  ")).hasMessageContaining("without a path");
   }
 
   @Test
   void lanceSparksNameOfMaxRowsPerFileIsAnAlias() {
     assertThat(parse("path", "p", "MAX_ROW_PER_FILE", "300").maxRowsPerFile()).isEqualTo(300);
-    assertThatThrownBy(() -> parse("path", "p", "max_row_per_file", "300", "max_rows_per_file", "400"))
+    assertThatThrownBy(
+            () -> parse("path", "p", "max_row_per_file", "300", "max_rows_per_file", "400"))
         .isInstanceOf(LancelotException.class)
-        .hasMessage("Cannot use both options \"max_row_per_file\" and \"max_rows_per_file\" with the lance data "
-            + "source: they are the same option. Keep one.");
+        .hasMessage(
+            "Cannot use both options \"max_row_per_file\" and \"max_rows_per_file\" with the lance data "
+                + "source: they are the same option. Keep one.");
   }
 
   @Test
   void lanceSparkOptionsLancelotDoesNotOfferAreRefusedSayingWhatToDo() {
     assertThatThrownBy(() -> parse("path", "p", "write_mode", "append"))
         .isInstanceOf(LancelotException.class)
-        .hasMessageStartingWith("Cannot use option \"write_mode\" with the lance data source: lancelot does not "
-            + "offer this lance-spark option; use Spark's save mode instead");
+        .hasMessageStartingWith(
+            "Cannot use option \"write_mode\" with the lance data source: lancelot does not "
+                + "offer this lance-spark option; use Spark's save mode instead");
     assertThatThrownBy(() -> parse("path", "p", "PushDownFilters", "false"))
         .hasMessageContaining("filters are always pushed down");
   }
@@ -81,10 +98,12 @@ class LanceOptionsTest {
   void anUnknownOptionIsRefusedNamingTheClosestValidOne() {
     assertThatThrownBy(() -> parse("path", "p", "verison", "3"))
         .isInstanceOf(LancelotException.class)
-        .hasMessage("Cannot use option \"verison\" with the lance data source: it is not an option of lance. Did "
-            + "you mean \"version\"? Valid options: path, version, versionAsOf, timestampAsOf, batch_size, "
-            + "max_rows_per_partition, max_rows_per_file, vector.columns.");
-    assertThatThrownBy(() -> parse("path", "p", "batchsize", "3")).hasMessageContaining("Did you mean \"batch_size\"?");
+        .hasMessage(
+            "Cannot use option \"verison\" with the lance data source: it is not an option of lance. Did "
+                + "you mean \"version\"? Valid options: path, version, versionAsOf, timestampAsOf, batch_size, "
+                + "max_rows_per_partition, max_rows_per_file, vector.columns.");
+    assertThatThrownBy(() -> parse("path", "p", "batchsize", "3"))
+        .hasMessageContaining("Did you mean \"batch_size\"?");
     assertThatThrownBy(() -> parse("path", "p", "vector_columns", "v:3"))
         .hasMessageContaining("Did you mean \"vector.columns\"?");
     assertThat(LanceOptions.closest("MAX_ROWS_PER_PARTITON")).isEqualTo("max_rows_per_partition");
@@ -93,12 +112,17 @@ class LanceOptionsTest {
   @Test
   void numbersMustBePositiveWholeNumbersThatFitAnInt() {
     for (String bad : new String[] {"0", "-1", "ten", "1.5", "3000000000", ""}) {
-      assertThatThrownBy(() -> parse("path", "p", "batch_size", bad)).as(bad)
+      assertThatThrownBy(() -> parse("path", "p", "batch_size", bad))
+          .as(bad)
           .isInstanceOf(LancelotException.class)
-          .hasMessage("Cannot use option batch_size=\"" + bad + "\": expected a whole number between 1 and "
-              + "2147483647.");
+          .hasMessage(
+              "Cannot use option batch_size=\""
+                  + bad
+                  + "\": expected a whole number between 1 and "
+                  + "2147483647.");
     }
-    assertThatThrownBy(() -> parse("path", "p", "version", "0")).hasMessageStartingWith("Cannot use option version=");
+    assertThatThrownBy(() -> parse("path", "p", "version", "0"))
+        .hasMessageStartingWith("Cannot use option version=");
     assertThat(LanceOptions.positiveLong("x", "2147483647")).isEqualTo(2_147_483_647L);
   }
 
@@ -108,10 +132,14 @@ class LanceOptionsTest {
     assertThat(LanceOptions.vectorColumns(" ")).isEmpty();
     assertThat(LanceOptions.vectorColumns("a:1")).isEqualTo(Map.of("a", 1));
     for (String bad : new String[] {"vector", ":3", "a:1:2", "a:1,b"}) {
-      assertThatThrownBy(() -> LanceOptions.vectorColumns(bad)).as(bad)
+      assertThatThrownBy(() -> LanceOptions.vectorColumns(bad))
+          .as(bad)
           .isInstanceOf(LancelotException.class)
-          .hasMessage("Cannot use option vector.columns=\"" + bad + "\": expected name:dim pairs separated by "
-              + "commas, e.g. \"vector:128\".");
+          .hasMessage(
+              "Cannot use option vector.columns=\""
+                  + bad
+                  + "\": expected name:dim pairs separated by "
+                  + "commas, e.g. \"vector:128\".");
     }
     assertThatThrownBy(() -> LanceOptions.vectorColumns("a:0"))
         .hasMessageStartingWith("Cannot use option vector.columns=\"0\": expected a whole number");

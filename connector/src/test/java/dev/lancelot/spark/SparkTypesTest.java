@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /** Arrow (Lance) ↔ Spark type mapping (S1, S2), without a Spark session. */
 class SparkTypesTest {
   private static Field field(String name, ArrowType type, boolean nullable, Field... children) {
-    return new Field(name, new FieldType(nullable, type, null), children.length == 0 ? null : List.of(children));
+    return new Field(
+        name, new FieldType(nullable, type, null), children.length == 0 ? null : List.of(children));
   }
 
   private static DataType sparkTypeOf(ArrowType type) {
@@ -39,7 +40,8 @@ class SparkTypesTest {
     assertThat(sparkTypeOf(new ArrowType.Int(16, true))).isEqualTo(DataTypes.ShortType);
     assertThat(sparkTypeOf(new ArrowType.Int(32, true))).isEqualTo(DataTypes.IntegerType);
     assertThat(sparkTypeOf(new ArrowType.Int(64, true))).isEqualTo(DataTypes.LongType);
-    assertThat(sparkTypeOf(new ArrowType.FloatingPoint(FloatingPointPrecision.HALF))).isEqualTo(DataTypes.FloatType);
+    assertThat(sparkTypeOf(new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)))
+        .isEqualTo(DataTypes.FloatType);
     assertThat(sparkTypeOf(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)))
         .isEqualTo(DataTypes.FloatType);
     assertThat(sparkTypeOf(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))
@@ -59,7 +61,8 @@ class SparkTypesTest {
     assertThat(sparkTypeOf(new ArrowType.Int(8, false))).isEqualTo(DataTypes.ShortType);
     assertThat(sparkTypeOf(new ArrowType.Int(16, false))).isEqualTo(DataTypes.IntegerType);
     assertThat(sparkTypeOf(new ArrowType.Int(32, false))).isEqualTo(DataTypes.LongType);
-    assertThat(sparkTypeOf(new ArrowType.Int(64, false))).isEqualTo(DataTypes.createDecimalType(20, 0));
+    assertThat(sparkTypeOf(new ArrowType.Int(64, false)))
+        .isEqualTo(DataTypes.createDecimalType(20, 0));
   }
 
   @Test
@@ -67,25 +70,33 @@ class SparkTypesTest {
     ArrowType uint64 = new ArrowType.Int(64, false);
     assertThat(SparkTypes.dataType(field("_rowid", uint64, false))).isEqualTo(DataTypes.LongType);
     assertThat(SparkTypes.dataType(field("_rowaddr", uint64, false))).isEqualTo(DataTypes.LongType);
-    assertThat(SparkTypes.dataType(field("rowid", uint64, false))).isEqualTo(DataTypes.createDecimalType(20, 0));
+    assertThat(SparkTypes.dataType(field("rowid", uint64, false)))
+        .isEqualTo(DataTypes.createDecimalType(20, 0));
   }
 
   @Test
   void timestampsWithAZoneAreTimestampsAndWithoutAreTimestampNtzInEveryUnit() {
     for (TimeUnit unit : TimeUnit.values()) {
-      assertThat(sparkTypeOf(new ArrowType.Timestamp(unit, "UTC"))).as(unit.name()).isEqualTo(DataTypes.TimestampType);
-      assertThat(sparkTypeOf(new ArrowType.Timestamp(unit, "Europe/Paris"))).as(unit.name())
+      assertThat(sparkTypeOf(new ArrowType.Timestamp(unit, "UTC")))
+          .as(unit.name())
           .isEqualTo(DataTypes.TimestampType);
-      assertThat(sparkTypeOf(new ArrowType.Timestamp(unit, null))).as(unit.name())
+      assertThat(sparkTypeOf(new ArrowType.Timestamp(unit, "Europe/Paris")))
+          .as(unit.name())
+          .isEqualTo(DataTypes.TimestampType);
+      assertThat(sparkTypeOf(new ArrowType.Timestamp(unit, null)))
+          .as(unit.name())
           .isEqualTo(DataTypes.TimestampNTZType);
     }
   }
 
   @Test
   void decimalsKeepPrecisionAndScaleUpToSparksLimit() {
-    assertThat(sparkTypeOf(new ArrowType.Decimal(10, 2, 128))).isEqualTo(DataTypes.createDecimalType(10, 2));
-    assertThat(sparkTypeOf(new ArrowType.Decimal(38, 38, 128))).isEqualTo(DataTypes.createDecimalType(38, 38));
-    assertThatThrownBy(() -> SparkTypes.dataType(field("price", new ArrowType.Decimal(40, 2, 256), true)))
+    assertThat(sparkTypeOf(new ArrowType.Decimal(10, 2, 128)))
+        .isEqualTo(DataTypes.createDecimalType(10, 2));
+    assertThat(sparkTypeOf(new ArrowType.Decimal(38, 38, 128)))
+        .isEqualTo(DataTypes.createDecimalType(38, 38));
+    assertThatThrownBy(
+            () -> SparkTypes.dataType(field("price", new ArrowType.Decimal(40, 2, 256), true)))
         .isInstanceOf(LancelotException.class)
         .hasMessageContaining("Cannot map column \"price\"")
         .hasMessageContaining("Decimal(40, 2, 256)")
@@ -94,8 +105,12 @@ class SparkTypesTest {
 
   @Test
   void fixedSizeListIsAnArrayMarkedWithItsDimension() {
-    Field vector = field("vector", new ArrowType.FixedSizeList(128), true,
-        field("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false));
+    Field vector =
+        field(
+            "vector",
+            new ArrowType.FixedSizeList(128),
+            true,
+            field("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false));
     StructField f = SparkTypes.toSpark(vector);
     assertThat(f.name()).isEqualTo("vector");
     assertThat(f.nullable()).isTrue();
@@ -105,57 +120,96 @@ class SparkTypesTest {
 
   @Test
   void listsAndLargeListsAreArraysWithoutADimension() {
-    Field list = field("tags", ArrowType.List.INSTANCE, false, field("item", ArrowType.Utf8.INSTANCE, true));
-    Field large = field("ids", ArrowType.LargeList.INSTANCE, true, field("item", new ArrowType.Int(64, true), false));
+    Field list =
+        field("tags", ArrowType.List.INSTANCE, false, field("item", ArrowType.Utf8.INSTANCE, true));
+    Field large =
+        field(
+            "ids",
+            ArrowType.LargeList.INSTANCE,
+            true,
+            field("item", new ArrowType.Int(64, true), false));
     StructField l = SparkTypes.toSpark(list);
     assertThat(l.dataType()).isEqualTo(DataTypes.createArrayType(DataTypes.StringType, true));
     assertThat(l.nullable()).isFalse();
     assertThat(l.metadata().contains(SparkTypes.FIXED_SIZE_LIST_SIZE)).isFalse();
-    assertThat(SparkTypes.toSpark(large).dataType()).isEqualTo(DataTypes.createArrayType(DataTypes.LongType, false));
+    assertThat(SparkTypes.toSpark(large).dataType())
+        .isEqualTo(DataTypes.createArrayType(DataTypes.LongType, false));
   }
 
   @Test
   void nestedStructsAndListsMapRecursively() {
-    Field point = field("point", ArrowType.Struct.INSTANCE, true,
-        field("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), false),
-        field("emb", new ArrowType.FixedSizeList(3), true,
-            field("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), true)),
-        field("labels", ArrowType.List.INSTANCE, true,
-            field("item", ArrowType.Struct.INSTANCE, true,
-                field("k", ArrowType.Utf8.INSTANCE, false),
-                field("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null), true))));
+    Field point =
+        field(
+            "point",
+            ArrowType.Struct.INSTANCE,
+            true,
+            field("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), false),
+            field(
+                "emb",
+                new ArrowType.FixedSizeList(3),
+                true,
+                field("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), true)),
+            field(
+                "labels",
+                ArrowType.List.INSTANCE,
+                true,
+                field(
+                    "item",
+                    ArrowType.Struct.INSTANCE,
+                    true,
+                    field("k", ArrowType.Utf8.INSTANCE, false),
+                    field("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null), true))));
     StructType struct = (StructType) SparkTypes.toSpark(point).dataType();
 
     assertThat(struct.fieldNames()).containsExactly("x", "emb", "labels");
     assertThat(struct.apply("x").dataType()).isEqualTo(DataTypes.DoubleType);
     assertThat(struct.apply("x").nullable()).isFalse();
-    assertThat(struct.apply("emb").dataType()).isEqualTo(DataTypes.createArrayType(DataTypes.FloatType, true));
-    assertThat(struct.apply("emb").metadata().getLong(SparkTypes.FIXED_SIZE_LIST_SIZE)).isEqualTo(3L);
+    assertThat(struct.apply("emb").dataType())
+        .isEqualTo(DataTypes.createArrayType(DataTypes.FloatType, true));
+    assertThat(struct.apply("emb").metadata().getLong(SparkTypes.FIXED_SIZE_LIST_SIZE))
+        .isEqualTo(3L);
     ArrayType labels = (ArrayType) struct.apply("labels").dataType();
-    assertThat(labels.elementType()).isEqualTo(new StructType()
-        .add("k", DataTypes.StringType, false)
-        .add("ts", DataTypes.TimestampNTZType, true));
+    assertThat(labels.elementType())
+        .isEqualTo(
+            new StructType()
+                .add("k", DataTypes.StringType, false)
+                .add("ts", DataTypes.TimestampNTZType, true));
   }
 
   @Test
   void aWholeSchemaKeepsOrderNamesAndNullability() {
-    Schema schema = new Schema(List.of(
-        field("id", new ArrowType.Int(64, true), false),
-        field("name", ArrowType.Utf8.INSTANCE, true)));
-    assertThat(SparkTypes.toSpark(schema)).isEqualTo(new StructType()
-        .add("id", DataTypes.LongType, false)
-        .add("name", DataTypes.StringType, true));
+    Schema schema =
+        new Schema(
+            List.of(
+                field("id", new ArrowType.Int(64, true), false),
+                field("name", ArrowType.Utf8.INSTANCE, true)));
+    assertThat(SparkTypes.toSpark(schema))
+        .isEqualTo(
+            new StructType()
+                .add("id", DataTypes.LongType, false)
+                .add("name", DataTypes.StringType, true));
   }
 
   @Test
   void unsupportedArrowTypesAreRefusedNamingTheColumn() {
-    Field map = field("attrs", new ArrowType.Map(false), true,
-        field("entries", ArrowType.Struct.INSTANCE, false,
-            field("key", ArrowType.Utf8.INSTANCE, false), field("value", ArrowType.Utf8.INSTANCE, true)));
+    Field map =
+        field(
+            "attrs",
+            new ArrowType.Map(false),
+            true,
+            field(
+                "entries",
+                ArrowType.Struct.INSTANCE,
+                false,
+                field("key", ArrowType.Utf8.INSTANCE, false),
+                field("value", ArrowType.Utf8.INSTANCE, true)));
     assertThatThrownBy(() -> SparkTypes.dataType(map))
         .isInstanceOf(LancelotException.class)
-        .hasMessageStartingWith("Cannot map column \"attrs\" of Arrow type Map(false) to a Spark type");
-    assertThatThrownBy(() -> SparkTypes.dataType(field("t", new ArrowType.Time(TimeUnit.MICROSECOND, 64), true)))
+        .hasMessageStartingWith(
+            "Cannot map column \"attrs\" of Arrow type Map(false) to a Spark type");
+    assertThatThrownBy(
+            () ->
+                SparkTypes.dataType(field("t", new ArrowType.Time(TimeUnit.MICROSECOND, 64), true)))
         .isInstanceOf(LancelotException.class)
         .hasMessageContaining("\"t\"")
         .hasMessageContaining("not supported by the connector");
@@ -165,16 +219,21 @@ class SparkTypesTest {
   void sparkScalarTypesMapToArrow() {
     assertThat(SparkTypes.arrowType("c", DataTypes.BooleanType)).isEqualTo(ArrowType.Bool.INSTANCE);
     assertThat(SparkTypes.arrowType("c", DataTypes.ByteType)).isEqualTo(new ArrowType.Int(8, true));
-    assertThat(SparkTypes.arrowType("c", DataTypes.ShortType)).isEqualTo(new ArrowType.Int(16, true));
-    assertThat(SparkTypes.arrowType("c", DataTypes.IntegerType)).isEqualTo(new ArrowType.Int(32, true));
-    assertThat(SparkTypes.arrowType("c", DataTypes.LongType)).isEqualTo(new ArrowType.Int(64, true));
+    assertThat(SparkTypes.arrowType("c", DataTypes.ShortType))
+        .isEqualTo(new ArrowType.Int(16, true));
+    assertThat(SparkTypes.arrowType("c", DataTypes.IntegerType))
+        .isEqualTo(new ArrowType.Int(32, true));
+    assertThat(SparkTypes.arrowType("c", DataTypes.LongType))
+        .isEqualTo(new ArrowType.Int(64, true));
     assertThat(SparkTypes.arrowType("c", DataTypes.FloatType))
         .isEqualTo(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE));
     assertThat(SparkTypes.arrowType("c", DataTypes.DoubleType))
         .isEqualTo(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE));
     assertThat(SparkTypes.arrowType("c", DataTypes.StringType)).isEqualTo(ArrowType.Utf8.INSTANCE);
-    assertThat(SparkTypes.arrowType("c", DataTypes.BinaryType)).isEqualTo(ArrowType.Binary.INSTANCE);
-    assertThat(SparkTypes.arrowType("c", DataTypes.DateType)).isEqualTo(new ArrowType.Date(DateUnit.DAY));
+    assertThat(SparkTypes.arrowType("c", DataTypes.BinaryType))
+        .isEqualTo(ArrowType.Binary.INSTANCE);
+    assertThat(SparkTypes.arrowType("c", DataTypes.DateType))
+        .isEqualTo(new ArrowType.Date(DateUnit.DAY));
     assertThat(SparkTypes.arrowType("c", DataTypes.TimestampType))
         .isEqualTo(new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC"));
     assertThat(SparkTypes.arrowType("c", DataTypes.TimestampNTZType))
@@ -186,10 +245,11 @@ class SparkTypesTest {
   @Test
   void anArrayBecomesAVectorByMetadataOrByTheVectorColumnsOptionAndAListOtherwise() {
     Metadata dim4 = new MetadataBuilder().putLong(SparkTypes.FIXED_SIZE_LIST_SIZE, 4).build();
-    StructType spark = new StructType()
-        .add("by_metadata", DataTypes.createArrayType(DataTypes.FloatType, false), true, dim4)
-        .add("by_option", DataTypes.createArrayType(DataTypes.DoubleType, false), false)
-        .add("plain", DataTypes.createArrayType(DataTypes.IntegerType, true), true);
+    StructType spark =
+        new StructType()
+            .add("by_metadata", DataTypes.createArrayType(DataTypes.FloatType, false), true, dim4)
+            .add("by_option", DataTypes.createArrayType(DataTypes.DoubleType, false), false)
+            .add("plain", DataTypes.createArrayType(DataTypes.IntegerType, true), true);
     Schema arrow = SparkTypes.toArrow(spark, Map.of("by_option", 8));
 
     Field byMetadata = arrow.findField("by_metadata");
@@ -209,7 +269,8 @@ class SparkTypesTest {
   @Test
   void theOptionsDimensionWinsOverTheMetadatas() {
     Metadata dim4 = new MetadataBuilder().putLong(SparkTypes.FIXED_SIZE_LIST_SIZE, 4).build();
-    StructType spark = new StructType().add("v", DataTypes.createArrayType(DataTypes.FloatType), true, dim4);
+    StructType spark =
+        new StructType().add("v", DataTypes.createArrayType(DataTypes.FloatType), true, dim4);
     assertThat(SparkTypes.toArrow(spark, Map.of("v", 16)).findField("v").getType())
         .isEqualTo(new ArrowType.FixedSizeList(16));
   }
@@ -217,41 +278,48 @@ class SparkTypesTest {
   @Test
   void sparkSchemasRoundTripThroughArrow() {
     Metadata dim3 = new MetadataBuilder().putLong(SparkTypes.FIXED_SIZE_LIST_SIZE, 3).build();
-    StructType nested = new StructType()
-        .add("a", DataTypes.IntegerType, false)
-        .add("emb", DataTypes.createArrayType(DataTypes.FloatType, false), true, dim3)
-        .add("tags", DataTypes.createArrayType(DataTypes.StringType, true), true);
-    StructType spark = new StructType()
-        .add("b", DataTypes.BooleanType, true)
-        .add("i8", DataTypes.ByteType, true)
-        .add("i16", DataTypes.ShortType, true)
-        .add("i32", DataTypes.IntegerType, false)
-        .add("i64", DataTypes.LongType, true)
-        .add("f", DataTypes.FloatType, true)
-        .add("d", DataTypes.DoubleType, true)
-        .add("s", DataTypes.StringType, true)
-        .add("bin", DataTypes.BinaryType, true)
-        .add("day", DataTypes.DateType, true)
-        .add("ts", DataTypes.TimestampType, true)
-        .add("ts_ntz", DataTypes.TimestampNTZType, true)
-        .add("dec", DataTypes.createDecimalType(20, 4), true)
-        .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), false, dim3)
-        .add("nested", nested, true)
-        .add("list_of_structs", DataTypes.createArrayType(new StructType().add("x", DataTypes.LongType)), true);
+    StructType nested =
+        new StructType()
+            .add("a", DataTypes.IntegerType, false)
+            .add("emb", DataTypes.createArrayType(DataTypes.FloatType, false), true, dim3)
+            .add("tags", DataTypes.createArrayType(DataTypes.StringType, true), true);
+    StructType spark =
+        new StructType()
+            .add("b", DataTypes.BooleanType, true)
+            .add("i8", DataTypes.ByteType, true)
+            .add("i16", DataTypes.ShortType, true)
+            .add("i32", DataTypes.IntegerType, false)
+            .add("i64", DataTypes.LongType, true)
+            .add("f", DataTypes.FloatType, true)
+            .add("d", DataTypes.DoubleType, true)
+            .add("s", DataTypes.StringType, true)
+            .add("bin", DataTypes.BinaryType, true)
+            .add("day", DataTypes.DateType, true)
+            .add("ts", DataTypes.TimestampType, true)
+            .add("ts_ntz", DataTypes.TimestampNTZType, true)
+            .add("dec", DataTypes.createDecimalType(20, 4), true)
+            .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), false, dim3)
+            .add("nested", nested, true)
+            .add(
+                "list_of_structs",
+                DataTypes.createArrayType(new StructType().add("x", DataTypes.LongType)),
+                true);
 
     assertThat(SparkTypes.toSpark(SparkTypes.toArrow(spark, Map.of()))).isEqualTo(spark);
   }
 
   @Test
   void unsupportedSparkTypesAreRefusedNamingTheColumnAndWhatToDo() {
-    StructType withMap = new StructType().add("attrs", DataTypes.createMapType(DataTypes.StringType,
-        DataTypes.StringType));
+    StructType withMap =
+        new StructType()
+            .add("attrs", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType));
     assertThatThrownBy(() -> SparkTypes.toArrow(withMap, Map.of()))
         .isInstanceOf(LancelotException.class)
-        .hasMessageStartingWith("Cannot write column \"attrs\" of Spark type map<string,string> to Lance")
+        .hasMessageStartingWith(
+            "Cannot write column \"attrs\" of Spark type map<string,string> to Lance")
         .hasMessageContaining("Cast it to a supported type");
-    StructType nestedInterval = new StructType().add("s", new StructType()
-        .add("every", DataTypes.CalendarIntervalType));
+    StructType nestedInterval =
+        new StructType().add("s", new StructType().add("every", DataTypes.CalendarIntervalType));
     assertThatThrownBy(() -> SparkTypes.toArrow(nestedInterval, Map.of()))
         .isInstanceOf(LancelotException.class)
         .hasMessageContaining("column \"every\" of Spark type interval");

@@ -33,25 +33,46 @@ class SqlArgumentsTest {
 
   @Test
   void positionalArgumentsTakeTheirNamesInOrderAndNamedOnesTheirLowerCasedName() {
-    Map<String, Object> args = parse(Literal.create("db.items", DataTypes.StringType),
-        Literal.create("vector", DataTypes.StringType), named("K", Literal.create(3, DataTypes.IntegerType)),
-        named("use_index", Literal.create(false, DataTypes.BooleanType)));
-    assertThat(args).containsExactly(Map.entry("table", "db.items"), Map.entry("column", "vector"),
-        Map.entry("k", 3), Map.entry("use_index", false));
+    Map<String, Object> args =
+        parse(
+            Literal.create("db.items", DataTypes.StringType),
+            Literal.create("vector", DataTypes.StringType),
+            named("K", Literal.create(3, DataTypes.IntegerType)),
+            named("use_index", Literal.create(false, DataTypes.BooleanType)));
+    assertThat(args)
+        .containsExactly(
+            Map.entry("table", "db.items"),
+            Map.entry("column", "vector"),
+            Map.entry("k", 3),
+            Map.entry("use_index", false));
   }
 
   @Test
   void arraysBecomeListsOfJavaValuesAndDecimalsDoubles() {
-    Expression floats = Literal.create(new GenericArrayData(new Object[] {1.5f, -2f}),
-        DataTypes.createArrayType(DataTypes.FloatType));
-    Expression strings = Literal.create(new GenericArrayData(new Object[] {UTF8String.fromString("id"), null}),
-        DataTypes.createArrayType(DataTypes.StringType));
+    Expression floats =
+        Literal.create(
+            new GenericArrayData(new Object[] {1.5f, -2f}),
+            DataTypes.createArrayType(DataTypes.FloatType));
+    Expression strings =
+        Literal.create(
+            new GenericArrayData(new Object[] {UTF8String.fromString("id"), null}),
+            DataTypes.createArrayType(DataTypes.StringType));
     Expression decimal = Literal.create(Decimal.apply("0.25"), DataTypes.createDecimalType(3, 2));
-    Expression nested = Literal.create(new GenericArrayData(new Object[] {
-        new GenericArrayData(new Object[] {1L}), new GenericArrayData(new Object[] {2L, 3L})}),
-        DataTypes.createArrayType(DataTypes.createArrayType(DataTypes.LongType)));
-    Map<String, Object> args = parse(named("q", floats), named("columns", strings), named("ratio", decimal),
-        named("grid", nested), named("filter", Literal.create(null, DataTypes.StringType)));
+    Expression nested =
+        Literal.create(
+            new GenericArrayData(
+                new Object[] {
+                  new GenericArrayData(new Object[] {1L}),
+                  new GenericArrayData(new Object[] {2L, 3L})
+                }),
+            DataTypes.createArrayType(DataTypes.createArrayType(DataTypes.LongType)));
+    Map<String, Object> args =
+        parse(
+            named("q", floats),
+            named("columns", strings),
+            named("ratio", decimal),
+            named("grid", nested),
+            named("filter", Literal.create(null, DataTypes.StringType)));
     assertThat(args.get("q")).isEqualTo(List.of(1.5f, -2f));
     assertThat(args.get("columns")).isEqualTo(java.util.Arrays.asList("id", null));
     assertThat(args.get("ratio")).isEqualTo(0.25);
@@ -64,12 +85,16 @@ class SqlArgumentsTest {
     Expression one = Literal.create(1, DataTypes.IntegerType);
     assertThatThrownBy(() -> parse(one, one, one, one, one))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot run f: too many positional arguments; name them, e.g. k => .... Usage: " + USAGE);
+        .hasMessage(
+            "Cannot run f: too many positional arguments; name them, e.g. k => .... Usage: "
+                + USAGE);
   }
 
   @Test
   void aNonConstantArgumentIsRefusedNamingIt() {
-    assertThatThrownBy(() -> parse(Literal.create("t", DataTypes.StringType), UnresolvedAttribute.quoted("vec")))
+    assertThatThrownBy(
+            () ->
+                parse(Literal.create("t", DataTypes.StringType), UnresolvedAttribute.quoted("vec")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot run f: argument column must be a constant.");
     assertThatThrownBy(() -> parse(named("Q", UnresolvedAttribute.quoted("vec"))))

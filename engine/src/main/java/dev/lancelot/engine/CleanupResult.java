@@ -10,12 +10,18 @@ import java.util.List;
  * @param deletionFilesRemoved files under {@code _deletions/}
  * @param transactionFilesRemoved files under {@code _transactions/}
  * @param indexSegmentsRemoved directories under {@code _indices/}
- * @param unreferencedFilesRemoved of all files removed, those no manifest ever referenced (leftovers
- *     of failed writes, including temporary manifest files)
+ * @param unreferencedFilesRemoved of all files removed, those no manifest ever referenced
+ *     (leftovers of failed writes, including temporary manifest files)
  * @param bytesRemoved bytes of every file removed, manifests included
  */
-public record CleanupResult(List<Long> versionsRemoved, long dataFilesRemoved, long deletionFilesRemoved,
-    long transactionFilesRemoved, long indexSegmentsRemoved, long unreferencedFilesRemoved, long bytesRemoved) {
+public record CleanupResult(
+    List<Long> versionsRemoved,
+    long dataFilesRemoved,
+    long deletionFilesRemoved,
+    long transactionFilesRemoved,
+    long indexSegmentsRemoved,
+    long unreferencedFilesRemoved,
+    long bytesRemoved) {
   public CleanupResult {
     versionsRemoved = List.copyOf(versionsRemoved);
   }

@@ -4,8 +4,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Computes the values of added columns from a fragment's existing columns (see
- * {@link Dataset#addColumns(java.util.List, java.util.List, ColumnBackfill)}).
+ * Computes the values of added columns from a fragment's existing columns (see {@link
+ * Dataset#addColumns(java.util.List, java.util.List, ColumnBackfill)}).
  *
  * <p>Called once per batch of each fragment's rows, in row order; the batch holds every physical
  * row of the fragment, deleted ones included (their values are stored but never read). Must return

@@ -19,10 +19,10 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Plans schema changes as Lance makes them: added columns are a {@code Merge} (one new data file per
- * fragment holding only the added fields, or no file at all for columns that read as nulls); dropped
- * and renamed columns are a metadata-only {@code Project} (field ids never change, so data files
- * and index segments stay valid; a dropped field's values stay in the files unread).
+ * Plans schema changes as Lance makes them: added columns are a {@code Merge} (one new data file
+ * per fragment holding only the added fields, or no file at all for columns that read as nulls);
+ * dropped and renamed columns are a metadata-only {@code Project} (field ids never change, so data
+ * files and index segments stay valid; a dropped field's values stay in the files unread).
  */
 final class ColumnChanges {
   /** Rows per batch handed to a {@link ColumnBackfill}. */
@@ -46,13 +46,25 @@ final class ColumnChanges {
         throw new LancelotException(action + ": a column name is empty.");
       }
       if (!names.add(c.getName())) {
-        throw new LancelotException(action + ": column \"" + c.getName() + "\" "
-            + (d.lanceSchema().field(c.getName()).isPresent() ? "already exists" : "is given twice")
-            + ". The dataset's columns are " + d.lanceSchema().names() + ".");
+        throw new LancelotException(
+            action
+                + ": column \""
+                + c.getName()
+                + "\" "
+                + (d.lanceSchema().field(c.getName()).isPresent()
+                    ? "already exists"
+                    : "is given twice")
+                + ". The dataset's columns are "
+                + d.lanceSchema().names()
+                + ".");
       }
       if (!valuesGiven && !c.isNullable()) {
-        throw new LancelotException(action + ": column \"" + c.getName() + "\" is NOT NULL but would have no value "
-            + "in the existing rows. Add it as a nullable column, or give its values (a backfill).");
+        throw new LancelotException(
+            action
+                + ": column \""
+                + c.getName()
+                + "\" is NOT NULL but would have no value "
+                + "in the existing rows. Add it as a nullable column, or give its values (a backfill).");
       }
     }
     int maxId = d.lanceSchema().maxFieldId();
@@ -74,7 +86,11 @@ final class ColumnChanges {
    * Writes the added columns' values for every physical row of {@code fragment} into one new data
    * file, computed by {@code backfill} from {@code inputs}. On failure the file is deleted.
    */
-  static DataFile writeFragmentColumns(Dataset d, DataFragment fragment, LanceSchema added, List<String> inputs,
+  static DataFile writeFragmentColumns(
+      Dataset d,
+      DataFragment fragment,
+      LanceSchema added,
+      List<String> inputs,
       ColumnBackfill backfill) {
     List<LanceField> inputFields = new ArrayList<>();
     for (String name : inputs) {
@@ -84,16 +100,18 @@ final class ColumnChanges {
     long rows = fragment.getPhysicalRows();
     WriteOptions options = new WriteOptions(WriteMode.APPEND, Integer.MAX_VALUE, "2.1");
     try (FragmentReader reader = d.openFragment(fragment);
-        FragmentWriter writer = FragmentWriter.open(d.context(), added, options, () -> { })) {
+        FragmentWriter writer = FragmentWriter.open(d.context(), added, options, () -> {})) {
       try {
-        FragmentReader.BatchStream stream = reader.stream(inputFields, 0, rows, BACKFILL_BATCH_ROWS);
+        FragmentReader.BatchStream stream =
+            reader.stream(inputFields, 0, rows, BACKFILL_BATCH_ROWS);
         try (stream) {
           long done = 0;
           while (done < rows) {
             int n = (int) Math.min(BACKFILL_BATCH_ROWS, rows - done);
             FieldVector[] vectors = inputFields.isEmpty() ? new FieldVector[0] : stream.next();
             try (VectorSchemaRoot in = new VectorSchemaRoot(inputArrow, List.of(vectors), n);
-                VectorSchemaRoot out = backfill.compute(fragment.getId(), in, d.context().allocator())) {
+                VectorSchemaRoot out =
+                    backfill.compute(fragment.getId(), in, d.context().allocator())) {
               check(d, fragment, added, n, out);
               writer.write(out);
             }
@@ -102,8 +120,14 @@ final class ColumnChanges {
         }
         List<FragmentMetadata> written = writer.finish();
         if (written.size() != 1 || written.get(0).physicalRows() != rows) {
-          throw new IllegalStateException("Writing the added columns of fragment " + fragment.getId() + " gave "
-              + written + " instead of one file of " + rows + " rows");
+          throw new IllegalStateException(
+              "Writing the added columns of fragment "
+                  + fragment.getId()
+                  + " gave "
+                  + written
+                  + " instead of one file of "
+                  + rows
+                  + " rows");
         }
         return written.get(0).toProto().getFiles(0);
       } catch (RuntimeException e) {
@@ -113,24 +137,46 @@ final class ColumnChanges {
     }
   }
 
-  private static void check(Dataset d, DataFragment fragment, LanceSchema added, int rows, VectorSchemaRoot out) {
+  private static void check(
+      Dataset d, DataFragment fragment, LanceSchema added, int rows, VectorSchemaRoot out) {
     if (out == null) {
-      throw new LancelotException("Cannot add columns to " + d.location() + ": the backfill returned no batch for "
-          + "fragment " + fragment.getId() + ".");
+      throw new LancelotException(
+          "Cannot add columns to "
+              + d.location()
+              + ": the backfill returned no batch for "
+              + "fragment "
+              + fragment.getId()
+              + ".");
     }
     if (out.getRowCount() != rows) {
-      throw new LancelotException("Cannot add columns to " + d.location() + ": the backfill returned "
-          + out.getRowCount() + " rows for a batch of " + rows + " rows of fragment " + fragment.getId()
-          + "; it must return one value per row.");
+      throw new LancelotException(
+          "Cannot add columns to "
+              + d.location()
+              + ": the backfill returned "
+              + out.getRowCount()
+              + " rows for a batch of "
+              + rows
+              + " rows of fragment "
+              + fragment.getId()
+              + "; it must return one value per row.");
     }
     List<String> got = out.getSchema().getFields().stream().map(Field::getName).toList();
     if (!got.equals(added.names())) {
-      throw new LancelotException("Cannot add columns to " + d.location() + ": the backfill returned columns " + got
-          + " but the added columns are " + added.names() + ".");
+      throw new LancelotException(
+          "Cannot add columns to "
+              + d.location()
+              + ": the backfill returned columns "
+              + got
+              + " but the added columns are "
+              + added.names()
+              + ".");
     }
   }
 
-  /** Every fragment of {@code d} with its new data file (none when {@code files} is empty), and the widened schema. */
+  /**
+   * Every fragment of {@code d} with its new data file (none when {@code files} is empty), and the
+   * widened schema.
+   */
   static Operation.Merge merge(Dataset d, LanceSchema added, Map<Long, DataFile> files) {
     List<DataFragment> fragments = new ArrayList<>();
     for (DataFragment f : d.snapshot().fragments()) {
@@ -140,14 +186,26 @@ final class ColumnChanges {
       }
       DataFile file = files.get(f.getId());
       if (file == null) {
-        throw new IllegalArgumentException("No data file of the added columns for fragment " + f.getId() + " of "
-            + d.location() + " version " + d.version());
+        throw new IllegalArgumentException(
+            "No data file of the added columns for fragment "
+                + f.getId()
+                + " of "
+                + d.location()
+                + " version "
+                + d.version());
       }
       fragments.add(f.toBuilder().addFiles(file).build());
     }
     if (!files.isEmpty() && files.size() != fragments.size()) {
-      throw new IllegalArgumentException("Data files of the added columns given for " + files.size()
-          + " fragments, but version " + d.version() + " of " + d.location() + " has " + fragments.size());
+      throw new IllegalArgumentException(
+          "Data files of the added columns given for "
+              + files.size()
+              + " fragments, but version "
+              + d.version()
+              + " of "
+              + d.location()
+              + " has "
+              + fragments.size());
     }
     List<LanceField> all = new ArrayList<>(d.lanceSchema().fields());
     all.addAll(added.fields());
@@ -160,8 +218,13 @@ final class ColumnChanges {
     Set<String> dropped = new HashSet<>();
     for (String name : names) {
       if (d.lanceSchema().field(name).isEmpty()) {
-        throw new LancelotException(action + ": there is no column \"" + name + "\". The dataset's columns are "
-            + d.lanceSchema().names() + ".");
+        throw new LancelotException(
+            action
+                + ": there is no column \""
+                + name
+                + "\". The dataset's columns are "
+                + d.lanceSchema().names()
+                + ".");
       }
       dropped.add(name);
     }
@@ -175,16 +238,21 @@ final class ColumnChanges {
       }
     }
     if (kept.isEmpty()) {
-      throw new LancelotException(action + ": a dataset keeps at least one column. Drop the dataset instead.");
+      throw new LancelotException(
+          action + ": a dataset keeps at least one column. Drop the dataset instead.");
     }
     return new Operation.Project(LanceSchema.of(kept, d.lanceSchema().metadata()).toProtos());
   }
 
   static Operation.Project rename(Dataset d, String from, String to) {
-    String action = "Cannot rename column \"" + from + "\" of " + d.location() + " to \"" + to + "\"";
+    String action =
+        "Cannot rename column \"" + from + "\" of " + d.location() + " to \"" + to + "\"";
     if (d.lanceSchema().field(from).isEmpty()) {
-      throw new LancelotException(action + ": there is no such column. The dataset's columns are "
-          + d.lanceSchema().names() + ".");
+      throw new LancelotException(
+          action
+              + ": there is no such column. The dataset's columns are "
+              + d.lanceSchema().names()
+              + ".");
     }
     if (to == null || to.isBlank()) {
       throw new LancelotException(action + ": the new name is empty.");
@@ -194,8 +262,19 @@ final class ColumnChanges {
     }
     List<LanceField> fields = new ArrayList<>();
     for (LanceField f : d.lanceSchema().fields()) {
-      fields.add(f.name().equals(from) ? new LanceField(f.id(), f.parentId(), to, f.logicalType(), f.nullable(),
-          f.metadata(), f.children(), f.legacyEncoding(), f.unenforcedPrimaryKey()) : f);
+      fields.add(
+          f.name().equals(from)
+              ? new LanceField(
+                  f.id(),
+                  f.parentId(),
+                  to,
+                  f.logicalType(),
+                  f.nullable(),
+                  f.metadata(),
+                  f.children(),
+                  f.legacyEncoding(),
+                  f.unenforcedPrimaryKey())
+              : f);
     }
     return new Operation.Project(LanceSchema.of(fields, d.lanceSchema().metadata()).toProtos());
   }

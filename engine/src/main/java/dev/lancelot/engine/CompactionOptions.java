@@ -5,10 +5,10 @@ package dev.lancelot.engine;
  * {@code rust/lance/src/dataset/optimize.rs}).
  *
  * <p>A fragment is a candidate when more than {@code materializeDeletionsThreshold} of its physical
- * rows are deleted (and {@code materializeDeletions}), or when it has fewer than
- * {@code targetRowsPerFragment} physical rows; a small fragment is only rewritten together with
- * adjacent candidates. Candidates are grouped with their neighbours in fragment order, never across
- * a fragment that is not a candidate nor across fragments covered by different index segments, and
+ * rows are deleted (and {@code materializeDeletions}), or when it has fewer than {@code
+ * targetRowsPerFragment} physical rows; a small fragment is only rewritten together with adjacent
+ * candidates. Candidates are grouped with their neighbours in fragment order, never across a
+ * fragment that is not a candidate nor across fragments covered by different index segments, and
  * each group is written as fragments of at most {@code targetRowsPerFragment} rows.
  *
  * @param targetRowsPerFragment rows a compacted fragment holds at most (default 1,048,576)
@@ -16,23 +16,26 @@ package dev.lancelot.engine;
  * @param materializeDeletionsThreshold fraction of deleted physical rows above which a fragment is
  *     rewritten (default 0.1); at 1.0 or more deletions are never materialized
  */
-public record CompactionOptions(int targetRowsPerFragment, boolean materializeDeletions,
-    double materializeDeletionsThreshold) {
+public record CompactionOptions(
+    int targetRowsPerFragment, boolean materializeDeletions, double materializeDeletionsThreshold) {
   public static final int DEFAULT_TARGET_ROWS_PER_FRAGMENT = 1024 * 1024;
   public static final double DEFAULT_MATERIALIZE_DELETIONS_THRESHOLD = 0.1;
 
   public CompactionOptions {
     if (targetRowsPerFragment < 1) {
-      throw new InvalidInputException("Cannot compact: target_rows_per_fragment must be at least 1, got "
-          + targetRowsPerFragment);
+      throw new InvalidInputException(
+          "Cannot compact: target_rows_per_fragment must be at least 1, got "
+              + targetRowsPerFragment);
     }
     if (Double.isNaN(materializeDeletionsThreshold)) {
-      throw new InvalidInputException("Cannot compact: materialize_deletions_threshold must be a number");
+      throw new InvalidInputException(
+          "Cannot compact: materialize_deletions_threshold must be a number");
     }
   }
 
   public static CompactionOptions defaults() {
-    return new CompactionOptions(DEFAULT_TARGET_ROWS_PER_FRAGMENT, true, DEFAULT_MATERIALIZE_DELETIONS_THRESHOLD);
+    return new CompactionOptions(
+        DEFAULT_TARGET_ROWS_PER_FRAGMENT, true, DEFAULT_MATERIALIZE_DELETIONS_THRESHOLD);
   }
 
   public CompactionOptions withTargetRowsPerFragment(int rows) {
@@ -47,7 +50,10 @@ public record CompactionOptions(int targetRowsPerFragment, boolean materializeDe
     return new CompactionOptions(targetRowsPerFragment, materializeDeletions, fraction);
   }
 
-  /** Whether deletions are materialized at all (a threshold of 1.0 or more turns it off, as in Lance). */
+  /**
+   * Whether deletions are materialized at all (a threshold of 1.0 or more turns it off, as in
+   * Lance).
+   */
   public boolean materializesDeletions() {
     return materializeDeletions && materializeDeletionsThreshold < 1.0;
   }

@@ -12,8 +12,15 @@ package dev.lancelot.engine;
  * @param rowsRewritten live rows copied into the new fragments
  * @param indexSegmentsRemapped index segments rewritten for the new row addresses
  */
-public record CompactionResult(Dataset dataset, boolean committed, int fragmentsRemoved, int fragmentsAdded,
-    int filesRemoved, int filesAdded, long rowsRewritten, int indexSegmentsRemapped) {
+public record CompactionResult(
+    Dataset dataset,
+    boolean committed,
+    int fragmentsRemoved,
+    int fragmentsAdded,
+    int filesRemoved,
+    int filesAdded,
+    long rowsRewritten,
+    int indexSegmentsRemapped) {
 
   public static CompactionResult nothingToDo(Dataset dataset) {
     return new CompactionResult(dataset, false, 0, 0, 0, 0, 0, 0);

@@ -1,5 +1,6 @@
 package dev.lancelot.engine;
 
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.format.DeletionFiles;
 import dev.lancelot.engine.format.FeatureFlags;
 import dev.lancelot.engine.format.ManifestFile;
@@ -7,15 +8,13 @@ import dev.lancelot.engine.format.ManifestNaming;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.index.IndexCatalog;
+import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.HadoopFileIO;
-import dev.lancelot.engine.io.StorageException;
-import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.RetryPolicy;
 import dev.lancelot.engine.io.RetryingFileIO;
-import dev.lancelot.engine.expr.BoundPredicate;
-import dev.lancelot.engine.expr.FilterParser;
+import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.scan.FragmentReader;
 import dev.lancelot.engine.scan.FragmentScan;
@@ -51,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * One version of a Lance dataset: the entry point of the engine.
  *
  * <p>A {@code Dataset} is an immutable view of one version; writes return a new {@code Dataset} for
- * the version they committed. Instances are thread-safe. Close the dataset to release the
- * allocator it created (when none was supplied in {@link OpenOptions}).
+ * the version they committed. Instances are thread-safe. Close the dataset to release the allocator
+ * it created (when none was supplied in {@link OpenOptions}).
  */
 public final class Dataset implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Dataset.class);
@@ -61,6 +60,7 @@ public final class Dataset implements AutoCloseable {
   private final LanceSchema schema;
   private final boolean ownsAllocator;
   private final Map<Long, RoaringBitmap> deletions = new ConcurrentHashMap<>();
+
   /** The index catalog of this version, built on first use (immutable, like the snapshot). */
   private volatile IndexCatalog indexes;
 
@@ -70,11 +70,13 @@ public final class Dataset implements AutoCloseable {
     this.ownsAllocator = ownsAllocator;
     FeatureFlags.checkReadable(ctx.paths().root(), snapshot.manifest().getReaderFeatureFlags());
     try {
-      this.schema = LanceSchema.fromProtos(snapshot.manifest().getFieldsList(),
-          snapshot.manifest().getSchemaMetadataMap());
+      this.schema =
+          LanceSchema.fromProtos(
+              snapshot.manifest().getFieldsList(), snapshot.manifest().getSchemaMetadataMap());
       this.schema.toArrow(); // every logical type is readable
     } catch (SchemaException e) {
-      throw new SchemaException(e.getMessage() + " (the schema of " + snapshot.entry().location() + ")", e);
+      throw new SchemaException(
+          e.getMessage() + " (the schema of " + snapshot.entry().location() + ")", e);
     }
   }
 
@@ -87,9 +89,10 @@ public final class Dataset implements AutoCloseable {
   public static Dataset open(String location, OpenOptions options) {
     ContextAndOwnership c = context(location, options.hadoopConf(), options.allocator());
     try {
-      Snapshot s = options.version().isPresent()
-          ? loadVersion(c.ctx, options.version().getAsLong())
-          : loadLatest(c.ctx).orElseThrow(() -> notFound(c.ctx.paths()));
+      Snapshot s =
+          options.version().isPresent()
+              ? loadVersion(c.ctx, options.version().getAsLong())
+              : loadLatest(c.ctx).orElseThrow(() -> notFound(c.ctx.paths()));
       return new Dataset(c.ctx, s, c.owns);
     } catch (RuntimeException e) {
       if (c.owns) {
@@ -112,9 +115,9 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * The latest version of the dataset at {@code location} through the same cache as
-   * {@link #openCached}: each call lists the version directory (so a new commit is seen at once);
-   * a version already opened is not read again.
+   * The latest version of the dataset at {@code location} through the same cache as {@link
+   * #openCached}: each call lists the version directory (so a new commit is seen at once); a
+   * version already opened is not read again.
    */
   public static Dataset openLatestCached(String location, Configuration conf) {
     return DatasetCache.SHARED.openLatest(location, conf);
@@ -131,10 +134,14 @@ public final class Dataset implements AutoCloseable {
 
   /** The number of the latest version under {@code ctx}. */
   static long latestVersion(DatasetContext ctx) {
-    return VersionLog.latest(ctx.io(), ctx.paths()).orElseThrow(() -> notFound(ctx.paths())).version();
+    return VersionLog.latest(ctx.io(), ctx.paths())
+        .orElseThrow(() -> notFound(ctx.paths()))
+        .version();
   }
 
-  /** A dataset that shares {@code ctx} and does not own its allocator (for {@link DatasetCache}). */
+  /**
+   * A dataset that shares {@code ctx} and does not own its allocator (for {@link DatasetCache}).
+   */
   static Dataset shared(DatasetContext ctx, long version) {
     return new Dataset(ctx, loadVersion(ctx, version), false);
   }
@@ -171,11 +178,13 @@ public final class Dataset implements AutoCloseable {
     return write(location, data, options, OpenOptions.defaults());
   }
 
-  public static Dataset write(String location, ArrowReader data, WriteOptions options, OpenOptions open) {
+  public static Dataset write(
+      String location, ArrowReader data, WriteOptions options, OpenOptions open) {
     return write(context(location, open.hadoopConf(), open.allocator()), location, data, options);
   }
 
-  private static Dataset write(ContextAndOwnership c, String location, ArrowReader data, WriteOptions options) {
+  private static Dataset write(
+      ContextAndOwnership c, String location, ArrowReader data, WriteOptions options) {
     try {
       Schema arrowSchema = data.getVectorSchemaRoot().getSchema();
       Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
@@ -193,8 +202,8 @@ public final class Dataset implements AutoCloseable {
       if (c.owns) {
         c.ctx.allocator().close();
       }
-      throw new LancelotException("Cannot write to " + location + ": reading the input data failed: "
-          + e.getMessage(), e);
+      throw new LancelotException(
+          "Cannot write to " + location + ": reading the input data failed: " + e.getMessage(), e);
     }
   }
 
@@ -204,8 +213,12 @@ public final class Dataset implements AutoCloseable {
    * made by {@link LanceSchema#fromArrow} for creates and overwrites. Nothing becomes visible until
    * {@link #commitFragments} commits the returned fragments.
    */
-  public static List<FragmentMetadata> writeFragments(String location, Configuration conf, LanceSchema schema,
-      Iterator<VectorSchemaRoot> batches, WriteOptions options) {
+  public static List<FragmentMetadata> writeFragments(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      Iterator<VectorSchemaRoot> batches,
+      WriteOptions options) {
     ContextAndOwnership c = context(location, conf, null);
     try {
       return FragmentWriter.write(c.ctx, schema, batches, options);
@@ -219,24 +232,34 @@ public final class Dataset implements AutoCloseable {
    * uncommitted fragments come out of {@link FragmentWriter#finish()}. The writer owns its memory;
    * close it (after finish or abort).
    */
-  public static FragmentWriter newFragmentWriter(String location, Configuration conf, LanceSchema schema,
-      WriteOptions options) {
+  public static FragmentWriter newFragmentWriter(
+      String location, Configuration conf, LanceSchema schema, WriteOptions options) {
     ContextAndOwnership c = context(location, conf, null);
     return FragmentWriter.open(c.ctx, schema, options, () -> c.ctx.allocator().close());
   }
 
   /**
-   * Commits fragments written by {@link #writeFragments} as one new version. {@code readVersion}
-   * is the version the writer planned against (0 when the dataset did not exist).
+   * Commits fragments written by {@link #writeFragments} as one new version. {@code readVersion} is
+   * the version the writer planned against (0 when the dataset did not exist).
    */
-  public static Dataset commitFragments(String location, Configuration conf, LanceSchema schema,
-      List<FragmentMetadata> fragments, WriteMode mode, long readVersion) {
+  public static Dataset commitFragments(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      List<FragmentMetadata> fragments,
+      WriteMode mode,
+      long readVersion) {
     ContextAndOwnership c = context(location, conf, null);
     try {
-      Optional<Snapshot> base = readVersion > 0 ? Optional.of(loadVersion(c.ctx, readVersion)) : loadLatest(c.ctx);
+      Optional<Snapshot> base =
+          readVersion > 0 ? Optional.of(loadVersion(c.ctx, readVersion)) : loadLatest(c.ctx);
       if (readVersion == 0 && base.isPresent() && mode == WriteMode.CREATE) {
-        throw new DatasetAlreadyExistsException("Cannot create dataset " + c.ctx.paths().root()
-            + ": a dataset was created there concurrently (version " + base.get().version() + ").");
+        throw new DatasetAlreadyExistsException(
+            "Cannot create dataset "
+                + c.ctx.paths().root()
+                + ": a dataset was created there concurrently (version "
+                + base.get().version()
+                + ").");
       }
       Snapshot s = commitWrite(c.ctx, base, schema, fragments, mode);
       return new Dataset(c.ctx, s, c.owns);
@@ -248,26 +271,37 @@ public final class Dataset implements AutoCloseable {
 
   /**
    * Deletes what {@link #writeFragments} wrote, after a failed or aborted distributed write. Files
-   * the latest version refers to are kept: a commit reported as failed may have been published
-   * (its outcome unknown after storage errors), and deleting them would break that version. When
-   * the latest version cannot be read, nothing is deleted: files no version refers to are harmless.
+   * the latest version refers to are kept: a commit reported as failed may have been published (its
+   * outcome unknown after storage errors), and deleting them would break that version. When the
+   * latest version cannot be read, nothing is deleted: files no version refers to are harmless.
    */
-  public static void abortFragments(String location, Configuration conf, List<FragmentMetadata> fragments) {
+  public static void abortFragments(
+      String location, Configuration conf, List<FragmentMetadata> fragments) {
     ContextAndOwnership c = context(location, conf, null);
     try {
       java.util.Set<String> referenced = new java.util.HashSet<>();
       try {
-        loadLatest(c.ctx).ifPresent(s -> s.fragments().forEach(f -> f.getFilesList().forEach(
-            file -> referenced.add(file.getPath()))));
+        loadLatest(c.ctx)
+            .ifPresent(
+                s ->
+                    s.fragments()
+                        .forEach(
+                            f -> f.getFilesList().forEach(file -> referenced.add(file.getPath()))));
       } catch (RuntimeException e) {
-        LOG.warn("Not deleting the files of an aborted write to {}: cannot read its latest version to check that "
-            + "none of them was committed: {}", location, e.getMessage());
+        LOG.warn(
+            "Not deleting the files of an aborted write to {}: cannot read its latest version to check that "
+                + "none of them was committed: {}",
+            location,
+            e.getMessage());
         return;
       }
       for (FragmentMetadata f : fragments) {
         for (String path : f.dataFiles()) {
           if (referenced.contains(path)) {
-            LOG.warn("Keeping {} of an aborted write to {}: the latest version refers to it", path, location);
+            LOG.warn(
+                "Keeping {} of an aborted write to {}: the latest version refers to it",
+                path,
+                location);
           } else {
             c.ctx.io().delete(c.ctx.paths().dataFile(path));
           }
@@ -280,11 +314,16 @@ public final class Dataset implements AutoCloseable {
 
   /** Appends {@code data} to this dataset and returns the new version. */
   public Dataset append(ArrowReader data) {
-    // Through this dataset's storage, so the Hadoop settings it was opened with apply to the append.
-    return write(new ContextAndOwnership(ctx, false), location(), data, WriteOptions.of(WriteMode.APPEND));
+    // Through this dataset's storage, so the Hadoop settings it was opened with apply to the
+    // append.
+    return write(
+        new ContextAndOwnership(ctx, false), location(), data, WriteOptions.of(WriteMode.APPEND));
   }
 
-  /** Deletes the rows matching {@code filter} and returns the new version (this one when none match). */
+  /**
+   * Deletes the rows matching {@code filter} and returns the new version (this one when none
+   * match).
+   */
   public Dataset delete(String filter) {
     BoundPredicate bound = bindFilter(filter);
     Committer committer = committer();
@@ -296,36 +335,45 @@ public final class Dataset implements AutoCloseable {
     List<Operation> plans = new ArrayList<>(List.of(first.get()));
     Snapshot s;
     try {
-      s = committer.commit(snapshot, newer -> {
-        Dataset d = new Dataset(ctx, newer, false);
-        Operation replanned = DeletePlanner.plan(d, d.bindFilter(filter))
-            .orElse(new Operation.Delete(List.of(), List.of(), filter));
-        plans.add(replanned);
-        return replanned;
-      }, first.get());
+      s =
+          committer.commit(
+              snapshot,
+              newer -> {
+                Dataset d = new Dataset(ctx, newer, false);
+                Operation replanned =
+                    DeletePlanner.plan(d, d.bindFilter(filter))
+                        .orElse(new Operation.Delete(List.of(), List.of(), filter));
+                plans.add(replanned);
+                return replanned;
+              },
+              first.get());
     } catch (RuntimeException e) {
-      if (!(e instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
+      if (!(e
+          instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
         plans.forEach(p -> deleteDeletionFiles(p, e));
       }
       throw e;
     }
-    // Committed: a failure to remove the superseded plans' files must not report the delete as failed.
+    // Committed: a failure to remove the superseded plans' files must not report the delete as
+    // failed.
     plans.subList(0, plans.size() - 1).forEach(p -> deleteDeletionFiles(p, null));
     return new Dataset(ctx, s, false);
   }
 
   /**
    * Commits row-level changes planned by reading this version (UPDATE, MERGE INTO, DELETE by a
-   * condition only Spark evaluates) as one new version, Lance's {@code Update}: the rows in
-   * {@code deletes} (fragment id to row offsets) get deletion files, {@code added} (written by
-   * {@link #writeFragments} or {@link #newFragmentWriter}) become new fragments. A concurrent commit
-   * that touched one of the same fragments fails it with {@link dev.lancelot.engine.table.CommitConflictException};
-   * concurrent appends and changes to other fragments are rebased over. Returns this version when
-   * there is nothing to change.
+   * condition only Spark evaluates) as one new version, Lance's {@code Update}: the rows in {@code
+   * deletes} (fragment id to row offsets) get deletion files, {@code added} (written by {@link
+   * #writeFragments} or {@link #newFragmentWriter}) become new fragments. A concurrent commit that
+   * touched one of the same fragments fails it with {@link
+   * dev.lancelot.engine.table.CommitConflictException}; concurrent appends and changes to other
+   * fragments are rebased over. Returns this version when there is nothing to change.
    */
   public Dataset commitRowChanges(Map<Long, RoaringBitmap> deletes, List<FragmentMetadata> added) {
     Operation.Update op = RowChangesPlanner.plan(this, deletes, added);
-    if (op.updatedFragments().isEmpty() && op.removedFragmentIds().isEmpty() && op.newFragments().isEmpty()) {
+    if (op.updatedFragments().isEmpty()
+        && op.removedFragmentIds().isEmpty()
+        && op.newFragments().isEmpty()) {
       return this;
     }
     Snapshot s;
@@ -344,12 +392,13 @@ public final class Dataset implements AutoCloseable {
 
   /**
    * Adds nullable columns that read as null in every row, and returns the new version: a Lance
-   * {@code Merge} changing only the schema (no data file is written; Lance 2.x readers return
-   * nulls for a field no data file stores). Refuses existing names and NOT NULL columns.
+   * {@code Merge} changing only the schema (no data file is written; Lance 2.x readers return nulls
+   * for a field no data file stores). Refuses existing names and NOT NULL columns.
    */
   public Dataset addColumns(List<org.apache.arrow.vector.types.pojo.Field> columns) {
     dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, false);
-    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, Map.of())), false);
+    return new Dataset(
+        ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, Map.of())), false);
   }
 
   /**
@@ -360,10 +409,13 @@ public final class Dataset implements AutoCloseable {
    * fail with {@link dev.lancelot.engine.table.CommitConflictException} (the files are deleted);
    * index builds are rebased over.
    */
-  public Dataset addColumns(List<org.apache.arrow.vector.types.pojo.Field> columns, List<String> inputs,
+  public Dataset addColumns(
+      List<org.apache.arrow.vector.types.pojo.Field> columns,
+      List<String> inputs,
       ColumnBackfill backfill) {
     dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, true);
-    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> files = new java.util.LinkedHashMap<>();
+    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> files =
+        new java.util.LinkedHashMap<>();
     try {
       for (DataFragment f : snapshot.fragments()) {
         files.put(f.getId(), ColumnChanges.writeFragmentColumns(this, f, added, inputs, backfill));
@@ -371,7 +423,8 @@ public final class Dataset implements AutoCloseable {
       if (files.isEmpty()) { // no rows: the columns only change the schema
         return addColumns(columns);
       }
-      return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, files)), false);
+      return new Dataset(
+          ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, files)), false);
     } catch (CommitOutcomeUnknownException e) {
       throw e; // the version may exist and refer to the files: keep them
     } catch (RuntimeException e) {
@@ -387,39 +440,63 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * The columns a distributed backfill will add to this version, numbered as
-   * {@link #commitAddedColumns} expects; checks the names as {@link #addColumns(List, List, ColumnBackfill)} does.
+   * The columns a distributed backfill will add to this version, numbered as {@link
+   * #commitAddedColumns} expects; checks the names as {@link #addColumns(List, List,
+   * ColumnBackfill)} does.
    */
-  public dev.lancelot.engine.schema.LanceSchema planAddedColumns(List<org.apache.arrow.vector.types.pojo.Field> columns) {
+  public dev.lancelot.engine.schema.LanceSchema planAddedColumns(
+      List<org.apache.arrow.vector.types.pojo.Field> columns) {
     return ColumnChanges.addedFields(this, columns, true);
   }
 
   /**
-   * One task of a distributed backfill: writes the values of {@code added} (from
-   * {@link #planAddedColumns}) for every physical row of fragment {@code fragmentId} of version
-   * {@code version}, computed by {@code backfill} (which gets batches without input columns, in row
+   * One task of a distributed backfill: writes the values of {@code added} (from {@link
+   * #planAddedColumns}) for every physical row of fragment {@code fragmentId} of version {@code
+   * version}, computed by {@code backfill} (which gets batches without input columns, in row
    * order), into one new data file. Returns it as the fragment with that id and only the new file,
    * for {@link #commitAddedColumns}; {@link #abortFragments} deletes it.
    */
-  public static FragmentMetadata writeAddedColumns(String location, Configuration conf, long version,
-      dev.lancelot.engine.schema.LanceSchema added, long fragmentId, ColumnBackfill backfill) {
-    try (Dataset d = open(location, OpenOptions.defaults().withHadoopConf(conf).withVersion(version))) {
-      DataFragment fragment = d.snapshot.fragment(fragmentId).orElseThrow(() -> new LancelotException(
-          "Cannot add columns to fragment " + fragmentId + " of " + location + " version " + version
-              + ": no such fragment"));
+  public static FragmentMetadata writeAddedColumns(
+      String location,
+      Configuration conf,
+      long version,
+      dev.lancelot.engine.schema.LanceSchema added,
+      long fragmentId,
+      ColumnBackfill backfill) {
+    try (Dataset d =
+        open(location, OpenOptions.defaults().withHadoopConf(conf).withVersion(version))) {
+      DataFragment fragment =
+          d.snapshot
+              .fragment(fragmentId)
+              .orElseThrow(
+                  () ->
+                      new LancelotException(
+                          "Cannot add columns to fragment "
+                              + fragmentId
+                              + " of "
+                              + location
+                              + " version "
+                              + version
+                              + ": no such fragment"));
       var file = ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill);
-      return new FragmentMetadata(DataFragment.newBuilder().setId(fragmentId).addFiles(file)
-          .setPhysicalRows(fragment.getPhysicalRows()).build());
+      return new FragmentMetadata(
+          DataFragment.newBuilder()
+              .setId(fragmentId)
+              .addFiles(file)
+              .setPhysicalRows(fragment.getPhysicalRows())
+              .build());
     }
   }
 
   /**
-   * Commits the data files of a distributed backfill (one per fragment of this version, from
-   * {@link #writeAddedColumns}) as one {@code Merge} version adding {@code added}. On failure the
-   * caller deletes the files with {@link #abortFragments}.
+   * Commits the data files of a distributed backfill (one per fragment of this version, from {@link
+   * #writeAddedColumns}) as one {@code Merge} version adding {@code added}. On failure the caller
+   * deletes the files with {@link #abortFragments}.
    */
-  public Dataset commitAddedColumns(dev.lancelot.engine.schema.LanceSchema added, List<FragmentMetadata> files) {
-    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> byFragment = new java.util.HashMap<>();
+  public Dataset commitAddedColumns(
+      dev.lancelot.engine.schema.LanceSchema added, List<FragmentMetadata> files) {
+    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> byFragment =
+        new java.util.HashMap<>();
     for (FragmentMetadata f : files) {
       DataFragment proto = f.toProto();
       if (proto.getFilesCount() != 1 || byFragment.put(proto.getId(), proto.getFiles(0)) != null) {
@@ -429,7 +506,8 @@ public final class Dataset implements AutoCloseable {
     if (byFragment.isEmpty()) {
       return addColumns(added.toArrow().getFields());
     }
-    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, byFragment)), false);
+    return new Dataset(
+        ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, byFragment)), false);
   }
 
   /**
@@ -442,22 +520,24 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * Renames a top-level column and returns the new version (a Lance {@code Project}; the field keeps
-   * its id, so data files and index segments stay valid).
+   * Renames a top-level column and returns the new version (a Lance {@code Project}; the field
+   * keeps its id, so data files and index segments stay valid).
    */
   public Dataset renameColumn(String name, String newName) {
-    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.rename(this, name, newName)), false);
+    return new Dataset(
+        ctx, committer().commit(snapshot, ColumnChanges.rename(this, name, newName)), false);
   }
 
   /**
-   * Sets (value present) or removes (value empty) entries of the table config (Lance's
-   * {@code UpdateConfig}) and returns the new version.
+   * Sets (value present) or removes (value empty) entries of the table config (Lance's {@code
+   * UpdateConfig}) and returns the new version.
    */
   public Dataset updateConfig(Map<String, Optional<String>> entries) {
     if (entries.isEmpty()) {
       return this;
     }
-    return new Dataset(ctx, committer().commit(snapshot, new Operation.UpdateConfig(entries)), false);
+    return new Dataset(
+        ctx, committer().commit(snapshot, new Operation.UpdateConfig(entries)), false);
   }
 
   /** The table config of this version (Lance's {@code Manifest.config}). */
@@ -465,20 +545,27 @@ public final class Dataset implements AutoCloseable {
     return snapshot.manifest().getConfigMap();
   }
 
-  /** Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are logged. */
+  /**
+   * Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are
+   * logged.
+   */
   private void deleteDeletionFiles(Operation op, RuntimeException failure) {
     if (op instanceof Operation.Delete d) {
       for (DataFragment f : d.updatedFragments()) {
         if (f.hasDeletionFile()) {
-          String file = location() + "/" + DeletionFiles.relativePath(f.getId(), f.getDeletionFile());
+          String file =
+              location() + "/" + DeletionFiles.relativePath(f.getId(), f.getDeletionFile());
           try {
             ctx.io().delete(file);
           } catch (RuntimeException e) {
             if (failure != null) {
               failure.addSuppressed(e);
             } else {
-              LOG.warn("Could not remove {}, written by a plan that was not committed (harmless: no version refers "
-                  + "to it): {}", file, e.getMessage());
+              LOG.warn(
+                  "Could not remove {}, written by a plan that was not committed (harmless: no version refers "
+                      + "to it): {}",
+                  file,
+                  e.getMessage());
             }
           }
         }
@@ -507,12 +594,13 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * Removes old versions of this dataset and the files no kept version references (see
-   * {@link CleanupOptions}). The latest version and tagged versions are always kept. Opening a
-   * removed version afterwards fails with an error naming it.
+   * Removes old versions of this dataset and the files no kept version references (see {@link
+   * CleanupOptions}). The latest version and tagged versions are always kept. Opening a removed
+   * version afterwards fails with an error naming it.
    */
   public CleanupResult cleanup(CleanupOptions options) {
-    CleanupResult r = dev.lancelot.engine.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
+    CleanupResult r =
+        dev.lancelot.engine.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
     if (!r.versionsRemoved().isEmpty()) {
       // A cached removed version would be opened from memory and then miss its files.
       evictCached(location());
@@ -584,9 +672,12 @@ public final class Dataset implements AutoCloseable {
   public List<FragmentInfo> fragments() {
     List<FragmentInfo> out = new ArrayList<>();
     for (DataFragment f : snapshot.fragments()) {
-      out.add(new FragmentInfo(f.getId(), f.getPhysicalRows(),
-          f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0,
-          f.getFilesList().stream().map(d -> d.getPath()).toList()));
+      out.add(
+          new FragmentInfo(
+              f.getId(),
+              f.getPhysicalRows(),
+              f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0,
+              f.getFilesList().stream().map(d -> d.getPath()).toList()));
     }
     return out;
   }
@@ -596,7 +687,8 @@ public final class Dataset implements AutoCloseable {
     List<VersionInfo> out = new ArrayList<>();
     for (VersionLog.Entry e : VersionLog.list(ctx.io(), ctx.paths())) {
       Snapshot s = readSnapshot(ctx, e);
-      String op = s.file().transaction().map(t -> OperationKind.of(t).displayName()).orElse("unknown");
+      String op =
+          s.file().transaction().map(t -> OperationKind.of(t).displayName()).orElse("unknown");
       out.add(new VersionInfo(s.version(), s.timestamp(), s.countRows(), s.fragments().size(), op));
     }
     return out;
@@ -626,8 +718,18 @@ public final class Dataset implements AutoCloseable {
   }
 
   public LanceField field(String name) {
-    return schema.field(name).orElseThrow(() -> new InvalidInputException("Cannot find column \"" + name + "\" in "
-        + location() + ": the dataset's columns are " + schema.names() + "."));
+    return schema
+        .field(name)
+        .orElseThrow(
+            () ->
+                new InvalidInputException(
+                    "Cannot find column \""
+                        + name
+                        + "\" in "
+                        + location()
+                        + ": the dataset's columns are "
+                        + schema.names()
+                        + "."));
   }
 
   /**
@@ -643,17 +745,31 @@ public final class Dataset implements AutoCloseable {
     if (!fragment.hasDeletionFile()) {
       return new RoaringBitmap();
     }
-    return deletions.computeIfAbsent(fragment.getId(), id -> {
-      try {
-        return DeletionFiles.read(ctx.io(), location(), id, fragment.getDeletionFile());
-      } catch (StorageException e) {
-        throw new StorageException(e.getMessage() + " (the deletion file of fragment " + id + " as listed in "
-            + snapshot.entry().location() + ")", e);
-      } catch (LancelotException e) {
-        throw new LancelotException(e.getMessage() + " (the deletion file of fragment " + id + " as listed in "
-            + snapshot.entry().location() + ")", e);
-      }
-    });
+    return deletions.computeIfAbsent(
+        fragment.getId(),
+        id -> {
+          try {
+            return DeletionFiles.read(ctx.io(), location(), id, fragment.getDeletionFile());
+          } catch (StorageException e) {
+            throw new StorageException(
+                e.getMessage()
+                    + " (the deletion file of fragment "
+                    + id
+                    + " as listed in "
+                    + snapshot.entry().location()
+                    + ")",
+                e);
+          } catch (LancelotException e) {
+            throw new LancelotException(
+                e.getMessage()
+                    + " (the deletion file of fragment "
+                    + id
+                    + " as listed in "
+                    + snapshot.entry().location()
+                    + ")",
+                e);
+          }
+        });
   }
 
   public FragmentReader openFragment(DataFragment fragment) {
@@ -661,12 +777,32 @@ public final class Dataset implements AutoCloseable {
   }
 
   CloseableIterator<VectorSchemaRoot> executeScan(ScanTask task, ScanSpec spec) {
-    DataFragment fragment = snapshot.fragment(task.fragmentId()).orElseThrow(() -> new InvalidInputException(
-        "Cannot scan fragment " + task.fragmentId() + " of " + location() + " version " + version()
-            + ": no such fragment"));
+    DataFragment fragment =
+        snapshot
+            .fragment(task.fragmentId())
+            .orElseThrow(
+                () ->
+                    new InvalidInputException(
+                        "Cannot scan fragment "
+                            + task.fragmentId()
+                            + " of "
+                            + location()
+                            + " version "
+                            + version()
+                            + ": no such fragment"));
     if (task.endRow() > fragment.getPhysicalRows()) {
-      throw new InvalidInputException("Cannot scan rows [" + task.startRow() + ", " + task.endRow() + ") of fragment "
-          + task.fragmentId() + " of " + location() + ": it has " + fragment.getPhysicalRows() + " rows");
+      throw new InvalidInputException(
+          "Cannot scan rows ["
+              + task.startRow()
+              + ", "
+              + task.endRow()
+              + ") of fragment "
+              + task.fragmentId()
+              + " of "
+              + location()
+              + ": it has "
+              + fragment.getPhysicalRows()
+              + " rows");
     }
     List<LanceField> filterFields = new ArrayList<>();
     if (spec.filter() != null) {
@@ -675,7 +811,8 @@ public final class Dataset implements AutoCloseable {
       }
     }
     FragmentReader reader = openFragment(fragment);
-    FragmentScan scan = new FragmentScan(reader, task, spec, deletedRows(fragment), filterFields, ctx.allocator());
+    FragmentScan scan =
+        new FragmentScan(reader, task, spec, deletedRows(fragment), filterFields, ctx.allocator());
     return new CloseableIterator<>() {
       @Override
       public boolean hasNext() {
@@ -701,7 +838,8 @@ public final class Dataset implements AutoCloseable {
 
   private record ContextAndOwnership(DatasetContext ctx, boolean owns) {}
 
-  private static ContextAndOwnership context(String location, Configuration conf, BufferAllocator allocator) {
+  private static ContextAndOwnership context(
+      String location, Configuration conf, BufferAllocator allocator) {
     DatasetPaths paths = DatasetPaths.of(location, conf);
     FileIO io = storage(conf);
     boolean owns = allocator == null;
@@ -709,7 +847,10 @@ public final class Dataset implements AutoCloseable {
     return new ContextAndOwnership(new DatasetContext(io, paths, a), owns);
   }
 
-  /** The storage of a dataset: the Hadoop file systems, with transient errors retried as {@code conf} says. */
+  /**
+   * The storage of a dataset: the Hadoop file systems, with transient errors retried as {@code
+   * conf} says.
+   */
   private static FileIO storage(Configuration conf) {
     Configuration c = conf == null ? HadoopFileIO.defaultConf() : conf;
     return new RetryingFileIO(new HadoopFileIO(c), RetryPolicy.from(c));
@@ -726,10 +867,21 @@ public final class Dataset implements AutoCloseable {
       if (all.isEmpty()) {
         throw notFound(ctx.paths());
       }
-      String why = version < all.get(0).version() ? ": no such version (versions before "
-          + all.get(0).version() + " were removed by cleanup or never existed)" : ": no such version";
-      throw new DatasetNotFoundException("Cannot open version " + version + " of dataset " + ctx.paths().root()
-          + why + ". Available versions: " + availableVersions(all) + ".");
+      String why =
+          version < all.get(0).version()
+              ? ": no such version (versions before "
+                  + all.get(0).version()
+                  + " were removed by cleanup or never existed)"
+              : ": no such version";
+      throw new DatasetNotFoundException(
+          "Cannot open version "
+              + version
+              + " of dataset "
+              + ctx.paths().root()
+              + why
+              + ". Available versions: "
+              + availableVersions(all)
+              + ".");
     }
     return readSnapshot(ctx, entry.get());
   }
@@ -741,45 +893,65 @@ public final class Dataset implements AutoCloseable {
     if (last - first + 1 == all.size()) {
       return first + " to " + last;
     }
-    return all.stream().map(e -> Long.toString(e.version())).collect(java.util.stream.Collectors.joining(", "));
+    return all.stream()
+        .map(e -> Long.toString(e.version()))
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
   private static Snapshot readSnapshot(DatasetContext ctx, VersionLog.Entry e) {
-    try (InputFile in = e.size() >= 0 ? ctx.io().newInputFile(e.location(), e.size())
-        : ctx.io().newInputFile(e.location())) {
+    try (InputFile in =
+        e.size() >= 0
+            ? ctx.io().newInputFile(e.location(), e.size())
+            : ctx.io().newInputFile(e.location())) {
       return new Snapshot(ctx.paths(), e, ManifestFile.read(in));
     }
   }
 
   private static DatasetNotFoundException notFound(DatasetPaths paths) {
-    return new DatasetNotFoundException("Cannot open dataset " + paths.root() + ": no Lance dataset there (no "
-        + "manifest in " + paths.versionsDir() + "). Check the path, or create the dataset by writing to it.");
+    return new DatasetNotFoundException(
+        "Cannot open dataset "
+            + paths.root()
+            + ": no Lance dataset there (no "
+            + "manifest in "
+            + paths.versionsDir()
+            + "). Check the path, or create the dataset by writing to it.");
   }
 
-  private static LanceSchema targetSchema(DatasetContext ctx, Optional<Snapshot> latest, Schema arrow,
-      WriteMode mode) {
+  private static LanceSchema targetSchema(
+      DatasetContext ctx, Optional<Snapshot> latest, Schema arrow, WriteMode mode) {
     if (latest.isPresent() && mode == WriteMode.CREATE) {
-      throw new DatasetAlreadyExistsException("Cannot create dataset " + ctx.paths().root() + ": it already exists "
-          + "(version " + latest.get().version() + "). Use mode APPEND or OVERWRITE.");
+      throw new DatasetAlreadyExistsException(
+          "Cannot create dataset "
+              + ctx.paths().root()
+              + ": it already exists "
+              + "(version "
+              + latest.get().version()
+              + "). Use mode APPEND or OVERWRITE.");
     }
     if (latest.isPresent() && mode == WriteMode.APPEND) {
       Snapshot s = latest.get();
       FeatureFlags.checkWritable(ctx.paths().root(), s.manifest().getWriterFeatureFlags());
-      LanceSchema existing = LanceSchema.fromProtos(s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());
+      LanceSchema existing =
+          LanceSchema.fromProtos(s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());
       return SchemaCompatibility.forAppend(ctx.paths().root(), existing, arrow);
     }
     return LanceSchema.fromArrow(arrow);
   }
 
-  private static Snapshot commitWrite(DatasetContext ctx, Optional<Snapshot> latest, LanceSchema schema,
-      List<FragmentMetadata> fragments, WriteMode mode) {
+  private static Snapshot commitWrite(
+      DatasetContext ctx,
+      Optional<Snapshot> latest,
+      LanceSchema schema,
+      List<FragmentMetadata> fragments,
+      WriteMode mode) {
     List<DataFragment> protos = fragments.stream().map(FragmentMetadata::toProto).toList();
     Snapshot base = latest.orElse(null);
     ManifestNaming naming = base == null ? ManifestNaming.V2 : base.entry().naming();
     Committer committer = new Committer(ctx.io(), ctx.paths(), naming);
-    Operation op = base != null && mode == WriteMode.APPEND
-        ? new Operation.Append(protos)
-        : new Operation.Overwrite(schema.toProtos(), schema.metadataProto(), protos, null);
+    Operation op =
+        base != null && mode == WriteMode.APPEND
+            ? new Operation.Append(protos)
+            : new Operation.Overwrite(schema.toProtos(), schema.metadataProto(), protos, null);
     return committer.commit(base, op);
   }
 }

@@ -34,7 +34,8 @@ final class DatasetCache {
 
   Dataset open(String location, long version, Configuration conf) {
     if (version <= 0) {
-      throw new IllegalArgumentException("A cached dataset needs an explicit version, got " + version);
+      throw new IllegalArgumentException(
+          "A cached dataset needs an explicit version, got " + version);
     }
     String contextKey = location + "\u0000" + fileSystemSettings(conf);
     String versionKey = contextKey + "\u0000" + version;

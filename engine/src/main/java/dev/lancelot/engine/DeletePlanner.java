@@ -1,8 +1,8 @@
 package dev.lancelot.engine;
 
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.format.DeletionFiles;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.scan.RowAddress;
 import dev.lancelot.engine.scan.ScanSpec;
@@ -45,8 +45,13 @@ final class DeletePlanner {
       if (all.getLongCardinality() >= fragment.getPhysicalRows()) {
         removed.add(fragment.getId());
       } else {
-        var file = DeletionFiles.write(dataset.context().io(), dataset.location(), fragment.getId(),
-            dataset.version(), all);
+        var file =
+            DeletionFiles.write(
+                dataset.context().io(),
+                dataset.location(),
+                fragment.getId(),
+                dataset.version(),
+                all);
         updated.add(fragment.toBuilder().setDeletionFile(file).build());
       }
     }

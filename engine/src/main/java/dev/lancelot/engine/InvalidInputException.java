@@ -6,8 +6,8 @@ import java.util.OptionalInt;
 /**
  * Input a user gave that cannot be used as given: an option value, a filter, a query, a path, a
  * schema that does not fit. The message says what to change ({@code "Cannot <action>: <reason>.
- * <how to fix>"}); where the input is text with a position (a filter), {@link #input()} and
- * {@link #inputPosition()} point at it.
+ * <how to fix>"}); where the input is text with a position (a filter), {@link #input()} and {@link
+ * #inputPosition()} point at it.
  *
  * <p>Every exception for bad user input is this class or a subclass: the CLI reports them as bad
  * input (exit code 2). The other {@link LancelotException}s are failures the input did not cause

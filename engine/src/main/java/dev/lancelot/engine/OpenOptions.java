@@ -5,9 +5,9 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * How to open a dataset: which version (latest when absent), the Hadoop configuration for the
- * store (credentials, endpoints), and the Arrow allocator results are allocated from (a private
- * one, closed with the dataset, when absent).
+ * How to open a dataset: which version (latest when absent), the Hadoop configuration for the store
+ * (credentials, endpoints), and the Arrow allocator results are allocated from (a private one,
+ * closed with the dataset, when absent).
  */
 public final class OpenOptions {
   private final OptionalLong version;

@@ -10,16 +10,17 @@ import java.util.TreeMap;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Turns row-level changes found by reading one version (the rows to delete, by fragment and
- * offset, and fragments of new rows already written) into Lance's {@code Update} operation: each
- * touched fragment gets a deletion file holding its old and new deletions, a fragment left without
- * rows is removed instead, and the new fragments are added.
+ * Turns row-level changes found by reading one version (the rows to delete, by fragment and offset,
+ * and fragments of new rows already written) into Lance's {@code Update} operation: each touched
+ * fragment gets a deletion file holding its old and new deletions, a fragment left without rows is
+ * removed instead, and the new fragments are added.
  */
 final class RowChangesPlanner {
   private RowChangesPlanner() {}
 
   /** Plans against {@code dataset}; writes the deletion files (see {@link #deletionFiles}). */
-  static Operation.Update plan(Dataset dataset, Map<Long, RoaringBitmap> deletes, List<FragmentMetadata> added) {
+  static Operation.Update plan(
+      Dataset dataset, Map<Long, RoaringBitmap> deletes, List<FragmentMetadata> added) {
     List<DataFragment> updated = new ArrayList<>();
     List<Long> removed = new ArrayList<>();
     for (Map.Entry<Long, RoaringBitmap> e : new TreeMap<>(deletes).entrySet()) {
@@ -28,26 +29,51 @@ final class RowChangesPlanner {
       if (rows.isEmpty()) {
         continue;
       }
-      DataFragment fragment = dataset.snapshot().fragment(id).orElseThrow(() -> new IllegalArgumentException(
-          "Cannot delete rows of fragment " + id + " of " + dataset.location() + ": version " + dataset.version()
-              + " has no such fragment"));
+      DataFragment fragment =
+          dataset
+              .snapshot()
+              .fragment(id)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "Cannot delete rows of fragment "
+                              + id
+                              + " of "
+                              + dataset.location()
+                              + ": version "
+                              + dataset.version()
+                              + " has no such fragment"));
       long last = Integer.toUnsignedLong(rows.last());
       if (last >= fragment.getPhysicalRows()) {
-        throw new IllegalArgumentException("Cannot delete row " + last + " of fragment " + id + " of "
-            + dataset.location() + ": it has " + fragment.getPhysicalRows() + " rows");
+        throw new IllegalArgumentException(
+            "Cannot delete row "
+                + last
+                + " of fragment "
+                + id
+                + " of "
+                + dataset.location()
+                + ": it has "
+                + fragment.getPhysicalRows()
+                + " rows");
       }
       RoaringBitmap all = RoaringBitmap.or(dataset.deletedRows(fragment), rows);
       if (all.getLongCardinality() >= fragment.getPhysicalRows()) {
         removed.add(id);
       } else {
-        var file = DeletionFiles.write(dataset.context().io(), dataset.location(), id, dataset.version(), all);
+        var file =
+            DeletionFiles.write(
+                dataset.context().io(), dataset.location(), id, dataset.version(), all);
         updated.add(fragment.toBuilder().setDeletionFile(file).build());
       }
     }
-    return new Operation.Update(removed, updated, added.stream().map(FragmentMetadata::toProto).toList());
+    return new Operation.Update(
+        removed, updated, added.stream().map(FragmentMetadata::toProto).toList());
   }
 
-  /** The deletion files {@code op} wrote, relative to the dataset root, for clean-up after a failed commit. */
+  /**
+   * The deletion files {@code op} wrote, relative to the dataset root, for clean-up after a failed
+   * commit.
+   */
   static List<String> deletionFiles(Operation.Update op) {
     List<String> out = new ArrayList<>();
     for (DataFragment f : op.updatedFragments()) {

@@ -1,5 +1,6 @@
 package dev.lancelot.engine;
 
+import dev.lancelot.engine.arrow.ArrowGather;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.scan.FragmentReader;
 import dev.lancelot.engine.scan.RowAddress;
@@ -14,7 +15,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import dev.lancelot.engine.arrow.ArrowGather;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -29,7 +29,9 @@ final class RowTaker {
     BufferAllocator allocator = dataset.context().allocator();
     Map<Long, RoaringBitmap> byFragment = new TreeMap<>();
     for (long a : addresses) {
-      byFragment.computeIfAbsent(RowAddress.fragment(a), k -> new RoaringBitmap()).add(RowAddress.offset(a));
+      byFragment
+          .computeIfAbsent(RowAddress.fragment(a), k -> new RoaringBitmap())
+          .add(RowAddress.offset(a));
     }
     Map<Long, VectorSchemaRoot> parts = new HashMap<>();
     Map<Long, int[]> offsetsOf = new HashMap<>();

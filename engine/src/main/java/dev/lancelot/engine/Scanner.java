@@ -1,12 +1,12 @@
 package dev.lancelot.engine;
 
 import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.scan.FragmentScan;
 import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -31,8 +31,14 @@ public final class Scanner {
   private final boolean withRowAddress;
   private final List<Long> fragmentIds;
 
-  Scanner(Dataset dataset, List<String> columns, BoundPredicate filter, int batchSize, boolean withRowId,
-      boolean withRowAddress, List<Long> fragmentIds) {
+  Scanner(
+      Dataset dataset,
+      List<String> columns,
+      BoundPredicate filter,
+      int batchSize,
+      boolean withRowId,
+      boolean withRowAddress,
+      List<Long> fragmentIds) {
     this.dataset = dataset;
     this.columns = columns;
     this.filter = filter;
@@ -48,7 +54,8 @@ public final class Scanner {
 
   /** Top-level columns to return, in this order; all columns when never called. */
   public Scanner columns(Collection<String> names) {
-    return new Scanner(dataset, List.copyOf(names), filter, batchSize, withRowId, withRowAddress, fragmentIds);
+    return new Scanner(
+        dataset, List.copyOf(names), filter, batchSize, withRowId, withRowAddress, fragmentIds);
   }
 
   public Scanner columns(String... names) {
@@ -70,14 +77,21 @@ public final class Scanner {
    * A filter already bound to this version's schema (or to one with the same fields under the
    * referenced names, e.g. by {@link Dataset#bindFilter} on the driver); null for none.
    *
-   * @throws IllegalArgumentException if the predicate was bound to other fields than this
-   *     version has: evaluating it here could select the wrong rows
+   * @throws IllegalArgumentException if the predicate was bound to other fields than this version
+   *     has: evaluating it here could select the wrong rows
    */
   public Scanner filter(BoundPredicate bound) {
     if (bound != null && !bound.fits(dataset.schema())) {
-      throw new IllegalArgumentException("Cannot scan " + dataset.location() + " version " + dataset.version()
-          + " with filter \"" + bound.sql() + "\": it was bound to the fields " + bound.referencedSchema()
-          + ", which this version does not have. Bind it to this version (Dataset.bindFilter).");
+      throw new IllegalArgumentException(
+          "Cannot scan "
+              + dataset.location()
+              + " version "
+              + dataset.version()
+              + " with filter \""
+              + bound.sql()
+              + "\": it was bound to the fields "
+              + bound.referencedSchema()
+              + ", which this version does not have. Bind it to this version (Dataset.bindFilter).");
     }
     return new Scanner(dataset, columns, bound, batchSize, withRowId, withRowAddress, fragmentIds);
   }
@@ -101,7 +115,8 @@ public final class Scanner {
 
   /** Scans only these fragments, in this order. */
   public Scanner fragments(Collection<Long> ids) {
-    return new Scanner(dataset, columns, filter, batchSize, withRowId, withRowAddress, List.copyOf(ids));
+    return new Scanner(
+        dataset, columns, filter, batchSize, withRowId, withRowAddress, List.copyOf(ids));
   }
 
   /** The Arrow schema of the batches this scan returns. */
@@ -196,7 +211,9 @@ public final class Scanner {
     if (filter == null) {
       long n = 0;
       for (DataFragment f : selectedFragments()) {
-        n += f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+        n +=
+            f.getPhysicalRows()
+                - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
       }
       return n;
     }
@@ -215,9 +232,21 @@ public final class Scanner {
     }
     List<DataFragment> out = new ArrayList<>();
     for (long id : fragmentIds) {
-      out.add(dataset.snapshot().fragment(id).orElseThrow(() -> new InvalidInputException("Cannot scan fragment " + id
-          + " of " + dataset.location() + " version " + dataset.version() + ": no such fragment. Fragments: "
-          + dataset.fragments().stream().map(FragmentInfo::id).toList())));
+      out.add(
+          dataset
+              .snapshot()
+              .fragment(id)
+              .orElseThrow(
+                  () ->
+                      new InvalidInputException(
+                          "Cannot scan fragment "
+                              + id
+                              + " of "
+                              + dataset.location()
+                              + " version "
+                              + dataset.version()
+                              + ": no such fragment. Fragments: "
+                              + dataset.fragments().stream().map(FragmentInfo::id).toList())));
     }
     return out;
   }
@@ -231,8 +260,12 @@ public final class Scanner {
       Set<String> seen = new LinkedHashSet<>();
       for (String name : columns) {
         if (!seen.add(name)) {
-          throw new InvalidInputException("Cannot scan " + dataset.location() + ": column \"" + name
-              + "\" is listed twice in the projection.");
+          throw new InvalidInputException(
+              "Cannot scan "
+                  + dataset.location()
+                  + ": column \""
+                  + name
+                  + "\" is listed twice in the projection.");
         }
         projection.add(dataset.field(name));
       }

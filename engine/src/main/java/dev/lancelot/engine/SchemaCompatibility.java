@@ -22,8 +22,14 @@ final class SchemaCompatibility {
       }
       Field expected = existing.get().toArrow();
       if (!sameType(expected, f)) {
-        problems.add("column \"" + f.getName() + "\" is " + describe(f) + " in the data but " + describe(expected)
-            + " in the dataset");
+        problems.add(
+            "column \""
+                + f.getName()
+                + "\" is "
+                + describe(f)
+                + " in the data but "
+                + describe(expected)
+                + " in the dataset");
       }
     }
     for (LanceField f : dataset.fields()) {
@@ -32,9 +38,15 @@ final class SchemaCompatibility {
       }
     }
     if (!problems.isEmpty()) {
-      throw new SchemaMismatchException("Cannot append to " + location + ": the data's schema does not match the "
-          + "dataset's: " + String.join("; ", problems) + ". Dataset schema: " + dataset
-          + ". Cast the data to the dataset's schema, or overwrite the dataset.");
+      throw new SchemaMismatchException(
+          "Cannot append to "
+              + location
+              + ": the data's schema does not match the "
+              + "dataset's: "
+              + String.join("; ", problems)
+              + ". Dataset schema: "
+              + dataset
+              + ". Cast the data to the dataset's schema, or overwrite the dataset.");
     }
     return dataset;
   }
@@ -46,9 +58,10 @@ final class SchemaCompatibility {
     for (int i = 0; i < a.getChildren().size(); i++) {
       Field ca = a.getChildren().get(i);
       Field cb = b.getChildren().get(i);
-      boolean listItem = a.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList
-          || a.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.List
-          || a.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeList;
+      boolean listItem =
+          a.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList
+              || a.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.List
+              || a.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeList;
       if (!listItem && !ca.getName().equals(cb.getName())) {
         return false;
       }

@@ -1,8 +1,8 @@
 package dev.lancelot.engine;
 
 /**
- * Options of a write: the mode, how many rows go into one data file (and fragment) at most, and
- * the Lance file format version of new data files.
+ * Options of a write: the mode, how many rows go into one data file (and fragment) at most, and the
+ * Lance file format version of new data files.
  *
  * @param mode create, append or overwrite
  * @param maxRowsPerFile rows per fragment at most (Lance's default: 1,048,576)
@@ -16,11 +16,14 @@ public record WriteOptions(WriteMode mode, int maxRowsPerFile, String dataStorag
       throw new IllegalArgumentException("Write mode must not be null");
     }
     if (maxRowsPerFile < 1) {
-      throw new InvalidInputException("Cannot write: maxRowsPerFile must be at least 1, got " + maxRowsPerFile);
+      throw new InvalidInputException(
+          "Cannot write: maxRowsPerFile must be at least 1, got " + maxRowsPerFile);
     }
     if (!"2.1".equals(dataStorageVersion)) {
-      throw new InvalidInputException("Cannot write Lance file format " + dataStorageVersion
-          + ": lancelot writes format 2.1 (Lance 7's default). Use dataStorageVersion \"2.1\".");
+      throw new InvalidInputException(
+          "Cannot write Lance file format "
+              + dataStorageVersion
+              + ": lancelot writes format 2.1 (Lance 7's default). Use dataStorageVersion \"2.1\".");
     }
   }
 

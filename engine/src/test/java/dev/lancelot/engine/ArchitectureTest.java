@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's layering (docs/architecture.md §2), checked on the compiled main classes: the
- * layers that read and write bytes (file format, table format, storage, filters, schemas, Arrow
- * helpers, distance kernels) never depend on the layers built on them (indexes, vector queries,
- * scans, the table's commit machinery, writes, maintenance) or on the {@link Dataset} facade.
+ * The engine's layering (docs/architecture.md §2), checked on the compiled main classes: the layers
+ * that read and write bytes (file format, table format, storage, filters, schemas, Arrow helpers,
+ * distance kernels) never depend on the layers built on them (indexes, vector queries, scans, the
+ * table's commit machinery, writes, maintenance) or on the {@link Dataset} facade.
  */
 @Tag("slow")
 class ArchitectureTest {
@@ -26,24 +26,51 @@ class ArchitectureTest {
 
   @BeforeAll
   static void importMainClasses() {
-    engine = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.lancelot.engine");
+    engine =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.lancelot.engine");
   }
 
   @Test
   void lowerLayersDoNotDependOnTheLayersBuiltOnThem() {
-    noClasses().that().resideInAnyPackage("dev.lancelot.engine.file..", "dev.lancelot.engine.format..",
-            "dev.lancelot.engine.io..", "dev.lancelot.engine.expr..", "dev.lancelot.engine.schema..",
-            "dev.lancelot.engine.arrow..", "dev.lancelot.engine.vector..", "dev.lancelot.engine.util..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.lancelot.engine.index..",
-            "dev.lancelot.engine.query..", "dev.lancelot.engine.scan..", "dev.lancelot.engine.table..",
-            "dev.lancelot.engine.write..", "dev.lancelot.engine.maintenance..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.lancelot.engine.file..",
+            "dev.lancelot.engine.format..",
+            "dev.lancelot.engine.io..",
+            "dev.lancelot.engine.expr..",
+            "dev.lancelot.engine.schema..",
+            "dev.lancelot.engine.arrow..",
+            "dev.lancelot.engine.vector..",
+            "dev.lancelot.engine.util..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.lancelot.engine.index..",
+            "dev.lancelot.engine.query..",
+            "dev.lancelot.engine.scan..",
+            "dev.lancelot.engine.table..",
+            "dev.lancelot.engine.write..",
+            "dev.lancelot.engine.maintenance..")
         .check(engine);
-    noClasses().that().resideOutsideOfPackage("dev.lancelot.engine")
-        .and().resideInAnyPackage("dev.lancelot.engine.file..", "dev.lancelot.engine.format..",
-            "dev.lancelot.engine.io..", "dev.lancelot.engine.expr..", "dev.lancelot.engine.schema..",
-            "dev.lancelot.engine.arrow..", "dev.lancelot.engine.vector..", "dev.lancelot.engine.util..")
-        .should().dependOnClassesThat().belongToAnyOf(Dataset.class, Scanner.class, DeletePlanner.class)
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.lancelot.engine")
+        .and()
+        .resideInAnyPackage(
+            "dev.lancelot.engine.file..",
+            "dev.lancelot.engine.format..",
+            "dev.lancelot.engine.io..",
+            "dev.lancelot.engine.expr..",
+            "dev.lancelot.engine.schema..",
+            "dev.lancelot.engine.arrow..",
+            "dev.lancelot.engine.vector..",
+            "dev.lancelot.engine.util..")
+        .should()
+        .dependOnClassesThat()
+        .belongToAnyOf(Dataset.class, Scanner.class, DeletePlanner.class)
         .check(engine);
   }
 
@@ -54,20 +81,35 @@ class ArchitectureTest {
    */
   @Test
   void executorsScansAndIndexEvaluationNeverParseFilters() {
-    noClasses().that().resideInAnyPackage("dev.lancelot.engine.query.exec..", "dev.lancelot.engine.scan..",
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.lancelot.engine.query.exec..",
+            "dev.lancelot.engine.scan..",
             "dev.lancelot.engine.index..")
-        .and().doNotHaveFullyQualifiedName(ScalarIndexQuery.class.getName()) // plan(Dataset, String) is an entry point
-        .should().callMethod(FilterParser.class, "parse", String.class)
-        .orShould().callMethod(BoundPredicate.class, "bind", String.class, Schema.class)
-        .orShould().callMethod(Dataset.class, "bindFilter", String.class)
-        .orShould().callMethod(Scanner.class, "filter", String.class)
-        .orShould().callMethod(ScalarIndexQuery.class, "plan", Dataset.class, String.class)
+        .and()
+        .doNotHaveFullyQualifiedName(
+            ScalarIndexQuery.class.getName()) // plan(Dataset, String) is an entry point
+        .should()
+        .callMethod(FilterParser.class, "parse", String.class)
+        .orShould()
+        .callMethod(BoundPredicate.class, "bind", String.class, Schema.class)
+        .orShould()
+        .callMethod(Dataset.class, "bindFilter", String.class)
+        .orShould()
+        .callMethod(Scanner.class, "filter", String.class)
+        .orShould()
+        .callMethod(ScalarIndexQuery.class, "plan", Dataset.class, String.class)
         .check(engine);
-    noClasses().that().resideInAnyPackage("dev.lancelot.engine.query.plan..")
-        .and().doNotHaveFullyQualifiedName(Planner.class.getName())
-        .should().callMethod(FilterParser.class, "parse", String.class)
-        .orShould().callMethod(Dataset.class, "bindFilter", String.class)
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.lancelot.engine.query.plan..")
+        .and()
+        .doNotHaveFullyQualifiedName(Planner.class.getName())
+        .should()
+        .callMethod(FilterParser.class, "parse", String.class)
+        .orShould()
+        .callMethod(Dataset.class, "bindFilter", String.class)
         .check(engine);
   }
 }
-

@@ -22,11 +22,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The behaviour contract ({@code docs/semantics.md}) and the architecture description
- * ({@code docs/architecture.md}) live in the repository, and the code's citations of them resolve
+ * The behaviour contract ({@code docs/semantics.md}) and the architecture description ({@code
+ * docs/architecture.md}) live in the repository, and the code's citations of them resolve
  * (docs/architecture.md §7.15): every rule id cited in a Java comment is defined once in the
- * contract, every cited architecture section exists, no comment cites documents the repository
- * does not hold, and the classes and tests each rule's "Where" line names exist.
+ * contract, every cited architecture section exists, no comment cites documents the repository does
+ * not hold, and the classes and tests each rule's "Where" line names exist.
  *
  * <p>Only comment text is scanned (string literals and code are skipped), and only these forms
  * count as citations of a rule: {@code SPEC} followed by ids; ids alone in parentheses; ids
@@ -40,27 +40,42 @@ class ContractCitationsTest {
   private static final Path ARCHITECTURE = ROOT.resolve("docs/architecture.md");
 
   /** Java sources whose comments may cite the contract. */
-  private static final List<String> SOURCE_DIRS = List.of("engine/src/main", "engine/src/test", "connector/src/main",
-      "connector/src/test", "cli/src/main", "cli/src/test", "spark-tests/src/test", "examples/src");
+  private static final List<String> SOURCE_DIRS =
+      List.of(
+          "engine/src/main",
+          "engine/src/test",
+          "connector/src/main",
+          "connector/src/test",
+          "cli/src/main",
+          "cli/src/test",
+          "spark-tests/src/test",
+          "examples/src");
 
   private static final String ID = "(?<![\\w.])[FQSE][1-9][0-9]?(?!\\w)";
   private static final String SEP = "\\s*(?:,|/|–|-|\\band\\b|\\bor\\b)\\s*";
   private static final String LIST = ID + "(?:" + SEP + ID + ")*";
   private static final Pattern ONE_ID = Pattern.compile("([FQSE])([1-9][0-9]?)");
-  private static final Pattern RANGE = Pattern.compile("([FQSE])([1-9][0-9]?)\\s*[–-]\\s*([FQSE])([1-9][0-9]?)");
-  private static final List<Pattern> CITATION_FORMS = List.of(
-      Pattern.compile("\\bSPEC\\s+(" + LIST + ")"),
-      Pattern.compile("\\(\\s*(" + LIST + ")\\s*\\)"),
-      Pattern.compile("(" + LIST + ")\\s*:"));
+  private static final Pattern RANGE =
+      Pattern.compile("([FQSE])([1-9][0-9]?)\\s*[–-]\\s*([FQSE])([1-9][0-9]?)");
+  private static final List<Pattern> CITATION_FORMS =
+      List.of(
+          Pattern.compile("\\bSPEC\\s+(" + LIST + ")"),
+          Pattern.compile("\\(\\s*(" + LIST + ")\\s*\\)"),
+          Pattern.compile("(" + LIST + ")\\s*:"));
   private static final Pattern SECTION_CITATION = Pattern.compile("\\bSPEC\\s+([FQSE])(?![\\w])");
-  private static final Pattern ARCHITECTURE_CITATION = Pattern.compile("architecture\\.md\\s+§\\s*(\\d+(?:\\.\\d+)?)");
-  private static final Pattern OUTSIDE_DOCUMENT = Pattern.compile("\\bSTYLE\\s+\\d+|\\bSTYLE\\.md\\b|ARCHITECTURE\\.md|\\bSPEC\\.md\\b");
+  private static final Pattern ARCHITECTURE_CITATION =
+      Pattern.compile("architecture\\.md\\s+§\\s*(\\d+(?:\\.\\d+)?)");
+  private static final Pattern OUTSIDE_DOCUMENT =
+      Pattern.compile("\\bSTYLE\\s+\\d+|\\bSTYLE\\.md\\b|ARCHITECTURE\\.md|\\bSPEC\\.md\\b");
 
-  private static final Pattern RULE_HEADING = Pattern.compile("^###\\s+([FQSE][1-9][0-9]?)\\s+—\\s+\\S.*$");
+  private static final Pattern RULE_HEADING =
+      Pattern.compile("^###\\s+([FQSE][1-9][0-9]?)\\s+—\\s+\\S.*$");
   private static final Pattern SECTION_HEADING = Pattern.compile("^##\\s+([FQSE])\\s+—\\s+\\S.*$");
-  private static final Pattern ARCHITECTURE_HEADING = Pattern.compile("^#{2,3}\\s+(\\d+(?:\\.\\d+)?)\\.?\\s+\\S.*$");
+  private static final Pattern ARCHITECTURE_HEADING =
+      Pattern.compile("^#{2,3}\\s+(\\d+(?:\\.\\d+)?)\\.?\\s+\\S.*$");
   private static final Pattern CODE_SPAN = Pattern.compile("`([^`]+)`");
-  private static final Pattern TYPE_REFERENCE = Pattern.compile("[A-Z][A-Za-z0-9]*(?:\\.[A-Za-z][A-Za-z0-9]*)?");
+  private static final Pattern TYPE_REFERENCE =
+      Pattern.compile("[A-Z][A-Za-z0-9]*(?:\\.[A-Za-z][A-Za-z0-9]*)?");
 
   /** A rule id cited at a line of a source. */
   record Citation(String id, int line) {}
@@ -71,7 +86,8 @@ class ContractCitationsTest {
   @Test
   void theContractDefinesEveryRuleExactlyOnce() {
     Map<String, Integer> defined = ruleDefinitions(read(SEMANTICS));
-    List<String> duplicates = defined.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
+    List<String> duplicates =
+        defined.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
     assertThat(duplicates).as("ids defined more than once in %s", SEMANTICS).isEmpty();
 
     Set<String> expected = new TreeSet<>();
@@ -79,7 +95,9 @@ class ContractCitationsTest {
     addIds(expected, "Q", 14);
     addIds(expected, "S", 7);
     addIds(expected, "E", 2);
-    assertThat(new TreeSet<>(defined.keySet())).as("rule ids defined in %s", SEMANTICS).isEqualTo(expected);
+    assertThat(new TreeSet<>(defined.keySet()))
+        .as("rule ids defined in %s", SEMANTICS)
+        .isEqualTo(expected);
     assertThat(sectionDefinitions(read(SEMANTICS))).containsExactly("F", "Q", "S", "E");
   }
 
@@ -104,7 +122,9 @@ class ContractCitationsTest {
       }
     }
     assertThat(undefined).as("citations of rules that %s does not define", SEMANTICS).isEmpty();
-    assertThat(cited).as("citations found (the scanner must see the code's citations)").isGreaterThan(100);
+    assertThat(cited)
+        .as("citations found (the scanner must see the code's citations)")
+        .isGreaterThan(100);
   }
 
   @Test
@@ -131,7 +151,11 @@ class ContractCitationsTest {
       for (CommentLine c : comments(read(file))) {
         Matcher m = OUTSIDE_DOCUMENT.matcher(c.text());
         while (m.find()) {
-          found.add(where(file, c.line()) + " cites " + m.group() + " (cite docs/semantics.md or docs/architecture.md)");
+          found.add(
+              where(file, c.line())
+                  + " cites "
+                  + m.group()
+                  + " (cite docs/semantics.md or docs/architecture.md)");
         }
       }
     }
@@ -177,26 +201,33 @@ class ContractCitationsTest {
 
   @Test
   void theScannerFindsCitationFormsInCommentsOnly() {
-    String source = String.join("\n",
-        "/** Exact search (SPEC Q9–Q11): see also (Q6, Q9) and SPEC S3, S4 and S6. */",
-        "class Made {",
-        "  // Q99: a rule nobody defined; SPEC Z1 is no rule id at all",
-        "  static final ArrowType F32 = type(\"(Q42) SPEC Q43 // Q44:\");",
-        "  char c = '\"'; String s = \"/* (E9) */\";",
-        "  /* reads s3a://bucket, S3 buckets, bytes 0xF1 0xE2, keys F1 and F2, fragments F0,F1 */",
-        "  // SPEC Q4/Q5 and SPEC Q",
-        "}");
+    String source =
+        String.join(
+            "\n",
+            "/** Exact search (SPEC Q9–Q11): see also (Q6, Q9) and SPEC S3, S4 and S6. */",
+            "class Made {",
+            "  // Q99: a rule nobody defined; SPEC Z1 is no rule id at all",
+            "  static final ArrowType F32 = type(\"(Q42) SPEC Q43 // Q44:\");",
+            "  char c = '\"'; String s = \"/* (E9) */\";",
+            "  /* reads s3a://bucket, S3 buckets, bytes 0xF1 0xE2, keys F1 and F2, fragments F0,F1 */",
+            "  // SPEC Q4/Q5 and SPEC Q",
+            "}");
     List<Citation> found = citations(source);
-    assertThat(found).extracting(Citation::id)
+    assertThat(found)
+        .extracting(Citation::id)
         .containsExactly("Q9", "Q10", "Q11", "Q6", "Q9", "S3", "S4", "S6", "Q99", "Q4", "Q5");
-    assertThat(found).filteredOn(c -> c.id().equals("Q99")).extracting(Citation::line).containsExactly(3);
+    assertThat(found)
+        .filteredOn(c -> c.id().equals("Q99"))
+        .extracting(Citation::line)
+        .containsExactly(3);
     assertThat(sectionCitations(source)).extracting(Citation::id).containsExactly("Q");
   }
 
   @Test
   void theScannerSkipsStringsTextBlocksAndCharacters() {
-    String source = "class T {\n  String a = \"\\\" (Q50) \\\"\";\n  String b = \"\"\"\n    // Q51:\n    \"\"\";\n"
-        + "  char q = '\\''; // (Q52)\n}";
+    String source =
+        "class T {\n  String a = \"\\\" (Q50) \\\"\";\n  String b = \"\"\"\n    // Q51:\n    \"\"\";\n"
+            + "  char q = '\\''; // (Q52)\n}";
     assertThat(citations(source)).containsExactly(new Citation("Q52", 6));
   }
 
@@ -205,7 +236,10 @@ class ContractCitationsTest {
     Set<String> defined = ruleDefinitions(read(SEMANTICS)).keySet();
     List<Citation> found = citations("/** Checks SPEC Q7 and (Q15). */\nclass X {}");
     assertThat(found).extracting(Citation::id).containsExactly("Q7", "Q15");
-    assertThat(found).filteredOn(c -> !defined.contains(c.id())).extracting(Citation::id).containsExactly("Q15");
+    assertThat(found)
+        .filteredOn(c -> !defined.contains(c.id()))
+        .extracting(Citation::id)
+        .containsExactly("Q15");
   }
 
   @Test
@@ -216,7 +250,8 @@ class ContractCitationsTest {
 
   @Test
   void outsideDocumentsAreRecognizedInComments() {
-    String source = "/** see the STYLE 4 rule and ARCHITECTURE" + ".md */\nclass Y { String s = \"STYLE 2\"; }";
+    String source =
+        "/** see the STYLE 4 rule and ARCHITECTURE" + ".md */\nclass Y { String s = \"STYLE 2\"; }";
     List<String> found = new ArrayList<>();
     for (CommentLine c : comments(source)) {
       Matcher m = OUTSIDE_DOCUMENT.matcher(c.text());
@@ -233,7 +268,8 @@ class ContractCitationsTest {
   static List<Citation> citations(String source) {
     List<Citation> out = new ArrayList<>();
     for (CommentLine c : comments(source)) {
-      // The id lists of every form, keyed by where they start; a list inside an earlier one counts once.
+      // The id lists of every form, keyed by where they start; a list inside an earlier one counts
+      // once.
       Map<Integer, String> lists = new TreeMap<>();
       for (Pattern form : CITATION_FORMS) {
         Matcher m = form.matcher(c.text());
@@ -389,7 +425,14 @@ class ContractCitationsTest {
     return out;
   }
 
-  private enum State { CODE, LINE_COMMENT, BLOCK_COMMENT, STRING, CHAR, TEXT_BLOCK }
+  private enum State {
+    CODE,
+    LINE_COMMENT,
+    BLOCK_COMMENT,
+    STRING,
+    CHAR,
+    TEXT_BLOCK
+  }
 
   // ---- the documents ----
 
@@ -459,7 +502,8 @@ class ContractCitationsTest {
 
   /** Simple type name → the source files declaring a type of that name. */
   private static Map<String, List<Path>> typeDeclarations() {
-    Pattern declaration = Pattern.compile("\\b(?:class|interface|record|enum)\\s+([A-Z][A-Za-z0-9]*)");
+    Pattern declaration =
+        Pattern.compile("\\b(?:class|interface|record|enum)\\s+([A-Z][A-Za-z0-9]*)");
     Map<String, List<Path>> out = new LinkedHashMap<>();
     for (Path file : javaSources()) {
       Matcher m = declaration.matcher(read(file));
@@ -511,11 +555,15 @@ class ContractCitationsTest {
     }
   }
 
-  /** The repository root: the nearest directory above the working directory holding docs/semantics.md. */
+  /**
+   * The repository root: the nearest directory above the working directory holding
+   * docs/semantics.md.
+   */
   private static Path repositoryRoot() {
     Path dir = Path.of("").toAbsolutePath();
     for (Path d = dir; d != null; d = d.getParent()) {
-      if (Files.isRegularFile(d.resolve("docs/semantics.md")) && Files.isDirectory(d.resolve("engine"))) {
+      if (Files.isRegularFile(d.resolve("docs/semantics.md"))
+          && Files.isDirectory(d.resolve("engine"))) {
         return d;
       }
     }

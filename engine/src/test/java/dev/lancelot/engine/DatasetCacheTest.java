@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The process-wide caches: opened versions, and index segments bounded in bytes. */
 class DatasetCacheTest {
-  static void write(BufferAllocator a, Path dir, long first, int rows, WriteMode mode) throws Exception {
+  static void write(BufferAllocator a, Path dir, long first, int rows, WriteMode mode)
+      throws Exception {
     try (VectorSchemaRoot b = ClusteredData.generate(a, first, rows, 8, 10, 3);
         ArrowReader r = ArrowStreams.readerOf(a, List.of(b))) {
       Dataset.write(dir.toString(), r, WriteOptions.of(mode)).close();
@@ -62,7 +63,8 @@ class DatasetCacheTest {
   }
 
   @Test
-  void anEvictedLocationIsReadAgainWhenADatasetIsCreatedThereAnew(@TempDir Path dir) throws Exception {
+  void anEvictedLocationIsReadAgainWhenADatasetIsCreatedThereAnew(@TempDir Path dir)
+      throws Exception {
     try (BufferAllocator a = new RootAllocator()) {
       Path table = dir.resolve("t");
       write(a, table, 0, 100, WriteMode.CREATE);
@@ -72,27 +74,37 @@ class DatasetCacheTest {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
       }
       write(a, table, 0, 7, WriteMode.CREATE); // version 1 again, other rows
-      assertThat(Dataset.openLatestCached(table.toString(), conf).countRows()).isEqualTo(100); // stale
+      assertThat(Dataset.openLatestCached(table.toString(), conf).countRows())
+          .isEqualTo(100); // stale
       Dataset.evictCached(table.toString());
       assertThat(Dataset.openLatestCached(table.toString(), conf).countRows()).isEqualTo(7);
     }
   }
 
   @Test
-  void segmentsAreCachedWithinTheByteBudgetAndCountedAsHitsAndMisses(@TempDir Path dir) throws Exception {
+  void segmentsAreCachedWithinTheByteBudgetAndCountedAsHitsAndMisses(@TempDir Path dir)
+      throws Exception {
     long budget = VectorSegmentSearcher.cacheMaxBytes();
     try (BufferAllocator a = new RootAllocator()) {
       write(a, dir, 0, 2000, WriteMode.CREATE);
       try (Dataset ds = Dataset.open(dir.toString())) {
-        VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2)
-            .withNumPartitions(4)).close();
+        VectorIndexes.create(
+                ds,
+                "vector",
+                VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(4))
+            .close();
       }
       Dataset ds = Dataset.openCached(dir.toString(), 2, null);
-      VectorQuery q = VectorQuery.builder("vector").vector(ClusteredData.queries(1, 8, 10, 3, 4)[0]).k(3).nprobes(2)
-          .build();
+      VectorQuery q =
+          VectorQuery.builder("vector")
+              .vector(ClusteredData.queries(1, 8, 10, 3, 4)[0])
+              .k(3)
+              .nprobes(2)
+              .build();
       ReadCounters.Snapshot cold = search(ds, q);
       ReadCounters.Snapshot warm = search(ds, q);
-      assertThat(cold.indexCacheMisses()).isGreaterThanOrEqualTo(2); // at least the two probed partitions
+      assertThat(cold.indexCacheMisses())
+          .isGreaterThanOrEqualTo(2); // at least the two probed partitions
       assertThat(cold.bytesRead()).isPositive();
       assertThat(warm.indexCacheMisses()).isZero();
       assertThat(warm.indexCacheHits()).isEqualTo(3); // the segment and its two partitions
@@ -105,7 +117,8 @@ class DatasetCacheTest {
     } finally {
       VectorSegmentSearcher.setCacheMaxBytes(budget);
     }
-    assertThatThrownBy(() -> VectorSegmentSearcher.setCacheMaxBytes(-1)).hasMessageContaining("negative");
+    assertThatThrownBy(() -> VectorSegmentSearcher.setCacheMaxBytes(-1))
+        .hasMessageContaining("negative");
   }
 
   /** What the search's units read (run on the calling thread so that its counters see them). */

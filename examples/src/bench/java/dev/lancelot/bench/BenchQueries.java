@@ -4,8 +4,8 @@ import dev.lancelot.engine.query.eval.QuerySets;
 import java.nio.file.Path;
 
 /**
- * Writes the query vectors of the vector benchmark data (held out from the base rows) as an
- * {@code .fvecs} file, e.g. for the recall job ({@code RecallJob --queries <file>}).
+ * Writes the query vectors of the vector benchmark data (held out from the base rows) as an {@code
+ * .fvecs} file, e.g. for the recall job ({@code RecallJob --queries <file>}).
  *
  * <p>Usage: {@code BenchQueries <workdir> <queries> <out.fvecs>}.
  */

@@ -33,23 +33,26 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * The named data sets of the vector benchmarks ({@code --data <name>}):
  *
  * <ul>
- *   <li>{@code synthetic-200k}: the original 200,000 × 128 isotropic clusters ({@link VectorBenchData}), l2.
- *   <li>{@code structured-<n>}: {@code n} rows (e.g. {@code structured-1000000}, {@code structured-1m},
- *       {@code structured-200k}) of {@link StructuredData}, l2; generated on first use.
- *   <li>{@code minilm} or {@code minilm-<n>}: sentence embeddings of real text ({@link MinilmData}),
- *       384 dimensions, cosine; generated beforehand by {@link BenchDataGen} (it takes minutes).
- *       {@code minilm} picks the largest {@code minilm-<n>} present.
+ *   <li>{@code synthetic-200k}: the original 200,000 × 128 isotropic clusters ({@link
+ *       VectorBenchData}), l2.
+ *   <li>{@code structured-<n>}: {@code n} rows (e.g. {@code structured-1000000}, {@code
+ *       structured-1m}, {@code structured-200k}) of {@link StructuredData}, l2; generated on first
+ *       use.
+ *   <li>{@code minilm} or {@code minilm-<n>}: sentence embeddings of real text ({@link
+ *       MinilmData}), 384 dimensions, cosine; generated beforehand by {@link BenchDataGen} (it
+ *       takes minutes). {@code minilm} picks the largest {@code minilm-<n>} present.
  * </ul>
  *
  * <p>Cache layout of the generated sets, under {@code <workdir>/<name>/}:
  *
  * <ul>
- *   <li>{@code rows.lance/}: a Lance dataset written by lancelot, {@code (id int64, tenant_id int32,
- *       vector float32[dim])}, {@code id} = row number;
+ *   <li>{@code rows.lance/}: a Lance dataset written by lancelot, {@code (id int64, tenant_id
+ *       int32, vector float32[dim])}, {@code id} = row number;
  *   <li>{@code queries.fvecs}: the held-out query vectors (none is a base row);
  *   <li>{@code manifest.txt}: {@code key: value} lines (source, counts, dimension, metric, seeds);
  *   <li>{@code truth-q<nq>.bin}: the exact top-10 of the first {@code nq} queries, big-endian
- *       {@code int64} ids, 10 per query (fewer rows than 10 never happens here), computed on first use.
+ *       {@code int64} ids, 10 per query (fewer rows than 10 never happens here), computed on first
+ *       use.
  * </ul>
  */
 final class DataSets {
@@ -71,7 +74,8 @@ final class DataSets {
       parseRows(name, name.substring("minilm-".length()));
       return;
     }
-    throw new IllegalArgumentException("Cannot use data set \"" + name + "\": unknown name. Known: " + NAMES + ".");
+    throw new IllegalArgumentException(
+        "Cannot use data set \"" + name + "\": unknown name. Known: " + NAMES + ".");
   }
 
   /** {@code 1000000}, {@code 1m}, {@code 200k}. */
@@ -88,13 +92,22 @@ final class DataSets {
     try {
       long rows = Long.parseLong(s) * mult;
       if (rows < 1000 || rows > 20_000_000) {
-        throw new IllegalArgumentException("Cannot use data set \"" + name + "\": " + rows
-            + " rows is outside 1,000 .. 20,000,000.");
+        throw new IllegalArgumentException(
+            "Cannot use data set \""
+                + name
+                + "\": "
+                + rows
+                + " rows is outside 1,000 .. 20,000,000.");
       }
       return (int) rows;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Cannot use data set \"" + name + "\": \"" + n
-          + "\" is not a row count (e.g. 1000000, 1m, 200k).", e);
+      throw new IllegalArgumentException(
+          "Cannot use data set \""
+              + name
+              + "\": \""
+              + n
+              + "\" is not a row count (e.g. 1000000, 1m, 200k).",
+          e);
     }
   }
 
@@ -111,8 +124,9 @@ final class DataSets {
   }
 
   /**
-   * Loads data set {@code name} with its first {@code nq} queries and their exact top-10, generating
-   * or computing what is not cached yet (never inside a timed section: benchmarks load first).
+   * Loads data set {@code name} with its first {@code nq} queries and their exact top-10,
+   * generating or computing what is not cached yet (never inside a timed section: benchmarks load
+   * first).
    */
   static VectorBenchData load(Path work, String name, int nq) throws IOException {
     String n = canonical(name);
@@ -125,8 +139,15 @@ final class DataSets {
     Path dir = work.resolve(n);
     if (!Files.exists(dir.resolve(MANIFEST))) {
       if (n.startsWith("minilm-")) {
-        throw new IllegalArgumentException("Cannot load data set " + n + ": " + dir + " holds no " + MANIFEST
-            + ". Generate it first (it takes minutes): " + BenchDataGen.command(work, "minilm"));
+        throw new IllegalArgumentException(
+            "Cannot load data set "
+                + n
+                + ": "
+                + dir
+                + " holds no "
+                + MANIFEST
+                + ". Generate it first (it takes minutes): "
+                + BenchDataGen.command(work, "minilm"));
       }
       StructuredData.generate(dir, parseRows(n, n.substring("structured-".length())));
     }
@@ -152,16 +173,28 @@ final class DataSets {
       }
     }
     if (best == null) {
-      throw new IllegalArgumentException("Cannot load data set minilm: no generated minilm-<rows> directory under "
-          + work + ". Generate it first (it takes minutes): " + BenchDataGen.command(work, "minilm"));
+      throw new IllegalArgumentException(
+          "Cannot load data set minilm: no generated minilm-<rows> directory under "
+              + work
+              + ". Generate it first (it takes minutes): "
+              + BenchDataGen.command(work, "minilm"));
     }
     return best;
   }
 
   // ------------------------------------------------------------------ cache format
 
-  /** Writes a generated set under {@code dir}: rows.lance, queries.fvecs, manifest.txt (last, as the marker). */
-  static void write(Path dir, int dim, float[] vectors, int[] tenants, float[][] queries, Map<String, String> manifest)
+  /**
+   * Writes a generated set under {@code dir}: rows.lance, queries.fvecs, manifest.txt (last, as the
+   * marker).
+   */
+  static void write(
+      Path dir,
+      int dim,
+      float[] vectors,
+      int[] tenants,
+      float[][] queries,
+      Map<String, String> manifest)
       throws IOException {
     int rows = tenants.length;
     Files.createDirectories(dir);
@@ -173,14 +206,28 @@ final class DataSets {
     }
     Path lance = dir.resolve("rows.lance");
     VectorBenchData.deleteTree(lance);
-    VectorBenchData data = new VectorBenchData(dir.getFileName().toString(), dim, DistanceMetric.L2, rows, vectors,
-        tenants, queries, null);
+    VectorBenchData data =
+        new VectorBenchData(
+            dir.getFileName().toString(),
+            dim,
+            DistanceMetric.L2,
+            rows,
+            vectors,
+            tenants,
+            queries,
+            null);
     try (BufferAllocator allocator = new RootAllocator()) {
       // In slices, so the Arrow IPC copy of a large set never needs one huge array.
       int slice = 200_000;
       for (int from = 0; from < rows; from += slice) {
-        try (ArrowReader r = VectorBenchData.reader(allocator, data.ipc(allocator, from, Math.min(rows, from + slice)))) {
-          Dataset.write(lance.toString(), r, WriteOptions.of(from == 0 ? WriteMode.CREATE : WriteMode.APPEND)).close();
+        try (ArrowReader r =
+            VectorBenchData.reader(
+                allocator, data.ipc(allocator, from, Math.min(rows, from + slice)))) {
+          Dataset.write(
+                  lance.toString(),
+                  r,
+                  WriteOptions.of(from == 0 ? WriteMode.CREATE : WriteMode.APPEND))
+              .close();
         }
       }
     }
@@ -211,7 +258,8 @@ final class DataSets {
     int[] tenants = new int[rows];
     boolean[] seen = new boolean[rows];
     try (Dataset ds = Dataset.open(dir.resolve("rows.lance").toString());
-         CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns("id", "tenant_id", "vector").batches()) {
+        CloseableIterator<VectorSchemaRoot> it =
+            ds.newScan().columns("id", "tenant_id", "vector").batches()) {
       while (it.hasNext()) {
         VectorSchemaRoot b = it.next();
         BigIntVector ids = (BigIntVector) b.getVector("id");
@@ -219,7 +267,8 @@ final class DataSets {
         FixedSizeListVector vec = (FixedSizeListVector) b.getVector("vector");
         Float4Vector values = (Float4Vector) vec.getDataVector();
         if (vec.getListSize() != dim) {
-          throw new IllegalStateException(dir + ": vectors of " + vec.getListSize() + " dimensions, manifest says " + dim);
+          throw new IllegalStateException(
+              dir + ": vectors of " + vec.getListSize() + " dimensions, manifest says " + dim);
         }
         for (int r = 0; r < b.getRowCount(); r++) {
           int id = Math.toIntExact(ids.get(r));
@@ -241,14 +290,36 @@ final class DataSets {
     }
     float[][] all = QuerySets.readFvecs(dir.resolve("queries.fvecs"), 0);
     if (nq > all.length) {
-      throw new IllegalArgumentException("Cannot run " + nq + " queries on " + name + ": it holds " + all.length
-          + " held-out queries.");
+      throw new IllegalArgumentException(
+          "Cannot run "
+              + nq
+              + " queries on "
+              + name
+              + ": it holds "
+              + all.length
+              + " held-out queries.");
     }
     float[][] queries = Arrays.copyOf(all, nq);
-    VectorBenchData data = new VectorBenchData(name, dim, metric, rows, vectors, tenants, queries, null);
+    VectorBenchData data =
+        new VectorBenchData(name, dim, metric, rows, vectors, tenants, queries, null);
     long[][] truth = truth(dir, data, nq);
-    log("loaded " + name + " from " + dir + ": " + rows + " rows x " + dim + " dims, " + metric.lanceName() + ", "
-        + nq + " of " + all.length + " queries; source: " + manifest.getOrDefault("source", "?"));
+    log(
+        "loaded "
+            + name
+            + " from "
+            + dir
+            + ": "
+            + rows
+            + " rows x "
+            + dim
+            + " dims, "
+            + metric.lanceName()
+            + ", "
+            + nq
+            + " of "
+            + all.length
+            + " queries; source: "
+            + manifest.getOrDefault("source", "?"));
     return new VectorBenchData(name, dim, metric, rows, vectors, tenants, queries, truth);
   }
 
@@ -265,7 +336,8 @@ final class DataSets {
     int k = VectorBenchData.TRUTH_K;
     if (Files.exists(file) && Files.size(file) == (long) nq * k * Long.BYTES) {
       long[][] out = new long[nq][k];
-      try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+      try (DataInputStream in =
+          new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
         for (long[] t : out) {
           for (int j = 0; j < k; j++) {
             t[j] = in.readLong();
@@ -281,15 +353,18 @@ final class DataSets {
         throw new IllegalStateException("exact top-" + k + " found only " + t.length + " rows");
       }
     }
-    try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
+    try (DataOutputStream o =
+        new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
       for (long[] t : out) {
         for (long id : t) {
           o.writeLong(id);
         }
       }
     }
-    log(String.format("computed the exact top-%d of %d queries in %.1f s (cached in %s)", k, nq,
-        (System.nanoTime() - t0) / 1e9, file));
+    log(
+        String.format(
+            "computed the exact top-%d of %d queries in %.1f s (cached in %s)",
+            k, nq, (System.nanoTime() - t0) / 1e9, file));
     return out;
   }
 }

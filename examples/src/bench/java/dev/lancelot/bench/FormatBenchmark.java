@@ -40,8 +40,8 @@ import org.lance.ipc.ScanOptions;
  * written, fully scanned, scanned for the vector column alone, and 1,000 random rows taken — by
  * lancelot and by lance-core 7.0.0, side by side in one JVM on the same data. Each measurement is
  * the median (and minimum) of {@code reps} runs after {@code reps} warm-up runs (takes: 5 × reps
- * each, as they are short), alternating systems per measurement; each checks its own result (row counts and
- * checksums agree between the two). Opening the dataset is part of every scan and take.
+ * each, as they are short), alternating systems per measurement; each checks its own result (row
+ * counts and checksums agree between the two). Opening the dataset is part of every scan and take.
  *
  * <p>Usage: {@code FormatBenchmark [rows=200000] [reps=5] [workdir] [--unfair-allocator]}
  */
@@ -53,53 +53,77 @@ public final class FormatBenchmark {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     int reps = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path work = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("lancelot-bench");
-    System.out.printf("FormatBenchmark: %,d rows x (id int64, tenant_id int32, vector float32[%d]); %d reps; %s%n",
+    System.out.printf(
+        "FormatBenchmark: %,d rows x (id int64, tenant_id int32, vector float32[%d]); %d reps; %s%n",
         rows, DIM, reps, work);
-    System.out.printf("JVM %s, %d cores%n", System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
+    System.out.printf(
+        "JVM %s, %d cores%n",
+        System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
     try (BufferAllocator allocator = new RootAllocator()) {
       byte[] ipc = generate(allocator, rows);
       List<String[]> table = new ArrayList<>();
-      long[] ourWrite = stats(reps, () -> {
-        Path dir = fresh(work, "ours");
-        return timed(() -> {
-          try (ArrowReader r = reader(allocator, ipc);
-               Dataset ds = Dataset.write(dir.toString(), r, WriteOptions.of(WriteMode.CREATE))) {
-            check(ds.countRows() == rows, "our write lost rows");
-          }
-        });
-      });
-      long[] lanceWrite = stats(reps, () -> {
-        Path dir = fresh(work, "lance");
-        return timed(() -> {
-          try (ArrowReader r = reader(allocator, ipc)) {
-            org.lance.Dataset.write().allocator(allocator).reader(r).uri(dir.toString()).execute().close();
-          }
-        });
-      });
+      long[] ourWrite =
+          stats(
+              reps,
+              () -> {
+                Path dir = fresh(work, "ours");
+                return timed(
+                    () -> {
+                      try (ArrowReader r = reader(allocator, ipc);
+                          Dataset ds =
+                              Dataset.write(dir.toString(), r, WriteOptions.of(WriteMode.CREATE))) {
+                        check(ds.countRows() == rows, "our write lost rows");
+                      }
+                    });
+              });
+      long[] lanceWrite =
+          stats(
+              reps,
+              () -> {
+                Path dir = fresh(work, "lance");
+                return timed(
+                    () -> {
+                      try (ArrowReader r = reader(allocator, ipc)) {
+                        org.lance.Dataset.write()
+                            .allocator(allocator)
+                            .reader(r)
+                            .uri(dir.toString())
+                            .execute()
+                            .close();
+                      }
+                    });
+              });
       table.add(row("write", ourWrite, lanceWrite));
 
       Path ours = work.resolve("ours");
       Path lance = work.resolve("lance");
       long[] checks = new long[4];
       long[] ourScan = stats(reps, () -> timed(() -> checks[0] = ourScan(ours, null)));
-      long[] lanceScan = stats(reps, () -> timed(() -> checks[1] = lanceScan(allocator, lance, null)));
-      check(checks[0] == checks[1], "full scan checksums differ: " + checks[0] + " vs " + checks[1]);
+      long[] lanceScan =
+          stats(reps, () -> timed(() -> checks[1] = lanceScan(allocator, lance, null)));
+      check(
+          checks[0] == checks[1], "full scan checksums differ: " + checks[0] + " vs " + checks[1]);
       table.add(row("full scan, all columns", ourScan, lanceScan));
 
       long[] ourVec = stats(reps, () -> timed(() -> checks[2] = ourScan(ours, List.of("vector"))));
-      long[] lanceVec = stats(reps, () -> timed(() -> checks[3] = lanceScan(allocator, lance, List.of("vector"))));
+      long[] lanceVec =
+          stats(
+              reps, () -> timed(() -> checks[3] = lanceScan(allocator, lance, List.of("vector"))));
       check(checks[2] == checks[3], "vector scan checksums differ");
       table.add(row("scan, vector column only", ourVec, lanceVec));
 
       long[] addresses = new Random(7).longs(1000, 0, rows).sorted().toArray();
-      // Takes are short: run them more often for a stable median (each includes opening the dataset).
+      // Takes are short: run them more often for a stable median (each includes opening the
+      // dataset).
       long[] ourTake = stats(reps * 5, () -> timed(() -> checks[0] = ourTake(ours, addresses)));
-      long[] lanceTake = stats(reps * 5, () -> timed(() -> checks[1] = lanceTake(allocator, lance, addresses)));
+      long[] lanceTake =
+          stats(reps * 5, () -> timed(() -> checks[1] = lanceTake(allocator, lance, addresses)));
       check(checks[0] == checks[1], "take checksums differ");
       table.add(row("take 1,000 random rows", ourTake, lanceTake));
 
       System.out.println();
-      System.out.println("| operation | lancelot median (min), ms | lance-core 7.0.0 median (min), ms | ratio of medians | ratio of minimums |");
+      System.out.println(
+          "| operation | lancelot median (min), ms | lance-core 7.0.0 median (min), ms | ratio of medians | ratio of minimums |");
       System.out.println("|---|---:|---:|---:|---:|");
       for (String[] r : table) {
         System.out.println("| " + String.join(" | ", r) + " |");
@@ -109,9 +133,13 @@ public final class FormatBenchmark {
 
   /** A table row from {median, min} of both systems: "median (min)" and the ratio of medians. */
   static String[] row(String name, long[] ours, long[] theirs) {
-    return new String[] {name, String.format("%.1f (%.1f)", ours[0] / 1e6, ours[1] / 1e6),
-        String.format("%.1f (%.1f)", theirs[0] / 1e6, theirs[1] / 1e6),
-        String.format("%.2f", (double) ours[0] / theirs[0]), String.format("%.2f", (double) ours[1] / theirs[1])};
+    return new String[] {
+      name,
+      String.format("%.1f (%.1f)", ours[0] / 1e6, ours[1] / 1e6),
+      String.format("%.1f (%.1f)", theirs[0] / 1e6, theirs[1] / 1e6),
+      String.format("%.2f", (double) ours[0] / theirs[0]),
+      String.format("%.2f", (double) ours[1] / theirs[1])
+    };
   }
 
   interface Run {
@@ -132,8 +160,8 @@ public final class FormatBenchmark {
   static volatile long warmUpSink;
 
   /**
-   * {median, min} of {@code reps} timed runs after as many untimed warm-up runs (JIT, page
-   * cache). The minimum is less disturbed by other processes on a shared machine.
+   * {median, min} of {@code reps} timed runs after as many untimed warm-up runs (JIT, page cache).
+   * The minimum is less disturbed by other processes on a shared machine.
    */
   static long[] stats(int reps, LongSupplier run) {
     for (int i = 0; i < reps; i++) {
@@ -160,14 +188,17 @@ public final class FormatBenchmark {
     return sum;
   }
 
-  static long lanceScan(BufferAllocator allocator, Path dir, List<String> columns) throws Exception {
+  static long lanceScan(BufferAllocator allocator, Path dir, List<String> columns)
+      throws Exception {
     long sum = 0;
-    try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build())) {
+    try (org.lance.Dataset ds =
+        org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build())) {
       ScanOptions.Builder opts = new ScanOptions.Builder();
       if (columns != null) {
         opts.columns(columns);
       }
-      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+      try (LanceScanner scanner = ds.newScan(opts.build());
+          ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           sum += checksum(reader.getVectorSchemaRoot());
         }
@@ -178,7 +209,7 @@ public final class FormatBenchmark {
 
   static long ourTake(Path dir, long[] addresses) {
     try (Dataset ds = Dataset.open(dir.toString());
-         VectorSchemaRoot rows = ds.take(addresses, List.of("id", "tenant_id", "vector"))) {
+        VectorSchemaRoot rows = ds.take(addresses, List.of("id", "tenant_id", "vector"))) {
       return checksum(rows);
     }
   }
@@ -186,8 +217,9 @@ public final class FormatBenchmark {
   static long lanceTake(BufferAllocator allocator, Path dir, long[] addresses) throws Exception {
     List<Long> list = Arrays.stream(addresses).boxed().toList();
     long sum = 0;
-    try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build());
-         ArrowReader reader = ds.takeRows(list, List.of("id", "tenant_id", "vector"))) {
+    try (org.lance.Dataset ds =
+            org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build());
+        ArrowReader reader = ds.takeRows(list, List.of("id", "tenant_id", "vector"))) {
       while (reader.loadNextBatch()) {
         sum += checksum(reader.getVectorSchemaRoot());
       }
@@ -220,20 +252,27 @@ public final class FormatBenchmark {
 
   static byte[] generate(BufferAllocator allocator, int rows) throws Exception {
     Random random = new Random(42);
-    return ipc(allocator, 0, rows, new RowValues() {
-      @Override
-      public int tenant(int row) {
-        return (int) Math.floor(Math.pow(random.nextDouble(), 3) * 100);
-      }
+    return ipc(
+        allocator,
+        0,
+        rows,
+        new RowValues() {
+          @Override
+          public int tenant(int row) {
+            return (int) Math.floor(Math.pow(random.nextDouble(), 3) * 100);
+          }
 
-      @Override
-      public float value(int row, int d) {
-        return (float) random.nextGaussian();
-      }
-    });
+          @Override
+          public float value(int row, int d) {
+            return (float) random.nextGaussian();
+          }
+        });
   }
 
-  /** Values of the rows {@link #ipc} writes; called per row in order: the tenant, then each coordinate. */
+  /**
+   * Values of the rows {@link #ipc} writes; called per row in order: the tenant, then each
+   * coordinate.
+   */
   interface RowValues {
     int tenant(int row);
 
@@ -247,24 +286,35 @@ public final class FormatBenchmark {
 
   /** (id int64, tenant_id int32, vector float32[dim]). */
   static Schema schema(int dim) {
-    Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
-    return new Schema(List.of(
-        new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
-        new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
-        new Field("vector", FieldType.nullable(new ArrowType.FixedSizeList(dim)), List.of(item))));
+    Field item =
+        new Field(
+            "item",
+            FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            null);
+    return new Schema(
+        List.of(
+            new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
+            new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
+            new Field(
+                "vector", FieldType.nullable(new ArrowType.FixedSizeList(dim)), List.of(item))));
   }
 
-  /** Rows [from, to) (id = row number) as an Arrow IPC stream in batches of 8,192, to feed either writer. */
-  static byte[] ipc(BufferAllocator allocator, int from, int to, RowValues rowValues) throws IOException {
+  /**
+   * Rows [from, to) (id = row number) as an Arrow IPC stream in batches of 8,192, to feed either
+   * writer.
+   */
+  static byte[] ipc(BufferAllocator allocator, int from, int to, RowValues rowValues)
+      throws IOException {
     return ipc(allocator, from, to, DIM, rowValues);
   }
 
   /** As {@link #ipc(BufferAllocator, int, int, RowValues)}, vectors of {@code dim} dimensions. */
-  static byte[] ipc(BufferAllocator allocator, int from, int to, int dim, RowValues rowValues) throws IOException {
+  static byte[] ipc(BufferAllocator allocator, int from, int to, int dim, RowValues rowValues)
+      throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int batch = 8192;
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(dim), allocator);
-         ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
+        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
       writer.start();
       for (int start = from; start < to; start += batch) {
         int n = Math.min(batch, to - start);
@@ -320,5 +370,4 @@ public final class FormatBenchmark {
       throw new IllegalStateException("Benchmark self-check failed: " + message);
     }
   }
-
 }

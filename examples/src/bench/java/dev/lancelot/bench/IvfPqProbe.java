@@ -35,21 +35,24 @@ import org.apache.arrow.memory.RootAllocator;
  * difference that follows the index comes from the build, one that follows the searcher from the
  * search.
  *
- * <p>Usage: {@code IvfPqProbe <workdir> [queries=1000] [seed=1] [--data <name>] [--reuse] [--stats-only]}.
- * {@code --reuse} keeps indexes built by an earlier run with the same seed (and the Lance index
- * under {@code <workdir>/probe-<data>/lance}); {@code --stats-only} prints the statistics and skips
- * the recall grid.
+ * <p>Usage: {@code IvfPqProbe <workdir> [queries=1000] [seed=1] [--data <name>] [--reuse]
+ * [--stats-only]}. {@code --reuse} keeps indexes built by an earlier run with the same seed (and
+ * the Lance index under {@code <workdir>/probe-<data>/lance}); {@code --stats-only} prints the
+ * statistics and skips the recall grid.
  */
 public final class IvfPqProbe {
   private static final String INDEX = "vector_idx";
-  static final String STATS_HEADER = "| index | partition sizes min / median / max (sd) | IVF loss | PQ error "
-      + "| PQ error / |residual|² | IVF ceiling nprobes=1 | 4 | 16 |\n|---|---|---:|---:|---:|---:|---:|---:|";
+  static final String STATS_HEADER =
+      "| index | partition sizes min / median / max (sd) | IVF loss | PQ error "
+          + "| PQ error / |residual|² | IVF ceiling nprobes=1 | 4 | 16 |\n|---|---|---:|---:|---:|---:|---:|---:|";
 
   public static void main(String[] argv) throws Exception {
     boolean reuse = Arrays.asList(argv).contains("--reuse");
     boolean statsOnly = Arrays.asList(argv).contains("--stats-only");
-    String[] rest = Arrays.stream(argv).filter(a -> !a.equals("--reuse") && !a.equals("--stats-only"))
-        .toArray(String[]::new);
+    String[] rest =
+        Arrays.stream(argv)
+            .filter(a -> !a.equals("--reuse") && !a.equals("--stats-only"))
+            .toArray(String[]::new);
     BenchArgs bench = BenchArgs.start("IvfPqProbe", rest, true);
     String[] args = bench.rest;
     Path work = Path.of(args.length > 0 ? args[0] : "/tmp/lancelot-vector-bench");
@@ -68,12 +71,18 @@ public final class IvfPqProbe {
         VectorBenchData.copyTree(source, lanceDir);
         VectorIndexBenchmark.buildLance(allocator, lanceDir, IndexType.IVF_PQ, data.metric);
       }
-      System.out.printf("IvfPqProbe: data set %s (%,d rows x %d, %s), IVF_PQ (%s), %d queries, k=10%n", data.name,
-          data.rows, data.dim, data.metric.lanceName(),
-          VectorIndexBenchmark.describe(IndexType.IVF_PQ, data.metric), nq);
-      try (Dataset ours = Dataset.open(oursDir.toString()); Dataset theirs = Dataset.open(lanceDir.toString());
-           org.lance.Dataset oursL = VectorBenchData.openLance(allocator, oursDir);
-           org.lance.Dataset theirsL = VectorBenchData.openLance(allocator, lanceDir)) {
+      System.out.printf(
+          "IvfPqProbe: data set %s (%,d rows x %d, %s), IVF_PQ (%s), %d queries, k=10%n",
+          data.name,
+          data.rows,
+          data.dim,
+          data.metric.lanceName(),
+          VectorIndexBenchmark.describe(IndexType.IVF_PQ, data.metric),
+          nq);
+      try (Dataset ours = Dataset.open(oursDir.toString());
+          Dataset theirs = Dataset.open(lanceDir.toString());
+          org.lance.Dataset oursL = VectorBenchData.openLance(allocator, oursDir);
+          org.lance.Dataset theirsL = VectorBenchData.openLance(allocator, lanceDir)) {
         System.out.println();
         System.out.println(STATS_HEADER);
         System.out.println(stats("lancelot seed " + seed, ours, data));
@@ -82,31 +91,51 @@ public final class IvfPqProbe {
           return;
         }
 
-        List<Knobs> cells = List.of(Knobs.ann(1, null, null), Knobs.ann(4, null, null), Knobs.ann(16, null, null),
-            Knobs.ann(64, null, null), Knobs.ann(1, 4, null), Knobs.ann(4, 4, null), Knobs.ann(16, 4, null),
-            Knobs.ann(64, 4, null));
+        List<Knobs> cells =
+            List.of(
+                Knobs.ann(1, null, null),
+                Knobs.ann(4, null, null),
+                Knobs.ann(16, null, null),
+                Knobs.ann(64, null, null),
+                Knobs.ann(1, 4, null),
+                Knobs.ann(4, 4, null),
+                Knobs.ann(16, 4, null),
+                Knobs.ann(64, 4, null));
         System.out.println();
-        System.out.println("| parameters | lancelot searches lancelot's index | lancelot searches Lance's | "
-            + "Lance searches Lance's | Lance searches lancelot's |");
+        System.out.println(
+            "| parameters | lancelot searches lancelot's index | lancelot searches Lance's | "
+                + "Lance searches Lance's | Lance searches lancelot's |");
         System.out.println("|---|---:|---:|---:|---:|");
         for (Knobs plain : cells) {
           Knobs k = plain.metric(data.metric);
           double[] r = new double[4];
           for (int q = 0; q < nq; q++) {
-            r[0] += VectorBenchData.recall(VectorBenchData.ours(ours, data.queries[q], k), data.truth[q]);
-            r[1] += VectorBenchData.recall(VectorBenchData.ours(theirs, data.queries[q], k), data.truth[q]);
-            r[2] += VectorBenchData.recall(VectorBenchData.lance(theirsL, data.queries[q], k), data.truth[q]);
-            r[3] += VectorBenchData.recall(VectorBenchData.lance(oursL, data.queries[q], k), data.truth[q]);
+            r[0] +=
+                VectorBenchData.recall(
+                    VectorBenchData.ours(ours, data.queries[q], k), data.truth[q]);
+            r[1] +=
+                VectorBenchData.recall(
+                    VectorBenchData.ours(theirs, data.queries[q], k), data.truth[q]);
+            r[2] +=
+                VectorBenchData.recall(
+                    VectorBenchData.lance(theirsL, data.queries[q], k), data.truth[q]);
+            r[3] +=
+                VectorBenchData.recall(
+                    VectorBenchData.lance(oursL, data.queries[q], k), data.truth[q]);
           }
-          System.out.printf("| %s | %.3f | %.3f | %.3f | %.3f |%n", k.label(), r[0] / nq, r[1] / nq, r[2] / nq,
-              r[3] / nq);
+          System.out.printf(
+              "| %s | %.3f | %.3f | %.3f | %.3f |%n",
+              k.label(), r[0] / nq, r[1] / nq, r[2] / nq, r[3] / nq);
         }
       }
     }
     log("done");
   }
 
-  /** One table row of index statistics, computed from the stored partitions and the data set's vectors. */
+  /**
+   * One table row of index statistics, computed from the stored partitions and the data set's
+   * vectors.
+   */
   static String stats(String label, Dataset ds, VectorBenchData data) {
     Map<Long, Integer> ids = rowIds(ds);
     IndexSegment segment = ds.indexes().segments(INDEX).get(0);
@@ -174,12 +203,25 @@ public final class IvfPqProbe {
     double mean = (double) n / parts;
     double var = Arrays.stream(sizes).mapToDouble(s -> (s - mean) * (s - mean)).sum() / parts;
     int nq = data.queries.length;
-    return String.format("| %s | %d / %d / %d (%.1f) | %.5f | %.5f | %.4f | %.3f | %.3f | %.3f |", label, sorted[0],
-        sorted[parts / 2], sorted[parts - 1], Math.sqrt(var), ivfLoss / n, pqError / n, relError / n,
-        ceiling[0] / nq, ceiling[1] / nq, ceiling[2] / nq);
+    return String.format(
+        "| %s | %d / %d / %d (%.1f) | %.5f | %.5f | %.4f | %.3f | %.3f | %.3f |",
+        label,
+        sorted[0],
+        sorted[parts / 2],
+        sorted[parts - 1],
+        Math.sqrt(var),
+        ivfLoss / n,
+        pqError / n,
+        relError / n,
+        ceiling[0] / nq,
+        ceiling[1] / nq,
+        ceiling[2] / nq);
   }
 
-  /** Row address → row number ({@code id}) of a dataset written in one go: fragments in order, no deletions. */
+  /**
+   * Row address → row number ({@code id}) of a dataset written in one go: fragments in order, no
+   * deletions.
+   */
   private static Map<Long, Integer> rowIds(Dataset ds) {
     Map<Long, Integer> out = new HashMap<>();
     int id = 0;

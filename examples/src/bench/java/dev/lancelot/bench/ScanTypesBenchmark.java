@@ -39,13 +39,13 @@ import org.lance.ipc.ScanOptions;
  * Full scans per column type on data written by lance-core 7.0.0 (its default file format, 2.1):
  * one single-column dataset per type, scanned by lancelot and by lance-core side by side in one
  * JVM. After a warm-up pass over all types, and as scans of small columns take milliseconds, each
- * side warms up again for at least {@code reps} runs and one second, then the median and minimum
- * of at least {@code reps} runs and half a second are taken (at most 200 runs each); systems
- * alternate per type; both sides compute the same checksum (row count, value bits,
- * string lengths, list lengths), which must agree. Opening the dataset is part of every scan.
+ * side warms up again for at least {@code reps} runs and one second, then the median and minimum of
+ * at least {@code reps} runs and half a second are taken (at most 200 runs each); systems alternate
+ * per type; both sides compute the same checksum (row count, value bits, string lengths, list
+ * lengths), which must agree. Opening the dataset is part of every scan.
  *
- * <p>Usage: {@code ScanTypesBenchmark [rows=200000] [reps=5] [workdir] [--unfair-allocator]}; long strings use a
- * quarter of the rows (about 33 MB).
+ * <p>Usage: {@code ScanTypesBenchmark [rows=200000] [reps=5] [workdir] [--unfair-allocator]}; long
+ * strings use a quarter of the rows (about 33 MB).
  */
 public final class ScanTypesBenchmark {
   interface Filler {
@@ -55,62 +55,117 @@ public final class ScanTypesBenchmark {
   record Type(String name, Field field, int rows, Filler filler, String encoding) {}
 
   static Field f(String name, ArrowType type, Field... children) {
-    return new Field(name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
+    return new Field(
+        name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
   }
 
   static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
 
   static List<Type> types(int rows) {
-    String[] words = {"lance", "arrow", "vector", "search", "column", "the", "a", "data", "file", "format"};
+    String[] words = {
+      "lance", "arrow", "vector", "search", "column", "the", "a", "data", "file", "format"
+    };
     List<Type> t = new ArrayList<>();
-    t.add(new Type("int64 random", f("c", new ArrowType.Int(64, true)), rows,
-        (v, i, r) -> ((BigIntVector) v).set(i, r.nextLong()), "mini-block Flat(64)"));
-    t.add(new Type("int32 small range", f("c", new ArrowType.Int(32, true)), rows,
-        (v, i, r) -> ((IntVector) v).set(i, r.nextInt(100)), "mini-block InlineBitpacking"));
-    t.add(new Type("float32 gaussian", f("c", F32), rows,
-        (v, i, r) -> ((Float4Vector) v).set(i, (float) r.nextGaussian()), "mini-block Flat(32)"));
-    t.add(new Type("float64 gaussian", f("c", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), rows,
-        (v, i, r) -> ((Float8Vector) v).set(i, r.nextGaussian()), "mini-block Flat(64)"));
-    t.add(new Type("utf8 short (names)", f("c", ArrowType.Utf8.INSTANCE), rows,
-        (v, i, r) -> ((VarCharVector) v).setSafe(i, ("user_" + r.nextInt(1_000_000)).getBytes(StandardCharsets.UTF_8)),
-        "mini-block Fsst"));
-    t.add(new Type("utf8 long (300-1000 B)", f("c", ArrowType.Utf8.INSTANCE), rows / 4, (v, i, r) -> {
-      StringBuilder sb = new StringBuilder();
-      int len = 300 + r.nextInt(700);
-      while (sb.length() < len) {
-        sb.append(words[r.nextInt(words.length)]).append(' ');
-      }
-      ((VarCharVector) v).setSafe(i, sb.substring(0, len).getBytes(StandardCharsets.UTF_8));
-    }, "full-zip Fsst"));
-    t.add(new Type("vector float32[128]", f("c", new ArrowType.FixedSizeList(128), f("item", F32)), rows,
-        (v, i, r) -> {
-          FixedSizeListVector fsl = (FixedSizeListVector) v;
-          Float4Vector items = (Float4Vector) fsl.getDataVector();
-          fsl.setNotNull(i);
-          for (int d = 0; d < 128; d++) {
-            items.setSafe(i * 128 + d, (float) r.nextGaussian());
-          }
-        }, "full-zip FixedSizeList"));
-    t.add(new Type("list<int32> (0-8 items)", f("c", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(32, true))),
-        rows, (v, i, r) -> {
-          ListVector list = (ListVector) v;
-          IntVector items = (IntVector) list.getDataVector();
-          int start = list.startNewValue(i);
-          int n = r.nextInt(9);
-          for (int k = 0; k < n; k++) {
-            items.setSafe(start + k, r.nextInt(10_000));
-          }
-          list.endValue(i, n);
-        }, "mini-block with rep/def levels"));
-    t.add(new Type("struct<int32, utf8, float64>", f("c", ArrowType.Struct.INSTANCE, f("a", new ArrowType.Int(32, true)),
-        f("b", ArrowType.Utf8.INSTANCE), f("d", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))), rows,
-        (v, i, r) -> {
-          StructVector s = (StructVector) v;
-          s.setIndexDefined(i);
-          ((IntVector) s.getChild("a")).setSafe(i, r.nextInt());
-          ((VarCharVector) s.getChild("b")).setSafe(i, ("b" + r.nextInt(100_000)).getBytes(StandardCharsets.UTF_8));
-          ((Float8Vector) s.getChild("d")).setSafe(i, r.nextGaussian());
-        }, "3 mini-block leaf columns"));
+    t.add(
+        new Type(
+            "int64 random",
+            f("c", new ArrowType.Int(64, true)),
+            rows,
+            (v, i, r) -> ((BigIntVector) v).set(i, r.nextLong()),
+            "mini-block Flat(64)"));
+    t.add(
+        new Type(
+            "int32 small range",
+            f("c", new ArrowType.Int(32, true)),
+            rows,
+            (v, i, r) -> ((IntVector) v).set(i, r.nextInt(100)),
+            "mini-block InlineBitpacking"));
+    t.add(
+        new Type(
+            "float32 gaussian",
+            f("c", F32),
+            rows,
+            (v, i, r) -> ((Float4Vector) v).set(i, (float) r.nextGaussian()),
+            "mini-block Flat(32)"));
+    t.add(
+        new Type(
+            "float64 gaussian",
+            f("c", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+            rows,
+            (v, i, r) -> ((Float8Vector) v).set(i, r.nextGaussian()),
+            "mini-block Flat(64)"));
+    t.add(
+        new Type(
+            "utf8 short (names)",
+            f("c", ArrowType.Utf8.INSTANCE),
+            rows,
+            (v, i, r) ->
+                ((VarCharVector) v)
+                    .setSafe(i, ("user_" + r.nextInt(1_000_000)).getBytes(StandardCharsets.UTF_8)),
+            "mini-block Fsst"));
+    t.add(
+        new Type(
+            "utf8 long (300-1000 B)",
+            f("c", ArrowType.Utf8.INSTANCE),
+            rows / 4,
+            (v, i, r) -> {
+              StringBuilder sb = new StringBuilder();
+              int len = 300 + r.nextInt(700);
+              while (sb.length() < len) {
+                sb.append(words[r.nextInt(words.length)]).append(' ');
+              }
+              ((VarCharVector) v).setSafe(i, sb.substring(0, len).getBytes(StandardCharsets.UTF_8));
+            },
+            "full-zip Fsst"));
+    t.add(
+        new Type(
+            "vector float32[128]",
+            f("c", new ArrowType.FixedSizeList(128), f("item", F32)),
+            rows,
+            (v, i, r) -> {
+              FixedSizeListVector fsl = (FixedSizeListVector) v;
+              Float4Vector items = (Float4Vector) fsl.getDataVector();
+              fsl.setNotNull(i);
+              for (int d = 0; d < 128; d++) {
+                items.setSafe(i * 128 + d, (float) r.nextGaussian());
+              }
+            },
+            "full-zip FixedSizeList"));
+    t.add(
+        new Type(
+            "list<int32> (0-8 items)",
+            f("c", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(32, true))),
+            rows,
+            (v, i, r) -> {
+              ListVector list = (ListVector) v;
+              IntVector items = (IntVector) list.getDataVector();
+              int start = list.startNewValue(i);
+              int n = r.nextInt(9);
+              for (int k = 0; k < n; k++) {
+                items.setSafe(start + k, r.nextInt(10_000));
+              }
+              list.endValue(i, n);
+            },
+            "mini-block with rep/def levels"));
+    t.add(
+        new Type(
+            "struct<int32, utf8, float64>",
+            f(
+                "c",
+                ArrowType.Struct.INSTANCE,
+                f("a", new ArrowType.Int(32, true)),
+                f("b", ArrowType.Utf8.INSTANCE),
+                f("d", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))),
+            rows,
+            (v, i, r) -> {
+              StructVector s = (StructVector) v;
+              s.setIndexDefined(i);
+              ((IntVector) s.getChild("a")).setSafe(i, r.nextInt());
+              ((VarCharVector) s.getChild("b"))
+                  .setSafe(i, ("b" + r.nextInt(100_000)).getBytes(StandardCharsets.UTF_8));
+              ((Float8Vector) s.getChild("d")).setSafe(i, r.nextGaussian());
+            },
+            "3 mini-block leaf columns"));
     return t;
   }
 
@@ -118,16 +173,25 @@ public final class ScanTypesBenchmark {
     String[] args = BenchArgs.startWithoutData("ScanTypesBenchmark", argv);
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     int reps = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-    Path work = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("lancelot-scan-types");
-    // optional: only the types whose name contains this text (case-insensitive), e.g. "utf8 long" or "list"
+    Path work =
+        args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("lancelot-scan-types");
+    // optional: only the types whose name contains this text (case-insensitive), e.g. "utf8 long"
+    // or "list"
     String only = args.length > 3 ? args[3].toLowerCase(java.util.Locale.ROOT) : "";
-    System.out.printf("ScanTypesBenchmark: full scans of single-column datasets written by lance-core 7.0.0;"
-        + " %,d rows; %d reps; %s%n", rows, reps, work);
-    System.out.printf("JVM %s, %d cores%n", System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
+    System.out.printf(
+        "ScanTypesBenchmark: full scans of single-column datasets written by lance-core 7.0.0;"
+            + " %,d rows; %d reps; %s%n",
+        rows, reps, work);
+    System.out.printf(
+        "JVM %s, %d cores%n",
+        System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
     List<String[]> table = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator()) {
       List<Path> dirs = new ArrayList<>();
-      List<Type> types = types(rows).stream().filter(t -> t.name().toLowerCase(java.util.Locale.ROOT).contains(only)).toList();
+      List<Type> types =
+          types(rows).stream()
+              .filter(t -> t.name().toLowerCase(java.util.Locale.ROOT).contains(only))
+              .toList();
       if (types.isEmpty()) {
         throw new IllegalArgumentException("no column type matches '" + only + "'");
       }
@@ -135,7 +199,12 @@ public final class ScanTypesBenchmark {
         Path dir = FormatBenchmark.fresh(work, type.name().replaceAll("[^A-Za-z0-9]+", "_"));
         byte[] ipc = generate(allocator, type);
         try (ArrowReader r = FormatBenchmark.reader(allocator, ipc)) {
-          org.lance.Dataset.write().allocator(allocator).reader(r).uri(dir.toString()).execute().close();
+          org.lance.Dataset.write()
+              .allocator(allocator)
+              .reader(r)
+              .uri(dir.toString())
+              .execute()
+              .close();
         }
         dirs.add(dir);
       }
@@ -156,17 +225,30 @@ public final class ScanTypesBenchmark {
         }
         long[] checks = new long[2];
         long[] ours = stats(reps, () -> FormatBenchmark.timed(() -> checks[0] = ourScan(dir)));
-        long[] theirs = stats(reps, () -> FormatBenchmark.timed(() -> checks[1] = lanceScan(allocator, dir)));
-        FormatBenchmark.check(checks[0] == checks[1], type.name() + ": checksums differ: " + checks[0] + " vs " + checks[1]);
+        long[] theirs =
+            stats(reps, () -> FormatBenchmark.timed(() -> checks[1] = lanceScan(allocator, dir)));
+        FormatBenchmark.check(
+            checks[0] == checks[1],
+            type.name() + ": checksums differ: " + checks[0] + " vs " + checks[1]);
         String[] row = FormatBenchmark.row(type.name(), ours, theirs);
-        table.add(new String[] {row[0], String.format("%,d", type.rows()), String.format("%.1f", bytes / 1e6),
-            type.encoding(), row[1], row[2], row[3], row[4]});
+        table.add(
+            new String[] {
+              row[0],
+              String.format("%,d", type.rows()),
+              String.format("%.1f", bytes / 1e6),
+              type.encoding(),
+              row[1],
+              row[2],
+              row[3],
+              row[4]
+            });
         System.out.printf("  %-30s done%n", type.name());
       }
     }
     System.out.println();
-    System.out.println("| column type | rows | data MB | Lance's encoding | lancelot median (min), ms"
-        + " | lance-core 7.0.0 median (min), ms | ratio of medians | ratio of minimums |");
+    System.out.println(
+        "| column type | rows | data MB | Lance's encoding | lancelot median (min), ms"
+            + " | lance-core 7.0.0 median (min), ms | ratio of medians | ratio of minimums |");
     System.out.println("|---|---:|---:|---|---:|---:|---:|---:|");
     for (String[] r : table) {
       System.out.println("| " + String.join(" | ", r) + " |");
@@ -184,7 +266,8 @@ public final class ScanTypesBenchmark {
     }
     List<Long> times = new ArrayList<>();
     start = System.nanoTime();
-    while (times.size() < 200 && (times.size() < reps || System.nanoTime() - start < 500_000_000L)) {
+    while (times.size() < 200
+        && (times.size() < reps || System.nanoTime() - start < 500_000_000L)) {
       times.add(run.getAsLong());
     }
     times.sort(null);
@@ -197,7 +280,7 @@ public final class ScanTypesBenchmark {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int batch = 8192;
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-         ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
+        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
       writer.start();
       for (int start = 0; start < type.rows(); start += batch) {
         int n = Math.min(batch, type.rows() - start);
@@ -219,7 +302,7 @@ public final class ScanTypesBenchmark {
   static long ourScan(Path dir) {
     long sum = 0;
     try (Dataset ds = Dataset.open(dir.toString());
-         CloseableIterator<VectorSchemaRoot> it = ds.newScan().batches()) {
+        CloseableIterator<VectorSchemaRoot> it = ds.newScan().batches()) {
       while (it.hasNext()) {
         sum += checksum(it.next());
       }
@@ -229,9 +312,10 @@ public final class ScanTypesBenchmark {
 
   static long lanceScan(BufferAllocator allocator, Path dir) throws Exception {
     long sum = 0;
-    try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build());
-         LanceScanner scanner = ds.newScan(new ScanOptions.Builder().build());
-         ArrowReader reader = scanner.scanBatches()) {
+    try (org.lance.Dataset ds =
+            org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build());
+        LanceScanner scanner = ds.newScan(new ScanOptions.Builder().build());
+        ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
         sum += checksum(reader.getVectorSchemaRoot());
       }
@@ -284,7 +368,10 @@ public final class ScanTypesBenchmark {
       int width = fixed.getTypeWidth();
       var buf = fixed.getDataBuffer();
       for (int i = from; i < to; i++) {
-        sum += width == 8 ? buf.getLong((long) i * 8) : width == 4 ? buf.getInt((long) i * 4) : buf.getByte(i);
+        sum +=
+            width == 8
+                ? buf.getLong((long) i * 8)
+                : width == 4 ? buf.getInt((long) i * 4) : buf.getByte(i);
       }
       return sum;
     }

@@ -24,15 +24,15 @@ import org.apache.spark.sql.SparkSession;
  * Single vector queries through Spark (SPEC S3/S4) next to the engine alone and next to a trivial
  * Spark job in the same session, on a data set of {@link DataSets} ({@code --data}, default the
  * 200,000 × 128 {@code synthetic-200k}; IVF_PQ over the first 90% of the rows, the rest appended
- * unindexed): p50/p99 of {@code LanceVectorSearch.search(...).collectAsList()},
- * of the SQL function {@code lance_vector_search}, of {@code VectorSearch.search} in the driver JVM
- * and of {@code spark.range(1).collectAsList()}. The four are interleaved query by query, after a
- * warm-up, so that they see the same machine. Every Spark answer is checked against the engine's
- * (same ids in the same order), and recall@10 against the exact answer is reported.
+ * unindexed): p50/p99 of {@code LanceVectorSearch.search(...).collectAsList()}, of the SQL function
+ * {@code lance_vector_search}, of {@code VectorSearch.search} in the driver JVM and of {@code
+ * spark.range(1).collectAsList()}. The four are interleaved query by query, after a warm-up, so
+ * that they see the same machine. Every Spark answer is checked against the engine's (same ids in
+ * the same order), and recall@10 against the exact answer is reported.
  *
- * <p>Usage: {@code SparkSearchBenchmark <workdir> [queries=50] [warmup=20] [nprobes=16] [refine=4] [master=local[2]]
- * [--data <name>] [--unfair-allocator]}. lance-core writes the source copy of the data, so the
- * allocator is checked as in the other benchmarks.
+ * <p>Usage: {@code SparkSearchBenchmark <workdir> [queries=50] [warmup=20] [nprobes=16] [refine=4]
+ * [master=local[2]] [--data <name>] [--unfair-allocator]}. lance-core writes the source copy of the
+ * data, so the allocator is checked as in the other benchmarks.
  */
 public final class SparkSearchBenchmark {
   public static void main(String[] argv) throws Exception {
@@ -51,9 +51,15 @@ public final class SparkSearchBenchmark {
       dir = prepare(allocator, data, work);
     }
     Knobs knobs = Knobs.ann(nprobes, refine, null).metric(data.metric);
-    SparkSession spark = SparkSession.builder().master(master).appName("spark-search-benchmark")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.extensions", LanceSparkExtensions.class.getName()).getOrCreate();
+    SparkSession spark =
+        SparkSession.builder()
+            .master(master)
+            .appName("spark-search-benchmark")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.sql.extensions", LanceSparkExtensions.class.getName())
+            .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     String load = VectorBenchData.load();
     Series trivial = new Series(n);
@@ -77,7 +83,8 @@ public final class SparkSearchBenchmark {
         long[] local = VectorBenchData.ours(ds, q, knobs);
         long t2 = System.nanoTime();
         VectorQuery query = VectorBenchData.ourQuery(knobs).vector(q).build();
-        org.apache.spark.sql.Dataset<Row> frame = LanceVectorSearch.search(spark, dir.toString(), query);
+        org.apache.spark.sql.Dataset<Row> frame =
+            LanceVectorSearch.search(spark, dir.toString(), query);
         long t2a = System.nanoTime();
         clock.reset();
         List<Row> viaDataFrame = frame.collectAsList();
@@ -86,8 +93,8 @@ public final class SparkSearchBenchmark {
         long[] jobTimes = clock.read();
         List<Row> viaSql = spark.sql(sql(dir, q, nprobes, refine)).collectAsList();
         long t4 = System.nanoTime();
-        org.apache.spark.sql.Dataset<Row> parameterFrame = spark.sql(sqlWithParameter(dir, nprobes, refine),
-            java.util.Map.of("q", q));
+        org.apache.spark.sql.Dataset<Row> parameterFrame =
+            spark.sql(sqlWithParameter(dir, nprobes, refine), java.util.Map.of("q", q));
         long t4a = System.nanoTime();
         List<Row> viaSqlParameter = parameterFrame.collectAsList();
         long t5 = System.nanoTime();
@@ -112,32 +119,62 @@ public final class SparkSearchBenchmark {
     }
     String loadAfter = VectorBenchData.load();
     List<String> report = new ArrayList<>();
-    report.add("### Single query through Spark, " + data.name + ", " + master + ", IVF_PQ " + knobs.label() + ", k=10, " + n
-        + " queries after " + warmup + " warm-up (load " + load + " → " + loadAfter + ")");
+    report.add(
+        "### Single query through Spark, "
+            + data.name
+            + ", "
+            + master
+            + ", IVF_PQ "
+            + knobs.label()
+            + ", k=10, "
+            + n
+            + " queries after "
+            + warmup
+            + " warm-up (load "
+            + load
+            + " → "
+            + loadAfter
+            + ")");
     report.add("");
     report.add("| path | p50 ms | p99 ms | recall@10 |");
     report.add("|---|---:|---:|---:|");
     report.add(row("trivial Spark job (spark.range(1).collect)", trivial, false));
     report.add(row("engine alone (VectorSearch.search, driver JVM)", engine, true));
     report.add(row("LanceVectorSearch.search(...).collectAsList()", dataFrame, true));
-    report.add(row("SQL lance_vector_search(...), the vector as " + data.dim + " literals", sql, true));
-    report.add(row("SQL lance_vector_search(..., q => :q), the vector bound as a parameter", sqlParameter, true));
+    report.add(
+        row("SQL lance_vector_search(...), the vector as " + data.dim + " literals", sql, true));
+    report.add(
+        row(
+            "SQL lance_vector_search(..., q => :q), the vector bound as a parameter",
+            sqlParameter,
+            true));
     report.add("");
-    report.add("Where the DataFrame search's time goes (p50 ms): building the DataFrame (planning the search) "
-        + ms(analysis.percentileMs(0.5)) + "; its job, submission to end as the listener sees it, "
-        + ms(job.percentileMs(0.5)) + "; the slowest task's run time " + ms(slowestTask.percentileMs(0.5))
-        + ". SQL with a parameter: parsing and analysing the statement (spark.sql, planning the search included) "
-        + ms(sqlAnalysis.percentileMs(0.5)) + ".");
+    report.add(
+        "Where the DataFrame search's time goes (p50 ms): building the DataFrame (planning the search) "
+            + ms(analysis.percentileMs(0.5))
+            + "; its job, submission to end as the listener sees it, "
+            + ms(job.percentileMs(0.5))
+            + "; the slowest task's run time "
+            + ms(slowestTask.percentileMs(0.5))
+            + ". SQL with a parameter: parsing and analysing the statement (spark.sql, planning the search included) "
+            + ms(sqlAnalysis.percentileMs(0.5))
+            + ".");
     report.add("");
-    report.add(String.format("p50 / trivial job p50: DataFrame %.2f; SQL with literals %.2f; SQL with a parameter %.2f",
-        dataFrame.percentileMs(0.5) / trivial.percentileMs(0.5), sql.percentileMs(0.5) / trivial.percentileMs(0.5),
-        sqlParameter.percentileMs(0.5) / trivial.percentileMs(0.5)));
+    report.add(
+        String.format(
+            "p50 / trivial job p50: DataFrame %.2f; SQL with literals %.2f; SQL with a parameter %.2f",
+            dataFrame.percentileMs(0.5) / trivial.percentileMs(0.5),
+            sql.percentileMs(0.5) / trivial.percentileMs(0.5),
+            sqlParameter.percentileMs(0.5) / trivial.percentileMs(0.5)));
     System.out.println();
     System.out.println("==== RESULTS ====");
     report.forEach(System.out::println);
   }
 
-  /** Wall time of the last job (submission to end) and the longest executor run time of its tasks, in ns. */
+  /**
+   * Wall time of the last job (submission to end) and the longest executor run time of its tasks,
+   * in ns.
+   */
   static final class JobClock extends org.apache.spark.scheduler.SparkListener {
     private volatile long start;
     private volatile long end;
@@ -172,34 +209,62 @@ public final class SparkSearchBenchmark {
   }
 
   static String row(String label, Series s, boolean recall) {
-    return "| " + label + " | " + ms(s.percentileMs(0.5)) + " | " + ms(s.percentileMs(0.99)) + " | "
-        + (recall ? String.format("%.3f", s.recall()) : "") + " |";
+    return "| "
+        + label
+        + " | "
+        + ms(s.percentileMs(0.5))
+        + " | "
+        + ms(s.percentileMs(0.99))
+        + " | "
+        + (recall ? String.format("%.3f", s.recall()) : "")
+        + " |";
   }
 
   static void check(long[] expected, List<Row> got, String path, int query) {
     long[] ids = got.stream().mapToLong(r -> r.getLong(r.fieldIndex("id"))).toArray();
     if (!java.util.Arrays.equals(expected, ids)) {
-      throw new IllegalStateException(path + " answer of query " + query + " differs from the engine's: "
-          + java.util.Arrays.toString(ids) + " vs " + java.util.Arrays.toString(expected));
+      throw new IllegalStateException(
+          path
+              + " answer of query "
+              + query
+              + " differs from the engine's: "
+              + java.util.Arrays.toString(ids)
+              + " vs "
+              + java.util.Arrays.toString(expected));
     }
   }
 
   static String sql(Path dir, float[] q, int nprobes, int refine) {
-    StringBuilder sb = new StringBuilder("SELECT id, _distance FROM lance_vector_search('").append(dir)
-        .append("', column => 'vector', q => array(");
+    StringBuilder sb =
+        new StringBuilder("SELECT id, _distance FROM lance_vector_search('")
+            .append(dir)
+            .append("', column => 'vector', q => array(");
     for (int i = 0; i < q.length; i++) {
       sb.append(i == 0 ? "" : ", ").append("CAST(").append(q[i]).append(" AS FLOAT)");
     }
-    return sb.append("), k => 10, nprobes => ").append(nprobes).append(", refine_factor => ").append(refine)
-        .append(", columns => array('id'))").toString();
+    return sb.append("), k => 10, nprobes => ")
+        .append(nprobes)
+        .append(", refine_factor => ")
+        .append(refine)
+        .append(", columns => array('id'))")
+        .toString();
   }
 
   static String sqlWithParameter(Path dir, int nprobes, int refine) {
-    return "SELECT id, _distance FROM lance_vector_search('" + dir + "', column => 'vector', q => :q, k => 10, "
-        + "nprobes => " + nprobes + ", refine_factor => " + refine + ", columns => array('id'))";
+    return "SELECT id, _distance FROM lance_vector_search('"
+        + dir
+        + "', column => 'vector', q => :q, k => 10, "
+        + "nprobes => "
+        + nprobes
+        + ", refine_factor => "
+        + refine
+        + ", columns => array('id'))";
   }
 
-  /** lancelot's copy only (cached): IVF_PQ over the first 90% of the rows, then the rest appended unindexed. */
+  /**
+   * lancelot's copy only (cached): IVF_PQ over the first 90% of the rows, then the rest appended
+   * unindexed.
+   */
   static Path prepare(BufferAllocator allocator, VectorBenchData data, Path work) throws Exception {
     Path dir = work.resolve(data.workDir("spark-search")).resolve("ivf_pq");
     Path marker = dir.getParent().resolve("READY");
@@ -210,11 +275,14 @@ public final class SparkSearchBenchmark {
     VectorBenchData.copyTree(data.source(allocator, work, data.indexedRows()), dir);
     long build = VectorIndexBenchmark.buildOurs(dir, IndexType.IVF_PQ, data.metric, null);
     try (Dataset ds = Dataset.open(dir.toString());
-        ArrowReader r = VectorBenchData.reader(allocator, data.ipc(allocator, data.indexedRows(), data.rows))) {
+        ArrowReader r =
+            VectorBenchData.reader(allocator, data.ipc(allocator, data.indexedRows(), data.rows))) {
       ds.append(r).close();
     }
-    log(String.format("prepared %s: IVF_PQ built in %.1f s, %,d rows appended", dir, build / 1e9,
-        data.rows - data.indexedRows()));
+    log(
+        String.format(
+            "prepared %s: IVF_PQ built in %.1f s, %,d rows appended",
+            dir, build / 1e9, data.rows - data.indexedRows()));
     Files.writeString(marker, "ok\n");
     return dir;
   }

@@ -10,22 +10,23 @@ import java.util.Random;
 
 /**
  * The {@code structured-<n>} benchmark data: 128-dimensional vectors with the local structure of
- * real embeddings, unlike {@code synthetic-200k}, whose isotropic, well separated clusters put every
- * query's true neighbours in one IVF partition (its IVF_PQ recall is the same at every nprobes).
+ * real embeddings, unlike {@code synthetic-200k}, whose isotropic, well separated clusters put
+ * every query's true neighbours in one IVF partition (its IVF_PQ recall is the same at every
+ * nprobes).
  *
- * <p>A two-level hierarchy: {@value #TOPICS} topics, each living in its own random
- * {@value #INTRINSIC}-dimensional subspace of R^128 (an orthonormal basis {@code B_t}), with
- * {@value #SUBTOPICS} sub-topic centres inside it. A row is
- * {@code topic centre + B_t (z_s + w) + e}: {@code z_s ~ N(0, 0.7²)} places its sub-topic,
- * {@code w ~ N(0, 1)} its spread around the sub-topic, both in the topic's subspace, and
- * {@code e ~ N(0, 0.15²)} per coordinate is full-dimensional noise. Sub-topics overlap, so a topic is
- * one continuous, locally low-dimensional region that k-means cuts into many partitions, and a
- * query's neighbours straddle partition borders: recall grows with nprobes as on real data. Topic
- * centres are N(0, 1) per coordinate; topics and sub-topics are drawn uniformly.
+ * <p>A two-level hierarchy: {@value #TOPICS} topics, each living in its own random {@value
+ * #INTRINSIC}-dimensional subspace of R^128 (an orthonormal basis {@code B_t}), with {@value
+ * #SUBTOPICS} sub-topic centres inside it. A row is {@code topic centre + B_t (z_s + w) + e}:
+ * {@code z_s ~ N(0, 0.7²)} places its sub-topic, {@code w ~ N(0, 1)} its spread around the
+ * sub-topic, both in the topic's subspace, and {@code e ~ N(0, 0.15²)} per coordinate is
+ * full-dimensional noise. Sub-topics overlap, so a topic is one continuous, locally low-dimensional
+ * region that k-means cuts into many partitions, and a query's neighbours straddle partition
+ * borders: recall grows with nprobes as on real data. Topic centres are N(0, 1) per coordinate;
+ * topics and sub-topics are drawn uniformly.
  *
  * <p>Queries (10,000) come from the same distribution with another seed, so none is a base row.
- * Tenant ids are skewed as in {@code synthetic-200k}. Everything is seeded: a given row count always
- * gives the same rows, and the rows of a smaller set are not a prefix of a larger one's.
+ * Tenant ids are skewed as in {@code synthetic-200k}. Everything is seeded: a given row count
+ * always gives the same rows, and the rows of a smaller set are not a prefix of a larger one's.
  */
 final class StructuredData {
   static final int DIM = 128;
@@ -42,7 +43,8 @@ final class StructuredData {
 
   private final float[][] topicCentres = new float[TOPICS][DIM];
   private final float[][][] bases = new float[TOPICS][INTRINSIC][DIM]; // orthonormal rows
-  private final float[][][] subtopics = new float[TOPICS][SUBTOPICS][INTRINSIC]; // in subspace coordinates
+  private final float[][][] subtopics =
+      new float[TOPICS][SUBTOPICS][INTRINSIC]; // in subspace coordinates
 
   StructuredData() {
     Random r = new Random(MODEL_SEED);
@@ -103,7 +105,10 @@ final class StructuredData {
     }
   }
 
-  /** Generates {@code rows} rows and the queries and caches them under {@code dir} ({@link DataSets}). */
+  /**
+   * Generates {@code rows} rows and the queries and caches them under {@code dir} ({@link
+   * DataSets}).
+   */
   static void generate(Path dir, int rows) throws IOException {
     long t0 = System.nanoTime();
     StructuredData model = new StructuredData();
@@ -120,13 +125,27 @@ final class StructuredData {
     for (float[] q : queries) {
       model.sample(qr, q, 0);
     }
-    log(String.format("generated structured data: %,d rows and %,d queries in %.1f s", rows, QUERIES,
-        (System.nanoTime() - t0) / 1e9));
+    log(
+        String.format(
+            "generated structured data: %,d rows and %,d queries in %.1f s",
+            rows, QUERIES, (System.nanoTime() - t0) / 1e9));
     Map<String, String> m = new LinkedHashMap<>();
     m.put("name", "structured-" + rows);
-    m.put("source", "synthetic, StructuredData: " + TOPICS + " topics x " + SUBTOPICS + " sub-topics, each topic in a "
-        + INTRINSIC + "-dim subspace (sub-topic sd " + SUBTOPIC_SPREAD + ", point sd " + POINT_SPREAD
-        + "), noise sd " + NOISE + " per coordinate");
+    m.put(
+        "source",
+        "synthetic, StructuredData: "
+            + TOPICS
+            + " topics x "
+            + SUBTOPICS
+            + " sub-topics, each topic in a "
+            + INTRINSIC
+            + "-dim subspace (sub-topic sd "
+            + SUBTOPIC_SPREAD
+            + ", point sd "
+            + POINT_SPREAD
+            + "), noise sd "
+            + NOISE
+            + " per coordinate");
     m.put("rows", Integer.toString(rows));
     m.put("queries", Integer.toString(QUERIES));
     m.put("dim", Integer.toString(DIM));

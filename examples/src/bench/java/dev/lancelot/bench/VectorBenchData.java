@@ -41,13 +41,13 @@ import org.lance.ipc.ScanOptions;
  * Shared data and measurement helpers of the vector benchmarks. A benchmark works on one named data
  * set ({@link DataSets}: {@code synthetic-200k}, {@code structured-<n>}, {@code minilm}); all have
  * rows {@code (id int64, tenant_id int32, vector float32[dim])}, held-out queries and their exact
- * top-10 under the set's metric. The original data set, {@code synthetic-200k}: {@code rows} rows of
- * {@code (id int64, tenant_id int32, vector float32[128])}; vector {@code i} is the center of
- * cluster {@code i % clusters} (centers N(0, 4²) per coordinate) plus N(0, 1) noise; tenant ids
- * are skewed ({@code floor(100 u³)}: tenant 0 holds ~21.5% of rows, tenant 42 ~0.6%, tenant 99
- * ~0.3%). Queries come from the same distribution (random cluster + noise). Everything is seeded,
- * generated once and cached under {@code <workdir>/data}: the raw vectors, tenant ids, queries,
- * and the exact top-k of every query (brute force, all cores).
+ * top-10 under the set's metric. The original data set, {@code synthetic-200k}: {@code rows} rows
+ * of {@code (id int64, tenant_id int32, vector float32[128])}; vector {@code i} is the center of
+ * cluster {@code i % clusters} (centers N(0, 4²) per coordinate) plus N(0, 1) noise; tenant ids are
+ * skewed ({@code floor(100 u³)}: tenant 0 holds ~21.5% of rows, tenant 42 ~0.6%, tenant 99 ~0.3%).
+ * Queries come from the same distribution (random cluster + noise). Everything is seeded, generated
+ * once and cached under {@code <workdir>/data}: the raw vectors, tenant ids, queries, and the exact
+ * top-k of every query (brute force, all cores).
  */
 final class VectorBenchData {
   static final int DIM = 128; // of synthetic-200k
@@ -66,8 +66,15 @@ final class VectorBenchData {
   final float[][] queries;
   final long[][] truth; // exact top-10 ids per query
 
-  VectorBenchData(String name, int dim, DistanceMetric metric, int rows, float[] vectors, int[] tenants,
-      float[][] queries, long[][] truth) {
+  VectorBenchData(
+      String name,
+      int dim,
+      DistanceMetric metric,
+      int rows,
+      float[] vectors,
+      int[] tenants,
+      float[][] queries,
+      long[][] truth) {
     this.name = name;
     this.dim = dim;
     this.metric = metric;
@@ -78,7 +85,10 @@ final class VectorBenchData {
     this.truth = truth;
   }
 
-  /** Rows indexed before the append in the end-to-end benchmarks: the first 90% (180,000 of synthetic-200k). */
+  /**
+   * Rows indexed before the append in the end-to-end benchmarks: the first 90% (180,000 of
+   * synthetic-200k).
+   */
   int indexedRows() {
     return rows / 10 * 9;
   }
@@ -91,13 +101,17 @@ final class VectorBenchData {
     return name.equals(SYNTHETIC) ? base : base + "-" + name;
   }
 
-  /** Loads (or generates and caches) {@code rows} rows and {@code nq} queries with their exact top-10. */
+  /**
+   * Loads (or generates and caches) {@code rows} rows and {@code nq} queries with their exact
+   * top-10.
+   */
   static VectorBenchData load(Path work, int rows, int nq) throws IOException {
     Path dir = work.resolve("data");
     Files.createDirectories(dir);
     Path file = dir.resolve("vectors-" + rows + "-q" + nq + ".bin");
     if (Files.exists(file)) {
-      try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 20))) {
+      try (DataInputStream in =
+          new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 20))) {
         float[] v = new float[rows * DIM];
         for (int i = 0; i < v.length; i++) {
           v[i] = in.readFloat();
@@ -149,9 +163,12 @@ final class VectorBenchData {
       }
     }
     long[][] truth = exactTopK(v, rows, DIM, DistanceMetric.L2, q, TRUTH_K, i -> true);
-    log(String.format("generated %,d rows, %,d queries and their exact top-%d in %.1f s", rows, nq, TRUTH_K,
-        (System.nanoTime() - t0) / 1e9));
-    try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
+    log(
+        String.format(
+            "generated %,d rows, %,d queries and their exact top-%d in %.1f s",
+            rows, nq, TRUTH_K, (System.nanoTime() - t0) / 1e9));
+    try (DataOutputStream out =
+        new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
       for (float f : v) {
         out.writeFloat(f);
       }
@@ -172,17 +189,20 @@ final class VectorBenchData {
     return new VectorBenchData(SYNTHETIC, DIM, DistanceMetric.L2, rows, v, t, q, truth);
   }
 
-  /** Exact top-k ids of each query among this set's rows {@code i} with {@code keep(i)}, under its metric. */
+  /**
+   * Exact top-k ids of each query among this set's rows {@code i} with {@code keep(i)}, under its
+   * metric.
+   */
   long[][] exactTopK(float[][] q, int k, IntPredicate keep) {
     return exactTopK(vectors, rows, dim, metric, q, k, keep);
   }
 
   /**
-   * Exact top-k ids of each query among rows {@code i} with {@code keep(i)}; l2 or cosine (smaller is
-   * closer, as Lance); all cores. Ties keep the lower id.
+   * Exact top-k ids of each query among rows {@code i} with {@code keep(i)}; l2 or cosine (smaller
+   * is closer, as Lance); all cores. Ties keep the lower id.
    */
-  static long[][] exactTopK(float[] v, int rows, int dim, DistanceMetric metric, float[][] q, int k,
-      IntPredicate keep) {
+  static long[][] exactTopK(
+      float[] v, int rows, int dim, DistanceMetric metric, float[][] q, int k, IntPredicate keep) {
     if (metric != DistanceMetric.L2 && metric != DistanceMetric.COSINE) {
       throw new IllegalArgumentException("exact top-k supports l2 and cosine, not " + metric);
     }
@@ -194,11 +214,13 @@ final class VectorBenchData {
       List<Future<?>> fs = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int first = t;
-        fs.add(pool.submit(() -> {
-          for (int qi = first; qi < q.length; qi += threads) {
-            out[qi] = topK(v, rows, dim, norms, q[qi], k, keep);
-          }
-        }));
+        fs.add(
+            pool.submit(
+                () -> {
+                  for (int qi = first; qi < q.length; qi += threads) {
+                    out[qi] = topK(v, rows, dim, norms, q[qi], k, keep);
+                  }
+                }));
       }
       for (Future<?> f : fs) {
         f.get();
@@ -225,7 +247,8 @@ final class VectorBenchData {
   }
 
   /** {@code norms} null: squared l2; otherwise cosine distance {@code 1 - a·b / (|a| |b|)}. */
-  private static long[] topK(float[] v, int rows, int dim, float[] norms, float[] q, int k, IntPredicate keep) {
+  private static long[] topK(
+      float[] v, int rows, int dim, float[] norms, float[] q, int k, IntPredicate keep) {
     double qn = 0;
     for (float x : q) {
       qn += x * x;
@@ -275,17 +298,22 @@ final class VectorBenchData {
 
   /** Rows [from, to) as an Arrow IPC stream (to feed either writer). */
   byte[] ipc(BufferAllocator allocator, int from, int to) throws IOException {
-    return FormatBenchmark.ipc(allocator, from, to, dim, new FormatBenchmark.RowValues() {
-      @Override
-      public int tenant(int row) {
-        return tenants[row];
-      }
+    return FormatBenchmark.ipc(
+        allocator,
+        from,
+        to,
+        dim,
+        new FormatBenchmark.RowValues() {
+          @Override
+          public int tenant(int row) {
+            return tenants[row];
+          }
 
-      @Override
-      public float value(int row, int d) {
-        return vectors[row * dim + d];
-      }
-    });
+          @Override
+          public float value(int row, int d) {
+            return vectors[row * dim + d];
+          }
+        });
   }
 
   static ArrowReader reader(BufferAllocator allocator, byte[] ipc) {
@@ -303,8 +331,13 @@ final class VectorBenchData {
     }
     deleteTree(dir);
     try (ArrowReader r = reader(allocator, ipc(allocator, 0, n))) {
-      org.lance.Dataset.write().allocator(allocator).reader(r).uri(dir.toString())
-          .mode(WriteParams.WriteMode.CREATE).execute().close();
+      org.lance.Dataset.write()
+          .allocator(allocator)
+          .reader(r)
+          .uri(dir.toString())
+          .mode(WriteParams.WriteMode.CREATE)
+          .execute()
+          .close();
     }
     log("wrote source dataset " + dir);
     return dir;
@@ -341,13 +374,16 @@ final class VectorBenchData {
       return 0;
     }
     try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile).mapToLong(p -> {
-        try {
-          return Files.size(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).sum();
+      return s.filter(Files::isRegularFile)
+          .mapToLong(
+              p -> {
+                try {
+                  return Files.size(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .sum();
     }
   }
 
@@ -357,9 +393,18 @@ final class VectorBenchData {
 
   // ------------------------------------------------------------------ queries
 
-  /** Knobs of one nearest query, applied identically to both engines; null = the engine's default. */
-  record Knobs(int k, Integer nprobes, Integer refine, Integer ef, boolean useIndex, String filter,
-      boolean prefilter, DistanceMetric metric) {
+  /**
+   * Knobs of one nearest query, applied identically to both engines; null = the engine's default.
+   */
+  record Knobs(
+      int k,
+      Integer nprobes,
+      Integer refine,
+      Integer ef,
+      boolean useIndex,
+      String filter,
+      boolean prefilter,
+      DistanceMetric metric) {
     /** An l2 ANN query; {@link #metric(DistanceMetric)} for the data set's metric. */
     static Knobs ann(int nprobes, Integer refine, Integer ef) {
       return new Knobs(TRUTH_K, nprobes, refine, ef, true, null, false, DistanceMetric.L2);
@@ -389,8 +434,12 @@ final class VectorBenchData {
   }
 
   static VectorQuery.Builder ourQuery(Knobs k) {
-    VectorQuery.Builder b = VectorQuery.builder("vector").k(k.k()).useIndex(k.useIndex()).columns("id")
-        .metric(k.metric());
+    VectorQuery.Builder b =
+        VectorQuery.builder("vector")
+            .k(k.k())
+            .useIndex(k.useIndex())
+            .columns("id")
+            .metric(k.metric());
     if (k.nprobes() != null) {
       b.nprobes(k.nprobes());
     }
@@ -427,8 +476,13 @@ final class VectorBenchData {
 
   /** Lance 7: one nearest query through a scanner, returns the ids found. */
   static long[] lance(org.lance.Dataset ds, float[] q, Knobs k) {
-    Query.Builder qb = new Query.Builder().setColumn("vector").setKey(q).setK(k.k()).setUseIndex(k.useIndex())
-        .setDistanceType(DistanceType.valueOf(lanceDistance(k.metric())));
+    Query.Builder qb =
+        new Query.Builder()
+            .setColumn("vector")
+            .setKey(q)
+            .setK(k.k())
+            .setUseIndex(k.useIndex())
+            .setDistanceType(DistanceType.valueOf(lanceDistance(k.metric())));
     if (k.nprobes() != null) {
       qb.setNprobes(k.nprobes());
     }
@@ -439,13 +493,15 @@ final class VectorBenchData {
       qb.setEf(k.ef());
     }
     // lancelot always returns _distance; asking Lance for it too keeps the outputs alike.
-    ScanOptions.Builder opts = new ScanOptions.Builder().nearest(qb.build()).columns(List.of("id", "_distance"));
+    ScanOptions.Builder opts =
+        new ScanOptions.Builder().nearest(qb.build()).columns(List.of("id", "_distance"));
     if (k.filter() != null) {
       opts.filter(k.filter()).prefilter(k.prefilter());
     }
     long[] out = new long[k.k()];
     int n = 0;
-    try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+    try (LanceScanner scanner = ds.newScan(opts.build());
+        ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         BigIntVector ids = (BigIntVector) root.getVector("id");
@@ -536,10 +592,11 @@ final class VectorBenchData {
   }
 
   /**
-   * Runs {@code warmup} untimed then all queries timed on both engines, interleaved query by
-   * query (which engine goes first alternates), one query in flight at a time.
+   * Runs {@code warmup} untimed then all queries timed on both engines, interleaved query by query
+   * (which engine goes first alternates), one query in flight at a time.
    */
-  static Series[] sideBySide(float[][] qs, long[][] truth, int warmup, Searcher ours, Searcher lance) {
+  static Series[] sideBySide(
+      float[][] qs, long[][] truth, int warmup, Searcher ours, Searcher lance) {
     Series a = new Series(qs.length);
     Series b = new Series(qs.length);
     try {
@@ -579,8 +636,8 @@ final class VectorBenchData {
 
   /**
    * One untimed pass of every query on both engines with {@code widest} (probing the most
-   * partitions), so all partitions either engine will touch are loaded and its code compiled
-   * before anything is timed: the tables report steady-state latency, not first-touch I/O.
+   * partitions), so all partitions either engine will touch are loaded and its code compiled before
+   * anything is timed: the tables report steady-state latency, not first-touch I/O.
    */
   static void prewarm(float[][] qs, Searcher ours, Searcher lance) {
     long t = System.nanoTime();
@@ -592,8 +649,10 @@ final class VectorBenchData {
     for (float[] q : qs) {
       lance.search(q);
     }
-    log(String.format("pre-warm pass of %d queries: lancelot %.1f s, Lance %.1f s (untimed in the tables)", qs.length,
-        o / 1e9, (System.nanoTime() - t) / 1e9));
+    log(
+        String.format(
+            "pre-warm pass of %d queries: lancelot %.1f s, Lance %.1f s (untimed in the tables)",
+            qs.length, o / 1e9, (System.nanoTime() - t) / 1e9));
   }
 
   // ------------------------------------------------------------------ output
@@ -613,7 +672,9 @@ final class VectorBenchData {
   }
 
   static String ms(double v) {
-    return v >= 100 ? String.format("%.0f", v) : v >= 10 ? String.format("%.1f", v) : String.format("%.2f", v);
+    return v >= 100
+        ? String.format("%.0f", v)
+        : v >= 10 ? String.format("%.1f", v) : String.format("%.2f", v);
   }
 
   static String mib(long bytes) {

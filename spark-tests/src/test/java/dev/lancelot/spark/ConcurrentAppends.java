@@ -7,9 +7,9 @@ import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.StandardData;
-import dev.lancelot.engine.scan.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +29,9 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * F4 on any store: {@value #THREADS} threads append to one dataset at the same time, each
- * {@value #APPENDS} times; every row must be there exactly once and the versions must be
- * 1..{@code 1 + THREADS × APPENDS} with none missing (a losing writer rebases and retries).
+ * F4 on any store: {@value #THREADS} threads append to one dataset at the same time, each {@value
+ * #APPENDS} times; every row must be there exactly once and the versions must be 1..{@code 1 +
+ * THREADS × APPENDS} with none missing (a losing writer rebases and retries).
  */
 final class ConcurrentAppends {
   static final int THREADS = 8;
@@ -42,8 +42,8 @@ final class ConcurrentAppends {
 
   /**
    * How many times each concurrency test repeats its check on a fresh dataset: system property
-   * {@code lancelot.test.concurrency.rounds}, default 1 (e.g. {@code -Dlancelot.test.concurrency.rounds=20}
-   * on the Maven command line to look for rare losses).
+   * {@code lancelot.test.concurrency.rounds}, default 1 (e.g. {@code
+   * -Dlancelot.test.concurrency.rounds=20} on the Maven command line to look for rare losses).
    */
   static int rounds() {
     return Integer.getInteger("lancelot.test.concurrency.rounds", 1);
@@ -61,20 +61,28 @@ final class ConcurrentAppends {
    * {@code threads} writers (numbers {@code firstWriter}, {@code firstWriter + 1}, ...) appending
    * {@value #APPENDS} times each, all at once; returns when all are done, failing if one failed.
    */
-  private static void appendConcurrently(BufferAllocator allocator, String location, Configuration conf,
-      int firstWriter, int threads) throws Exception {
+  private static void appendConcurrently(
+      BufferAllocator allocator, String location, Configuration conf, int firstWriter, int threads)
+      throws Exception {
     CyclicBarrier start = new CyclicBarrier(threads);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<?>> futures = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int writer = firstWriter + t;
-      futures.add(pool.submit(() -> {
-        start.await();
-        for (int i = 0; i < APPENDS; i++) {
-          write(allocator, location, conf, 1000 + (writer * APPENDS + i) * (long) ROWS, WriteMode.APPEND);
-        }
-        return null;
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i = 0; i < APPENDS; i++) {
+                  write(
+                      allocator,
+                      location,
+                      conf,
+                      1000 + (writer * APPENDS + i) * (long) ROWS,
+                      WriteMode.APPEND);
+                }
+                return null;
+              }));
     }
     try {
       for (Future<?> f : futures) {
@@ -85,7 +93,10 @@ final class ConcurrentAppends {
     }
   }
 
-  /** Every row of the create and of all {@value #THREADS} writers present once; versions 1..n, none lost. */
+  /**
+   * Every row of the create and of all {@value #THREADS} writers present once; versions 1..n, none
+   * lost.
+   */
   private static void check(String location, Configuration conf) {
     int total = 1 + THREADS * APPENDS;
     List<Long> expected = new ArrayList<>(LongStream.range(0, ROWS).boxed().toList());
@@ -94,7 +105,8 @@ final class ConcurrentAppends {
     }
     try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
       assertThat(ds.version()).isEqualTo(total);
-      assertThat(ds.versions()).extracting(VersionInfo::version)
+      assertThat(ds.versions())
+          .extracting(VersionInfo::version)
           .containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
       assertThat(ids(ds)).containsExactlyInAnyOrderElementsOf(expected);
     }
@@ -105,8 +117,8 @@ final class ConcurrentAppends {
    * {@link #main}), {@code THREADS / processes} threads each, all appending at once; then the same
    * checks as {@link #runAndCheck}. {@code settings} are the Hadoop settings of the child JVMs.
    */
-  static void runInProcessesAndCheck(String location, Configuration conf, int processes, String[][] settings)
-      throws Exception {
+  static void runInProcessesAndCheck(
+      String location, Configuration conf, int processes, String[][] settings) throws Exception {
     try (BufferAllocator allocator = new RootAllocator()) {
       write(allocator, location, conf, 0, WriteMode.CREATE);
     }
@@ -114,15 +126,25 @@ final class ConcurrentAppends {
     List<Process> running = new ArrayList<>();
     List<Path> logs = new ArrayList<>();
     for (int p = 0; p < processes; p++) {
-      List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx256m", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-          "-cp", System.getProperty("java.class.path"), ConcurrentAppends.class.getName(), location,
-          Integer.toString(p), Integer.toString(THREADS / processes)));
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(
+                  javaBin,
+                  "-Xmx256m",
+                  "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  ConcurrentAppends.class.getName(),
+                  location,
+                  Integer.toString(p),
+                  Integer.toString(THREADS / processes)));
       for (String[] kv : settings) {
         cmd.add(kv[0] + "=" + kv[1]);
       }
       Path log = Files.createTempFile("concurrent-appends-" + p, ".log");
       logs.add(log);
-      running.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+      running.add(
+          new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
     }
     for (int p = 0; p < processes; p++) {
       Process proc = running.get(p);
@@ -173,11 +195,17 @@ final class ConcurrentAppends {
     return out;
   }
 
-  private static void write(BufferAllocator allocator, String location, Configuration conf, long firstId,
+  private static void write(
+      BufferAllocator allocator,
+      String location,
+      Configuration conf,
+      long firstId,
       WriteMode mode) {
     try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, ROWS, 4, 3);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
-      Dataset.write(location, reader, WriteOptions.of(mode), OpenOptions.defaults().withHadoopConf(conf)).close();
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      Dataset.write(
+              location, reader, WriteOptions.of(mode), OpenOptions.defaults().withHadoopConf(conf))
+          .close();
     } catch (IOException e) {
       throw new RuntimeException(e);
     }

@@ -14,15 +14,18 @@ class ConcurrentAppendsLocalTest {
   @Test
   void eightWritersAppendingConcurrentlyLoseNothing(@TempDir Path tmp) throws Exception {
     for (int round = 0; round < ConcurrentAppends.rounds(); round++) {
-      ConcurrentAppends.runAndCheck(HadoopFileIO.qualify(tmp.resolve("ds-" + round).toString()),
-          HadoopFileIO.defaultConf());
+      ConcurrentAppends.runAndCheck(
+          HadoopFileIO.qualify(tmp.resolve("ds-" + round).toString()), HadoopFileIO.defaultConf());
     }
   }
 
   /** Two JVMs with 4 writer threads each, appending to one dataset at the same time. */
   @Test
   void twoProcessesAppendingConcurrentlyLoseNothing(@TempDir Path tmp) throws Exception {
-    ConcurrentAppends.runInProcessesAndCheck(HadoopFileIO.qualify(tmp.resolve("ds").toString()),
-        HadoopFileIO.defaultConf(), 2, new String[0][]);
+    ConcurrentAppends.runInProcessesAndCheck(
+        HadoopFileIO.qualify(tmp.resolve("ds").toString()),
+        HadoopFileIO.defaultConf(),
+        2,
+        new String[0][]);
   }
 }

@@ -20,16 +20,21 @@ class ConfigurationBroadcastsTest extends SharedSpark {
     Configuration c = spark.sessionState().newHadoopConf();
     c.set("lancelot.test.setting", "two");
 
-    Broadcast<SerializableConfiguration> first = ConfigurationBroadcasts.of(spark.sparkContext(), a);
+    Broadcast<SerializableConfiguration> first =
+        ConfigurationBroadcasts.of(spark.sparkContext(), a);
     assertThat(ConfigurationBroadcasts.of(spark.sparkContext(), b)).isSameAs(first);
-    Broadcast<SerializableConfiguration> changed = ConfigurationBroadcasts.of(spark.sparkContext(), c);
+    Broadcast<SerializableConfiguration> changed =
+        ConfigurationBroadcasts.of(spark.sparkContext(), c);
     assertThat(changed).isNotSameAs(first);
     // A later change to the caller's object does not leak into what was shipped.
     a.set("lancelot.test.setting", "three");
 
     // Read back in tasks (through Kryo with registration required, as a strict cluster does).
-    List<String> seen = JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(List.of(1, 2), 2)
-        .map(i -> (i == 1 ? first : changed).value().get().get("lancelot.test.setting")).collect();
+    List<String> seen =
+        JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .parallelize(List.of(1, 2), 2)
+            .map(i -> (i == 1 ? first : changed).value().get().get("lancelot.test.setting"))
+            .collect();
     assertThat(seen).containsExactly("one", "two");
   }
 }

@@ -34,8 +34,11 @@ import org.junit.jupiter.api.Test;
  * after the writer gave up on them.
  */
 class FaultMatrixOnS3Test extends StoreFaultMatrix {
-  /** The bucket reached through the relay (the matrix's bucket is reached directly: it is faster). */
+  /**
+   * The bucket reached through the relay (the matrix's bucket is reached directly: it is faster).
+   */
   static final String RELAYED_BUCKET = "lancelot-relayed";
+
   private S3MockServer s3;
 
   @Override
@@ -87,7 +90,9 @@ class FaultMatrixOnS3Test extends StoreFaultMatrix {
   // ---------------------------------------------------------------- below S3A
 
   static boolean isManifestPut(String method, String path) {
-    return method.equals("PUT") && path.contains("/_versions/") && path.contains(".manifest")
+    return method.equals("PUT")
+        && path.contains("/_versions/")
+        && path.contains(".manifest")
         && !path.contains("/_versions/.");
   }
 
@@ -102,12 +107,18 @@ class FaultMatrixOnS3Test extends StoreFaultMatrix {
     write(location, plain, 0, WriteMode.CREATE);
     int refused = s3.relay().versionPutsRefused.get();
     AtomicInteger lost = new AtomicInteger();
-    s3.relay().fault((method, path) -> isManifestPut(method, path) && lost.getAndIncrement() == 0
-        ? S3Relay.Action.APPLY_THEN_RESET : S3Relay.Action.PASS);
+    s3.relay()
+        .fault(
+            (method, path) ->
+                isManifestPut(method, path) && lost.getAndIncrement() == 0
+                    ? S3Relay.Action.APPLY_THEN_RESET
+                    : S3Relay.Action.PASS);
     write(location, plain, 100, WriteMode.APPEND);
     s3.relay().noFaults();
     assertThat(lost.get()).as("the PUT was sent again after its answer was lost").isGreaterThan(1);
-    assertThat(s3.relay().versionPutsRefused.get()).as("S3 refused the second PUT").isGreaterThan(refused);
+    assertThat(s3.relay().versionPutsRefused.get())
+        .as("S3 refused the second PUT")
+        .isGreaterThan(refused);
     assertRows(location, 2, 0, 100);
   }
 
@@ -118,18 +129,22 @@ class FaultMatrixOnS3Test extends StoreFaultMatrix {
    * request does land, the version is there once, and the others are refused.
    */
   @Test
-  void manifestPutsLandingAfterTheWriterGaveUpAreReportedUnknownAndPublishOnce() throws IOException {
+  void manifestPutsLandingAfterTheWriterGaveUpAreReportedUnknownAndPublishOnce()
+      throws IOException {
     String location = newRootDataset("late");
     write(location, plain, 0, WriteMode.CREATE);
     Configuration impatient = new Configuration(plain);
     impatient.setInt(RetryPolicy.MAX_ATTEMPTS, 3);
     impatient.setLong(RetryPolicy.INITIAL_BACKOFF_MS, 1);
     impatient.setLong(RetryPolicy.MAX_BACKOFF_MS, 2);
-    s3.relay().fault((method, path) -> isManifestPut(method, path) ? S3Relay.Action.HOLD_THEN_RESET
-        : S3Relay.Action.PASS);
+    s3.relay()
+        .fault(
+            (method, path) ->
+                isManifestPut(method, path) ? S3Relay.Action.HOLD_THEN_RESET : S3Relay.Action.PASS);
     Throwable error = catchThrowable(() -> write(location, impatient, 100, WriteMode.APPEND));
     s3.relay().noFaults();
-    assertThat(error).isInstanceOf(CommitOutcomeUnknownException.class)
+    assertThat(error)
+        .isInstanceOf(CommitOutcomeUnknownException.class)
         .hasMessageStartingWith("Cannot tell whether " + location + "/_versions/")
         .hasMessageContaining("the store may still store it")
         .hasMessageContaining("Open the dataset to see its latest version before retrying");
@@ -148,22 +163,29 @@ class FaultMatrixOnS3Test extends StoreFaultMatrix {
 
   private void write(String location, Configuration conf, long firstId, WriteMode mode) {
     try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, 20, 4, 3);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
-      Dataset.write(location, reader, WriteOptions.of(mode), OpenOptions.defaults().withHadoopConf(conf)
-          .withAllocator(allocator)).close();
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      Dataset.write(
+              location,
+              reader,
+              WriteOptions.of(mode),
+              OpenOptions.defaults().withHadoopConf(conf).withAllocator(allocator))
+          .close();
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
-  /** Versions 1..{@code versions}, and the 20 rows written from each of {@code firstIds}, once each. */
+  /**
+   * Versions 1..{@code versions}, and the 20 rows written from each of {@code firstIds}, once each.
+   */
   private void assertRows(String location, long versions, long... firstIds) {
     List<Long> expected = new ArrayList<>();
     for (long first : firstIds) {
       LongStream.range(first, first + 20).forEach(expected::add);
     }
     try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(plain))) {
-      assertThat(ds.versions()).extracting(VersionInfo::version)
+      assertThat(ds.versions())
+          .extracting(VersionInfo::version)
           .containsExactlyElementsOf(LongStream.rangeClosed(1, versions).boxed().toList());
       assertThat(ConcurrentAppends.ids(ds)).containsExactlyInAnyOrderElementsOf(expected);
     }

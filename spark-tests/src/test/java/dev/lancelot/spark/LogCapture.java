@@ -86,8 +86,12 @@ final class LogCapture implements AutoCloseable {
 
     @Override
     public void append(LogEvent event) {
-      StringBuilder sb = new StringBuilder(event.getLoggerName()).append(' ').append(event.getLevel()).append(' ')
-          .append(event.getMessage().getFormattedMessage());
+      StringBuilder sb =
+          new StringBuilder(event.getLoggerName())
+              .append(' ')
+              .append(event.getLevel())
+              .append(' ')
+              .append(event.getMessage().getFormattedMessage());
       if (event.getThrown() != null) {
         java.io.StringWriter trace = new java.io.StringWriter();
         event.getThrown().printStackTrace(new java.io.PrintWriter(trace));

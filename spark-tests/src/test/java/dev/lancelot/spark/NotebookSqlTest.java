@@ -17,41 +17,50 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the SQL of the PySpark notebook {@code examples/notebooks/vector-search.ipynb} against a real
- * session, in cell order, as the notebook's Python would: PySpark cannot run here, but everything the
- * notebook does with the connector goes through {@code spark.sql}, so this is the part that can break.
+ * Runs the SQL of the PySpark notebook {@code examples/notebooks/vector-search.ipynb} against a
+ * real session, in cell order, as the notebook's Python would: PySpark cannot run here, but
+ * everything the notebook does with the connector goes through {@code spark.sql}, so this is the
+ * part that can break.
  *
- * <p>What is read from the code cells (anything else is Python the JVM does not need, e.g. the session
- * builder and displaying images):
+ * <p>What is read from the code cells (anything else is Python the JVM does not need, e.g. the
+ * session builder and displaying images):
+ *
  * <ul>
- *   <li>{@code NAME = "text"}: a string variable; {@code ROOT} is replaced by a temporary directory;</li>
+ *   <li>{@code NAME = "text"}: a string variable; {@code ROOT} is replaced by a temporary
+ *       directory;
  *   <li>{@code spark.sql(<string>[, args={"p": NAME, ...}])}: a statement, the string plain or an
  *       f-string whose {@code {NAME}}s are substituted, the named parameter markers bound from
- *       variables (a list becomes an array of doubles, as PySpark binds a Python list of floats);</li>
+ *       variables (a list becomes an array of doubles, as PySpark binds a Python list of floats);
  *   <li>{@code NAME = spark.sql(...).first()["col"]}: binds {@code NAME} to that value of the first
- *       row; the statement must return a row;</li>
- *   <li>a statement whose result is shown or used ({@code .show(}, {@code .toPandas(}, {@code .first(},
- *       {@code .collect(}, {@code .count(}, {@code display(}) must return at least one row;</li>
- *   <li>{@code Image(filename=f"...")}: the file must exist once the statements before it ran.</li>
+ *       row; the statement must return a row;
+ *   <li>a statement whose result is shown or used ({@code .show(}, {@code .toPandas(}, {@code
+ *       .first(}, {@code .collect(}, {@code .count(}, {@code display(}) must return at least one
+ *       row;
+ *   <li>{@code Image(filename=f"...")}: the file must exist once the statements before it ran.
  * </ul>
  */
 class NotebookSqlTest extends SharedSpark {
-  private static final Path NOTEBOOK = Path.of("..", "examples", "notebooks", "vector-search.ipynb");
-  private static final Pattern ASSIGN_STRING = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')\\s*$",
-      Pattern.MULTILINE);
-  private static final Pattern SQL = Pattern.compile(
-      "(?:([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*)?(display\\(\\s*)?spark\\.sql\\(\\s*(f?)(\"\"\"|'''|\"|')(.*?)\\4"
-          + "\\s*(?:,\\s*args\\s*=\\s*\\{([^}]*)\\})?\\s*\\)([.\\w\\[\\]\"'()]*)",
-      Pattern.DOTALL);
-  private static final Pattern IMAGE = Pattern.compile("Image\\(\\s*filename\\s*=\\s*(f?)\"([^\"]*)\"\\s*\\)");
-  private static final Pattern FIRST_COLUMN = Pattern.compile("^\\.first\\(\\)\\[\\s*[\"']([^\"']+)[\"']\\s*\\]");
+  private static final Path NOTEBOOK =
+      Path.of("..", "examples", "notebooks", "vector-search.ipynb");
+  private static final Pattern ASSIGN_STRING =
+      Pattern.compile(
+          "^([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')\\s*$", Pattern.MULTILINE);
+  private static final Pattern SQL =
+      Pattern.compile(
+          "(?:([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*)?(display\\(\\s*)?spark\\.sql\\(\\s*(f?)(\"\"\"|'''|\"|')(.*?)\\4"
+              + "\\s*(?:,\\s*args\\s*=\\s*\\{([^}]*)\\})?\\s*\\)([.\\w\\[\\]\"'()]*)",
+          Pattern.DOTALL);
+  private static final Pattern IMAGE =
+      Pattern.compile("Image\\(\\s*filename\\s*=\\s*(f?)\"([^\"]*)\"\\s*\\)");
+  private static final Pattern FIRST_COLUMN =
+      Pattern.compile("^\\.first\\(\\)\\[\\s*[\"']([^\"']+)[\"']\\s*\\]");
 
-  @TempDir
-  Path root;
+  @TempDir Path root;
 
   @Test
   void everyStatementOfTheNotebookRuns() throws Exception {
-    // The notebook's session roots catalog lance at ROOT; this session's catalog is not used before.
+    // The notebook's session roots catalog lance at ROOT; this session's catalog is not used
+    // before.
     spark.conf().set("spark.sql.catalog.lance.root", root.toString());
     JsonNode notebook = new ObjectMapper().readTree(NOTEBOOK.toFile());
     Map<String, Object> variables = new LinkedHashMap<>();
@@ -75,7 +84,8 @@ class NotebookSqlTest extends SharedSpark {
           List<Row> rows;
           try {
             rows = (args.isEmpty() ? spark.sql(sql) : spark.sql(sql, args)).collectAsList();
-          } catch (Exception e) { // AnalysisException is checked in Java's eyes but thrown undeclared
+          } catch (
+              Exception e) { // AnalysisException is checked in Java's eyes but thrown undeclared
             throw new AssertionError(where + "statement failed: " + sql + "\n" + e.getMessage(), e);
           }
           statements++;
@@ -100,7 +110,13 @@ class NotebookSqlTest extends SharedSpark {
 
   record Assign(String name, String value) implements Step {}
 
-  record Statement(String sql, boolean fString, String args, String target, String firstColumn, boolean expectsRows)
+  record Statement(
+      String sql,
+      boolean fString,
+      String args,
+      String target,
+      String firstColumn,
+      boolean expectsRows)
       implements Step {}
 
   record Picture(String file, boolean fString) implements Step {}
@@ -111,7 +127,8 @@ class NotebookSqlTest extends SharedSpark {
     List<At> found = new ArrayList<>();
     Matcher m = ASSIGN_STRING.matcher(code);
     while (m.find()) {
-      found.add(new At(m.start(), new Assign(m.group(1), m.group(2) != null ? m.group(2) : m.group(3))));
+      found.add(
+          new At(m.start(), new Assign(m.group(1), m.group(2) != null ? m.group(2) : m.group(3))));
     }
     m = SQL.matcher(code);
     while (m.find()) {
@@ -123,9 +140,18 @@ class NotebookSqlTest extends SharedSpark {
         target = m.group(1);
         column = first.group(1);
       }
-      boolean used = m.group(2) != null || target != null || tail.contains(".show(") || tail.contains(".toPandas(")
-          || tail.contains(".first(") || tail.contains(".collect(") || tail.contains(".count(");
-      found.add(new At(m.start(), new Statement(m.group(5), !m.group(3).isEmpty(), m.group(6), target, column, used)));
+      boolean used =
+          m.group(2) != null
+              || target != null
+              || tail.contains(".show(")
+              || tail.contains(".toPandas(")
+              || tail.contains(".first(")
+              || tail.contains(".collect(")
+              || tail.contains(".count(");
+      found.add(
+          new At(
+              m.start(),
+              new Statement(m.group(5), !m.group(3).isEmpty(), m.group(6), target, column, used)));
     }
     m = IMAGE.matcher(code);
     while (m.find()) {
@@ -145,7 +171,8 @@ class NotebookSqlTest extends SharedSpark {
       } else {
         Object v = variables.get(m.group(1));
         if (v == null) {
-          throw new AssertionError(where + "the f-string uses {" + m.group(1) + "}, which no earlier cell defines");
+          throw new AssertionError(
+              where + "the f-string uses {" + m.group(1) + "}, which no earlier cell defines");
         }
         replacement = v.toString();
       }
@@ -155,7 +182,8 @@ class NotebookSqlTest extends SharedSpark {
     return out.toString();
   }
 
-  private static Map<String, Object> bind(String args, Map<String, Object> variables, String where) {
+  private static Map<String, Object> bind(
+      String args, Map<String, Object> variables, String where) {
     Map<String, Object> out = new LinkedHashMap<>();
     if (args == null || args.isBlank()) {
       return out;
@@ -171,14 +199,23 @@ class NotebookSqlTest extends SharedSpark {
       } else if (variables.containsKey(value)) {
         out.put(name, variables.get(value));
       } else {
-        throw new AssertionError(where + "parameter " + name + " is bound to " + value + ", which no earlier cell "
-            + "defines");
+        throw new AssertionError(
+            where
+                + "parameter "
+                + name
+                + " is bound to "
+                + value
+                + ", which no earlier cell "
+                + "defines");
       }
     }
     return out;
   }
 
-  /** A value as PySpark hands it to Python and binds it back: a list of numbers becomes an array of doubles. */
+  /**
+   * A value as PySpark hands it to Python and binds it back: a list of numbers becomes an array of
+   * doubles.
+   */
   private static Object python(Object value) {
     if (value instanceof scala.collection.Seq<?> seq) {
       List<?> list = scala.jdk.javaapi.CollectionConverters.asJava(seq);

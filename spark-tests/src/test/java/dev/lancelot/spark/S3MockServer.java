@@ -15,14 +15,14 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * An S3 server for tests: Adobe S3Mock ({@code com.adobe.testing:s3mock}, its executable jar, which
  * Maven copies to {@code target/s3mock/s3mock.jar}) in a JVM of its own, so that its Spring Boot
- * classpath never meets Spark's. Listens on a free loopback port, stores objects under
- * {@code target/}, starts with one bucket; {@link #close()} stops the process.
+ * classpath never meets Spark's. Listens on a free loopback port, stores objects under {@code
+ * target/}, starts with one bucket; {@link #close()} stops the process.
  *
- * <p>S3Mock answers a {@code PUT} with {@code If-None-Match: *} on an existing key with 412 and keeps
- * the object, but its check is not atomic: of several simultaneous conditional PUTs to one new
- * key, more than one may succeed. {@link #relayed()} puts an {@link S3Relay} in front of it that
- * forwards PUTs under {@code _versions/} one at a time, which makes the check atomic, as it is on
- * AWS S3; the concurrency tests go through the relay.
+ * <p>S3Mock answers a {@code PUT} with {@code If-None-Match: *} on an existing key with 412 and
+ * keeps the object, but its check is not atomic: of several simultaneous conditional PUTs to one
+ * new key, more than one may succeed. {@link #relayed()} puts an {@link S3Relay} in front of it
+ * that forwards PUTs under {@code _versions/} one at a time, which makes the check atomic, as it is
+ * on AWS S3; the concurrency tests go through the relay.
  */
 final class S3MockServer implements AutoCloseable {
   static final String BUCKET = "lancelot";
@@ -43,7 +43,8 @@ final class S3MockServer implements AutoCloseable {
   static S3MockServer start() throws IOException, InterruptedException {
     String jar = System.getProperty("lancelot.s3mockJar", "target/s3mock/s3mock.jar");
     if (!Files.isRegularFile(Path.of(jar))) {
-      throw new IllegalStateException("S3Mock's jar is missing: " + jar + " (mvn generate-test-resources copies it)");
+      throw new IllegalStateException(
+          "S3Mock's jar is missing: " + jar + " (mvn generate-test-resources copies it)");
     }
     // S3Mock creates its root itself (its parent must exist) and deletes it when it stops.
     String name = "s3mock-" + UUID.randomUUID();
@@ -52,15 +53,23 @@ final class S3MockServer implements AutoCloseable {
     int port = freePort();
     int httpsPort = freePort();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar,
-        "--com.adobe.testing.s3mock.httpPort=" + port,
-        "--server.port=" + httpsPort,
-        "--server.address=127.0.0.1",
-        "--com.adobe.testing.s3mock.store.root=" + root,
-        "--com.adobe.testing.s3mock.store.initial-buckets=" + BUCKET,
-        "--spring.main.banner-mode=off"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-jar",
+                jar,
+                "--com.adobe.testing.s3mock.httpPort=" + port,
+                "--server.port=" + httpsPort,
+                "--server.address=127.0.0.1",
+                "--com.adobe.testing.s3mock.store.root=" + root,
+                "--com.adobe.testing.s3mock.store.initial-buckets=" + BUCKET,
+                "--spring.main.banner-mode=off"));
     Path log = root.resolveSibling(name + ".log");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     // Also stopped if the test JVM exits without running the class's teardown.
     Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly, "s3mock-stop"));
     S3MockServer server = new S3MockServer(p, port, log);
@@ -72,10 +81,12 @@ final class S3MockServer implements AutoCloseable {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("S3Mock exited with " + process.exitValue() + ":\n" + Files.readString(log));
+        throw new IllegalStateException(
+            "S3Mock exited with " + process.exitValue() + ":\n" + Files.readString(log));
       }
       try {
-        HttpURLConnection c = (HttpURLConnection) URI.create(endpoint() + "/" + BUCKET).toURL().openConnection();
+        HttpURLConnection c =
+            (HttpURLConnection) URI.create(endpoint() + "/" + BUCKET).toURL().openConnection();
         c.setRequestMethod("HEAD");
         c.setConnectTimeout(500);
         c.setReadTimeout(2000);
@@ -90,12 +101,14 @@ final class S3MockServer implements AutoCloseable {
       Thread.sleep(200);
     }
     close();
-    throw new IllegalStateException("S3Mock did not answer within " + START_TIMEOUT + ":\n" + Files.readString(log));
+    throw new IllegalStateException(
+        "S3Mock did not answer within " + START_TIMEOUT + ":\n" + Files.readString(log));
   }
 
   /** Creates another bucket (S3Mock accepts any credentials, so an unsigned request will do). */
   void createBucket(String name) throws IOException {
-    HttpURLConnection c = (HttpURLConnection) URI.create(endpoint() + "/" + name).toURL().openConnection();
+    HttpURLConnection c =
+        (HttpURLConnection) URI.create(endpoint() + "/" + name).toURL().openConnection();
     c.setRequestMethod("PUT");
     c.setConnectTimeout(2000);
     c.setReadTimeout(10_000);
@@ -117,7 +130,9 @@ final class S3MockServer implements AutoCloseable {
     return "http://127.0.0.1:" + port;
   }
 
-  /** The endpoint of a relay that serializes PUTs under {@code _versions/} (started on first use). */
+  /**
+   * The endpoint of a relay that serializes PUTs under {@code _versions/} (started on first use).
+   */
   synchronized String relayed() throws IOException {
     if (relay == null) {
       relay = S3Relay.start("127.0.0.1", port);
@@ -125,7 +140,10 @@ final class S3MockServer implements AutoCloseable {
     return "http://127.0.0.1:" + relay.port();
   }
 
-  /** PUTs the relay forwarded under {@code _versions/}, and how many of them S3Mock refused with 412. */
+  /**
+   * PUTs the relay forwarded under {@code _versions/}, and how many of them S3Mock refused with
+   * 412.
+   */
   synchronized S3Relay relay() {
     return relay;
   }
@@ -135,6 +153,7 @@ final class S3MockServer implements AutoCloseable {
    * logs, messages and plans for them.
    */
   static final String ACCESS_KEY = "AKIALANCELOTTESTKEY7";
+
   static final String SECRET_KEY = "lancelot-secret-9f4c2e7a1b6d";
 
   /** S3A settings for {@code endpoint}: path-style access, static credentials, no SSL. */
@@ -147,17 +166,17 @@ final class S3MockServer implements AutoCloseable {
   /** The same settings as {@code spark.hadoop.*} pairs. */
   static String[][] s3aSettings(String endpoint) {
     return new String[][] {
-        {"fs.s3a.endpoint", endpoint},
-        {"fs.s3a.endpoint.region", "us-east-1"},
-        {"fs.s3a.path.style.access", "true"},
-        {"fs.s3a.connection.ssl.enabled", "false"},
-        {"fs.s3a.access.key", ACCESS_KEY},
-        {"fs.s3a.secret.key", SECRET_KEY},
-        {"fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider"},
-        {"fs.s3a.create.conditional.enabled", "true"},
-        {"fs.s3a.attempts.maximum", "2"},
-        {"fs.s3a.retry.limit", "2"},
-        {"fs.s3a.change.detection.mode", "none"},
+      {"fs.s3a.endpoint", endpoint},
+      {"fs.s3a.endpoint.region", "us-east-1"},
+      {"fs.s3a.path.style.access", "true"},
+      {"fs.s3a.connection.ssl.enabled", "false"},
+      {"fs.s3a.access.key", ACCESS_KEY},
+      {"fs.s3a.secret.key", SECRET_KEY},
+      {"fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider"},
+      {"fs.s3a.create.conditional.enabled", "true"},
+      {"fs.s3a.attempts.maximum", "2"},
+      {"fs.s3a.retry.limit", "2"},
+      {"fs.s3a.change.detection.mode", "none"},
     };
   }
 

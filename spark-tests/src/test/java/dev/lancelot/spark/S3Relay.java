@@ -18,10 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A minimal HTTP/1.1 relay between S3A and S3Mock that forwards every {@code PUT} whose path
- * contains {@code /_versions/} (the manifests, written with {@code If-None-Match: *}) one at a time,
- * from the request to the end of S3Mock's answer. S3Mock's conditional PUT is check-then-write, so
- * two concurrent ones may both succeed; serialized, the second always sees the first's object and
- * gets 412, as on AWS S3. Everything else is forwarded concurrently, unchanged.
+ * contains {@code /_versions/} (the manifests, written with {@code If-None-Match: *}) one at a
+ * time, from the request to the end of S3Mock's answer. S3Mock's conditional PUT is
+ * check-then-write, so two concurrent ones may both succeed; serialized, the second always sees the
+ * first's object and gets 412, as on AWS S3. Everything else is forwarded concurrently, unchanged.
  *
  * <p>For fault tests, a {@link Fault} rule can make the relay lose the answer to a request after
  * S3Mock acted on it ({@link Action#APPLY_THEN_RESET}), or keep a request back and break the
@@ -36,11 +36,13 @@ final class S3Relay implements AutoCloseable {
   private final ServerSocket server;
   private final String upstreamHost;
   private final int upstreamPort;
-  private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "s3-relay");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService pool =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "s3-relay");
+            t.setDaemon(true);
+            return t;
+          });
   private final ReentrantLock versionsLock = new ReentrantLock(true);
   final AtomicInteger versionPuts = new AtomicInteger();
   final AtomicInteger versionPutsRefused = new AtomicInteger();
@@ -51,7 +53,10 @@ final class S3Relay implements AutoCloseable {
   enum Action {
     /** Forwards it and relays the answer. */
     PASS,
-    /** Forwards it, waits for S3Mock's answer, then resets the client's connection instead of answering. */
+    /**
+     * Forwards it, waits for S3Mock's answer, then resets the client's connection instead of
+     * answering.
+     */
     APPLY_THEN_RESET,
     /** Keeps it back (see {@link #releaseHeld}) and resets the client's connection at once. */
     HOLD_THEN_RESET
@@ -72,7 +77,10 @@ final class S3Relay implements AutoCloseable {
     fault = (method, path) -> Action.PASS;
   }
 
-  /** Forwards the requests held back so far, in the order they came, and returns S3Mock's status codes. */
+  /**
+   * Forwards the requests held back so far, in the order they came, and returns S3Mock's status
+   * codes.
+   */
   List<Integer> releaseHeld() throws IOException {
     List<byte[]> requests;
     synchronized (held) {
@@ -84,7 +92,8 @@ final class S3Relay implements AutoCloseable {
       try (Socket upstream = new Socket(upstreamHost, upstreamPort)) {
         upstream.getOutputStream().write(request);
         upstream.getOutputStream().flush();
-        String status = new String(upstream.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);
+        String status =
+            new String(upstream.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);
         codes.add(Integer.parseInt(status.substring(9, 12)));
         upstream.getInputStream().transferTo(OutputStream.nullOutputStream());
       }
@@ -104,8 +113,9 @@ final class S3Relay implements AutoCloseable {
   }
 
   static S3Relay start(String upstreamHost, int upstreamPort) throws IOException {
-    S3Relay relay = new S3Relay(new ServerSocket(0, 200, InetAddress.getLoopbackAddress()), upstreamHost,
-        upstreamPort);
+    S3Relay relay =
+        new S3Relay(
+            new ServerSocket(0, 200, InetAddress.getLoopbackAddress()), upstreamHost, upstreamPort);
     relay.pool.execute(relay::acceptLoop);
     return relay;
   }
@@ -145,7 +155,7 @@ final class S3Relay implements AutoCloseable {
         String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
         String value = line.substring(colon + 1).trim();
         switch (name) {
-          case "connection", "keep-alive" -> { }
+          case "connection", "keep-alive" -> {}
           case "expect" -> expectContinue = value.equalsIgnoreCase("100-continue");
           case "content-length" -> {
             contentLength = Long.parseLong(value);
@@ -226,11 +236,12 @@ final class S3Relay implements AutoCloseable {
         return null;
       }
       buf.write(b);
-      state = switch (state) {
-        case 0, 2 -> b == '\r' ? state + 1 : 0;
-        case 1, 3 -> b == '\n' ? state + 1 : (b == '\r' ? 1 : 0);
-        default -> 0;
-      };
+      state =
+          switch (state) {
+            case 0, 2 -> b == '\r' ? state + 1 : 0;
+            case 1, 3 -> b == '\n' ? state + 1 : (b == '\r' ? 1 : 0);
+            default -> 0;
+          };
     }
     String head = buf.toString(StandardCharsets.ISO_8859_1);
     return head.substring(0, head.length() - 4);

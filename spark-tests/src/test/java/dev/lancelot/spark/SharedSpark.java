@@ -26,7 +26,10 @@ public abstract class SharedSpark {
   protected static SparkSession spark;
   protected static BufferAllocator allocator;
 
-  /** The test class's session uses Kryo with {@code registrationRequired} and {@link LanceKryoRegistrator}. */
+  /**
+   * The test class's session uses Kryo with {@code registrationRequired} and {@link
+   * LanceKryoRegistrator}.
+   */
   @Retention(RetentionPolicy.RUNTIME)
   @Target(ElementType.TYPE)
   @Inherited
@@ -48,7 +51,8 @@ public abstract class SharedSpark {
 
   /** Kryo as a strict production setup configures it. */
   static SparkSession.Builder withKryo(SparkSession.Builder builder) {
-    return builder.config("spark.serializer", KryoSerializer.class.getName())
+    return builder
+        .config("spark.serializer", KryoSerializer.class.getName())
         .config("spark.kryo.registrationRequired", "true")
         .config("spark.kryo.registrator", LanceKryoRegistrator.class.getName());
   }
@@ -56,20 +60,25 @@ public abstract class SharedSpark {
   @BeforeAll
   static void startSpark(TestInfo info) {
     SparkSession.Builder builder = localSession();
-    boolean kryo = info.getTestClass().map(c -> c.isAnnotationPresent(WithKryo.class)).orElse(false);
+    boolean kryo =
+        info.getTestClass().map(c -> c.isAnnotationPresent(WithKryo.class)).orElse(false);
     if (kryo) {
       builder = withKryo(builder);
     }
     spark = builder.getOrCreate();
     if (kryo != SparkEnv.get().serializer() instanceof KryoSerializer) {
-      throw new IllegalStateException("The session of " + info.getDisplayName()
-          + " does not use the serializer asked for");
+      throw new IllegalStateException(
+          "The session of " + info.getDisplayName() + " does not use the serializer asked for");
     }
     allocator = new RootAllocator();
   }
 
-  /** Runs {@code action} with {@code listener} on the bus; returns once it has seen every event the action caused. */
-  protected static void listening(org.apache.spark.scheduler.SparkListener listener, Runnable action)
+  /**
+   * Runs {@code action} with {@code listener} on the bus; returns once it has seen every event the
+   * action caused.
+   */
+  protected static void listening(
+      org.apache.spark.scheduler.SparkListener listener, Runnable action)
       throws java.util.concurrent.TimeoutException {
     spark.sparkContext().addSparkListener(listener);
     try {

@@ -1,5 +1,7 @@
 package dev.lancelot.spark;
 
-/** SparkAlterTableTest under Kryo with registration required: add_columns' task results cross Kryo. */
+/**
+ * SparkAlterTableTest under Kryo with registration required: add_columns' task results cross Kryo.
+ */
 @SharedSpark.WithKryo
 class SparkAlterTableKryoTest extends SparkAlterTableTest {}

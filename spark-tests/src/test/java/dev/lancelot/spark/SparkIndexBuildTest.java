@@ -24,9 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,7 +46,7 @@ class SparkIndexBuildTest extends SharedSpark {
 
   static void write(Path dir, long first, int rows, WriteMode mode) throws Exception {
     try (VectorSchemaRoot b = ClusteredData.generate(allocator, first, rows, DIM, 20, 5);
-         ArrowReader r = ArrowStreams.readerOf(allocator, List.of(b))) {
+        ArrowReader r = ArrowStreams.readerOf(allocator, List.of(b))) {
       Dataset.write(dir.toString(), r, WriteOptions.of(mode).withMaxRowsPerFile(1000)).close();
     }
   }
@@ -56,7 +56,8 @@ class SparkIndexBuildTest extends SharedSpark {
     List<List<Object>> out = new ArrayList<>();
     try (Dataset ds = Dataset.open(dir.toString())) {
       for (float[] q : ClusteredData.queries(4, DIM, 20, 5, 9)) {
-        VectorQuery query = VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build();
+        VectorQuery query =
+            VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build();
         try (VectorSearchResult r = VectorSearch.search(ds, query)) {
           out.addAll(Rows.of(r.rows()));
         }
@@ -86,13 +87,16 @@ class SparkIndexBuildTest extends SharedSpark {
   }
 
   @ParameterizedTest
-  @EnumSource(value = IndexType.class, names = {"IVF_PQ", "IVF_HNSW_SQ", "IVF_FLAT"})
+  @EnumSource(
+      value = IndexType.class,
+      names = {"IVF_PQ", "IVF_HNSW_SQ", "IVF_FLAT"})
   void aSparkBuiltIndexIsTheLocallyBuiltIndex(IndexType type) throws Exception {
     Path viaSpark = Files.createTempDirectory("spark-index");
     Path local = Files.createTempDirectory("local-index");
     write(viaSpark, 0, 3000, WriteMode.CREATE);
     write(local, 0, 3000, WriteMode.CREATE);
-    VectorIndexSpec spec = VectorIndexSpec.of(type, DistanceMetric.L2).withNumPartitions(4).withSeed(17);
+    VectorIndexSpec spec =
+        VectorIndexSpec.of(type, DistanceMetric.L2).withNumPartitions(4).withSeed(17);
     if (type == IndexType.IVF_PQ) {
       spec = spec.withNumSubVectors(4);
     }
@@ -115,7 +119,8 @@ class SparkIndexBuildTest extends SharedSpark {
     assertThat(d.segments()).hasSize(1);
     assertThat(d.indexedFragments()).containsExactly(0L, 1L, 2L);
     assertThat(d.indexedRows()).isEqualTo(3000);
-    assertThat(d.segments().get(0).storedVectors()).isEqualTo(describe(local).segments().get(0).storedVectors());
+    assertThat(d.segments().get(0).storedVectors())
+        .isEqualTo(describe(local).segments().get(0).storedVectors());
     assertThat(answers(viaSpark)).isEqualTo(answers(local)).hasSize(40);
 
     // appended fragments: optimize from Spark adds the delta segment a local optimize adds
@@ -132,10 +137,12 @@ class SparkIndexBuildTest extends SharedSpark {
     assertThat(d.segments().get(1).fragments()).containsExactly(3L, 4L);
     assertThat(answers(viaSpark)).isEqualTo(answers(local));
     // nothing left to index: the version stays
-    assertThat(LanceIndexBuilder.optimize(spark, viaSpark.toString(), "vector_idx", false)).isEqualTo(4);
+    assertThat(LanceIndexBuilder.optimize(spark, viaSpark.toString(), "vector_idx", false))
+        .isEqualTo(4);
 
     // retrain: one new segment over every fragment, replacing both
-    assertThat(LanceIndexBuilder.optimize(spark, viaSpark.toString(), "vector_idx", true)).isEqualTo(5);
+    assertThat(LanceIndexBuilder.optimize(spark, viaSpark.toString(), "vector_idx", true))
+        .isEqualTo(5);
     try (Dataset ds = Dataset.open(local.toString())) {
       VectorIndexes.optimize(ds, "vector_idx", true).close();
     }
@@ -149,8 +156,15 @@ class SparkIndexBuildTest extends SharedSpark {
   void callCreatesAndOptimizesAnIndex() throws Exception {
     Path dir = Files.createTempDirectory("sql-index");
     write(dir, 0, 2000, WriteMode.CREATE);
-    Row created = spark.sql("CALL lance.system.create_index(table => '" + dir + "', column => 'vector', "
-        + "index_type => 'ivf_sq', metric => 'cosine', num_partitions => 3, seed => 5)").collectAsList().get(0);
+    Row created =
+        spark
+            .sql(
+                "CALL lance.system.create_index(table => '"
+                    + dir
+                    + "', column => 'vector', "
+                    + "index_type => 'ivf_sq', metric => 'cosine', num_partitions => 3, seed => 5)")
+            .collectAsList()
+            .get(0);
     assertThat(created.getString(created.fieldIndex("name"))).isEqualTo("vector_idx");
     assertThat(created.getString(created.fieldIndex("index_type"))).isEqualTo("IVF_SQ");
     assertThat(created.getString(created.fieldIndex("metric"))).isEqualTo("cosine");
@@ -161,14 +175,22 @@ class SparkIndexBuildTest extends SharedSpark {
     Path local = Files.createTempDirectory("sql-index-local");
     write(local, 0, 2000, WriteMode.CREATE);
     try (Dataset ds = Dataset.open(local.toString())) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_SQ, DistanceMetric.COSINE)
-          .withNumPartitions(3).withSeed(5)).close();
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_SQ, DistanceMetric.COSINE)
+                  .withNumPartitions(3)
+                  .withSeed(5))
+          .close();
     }
     assertThat(answers(dir)).isEqualTo(answers(local));
 
     write(dir, 2000, 500, WriteMode.APPEND);
-    Row optimized = spark.sql("CALL lance.system.optimize_index(table => '" + dir + "', name => 'vector_idx')")
-        .collectAsList().get(0);
+    Row optimized =
+        spark
+            .sql("CALL lance.system.optimize_index(table => '" + dir + "', name => 'vector_idx')")
+            .collectAsList()
+            .get(0);
     assertThat(optimized.getInt(optimized.fieldIndex("segments"))).isEqualTo(2);
     assertThat(optimized.getLong(optimized.fieldIndex("unindexed_rows"))).isZero();
     assertThat(optimized.getLong(optimized.fieldIndex("version"))).isEqualTo(4);
@@ -177,14 +199,16 @@ class SparkIndexBuildTest extends SharedSpark {
   /** Largest task result of the jobs run by {@code action}, in bytes (Spark's own task metrics). */
   static long largestTaskResult(Runnable action) throws Exception {
     java.util.concurrent.atomic.AtomicLong max = new java.util.concurrent.atomic.AtomicLong();
-    java.util.concurrent.atomic.AtomicInteger tasks = new java.util.concurrent.atomic.AtomicInteger();
-    org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
-      @Override
-      public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
-        tasks.incrementAndGet();
-        max.accumulateAndGet(end.taskMetrics().resultSize(), Math::max);
-      }
-    };
+    java.util.concurrent.atomic.AtomicInteger tasks =
+        new java.util.concurrent.atomic.AtomicInteger();
+    org.apache.spark.scheduler.SparkListener listener =
+        new org.apache.spark.scheduler.SparkListener() {
+          @Override
+          public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+            tasks.incrementAndGet();
+            max.accumulateAndGet(end.taskMetrics().resultSize(), Math::max);
+          }
+        };
     listening(listener, action);
     assertThat(tasks.get()).isPositive();
     return max.get();
@@ -198,17 +222,23 @@ class SparkIndexBuildTest extends SharedSpark {
     write(small, 0, 3000, WriteMode.CREATE);
     write(large, 0, 6000, WriteMode.CREATE);
     write(single, 0, 3000, WriteMode.CREATE);
-    VectorIndexSpec spec = VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(4).withSeed(11);
+    VectorIndexSpec spec =
+        VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(4).withSeed(11);
     spark.conf().set(LanceIndexBuilder.ROWS_PER_SEGMENT_CONF, "1000");
     long smallResult;
     long largeResult;
     try {
-      smallResult = largestTaskResult(() -> LanceIndexBuilder.createIndex(spark, small.toString(), "vector", spec));
-      largeResult = largestTaskResult(() -> LanceIndexBuilder.createIndex(spark, large.toString(), "vector", spec));
+      smallResult =
+          largestTaskResult(
+              () -> LanceIndexBuilder.createIndex(spark, small.toString(), "vector", spec));
+      largeResult =
+          largestTaskResult(
+              () -> LanceIndexBuilder.createIndex(spark, large.toString(), "vector", spec));
     } finally {
       spark.conf().unset(LanceIndexBuilder.ROWS_PER_SEGMENT_CONF);
     }
-    // what reaches the driver is a manifest entry per task, whatever the rows (IVF_FLAT stores vectors)
+    // what reaches the driver is a manifest entry per task, whatever the rows (IVF_FLAT stores
+    // vectors)
     assertThat(largeResult).isLessThan(16 * 1024).isLessThan(smallResult + 1024);
     VectorIndexDescription d = describe(large);
     assertThat(d.segments()).hasSize(6);
@@ -225,15 +255,26 @@ class SparkIndexBuildTest extends SharedSpark {
     assertThat(answers(small)).isEqualTo(answers(single));
     // each segment is one search unit
     try (Dataset ds = Dataset.open(small.toString())) {
-      assertThat(VectorSearch.plan(ds, VectorQuery.builder("vector").vector(new float[DIM]).k(3).build()).units())
+      assertThat(
+              VectorSearch.plan(
+                      ds, VectorQuery.builder("vector").vector(new float[DIM]).k(3).build())
+                  .units())
           .hasSize(3);
     }
     // Lance 7 searches the multi-segment index: with every partition probed, IVF_FLAT is exact
     for (float[] q : ClusteredData.queries(3, DIM, 20, 5, 13)) {
-      List<Long> lance = dev.lancelot.engine.testing.LanceOracle.nearest(allocator, large, q, 10, 4, null, null, true,
-          null, false).stream().map(dev.lancelot.engine.testing.LanceOracle.Hit::id).toList();
-      List<Long> exact = dev.lancelot.engine.testing.LanceOracle.nearest(allocator, large, q, 10, null, null, null,
-          false, null, false).stream().map(dev.lancelot.engine.testing.LanceOracle.Hit::id).toList();
+      List<Long> lance =
+          dev.lancelot.engine.testing.LanceOracle.nearest(
+                  allocator, large, q, 10, 4, null, null, true, null, false)
+              .stream()
+              .map(dev.lancelot.engine.testing.LanceOracle.Hit::id)
+              .toList();
+      List<Long> exact =
+          dev.lancelot.engine.testing.LanceOracle.nearest(
+                  allocator, large, q, 10, null, null, null, false, null, false)
+              .stream()
+              .map(dev.lancelot.engine.testing.LanceOracle.Hit::id)
+              .toList();
       assertThat(lance).isEqualTo(exact).hasSize(10);
     }
   }
@@ -243,16 +284,36 @@ class SparkIndexBuildTest extends SharedSpark {
     Path dir = Files.createTempDirectory("sql-index-bad");
     write(dir, 0, 1000, WriteMode.CREATE);
     String call = "CALL lance.system.create_index(table => '" + dir + "', column => 'vector', ";
-    assertThatThrownBy(() -> spark.sql(call + "index_type => 'IVF_SQ', num_sub_vectors => 4)").collect())
-        .hasMessageContaining("num_sub_vectors").hasMessageContaining("does not apply");
+    assertThatThrownBy(
+            () -> spark.sql(call + "index_type => 'IVF_SQ', num_sub_vectors => 4)").collect())
+        .hasMessageContaining("num_sub_vectors")
+        .hasMessageContaining("does not apply");
     assertThatThrownBy(() -> spark.sql(call + "index_type => 'IVF_PQ', partitions => 4)").collect())
-        .hasMessageContaining("unknown parameter \"partitions\"").hasMessageContaining("num_partitions");
-    assertThatThrownBy(() -> spark.sql("CALL lance.system.create_index(table => '" + dir + "', index_type => "
-        + "'IVF_PQ')").collect()).hasMessageContaining("column").hasMessageContaining("required");
+        .hasMessageContaining("unknown parameter \"partitions\"")
+        .hasMessageContaining("num_partitions");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql(
+                        "CALL lance.system.create_index(table => '"
+                            + dir
+                            + "', index_type => "
+                            + "'IVF_PQ')")
+                    .collect())
+        .hasMessageContaining("column")
+        .hasMessageContaining("required");
     assertThatThrownBy(() -> spark.sql(call + "index_type => 'IVF_BOGUS')").collect())
         .hasMessageContaining("IVF_BOGUS");
-    assertThatThrownBy(() -> spark.sql("CALL lance.system.optimize_index(table => '" + dir + "', name => "
-        + "'missing_idx')").collect()).hasMessageContaining("missing_idx");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql(
+                        "CALL lance.system.optimize_index(table => '"
+                            + dir
+                            + "', name => "
+                            + "'missing_idx')")
+                    .collect())
+        .hasMessageContaining("missing_idx");
     // nothing was committed by the refused calls
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThat(ds.version()).isEqualTo(1);

@@ -42,13 +42,15 @@ class SparkOnHdfsTest {
     // named host, so that locality (preferred locations) can be checked.
     conf.set("dfs.namenode.datanode.registration.ip-hostname-check", "false");
     conf.set("dfs.replication", "1");
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(DATANODES.length).hosts(DATANODES).build();
+    cluster =
+        new MiniDFSCluster.Builder(conf).numDataNodes(DATANODES.length).hosts(DATANODES).build();
     cluster.waitActive();
     hdfs = cluster.getFileSystem();
-    spark = SharedSpark.localSession()
-        .config("spark.hadoop.fs.defaultFS", hdfs.getUri().toString())
-        .config("spark.sql.warehouse.dir", base.resolve("warehouse").toUri().toString())
-        .getOrCreate();
+    spark =
+        SharedSpark.localSession()
+            .config("spark.hadoop.fs.defaultFS", hdfs.getUri().toString())
+            .config("spark.sql.warehouse.dir", base.resolve("warehouse").toUri().toString())
+            .getOrCreate();
   }
 
   @AfterAll
@@ -69,7 +71,8 @@ class SparkOnHdfsTest {
   /** Files under {@code dir} in HDFS, as full URIs. */
   static Set<String> hdfsFiles(String dir) throws IOException {
     Set<String> out = new TreeSet<>();
-    RemoteIterator<LocatedFileStatus> files = hdfs.listFiles(new org.apache.hadoop.fs.Path(dir), true);
+    RemoteIterator<LocatedFileStatus> files =
+        hdfs.listFiles(new org.apache.hadoop.fs.Path(dir), true);
     while (files.hasNext()) {
       out.add(files.next().getPath().toString());
     }
@@ -78,8 +81,10 @@ class SparkOnHdfsTest {
 
   @Test
   void aSchemeLessPathIsOnTheDefaultFileSystem() throws IOException {
-    assertThat(cluster.getNameNode().getNameNodeAddress().getAddress().isLoopbackAddress()).isTrue();
-    assertThat(cluster.getDataNodes().get(0).getXferAddress().getAddress().isLoopbackAddress()).isTrue();
+    assertThat(cluster.getNameNode().getNameNodeAddress().getAddress().isLoopbackAddress())
+        .isTrue();
+    assertThat(cluster.getDataNodes().get(0).getXferAddress().getAddress().isLoopbackAddress())
+        .isTrue();
     String path = "/lancelot-" + UUID.randomUUID() + "/items";
     String resolved = PathFlows.writeReadIndexSearch(spark, path);
     String root = hdfs.getUri() + path;
@@ -112,7 +117,8 @@ class SparkOnHdfsTest {
   @Test
   void eightWritersAppendingConcurrentlyLoseNothing() throws Exception {
     for (int round = 0; round < ConcurrentAppends.rounds(); round++) {
-      ConcurrentAppends.runAndCheck(hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/concurrent",
+      ConcurrentAppends.runAndCheck(
+          hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/concurrent",
           spark.sessionState().newHadoopConf());
     }
   }
@@ -123,8 +129,11 @@ class SparkOnHdfsTest {
    */
   @Test
   void twoProcessesAppendingConcurrentlyLoseNothing() throws Exception {
-    ConcurrentAppends.runInProcessesAndCheck(hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/two-jvms",
-        spark.sessionState().newHadoopConf(), 2, new String[][] {{"dfs.replication", "1"}});
+    ConcurrentAppends.runInProcessesAndCheck(
+        hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/two-jvms",
+        spark.sessionState().newHadoopConf(),
+        2,
+        new String[][] {{"dfs.replication", "1"}});
   }
 
   /**
@@ -134,40 +143,56 @@ class SparkOnHdfsTest {
   @Test
   void scanPartitionsPreferTheHostsHoldingTheirData() throws Exception {
     String location = hdfs.getUri() + "/lancelot-" + UUID.randomUUID() + "/located";
-    spark.range(0, 6000, 1, 6).selectExpr("id", "cast(id % 7 as int) as tenant_id")
-        .write().format("lance").save(location);
-    org.apache.spark.sql.execution.SparkPlan plan = spark.read().format("lance").load(location)
-        .queryExecution().executedPlan();
+    spark
+        .range(0, 6000, 1, 6)
+        .selectExpr("id", "cast(id % 7 as int) as tenant_id")
+        .write()
+        .format("lance")
+        .save(location);
+    org.apache.spark.sql.execution.SparkPlan plan =
+        spark.read().format("lance").load(location).queryExecution().executedPlan();
     List<org.apache.spark.sql.execution.datasources.v2.BatchScanExec> scans =
         scala.jdk.javaapi.CollectionConverters.asJava(plan.collectLeaves()).stream()
             .filter(p -> p instanceof org.apache.spark.sql.execution.datasources.v2.BatchScanExec)
-            .map(p -> (org.apache.spark.sql.execution.datasources.v2.BatchScanExec) p).toList();
+            .map(p -> (org.apache.spark.sql.execution.datasources.v2.BatchScanExec) p)
+            .toList();
     assertThat(scans).hasSize(1);
-    org.apache.spark.sql.connector.read.InputPartition[] partitions = scans.get(0).batch().planInputPartitions();
+    org.apache.spark.sql.connector.read.InputPartition[] partitions =
+        scans.get(0).batch().planInputPartitions();
     assertThat(partitions).hasSize(6);
     Set<String> everyHost = new TreeSet<>();
-    try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(location,
-        dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(spark.sessionState().newHadoopConf()))) {
+    try (dev.lancelot.engine.Dataset ds =
+        dev.lancelot.engine.Dataset.open(
+            location,
+            dev.lancelot.engine.OpenOptions.defaults()
+                .withHadoopConf(spark.sessionState().newHadoopConf()))) {
       java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
       ds.fragments().forEach(f -> fragments.put(f.id(), f));
       for (org.apache.spark.sql.connector.read.InputPartition p : partitions) {
-        dev.lancelot.spark.read.LanceInputPartition lp = (dev.lancelot.spark.read.LanceInputPartition) p;
+        dev.lancelot.spark.read.LanceInputPartition lp =
+            (dev.lancelot.spark.read.LanceInputPartition) p;
         Set<String> expected = new TreeSet<>();
         for (String file : fragments.get(lp.task().fragmentId()).dataFiles()) {
-          org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(location + "/data/" + file);
-          for (org.apache.hadoop.fs.BlockLocation b : hdfs.getFileBlockLocations(hdfs.getFileStatus(path), 0,
-              Long.MAX_VALUE)) {
+          org.apache.hadoop.fs.Path path =
+              new org.apache.hadoop.fs.Path(location + "/data/" + file);
+          for (org.apache.hadoop.fs.BlockLocation b :
+              hdfs.getFileBlockLocations(hdfs.getFileStatus(path), 0, Long.MAX_VALUE)) {
             expected.addAll(List.of(b.getHosts()));
           }
         }
-        assertThat(expected).as("block hosts of fragment " + lp.task().fragmentId()).isNotEmpty()
+        assertThat(expected)
+            .as("block hosts of fragment " + lp.task().fragmentId())
+            .isNotEmpty()
             .isSubsetOf(DATANODES);
-        assertThat(lp.preferredLocations()).as("fragment " + lp.task().fragmentId())
+        assertThat(lp.preferredLocations())
+            .as("fragment " + lp.task().fragmentId())
             .containsExactlyInAnyOrderElementsOf(expected);
         everyHost.addAll(expected);
       }
     }
-    assertThat(everyHost).as("the fragments are spread over several datanodes").hasSizeGreaterThan(1);
+    assertThat(everyHost)
+        .as("the fragments are spread over several datanodes")
+        .hasSizeGreaterThan(1);
     // and the scan still reads every row
     assertThat(spark.read().format("lance").load(location).count()).isEqualTo(6000);
   }
@@ -183,20 +208,39 @@ class SparkOnHdfsTest {
     PathFlows.frame(spark, 0, 1200, 4).write().format("lance").save(location);
     spark.conf().set(dev.lancelot.spark.index.LanceIndexBuilder.ROWS_PER_SEGMENT_CONF, "600");
     try {
-      dev.lancelot.spark.index.LanceIndexBuilder.createIndex(spark, location, "vector",
-          dev.lancelot.engine.index.vector.VectorIndexSpec.of(dev.lancelot.engine.index.IndexType.IVF_PQ,
-              dev.lancelot.engine.vector.DistanceMetric.L2).withNumPartitions(2).withNumSubVectors(2).withSeed(1));
+      dev.lancelot.spark.index.LanceIndexBuilder.createIndex(
+          spark,
+          location,
+          "vector",
+          dev.lancelot.engine.index.vector.VectorIndexSpec.of(
+                  dev.lancelot.engine.index.IndexType.IVF_PQ,
+                  dev.lancelot.engine.vector.DistanceMetric.L2)
+              .withNumPartitions(2)
+              .withNumSubVectors(2)
+              .withSeed(1));
     } finally {
       spark.conf().unset(dev.lancelot.spark.index.LanceIndexBuilder.ROWS_PER_SEGMENT_CONF);
     }
-    PathFlows.frame(spark, 1200, 300, 2).write().format("lance").mode("append").save(location); // unindexed
-    dev.lancelot.engine.query.VectorQuery query = dev.lancelot.engine.query.VectorQuery.builder("vector")
-        .vector(PathFlows.vectorOf(42)).k(5).nprobes(2).columns("id").build();
+    PathFlows.frame(spark, 1200, 300, 2)
+        .write()
+        .format("lance")
+        .mode("append")
+        .save(location); // unindexed
+    dev.lancelot.engine.query.VectorQuery query =
+        dev.lancelot.engine.query.VectorQuery.builder("vector")
+            .vector(PathFlows.vectorOf(42))
+            .k(5)
+            .nprobes(2)
+            .columns("id")
+            .build();
 
     List<dev.lancelot.engine.query.plan.SearchUnit> units;
     List<Set<String>> expected = new java.util.ArrayList<>();
-    try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(location,
-        dev.lancelot.engine.OpenOptions.defaults().withHadoopConf(spark.sessionState().newHadoopConf()))) {
+    try (dev.lancelot.engine.Dataset ds =
+        dev.lancelot.engine.Dataset.open(
+            location,
+            dev.lancelot.engine.OpenOptions.defaults()
+                .withHadoopConf(spark.sessionState().newHadoopConf()))) {
       units = dev.lancelot.engine.query.VectorSearch.plan(ds, query).units();
       java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
       ds.fragments().forEach(f -> fragments.put(f.id(), f));
@@ -205,13 +249,19 @@ class SparkOnHdfsTest {
         if (unit instanceof dev.lancelot.engine.query.plan.AnnUnit a) {
           files.addAll(hdfsFiles(location + "/_indices/" + a.segment()));
         } else {
-          unit.fragments().forEach(id -> fragments.get(id).dataFiles().forEach(f -> files.add(location + "/data/" + f)));
+          unit.fragments()
+              .forEach(
+                  id ->
+                      fragments
+                          .get(id)
+                          .dataFiles()
+                          .forEach(f -> files.add(location + "/data/" + f)));
         }
         Set<String> hosts = new TreeSet<>();
         for (String file : files) {
           org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file);
-          for (org.apache.hadoop.fs.BlockLocation b : hdfs.getFileBlockLocations(hdfs.getFileStatus(path), 0,
-              Long.MAX_VALUE)) {
+          for (org.apache.hadoop.fs.BlockLocation b :
+              hdfs.getFileBlockLocations(hdfs.getFileStatus(path), 0, Long.MAX_VALUE)) {
             hosts.addAll(List.of(b.getHosts()));
           }
         }
@@ -220,44 +270,61 @@ class SparkOnHdfsTest {
         expected.add(hosts);
       }
     }
-    assertThat(units).as("two index segments and a flat unit per appended fragment").hasSize(4)
-        .filteredOn(u -> u instanceof dev.lancelot.engine.query.plan.AnnUnit).hasSize(2);
+    assertThat(units)
+        .as("two index segments and a flat unit per appended fragment")
+        .hasSize(4)
+        .filteredOn(u -> u instanceof dev.lancelot.engine.query.plan.AnnUnit)
+        .hasSize(2);
     assertThat(expected.stream().flatMap(Set::stream).distinct().count())
-        .as("the units' files are spread over several datanodes").isGreaterThan(1);
+        .as("the units' files are spread over several datanodes")
+        .isGreaterThan(1);
 
     // first search: no executor has searched these units yet, so the block hosts only
     List<List<String>> first = searchStagePreferences(location, query);
     assertThat(first).hasSize(units.size());
     for (int i = 0; i < units.size(); i++) {
-      assertThat(first.get(i)).as(units.get(i).id()).containsExactlyInAnyOrderElementsOf(expected.get(i));
+      assertThat(first.get(i))
+          .as(units.get(i).id())
+          .containsExactlyInAnyOrderElementsOf(expected.get(i));
     }
     // again: the executor that searched each unit (its cache) first, then the same hosts
     List<List<String>> second = searchStagePreferences(location, query);
     for (int i = 0; i < units.size(); i++) {
       assertThat(second.get(i).get(0)).as(units.get(i).id()).startsWith("executor_");
-      assertThat(second.get(i).subList(1, second.get(i).size())).as(units.get(i).id())
+      assertThat(second.get(i).subList(1, second.get(i).size()))
+          .as(units.get(i).id())
           .containsExactlyInAnyOrderElementsOf(expected.get(i));
     }
   }
 
-  /** Runs the search and returns the locality preferences of each task of its stage (unit order), checking the answer. */
-  private static List<List<String>> searchStagePreferences(String location, dev.lancelot.engine.query.VectorQuery query)
-      throws Exception {
-    List<org.apache.spark.scheduler.StageInfo> stages = new java.util.concurrent.CopyOnWriteArrayList<>();
-    org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
-      @Override
-      public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted event) {
-        String description = event.properties() == null ? null
-            : event.properties().getProperty("spark.job.description");
-        if (description != null && description.startsWith("lance vector search on " + location)) {
-          stages.add(event.stageInfo());
-        }
-      }
-    };
+  /**
+   * Runs the search and returns the locality preferences of each task of its stage (unit order),
+   * checking the answer.
+   */
+  private static List<List<String>> searchStagePreferences(
+      String location, dev.lancelot.engine.query.VectorQuery query) throws Exception {
+    List<org.apache.spark.scheduler.StageInfo> stages =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+    org.apache.spark.scheduler.SparkListener listener =
+        new org.apache.spark.scheduler.SparkListener() {
+          @Override
+          public void onStageSubmitted(
+              org.apache.spark.scheduler.SparkListenerStageSubmitted event) {
+            String description =
+                event.properties() == null
+                    ? null
+                    : event.properties().getProperty("spark.job.description");
+            if (description != null
+                && description.startsWith("lance vector search on " + location)) {
+              stages.add(event.stageInfo());
+            }
+          }
+        };
     spark.sparkContext().addSparkListener(listener);
     try {
       List<org.apache.spark.sql.Row> rows =
-          dev.lancelot.spark.search.LanceVectorSearch.search(spark, location, query).collectAsList();
+          dev.lancelot.spark.search.LanceVectorSearch.search(spark, location, query)
+              .collectAsList();
       assertThat(rows).hasSize(5);
       assertThat(rows.get(0).getLong(0)).isEqualTo(42L);
       spark.sparkContext().listenerBus().waitUntilEmpty();
@@ -266,9 +333,12 @@ class SparkOnHdfsTest {
     }
     assertThat(stages).hasSize(1);
     List<List<String>> out = new java.util.ArrayList<>();
-    for (scala.collection.Seq<org.apache.spark.scheduler.TaskLocation> task
-        : scala.jdk.javaapi.CollectionConverters.asJava(stages.get(0).taskLocalityPreferences())) {
-      out.add(scala.jdk.javaapi.CollectionConverters.asJava(task).stream().map(Object::toString).toList());
+    for (scala.collection.Seq<org.apache.spark.scheduler.TaskLocation> task :
+        scala.jdk.javaapi.CollectionConverters.asJava(stages.get(0).taskLocalityPreferences())) {
+      out.add(
+          scala.jdk.javaapi.CollectionConverters.asJava(task).stream()
+              .map(Object::toString)
+              .toList());
     }
     return out;
   }

@@ -73,23 +73,45 @@ class SparkOnS3Test {
   @Test
   void writeReadTimeTravelIndexSearchOptimizeAndDelete() {
     String path = newLocation();
-    PathFlows.frame(spark, 0, 600, 2).write().format("lance").save(path); // errorifexists: creates, v1
+    PathFlows.frame(spark, 0, 600, 2)
+        .write()
+        .format("lance")
+        .save(path); // errorifexists: creates, v1
     assertThatThrownBy(() -> PathFlows.frame(spark, 0, 10, 1).write().format("lance").save(path))
         .hasMessageContaining("already exists");
     PathFlows.frame(spark, 0, 10, 1).write().format("lance").mode("ignore").save(path); // no-op
     PathFlows.frame(spark, 600, 200, 1).write().format("lance").mode("append").save(path); // v2
     assertThat(spark.read().format("lance").load(path).count()).isEqualTo(800);
-    assertThat(spark.read().format("lance").load(path).filter("tenant_id = 3 AND id < 300").count()).isEqualTo(30);
+    assertThat(spark.read().format("lance").load(path).filter("tenant_id = 3 AND id < 300").count())
+        .isEqualTo(30);
     assertThat(spark.read().format("lance").option("version", 1).load(path).count()).isEqualTo(600);
 
-    LanceIndexBuilder.createIndex(spark, path, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
-        .withNumPartitions(2).withNumSubVectors(2).withSeed(1)); // v3
+    LanceIndexBuilder.createIndex(
+        spark,
+        path,
+        "vector",
+        VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+            .withNumPartitions(2)
+            .withNumSubVectors(2)
+            .withSeed(1)); // v3
     PathFlows.frame(spark, 800, 100, 1).write().format("lance").mode("append").save(path); // v4
     assertThat(LanceIndexBuilder.optimize(spark, path, "vector_idx", false)).isEqualTo(5);
 
     float[] q = PathFlows.vectorOf(42);
-    List<Row> indexed = LanceVectorSearch.search(spark, path, VectorQuery.builder("vector").vector(q).k(5)
-        .nprobes(2).refineFactor(10).filter("tenant_id = 2").prefilter(true).columns("id").build()).collectAsList();
+    List<Row> indexed =
+        LanceVectorSearch.search(
+                spark,
+                path,
+                VectorQuery.builder("vector")
+                    .vector(q)
+                    .k(5)
+                    .nprobes(2)
+                    .refineFactor(10)
+                    .filter("tenant_id = 2")
+                    .prefilter(true)
+                    .columns("id")
+                    .build())
+            .collectAsList();
     assertThat(indexed).isNotEmpty().allMatch(r -> r.getLong(0) % 10 == 2);
     assertThat(indexed.get(0).getLong(0)).isEqualTo(42L);
 
@@ -117,23 +139,42 @@ class SparkOnS3Test {
     StringBuilder seen = new StringBuilder();
     try (LogCapture logs = LogCapture.start("dev.lancelot")) {
       PathFlows.frame(spark, 0, 400, 2).write().format("lance").save(path);
-      org.apache.spark.sql.Dataset<Row> read = spark.read().format("lance").load(path).filter("tenant_id = 3");
+      org.apache.spark.sql.Dataset<Row> read =
+          spark.read().format("lance").load(path).filter("tenant_id = 3");
       assertThat(read.count()).isEqualTo(40);
       seen.append(read.queryExecution().toString()).append('\n');
-      seen.append(read.queryExecution().explainString(org.apache.spark.sql.execution.ExtendedMode$.MODULE$));
-      spark.sql("CALL lance.system.create_index(table => '" + path + "', column => 'vector', index_type => "
-          + "'IVF_PQ', num_partitions => 2, num_sub_vectors => 2, seed => 1)").collectAsList()
+      seen.append(
+          read.queryExecution()
+              .explainString(org.apache.spark.sql.execution.ExtendedMode$.MODULE$));
+      spark
+          .sql(
+              "CALL lance.system.create_index(table => '"
+                  + path
+                  + "', column => 'vector', index_type => "
+                  + "'IVF_PQ', num_partitions => 2, num_sub_vectors => 2, seed => 1)")
+          .collectAsList()
           .forEach(r -> seen.append(r).append('\n'));
-      VectorQuery query = VectorQuery.builder("vector").vector(PathFlows.vectorOf(7)).k(3).nprobes(2).build();
+      VectorQuery query =
+          VectorQuery.builder("vector").vector(PathFlows.vectorOf(7)).k(3).nprobes(2).build();
       seen.append(LanceVectorSearch.explain(spark, path, query));
-      LanceVectorSearch.search(spark, path, query).collectAsList().forEach(r -> seen.append(r).append('\n'));
-      spark.sql("DESCRIBE TABLE EXTENDED lance.`" + path + "`").collectAsList()
+      LanceVectorSearch.search(spark, path, query)
+          .collectAsList()
+          .forEach(r -> seen.append(r).append('\n'));
+      spark
+          .sql("DESCRIBE TABLE EXTENDED lance.`" + path + "`")
+          .collectAsList()
           .forEach(r -> seen.append(r).append('\n'));
       String missing = "s3a://" + S3MockServer.BUCKET + "/" + UUID.randomUUID() + "/nothing";
-      Throwable notFound = org.assertj.core.api.Assertions.catchThrowable(
-          () -> spark.read().format("lance").load(missing).count());
-      Throwable noBucket = org.assertj.core.api.Assertions.catchThrowable(() -> PathFlows.frame(spark, 0, 10, 1)
-          .write().format("lance").save("s3a://no-such-bucket-" + UUID.randomUUID() + "/items"));
+      Throwable notFound =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () -> spark.read().format("lance").load(missing).count());
+      Throwable noBucket =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () ->
+                  PathFlows.frame(spark, 0, 10, 1)
+                      .write()
+                      .format("lance")
+                      .save("s3a://no-such-bucket-" + UUID.randomUUID() + "/items"));
       assertThat(notFound).isNotNull();
       assertThat(noBucket).isNotNull();
       for (Throwable t : List.of(notFound, noBucket)) {
@@ -151,9 +192,19 @@ class SparkOnS3Test {
 
   /** lance-core 7's object-store options for the same server and credentials ({@code s3://}). */
   static java.util.Map<String, String> lanceStorageOptions() {
-    return java.util.Map.of("aws_endpoint", endpoint, "aws_region", "us-east-1", "allow_http", "true",
-        "aws_access_key_id", S3MockServer.ACCESS_KEY, "aws_secret_access_key", S3MockServer.SECRET_KEY,
-        "aws_virtual_hosted_style_request", "false");
+    return java.util.Map.of(
+        "aws_endpoint",
+        endpoint,
+        "aws_region",
+        "us-east-1",
+        "allow_http",
+        "true",
+        "aws_access_key_id",
+        S3MockServer.ACCESS_KEY,
+        "aws_secret_access_key",
+        S3MockServer.SECRET_KEY,
+        "aws_virtual_hosted_style_request",
+        "false");
   }
 
   static String lanceUri(String s3aLocation) {
@@ -161,12 +212,17 @@ class SparkOnS3Test {
   }
 
   /** Sorted ids of the rows lance-core reads at {@code uri}, with a filter (or null). */
-  static List<Long> lanceIds(org.apache.arrow.memory.BufferAllocator allocator, String uri, String filter)
+  static List<Long> lanceIds(
+      org.apache.arrow.memory.BufferAllocator allocator, String uri, String filter)
       throws Exception {
     List<Long> ids = new java.util.ArrayList<>();
-    try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, uri,
-        new org.lance.ReadOptions.Builder().setStorageOptions(lanceStorageOptions()).build())) {
-      org.lance.ipc.ScanOptions.Builder options = new org.lance.ipc.ScanOptions.Builder().columns(List.of("id"));
+    try (org.lance.Dataset ds =
+        org.lance.Dataset.open(
+            allocator,
+            uri,
+            new org.lance.ReadOptions.Builder().setStorageOptions(lanceStorageOptions()).build())) {
+      org.lance.ipc.ScanOptions.Builder options =
+          new org.lance.ipc.ScanOptions.Builder().columns(List.of("id"));
       if (filter != null) {
         options.filter(filter);
       }
@@ -186,24 +242,32 @@ class SparkOnS3Test {
   }
 
   static List<Long> sparkIds(org.apache.spark.sql.Dataset<Row> df) {
-    List<Long> ids = new java.util.ArrayList<>(df.select("id").as(org.apache.spark.sql.Encoders.LONG())
-        .collectAsList());
+    List<Long> ids =
+        new java.util.ArrayList<>(
+            df.select("id").as(org.apache.spark.sql.Encoders.LONG()).collectAsList());
     ids.sort(null);
     return ids;
   }
 
   /**
-   * Interop on the same S3 server: lance-core 7 (object store options {@code aws_endpoint},
-   * {@code allow_http}, credentials) reads what lancelot wrote through S3A, including an index
-   * build and a delete, and lancelot reads what lance-core wrote, appended and deleted there.
+   * Interop on the same S3 server: lance-core 7 (object store options {@code aws_endpoint}, {@code
+   * allow_http}, credentials) reads what lancelot wrote through S3A, including an index build and a
+   * delete, and lancelot reads what lance-core wrote, appended and deleted there.
    */
   @Test
   void lanceCoreReadsWhatWeWroteOnS3AndWeReadWhatItWrote() throws Exception {
-    try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
+    try (org.apache.arrow.memory.BufferAllocator allocator =
+        new org.apache.arrow.memory.RootAllocator()) {
       String ours = newLocation();
       PathFlows.frame(spark, 0, 600, 2).write().format("lance").save(ours);
-      LanceIndexBuilder.createIndex(spark, ours, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
-          .withNumPartitions(2).withNumSubVectors(2).withSeed(1));
+      LanceIndexBuilder.createIndex(
+          spark,
+          ours,
+          "vector",
+          VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+              .withNumPartitions(2)
+              .withNumSubVectors(2)
+              .withSeed(1));
       try (Dataset ds = Dataset.open(ours, OpenOptions.defaults().withHadoopConf(conf()))) {
         ds.delete("tenant_id = 0").close(); // tenant_id = id % 10
       }
@@ -212,8 +276,13 @@ class SparkOnS3Test {
           .hasSize(540);
       assertThat(lanceIds(allocator, lanceUri(ours), "tenant_id = 3"))
           .isEqualTo(sparkIds(spark.read().format("lance").load(ours).filter("tenant_id = 3")));
-      try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, lanceUri(ours),
-          new org.lance.ReadOptions.Builder().setStorageOptions(lanceStorageOptions()).build())) {
+      try (org.lance.Dataset ds =
+          org.lance.Dataset.open(
+              allocator,
+              lanceUri(ours),
+              new org.lance.ReadOptions.Builder()
+                  .setStorageOptions(lanceStorageOptions())
+                  .build())) {
         assertThat(ds.version()).isEqualTo(3);
         assertThat(ds.listIndexes()).isNotEmpty();
       }
@@ -223,26 +292,46 @@ class SparkOnS3Test {
               dev.lancelot.engine.testing.StandardData.generate(allocator, 0, 500, 8, 3);
           org.apache.arrow.vector.ipc.ArrowReader reader =
               dev.lancelot.engine.testing.ArrowStreams.readerOf(allocator, List.of(batch))) {
-        org.lance.Dataset.write().allocator(allocator).reader(reader).uri(lanceUri(theirs))
-            .storageOptions(lanceStorageOptions()).mode(org.lance.WriteParams.WriteMode.CREATE)
-            .maxRowsPerFile(200).execute().close();
+        org.lance.Dataset.write()
+            .allocator(allocator)
+            .reader(reader)
+            .uri(lanceUri(theirs))
+            .storageOptions(lanceStorageOptions())
+            .mode(org.lance.WriteParams.WriteMode.CREATE)
+            .maxRowsPerFile(200)
+            .execute()
+            .close();
       }
       try (org.apache.arrow.vector.VectorSchemaRoot batch =
               dev.lancelot.engine.testing.StandardData.generate(allocator, 500, 100, 8, 4);
           org.apache.arrow.vector.ipc.ArrowReader reader =
               dev.lancelot.engine.testing.ArrowStreams.readerOf(allocator, List.of(batch))) {
-        org.lance.Dataset.write().allocator(allocator).reader(reader).uri(lanceUri(theirs))
-            .storageOptions(lanceStorageOptions()).mode(org.lance.WriteParams.WriteMode.APPEND).execute().close();
+        org.lance.Dataset.write()
+            .allocator(allocator)
+            .reader(reader)
+            .uri(lanceUri(theirs))
+            .storageOptions(lanceStorageOptions())
+            .mode(org.lance.WriteParams.WriteMode.APPEND)
+            .execute()
+            .close();
       }
-      try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, lanceUri(theirs),
-          new org.lance.ReadOptions.Builder().setStorageOptions(lanceStorageOptions()).build())) {
+      try (org.lance.Dataset ds =
+          org.lance.Dataset.open(
+              allocator,
+              lanceUri(theirs),
+              new org.lance.ReadOptions.Builder()
+                  .setStorageOptions(lanceStorageOptions())
+                  .build())) {
         ds.delete("id < 50");
       }
       org.apache.spark.sql.Dataset<Row> read = spark.read().format("lance").load(theirs);
-      assertThat(sparkIds(read)).isEqualTo(lanceIds(allocator, lanceUri(theirs), null)).hasSize(550);
+      assertThat(sparkIds(read))
+          .isEqualTo(lanceIds(allocator, lanceUri(theirs), null))
+          .hasSize(550);
       assertThat(sparkIds(read.filter("id >= 480 AND id < 520")))
           .isEqualTo(lanceIds(allocator, lanceUri(theirs), "id >= 480 AND id < 520"));
-      assertThat(spark.read().format("lance").option("version", 1).load(theirs).count()).isEqualTo(500);
+      assertThat(spark.read().format("lance").option("version", 1).load(theirs).count())
+          .isEqualTo(500);
     }
   }
 
@@ -285,12 +374,14 @@ class SparkOnS3Test {
     for (int round = 0; round < ConcurrentAppends.rounds(); round++) {
       ConcurrentAppends.runAndCheck(newLocation(), conf());
     }
-    assertThat(s3.relay().versionPutsRefused.get()).isPositive(); // races happened and were lost cleanly
+    assertThat(s3.relay().versionPutsRefused.get())
+        .isPositive(); // races happened and were lost cleanly
   }
 
   /** Two JVMs with 4 writer threads each, appending to one dataset at the same time. */
   @Test
   void twoProcessesAppendingConcurrentlyLoseNothing() throws Exception {
-    ConcurrentAppends.runInProcessesAndCheck(newLocation(), conf(), 2, S3MockServer.s3aSettings(endpoint));
+    ConcurrentAppends.runInProcessesAndCheck(
+        newLocation(), conf(), 2, S3MockServer.s3aSettings(endpoint));
   }
 }

@@ -33,10 +33,18 @@ class SparkProcedureTest extends SharedSpark {
     spark.conf().set("spark.sql.catalog.lance.root", root.toString());
   }
 
-  /** {@code SELECT} of 2,000 rows in two partitions: id, tenant_id = id % 10, an 8-dim array<float>. */
+  /**
+   * {@code SELECT} of 2,000 rows in two partitions: id, tenant_id = id % 10, an 8-dim array<float>.
+   */
   static String items(long from, long to) {
-    return "SELECT id, cast(id % 10 as int) AS tenant_id, transform(sequence(1, " + DIM + "), i -> cast(sin(id * i) "
-        + "as float)) AS vector FROM range(" + from + ", " + to + ", 1, 2)";
+    return "SELECT id, cast(id % 10 as int) AS tenant_id, transform(sequence(1, "
+        + DIM
+        + "), i -> cast(sin(id * i) "
+        + "as float)) AS vector FROM range("
+        + from
+        + ", "
+        + to
+        + ", 1, 2)";
   }
 
   static float[] vectorOf(long id) {
@@ -56,48 +64,89 @@ class SparkProcedureTest extends SharedSpark {
   /** A dataset of 2,000 rows at a fresh path, written by the data source (no catalog). */
   static String datasetAtPath(String prefix) throws Exception {
     String path = Files.createTempDirectory(prefix).resolve("items").toString();
-    spark.sql(items(0, 2000)).write().format("lance").option("vector.columns", "vector:" + DIM).save(path);
+    spark
+        .sql(items(0, 2000))
+        .write()
+        .format("lance")
+        .option("vector.columns", "vector:" + DIM)
+        .save(path);
     return path;
   }
 
   static String search(String target) {
-    return "SELECT id, _distance FROM lance_vector_search('" + target + "', column => 'vector', q => array("
-        + SparkVectorSearchTest.toSql(vectorOf(42)) + "), k => 5, nprobes => 2)";
+    return "SELECT id, _distance FROM lance_vector_search('"
+        + target
+        + "', column => 'vector', q => array("
+        + SparkVectorSearchTest.toSql(vectorOf(42))
+        + "), k => 5, nprobes => 2)";
   }
 
   @Test
   void ctasWithAVectorPropertyThenCallCreateIndexThenSearchByTableName() throws Exception {
-    spark.sql("CREATE TABLE lance.db.items TBLPROPERTIES ('vector.arrow.fixed-size-list.size' = '" + DIM + "') AS "
-        + items(0, 2000));
+    spark.sql(
+        "CREATE TABLE lance.db.items TBLPROPERTIES ('vector.arrow.fixed-size-list.size' = '"
+            + DIM
+            + "') AS "
+            + items(0, 2000));
     String location = root.resolve("db").resolve("items.lance").toUri().toString();
     try (Dataset ds = Dataset.open(location)) {
       assertThat(ds.version()).isEqualTo(1);
-      assertThat(ds.schema().findField("vector").getType()).isEqualTo(new ArrowType.FixedSizeList(DIM));
+      assertThat(ds.schema().findField("vector").getType())
+          .isEqualTo(new ArrowType.FixedSizeList(DIM));
     }
-    assertThat(spark.sql("SHOW TABLES IN lance.db").collectAsList()).extracting(r -> r.getString(1))
+    assertThat(spark.sql("SHOW TABLES IN lance.db").collectAsList())
+        .extracting(r -> r.getString(1))
         .containsExactly("items");
-    assertThat(spark.sql("SELECT count(*) FROM lance.db.items WHERE tenant_id = 3").first().getLong(0))
+    assertThat(
+            spark.sql("SELECT count(*) FROM lance.db.items WHERE tenant_id = 3").first().getLong(0))
         .isEqualTo(200);
 
-    Row created = spark.sql("CALL lance.system.create_index(table => 'db.items', column => 'vector', "
-        + "index_type => 'IVF_PQ', metric => 'l2', num_partitions => 4, num_sub_vectors => 2, seed => 3)").first();
-    assertThat(created.schema().fieldNames()).containsExactly("name", "index_type", "metric", "version", "segments",
-        "indexed_fragments", "indexed_rows", "unindexed_rows");
-    assertThat(created).isEqualTo(Row.fromSeq(scala.jdk.javaapi.CollectionConverters.asScala(List.<Object>of(
-        "vector_idx", "IVF_PQ", "l2", 2L, 1, 2, 2000L, 0L)).toSeq()));
+    Row created =
+        spark
+            .sql(
+                "CALL lance.system.create_index(table => 'db.items', column => 'vector', "
+                    + "index_type => 'IVF_PQ', metric => 'l2', num_partitions => 4, num_sub_vectors => 2, seed => 3)")
+            .first();
+    assertThat(created.schema().fieldNames())
+        .containsExactly(
+            "name",
+            "index_type",
+            "metric",
+            "version",
+            "segments",
+            "indexed_fragments",
+            "indexed_rows",
+            "unindexed_rows");
+    assertThat(created)
+        .isEqualTo(
+            Row.fromSeq(
+                scala.jdk.javaapi.CollectionConverters.asScala(
+                        List.<Object>of("vector_idx", "IVF_PQ", "l2", 2L, 1, 2, 2000L, 0L))
+                    .toSeq()));
     // time travel through the catalog: version 1 has no index, the same rows
-    assertThat(spark.sql("SELECT count(*) FROM lance.db.items VERSION AS OF 1").first().getLong(0)).isEqualTo(2000);
+    assertThat(spark.sql("SELECT count(*) FROM lance.db.items VERSION AS OF 1").first().getLong(0))
+        .isEqualTo(2000);
 
     // the index is the one the Java API builds on the same data with the same spec
     String path = datasetAtPath("procedure-java-api");
-    LanceIndexBuilder.createIndex(spark, path, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
-        .withNumPartitions(4).withNumSubVectors(2).withSeed(3));
+    LanceIndexBuilder.createIndex(
+        spark,
+        path,
+        "vector",
+        VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+            .withNumPartitions(4)
+            .withNumSubVectors(2)
+            .withSeed(3));
     List<Row> byName = spark.sql(search("lance.db.items")).collectAsList();
     assertThat(byName).hasSize(5).isEqualTo(spark.sql(search(path)).collectAsList());
     assertThat(byName.get(0).getLong(0)).isEqualTo(42L);
     // a qualified name of the catalog is the same table for the procedures
-    Row again = spark.sql("CALL lance.system.create_index(table => 'lance.db.items', column => 'vector', "
-        + "index_type => 'IVF_FLAT', num_partitions => 2, name => 'flat_idx')").first();
+    Row again =
+        spark
+            .sql(
+                "CALL lance.system.create_index(table => 'lance.db.items', column => 'vector', "
+                    + "index_type => 'IVF_FLAT', num_partitions => 2, name => 'flat_idx')")
+            .first();
     assertThat(again.getLong(again.fieldIndex("version"))).isEqualTo(3);
     assertThat(version(location)).isEqualTo(3);
   }
@@ -106,30 +155,65 @@ class SparkProcedureTest extends SharedSpark {
   void callByPathRunsEveryProcedure() throws Exception {
     String path = datasetAtPath("procedure-path");
     String uri = LancePathCatalog.qualify(path);
-    Row vector = spark.sql("CALL lance.system.create_index(table => '" + path + "', column => 'vector', "
-        + "index_type => 'IVF_HNSW_SQ', num_partitions => 2, m => 8, ef_construction => 40, seed => 1)").first();
+    Row vector =
+        spark
+            .sql(
+                "CALL lance.system.create_index(table => '"
+                    + path
+                    + "', column => 'vector', "
+                    + "index_type => 'IVF_HNSW_SQ', num_partitions => 2, m => 8, ef_construction => 40, seed => 1)")
+            .first();
     assertThat(vector.getLong(vector.fieldIndex("version"))).isEqualTo(2);
     assertThat(vector.getString(vector.fieldIndex("index_type"))).isEqualTo("IVF_HNSW_SQ");
 
-    Row scalar = spark.sql("CALL lance.system.create_scalar_index(table => '" + uri + "', column => 'tenant_id')")
-        .first();
-    assertThat(scalar.schema().fieldNames()).containsExactly("name", "index_type", "column", "version",
-        "indexed_rows", "null_rows", "unindexed_rows");
-    assertThat(scalar).isEqualTo(Row.fromSeq(scala.jdk.javaapi.CollectionConverters.asScala(List.<Object>of(
-        "tenant_id_idx", "BTREE", "tenant_id", 3L, 2000L, 0L, 0L)).toSeq()));
+    Row scalar =
+        spark
+            .sql(
+                "CALL lance.system.create_scalar_index(table => '"
+                    + uri
+                    + "', column => 'tenant_id')")
+            .first();
+    assertThat(scalar.schema().fieldNames())
+        .containsExactly(
+            "name",
+            "index_type",
+            "column",
+            "version",
+            "indexed_rows",
+            "null_rows",
+            "unindexed_rows");
+    assertThat(scalar)
+        .isEqualTo(
+            Row.fromSeq(
+                scala.jdk.javaapi.CollectionConverters.asScala(
+                        List.<Object>of("tenant_id_idx", "BTREE", "tenant_id", 3L, 2000L, 0L, 0L))
+                    .toSeq()));
     // the BTree answers a prefilter: every row of tenant 2 among the nearest
-    List<Row> tenant2 = spark.sql("SELECT id FROM lance_vector_search('" + path + "', column => 'vector', q => array("
-        + SparkVectorSearchTest.toSql(vectorOf(42)) + "), k => 3, nprobes => 2, refine_factor => 10, filter => 'tenant_id = 2', prefilter => true)")
-        .collectAsList();
+    List<Row> tenant2 =
+        spark
+            .sql(
+                "SELECT id FROM lance_vector_search('"
+                    + path
+                    + "', column => 'vector', q => array("
+                    + SparkVectorSearchTest.toSql(vectorOf(42))
+                    + "), k => 3, nprobes => 2, refine_factor => 10, filter => 'tenant_id = 2', prefilter => true)")
+            .collectAsList();
     assertThat(tenant2).hasSize(3).allMatch(r -> r.getLong(0) % 10 == 2);
     assertThat(tenant2.get(0).getLong(0)).isEqualTo(42L);
 
     spark.sql(items(2000, 2500)).write().format("lance").mode("append").save(path);
-    Row optimized = spark.sql("CALL lance.system.optimize_index(table => '" + path + "', name => 'vector_idx')")
-        .first();
-    assertThat(optimized).isEqualTo(Row.fromSeq(scala.jdk.javaapi.CollectionConverters.asScala(List.<Object>of(
-        "vector_idx", "IVF_HNSW_SQ", "l2", 5L, 2, 4, 2500L, 0L)).toSeq()));
-    Row retrained = spark.sql("CALL lance.system.optimize_index('" + path + "', 'vector_idx', true)").first();
+    Row optimized =
+        spark
+            .sql("CALL lance.system.optimize_index(table => '" + path + "', name => 'vector_idx')")
+            .first();
+    assertThat(optimized)
+        .isEqualTo(
+            Row.fromSeq(
+                scala.jdk.javaapi.CollectionConverters.asScala(
+                        List.<Object>of("vector_idx", "IVF_HNSW_SQ", "l2", 5L, 2, 4, 2500L, 0L))
+                    .toSeq()));
+    Row retrained =
+        spark.sql("CALL lance.system.optimize_index('" + path + "', 'vector_idx', true)").first();
     assertThat(retrained.getLong(retrained.fieldIndex("version"))).isEqualTo(6);
     assertThat(retrained.getInt(retrained.fieldIndex("segments"))).isEqualTo(1);
   }
@@ -137,8 +221,11 @@ class SparkProcedureTest extends SharedSpark {
   @Test
   void explainAndDescribeDoNotRunAProcedure() throws Exception {
     String path = datasetAtPath("procedure-explain");
-    String call = "CALL lance.system.create_index(table => '" + path + "', column => 'vector', index_type => "
-        + "'IVF_FLAT', num_partitions => 2)";
+    String call =
+        "CALL lance.system.create_index(table => '"
+            + path
+            + "', column => 'vector', index_type => "
+            + "'IVF_FLAT', num_partitions => 2)";
     String plan = spark.sql("EXPLAIN " + call).first().getString(0);
     assertThat(plan).contains("lance.system.create_index");
     spark.sql("EXPLAIN EXTENDED " + call).collectAsList();
@@ -149,13 +236,26 @@ class SparkProcedureTest extends SharedSpark {
     assertThatThrownBy(() -> spark.sql("SELECT * FROM (" + call + ")")).isNotNull();
     assertThat(version(path)).isEqualTo(1);
 
-    assertThat(spark.sql("SHOW PROCEDURES IN lance.system").collectAsList()).extracting(r -> r.getString(3))
-        .containsExactly("add_columns", "cleanup", "compact", "create_index", "create_scalar_index", "optimize_index",
+    assertThat(spark.sql("SHOW PROCEDURES IN lance.system").collectAsList())
+        .extracting(r -> r.getString(3))
+        .containsExactly(
+            "add_columns",
+            "cleanup",
+            "compact",
+            "create_index",
+            "create_scalar_index",
+            "optimize_index",
             "recall");
-    String described = String.join("\n", spark.sql("DESCRIBE PROCEDURE lance.system.create_index")
-        .collectAsList().stream().map(r -> r.getString(0)).toList());
-    assertThat(described).contains("Usage: CALL lance.system.create_index(table => <string>, column => <string>, "
-        + "index_type => <string> [, metric => <string>, num_partitions => <bigint>");
+    String described =
+        String.join(
+            "\n",
+            spark.sql("DESCRIBE PROCEDURE lance.system.create_index").collectAsList().stream()
+                .map(r -> r.getString(0))
+                .toList());
+    assertThat(described)
+        .contains(
+            "Usage: CALL lance.system.create_index(table => <string>, column => <string>, "
+                + "index_type => <string> [, metric => <string>, num_partitions => <bigint>");
     assertThat(version(path)).isEqualTo(1);
   }
 
@@ -163,39 +263,75 @@ class SparkProcedureTest extends SharedSpark {
   void badInputIsRefusedNamingTheProcedureAndItsUsage() throws Exception {
     String path = datasetAtPath("procedure-bad");
     String create = "CALL lance.system.create_index(table => '" + path + "', ";
-    String usage = "Usage: CALL lance.system.create_index(table => <string>, column => <string>, index_type => "
-        + "<string> [, metric => <string>, num_partitions => <bigint>";
-    assertThatThrownBy(() -> spark.sql(create + "column => 'vector', index_type => 'IVF_PQ', partitions => 4)"))
-        .hasMessageStartingWith("Cannot run lance.system.create_index: unknown parameter \"partitions\". ")
+    String usage =
+        "Usage: CALL lance.system.create_index(table => <string>, column => <string>, index_type => "
+            + "<string> [, metric => <string>, num_partitions => <bigint>";
+    assertThatThrownBy(
+            () ->
+                spark.sql(create + "column => 'vector', index_type => 'IVF_PQ', partitions => 4)"))
+        .hasMessageStartingWith(
+            "Cannot run lance.system.create_index: unknown parameter \"partitions\". ")
         .hasMessageContaining(usage);
     assertThatThrownBy(() -> spark.sql(create + "index_type => 'IVF_PQ')"))
         .hasMessageContaining("Cannot run lance.system.create_index: parameter column is required.")
         .hasMessageContaining(usage);
-    assertThatThrownBy(() -> spark.sql(create + "column => 'vector', index_type => 'IVF_PQ', num_partitions => "
-        + "'many')")).hasMessageContaining("parameter num_partitions takes a BIGINT, got a STRING")
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    create
+                        + "column => 'vector', index_type => 'IVF_PQ', num_partitions => "
+                        + "'many')"))
+        .hasMessageContaining("parameter num_partitions takes a BIGINT, got a STRING")
         .hasMessageContaining(usage);
-    assertThatThrownBy(() -> spark.sql(create + "column => 'vector', index_type => 'IVF_PQ', replace => 1)"))
+    assertThatThrownBy(
+            () -> spark.sql(create + "column => 'vector', index_type => 'IVF_PQ', replace => 1)"))
         .hasMessageContaining("parameter replace takes a BOOLEAN, got a INT");
     assertThatThrownBy(() -> spark.sql(create + "column => 'tenant_id', index_type => 'IVF_PQ')"))
-        .hasMessageStartingWith("Cannot run lance.system.create_index: ").hasMessageContaining("tenant_id")
+        .hasMessageStartingWith("Cannot run lance.system.create_index: ")
+        .hasMessageContaining("tenant_id")
         .hasMessageContaining(usage);
     assertThatThrownBy(() -> spark.sql(create + "column => 'vector', index_type => 'IVF_BOGUS')"))
-        .hasMessageStartingWith("Cannot run lance.system.create_index: ").hasMessageContaining("IVF_BOGUS");
-    assertThatThrownBy(() -> spark.sql("CALL lance.system.create_index(table => 'db.missing', column => 'vector', "
-        + "index_type => 'IVF_PQ')")).hasMessageContaining("table \"db.missing\" does not exist")
-        .hasMessageContaining(root.resolve("db").resolve("missing.lance").toUri().getPath().replaceAll("/$", ""));
-    assertThatThrownBy(() -> spark.sql("CALL lance.system.optimize_index(table => '" + path + "', name => "
-        + "'missing_idx')")).hasMessageStartingWith("Cannot run lance.system.optimize_index: ")
+        .hasMessageStartingWith("Cannot run lance.system.create_index: ")
+        .hasMessageContaining("IVF_BOGUS");
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CALL lance.system.create_index(table => 'db.missing', column => 'vector', "
+                        + "index_type => 'IVF_PQ')"))
+        .hasMessageContaining("table \"db.missing\" does not exist")
+        .hasMessageContaining(
+            root.resolve("db").resolve("missing.lance").toUri().getPath().replaceAll("/$", ""));
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CALL lance.system.optimize_index(table => '"
+                        + path
+                        + "', name => "
+                        + "'missing_idx')"))
+        .hasMessageStartingWith("Cannot run lance.system.optimize_index: ")
         .hasMessageContaining("missing_idx");
-    assertThatThrownBy(() -> spark.sql("CALL lance.system.create_scalar_index(table => '" + path + "', column => "
-        + "'tenant_id', index_type => 'IVF_PQ')")).hasMessageContaining("the only scalar index type is BTREE")
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CALL lance.system.create_scalar_index(table => '"
+                        + path
+                        + "', column => "
+                        + "'tenant_id', index_type => 'IVF_PQ')"))
+        .hasMessageContaining("the only scalar index type is BTREE")
         .hasMessageContaining("lance.system.create_index");
-    assertThatThrownBy(() -> spark.sql("CALL lance.system.create_scalar_index(table => '" + path + "', column => "
-        + "'vector')")).hasMessageStartingWith("Cannot run lance.system.create_scalar_index: ")
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CALL lance.system.create_scalar_index(table => '"
+                        + path
+                        + "', column => "
+                        + "'vector')"))
+        .hasMessageStartingWith("Cannot run lance.system.create_scalar_index: ")
         .hasMessageContaining("vector");
     assertThatThrownBy(() -> spark.sql("CALL lance.system.drop_index(table => '" + path + "')"))
-        .hasStackTraceContaining("the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_index, "
-            + "create_scalar_index, optimize_index, recall}");
+        .hasStackTraceContaining(
+            "the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_index, "
+                + "create_scalar_index, optimize_index, recall}");
     assertThat(version(path)).isEqualTo(1);
   }
 
@@ -204,24 +340,31 @@ class SparkProcedureTest extends SharedSpark {
     spark.sql("CREATE NAMESPACE lance.ns2");
     assertThat(root.resolve("ns2")).isDirectory();
     spark.sql("CREATE TABLE lance.ns2.t AS SELECT 1 AS id");
-    assertThat(spark.sql("SHOW NAMESPACES IN lance").collectAsList()).extracting(r -> r.getString(0))
+    assertThat(spark.sql("SHOW NAMESPACES IN lance").collectAsList())
+        .extracting(r -> r.getString(0))
         .contains("ns2");
-    assertThat(spark.sql("SHOW TABLES IN lance.ns2").collectAsList()).extracting(r -> r.getString(1))
+    assertThat(spark.sql("SHOW TABLES IN lance.ns2").collectAsList())
+        .extracting(r -> r.getString(1))
         .containsExactly("t");
     assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.t AS SELECT 2 AS id"))
         .hasMessageContaining("already exists");
-    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance.ns2.nothing")).hasMessageContaining("nothing");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance.ns2.nothing"))
+        .hasMessageContaining("nothing");
     assertThatThrownBy(() -> spark.sql("ALTER TABLE lance.ns2.t ALTER COLUMN id TYPE BIGINT"))
-        .hasMessageContaining("Cannot alter lance.ns2.t: UpdateColumnType of column id: Lance changes a column's type "
-            + "only by rewriting it");
-    assertThatThrownBy(() -> spark.sql("CREATE TABLE lance.ns2.elsewhere LOCATION '/tmp/x' AS SELECT 1 AS id"))
+        .hasMessageContaining(
+            "Cannot alter lance.ns2.t: UpdateColumnType of column id: Lance changes a column's type "
+                + "only by rewriting it");
+    assertThatThrownBy(
+            () -> spark.sql("CREATE TABLE lance.ns2.elsewhere LOCATION '/tmp/x' AS SELECT 1 AS id"))
         .hasMessageContaining("LOCATION");
     // INSERT INTO appends, one version
     spark.sql("INSERT INTO lance.ns2.t SELECT 2 AS id");
-    assertThat(spark.sql("SELECT id FROM lance.ns2.t ORDER BY id").collectAsList()).extracting(r -> r.getInt(0))
+    assertThat(spark.sql("SELECT id FROM lance.ns2.t ORDER BY id").collectAsList())
+        .extracting(r -> r.getInt(0))
         .containsExactly(1, 2);
     // a one-part name that is a path is that location
     String path = datasetAtPath("procedure-catalog-path");
-    assertThat(spark.sql("SELECT count(*) FROM lance.`" + path + "`").first().getLong(0)).isEqualTo(2000);
+    assertThat(spark.sql("SELECT count(*) FROM lance.`" + path + "`").first().getLong(0))
+        .isEqualTo(2000);
   }
 }

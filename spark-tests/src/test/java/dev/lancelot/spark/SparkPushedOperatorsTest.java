@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class SparkPushedOperatorsTest extends SharedSpark {
   static Path dir;
+
   /** Live ids of the latest version (4): ids 60..599 that are not multiples of 7. */
   static Set<Long> liveIds = new HashSet<>();
 
@@ -68,9 +69,11 @@ class SparkPushedOperatorsTest extends SharedSpark {
     assertThat(scanStatistics(version(1)).rowCount().get().longValue()).isEqualTo(500);
     assertThat(scanStatistics(version(3)).rowCount().get().longValue()).isEqualTo(600 - 86);
     // one column: every data file holds all columns, so the bytes stay those of the whole files
-    assertThat(scanStatistics(table().select("id")).sizeInBytes().longValue()).isEqualTo(dataFileBytes());
+    assertThat(scanStatistics(table().select("id")).sizeInBytes().longValue())
+        .isEqualTo(dataFileBytes());
     // no data column read: still every data file's bytes (an upper bound), never 0
-    assertThat(scanStatistics(table().select("_rowaddr")).sizeInBytes().longValue()).isEqualTo(dataFileBytes());
+    assertThat(scanStatistics(table().select("_rowaddr")).sizeInBytes().longValue())
+        .isEqualTo(dataFileBytes());
     // a pushed filter makes the row count unknown; the bytes remain an upper bound
     Statistics filtered = scanStatistics(table().filter("i > 0"));
     assertThat(filtered.rowCount().isEmpty()).isTrue();
@@ -78,11 +81,16 @@ class SparkPushedOperatorsTest extends SharedSpark {
     assertThat(scanStatistics(table().limit(7)).rowCount().get().longValue()).isEqualTo(7);
   }
 
-  /** The table is far below the broadcast threshold by its statistics; without them Spark assumes it huge. */
+  /**
+   * The table is far below the broadcast threshold by its statistics; without them Spark assumes it
+   * huge.
+   */
   @Test
   void theSmallLanceSideOfAJoinIsBroadcast() throws Exception {
     Dataset<Row> join = spark.range(0, 50_000_000L).join(table(), "id");
-    assertThat(join.queryExecution().sparkPlan().toString()).contains("BroadcastHashJoin").contains("BuildRight");
+    assertThat(join.queryExecution().sparkPlan().toString())
+        .contains("BroadcastHashJoin")
+        .contains("BuildRight");
     String threshold = spark.conf().get("spark.sql.autoBroadcastJoinThreshold");
     spark.conf().set("spark.sql.autoBroadcastJoinThreshold", Long.toString(dataFileBytes() - 1));
     try {
@@ -143,12 +151,20 @@ class SparkPushedOperatorsTest extends SharedSpark {
   @Test
   void countsThatNeedTheDataAreLeftToSpark() {
     table().createOrReplaceTempView("ops");
-    spark.createDataFrame(table().collectAsList(), table().schema()).createOrReplaceTempView("ops_reference");
-    for (String q : List.of("SELECT count(*) FROM %s WHERE i > 0", "SELECT count(*), count(i) FROM %s",
-        "SELECT b, count(*) FROM %s GROUP BY b ORDER BY b", "SELECT count(*) FROM %s WHERE upper(s) = 'USER-75'")) {
+    spark
+        .createDataFrame(table().collectAsList(), table().schema())
+        .createOrReplaceTempView("ops_reference");
+    for (String q :
+        List.of(
+            "SELECT count(*) FROM %s WHERE i > 0",
+            "SELECT count(*), count(i) FROM %s",
+            "SELECT b, count(*) FROM %s GROUP BY b ORDER BY b",
+            "SELECT count(*) FROM %s WHERE upper(s) = 'USER-75'")) {
       Dataset<Row> pushed = spark.sql(String.format(q, "ops"));
       assertThat(scanDescription(pushed)).as(q).doesNotContain("aggregate=");
-      assertThat(pushed.collectAsList()).as(q).isEqualTo(spark.sql(String.format(q, "ops_reference")).collectAsList());
+      assertThat(pushed.collectAsList())
+          .as(q)
+          .isEqualTo(spark.sql(String.format(q, "ops_reference")).collectAsList());
     }
   }
 
@@ -159,8 +175,11 @@ class SparkPushedOperatorsTest extends SharedSpark {
 
   static int inputPartitions(Dataset<Row> df) {
     SparkPlan plan = df.queryExecution().sparkPlan();
-    return ((BatchScanExec) plan.find(p -> p instanceof BatchScanExec).get()).scan().toBatch()
-        .planInputPartitions().length;
+    return ((BatchScanExec) plan.find(p -> p instanceof BatchScanExec).get())
+        .scan()
+        .toBatch()
+        .planInputPartitions()
+        .length;
   }
 
   /** The scan's rowsRead metric after running {@code df}. */

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Query vectors from a DataFrame (SPEC S6): every query of the DataFrame gets exactly the answer
- * it gets alone (same rows, order and distances as the engine's local executor), across query
+ * Query vectors from a DataFrame (SPEC S6): every query of the DataFrame gets exactly the answer it
+ * gets alone (same rows, order and distances as the engine's local executor), across query
  * partitions and blocks, index segments and unindexed fragments, prefilter, postfilter and refine;
  * the queries' other columns are carried; SQL reaches it with {@code queries =>}; bad query vectors
  * fail with one message naming the column and the query.
@@ -55,15 +55,22 @@ class SparkQueryFrameSearchTest extends SharedSpark {
     dir = Files.createTempDirectory("spark-query-frame");
     write(0, 3000, WriteMode.CREATE);
     try (Dataset ds = Dataset.open(dir.toString())) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
-          .withNumPartitions(6).withNumSubVectors(4)).close();
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+                  .withNumPartitions(6)
+                  .withNumSubVectors(4))
+          .close();
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
       BTreeIndexBuilder.build(ds, BTreeBuildParams.of("tenant_id")).close();
     }
     write(3000, 400, WriteMode.APPEND);
     queries = ClusteredData.queries(20, DIM, CLUSTERS, 8, 21);
-    spark.conf().set("spark.lancelot.search.queryBlockSize", "6"); // several blocks per query partition
+    spark
+        .conf()
+        .set("spark.lancelot.search.queryBlockSize", "6"); // several blocks per query partition
   }
 
   @AfterAll
@@ -87,12 +94,18 @@ class SparkQueryFrameSearchTest extends SharedSpark {
       }
       rows.add(RowFactory.create(1000L + i, "q" + i, java.util.Arrays.asList(boxed)));
     }
-    StructType schema = new StructType().add("qid", DataTypes.LongType).add("label", DataTypes.StringType)
-        .add("embedding", DataTypes.createArrayType(DataTypes.FloatType));
+    StructType schema =
+        new StructType()
+            .add("qid", DataTypes.LongType)
+            .add("label", DataTypes.StringType)
+            .add("embedding", DataTypes.createArrayType(DataTypes.FloatType));
     return spark.createDataFrame(rows, schema).repartition(3);
   }
 
-  /** (id, distance) per query id, in result order, from the engine's local executor one query at a time. */
+  /**
+   * (id, distance) per query id, in result order, from the engine's local executor one query at a
+   * time.
+   */
   static Map<Long, List<Object[]>> alone(VectorQuery.Builder params) {
     Map<Long, List<Object[]>> out = new TreeMap<>();
     try (Dataset ds = Dataset.open(dir.toString())) {
@@ -114,11 +127,18 @@ class SparkQueryFrameSearchTest extends SharedSpark {
     for (int i = 0; i < queries.length; i++) {
       out.put(1000L + i, new ArrayList<>());
     }
-    rows.stream().sorted(java.util.Comparator.<Row>comparingLong(r -> r.getLong(r.fieldIndex("qid")))
-            .thenComparing(r -> r.getFloat(r.fieldIndex("_distance")))
-            .thenComparing(r -> r.getLong(r.fieldIndex("id"))))
-        .forEach(r -> out.get(r.getLong(r.fieldIndex("qid"))).add(new Object[] {r.getLong(r.fieldIndex("id")),
-            r.getFloat(r.fieldIndex("_distance"))}));
+    rows.stream()
+        .sorted(
+            java.util.Comparator.<Row>comparingLong(r -> r.getLong(r.fieldIndex("qid")))
+                .thenComparing(r -> r.getFloat(r.fieldIndex("_distance")))
+                .thenComparing(r -> r.getLong(r.fieldIndex("id"))))
+        .forEach(
+            r ->
+                out.get(r.getLong(r.fieldIndex("qid")))
+                    .add(
+                        new Object[] {
+                          r.getLong(r.fieldIndex("id")), r.getFloat(r.fieldIndex("_distance"))
+                        }));
     return out;
   }
 
@@ -137,13 +157,21 @@ class SparkQueryFrameSearchTest extends SharedSpark {
 
   @Test
   void everyQueryGetsTheAnswerItGetsAlone() {
-    for (VectorQuery.Builder params : List.of(
-        VectorQuery.builder("vector").k(7).nprobes(2).columns("id"),
-        VectorQuery.builder("vector").k(5).nprobes(1).refineFactor(3).columns("id"),
-        VectorQuery.builder("vector").k(6).nprobes(2).filter("tenant_id < 10").prefilter(true).columns("id"),
-        VectorQuery.builder("vector").k(6).nprobes(2).filter("tenant_id < 10").columns("id"))) {
-      List<Row> rows = LanceVectorSearch.search(spark, dir.toString(), queryFrame(queries), "embedding",
-          params.buildParameters()).collectAsList();
+    for (VectorQuery.Builder params :
+        List.of(
+            VectorQuery.builder("vector").k(7).nprobes(2).columns("id"),
+            VectorQuery.builder("vector").k(5).nprobes(1).refineFactor(3).columns("id"),
+            VectorQuery.builder("vector")
+                .k(6)
+                .nprobes(2)
+                .filter("tenant_id < 10")
+                .prefilter(true)
+                .columns("id"),
+            VectorQuery.builder("vector").k(6).nprobes(2).filter("tenant_id < 10").columns("id"))) {
+      List<Row> rows =
+          LanceVectorSearch.search(
+                  spark, dir.toString(), queryFrame(queries), "embedding", params.buildParameters())
+              .collectAsList();
       assertSame(alone(params), grouped(rows));
     }
   }
@@ -155,26 +183,49 @@ class SparkQueryFrameSearchTest extends SharedSpark {
   @Test
   void timingEachQueryAddsItsStatisticsAndKeepsTheAnswers() {
     VectorQuery.Builder params = VectorQuery.builder("vector").k(5).nprobes(2).columns("id");
-    org.apache.spark.sql.Dataset<Row> df = LanceVectorSearch.searchTimingEachQuery(spark, dir.toString(), 0,
-        queryFrame(queries), "embedding", params.buildParameters());
-    assertThat(df.schema().fieldNames()).containsExactly("qid", "label", "id", "_distance",
-        LanceVectorSearch.SEARCH_MS, LanceVectorSearch.PARTITIONS_PROBED, LanceVectorSearch.DISTANCES_COMPUTED);
+    org.apache.spark.sql.Dataset<Row> df =
+        LanceVectorSearch.searchTimingEachQuery(
+            spark, dir.toString(), 0, queryFrame(queries), "embedding", params.buildParameters());
+    assertThat(df.schema().fieldNames())
+        .containsExactly(
+            "qid",
+            "label",
+            "id",
+            "_distance",
+            LanceVectorSearch.SEARCH_MS,
+            LanceVectorSearch.PARTITIONS_PROBED,
+            LanceVectorSearch.DISTANCES_COMPUTED);
     List<Row> rows = df.collectAsList();
     assertSame(alone(params), grouped(rows));
     Map<Long, List<Object>> statsPerQuery = new TreeMap<>();
     for (Row r : rows) {
       List<Object> stats = List.of(r.get(4), r.get(5), r.get(6));
-      assertThat(statsPerQuery.putIfAbsent(r.getLong(0), stats)).as("stats of query %d on each row", r.getLong(0))
+      assertThat(statsPerQuery.putIfAbsent(r.getLong(0), stats))
+          .as("stats of query %d on each row", r.getLong(0))
           .isIn(null, stats);
       assertThat(r.getDouble(4)).isPositive();
-      assertThat(r.getLong(5)).as("partitions probed: nprobes=2 in the index").isGreaterThanOrEqualTo(2);
+      assertThat(r.getLong(5))
+          .as("partitions probed: nprobes=2 in the index")
+          .isGreaterThanOrEqualTo(2);
       assertThat(r.getLong(6)).isPositive();
     }
     assertThat(statsPerQuery).hasSize(queries.length);
 
-    List<Row> none = LanceVectorSearch.searchTimingEachQuery(spark, dir.toString(), 0, queryFrame(queries),
-        "embedding", VectorQuery.builder("vector").k(5).nprobes(2).columns("id").filter("tenant_id < 0")
-            .prefilter(true).buildParameters()).collectAsList();
+    List<Row> none =
+        LanceVectorSearch.searchTimingEachQuery(
+                spark,
+                dir.toString(),
+                0,
+                queryFrame(queries),
+                "embedding",
+                VectorQuery.builder("vector")
+                    .k(5)
+                    .nprobes(2)
+                    .columns("id")
+                    .filter("tenant_id < 0")
+                    .prefilter(true)
+                    .buildParameters())
+            .collectAsList();
     assertThat(none).hasSize(queries.length);
     for (Row r : none) {
       assertThat(r.isNullAt(2)).as("no result row").isTrue();
@@ -185,9 +236,16 @@ class SparkQueryFrameSearchTest extends SharedSpark {
 
   @Test
   void otherColumnsAreCarriedAndTheOutputSchemaIsKnownBeforeRunning() {
-    org.apache.spark.sql.Dataset<Row> df = LanceVectorSearch.search(spark, dir.toString(), queryFrame(queries),
-        "embedding", Map.of("column", "vector", "k", 3, "nprobes", 2, "columns", List.of("id", "tenant_id")));
-    assertThat(df.schema().fieldNames()).containsExactly("qid", "label", "id", "tenant_id", "_distance");
+    org.apache.spark.sql.Dataset<Row> df =
+        LanceVectorSearch.search(
+            spark,
+            dir.toString(),
+            queryFrame(queries),
+            "embedding",
+            Map.of(
+                "column", "vector", "k", 3, "nprobes", 2, "columns", List.of("id", "tenant_id")));
+    assertThat(df.schema().fieldNames())
+        .containsExactly("qid", "label", "id", "tenant_id", "_distance");
     List<Row> rows = df.collectAsList();
     assertThat(rows).hasSize(3 * queries.length);
     for (Row r : rows) {
@@ -198,9 +256,14 @@ class SparkQueryFrameSearchTest extends SharedSpark {
   @Test
   void sqlTakesTheQueriesFromATableOrView() {
     queryFrame(queries).createOrReplaceTempView("frame_queries");
-    List<Row> rows = spark.sql("SELECT qid, id, _distance FROM lance_vector_search('" + dir + "', column => 'vector',"
-        + " queries => 'frame_queries', query_column => 'embedding', k => 4, nprobes => 2, columns => array('id'))")
-        .collectAsList();
+    List<Row> rows =
+        spark
+            .sql(
+                "SELECT qid, id, _distance FROM lance_vector_search('"
+                    + dir
+                    + "', column => 'vector',"
+                    + " queries => 'frame_queries', query_column => 'embedding', k => 4, nprobes => 2, columns => array('id'))")
+            .collectAsList();
     assertSame(alone(VectorQuery.builder("vector").k(4).nprobes(2).columns("id")), grouped(rows));
   }
 
@@ -208,48 +271,95 @@ class SparkQueryFrameSearchTest extends SharedSpark {
   @Test
   void aQueryIdAloneIsCarriedPerQuery() {
     org.apache.spark.sql.Dataset<Row> idOnly = queryFrame(queries).select("qid", "embedding");
-    List<Row> rows = LanceVectorSearch.search(spark, dir.toString(), idOnly, "embedding",
-        VectorQuery.builder("vector").k(3).nprobes(2).columns("id").buildParameters()).collectAsList();
+    List<Row> rows =
+        LanceVectorSearch.search(
+                spark,
+                dir.toString(),
+                idOnly,
+                "embedding",
+                VectorQuery.builder("vector").k(3).nprobes(2).columns("id").buildParameters())
+            .collectAsList();
     assertSame(alone(VectorQuery.builder("vector").k(3).nprobes(2).columns("id")), grouped(rows));
   }
 
   @Test
   void queryVectorsOfDoublesAreAccepted() {
-    org.apache.spark.sql.Dataset<Row> doubles = queryFrame(queries).selectExpr("qid", "label",
-        "cast(embedding as array<double>) as embedding");
-    List<Row> rows = LanceVectorSearch.search(spark, dir.toString(), doubles, "embedding",
-        VectorQuery.builder("vector").k(3).nprobes(2).columns("id").buildParameters()).collectAsList();
+    org.apache.spark.sql.Dataset<Row> doubles =
+        queryFrame(queries)
+            .selectExpr("qid", "label", "cast(embedding as array<double>) as embedding");
+    List<Row> rows =
+        LanceVectorSearch.search(
+                spark,
+                dir.toString(),
+                doubles,
+                "embedding",
+                VectorQuery.builder("vector").k(3).nprobes(2).columns("id").buildParameters())
+            .collectAsList();
     assertSame(alone(VectorQuery.builder("vector").k(3).nprobes(2).columns("id")), grouped(rows));
   }
 
   @Test
   void badQueryVectorsFailWithOneMessageNamingTheColumnAndTheQuery() {
     VectorQuery params = VectorQuery.builder("vector").k(3).columns("id").buildParameters();
-    assertThatThrownBy(() -> LanceVectorSearch.search(spark, dir.toString(), queryFrame(queries), "emb", params))
-        .isInstanceOf(InvalidQueryException.class).hasMessageContaining("no such column")
+    assertThatThrownBy(
+            () ->
+                LanceVectorSearch.search(spark, dir.toString(), queryFrame(queries), "emb", params))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessageContaining("no such column")
         .hasMessageContaining("embedding");
-    assertThatThrownBy(() -> LanceVectorSearch.search(spark, dir.toString(), queryFrame(queries), "label", params))
-        .isInstanceOf(InvalidQueryException.class).hasMessageContaining("column \"label\": it is string");
-    assertThatThrownBy(() -> LanceVectorSearch.search(spark, dir.toString(),
-        queryFrame(queries).withColumnRenamed("qid", "id"), "embedding", params))
-        .isInstanceOf(InvalidQueryException.class).hasMessageContaining("a column \"id\"");
-    assertThatThrownBy(() -> LanceVectorSearch.search(spark, dir.toString(), queryFrame(queries), "embedding",
-        VectorQuery.builder("vector").vector(queries[0]).build()))
-        .isInstanceOf(InvalidQueryException.class).hasMessageContaining("leave q unset");
+    assertThatThrownBy(
+            () ->
+                LanceVectorSearch.search(
+                    spark, dir.toString(), queryFrame(queries), "label", params))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessageContaining("column \"label\": it is string");
+    assertThatThrownBy(
+            () ->
+                LanceVectorSearch.search(
+                    spark,
+                    dir.toString(),
+                    queryFrame(queries).withColumnRenamed("qid", "id"),
+                    "embedding",
+                    params))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessageContaining("a column \"id\"");
+    assertThatThrownBy(
+            () ->
+                LanceVectorSearch.search(
+                    spark,
+                    dir.toString(),
+                    queryFrame(queries),
+                    "embedding",
+                    VectorQuery.builder("vector").vector(queries[0]).build()))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessageContaining("leave q unset");
 
     float[][] shortOne = queries.clone();
     shortOne[4] = java.util.Arrays.copyOf(queries[4], 8);
-    assertThatThrownBy(() -> LanceVectorSearch.search(spark, dir.toString(), queryFrame(shortOne), "embedding",
-        params).collectAsList()).hasMessageContaining("query vectors from column \"embedding\": query qid=1004 "
-        + "has 8 dimensions but column \"vector\" holds 16-dimensional vectors");
+    assertThatThrownBy(
+            () ->
+                LanceVectorSearch.search(
+                        spark, dir.toString(), queryFrame(shortOne), "embedding", params)
+                    .collectAsList())
+        .hasMessageContaining(
+            "query vectors from column \"embedding\": query qid=1004 "
+                + "has 8 dimensions but column \"vector\" holds 16-dimensional vectors");
     float[][] nan = queries.clone();
     nan[6] = queries[6].clone();
     nan[6][2] = Float.NaN;
-    assertThatThrownBy(() -> LanceVectorSearch.search(spark, dir.toString(), queryFrame(nan), "embedding", params)
-        .collectAsList()).hasMessageContaining("query qid=1006 has a non-finite value (NaN) at position 2");
-    org.apache.spark.sql.Dataset<Row> withNull = queryFrame(queries).selectExpr("qid", "label",
-        "if(qid = 1009, null, embedding) as embedding");
-    assertThatThrownBy(() -> LanceVectorSearch.search(spark, dir.toString(), withNull, "embedding", params)
-        .collectAsList()).hasMessageContaining("query qid=1009 is null");
+    assertThatThrownBy(
+            () ->
+                LanceVectorSearch.search(
+                        spark, dir.toString(), queryFrame(nan), "embedding", params)
+                    .collectAsList())
+        .hasMessageContaining("query qid=1006 has a non-finite value (NaN) at position 2");
+    org.apache.spark.sql.Dataset<Row> withNull =
+        queryFrame(queries)
+            .selectExpr("qid", "label", "if(qid = 1009, null, embedding) as embedding");
+    assertThatThrownBy(
+            () ->
+                LanceVectorSearch.search(spark, dir.toString(), withNull, "embedding", params)
+                    .collectAsList())
+        .hasMessageContaining("query qid=1009 is null");
   }
 }

@@ -28,12 +28,14 @@ class SparkReadTest extends SharedSpark {
   @BeforeAll
   static void writeWithLance() throws Exception {
     dir = Files.createTempDirectory("spark-read");
-    LanceOracle.write(allocator, dir, 0, 9000, 128, 11, WriteParams.WriteMode.CREATE, 6000);   // v1: 6000 + 3000
-    LanceOracle.write(allocator, dir, 9000, 3000, 128, 11, WriteParams.WriteMode.APPEND, 6000); // v2: + 3000
+    LanceOracle.write(
+        allocator, dir, 0, 9000, 128, 11, WriteParams.WriteMode.CREATE, 6000); // v1: 6000 + 3000
+    LanceOracle.write(
+        allocator, dir, 9000, 3000, 128, 11, WriteParams.WriteMode.APPEND, 6000); // v2: + 3000
     try (var ds = LanceOracle.open(allocator, dir)) {
-      ds.delete("id % 5 = 0 AND id >= 6000");     // v3: 600 + 600 rows, Arrow IPC deletion files
-      ds.delete("id >= 200 AND id < 5700");       // v4: 5500 rows of fragment 0, a Roaring .bin file
-      ds.delete("id >= 9000 AND id < 9100");      // v5: fragment 2's deletion file grows
+      ds.delete("id % 5 = 0 AND id >= 6000"); // v3: 600 + 600 rows, Arrow IPC deletion files
+      ds.delete("id >= 200 AND id < 5700"); // v4: 5500 rows of fragment 0, a Roaring .bin file
+      ds.delete("id >= 9000 AND id < 9100"); // v5: fragment 2's deletion file grows
     }
   }
 
@@ -64,8 +66,10 @@ class SparkReadTest extends SharedSpark {
     assertThat(schema.apply("id").dataType()).isEqualTo(DataTypes.LongType);
     assertThat(schema.apply("tenant_id").dataType()).isEqualTo(DataTypes.IntegerType);
     assertThat(schema.apply("name").dataType()).isEqualTo(DataTypes.StringType);
-    assertThat(schema.apply("vector").dataType()).isEqualTo(new ArrayType(DataTypes.FloatType, true));
-    assertThat(schema.apply("vector").metadata().getLong("arrow.fixed-size-list.size")).isEqualTo(128);
+    assertThat(schema.apply("vector").dataType())
+        .isEqualTo(new ArrayType(DataTypes.FloatType, true));
+    assertThat(schema.apply("vector").metadata().getLong("arrow.fixed-size-list.size"))
+        .isEqualTo(128);
   }
 
   @Test
@@ -81,14 +85,23 @@ class SparkReadTest extends SharedSpark {
 
   @Test
   void filtersArePushedAndAgreeWithLance() {
-    Dataset<Row> df = spark.read().format("lance").load(dir.toString())
-        .filter("tenant_id = 42 OR (name LIKE 'user-1%' AND id BETWEEN 100 AND 5000) OR name IS NULL")
-        .select("id", "tenant_id", "name");
+    Dataset<Row> df =
+        spark
+            .read()
+            .format("lance")
+            .load(dir.toString())
+            .filter(
+                "tenant_id = 42 OR (name LIKE 'user-1%' AND id BETWEEN 100 AND 5000) OR name IS NULL")
+            .select("id", "tenant_id", "name");
     String plan = df.queryExecution().executedPlan().toString();
     assertThat(plan).contains("LanceScan").contains("filter=");
     List<List<Object>> actual = sparkRows(df);
-    List<List<Object>> expected = LanceOracle.rows(allocator, dir, List.of("id", "tenant_id", "name"),
-        "tenant_id = 42 OR (name LIKE 'user-1%' AND id >= 100 AND id <= 5000) OR name IS NULL");
+    List<List<Object>> expected =
+        LanceOracle.rows(
+            allocator,
+            dir,
+            List.of("id", "tenant_id", "name"),
+            "tenant_id = 42 OR (name LIKE 'user-1%' AND id >= 100 AND id <= 5000) OR name IS NULL");
     actual.sort(byId());
     expected.sort(byId());
     assertThat(actual).isEqualTo(expected);
@@ -104,26 +117,34 @@ class SparkReadTest extends SharedSpark {
 
   @Test
   void oneInputPartitionPerFragmentAndLargeFragmentsAreSplit() {
-    assertThat(spark.read().format("lance").load(dir.toString()).rdd().getNumPartitions()).isEqualTo(3);
-    Dataset<Row> split = spark.read().format("lance").option("max_rows_per_partition", "1000").load(dir.toString());
+    assertThat(spark.read().format("lance").load(dir.toString()).rdd().getNumPartitions())
+        .isEqualTo(3);
+    Dataset<Row> split =
+        spark.read().format("lance").option("max_rows_per_partition", "1000").load(dir.toString());
     assertThat(split.rdd().getNumPartitions()).isEqualTo(6 + 3 + 3);
     assertThat(split.count()).isEqualTo(LanceOracle.countRows(allocator, dir));
   }
 
   @Test
   void timeTravelWithTheVersionOption() {
-    assertThat(spark.read().format("lance").option("version", 1).load(dir.toString()).count()).isEqualTo(9000);
-    assertThat(spark.read().format("lance").option("version", "2").load(dir.toString()).count()).isEqualTo(12000);
+    assertThat(spark.read().format("lance").option("version", 1).load(dir.toString()).count())
+        .isEqualTo(9000);
+    assertThat(spark.read().format("lance").option("version", "2").load(dir.toString()).count())
+        .isEqualTo(12000);
     assertThat(spark.read().format("lance").option("versionAsOf", "3").load(dir.toString()).count())
         .isEqualTo(12000 - 1200);
-    assertThat(spark.read().format("lance").load(dir.toString()).count()).isEqualTo(12000 - 1200 - 5500 - 80); // 20 of the last 100 were already deleted
-    assertThatThrownBy(() -> spark.read().format("lance").option("version", 99).load(dir.toString()).count())
-        .hasMessageContaining("Cannot open version 99").hasMessageContaining("Available versions: 1 to 5");
+    assertThat(spark.read().format("lance").load(dir.toString()).count())
+        .isEqualTo(12000 - 1200 - 5500 - 80); // 20 of the last 100 were already deleted
+    assertThatThrownBy(
+            () -> spark.read().format("lance").option("version", 99).load(dir.toString()).count())
+        .hasMessageContaining("Cannot open version 99")
+        .hasMessageContaining("Available versions: 1 to 5");
   }
 
   @Test
   void missingDatasetIsAClearError() {
-    assertThatThrownBy(() -> spark.read().format("lance").load(dir.resolve("nope").toString()).count())
+    assertThatThrownBy(
+            () -> spark.read().format("lance").load(dir.resolve("nope").toString()).count())
         .hasMessageContaining("nope");
   }
 }

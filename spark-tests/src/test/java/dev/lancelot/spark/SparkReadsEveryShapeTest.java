@@ -56,8 +56,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every data shape of the file-format tests (flat types with each encoding Lance picks, encoding
  * hints, lists, large lists, structs, nulls at every level), written as a dataset by lance-core
- * 7.0.0 in formats 2.0, 2.1 and 2.2, read by {@code spark.read.format("lance")}: the column has
- * the documented Spark type and every row equals the Arrow data written, in order.
+ * 7.0.0 in formats 2.0, 2.1 and 2.2, read by {@code spark.read.format("lance")}: the column has the
+ * documented Spark type and every row equals the Arrow data written, in order.
  */
 class SparkReadsEveryShapeTest extends SharedSpark {
   static Path root;
@@ -105,21 +105,28 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     int first = c.rows() / 2 + 7;
     List<Object> expected = new ArrayList<>();
     Field field;
-    try (VectorSchemaRoot a = c.batch().make(1, first); VectorSchemaRoot b = c.batch().make(2, c.rows() - first)) {
+    try (VectorSchemaRoot a = c.batch().make(1, first);
+        VectorSchemaRoot b = c.batch().make(2, c.rows() - first)) {
       field = a.getVector(0).getField();
       for (VectorSchemaRoot batch : List.of(a, b)) {
         for (int i = 0; i < batch.getRowCount(); i++) {
           expected.add(arrowValue(batch.getVector(0), i, version.equals("2.0")));
         }
       }
-      try (org.lance.Dataset ds = org.lance.Dataset.write().allocator(allocator)
-          .reader(ArrowStreams.readerOf(allocator, List.of(a, b))).uri(dir.toString())
-          .dataStorageVersion(version).execute()) {
+      try (org.lance.Dataset ds =
+          org.lance.Dataset.write()
+              .allocator(allocator)
+              .reader(ArrowStreams.readerOf(allocator, List.of(a, b)))
+              .uri(dir.toString())
+              .dataStorageVersion(version)
+              .execute()) {
         assertThat(ds.getLanceFileFormatVersion()).isEqualTo(version);
       }
     }
     org.apache.spark.sql.Dataset<Row> df = spark.read().format("lance").load(dir.toString());
-    assertThat(df.schema().apply("c").dataType()).as("Spark type of %s", field).isEqualTo(sparkType(field));
+    assertThat(df.schema().apply("c").dataType())
+        .as("Spark type of %s", field)
+        .isEqualTo(sparkType(field));
     List<Row> rows = df.collectAsList();
     List<Object> actual = new ArrayList<>(rows.size());
     for (Row r : rows) {
@@ -151,7 +158,9 @@ class SparkReadsEveryShapeTest extends SharedSpark {
       };
     }
     if (t instanceof ArrowType.FloatingPoint fp) {
-      return fp.getPrecision() == FloatingPointPrecision.DOUBLE ? DataTypes.DoubleType : DataTypes.FloatType;
+      return fp.getPrecision() == FloatingPointPrecision.DOUBLE
+          ? DataTypes.DoubleType
+          : DataTypes.FloatType;
     }
     if (t instanceof ArrowType.Bool) {
       return DataTypes.BooleanType;
@@ -159,7 +168,9 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     if (t instanceof ArrowType.Utf8 || t instanceof ArrowType.LargeUtf8) {
       return DataTypes.StringType;
     }
-    if (t instanceof ArrowType.Binary || t instanceof ArrowType.LargeBinary || t instanceof ArrowType.FixedSizeBinary) {
+    if (t instanceof ArrowType.Binary
+        || t instanceof ArrowType.LargeBinary
+        || t instanceof ArrowType.FixedSizeBinary) {
       return DataTypes.BinaryType;
     }
     if (t instanceof ArrowType.Date) {
@@ -171,7 +182,9 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     if (t instanceof ArrowType.Decimal d) {
       return DataTypes.createDecimalType(d.getPrecision(), d.getScale());
     }
-    if (t instanceof ArrowType.FixedSizeList || t instanceof ArrowType.List || t instanceof ArrowType.LargeList) {
+    if (t instanceof ArrowType.FixedSizeList
+        || t instanceof ArrowType.List
+        || t instanceof ArrowType.LargeList) {
       Field item = f.getChildren().get(0);
       return DataTypes.createArrayType(sparkType(item), item.isNullable());
     }
@@ -187,8 +200,8 @@ class SparkReadsEveryShapeTest extends SharedSpark {
 
   /**
    * Row {@code i} of an Arrow vector as the Java value Spark should return (java8 date/time API),
-   * normalized: lists as lists, structs as name-value maps, binary as text. Format 2.0 cannot
-   * store null structs, so a null struct is expected back as a struct of nulls.
+   * normalized: lists as lists, structs as name-value maps, binary as text. Format 2.0 cannot store
+   * null structs, so a null struct is expected back as a struct of nulls.
    */
   static Object arrowValue(FieldVector v, int i, boolean v20) {
     if (v.isNull(i)) {
@@ -228,7 +241,9 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     if (v instanceof VarCharVector || v instanceof LargeVarCharVector) {
       return v.getObject(i).toString();
     }
-    if (v instanceof VarBinaryVector || v instanceof LargeVarBinaryVector || v instanceof FixedSizeBinaryVector) {
+    if (v instanceof VarBinaryVector
+        || v instanceof LargeVarBinaryVector
+        || v instanceof FixedSizeBinaryVector) {
       return "bytes:" + Arrays.toString((byte[]) v.getObject(i));
     }
     if (v instanceof DateDayVector d) {
@@ -239,7 +254,8 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     }
     if (v instanceof TimeStampMicroTZVector ts) {
       long us = ts.get(i);
-      return Instant.ofEpochSecond(Math.floorDiv(us, 1_000_000L), Math.floorMod(us, 1_000_000L) * 1000);
+      return Instant.ofEpochSecond(
+          Math.floorDiv(us, 1_000_000L), Math.floorMod(us, 1_000_000L) * 1000);
     }
     if (v instanceof DecimalVector d) {
       return d.getObject(i).stripTrailingZeros();
@@ -285,7 +301,9 @@ class SparkReadsEveryShapeTest extends SharedSpark {
       return ((Number) o).longValue();
     }
     if (o instanceof BigDecimal d) {
-      return d.scale() == 0 ? d.toBigIntegerExact() : d.stripTrailingZeros(); // decimal(20,0): uint64
+      return d.scale() == 0
+          ? d.toBigIntegerExact()
+          : d.stripTrailingZeros(); // decimal(20,0): uint64
     }
     if (o instanceof byte[] b) {
       return "bytes:" + Arrays.toString(b);

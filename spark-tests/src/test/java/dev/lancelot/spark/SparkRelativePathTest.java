@@ -15,11 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A relative location resolves once, on the driver, against the working directory of the
- * driver's default file system, as Spark's file sources resolve paths; tasks get the qualified
- * URI. On a cluster an executor's process runs in another directory than the driver; here the
- * driver's (local) file system is given another working directory than the JVM's, so a task that
- * resolved the path itself would write under the JVM's directory instead.
+ * A relative location resolves once, on the driver, against the working directory of the driver's
+ * default file system, as Spark's file sources resolve paths; tasks get the qualified URI. On a
+ * cluster an executor's process runs in another directory than the driver; here the driver's
+ * (local) file system is given another working directory than the JVM's, so a task that resolved
+ * the path itself would write under the JVM's directory instead.
  */
 class SparkRelativePathTest extends SharedSpark {
 
@@ -38,12 +38,15 @@ class SparkRelativePathTest extends SharedSpark {
     }
     Path dataset = driverDir.resolve(relative);
     assertThat(resolved).isEqualTo("file:" + dataset.toUri().getPath().replaceAll("/$", ""));
-    // every file the manifest names is there, and every data and index file there is in the manifest
+    // every file the manifest names is there, and every data and index file there is in the
+    // manifest
     Set<String> named = PathFlows.manifestFiles(resolved, conf);
     Set<String> present = new TreeSet<>();
     try (Stream<Path> files = Files.walk(dataset)) {
-      files.filter(Files::isRegularFile).filter(f -> f.toString().endsWith(".lance") || f.toString()
-          .endsWith("index.idx")).forEach(f -> present.add("file:" + f.toUri().getPath()));
+      files
+          .filter(Files::isRegularFile)
+          .filter(f -> f.toString().endsWith(".lance") || f.toString().endsWith("index.idx"))
+          .forEach(f -> present.add("file:" + f.toUri().getPath()));
     }
     assertThat(present).isEqualTo(named).hasSizeGreaterThan(5);
     try (Stream<Path> versions = Files.list(dataset.resolve("_versions"))) {

@@ -22,9 +22,9 @@ import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
-import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -57,20 +57,27 @@ class SparkScanPushdownTest extends SharedSpark {
     writeDataset(dir);
     Dataset<Row> lance = spark.read().format("lance").load(dir.toString());
     lance.createOrReplaceTempView("pushed");
-    spark.createDataFrame(lance.collectAsList(), lance.schema()).createOrReplaceTempView("reference");
+    spark
+        .createDataFrame(lance.collectAsList(), lance.schema())
+        .createOrReplaceTempView("reference");
   }
 
-  /** 600 rows in 6 fragments of 100 (v1: 500, v2: +100), then v3 deletes id % 7 = 0 and v4 id < 60. */
+  /**
+   * 600 rows in 6 fragments of 100 (v1: 500, v2: +100), then v3 deletes id % 7 = 0 and v4 id < 60.
+   */
   static void writeDataset(Path dir) throws java.io.IOException {
     try (VectorSchemaRoot first = rows(0, 500);
-         var reader = ArrowStreams.readerOf(allocator, List.of(first));
-         var ds = dev.lancelot.engine.Dataset.write(dir.toString(), reader,
-             WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(100))) {
+        var reader = ArrowStreams.readerOf(allocator, List.of(first));
+        var ds =
+            dev.lancelot.engine.Dataset.write(
+                dir.toString(),
+                reader,
+                WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(100))) {
       try (VectorSchemaRoot more = rows(500, 100);
-           var r2 = ArrowStreams.readerOf(allocator, List.of(more));
-           var v2 = ds.append(r2);
-           var v3 = v2.delete("id % 7 = 0");
-           var v4 = v3.delete("id < 60")) {
+          var r2 = ArrowStreams.readerOf(allocator, List.of(more));
+          var v2 = ds.append(r2);
+          var v3 = v2.delete("id % 7 = 0");
+          var v4 = v3.delete("id < 60")) {
         assertThat(v4.version()).isEqualTo(4);
         // the data really holds a NaN with its sign bit set (the engine orders it below -Infinity)
         assertThat(v4.countRows("d < DOUBLE '-Infinity'")).isPositive();
@@ -80,17 +87,20 @@ class SparkScanPushdownTest extends SharedSpark {
   }
 
   static VectorSchemaRoot rows(int first, int n) {
-    Schema schema = new Schema(List.of(
-        Field.notNullable("id", new ArrowType.Int(64, true)),
-        Field.nullable("i", new ArrowType.Int(32, true)),
-        Field.nullable("d", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-        Field.nullable("f", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
-        Field.nullable("s", ArrowType.Utf8.INSTANCE),
-        Field.nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")),
-        Field.nullable("tsny", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "America/New_York")),
-        Field.nullable("ntz", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null)),
-        Field.nullable("dt", new ArrowType.Date(DateUnit.DAY)),
-        new Field("b", FieldType.nullable(ArrowType.Bool.INSTANCE), null)));
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.notNullable("id", new ArrowType.Int(64, true)),
+                Field.nullable("i", new ArrowType.Int(32, true)),
+                Field.nullable("d", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                Field.nullable("f", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+                Field.nullable("s", ArrowType.Utf8.INSTANCE),
+                Field.nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")),
+                Field.nullable(
+                    "tsny", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "America/New_York")),
+                Field.nullable("ntz", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null)),
+                Field.nullable("dt", new ArrowType.Date(DateUnit.DAY)),
+                new Field("b", FieldType.nullable(ArrowType.Bool.INSTANCE), null)));
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     root.allocateNew();
     for (int r = 0; r < n; r++) {
@@ -164,46 +174,94 @@ class SparkScanPushdownTest extends SharedSpark {
   }
 
   /** Whether the engine answers the whole condition, or Spark still filters (all or part of it). */
-  enum Pushed { ENGINE, SPARK_TOO }
+  enum Pushed {
+    ENGINE,
+    SPARK_TOO
+  }
 
   static Stream<Arguments> conditions() {
     Pushed e = Pushed.ENGINE;
     Pushed s = Pushed.SPARK_TOO;
     return Stream.of(
         // doubles: zeros, NaNs, infinities in Spark's order
-        Arguments.of("d = 0", e), Arguments.of("d = -0.0D", e), Arguments.of("d <> 0", e),
-        Arguments.of("d < 0", e), Arguments.of("d <= 0", e), Arguments.of("d > 0", e), Arguments.of("d >= 0", e),
-        Arguments.of("d < -0.0D", e), Arguments.of("d >= -0.0D", e),
-        Arguments.of("d = double('NaN')", e), Arguments.of("d <> double('NaN')", e),
-        Arguments.of("d < double('NaN')", e), Arguments.of("d <= double('NaN')", e),
-        Arguments.of("d > double('NaN')", e), Arguments.of("d >= double('NaN')", e),
-        Arguments.of("d > 1.0D", e), Arguments.of("d >= 1.5D", e), Arguments.of("d < -1.0D", e),
-        Arguments.of("d <= 1.5D", e), Arguments.of("d = 1.5D", e), Arguments.of("d <> 1.5D", e),
-        Arguments.of("d = double('Infinity')", e), Arguments.of("d < double('-Infinity')", e),
-        Arguments.of("d > double('-Infinity')", e), Arguments.of("d >= double('Infinity')", e),
-        Arguments.of("d IN (0.0D, 1.5D, double('NaN'))", e), Arguments.of("d IN (1.5D, NULL)", e),
-        Arguments.of("d <=> 0.0D", e), Arguments.of("d <=> NULL", e), Arguments.of("NOT (d <=> 1.5D)", e),
-        Arguments.of("NOT (d > 0)", e), Arguments.of("NOT (d = double('NaN'))", e),
-        Arguments.of("NOT (d <= double('NaN'))", e), Arguments.of("NOT (d > double('NaN'))", e),
-        Arguments.of("d IS NULL", e), Arguments.of("d IS NOT NULL", e),
+        Arguments.of("d = 0", e),
+        Arguments.of("d = -0.0D", e),
+        Arguments.of("d <> 0", e),
+        Arguments.of("d < 0", e),
+        Arguments.of("d <= 0", e),
+        Arguments.of("d > 0", e),
+        Arguments.of("d >= 0", e),
+        Arguments.of("d < -0.0D", e),
+        Arguments.of("d >= -0.0D", e),
+        Arguments.of("d = double('NaN')", e),
+        Arguments.of("d <> double('NaN')", e),
+        Arguments.of("d < double('NaN')", e),
+        Arguments.of("d <= double('NaN')", e),
+        Arguments.of("d > double('NaN')", e),
+        Arguments.of("d >= double('NaN')", e),
+        Arguments.of("d > 1.0D", e),
+        Arguments.of("d >= 1.5D", e),
+        Arguments.of("d < -1.0D", e),
+        Arguments.of("d <= 1.5D", e),
+        Arguments.of("d = 1.5D", e),
+        Arguments.of("d <> 1.5D", e),
+        Arguments.of("d = double('Infinity')", e),
+        Arguments.of("d < double('-Infinity')", e),
+        Arguments.of("d > double('-Infinity')", e),
+        Arguments.of("d >= double('Infinity')", e),
+        Arguments.of("d IN (0.0D, 1.5D, double('NaN'))", e),
+        Arguments.of("d IN (1.5D, NULL)", e),
+        Arguments.of("d <=> 0.0D", e),
+        Arguments.of("d <=> NULL", e),
+        Arguments.of("NOT (d <=> 1.5D)", e),
+        Arguments.of("NOT (d > 0)", e),
+        Arguments.of("NOT (d = double('NaN'))", e),
+        Arguments.of("NOT (d <= double('NaN'))", e),
+        Arguments.of("NOT (d > double('NaN'))", e),
+        Arguments.of("d IS NULL", e),
+        Arguments.of("d IS NOT NULL", e),
         Arguments.of("d > 1.5", e), // a decimal literal: Spark compares in double
         // floats, also widened to double by Spark
-        Arguments.of("f = 0", e), Arguments.of("f > 0", e), Arguments.of("f < 0", e), Arguments.of("f >= 1.5", e),
-        Arguments.of("f = float('NaN')", e), Arguments.of("f < float('NaN')", e), Arguments.of("f > 1.5D", e),
+        Arguments.of("f = 0", e),
+        Arguments.of("f > 0", e),
+        Arguments.of("f < 0", e),
+        Arguments.of("f >= 1.5", e),
+        Arguments.of("f = float('NaN')", e),
+        Arguments.of("f < float('NaN')", e),
+        Arguments.of("f > 1.5D", e),
         Arguments.of("f <= float('-Infinity')", e),
         // integers, arithmetic and casts
-        Arguments.of("i = 5", e), Arguments.of("i <> 5", e), Arguments.of("i < 0", e),
-        Arguments.of("i IN (1, 2, NULL)", e), Arguments.of("NOT i IN (1, 2)", e), Arguments.of("i IS NULL", e),
-        Arguments.of("i <=> NULL", e), Arguments.of("i <=> 3", e), Arguments.of("NOT (i <=> 3)", e),
-        Arguments.of("i + 1 > 10", e), Arguments.of("i * 2 = 10", e), Arguments.of("i % 3 = 1", e),
-        Arguments.of("-i > 5", e), Arguments.of("i - id < -100", e), Arguments.of("i = id", e),
-        Arguments.of("CAST(i AS BIGINT) > 1", e), Arguments.of("id % 7 = 3", e),
-        Arguments.of("id BETWEEN 100 AND 120", e), Arguments.of("i > 2.5", e) /* Spark rewrites it to i > 2 */, Arguments.of("i / 2 > 3", s),
+        Arguments.of("i = 5", e),
+        Arguments.of("i <> 5", e),
+        Arguments.of("i < 0", e),
+        Arguments.of("i IN (1, 2, NULL)", e),
+        Arguments.of("NOT i IN (1, 2)", e),
+        Arguments.of("i IS NULL", e),
+        Arguments.of("i <=> NULL", e),
+        Arguments.of("i <=> 3", e),
+        Arguments.of("NOT (i <=> 3)", e),
+        Arguments.of("i + 1 > 10", e),
+        Arguments.of("i * 2 = 10", e),
+        Arguments.of("i % 3 = 1", e),
+        Arguments.of("-i > 5", e),
+        Arguments.of("i - id < -100", e),
+        Arguments.of("i = id", e),
+        Arguments.of("CAST(i AS BIGINT) > 1", e),
+        Arguments.of("id % 7 = 3", e),
+        Arguments.of("id BETWEEN 100 AND 120", e),
+        Arguments.of("i > 2.5", e) /* Spark rewrites it to i > 2 */,
+        Arguments.of("i / 2 > 3", s),
         // strings
-        Arguments.of("s = 'user-75'", e), Arguments.of("s > 'user-3'", e), Arguments.of("s IN ('user-61', 'user-62')", e),
-        Arguments.of("s LIKE 'user-1%'", e), Arguments.of("s LIKE '%9'", e), Arguments.of("s LIKE '%33%'", e),
-        Arguments.of("s IS NULL", e), Arguments.of("NOT s LIKE 'user-1%'", e),
-        Arguments.of("s LIKE 'u_er-1%'", s), Arguments.of("upper(s) = 'USER-75'", s),
+        Arguments.of("s = 'user-75'", e),
+        Arguments.of("s > 'user-3'", e),
+        Arguments.of("s IN ('user-61', 'user-62')", e),
+        Arguments.of("s LIKE 'user-1%'", e),
+        Arguments.of("s LIKE '%9'", e),
+        Arguments.of("s LIKE '%33%'", e),
+        Arguments.of("s IS NULL", e),
+        Arguments.of("NOT s LIKE 'user-1%'", e),
+        Arguments.of("s LIKE 'u_er-1%'", s),
+        Arguments.of("upper(s) = 'USER-75'", s),
         // timestamps (UTC, another zone, no zone) and dates
         Arguments.of("ts > TIMESTAMP '2024-01-10 00:00:00'", e),
         Arguments.of("ts = TIMESTAMP '2024-01-05 04:00:00.25'", e),
@@ -211,10 +269,15 @@ class SparkScanPushdownTest extends SharedSpark {
         Arguments.of("tsny = TIMESTAMP '2024-01-05 04:00:00.25'", e),
         Arguments.of("ntz = TIMESTAMP_NTZ '2024-01-05 04:00:00.25'", e),
         Arguments.of("ntz >= TIMESTAMP_NTZ '2024-01-05 00:00:00'", e),
-        Arguments.of("ts IS NULL", e), Arguments.of("dt < DATE '2024-01-05'", e),
-        Arguments.of("dt = DATE '2024-01-20'", e), Arguments.of("dt IN (DATE '2024-01-02', DATE '2024-01-03')", e),
+        Arguments.of("ts IS NULL", e),
+        Arguments.of("dt < DATE '2024-01-05'", e),
+        Arguments.of("dt = DATE '2024-01-20'", e),
+        Arguments.of("dt IN (DATE '2024-01-02', DATE '2024-01-03')", e),
         // booleans and combinations
-        Arguments.of("b", e), Arguments.of("NOT b", e), Arguments.of("b = false", e), Arguments.of("b IS NULL", e),
+        Arguments.of("b", e),
+        Arguments.of("NOT b", e),
+        Arguments.of("b = false", e),
+        Arguments.of("b IS NULL", e),
         Arguments.of("(d > 0 OR i < 0) AND s IS NOT NULL", e),
         Arguments.of("NOT (i > 0 OR d = 0)", e),
         Arguments.of("(i > 0 AND upper(s) = 'USER-75') OR d = 0", s));
@@ -226,7 +289,8 @@ class SparkScanPushdownTest extends SharedSpark {
     Dataset<Row> lance = spark.sql("SELECT id FROM pushed WHERE " + condition);
     SparkPlan plan = lance.queryExecution().sparkPlan();
     boolean sparkFilters = plan.find(p -> p instanceof FilterExec).isDefined();
-    assertThat(sparkFilters).as("Spark filters after the scan for: %s\n%s", condition, plan)
+    assertThat(sparkFilters)
+        .as("Spark filters after the scan for: %s\n%s", condition, plan)
         .isEqualTo(pushed == Pushed.SPARK_TOO);
     if (pushed == Pushed.ENGINE) {
       assertThat(scanDescription(plan)).contains("filter=");
@@ -238,8 +302,11 @@ class SparkScanPushdownTest extends SharedSpark {
   /** The timestamp cases above select a row, in each zone: the comparisons are not vacuous. */
   @org.junit.jupiter.api.Test
   void timestampLiteralsMeanTheSameInstantInEveryZone() {
-    for (String c : List.of("ts = TIMESTAMP '2024-01-05 04:00:00.25'", "tsny = TIMESTAMP '2024-01-05 04:00:00.25'",
-        "ntz = TIMESTAMP_NTZ '2024-01-05 04:00:00.25'")) {
+    for (String c :
+        List.of(
+            "ts = TIMESTAMP '2024-01-05 04:00:00.25'",
+            "tsny = TIMESTAMP '2024-01-05 04:00:00.25'",
+            "ntz = TIMESTAMP_NTZ '2024-01-05 04:00:00.25'")) {
       assertThat(ids(spark.sql("SELECT id FROM pushed WHERE " + c))).as(c).containsExactly(100L);
     }
   }

@@ -43,7 +43,8 @@ class SparkVectorSearchTest extends SharedSpark {
   }
 
   static void assertSameAsLance(List<Row> rows, List<LanceOracle.Hit> lance) {
-    assertThat(rows).extracting(r -> r.getLong(r.fieldIndex("id")))
+    assertThat(rows)
+        .extracting(r -> r.getLong(r.fieldIndex("id")))
         .containsExactlyElementsOf(lance.stream().map(LanceOracle.Hit::id).toList());
     for (int i = 0; i < rows.size(); i++) {
       assertThat(rows.get(i).getFloat(rows.get(i).fieldIndex("_distance")))
@@ -54,12 +55,21 @@ class SparkVectorSearchTest extends SharedSpark {
   @Test
   void globalTopKNotKPerPartition() {
     float[] q = query(1);
-    Dataset<Row> df = LanceVectorSearch.search(spark, dir.toString(),
-        VectorQuery.builder("vector").vector(q).k(10).useIndex(false).columns("id", "tenant_id").build());
+    Dataset<Row> df =
+        LanceVectorSearch.search(
+            spark,
+            dir.toString(),
+            VectorQuery.builder("vector")
+                .vector(q)
+                .k(10)
+                .useIndex(false)
+                .columns("id", "tenant_id")
+                .build());
     assertThat(df.rdd().getNumPartitions()).isGreaterThanOrEqualTo(1);
     List<Row> rows = df.collectAsList();
     assertThat(rows).hasSize(10);
-    assertSameAsLance(rows, LanceOracle.nearest(allocator, dir, q, 10, null, null, null, false, null, false));
+    assertSameAsLance(
+        rows, LanceOracle.nearest(allocator, dir, q, 10, null, null, null, false, null, false));
     assertThat(Arrays.asList(df.columns())).containsExactly("id", "tenant_id", "_distance");
   }
 
@@ -67,15 +77,42 @@ class SparkVectorSearchTest extends SharedSpark {
   void prefilterAndPostfilterFromSparkMatchLance() {
     float[] q = query(2);
     String filter = "tenant_id >= 10";
-    List<Row> post = LanceVectorSearch.search(spark, dir.toString(), VectorQuery.builder("vector").vector(q).k(10)
-        .useIndex(false).metric("cosine").filter(filter).columns("id").build()).collectAsList();
-    assertSameAsLance(post, LanceOracle.nearest(allocator, dir, q, 10, null, null, DistanceType.Cosine, false, filter,
-        false));
+    List<Row> post =
+        LanceVectorSearch.search(
+                spark,
+                dir.toString(),
+                VectorQuery.builder("vector")
+                    .vector(q)
+                    .k(10)
+                    .useIndex(false)
+                    .metric("cosine")
+                    .filter(filter)
+                    .columns("id")
+                    .build())
+            .collectAsList();
+    assertSameAsLance(
+        post,
+        LanceOracle.nearest(
+            allocator, dir, q, 10, null, null, DistanceType.Cosine, false, filter, false));
     assertThat(post.size()).isLessThan(10);
-    List<Row> pre = LanceVectorSearch.search(spark, dir.toString(), VectorQuery.builder("vector").vector(q).k(10)
-        .useIndex(false).metric("cosine").filter(filter).prefilter(true).columns("id").build()).collectAsList();
-    assertSameAsLance(pre, LanceOracle.nearest(allocator, dir, q, 10, null, null, DistanceType.Cosine, false, filter,
-        true));
+    List<Row> pre =
+        LanceVectorSearch.search(
+                spark,
+                dir.toString(),
+                VectorQuery.builder("vector")
+                    .vector(q)
+                    .k(10)
+                    .useIndex(false)
+                    .metric("cosine")
+                    .filter(filter)
+                    .prefilter(true)
+                    .columns("id")
+                    .build())
+            .collectAsList();
+    assertSameAsLance(
+        pre,
+        LanceOracle.nearest(
+            allocator, dir, q, 10, null, null, DistanceType.Cosine, false, filter, true));
     assertThat(pre).hasSize(10);
   }
 
@@ -83,41 +120,77 @@ class SparkVectorSearchTest extends SharedSpark {
   void sqlTableValuedFunctionWithNamedArguments() {
     float[] q = query(3);
     String array = "array(" + toSql(q) + ")";
-    Dataset<Row> df = spark.sql("SELECT * FROM lance_vector_search('" + dir + "', column => 'vector', q => " + array
-        + ", k => 5, use_index => false, columns => array('id'), with_row_id => true)");
+    Dataset<Row> df =
+        spark.sql(
+            "SELECT * FROM lance_vector_search('"
+                + dir
+                + "', column => 'vector', q => "
+                + array
+                + ", k => 5, use_index => false, columns => array('id'), with_row_id => true)");
     List<Row> rows = df.collectAsList();
-    assertSameAsLance(rows, LanceOracle.nearest(allocator, dir, q, 5, null, null, null, false, null, false));
+    assertSameAsLance(
+        rows, LanceOracle.nearest(allocator, dir, q, 5, null, null, null, false, null, false));
     assertThat(Arrays.asList(df.columns())).containsExactly("id", "_distance", "_rowid");
   }
 
-  /** lance-spark's VECTOR_SEARCH and argument names run the same search (issue: lance-spark names). */
+  /**
+   * lance-spark's VECTOR_SEARCH and argument names run the same search (issue: lance-spark names).
+   */
   @Test
   void vectorSearchUnderLanceSparkNames() {
     float[] q = query(7);
     String array = "array(" + toSql(q) + ")";
-    Dataset<Row> named = spark.sql("SELECT * FROM VECTOR_SEARCH(table => '" + dir + "', query_vector => " + array
-        + ", vector_column => 'vector', num_results => 6, distance_type => 'cosine', columns => array('id'), "
-        + "filter => 'tenant_id >= 10', prefilter => true, with_row_id => true)");
+    Dataset<Row> named =
+        spark.sql(
+            "SELECT * FROM VECTOR_SEARCH(table => '"
+                + dir
+                + "', query_vector => "
+                + array
+                + ", vector_column => 'vector', num_results => 6, distance_type => 'cosine', columns => array('id'), "
+                + "filter => 'tenant_id >= 10', prefilter => true, with_row_id => true)");
     assertThat(Arrays.asList(named.columns())).containsExactly("id", "_distance", "_rowid");
-    assertSameAsLance(named.collectAsList(), LanceOracle.nearest(allocator, dir, q, 6, null, null,
-        DistanceType.Cosine, false, "tenant_id >= 10", true));
+    assertSameAsLance(
+        named.collectAsList(),
+        LanceOracle.nearest(
+            allocator, dir, q, 6, null, null, DistanceType.Cosine, false, "tenant_id >= 10", true));
 
     // positional (table, query_vector, num_results), default column "vector", every column
-    Dataset<Row> positional = spark.sql("SELECT * FROM vector_search('" + dir + "', " + array + ", 4)");
-    assertThat(Arrays.asList(positional.columns())).contains("id", "tenant_id", "vector", "_distance");
-    assertSameAsLance(positional.collectAsList(), LanceOracle.nearest(allocator, dir, q, 4, null, null, null, false,
-        null, false));
-    Dataset<Row> star = spark.sql("SELECT * FROM VECTOR_SEARCH(table => '" + dir + "', query_vector => " + array
-        + ", limit => 4, columns => array('*'))");
+    Dataset<Row> positional =
+        spark.sql("SELECT * FROM vector_search('" + dir + "', " + array + ", 4)");
+    assertThat(Arrays.asList(positional.columns()))
+        .contains("id", "tenant_id", "vector", "_distance");
+    assertSameAsLance(
+        positional.collectAsList(),
+        LanceOracle.nearest(allocator, dir, q, 4, null, null, null, false, null, false));
+    Dataset<Row> star =
+        spark.sql(
+            "SELECT * FROM VECTOR_SEARCH(table => '"
+                + dir
+                + "', query_vector => "
+                + array
+                + ", limit => 4, columns => array('*'))");
     assertThat(star.columns()).isEqualTo(positional.columns());
 
     // lower_bound / upper_bound are Lance's distance range: lower inclusive, upper exclusive
-    List<LanceOracle.Hit> exact = LanceOracle.nearest(allocator, dir, q, 20, null, null, null, false, null, false);
+    List<LanceOracle.Hit> exact =
+        LanceOracle.nearest(allocator, dir, q, 20, null, null, null, false, null, false);
     float lower = exact.get(3).distance();
     float upper = exact.get(9).distance();
-    List<Row> ranged = spark.sql("SELECT id, _distance FROM VECTOR_SEARCH(table => '" + dir + "', query_vector => "
-        + array + ", k => 20, lower_bound => " + lower + ", upper_bound => " + upper + ")").collectAsList();
-    assertThat(ranged).extracting(r -> r.getLong(0))
+    List<Row> ranged =
+        spark
+            .sql(
+                "SELECT id, _distance FROM VECTOR_SEARCH(table => '"
+                    + dir
+                    + "', query_vector => "
+                    + array
+                    + ", k => 20, lower_bound => "
+                    + lower
+                    + ", upper_bound => "
+                    + upper
+                    + ")")
+            .collectAsList();
+    assertThat(ranged)
+        .extracting(r -> r.getLong(0))
         .containsExactlyElementsOf(exact.subList(3, 9).stream().map(LanceOracle.Hit::id).toList());
   }
 
@@ -127,30 +200,51 @@ class SparkVectorSearchTest extends SharedSpark {
     LanceOracle.write(allocator, indexed, 0, 3000, DIM, 9, WriteParams.WriteMode.CREATE, 3000);
     LanceOracle.createIvfPq(allocator, indexed, "vector", 8, 4);
     float[] q = query(8);
-    String call = "SELECT id, _distance FROM VECTOR_SEARCH(table => '" + indexed + "', query_vector => array("
-        + toSql(q) + "), num_results => 5, nprobes => 1, bypass_vector_index => ";
-    List<LanceOracle.Hit> exact = LanceOracle.nearest(allocator, indexed, q, 5, null, null, null, false, null, false);
+    String call =
+        "SELECT id, _distance FROM VECTOR_SEARCH(table => '"
+            + indexed
+            + "', query_vector => array("
+            + toSql(q)
+            + "), num_results => 5, nprobes => 1, bypass_vector_index => ";
+    List<LanceOracle.Hit> exact =
+        LanceOracle.nearest(allocator, indexed, q, 5, null, null, null, false, null, false);
     assertSameAsLance(spark.sql(call + "true)").collectAsList(), exact);
     // through the index (one partition, PQ distances without refine) the answer is approximate
     List<Row> approximate = spark.sql(call + "false)").collectAsList();
-    assertThat(approximate).extracting(r -> r.getFloat(1))
+    assertThat(approximate)
+        .extracting(r -> r.getFloat(1))
         .isNotEqualTo(exact.stream().map(LanceOracle.Hit::distance).toList());
   }
 
   @Test
   void vectorSearchArgumentErrorsNameTheArgument() {
-    String start = "SELECT * FROM VECTOR_SEARCH(table => '" + dir + "', query_vector => array(" + toSql(query(9))
-        + "), ";
+    String start =
+        "SELECT * FROM VECTOR_SEARCH(table => '"
+            + dir
+            + "', query_vector => array("
+            + toSql(query(9))
+            + "), ";
     assertThatThrownBy(() -> spark.sql(start + "num_result => 3)").collect())
-        .hasMessageContaining("unknown argument \"num_result\"").hasMessageContaining("Did you mean \"num_results\"?");
+        .hasMessageContaining("unknown argument \"num_result\"")
+        .hasMessageContaining("Did you mean \"num_results\"?");
     assertThatThrownBy(() -> spark.sql(start + "num_results => 3, k => 4)").collect())
         .hasMessageContaining("\"num_results\" and \"k\" are the same parameter");
     assertThatThrownBy(() -> spark.sql(start + "offset => 2)").collect())
-        .hasMessageContaining("offset is not supported").hasMessageContaining("LIMIT n OFFSET m");
+        .hasMessageContaining("offset is not supported")
+        .hasMessageContaining("LIMIT n OFFSET m");
     assertThatThrownBy(() -> spark.sql(start + "bypass_vector_index => 'yes')").collect())
         .hasMessageContaining("bypass_vector_index must be true or false");
-    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance_vector_search('" + dir + "', column => 'vector', "
-        + "q => array(" + toSql(query(9)) + "), nprobe => 3)").collect())
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql(
+                        "SELECT * FROM lance_vector_search('"
+                            + dir
+                            + "', column => 'vector', "
+                            + "q => array("
+                            + toSql(query(9))
+                            + "), nprobe => 3)")
+                    .collect())
         .hasMessageContaining("Did you mean \"nprobes\"?");
   }
 
@@ -158,24 +252,40 @@ class SparkVectorSearchTest extends SharedSpark {
   void batchQueriesAreKeyedByQueryIndex() {
     float[] a = query(4);
     float[] b = query(5);
-    List<Row> rows = LanceVectorSearch.search(spark, dir.toString(), VectorQuery.builder("vector").vectors(a, b)
-        .k(3).useIndex(false).columns("id").build()).collectAsList();
+    List<Row> rows =
+        LanceVectorSearch.search(
+                spark,
+                dir.toString(),
+                VectorQuery.builder("vector")
+                    .vectors(a, b)
+                    .k(3)
+                    .useIndex(false)
+                    .columns("id")
+                    .build())
+            .collectAsList();
     assertThat(rows).hasSize(6);
     assertThat(rows).extracting(r -> r.getInt(0)).containsExactly(0, 0, 0, 1, 1, 1);
-    assertSameAsLance(rows.subList(0, 3), LanceOracle.nearest(allocator, dir, a, 3, null, null, null, false, null,
-        false));
-    assertSameAsLance(rows.subList(3, 6), LanceOracle.nearest(allocator, dir, b, 3, null, null, null, false, null,
-        false));
+    assertSameAsLance(
+        rows.subList(0, 3),
+        LanceOracle.nearest(allocator, dir, a, 3, null, null, null, false, null, false));
+    assertSameAsLance(
+        rows.subList(3, 6),
+        LanceOracle.nearest(allocator, dir, b, 3, null, null, null, false, null, false));
   }
 
   @Test
   void explainShowsTheEnginePlanAndPartitionMapping() {
     VectorQuery query = VectorQuery.builder("vector").vector(query(6)).k(3).useIndex(false).build();
     String text = LanceVectorSearch.explain(spark, dir.toString(), query);
-    assertThat(text).contains("LanceVectorSearch[").contains("partitions=4")
-        .contains("partition 0 -> flat-0 fragments=[0]").contains("FlatKnn: unit=flat-3, fragments=[3]");
+    assertThat(text)
+        .contains("LanceVectorSearch[")
+        .contains("partitions=4")
+        .contains("partition 0 -> flat-0 fragments=[0]")
+        .contains("FlatKnn: unit=flat-3, fragments=[3]");
     Dataset<Row> df = LanceVectorSearch.search(spark, dir.toString(), query);
-    String plan = df.queryExecution().explainString(org.apache.spark.sql.execution.ExplainMode.fromString("simple"));
+    String plan =
+        df.queryExecution()
+            .explainString(org.apache.spark.sql.execution.ExplainMode.fromString("simple"));
     assertThat(plan).contains("LanceVectorSearch[");
   }
 
@@ -189,5 +299,4 @@ class SparkVectorSearchTest extends SharedSpark {
     }
     return sb.toString();
   }
-
 }

@@ -34,17 +34,19 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The fault matrix of docs/storage.md (the engine's {@code FaultMatrixTest}) on a real store: every
  * operation that commits against every kind of fault, injected between the engine and the store's
- * own Hadoop file system ({@link FaultInjectingFileSystem#wrap}), so that the engine sees the store's
- * scheme and uses its commit protocol (HDFS: temporary file and rename; S3: one conditional PUT).
+ * own Hadoop file system ({@link FaultInjectingFileSystem#wrap}), so that the engine sees the
+ * store's scheme and uses its commit protocol (HDFS: temporary file and rename; S3: one conditional
+ * PUT).
  *
  * <p>The engine's matrix faults every call of a clean run; on a server that is too slow for a test
  * suite, so this one faults a representative call of each kind: the first call of each distinct
  * (operation kind, file kind) pair of the clean run (a create of a data file, the close of a
- * transaction file, the status check of a manifest's temporary file, the rename publishing it, ...).
- * {@code -Dlancelot.test.faults.everyCall=true} faults every call, as the engine's matrix does.
+ * transaction file, the status check of a manifest's temporary file, the rename publishing it,
+ * ...). {@code -Dlancelot.test.faults.everyCall=true} faults every call, as the engine's matrix
+ * does.
  *
- * <p>After each faulted run the checks are the engine matrix's: the dataset is exactly as before the
- * operation or exactly as after the clean run, a failed operation left it as before (or either,
+ * <p>After each faulted run the checks are the engine matrix's: the dataset is exactly as before
+ * the operation or exactly as after the clean run, a failed operation left it as before (or either,
  * when the error says the commit's outcome is unknown) and names the failing path, and running a
  * failed operation again without faults gives exactly the clean result.
  */
@@ -53,10 +55,13 @@ abstract class StoreFaultMatrix {
   static final int ATTEMPTS = 4;
 
   BufferAllocator allocator;
+
   /** Reaches the store without faults: preparing, copying, checking. */
   Configuration plain;
+
   /** Reaches the store through the fault-injecting file system. */
   Configuration faulted;
+
   Faults faults;
   private String root;
   private final Map<FaultedOperation, Fixture> fixtures = new EnumMap<>(FaultedOperation.class);
@@ -76,13 +81,23 @@ abstract class StoreFaultMatrix {
   /** A fresh directory on the store for this class's datasets. */
   abstract String newRoot();
 
-  /** The state an operation starts from, the state a clean run ends in, and the calls of the clean run. */
-  record Fixture(String template, DatasetState before, DatasetState after, List<Faults.Call> calls) {}
+  /**
+   * The state an operation starts from, the state a clean run ends in, and the calls of the clean
+   * run.
+   */
+  record Fixture(
+      String template, DatasetState before, DatasetState after, List<Faults.Call> calls) {}
 
   /** One faulted run: where, what was thrown, which calls were faulted, and the state it left. */
-  record Outcome(String dir, RuntimeException error, List<Faults.Call> injected, DatasetState state) {
+  record Outcome(
+      String dir, RuntimeException error, List<Faults.Call> injected, DatasetState state) {
     String describe() {
-      return "faulted " + injected + ", " + (error == null ? "succeeded" : "failed: " + error) + ", left " + state;
+      return "faulted "
+          + injected
+          + ", "
+          + (error == null ? "succeeded" : "failed: " + error)
+          + ", left "
+          + state;
     }
   }
 
@@ -91,7 +106,9 @@ abstract class StoreFaultMatrix {
     allocator = new RootAllocator();
     plain = startStore();
     faults = Faults.register().hangMillis(5);
-    faulted = FaultInjectingFileSystem.wrap(new Configuration(plain), scheme(), fileSystemClass(), faults);
+    faulted =
+        FaultInjectingFileSystem.wrap(
+            new Configuration(plain), scheme(), fileSystemClass(), faults);
     faulted.setInt(RetryPolicy.MAX_ATTEMPTS, ATTEMPTS);
     faulted.setLong(RetryPolicy.INITIAL_BACKOFF_MS, 1);
     faulted.setLong(RetryPolicy.MAX_BACKOFF_MS, 2);
@@ -102,8 +119,14 @@ abstract class StoreFaultMatrix {
 
   @AfterAll
   void tearDown() {
-    System.out.println("[fault matrix on " + scheme() + "] " + runs + " faulted runs in "
-        + (System.nanoTime() - started) / 1_000_000_000 + " s");
+    System.out.println(
+        "[fault matrix on "
+            + scheme()
+            + "] "
+            + runs
+            + " faulted runs in "
+            + (System.nanoTime() - started) / 1_000_000_000
+            + " s");
     try {
       if (faults != null) {
         faults.unregister();
@@ -171,7 +194,8 @@ abstract class StoreFaultMatrix {
   @ParameterizedTest(name = "{0}")
   @EnumSource(FaultedOperation.class)
   void truncatedWriteOfEachFile(FaultedOperation op) {
-    List<Faults.Call> creates = fixture(op).calls().stream().filter(c -> c.op() == Faults.Op.CREATE).toList();
+    List<Faults.Call> creates =
+        fixture(op).calls().stream().filter(c -> c.op() == Faults.Op.CREATE).toList();
     for (int k : sampled(creates, -1)) {
       if (!truncatable(creates.get(k - 1).path())) {
         continue;
@@ -185,10 +209,11 @@ abstract class StoreFaultMatrix {
   @ParameterizedTest(name = "{0}")
   @EnumSource(FaultedOperation.class)
   void throwOnCloseOfEachFile(FaultedOperation op) {
-    List<Faults.Call> closes = fixture(op).calls().stream().filter(c -> c.op() == Faults.Op.CLOSE).toList();
+    List<Faults.Call> closes =
+        fixture(op).calls().stream().filter(c -> c.op() == Faults.Op.CLOSE).toList();
     for (int k : sampled(closes, -1)) {
-      assertOnlyAdvisoryFilesMayFail(op,
-          run(op, s -> s.fail(Faults.Op.CLOSE, p -> true, k, 1, Faults.Kind.FAIL_AFTER)));
+      assertOnlyAdvisoryFilesMayFail(
+          op, run(op, s -> s.fail(Faults.Op.CLOSE, p -> true, k, 1, Faults.Kind.FAIL_AFTER)));
     }
   }
 
@@ -202,16 +227,19 @@ abstract class StoreFaultMatrix {
 
   // ---------------------------------------------------------------- which calls are faulted
 
-  /** Whether the sweep columns also fault calls outside {@code _versions/} (a quarter of them each). */
+  /**
+   * Whether the sweep columns also fault calls outside {@code _versions/} (a quarter of them each).
+   */
   static final boolean ALL_KINDS = Boolean.getBoolean("lancelot.test.faults.allKinds");
+
   /** The columns that fault the N-th call for a sweep of N ({@link #sampled}). */
   static final int SWEEP_COLUMNS = 4;
 
   /**
-   * The numbers (from 1) of the calls to fault in {@code calls}: every one with
-   * {@code lancelot.test.faults.everyCall}; else the first of each (operation kind, file kind), and
-   * in the sweep column {@code column} (0 to {@value #SWEEP_COLUMNS} - 1; -1 for all) only the
-   * very first call and those under {@code _versions/} (with {@code lancelot.test.faults.allKinds}, also every
+   * The numbers (from 1) of the calls to fault in {@code calls}: every one with {@code
+   * lancelot.test.faults.everyCall}; else the first of each (operation kind, file kind), and in the
+   * sweep column {@code column} (0 to {@value #SWEEP_COLUMNS} - 1; -1 for all) only the very first
+   * call and those under {@code _versions/} (with {@code lancelot.test.faults.allKinds}, also every
    * {@value #SWEEP_COLUMNS}-th of the others, in turn): the commit's calls are where the stores
    * differ (rename, conditional PUT), the others are those of any Hadoop stream, faulted at every
    * call by the engine's matrix.
@@ -242,7 +270,10 @@ abstract class StoreFaultMatrix {
     return out;
   }
 
-  /** The kind of file a path is: data, transaction, deletion, index, manifest, its temporary file, hint, directory. */
+  /**
+   * The kind of file a path is: data, transaction, deletion, index, manifest, its temporary file,
+   * hint, directory.
+   */
   static String fileKind(String path) {
     String p = path.contains(" -> ") ? path.substring(path.indexOf(" -> ") + 4) : path;
     String name = p.substring(p.lastIndexOf('/') + 1);
@@ -276,7 +307,9 @@ abstract class StoreFaultMatrix {
       if (o.state().equals(f.before())) {
         faults.reset();
         op.run(o.dir(), faulted, allocator);
-        assertThat(DatasetState.read(o.dir(), plain, allocator)).as("retry after " + o.describe()).isEqualTo(f.after());
+        assertThat(DatasetState.read(o.dir(), plain, allocator))
+            .as("retry after " + o.describe())
+            .isEqualTo(f.after());
       }
     }
     delete(o.dir());
@@ -289,7 +322,8 @@ abstract class StoreFaultMatrix {
   void assertRetriedUnlessAnUploadBroke(FaultedOperation op, Outcome o) {
     assertThat(o.injected()).as(o.describe()).hasSize(1);
     Faults.Call faulted = o.injected().get(0);
-    boolean uploadBroke = faulted.op() == Faults.Op.CLOSE && !faulted.path().contains("/_versions/");
+    boolean uploadBroke =
+        faulted.op() == Faults.Op.CLOSE && !faulted.path().contains("/_versions/");
     if (uploadBroke) {
       assertThat(o.error()).as(o.describe()).isNotNull();
       assertThat(o.error().getMessage()).as(o.describe()).contains(faulted.path());
@@ -326,7 +360,9 @@ abstract class StoreFaultMatrix {
       path = path.substring(path.indexOf(" -> ") + 4);
     } else if (path.contains("/_versions/.") && path.endsWith(".tmp")) {
       String name = path.substring(path.lastIndexOf("/.") + 2);
-      path = path.substring(0, path.lastIndexOf("/.") + 1) + name.substring(0, name.indexOf(".manifest") + 9);
+      path =
+          path.substring(0, path.lastIndexOf("/.") + 1)
+              + name.substring(0, name.indexOf(".manifest") + 9);
     }
     assertThat(o.error().getMessage()).as(o.describe()).contains(path);
     assertThat(o.error()).as(o.describe()).isInstanceOf(StorageException.class);
@@ -336,24 +372,37 @@ abstract class StoreFaultMatrix {
 
   /** The starting state in a template directory, and a clean run of the operation on a copy. */
   synchronized Fixture fixture(FaultedOperation op) {
-    return fixtures.computeIfAbsent(op, o -> {
-      String template = root + "/" + o.name() + "/template";
-      o.prepare(template, plain, allocator);
-      DatasetState before = DatasetState.read(template, plain, allocator);
-      String clean = copy(template, root + "/" + o.name() + "/clean");
-      faults.reset();
-      o.run(clean, faulted, allocator);
-      List<Faults.Call> calls = faults.calls();
-      faults.reset();
-      DatasetState after = DatasetState.read(clean, plain, allocator);
-      assertThat(after).as("%s changes the dataset", o).isNotEqualTo(before);
-      assertThat(after.version()).isEqualTo(before.version() + 1);
-      assertThat(calls).as("calls of %s reach the store through the faults", o).isNotEmpty()
-          .allMatch(c -> c.path().startsWith(scheme() + "://"));
-      System.out.println("[fault matrix on " + scheme() + "] " + o + ": " + calls.size() + " storage calls in a "
-          + "clean run, " + sampled(calls, -1).size() + " distinct");
-      return new Fixture(template, before, after, calls);
-    });
+    return fixtures.computeIfAbsent(
+        op,
+        o -> {
+          String template = root + "/" + o.name() + "/template";
+          o.prepare(template, plain, allocator);
+          DatasetState before = DatasetState.read(template, plain, allocator);
+          String clean = copy(template, root + "/" + o.name() + "/clean");
+          faults.reset();
+          o.run(clean, faulted, allocator);
+          List<Faults.Call> calls = faults.calls();
+          faults.reset();
+          DatasetState after = DatasetState.read(clean, plain, allocator);
+          assertThat(after).as("%s changes the dataset", o).isNotEqualTo(before);
+          assertThat(after.version()).isEqualTo(before.version() + 1);
+          assertThat(calls)
+              .as("calls of %s reach the store through the faults", o)
+              .isNotEmpty()
+              .allMatch(c -> c.path().startsWith(scheme() + "://"));
+          System.out.println(
+              "[fault matrix on "
+                  + scheme()
+                  + "] "
+                  + o
+                  + ": "
+                  + calls.size()
+                  + " storage calls in a "
+                  + "clean run, "
+                  + sampled(calls, -1).size()
+                  + " distinct");
+          return new Fixture(template, before, after, calls);
+        });
   }
 
   Outcome run(FaultedOperation op, Consumer<Faults> script) {

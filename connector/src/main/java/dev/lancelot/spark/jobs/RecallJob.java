@@ -23,32 +23,48 @@ import org.apache.spark.sql.SparkSession;
  *   --dataset s3a://bucket/items --queries s3a://bucket/queries.fvecs --k 10,100 \
  *   --grid "nprobes=1,4,16;refine_factor=1,4" --filter "tenant_id < 10" --out s3a://bucket/recall
  * </pre>
- * Exit code 0 on success, 2 on bad input (with one message on standard error), 1 on any other failure.
+ *
+ * Exit code 0 on success, 2 on bad input (with one message on standard error), 1 on any other
+ * failure.
  */
 public final class RecallJob {
-  static final String USAGE = String.join("\n",
-      "Usage: RecallJob --dataset <uri> --queries <uri> --k <k>[,<k>...] --out <dir> [options]",
-      "",
-      "Measures recall@k, rows returned and per-query latency of the dataset's vector searches for every",
-      "setting of a grid in five scenarios (no filter, prefilter, highly selective prefilter, unindexed",
-      "data present, fast_search), against exact search on the same version.",
-      "",
-      "  --dataset <uri>            the Lance dataset searched",
-      "  --queries <uri>            query vectors: a Lance dataset or an .fvecs file",
-      "  --query-column <name>      the query vector column of a Lance dataset of queries (default: --column)",
-      "  --column <name>            the vector column searched (default: vector)",
-      "  --k <k>[,<k>...]           the k of the searches, each evaluated on its own (default: 10)",
-      "  --grid <grid>              settings, e.g. \"nprobes=1,4,16;refine_factor=1,4\" (default: one setting of",
-      "                             defaults); refine_factor=1 means no refine step",
-      "  --filter <sql>             the filter of the prefilter scenario",
-      "  --selective-filter <sql>   the filter of the highly selective prefilter scenario",
-      "  --out <dir>                where results.json, results.lance, report.html and its plots go",
-      "  --truth <dir>              where ground truths are stored and reused (default: <out>/truth)",
-      "  --limit-queries <n>        the first n query vectors only",
-      "  --version <v>              the dataset version (default: the latest)",
-      "  --help                     this text");
-  private static final Set<String> OPTIONS = Set.of("dataset", "queries", "query-column", "column", "k", "grid",
-      "filter", "selective-filter", "out", "truth", "limit-queries", "version");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: RecallJob --dataset <uri> --queries <uri> --k <k>[,<k>...] --out <dir> [options]",
+          "",
+          "Measures recall@k, rows returned and per-query latency of the dataset's vector searches for every",
+          "setting of a grid in five scenarios (no filter, prefilter, highly selective prefilter, unindexed",
+          "data present, fast_search), against exact search on the same version.",
+          "",
+          "  --dataset <uri>            the Lance dataset searched",
+          "  --queries <uri>            query vectors: a Lance dataset or an .fvecs file",
+          "  --query-column <name>      the query vector column of a Lance dataset of queries (default: --column)",
+          "  --column <name>            the vector column searched (default: vector)",
+          "  --k <k>[,<k>...]           the k of the searches, each evaluated on its own (default: 10)",
+          "  --grid <grid>              settings, e.g. \"nprobes=1,4,16;refine_factor=1,4\" (default: one setting of",
+          "                             defaults); refine_factor=1 means no refine step",
+          "  --filter <sql>             the filter of the prefilter scenario",
+          "  --selective-filter <sql>   the filter of the highly selective prefilter scenario",
+          "  --out <dir>                where results.json, results.lance, report.html and its plots go",
+          "  --truth <dir>              where ground truths are stored and reused (default: <out>/truth)",
+          "  --limit-queries <n>        the first n query vectors only",
+          "  --version <v>              the dataset version (default: the latest)",
+          "  --help                     this text");
+  private static final Set<String> OPTIONS =
+      Set.of(
+          "dataset",
+          "queries",
+          "query-column",
+          "column",
+          "k",
+          "grid",
+          "filter",
+          "selective-filter",
+          "out",
+          "truth",
+          "limit-queries",
+          "version");
 
   private RecallJob() {}
 
@@ -99,61 +115,78 @@ public final class RecallJob {
   private static int run(SparkSession spark, RecallSpec spec, PrintStream out, PrintStream err) {
     RecallRun run;
     try {
-      run = DistributedRecall.run(spark, spec, line -> {
-        out.println(line);
-        out.flush();
-      });
+      run =
+          DistributedRecall.run(
+              spark,
+              spec,
+              line -> {
+                out.println(line);
+                out.flush();
+              });
     } catch (LancelotException e) {
       err.println(e.getMessage());
       return 2;
     }
-    out.printf("%-28s %-26s %-7s %5s %8s %8s %8s %10s %10s%n", "scenario", "params", "metric", "k", "recall",
-        "p5", "rows", "p50 ms", "p99 ms");
+    out.printf(
+        "%-28s %-26s %-7s %5s %8s %8s %8s %10s %10s%n",
+        "scenario", "params", "metric", "k", "recall", "p5", "rows", "p50 ms", "p99 ms");
     for (RecallResult r : run.rows()) {
       if (r.measured()) {
-        out.printf("%-28s %-26s %-7s %5d %8.4f %8.4f %8.2f %10.3f %10.3f%n", r.scenario(), r.params(), r.metric(),
-            r.k(), r.recall(), r.recallP5(), r.rowsPerQuery(), r.p50Ms(), r.p99Ms());
+        out.printf(
+            "%-28s %-26s %-7s %5d %8.4f %8.4f %8.2f %10.3f %10.3f%n",
+            r.scenario(),
+            r.params(),
+            r.metric(),
+            r.k(),
+            r.recall(),
+            r.recallP5(),
+            r.rowsPerQuery(),
+            r.p50Ms(),
+            r.p99Ms());
       } else {
         out.printf("%-28s %-26s %-7s %5d %s%n", r.scenario(), r.params(), "-", r.k(), r.note());
       }
     }
-    out.printf("ground truth: %d reused, %d computed; %d query vectors on version %d%n", run.truthsReused().size(),
-        run.truthsComputed().size(), run.queries(), run.version());
+    out.printf(
+        "ground truth: %d reused, %d computed; %d query vectors on version %d%n",
+        run.truthsReused().size(), run.truthsComputed().size(), run.queries(), run.version());
     return 0;
   }
 
-  /** The arguments as a spec; unknown or repeated options and missing values fail with a message. */
+  /**
+   * The arguments as a spec; unknown or repeated options and missing values fail with a message.
+   */
   static RecallSpec parse(String[] args) {
     Map<String, String> a = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--") || !OPTIONS.contains(arg.substring(2))) {
-        throw new RecallInputException("Cannot run the recall job: unknown argument \""
-            + arg + "\". See --help.");
+        throw new RecallInputException(
+            "Cannot run the recall job: unknown argument \"" + arg + "\". See --help.");
       }
       if (i + 1 >= args.length) {
-        throw new RecallInputException("Cannot run the recall job: " + arg
-            + " needs a value. See --help.");
+        throw new RecallInputException(
+            "Cannot run the recall job: " + arg + " needs a value. See --help.");
       }
       if (a.put(arg.substring(2), args[++i]) != null) {
-        throw new RecallInputException("Cannot run the recall job: " + arg
-            + " is given twice.");
+        throw new RecallInputException("Cannot run the recall job: " + arg + " is given twice.");
       }
     }
     for (String required : List.of("dataset", "queries", "out")) {
       if (!a.containsKey(required)) {
-        throw new RecallInputException("Cannot run the recall job: --" + required
-            + " is required. See --help.");
+        throw new RecallInputException(
+            "Cannot run the recall job: --" + required + " is required. See --help.");
       }
     }
-    RecallSpec.Builder b = RecallSpec.builder(a.get("dataset"))
-        .column(a.getOrDefault("column", "vector"))
-        .queriesAt(a.get("queries"), a.get("query-column"))
-        .grid(a.get("grid"))
-        .filter(a.get("filter"))
-        .selectiveFilter(a.get("selective-filter"))
-        .out(a.get("out"))
-        .truth(a.get("truth"));
+    RecallSpec.Builder b =
+        RecallSpec.builder(a.get("dataset"))
+            .column(a.getOrDefault("column", "vector"))
+            .queriesAt(a.get("queries"), a.get("query-column"))
+            .grid(a.get("grid"))
+            .filter(a.get("filter"))
+            .selectiveFilter(a.get("selective-filter"))
+            .out(a.get("out"))
+            .truth(a.get("truth"));
     if (a.containsKey("k")) {
       List<Integer> ks = new ArrayList<>();
       for (String k : a.get("k").split(",", -1)) {
@@ -174,8 +207,8 @@ public final class RecallJob {
     try {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw new RecallInputException("Cannot run the recall job: " + option + " \"" + value
-          + "\" is not a whole number.");
+      throw new RecallInputException(
+          "Cannot run the recall job: " + option + " \"" + value + "\" is not a whole number.");
     }
   }
 }

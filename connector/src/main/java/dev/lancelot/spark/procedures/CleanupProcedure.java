@@ -28,32 +28,33 @@ import org.apache.spark.sql.types.StructType;
  * {@code CALL lance.system.cleanup(table => 'db.items', older_than => '2026-12-01 00:00:00' |
  * retain_versions => 5 [, delete_unverified => false])}: the engine's {@link Dataset#cleanup} —
  * removes the versions selected (never the latest, never a tagged one) and every file no kept
- * version references; files no version ever referenced only once older than 7 days unless
- * {@code delete_unverified}. {@code older_than} is a timestamp in the session time zone
- * ({@code yyyy-MM-dd[ HH:mm:ss[.fraction]]}) or an ISO-8601 instant ({@code ...Z} or with an
- * offset). Returns one row.
+ * version references; files no version ever referenced only once older than 7 days unless {@code
+ * delete_unverified}. {@code older_than} is a timestamp in the session time zone ({@code
+ * yyyy-MM-dd[ HH:mm:ss[.fraction]]}) or an ISO-8601 instant ({@code ...Z} or with an offset).
+ * Returns one row.
  */
 final class CleanupProcedure extends LanceProcedure {
   static final String NAME = "cleanup";
   private static final String SUMMARY =
       "Removes versions older than older_than and/or beyond the retain_versions newest (never the latest or a "
-      + "tagged version), then every file no kept version references.";
+          + "tagged version), then every file no kept version references.";
 
-  static final StructType OUTPUT = new StructType()
-      .add("latest_version", DataTypes.LongType, false)
-      .add("versions_removed", DataTypes.createArrayType(DataTypes.LongType, false), false)
-      .add("data_files_removed", DataTypes.LongType, false)
-      .add("deletion_files_removed", DataTypes.LongType, false)
-      .add("transaction_files_removed", DataTypes.LongType, false)
-      .add("index_segments_removed", DataTypes.LongType, false)
-      .add("unreferenced_files_removed", DataTypes.LongType, false)
-      .add("bytes_removed", DataTypes.LongType, false);
+  static final StructType OUTPUT =
+      new StructType()
+          .add("latest_version", DataTypes.LongType, false)
+          .add("versions_removed", DataTypes.createArrayType(DataTypes.LongType, false), false)
+          .add("data_files_removed", DataTypes.LongType, false)
+          .add("deletion_files_removed", DataTypes.LongType, false)
+          .add("transaction_files_removed", DataTypes.LongType, false)
+          .add("index_segments_removed", DataTypes.LongType, false)
+          .add("unreferenced_files_removed", DataTypes.LongType, false)
+          .add("bytes_removed", DataTypes.LongType, false);
 
   private static final ProcedureParameter[] PARAMETERS = {
-      required("table", DataTypes.StringType),
-      optional("older_than", DataTypes.StringType),
-      optional("retain_versions", DataTypes.LongType),
-      optional("delete_unverified", DataTypes.BooleanType, "false"),
+    required("table", DataTypes.StringType),
+    optional("older_than", DataTypes.StringType),
+    optional("retain_versions", DataTypes.LongType),
+    optional("delete_unverified", DataTypes.BooleanType, "false"),
   };
 
   CleanupProcedure(LanceCatalog catalog) {
@@ -63,27 +64,45 @@ final class CleanupProcedure extends LanceProcedure {
   @Override
   protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
     if (!args.has("older_than") && !args.has("retain_versions")) {
-      throw new InvalidInputException("give older_than (a timestamp) and/or retain_versions (a number of versions); "
-          + "without either cleanup would select nothing.");
+      throw new InvalidInputException(
+          "give older_than (a timestamp) and/or retain_versions (a number of versions); "
+              + "without either cleanup would select nothing.");
     }
-    Optional<Instant> olderThan = args.has("older_than")
-        ? Optional.of(parseInstant(args.string("older_than"), sessionZone(spark))) : Optional.empty();
+    Optional<Instant> olderThan =
+        args.has("older_than")
+            ? Optional.of(parseInstant(args.string("older_than"), sessionZone(spark)))
+            : Optional.empty();
     OptionalInt retain = OptionalInt.empty();
     if (args.has("retain_versions")) {
       long n = ((Number) args.given().get("retain_versions")).longValue();
       if (n < 1 || n > Integer.MAX_VALUE) {
-        throw new InvalidInputException("argument retain_versions must be at least 1 (the latest version is always "
-            + "kept), got " + n + ".");
+        throw new InvalidInputException(
+            "argument retain_versions must be at least 1 (the latest version is always "
+                + "kept), got "
+                + n
+                + ".");
       }
       retain = OptionalInt.of((int) n);
     }
     String location = tableLocation(args);
-    CleanupOptions options = new CleanupOptions(olderThan, retain, args.bool("delete_unverified", false));
-    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()))) {
+    CleanupOptions options =
+        new CleanupOptions(olderThan, retain, args.bool("delete_unverified", false));
+    try (Dataset ds =
+        Dataset.open(
+            location, OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()))) {
       CleanupResult r = ds.cleanup(options);
-      return List.of(new GenericInternalRow(new Object[] {ds.version(),
-          new GenericArrayData(r.versionsRemoved().toArray()), r.dataFilesRemoved(), r.deletionFilesRemoved(),
-          r.transactionFilesRemoved(), r.indexSegmentsRemoved(), r.unreferencedFilesRemoved(), r.bytesRemoved()}));
+      return List.of(
+          new GenericInternalRow(
+              new Object[] {
+                ds.version(),
+                new GenericArrayData(r.versionsRemoved().toArray()),
+                r.dataFilesRemoved(),
+                r.deletionFilesRemoved(),
+                r.transactionFilesRemoved(),
+                r.indexSegmentsRemoved(),
+                r.unreferencedFilesRemoved(),
+                r.bytesRemoved()
+              }));
     }
   }
 
@@ -112,9 +131,14 @@ final class CleanupProcedure extends LanceProcedure {
     try {
       return LocalDate.parse(t).atStartOfDay(zone).toInstant();
     } catch (DateTimeException e) {
-      throw new InvalidInputException("argument older_than \"" + text + "\" is not a timestamp; write it as "
-          + "'yyyy-MM-dd HH:mm:ss' (session time zone " + zone + "), 'yyyy-MM-dd', or an ISO-8601 instant such as "
-          + "'2026-12-01T00:00:00Z'.");
+      throw new InvalidInputException(
+          "argument older_than \""
+              + text
+              + "\" is not a timestamp; write it as "
+              + "'yyyy-MM-dd HH:mm:ss' (session time zone "
+              + zone
+              + "), 'yyyy-MM-dd', or an ISO-8601 instant such as "
+              + "'2026-12-01T00:00:00Z'.");
     }
   }
 }

@@ -27,35 +27,36 @@ final class CreateIndexProcedure extends LanceProcedure {
   static final String NAME = "create_index";
   private static final String SUMMARY =
       "Builds a vector index (IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ) from Spark and "
-      + "commits it as one new version; parameters not given keep Lance 7's defaults.";
+          + "commits it as one new version; parameters not given keep Lance 7's defaults.";
 
   /** The row describing a vector index after a build or an optimize. */
-  static final StructType VECTOR_INDEX = new StructType()
-      .add("name", DataTypes.StringType, false)
-      .add("index_type", DataTypes.StringType, false)
-      .add("metric", DataTypes.StringType, false)
-      .add("version", DataTypes.LongType, false)
-      .add("segments", DataTypes.IntegerType, false)
-      .add("indexed_fragments", DataTypes.IntegerType, false)
-      .add("indexed_rows", DataTypes.LongType, false)
-      .add("unindexed_rows", DataTypes.LongType, false);
+  static final StructType VECTOR_INDEX =
+      new StructType()
+          .add("name", DataTypes.StringType, false)
+          .add("index_type", DataTypes.StringType, false)
+          .add("metric", DataTypes.StringType, false)
+          .add("version", DataTypes.LongType, false)
+          .add("segments", DataTypes.IntegerType, false)
+          .add("indexed_fragments", DataTypes.IntegerType, false)
+          .add("indexed_rows", DataTypes.LongType, false)
+          .add("unindexed_rows", DataTypes.LongType, false);
 
   private static final ProcedureParameter[] PARAMETERS = {
-      required("table", DataTypes.StringType),
-      required("column", DataTypes.StringType),
-      required("index_type", DataTypes.StringType),
-      optional("metric", DataTypes.StringType),
-      optional("num_partitions", DataTypes.LongType),
-      optional("num_sub_vectors", DataTypes.LongType),
-      optional("num_bits", DataTypes.LongType),
-      optional("m", DataTypes.LongType),
-      optional("ef_construction", DataTypes.LongType),
-      optional("max_level", DataTypes.LongType),
-      optional("sample_rate", DataTypes.LongType),
-      optional("max_iterations", DataTypes.LongType),
-      optional("seed", DataTypes.LongType),
-      optional("name", DataTypes.StringType),
-      optional("replace", DataTypes.BooleanType),
+    required("table", DataTypes.StringType),
+    required("column", DataTypes.StringType),
+    required("index_type", DataTypes.StringType),
+    optional("metric", DataTypes.StringType),
+    optional("num_partitions", DataTypes.LongType),
+    optional("num_sub_vectors", DataTypes.LongType),
+    optional("num_bits", DataTypes.LongType),
+    optional("m", DataTypes.LongType),
+    optional("ef_construction", DataTypes.LongType),
+    optional("max_level", DataTypes.LongType),
+    optional("sample_rate", DataTypes.LongType),
+    optional("max_iterations", DataTypes.LongType),
+    optional("seed", DataTypes.LongType),
+    optional("name", DataTypes.StringType),
+    optional("replace", DataTypes.BooleanType),
   };
 
   CreateIndexProcedure(LanceCatalog catalog) {
@@ -73,12 +74,24 @@ final class CreateIndexProcedure extends LanceProcedure {
 
   /** {@link #VECTOR_INDEX} of index {@code name} at {@code version} of the dataset. */
   static InternalRow describe(String location, long version, String name) {
-    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withVersion(version)
-        .withHadoopConf(LancePathCatalog.hadoopConf()))) {
+    try (Dataset ds =
+        Dataset.open(
+            location,
+            OpenOptions.defaults()
+                .withVersion(version)
+                .withHadoopConf(LancePathCatalog.hadoopConf()))) {
       VectorIndexDescription d = VectorIndexes.describe(ds, name);
-      return new GenericInternalRow(new Object[] {UTF8String.fromString(d.name()),
-          UTF8String.fromString(d.type().name()), UTF8String.fromString(d.metric().lanceName()), version,
-          d.segments().size(), d.indexedFragments().size(), d.indexedRows(), d.unindexedRows()});
+      return new GenericInternalRow(
+          new Object[] {
+            UTF8String.fromString(d.name()),
+            UTF8String.fromString(d.type().name()),
+            UTF8String.fromString(d.metric().lanceName()),
+            version,
+            d.segments().size(),
+            d.indexedFragments().size(),
+            d.indexedRows(),
+            d.unindexedRows()
+          });
     }
   }
 }

@@ -29,21 +29,22 @@ final class CreateScalarIndexProcedure extends LanceProcedure {
   private static final String SUMMARY =
       "Builds a BTree index on a scalar column (on the driver) and commits it as one new version.";
 
-  private static final StructType OUTPUT = new StructType()
-      .add("name", DataTypes.StringType, false)
-      .add("index_type", DataTypes.StringType, false)
-      .add("column", DataTypes.StringType, false)
-      .add("version", DataTypes.LongType, false)
-      .add("indexed_rows", DataTypes.LongType, false)
-      .add("null_rows", DataTypes.LongType, false)
-      .add("unindexed_rows", DataTypes.LongType, false);
+  private static final StructType OUTPUT =
+      new StructType()
+          .add("name", DataTypes.StringType, false)
+          .add("index_type", DataTypes.StringType, false)
+          .add("column", DataTypes.StringType, false)
+          .add("version", DataTypes.LongType, false)
+          .add("indexed_rows", DataTypes.LongType, false)
+          .add("null_rows", DataTypes.LongType, false)
+          .add("unindexed_rows", DataTypes.LongType, false);
 
   private static final ProcedureParameter[] PARAMETERS = {
-      required("table", DataTypes.StringType),
-      required("column", DataTypes.StringType),
-      optional("index_type", DataTypes.StringType, "'BTREE'"),
-      optional("name", DataTypes.StringType),
-      optional("replace", DataTypes.BooleanType, "false"),
+    required("table", DataTypes.StringType),
+    required("column", DataTypes.StringType),
+    optional("index_type", DataTypes.StringType, "'BTREE'"),
+    optional("name", DataTypes.StringType),
+    optional("replace", DataTypes.BooleanType, "false"),
   };
 
   CreateScalarIndexProcedure(LanceCatalog catalog) {
@@ -54,21 +55,39 @@ final class CreateScalarIndexProcedure extends LanceProcedure {
   protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
     String type = args.string("index_type");
     if (!type.trim().equalsIgnoreCase("BTREE")) {
-      throw new InvalidInputException("unknown scalar index type \"" + type + "\"; the only scalar index type is BTREE"
-          + (type.trim().toUpperCase(Locale.ROOT).startsWith("IVF") ? " (vector indexes are built with "
-          + qualifiedName().replace(NAME, CreateIndexProcedure.NAME) + ")" : "") + ".");
+      throw new InvalidInputException(
+          "unknown scalar index type \""
+              + type
+              + "\"; the only scalar index type is BTREE"
+              + (type.trim().toUpperCase(Locale.ROOT).startsWith("IVF")
+                  ? " (vector indexes are built with "
+                      + qualifiedName().replace(NAME, CreateIndexProcedure.NAME)
+                      + ")"
+                  : "")
+              + ".");
     }
     String location = tableLocation(args);
-    BTreeBuildParams params = BTreeBuildParams.of(args.string("column")).withReplace(args.bool("replace", false));
+    BTreeBuildParams params =
+        BTreeBuildParams.of(args.string("column")).withReplace(args.bool("replace", false));
     if (args.has("name")) {
       params = params.withName(args.string("name"));
     }
-    try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()));
-         Dataset built = BTreeIndexBuilder.build(ds, params)) {
+    try (Dataset ds =
+            Dataset.open(
+                location, OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()));
+        Dataset built = BTreeIndexBuilder.build(ds, params)) {
       BTreeIndexStatistics st = BTreeIndexStatistics.of(built, params.name());
-      return List.of(new GenericInternalRow(new Object[] {UTF8String.fromString(params.name()),
-          UTF8String.fromString("BTREE"), UTF8String.fromString(st.column()), built.version(), st.rowsIndexed(),
-          st.nullRows(), st.unindexedRows()}));
+      return List.of(
+          new GenericInternalRow(
+              new Object[] {
+                UTF8String.fromString(params.name()),
+                UTF8String.fromString("BTREE"),
+                UTF8String.fromString(st.column()),
+                built.version(),
+                st.rowsIndexed(),
+                st.nullRows(),
+                st.unindexedRows()
+              }));
     }
   }
 }

@@ -35,10 +35,10 @@ import org.apache.spark.sql.types.StructType;
 /**
  * A stored procedure of {@link LanceCatalog}: one class per procedure, with named parameters and
  * one result table. It has no overloads, so it is its own bound procedure. {@link #bind} checks the
- * arguments' names and types (no I/O, no side effect: Spark binds while analysing, also for
- * {@code EXPLAIN CALL}); {@link #call} validates the values and does the work — Spark calls it only
- * when the {@code CALL} statement runs. A value the procedure refuses (an unknown table, a bad
- * index type...) is reported as one {@link LancelotException} naming the procedure and its usage.
+ * arguments' names and types (no I/O, no side effect: Spark binds while analysing, also for {@code
+ * EXPLAIN CALL}); {@link #call} validates the values and does the work — Spark calls it only when
+ * the {@code CALL} statement runs. A value the procedure refuses (an unknown table, a bad index
+ * type...) is reported as one {@link LancelotException} naming the procedure and its usage.
  */
 public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure {
   private final LanceCatalog catalog;
@@ -48,12 +48,19 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
   private final StructType outputType;
 
   /**
-   * @param name the procedure's name in namespace {@value Procedures#NAMESPACE}, e.g. {@code create_index}
-   * @param summary what it does, in one sentence (shown by {@code DESCRIBE PROCEDURE}, before the usage)
-   * @param parameters the required ones first (as Spark requires), then the optional ones (default NULL)
+   * @param name the procedure's name in namespace {@value Procedures#NAMESPACE}, e.g. {@code
+   *     create_index}
+   * @param summary what it does, in one sentence (shown by {@code DESCRIBE PROCEDURE}, before the
+   *     usage)
+   * @param parameters the required ones first (as Spark requires), then the optional ones (default
+   *     NULL)
    * @param outputType the columns of the rows {@link #run} returns
    */
-  protected LanceProcedure(LanceCatalog catalog, String name, String summary, ProcedureParameter[] parameters,
+  protected LanceProcedure(
+      LanceCatalog catalog,
+      String name,
+      String summary,
+      ProcedureParameter[] parameters,
       StructType outputType) {
     this.catalog = catalog;
     this.name = name;
@@ -101,7 +108,12 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
         optional.append(", ").append(arg);
       }
     }
-    return "CALL " + qualifiedName() + "(" + required + (optional.length() == 0 ? "" : " [" + optional + "]") + ")";
+    return "CALL "
+        + qualifiedName()
+        + "("
+        + required
+        + (optional.length() == 0 ? "" : " [" + optional + "]")
+        + ")";
   }
 
   @Override
@@ -115,9 +127,10 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
   }
 
   /**
-   * Checks the arguments' names and types against {@link #parameters()}, so that a misspelt name (with
-   * the closest parameter name), a missing required argument or a value of the wrong type is refused
-   * with the usage; Spark then orders the arguments and casts them to the parameters' types.
+   * Checks the arguments' names and types against {@link #parameters()}, so that a misspelt name
+   * (with the closest parameter name), a missing required argument or a value of the wrong type is
+   * refused with the usage; Spark then orders the arguments and casts them to the parameters'
+   * types.
    */
   @Override
   public BoundProcedure bind(StructType inputType) {
@@ -130,18 +143,29 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
       if (byName(f)) {
         p = parameter(f.name());
         if (p == null) {
-          throw refused("unknown parameter \"" + f.name() + "\". Did you mean \""
-              + ClosestName.closest(f.name(), Arrays.stream(params).map(ProcedureParameter::name).toList()) + "\"?");
+          throw refused(
+              "unknown parameter \""
+                  + f.name()
+                  + "\". Did you mean \""
+                  + ClosestName.closest(
+                      f.name(), Arrays.stream(params).map(ProcedureParameter::name).toList())
+                  + "\"?");
         }
       } else if (i < params.length) {
         p = params[i];
       } else {
-        throw refused("too many arguments (" + fields.length + "; it takes at most " + params.length + ")");
+        throw refused(
+            "too many arguments (" + fields.length + "; it takes at most " + params.length + ")");
       }
       given.add(p.name());
       if (!accepts(p.dataType(), f.dataType())) {
-        throw refused("parameter " + p.name() + " takes a " + p.dataType().sql() + ", got a "
-            + f.dataType().sql());
+        throw refused(
+            "parameter "
+                + p.name()
+                + " takes a "
+                + p.dataType().sql()
+                + ", got a "
+                + f.dataType().sql());
       }
     }
     for (ProcedureParameter p : params) {
@@ -158,10 +182,15 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
     try {
       rows = run(SparkSession.active(), new ProcedureArguments(parameters(), input));
     } catch (LancelotException e) {
-      String message = "Cannot run " + qualifiedName() + ": " + e.getMessage() + " Usage: " + usage();
-      throw e instanceof InvalidInputException ? new InvalidInputException(message, e) : new LancelotException(message, e);
+      String message =
+          "Cannot run " + qualifiedName() + ": " + e.getMessage() + " Usage: " + usage();
+      throw e instanceof InvalidInputException
+          ? new InvalidInputException(message, e)
+          : new LancelotException(message, e);
     }
-    return Collections.<Scan>singletonList(new Result(outputType(), rows.toArray(new InternalRow[0]))).iterator();
+    return Collections.<Scan>singletonList(
+            new Result(outputType(), rows.toArray(new InternalRow[0])))
+        .iterator();
   }
 
   /**
@@ -172,8 +201,12 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
     String table = args.string("table");
     String location = catalog.locationOf(table);
     if (!Dataset.exists(location, LancePathCatalog.hadoopConf())) {
-      throw new InvalidInputException("table \"" + table + "\" does not exist: there is no Lance dataset at " + location
-          + ". Create it first (CREATE TABLE ... AS SELECT, or write a DataFrame to it).");
+      throw new InvalidInputException(
+          "table \""
+              + table
+              + "\" does not exist: there is no Lance dataset at "
+              + location
+              + ". Create it first (CREATE TABLE ... AS SELECT, or write a DataFrame to it).");
     }
     return location;
   }
@@ -192,7 +225,8 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
 
   private LancelotException refused(String reason) {
     String end = reason.endsWith("?") ? " " : ". ";
-    return new InvalidInputException("Cannot run " + qualifiedName() + ": " + reason + end + "Usage: " + usage());
+    return new InvalidInputException(
+        "Cannot run " + qualifiedName() + ": " + reason + end + "Usage: " + usage());
   }
 
   private ProcedureParameter parameter(String name) {
@@ -209,13 +243,17 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
         && f.metadata().getBoolean(ProcedureParameter.BY_NAME_METADATA_KEY);
   }
 
-  /** Arguments Spark can cast to the parameter's type without losing meaning; NULL fits every type. */
+  /**
+   * Arguments Spark can cast to the parameter's type without losing meaning; NULL fits every type.
+   */
   private static boolean accepts(DataType parameter, DataType argument) {
     if (argument instanceof NullType) {
       return true;
     }
     if (parameter.equals(DataTypes.LongType)) {
-      return argument instanceof LongType || argument instanceof IntegerType || argument instanceof ShortType
+      return argument instanceof LongType
+          || argument instanceof IntegerType
+          || argument instanceof ShortType
           || argument instanceof ByteType;
     }
     if (parameter instanceof StringType) {

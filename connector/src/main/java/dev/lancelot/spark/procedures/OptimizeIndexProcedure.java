@@ -7,25 +7,24 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.system.optimize_index(table => 'db.items', name => 'vector_idx' [, retrain =>
  * true])}: brings a vector index up to date with {@link LanceIndexBuilder#optimize} — a delta
  * segment for the fragments appended since it was built, encoded from Spark with the index's model,
- * or with {@code retrain} a new model over every fragment — and returns the index's row as
- * {@code create_index} does.
+ * or with {@code retrain} a new model over every fragment — and returns the index's row as {@code
+ * create_index} does.
  */
 final class OptimizeIndexProcedure extends LanceProcedure {
   static final String NAME = "optimize_index";
   private static final String SUMMARY =
       "Indexes the fragments appended since a vector index was built (one delta segment), or with retrain "
-      + "=> true trains it anew over every fragment; the version stays when nothing is unindexed.";
+          + "=> true trains it anew over every fragment; the version stays when nothing is unindexed.";
 
   private static final ProcedureParameter[] PARAMETERS = {
-      required("table", DataTypes.StringType),
-      required("name", DataTypes.StringType),
-      optional("retrain", DataTypes.BooleanType, "false"),
+    required("table", DataTypes.StringType),
+    required("name", DataTypes.StringType),
+    optional("retrain", DataTypes.BooleanType, "false"),
   };
 
   OptimizeIndexProcedure(LanceCatalog catalog) {

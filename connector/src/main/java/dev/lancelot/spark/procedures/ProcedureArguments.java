@@ -9,9 +9,9 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StringType;
 
 /**
- * The arguments of one {@code CALL} as Java values by parameter name ({@code String},
- * {@code Long}, {@code Boolean}; absent optional arguments are null). Spark hands them over in
- * parameter order, already cast to the parameters' types.
+ * The arguments of one {@code CALL} as Java values by parameter name ({@code String}, {@code Long},
+ * {@code Boolean}; absent optional arguments are null). Spark hands them over in parameter order,
+ * already cast to the parameters' types.
  */
 public final class ProcedureArguments {
   private final Map<String, Object> values = new LinkedHashMap<>();
@@ -44,14 +44,18 @@ public final class ProcedureArguments {
     return v == null ? otherwise : (Boolean) v;
   }
 
-  /** The given arguments except {@code excluded}, by name, e.g. for the engine's {@code fromMap} specs. */
+  /**
+   * The given arguments except {@code excluded}, by name, e.g. for the engine's {@code fromMap}
+   * specs.
+   */
   public Map<String, Object> given(String... excluded) {
     Map<String, Object> out = new LinkedHashMap<>();
-    values.forEach((k, v) -> {
-      if (v != null && !java.util.List.of(excluded).contains(k)) {
-        out.put(k, v);
-      }
-    });
+    values.forEach(
+        (k, v) -> {
+          if (v != null && !java.util.List.of(excluded).contains(k)) {
+            out.put(k, v);
+          }
+        });
     return out;
   }
 }

@@ -17,26 +17,43 @@ public final class Procedures {
   /** The namespace of every procedure: {@code CALL lance.system.<name>(...)}. */
   public static final String NAMESPACE = "system";
 
-  private static final Map<String, Function<LanceCatalog, LanceProcedure>> REGISTRY = new TreeMap<>(Map.of(
-      AddColumnsProcedure.NAME, AddColumnsProcedure::new,
-      CleanupProcedure.NAME, CleanupProcedure::new,
-      CompactProcedure.NAME, CompactProcedure::new,
-      CreateIndexProcedure.NAME, CreateIndexProcedure::new,
-      CreateScalarIndexProcedure.NAME, CreateScalarIndexProcedure::new,
-      OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new,
-      RecallProcedure.NAME, RecallProcedure::new));
+  private static final Map<String, Function<LanceCatalog, LanceProcedure>> REGISTRY =
+      new TreeMap<>(
+          Map.of(
+              AddColumnsProcedure.NAME, AddColumnsProcedure::new,
+              CleanupProcedure.NAME, CleanupProcedure::new,
+              CompactProcedure.NAME, CompactProcedure::new,
+              CreateIndexProcedure.NAME, CreateIndexProcedure::new,
+              CreateScalarIndexProcedure.NAME, CreateScalarIndexProcedure::new,
+              OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new,
+              RecallProcedure.NAME, RecallProcedure::new));
 
   private Procedures() {}
 
-  /** Procedure {@code ident} of {@code catalog}, or a clear refusal listing the procedures there are. */
+  /**
+   * Procedure {@code ident} of {@code catalog}, or a clear refusal listing the procedures there
+   * are.
+   */
   public static LanceProcedure load(LanceCatalog catalog, Identifier ident) {
-    Function<LanceCatalog, LanceProcedure> factory = isSystem(ident.namespace())
-        ? REGISTRY.get(ident.name().toLowerCase(Locale.ROOT)) : null;
+    Function<LanceCatalog, LanceProcedure> factory =
+        isSystem(ident.namespace()) ? REGISTRY.get(ident.name().toLowerCase(Locale.ROOT)) : null;
     if (factory == null) {
-      throw new InvalidInputException("Cannot find procedure " + catalog.name() + "."
-          + String.join(".", ident.namespace()) + (ident.namespace().length == 0 ? "" : ".") + ident.name()
-          + ": the procedures of catalog " + catalog.name() + " are " + catalog.name() + "." + NAMESPACE + ".{"
-          + String.join(", ", REGISTRY.keySet()) + "}.");
+      throw new InvalidInputException(
+          "Cannot find procedure "
+              + catalog.name()
+              + "."
+              + String.join(".", ident.namespace())
+              + (ident.namespace().length == 0 ? "" : ".")
+              + ident.name()
+              + ": the procedures of catalog "
+              + catalog.name()
+              + " are "
+              + catalog.name()
+              + "."
+              + NAMESPACE
+              + ".{"
+              + String.join(", ", REGISTRY.keySet())
+              + "}.");
     }
     return factory.apply(catalog);
   }
@@ -46,7 +63,8 @@ public final class Procedures {
     if (!isSystem(namespace)) {
       return new Identifier[0];
     }
-    return REGISTRY.keySet().stream().map(name -> Identifier.of(new String[] {NAMESPACE}, name))
+    return REGISTRY.keySet().stream()
+        .map(name -> Identifier.of(new String[] {NAMESPACE}, name))
         .toArray(Identifier[]::new);
   }
 

@@ -22,46 +22,47 @@ import org.apache.spark.unsafe.types.UTF8String;
  * 'nprobes=1,4,16;refine_factor=1,4' [, query_column, column, filter, selective_filter, out, truth,
  * version, limit_queries])}: the distributed recall evaluation of {@link DistributedRecall} (the
  * same as the {@code RecallJob} application) from SQL. {@code queries} is a table or view the
- * session can read (any catalog), a table of this catalog, or the location of a Lance dataset or
- * an {@code .fvecs} file. Returns one row per k × scenario × setting, with the fields of
- * {@code results.json}; with {@code out} it also writes {@code results.json}, {@code results.lance}
- * and {@code report.html} there, and keeps the ground truth under {@code <out>/truth} (or
- * {@code truth}) for later calls.
+ * session can read (any catalog), a table of this catalog, or the location of a Lance dataset or an
+ * {@code .fvecs} file. Returns one row per k × scenario × setting, with the fields of {@code
+ * results.json}; with {@code out} it also writes {@code results.json}, {@code results.lance} and
+ * {@code report.html} there, and keeps the ground truth under {@code <out>/truth} (or {@code
+ * truth}) for later calls.
  */
 final class RecallProcedure extends LanceProcedure {
   static final String NAME = "recall";
   private static final String SUMMARY =
       "Measures recall@k of every setting of a grid in each scenario (no filter, prefilter, highly selective "
-      + "prefilter, unindexed data present, fast_search) against exact search in the metric the search uses, "
-      + "distributed, with the ground truth stored for reuse; returns one row per scenario and setting.";
+          + "prefilter, unindexed data present, fast_search) against exact search in the metric the search uses, "
+          + "distributed, with the ground truth stored for reuse; returns one row per scenario and setting.";
 
-  static final StructType RESULT = new StructType()
-      .add("scenario", DataTypes.StringType, false)
-      .add("params", DataTypes.StringType, false)
-      .add("metric", DataTypes.StringType, true)
-      .add("k", DataTypes.IntegerType, false)
-      .add("recall", DataTypes.DoubleType, true)
-      .add("recall_p5", DataTypes.DoubleType, true)
-      .add("rows_per_query", DataTypes.DoubleType, true)
-      .add("p50_ms", DataTypes.DoubleType, true)
-      .add("p99_ms", DataTypes.DoubleType, true)
-      .add("partitions_probed", DataTypes.DoubleType, true)
-      .add("distances_computed", DataTypes.DoubleType, true)
-      .add("note", DataTypes.StringType, true);
+  static final StructType RESULT =
+      new StructType()
+          .add("scenario", DataTypes.StringType, false)
+          .add("params", DataTypes.StringType, false)
+          .add("metric", DataTypes.StringType, true)
+          .add("k", DataTypes.IntegerType, false)
+          .add("recall", DataTypes.DoubleType, true)
+          .add("recall_p5", DataTypes.DoubleType, true)
+          .add("rows_per_query", DataTypes.DoubleType, true)
+          .add("p50_ms", DataTypes.DoubleType, true)
+          .add("p99_ms", DataTypes.DoubleType, true)
+          .add("partitions_probed", DataTypes.DoubleType, true)
+          .add("distances_computed", DataTypes.DoubleType, true)
+          .add("note", DataTypes.StringType, true);
 
   private static final ProcedureParameter[] PARAMETERS = {
-      required("table", DataTypes.StringType),
-      required("queries", DataTypes.StringType),
-      optional("query_column", DataTypes.StringType),
-      optional("column", DataTypes.StringType, "'vector'"),
-      optional("k", DataTypes.LongType, "10"),
-      optional("grid", DataTypes.StringType),
-      optional("filter", DataTypes.StringType),
-      optional("selective_filter", DataTypes.StringType),
-      optional("out", DataTypes.StringType),
-      optional("truth", DataTypes.StringType),
-      optional("version", DataTypes.LongType),
-      optional("limit_queries", DataTypes.LongType),
+    required("table", DataTypes.StringType),
+    required("queries", DataTypes.StringType),
+    optional("query_column", DataTypes.StringType),
+    optional("column", DataTypes.StringType, "'vector'"),
+    optional("k", DataTypes.LongType, "10"),
+    optional("grid", DataTypes.StringType),
+    optional("filter", DataTypes.StringType),
+    optional("selective_filter", DataTypes.StringType),
+    optional("out", DataTypes.StringType),
+    optional("truth", DataTypes.StringType),
+    optional("version", DataTypes.LongType),
+    optional("limit_queries", DataTypes.LongType),
   };
 
   RecallProcedure(LanceCatalog catalog) {
@@ -72,8 +73,10 @@ final class RecallProcedure extends LanceProcedure {
   protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
     String location = tableLocation(args);
     String queryColumn = args.has("query_column") ? args.string("query_column") : null;
-    RecallSpec.Builder spec = RecallSpec.builder(location).column(args.string("column"))
-        .k(Math.toIntExact(positive(args, "k")));
+    RecallSpec.Builder spec =
+        RecallSpec.builder(location)
+            .column(args.string("column"))
+            .k(Math.toIntExact(positive(args, "k")));
     String queries = args.string("queries");
     org.apache.spark.sql.Dataset<Row> frame = sessionTable(spark, queries);
     if (frame != null) {
@@ -106,16 +109,19 @@ final class RecallProcedure extends LanceProcedure {
     List<InternalRow> rows = new ArrayList<>(run.rows().size());
     for (RecallResult r : run.rows()) {
       // fields() is the results.json row, in RESULT's column order, unmeasured numbers as null
-      rows.add(new GenericInternalRow(r.fields().values().stream()
-          .map(v -> v instanceof String text ? UTF8String.fromString(text) : v).toArray()));
+      rows.add(
+          new GenericInternalRow(
+              r.fields().values().stream()
+                  .map(v -> v instanceof String text ? UTF8String.fromString(text) : v)
+                  .toArray()));
     }
     return rows;
   }
 
   /**
-   * The queries as a table or view the session resolves (a temporary view, a table of any
-   * catalog), or null when the name is a location or names nothing the session knows (then it is
-   * taken as a table of this catalog or a location).
+   * The queries as a table or view the session resolves (a temporary view, a table of any catalog),
+   * or null when the name is a location or names nothing the session knows (then it is taken as a
+   * table of this catalog or a location).
    */
   private static org.apache.spark.sql.Dataset<Row> sessionTable(SparkSession spark, String name) {
     if (LanceCatalog.isPath(name)) {

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * stores have no locality to offer (object stores, or a local path, whose "localhost" is every
  * machine and none), so their partitions prefer nothing. Asking is a metadata call per data file,
  * on the driver, while planning; a failure only loses the preference. Vector search units use
- * {@link #of(List, Configuration)} for the files they read (dev.lancelot.spark.search.UnitPlacement).
+ * {@link #of(List, Configuration)} for the files they read
+ * (dev.lancelot.spark.search.UnitPlacement).
  */
 public final class BlockHosts {
   private static final Logger LOG = LoggerFactory.getLogger(BlockHosts.class);
@@ -42,25 +43,31 @@ public final class BlockHosts {
     this.enabled = hasLocality(location);
   }
 
-  /** Whether the store of {@code location} reports block hosts worth preferring (HDFS and its relatives). */
+  /**
+   * Whether the store of {@code location} reports block hosts worth preferring (HDFS and its
+   * relatives).
+   */
   public static boolean hasLocality(String location) {
     String scheme = URI.create(location).getScheme();
     return scheme != null && WITH_LOCALITY.contains(scheme.toLowerCase(java.util.Locale.ROOT));
   }
 
-  /** The preferred hosts of {@code fragment} (empty when the store has no locality or cannot say). */
+  /**
+   * The preferred hosts of {@code fragment} (empty when the store has no locality or cannot say).
+   */
   String[] of(FragmentInfo fragment) {
     if (!enabled) {
       return NONE;
     }
-    return byFragment.computeIfAbsent(fragment.id(),
+    return byFragment.computeIfAbsent(
+        fragment.id(),
         id -> of(fragment.dataFiles().stream().map(f -> location + "/data/" + f).toList(), conf));
   }
 
   /**
-   * The hosts holding the most bytes of {@code files} (full locations, of a store with
-   * {@linkplain #hasLocality locality}), at most {@value #MAX_HOSTS}, most bytes first (ties by
-   * name); empty when the store cannot say.
+   * The hosts holding the most bytes of {@code files} (full locations, of a store with {@linkplain
+   * #hasLocality locality}), at most {@value #MAX_HOSTS}, most bytes first (ties by name); empty
+   * when the store cannot say.
    */
   public static String[] of(List<String> files, Configuration conf) {
     Map<String, Long> bytes = new HashMap<>();
@@ -80,7 +87,11 @@ public final class BlockHosts {
       return NONE;
     }
     return bytes.entrySet().stream()
-        .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
-        .limit(MAX_HOSTS).map(Map.Entry::getKey).toArray(String[]::new);
+        .sorted(
+            Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey()))
+        .limit(MAX_HOSTS)
+        .map(Map.Entry::getKey)
+        .toArray(String[]::new);
   }
 }

@@ -39,9 +39,9 @@ import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * A Spark {@link ColumnVector} over an Arrow vector, without copying. Unlike Spark's own
- * {@code ArrowColumnVector} it understands fixed-size lists (Lance vectors), unsigned integers,
- * half floats, and every timestamp unit. The Arrow vector is owned by the caller.
+ * A Spark {@link ColumnVector} over an Arrow vector, without copying. Unlike Spark's own {@code
+ * ArrowColumnVector} it understands fixed-size lists (Lance vectors), unsigned integers, half
+ * floats, and every timestamp unit. The Arrow vector is owned by the caller.
  */
 public final class LanceColumnVector extends ColumnVector {
   private final FieldVector vector;

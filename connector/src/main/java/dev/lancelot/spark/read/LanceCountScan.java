@@ -41,8 +41,13 @@ final class LanceCountScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public String description() {
-    return "LanceScan[" + table.location() + ", version=" + table.datasetVersion()
-        + ", aggregate=COUNT(*) from the manifest: " + rows + " rows]";
+    return "LanceScan["
+        + table.location()
+        + ", version="
+        + table.datasetVersion()
+        + ", aggregate=COUNT(*) from the manifest: "
+        + rows
+        + " rows]";
   }
 
   @Override

@@ -1,15 +1,15 @@
 package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import dev.lancelot.engine.scan.ScanSpec;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -38,8 +38,13 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
    * returns at most {@code limit} rows (-1: no limit). {@code filter} was bound on the driver;
    * executors evaluate it as is, without parsing it again.
    */
-  LancePartitionReaderFactory(Broadcast<SerializableConfiguration> conf, List<String> columns, List<String> output,
-      BoundPredicate filter, int batchSize, long limit) {
+  LancePartitionReaderFactory(
+      Broadcast<SerializableConfiguration> conf,
+      List<String> columns,
+      List<String> output,
+      BoundPredicate filter,
+      int batchSize,
+      long limit) {
     this.conf = conf;
     this.columns = List.copyOf(columns);
     this.output = List.copyOf(output);
@@ -75,10 +80,20 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
     ColumnarReader(LanceInputPartition p) {
       Dataset ds = null;
       try {
-        ds = Dataset.open(p.location(), OpenOptions.defaults().withVersion(p.version())
-            .withHadoopConf(conf.value().get()).withAllocator(allocator));
-        batches = ds.newScan().columns(columns).filter(filter).batchSize(batchSize)
-            .withRowAddress(output.size() > columns.size()).execute(p.task());
+        ds =
+            Dataset.open(
+                p.location(),
+                OpenOptions.defaults()
+                    .withVersion(p.version())
+                    .withHadoopConf(conf.value().get())
+                    .withAllocator(allocator));
+        batches =
+            ds.newScan()
+                .columns(columns)
+                .filter(filter)
+                .batchSize(batchSize)
+                .withRowAddress(output.size() > columns.size())
+                .execute(p.task());
         dataset = ds;
       } catch (RuntimeException e) {
         if (ds != null) {
@@ -104,8 +119,10 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
           cols[i] = new LanceColumnVector(vectors.get(data++));
         } else {
           UInt8Vector addresses = (UInt8Vector) root.getVector(ScanSpec.ROW_ADDRESS);
-          cols[i] = name.equals(MetadataColumns.FRAGMENT_ID) ? RowAddressColumnVector.fragmentId(addresses)
-              : RowAddressColumnVector.address(addresses);
+          cols[i] =
+              name.equals(MetadataColumns.FRAGMENT_ID)
+                  ? RowAddressColumnVector.fragmentId(addresses)
+                  : RowAddressColumnVector.address(addresses);
         }
       }
       int n = limit < 0 ? root.getRowCount() : (int) Math.min(root.getRowCount(), limit - rows);

@@ -1,12 +1,12 @@
 package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
+import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.spark.ConfigurationBroadcasts;
 import dev.lancelot.spark.LanceOptions;
 import dev.lancelot.spark.LanceTable;
-import dev.lancelot.spark.ConfigurationBroadcasts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,11 +38,15 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   private final String filterSql;
   private final long limit;
   private Statistics statistics;
-  /** The filter bound once, on the driver, to the scanned version; what the reader factory carries. */
+
+  /**
+   * The filter bound once, on the driver, to the scanned version; what the reader factory carries.
+   */
   private BoundPredicate boundFilter;
 
   /** {@code limit} is the pushed LIMIT, or -1 for none. */
-  LanceScan(LanceTable table, LanceOptions options, StructType readSchema, String filterSql, long limit) {
+  LanceScan(
+      LanceTable table, LanceOptions options, StructType readSchema, String filterSql, long limit) {
     this.table = table;
     this.options = options;
     this.readSchema = readSchema;
@@ -57,9 +61,15 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public String description() {
-    return "LanceScan[" + table.location() + ", version=" + table.datasetVersion() + ", columns="
-        + Arrays.toString(readSchema.fieldNames()) + (filterSql == null ? "" : ", filter=" + filterSql)
-        + (limit < 0 ? "" : ", limit=" + limit) + "]";
+    return "LanceScan["
+        + table.location()
+        + ", version="
+        + table.datasetVersion()
+        + ", columns="
+        + Arrays.toString(readSchema.fieldNames())
+        + (filterSql == null ? "" : ", filter=" + filterSql)
+        + (limit < 0 ? "" : ", limit=" + limit)
+        + "]";
   }
 
   /**
@@ -73,7 +83,8 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
     if (statistics == null) {
       try (Dataset ds = table.openDataset()) {
         ManifestFacts facts = ManifestFacts.of(ds);
-        OptionalLong rows = filterSql != null ? OptionalLong.empty() : OptionalLong.of(facts.estimatedLiveRows());
+        OptionalLong rows =
+            filterSql != null ? OptionalLong.empty() : OptionalLong.of(facts.estimatedLiveRows());
         if (rows.isPresent() && limit >= 0) {
           rows = OptionalLong.of(Math.min(limit, rows.getAsLong()));
         }
@@ -129,8 +140,9 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
       InputPartition[] out = new InputPartition[tasks.size()];
       for (int i = 0; i < out.length; i++) {
         ScanTask task = tasks.get(i);
-        out[i] = new LanceInputPartition(table.location(), ds.version(), task,
-            hosts.of(fragments.get(task.fragmentId())));
+        out[i] =
+            new LanceInputPartition(
+                table.location(), ds.version(), task, hosts.of(fragments.get(task.fragmentId())));
       }
       return out;
     }
@@ -147,8 +159,12 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
       }
     }
     return new LancePartitionReaderFactory(
-        ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()), dataColumns(),
-        columns(), filter, options.batchSize(), limit);
+        ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()),
+        dataColumns(),
+        columns(),
+        filter,
+        options.batchSize(),
+        limit);
   }
 
   /** Parses and binds the filter the first time; {@code ds} is the scanned version. */

@@ -21,14 +21,19 @@ import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Translates Spark's pushdown into an engine scan (docs/architecture.md §7.2: the connector translates, the engine
- * plans): pruned columns become the projection, translatable predicates become one engine
- * predicate ({@link SparkPredicates}; the rest, and the inexact ones, are returned for Spark to
- * evaluate), a LIMIT caps each partition, and {@code COUNT(*)} of an unfiltered scan is answered
- * from the manifest ({@link LanceCountScan}). docs/sql.md describes what is pushed.
+ * Translates Spark's pushdown into an engine scan (docs/architecture.md §7.2: the connector
+ * translates, the engine plans): pruned columns become the projection, translatable predicates
+ * become one engine predicate ({@link SparkPredicates}; the rest, and the inexact ones, are
+ * returned for Spark to evaluate), a LIMIT caps each partition, and {@code COUNT(*)} of an
+ * unfiltered scan is answered from the manifest ({@link LanceCountScan}). docs/sql.md describes
+ * what is pushed.
  */
-public final class LanceScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns,
-    SupportsPushDownV2Filters, SupportsPushDownLimit, SupportsPushDownAggregates {
+public final class LanceScanBuilder
+    implements ScanBuilder,
+        SupportsPushDownRequiredColumns,
+        SupportsPushDownV2Filters,
+        SupportsPushDownLimit,
+        SupportsPushDownAggregates {
   private final LanceTable table;
   private final LanceOptions options;
   private StructType requiredSchema;
@@ -70,7 +75,8 @@ public final class LanceScanBuilder implements ScanBuilder, SupportsPushDownRequ
         postScan.add(p);
       }
     }
-    this.pushed = accepted.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
+    this.pushed =
+        accepted.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
     this.predicate = engine.isEmpty() ? null : Predicates.and(engine);
     return postScan.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
   }
@@ -104,7 +110,8 @@ public final class LanceScanBuilder implements ScanBuilder, SupportsPushDownRequ
   /**
    * Accepts {@code COUNT(*)} without GROUP BY and without a pushed filter when the manifest counts
    * every fragment's deleted rows: the count is then physical minus deleted rows. Anything else
-   * ({@code COUNT(col)}, which needs the column's nulls, other aggregates, a filter) Spark computes.
+   * ({@code COUNT(col)}, which needs the column's nulls, other aggregates, a filter) Spark
+   * computes.
    */
   @Override
   public boolean pushAggregation(Aggregation aggregation) {
@@ -119,7 +126,8 @@ public final class LanceScanBuilder implements ScanBuilder, SupportsPushDownRequ
   }
 
   private static boolean isCountStar(Aggregation aggregation) {
-    if (aggregation.groupByExpressions().length > 0 || aggregation.aggregateExpressions().length == 0) {
+    if (aggregation.groupByExpressions().length > 0
+        || aggregation.aggregateExpressions().length == 0) {
       return false;
     }
     for (AggregateFunc f : aggregation.aggregateExpressions()) {
@@ -135,6 +143,7 @@ public final class LanceScanBuilder implements ScanBuilder, SupportsPushDownRequ
     if (countStar.isPresent()) {
       return new LanceCountScan(table, countStar.getAsLong(), countAggregates);
     }
-    return new LanceScan(table, options, requiredSchema, predicate == null ? null : predicate.toSql(), limit);
+    return new LanceScan(
+        table, options, requiredSchema, predicate == null ? null : predicate.toSql(), limit);
   }
 }

@@ -36,7 +36,10 @@ final class ManifestFacts {
     return new ManifestFacts(ds.snapshot().fragments(), ds.lanceSchema().fields());
   }
 
-  /** Live rows (physical minus deleted) of the version; empty when a fragment's deletions are not counted. */
+  /**
+   * Live rows (physical minus deleted) of the version; empty when a fragment's deletions are not
+   * counted.
+   */
   OptionalLong exactLiveRows() {
     long rows = 0;
     for (DataFragment f : fragments) {
@@ -48,7 +51,10 @@ final class ManifestFacts {
     return OptionalLong.of(rows);
   }
 
-  /** Physical rows minus the deletions the manifest counts: the live rows, or more when some are not counted. */
+  /**
+   * Physical rows minus the deletions the manifest counts: the live rows, or more when some are not
+   * counted.
+   */
   long estimatedLiveRows() {
     long rows = 0;
     for (DataFragment f : fragments) {
@@ -94,7 +100,10 @@ final class ManifestFacts {
     return OptionalLong.of(bytes);
   }
 
-  /** The first of {@code tasks}, in order, that together return at least {@code rows} live rows (or all). */
+  /**
+   * The first of {@code tasks}, in order, that together return at least {@code rows} live rows (or
+   * all).
+   */
   List<ScanTask> firstTasksHolding(List<ScanTask> tasks, long rows) {
     List<ScanTask> out = new ArrayList<>();
     long atLeast = 0;

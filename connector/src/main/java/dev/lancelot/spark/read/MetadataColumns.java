@@ -34,8 +34,18 @@ public final class MetadataColumns {
   /** The metadata columns of a table with these data columns. */
   public static MetadataColumn[] offered(Schema data) {
     List<MetadataColumn> out = new ArrayList<>();
-    add(out, data, ROW_ADDRESS, DataTypes.LongType, "Row address: (fragment id << 32) | row offset");
-    add(out, data, ROW_ID, DataTypes.LongType, "Lance row id; equal to _rowaddr (no stable row ids)");
+    add(
+        out,
+        data,
+        ROW_ADDRESS,
+        DataTypes.LongType,
+        "Row address: (fragment id << 32) | row offset");
+    add(
+        out,
+        data,
+        ROW_ID,
+        DataTypes.LongType,
+        "Lance row id; equal to _rowaddr (no stable row ids)");
     add(out, data, FRAGMENT_ID, DataTypes.IntegerType, "Id of the fragment holding the row");
     return out.toArray(new MetadataColumn[0]);
   }
@@ -54,7 +64,8 @@ public final class MetadataColumns {
     return false;
   }
 
-  private static void add(List<MetadataColumn> out, Schema data, String name, DataType type, String comment) {
+  private static void add(
+      List<MetadataColumn> out, Schema data, String name, DataType type, String comment) {
     if (!isDataColumn(name, data)) {
       out.add(new Column(name, type, comment));
     }

@@ -119,6 +119,7 @@ final class RowAddressColumnVector extends ColumnVector {
   }
 
   private UnsupportedOperationException unsupported() {
-    return new UnsupportedOperationException("A row address column is " + dataType().simpleString());
+    return new UnsupportedOperationException(
+        "A row address column is " + dataType().simpleString());
   }
 }

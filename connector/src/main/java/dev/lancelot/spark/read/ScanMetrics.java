@@ -26,8 +26,9 @@ public final class ScanMetrics {
   /** The task's values: {@code rows} read, and what the thread read since {@code start}. */
   static CustomTaskMetric[] task(long rows, ReadCounters.Snapshot start) {
     ReadCounters.Snapshot read = start.since();
-    return new CustomTaskMetric[] {value(ROWS, rows), value(BYTES, read.bytesRead()),
-        value(FILES, read.filesOpened())};
+    return new CustomTaskMetric[] {
+      value(ROWS, rows), value(BYTES, read.bytesRead()), value(FILES, read.filesOpened())
+    };
   }
 
   /** Rows the scan returned to Spark. */

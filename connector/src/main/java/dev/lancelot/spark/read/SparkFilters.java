@@ -9,8 +9,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Which columns of a table Spark predicates may be pushed on. The translation itself is
- * {@link SparkPredicates} (Spark's V2 predicates).
+ * Which columns of a table Spark predicates may be pushed on. The translation itself is {@link
+ * SparkPredicates} (Spark's V2 predicates).
  */
 public final class SparkFilters {
   private SparkFilters() {}
@@ -23,8 +23,10 @@ public final class SparkFilters {
     Map<String, Field> filterable = new HashMap<>();
     for (Field f : schema.getFields()) {
       if (BoundPredicate.canEvaluate(Predicates.isNotNull(f.getName()), schema)
-          && !(f.getType() instanceof ArrowType.FixedSizeList || f.getType() instanceof ArrowType.List
-              || f.getType() instanceof ArrowType.LargeList || f.getType() instanceof ArrowType.Struct)) {
+          && !(f.getType() instanceof ArrowType.FixedSizeList
+              || f.getType() instanceof ArrowType.List
+              || f.getType() instanceof ArrowType.LargeList
+              || f.getType() instanceof ArrowType.Struct)) {
         filterable.put(f.getName(), f);
       }
     }

@@ -48,22 +48,22 @@ import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Translates Spark's V2 predicates ({@code org.apache.spark.sql.connector.expressions.filter})
- * into engine predicates, keeping Spark's meaning in three-valued logic (so a translated predicate
- * may sit under {@code NOT}).
+ * Translates Spark's V2 predicates ({@code org.apache.spark.sql.connector.expressions.filter}) into
+ * engine predicates, keeping Spark's meaning in three-valued logic (so a translated predicate may
+ * sit under {@code NOT}).
  *
  * <p>Where the engine's rules differ from Spark's the translation rewrites the predicate: Spark
  * orders floats with every NaN above +Infinity and {@code -0.0 = 0.0}, the engine uses IEEE total
  * order (a NaN with its sign bit set sorts below -Infinity, {@code -0.0 < 0.0}); so {@code x > 1}
- * becomes {@code x > 1 OR x < DOUBLE '-Infinity'} and {@code x = 0} becomes
- * {@code x = 0.0 OR x = -0.0}. A conjunction of which only some parts translate is pushed as those
- * parts and marked inexact: the engine then returns a superset and Spark filters again.
+ * becomes {@code x > 1 OR x < DOUBLE '-Infinity'} and {@code x = 0} becomes {@code x = 0.0 OR x =
+ * -0.0}. A conjunction of which only some parts translate is pushed as those parts and marked
+ * inexact: the engine then returns a superset and Spark filters again.
  *
  * <p>Not translated (Spark evaluates them): nested fields, columns the engine cannot filter
- * (vectors, lists, structs, decimals), comparisons of two float values, float16 columns (the
- * engine rounds literals to float16), arithmetic on anything but integers, casts other than
- * integer widening and integer or float to double, functions, and any predicate whose engine form
- * {@link BoundPredicate#canEvaluate} refuses.
+ * (vectors, lists, structs, decimals), comparisons of two float values, float16 columns (the engine
+ * rounds literals to float16), arithmetic on anything but integers, casts other than integer
+ * widening and integer or float to double, functions, and any predicate whose engine form {@link
+ * BoundPredicate#canEvaluate} refuses.
  */
 public final class SparkPredicates {
   /**
@@ -86,8 +86,8 @@ public final class SparkPredicates {
   }
 
   /** The engine form of {@code predicate} over a table with this Arrow schema, if it has one. */
-  public static Optional<Translation> translate(org.apache.spark.sql.connector.expressions.filter.Predicate predicate,
-      Schema arrowSchema) {
+  public static Optional<Translation> translate(
+      org.apache.spark.sql.connector.expressions.filter.Predicate predicate, Schema arrowSchema) {
     return translate(predicate, arrowSchema, true);
   }
 
@@ -97,8 +97,10 @@ public final class SparkPredicates {
    * engine form (DELETE: there an integer overflow, which Spark's ANSI mode refuses and the engine
    * wraps, must not decide which rows go).
    */
-  public static Optional<Translation> translate(org.apache.spark.sql.connector.expressions.filter.Predicate predicate,
-      Schema arrowSchema, boolean arithmetic) {
+  public static Optional<Translation> translate(
+      org.apache.spark.sql.connector.expressions.filter.Predicate predicate,
+      Schema arrowSchema,
+      boolean arithmetic) {
     Translation t;
     try {
       t = new SparkPredicates(arrowSchema, arithmetic).predicate(predicate);
@@ -111,7 +113,9 @@ public final class SparkPredicates {
     return Optional.of(t);
   }
 
-  /** A value: its engine expression and Spark type; {@code literal} holds a literal's Spark value. */
+  /**
+   * A value: its engine expression and Spark type; {@code literal} holds a literal's Spark value.
+   */
   private record Value(Expr expr, DataType type, boolean isLiteral, Object literal) {
     boolean isColumn() {
       return expr instanceof Column;
@@ -128,33 +132,41 @@ public final class SparkPredicates {
         return exact(Predicates.and(List.of()));
       case "ALWAYS_FALSE":
         return exact(Predicates.or(List.of()));
-      case "AND": {
-        Translation l = predicate(c[0]);
-        Translation r = predicate(c[1]);
-        if (l == null || r == null) {
-          // The translated part selects a superset; Spark keeps the whole predicate.
-          Translation one = l == null ? r : l;
-          return one == null ? null : new Translation(one.predicate(), false);
+      case "AND":
+        {
+          Translation l = predicate(c[0]);
+          Translation r = predicate(c[1]);
+          if (l == null || r == null) {
+            // The translated part selects a superset; Spark keeps the whole predicate.
+            Translation one = l == null ? r : l;
+            return one == null ? null : new Translation(one.predicate(), false);
+          }
+          return new Translation(
+              Predicates.and(l.predicate(), r.predicate()), l.exact() && r.exact());
         }
-        return new Translation(Predicates.and(l.predicate(), r.predicate()), l.exact() && r.exact());
-      }
-      case "OR": {
-        Translation l = predicate(c[0]);
-        Translation r = predicate(c[1]);
-        return l == null || r == null ? null
-            : new Translation(Predicates.or(l.predicate(), r.predicate()), l.exact() && r.exact());
-      }
-      case "NOT": {
-        Translation child = predicate(c[0]);
-        // The negation of a superset is not a superset.
-        return child == null || !child.exact() ? null : exact(Predicates.not(child.predicate()));
-      }
+      case "OR":
+        {
+          Translation l = predicate(c[0]);
+          Translation r = predicate(c[1]);
+          return l == null || r == null
+              ? null
+              : new Translation(
+                  Predicates.or(l.predicate(), r.predicate()), l.exact() && r.exact());
+        }
+      case "NOT":
+        {
+          Translation child = predicate(c[0]);
+          // The negation of a superset is not a superset.
+          return child == null || !child.exact() ? null : exact(Predicates.not(child.predicate()));
+        }
       case "IS_NULL":
-      case "IS_NOT_NULL": {
-        Value v = value(c[0]);
-        return v == null || v.isLiteral() ? null
-            : exact(Predicates.isNullValue(v.expr(), p.name().equals("IS_NOT_NULL")));
-      }
+      case "IS_NOT_NULL":
+        {
+          Value v = value(c[0]);
+          return v == null || v.isLiteral()
+              ? null
+              : exact(Predicates.isNullValue(v.expr(), p.name().equals("IS_NOT_NULL")));
+        }
       case "=":
         return comparison(CompareOp.EQ, c[0], c[1]);
       case "<>":
@@ -197,7 +209,9 @@ public final class SparkPredicates {
       op = op.flip();
     }
     if (isFloat(a.type()) || isFloat(b.type())) {
-      return b.isLiteral() && !isHalfFloatColumn(a) ? exact(floatComparison(a.expr(), op, floatValue(b))) : null;
+      return b.isLiteral() && !isHalfFloatColumn(a)
+          ? exact(floatComparison(a.expr(), op, floatValue(b)))
+          : null;
     }
     return exact(Predicates.compareValues(a.expr(), op, operand(b, a)));
   }
@@ -210,29 +224,43 @@ public final class SparkPredicates {
    */
   private static Predicate floatComparison(Expr x, CompareOp op, double c) {
     Predicate negativeNaN = Predicates.compareValues(x, CompareOp.LT, NEG_INFINITY);
-    Predicate notNaN = Predicates.and(Predicates.compareValues(x, CompareOp.GE, NEG_INFINITY),
-        Predicates.compareValues(x, CompareOp.LE, POS_INFINITY));
+    Predicate notNaN =
+        Predicates.and(
+            Predicates.compareValues(x, CompareOp.GE, NEG_INFINITY),
+            Predicates.compareValues(x, CompareOp.LE, POS_INFINITY));
     if (Double.isNaN(c)) {
-      Predicate isNaN = Predicates.or(Predicates.compareValues(x, CompareOp.GT, POS_INFINITY), negativeNaN);
+      Predicate isNaN =
+          Predicates.or(Predicates.compareValues(x, CompareOp.GT, POS_INFINITY), negativeNaN);
       return switch (op) {
         case EQ, GE -> isNaN;
         case NE, LT -> notNaN;
         case LE -> Predicates.or(notNaN, isNaN); // every non-NULL value
-        case GT -> Predicates.and(negativeNaN, Predicates.compareValues(x, CompareOp.GT, NEG_INFINITY)); // none
+        case GT ->
+            Predicates.and(
+                negativeNaN, Predicates.compareValues(x, CompareOp.GT, NEG_INFINITY)); // none
       };
     }
     boolean zero = c == 0.0;
-    DoubleLiteral low = new DoubleLiteral(zero ? -0.0 : c);   // the smallest engine value Spark calls equal to c
-    DoubleLiteral high = new DoubleLiteral(zero ? 0.0 : c);   // the largest
-    Predicate equal = zero ? Predicates.or(Predicates.compareValues(x, CompareOp.EQ, low),
-        Predicates.compareValues(x, CompareOp.EQ, high)) : Predicates.compareValues(x, CompareOp.EQ, high);
+    DoubleLiteral low =
+        new DoubleLiteral(zero ? -0.0 : c); // the smallest engine value Spark calls equal to c
+    DoubleLiteral high = new DoubleLiteral(zero ? 0.0 : c); // the largest
+    Predicate equal =
+        zero
+            ? Predicates.or(
+                Predicates.compareValues(x, CompareOp.EQ, low),
+                Predicates.compareValues(x, CompareOp.EQ, high))
+            : Predicates.compareValues(x, CompareOp.EQ, high);
     return switch (op) {
       case EQ -> equal;
       case NE -> Predicates.not(equal);
-      case LT -> Predicates.and(Predicates.compareValues(x, CompareOp.LT, low),
-          Predicates.compareValues(x, CompareOp.GE, NEG_INFINITY));
-      case LE -> Predicates.and(Predicates.compareValues(x, CompareOp.LE, high),
-          Predicates.compareValues(x, CompareOp.GE, NEG_INFINITY));
+      case LT ->
+          Predicates.and(
+              Predicates.compareValues(x, CompareOp.LT, low),
+              Predicates.compareValues(x, CompareOp.GE, NEG_INFINITY));
+      case LE ->
+          Predicates.and(
+              Predicates.compareValues(x, CompareOp.LE, high),
+              Predicates.compareValues(x, CompareOp.GE, NEG_INFINITY));
       case GT -> Predicates.or(Predicates.compareValues(x, CompareOp.GT, high), negativeNaN);
       case GE -> Predicates.or(Predicates.compareValues(x, CompareOp.GE, low), negativeNaN);
     };
@@ -290,8 +318,10 @@ public final class SparkPredicates {
       // x IN (a, b) is x = a OR x = b, also for NULL items (unknown either way).
       List<Predicate> equals = new ArrayList<>();
       for (Value item : items) {
-        equals.add(item.literal() == null ? Predicates.compareValues(v.expr(), CompareOp.EQ, Literal.of(null))
-            : floatComparison(v.expr(), CompareOp.EQ, floatValue(item)));
+        equals.add(
+            item.literal() == null
+                ? Predicates.compareValues(v.expr(), CompareOp.EQ, Literal.of(null))
+                : floatComparison(v.expr(), CompareOp.EQ, floatValue(item)));
       }
       return exact(Predicates.or(equals));
     }
@@ -305,15 +335,20 @@ public final class SparkPredicates {
   private Translation stringMatch(String name, Expression left, Expression right) {
     Value v = value(left);
     Value s = value(right);
-    if (v == null || s == null || !v.isColumn() || !s.isLiteral() || !(s.literal() instanceof String text)) {
+    if (v == null
+        || s == null
+        || !v.isColumn()
+        || !s.isLiteral()
+        || !(s.literal() instanceof String text)) {
       return null;
     }
     Column col = (Column) v.expr();
-    return exact(switch (name) {
-      case "STARTS_WITH" -> Predicates.startsWith(col, text);
-      case "ENDS_WITH" -> Predicates.endsWith(col, text);
-      default -> Predicates.contains(col, text);
-    });
+    return exact(
+        switch (name) {
+          case "STARTS_WITH" -> Predicates.startsWith(col, text);
+          case "ENDS_WITH" -> Predicates.endsWith(col, text);
+          default -> Predicates.contains(col, text);
+        });
   }
 
   // ---------------------------------------------------------------- values
@@ -349,7 +384,9 @@ public final class SparkPredicates {
     int from = integerWidth(v.type());
     if (from > 0 && integerWidth(to) >= from) {
       return new Value(new Cast(v.expr(), integerCast(to)), to, false, null);
-    } else if (to instanceof DoubleType && (from > 0 || v.type() instanceof FloatType) && !isHalfFloatColumn(v)) {
+    } else if (to instanceof DoubleType
+        && (from > 0 || v.type() instanceof FloatType)
+        && !isHalfFloatColumn(v)) {
       return new Value(new Cast(v.expr(), CastType.DOUBLE), to, false, null);
     }
     return null;
@@ -366,30 +403,38 @@ public final class SparkPredicates {
     Expression[] c = g.children();
     if (g.name().equals("-") && c.length == 1) {
       Value v = value(c[0]);
-      return v == null || v.isLiteral() || integerWidth(v.type()) == 0 ? null
+      return v == null || v.isLiteral() || integerWidth(v.type()) == 0
+          ? null
           : new Value(new Negate(v.expr()), v.type(), false, null);
     }
-    ArithmeticOp op = switch (g.name()) {
-      case "+" -> ArithmeticOp.ADD;
-      case "-" -> ArithmeticOp.SUBTRACT;
-      case "*" -> ArithmeticOp.MULTIPLY;
-      case "%" -> ArithmeticOp.MODULO;
-      default -> null; // "/" is a float or decimal division in Spark
-    };
+    ArithmeticOp op =
+        switch (g.name()) {
+          case "+" -> ArithmeticOp.ADD;
+          case "-" -> ArithmeticOp.SUBTRACT;
+          case "*" -> ArithmeticOp.MULTIPLY;
+          case "%" -> ArithmeticOp.MODULO;
+          default -> null; // "/" is a float or decimal division in Spark
+        };
     if (op == null || c.length != 2) {
       return null;
     }
     Value a = value(c[0]);
     Value b = value(c[1]);
-    if (a == null || b == null || (a.isLiteral() && b.isLiteral()) || integerWidth(a.type()) == 0
-        || integerWidth(b.type()) == 0 || (a.isLiteral() && a.literal() == null)
+    if (a == null
+        || b == null
+        || (a.isLiteral() && b.isLiteral())
+        || integerWidth(a.type()) == 0
+        || integerWidth(b.type()) == 0
+        || (a.isLiteral() && a.literal() == null)
         || (b.isLiteral() && b.literal() == null)) {
       return null;
     }
     return new Value(new Arithmetic(operand(a, b), op, operand(b, a)), a.type(), false, null);
   }
 
-  /** The engine expression of {@code v}; a literal takes the time zone of the column {@code other}. */
+  /**
+   * The engine expression of {@code v}; a literal takes the time zone of the column {@code other}.
+   */
   private Expr operand(Value v, Value other) {
     if (!v.isLiteral()) {
       return v.expr();
@@ -423,13 +468,20 @@ public final class SparkPredicates {
       return LocalDate.ofEpochDay((Integer) v);
     } else if (type instanceof TimestampType) {
       long micros = (Long) v;
-      return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+      return Instant.ofEpochSecond(
+          Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     } else if (type instanceof TimestampNTZType) {
       long micros = (Long) v;
-      return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
-          (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
-    } else if (type instanceof BooleanType || type instanceof ByteType || type instanceof ShortType
-        || type instanceof IntegerType || type instanceof LongType || type instanceof FloatType
+      return LocalDateTime.ofEpochSecond(
+          Math.floorDiv(micros, 1_000_000L),
+          (int) Math.floorMod(micros, 1_000_000L) * 1000,
+          ZoneOffset.UTC);
+    } else if (type instanceof BooleanType
+        || type instanceof ByteType
+        || type instanceof ShortType
+        || type instanceof IntegerType
+        || type instanceof LongType
+        || type instanceof FloatType
         || type instanceof DoubleType) {
       return v;
     } else if (type instanceof BinaryType) {
@@ -455,7 +507,8 @@ public final class SparkPredicates {
       return false;
     }
     Field f = filterable.get(((Column) v.expr()).topLevelName());
-    return f.getType() instanceof ArrowType.FloatingPoint fp && fp.getPrecision() == FloatingPointPrecision.HALF;
+    return f.getType() instanceof ArrowType.FloatingPoint fp
+        && fp.getPrecision() == FloatingPointPrecision.HALF;
   }
 
   /** Bytes of a Spark integer type; 0 for any other type. */

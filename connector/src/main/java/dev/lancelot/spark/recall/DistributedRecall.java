@@ -44,22 +44,23 @@ import org.slf4j.LoggerFactory;
  * a query); only where the searches run differs.
  *
  * <ol>
- *   <li>Everything is checked before anything is written: the grid, the filters (parsed, then
- *       bound to the dataset), the dataset and column, the query vectors (column, type,
- *       dimension: one small job).</li>
- *   <li>For each k, scenario and setting, the exact counterpart of the scenario's search
- *       ({@link VectorSearch#exactCounterpart}) gives the ground truth: exact top-k of every query
- *       as one distributed search over the DataFrame of queries, stored under the truth directory
- *       and reused by later runs with the same key (see {@link GroundTruth}).</li>
+ *   <li>Everything is checked before anything is written: the grid, the filters (parsed, then bound
+ *       to the dataset), the dataset and column, the query vectors (column, type, dimension: one
+ *       small job).
+ *   <li>For each k, scenario and setting, the exact counterpart of the scenario's search ({@link
+ *       VectorSearch#exactCounterpart}) gives the ground truth: exact top-k of every query as one
+ *       distributed search over the DataFrame of queries, stored under the truth directory and
+ *       reused by later runs with the same key (see {@link GroundTruth}).
  *   <li>The search itself runs as one distributed search with each query searched alone and timed
- *       inside the executors ({@link LanceVectorSearch#searchTimingEachQuery}); each query's
- *       recall is {@link RecallEvaluator#recallOf} against its truth, computed in the executors;
- *       the driver aggregates one small row per query.</li>
- *   <li>The outputs (results.json, results.lance, report.html and its plots) are written last.</li>
+ *       inside the executors ({@link LanceVectorSearch#searchTimingEachQuery}); each query's recall
+ *       is {@link RecallEvaluator#recallOf} against its truth, computed in the executors; the
+ *       driver aggregates one small row per query.
+ *   <li>The outputs (results.json, results.lance, report.html and its plots) are written last.
  * </ol>
  */
 public final class DistributedRecall {
   private static final Logger LOG = LoggerFactory.getLogger(DistributedRecall.class);
+
   /** Queries of the unmeasured warm-up search run before each scenario's first measured setting. */
   static final int WARM_UP_QUERIES = 64;
 
@@ -71,19 +72,24 @@ public final class DistributedRecall {
   }
 
   /**
-   * Runs the evaluation, reporting progress (one line per ground truth and per setting) to
-   * {@code progress}. Bad input fails with a {@link LancelotException} (mostly
-   * {@link RecallInputException}) before any file is written.
+   * Runs the evaluation, reporting progress (one line per ground truth and per setting) to {@code
+   * progress}. Bad input fails with a {@link LancelotException} (mostly {@link
+   * RecallInputException}) before any file is written.
    */
   public static RecallRun run(SparkSession spark, RecallSpec spec, Consumer<String> progress) {
     long start = System.nanoTime();
     if (spec.ks().isEmpty() || spec.ks().stream().anyMatch(k -> k == null || k < 1)) {
-      throw new RecallInputException("Cannot evaluate recall with k " + spec.ks() + ": give one or more values "
-          + "of at least 1, e.g. 10 or 10,100.");
+      throw new RecallInputException(
+          "Cannot evaluate recall with k "
+              + spec.ks()
+              + ": give one or more values "
+              + "of at least 1, e.g. 10 or 10,100.");
     }
     if (spec.limitQueries() < 0) {
-      throw new RecallInputException("Cannot evaluate recall with a query limit of " + spec.limitQueries()
-          + ": give a positive number, or none for every query vector.");
+      throw new RecallInputException(
+          "Cannot evaluate recall with a query limit of "
+              + spec.limitQueries()
+              + ": give a positive number, or none for every query vector.");
     }
     List<Map<String, Object>> grid = RecallEvaluator.parseGrid(spec.grid());
     parseFilter("filter", spec.filter());
@@ -91,7 +97,8 @@ public final class DistributedRecall {
     OutputFiles files = new OutputFiles(LancePathCatalog.hadoopConf());
     String location = LancePathCatalog.qualify(spec.dataset());
     String out = spec.out() == null ? null : LancePathCatalog.qualify(spec.out());
-    String truthDir = spec.truthDirectory() == null ? null : LancePathCatalog.qualify(spec.truthDirectory());
+    String truthDir =
+        spec.truthDirectory() == null ? null : LancePathCatalog.qualify(spec.truthDirectory());
 
     long version;
     int dimension;
@@ -135,45 +142,112 @@ public final class DistributedRecall {
         n++;
         if (c.note != null) {
           rows.add(RecallResult.notMeasured(c.scenario.label(), c.params, c.k, c.note));
-          progress.accept(String.format("recall [%d/%d] k=%d %s %s: %s", n, cells.size(), c.k, c.scenario.label(),
-              c.params, c.note));
+          progress.accept(
+              String.format(
+                  "recall [%d/%d] k=%d %s %s: %s",
+                  n, cells.size(), c.k, c.scenario.label(), c.params, c.note));
           continue;
         }
-        GroundTruth.Key key = new GroundTruth.Key(location, version, spec.column(),
-            c.exact.metric().orElseThrow().lanceName(), c.exact.filter().orElse(null), c.exact.prefilter(), c.k,
-            queries.identity);
+        GroundTruth.Key key =
+            new GroundTruth.Key(
+                location,
+                version,
+                spec.column(),
+                c.exact.metric().orElseThrow().lanceName(),
+                c.exact.filter().orElse(null),
+                c.exact.prefilter(),
+                c.k,
+                queries.identity);
         long truthStart = System.nanoTime();
-        org.apache.spark.sql.Dataset<Row> truth = truths.computeIfAbsent(key, kk -> {
-          GroundTruth.Obtained t = GroundTruth.obtain(spark, truthDir, kk, () -> LanceVectorSearch.search(spark,
-              location, version, queries.frame, QueryInput.VECTOR, c.exact), files, progress);
-          (t.reused() ? reused : computed).add(t.where());
-          return t.rows();
-        });
+        org.apache.spark.sql.Dataset<Row> truth =
+            truths.computeIfAbsent(
+                key,
+                kk -> {
+                  GroundTruth.Obtained t =
+                      GroundTruth.obtain(
+                          spark,
+                          truthDir,
+                          kk,
+                          () ->
+                              LanceVectorSearch.search(
+                                  spark,
+                                  location,
+                                  version,
+                                  queries.frame,
+                                  QueryInput.VECTOR,
+                                  c.exact),
+                          files,
+                          progress);
+                  (t.reused() ? reused : computed).add(t.where());
+                  return t.rows();
+                });
         truthNanos += System.nanoTime() - truthStart;
         if (warmed.add(c.scenario)) {
-          // The first searches of a kind pay for code not yet compiled and index segments not yet cached in the
-          // executors; run the scenario's first setting once, unmeasured, so that its latencies compare with the
+          // The first searches of a kind pay for code not yet compiled and index segments not yet
+          // cached in the
+          // executors; run the scenario's first setting once, unmeasured, so that its latencies
+          // compare with the
           // later scenarios'.
-          LanceVectorSearch.searchTimingEachQuery(spark, location, version, queries.frame.limit(WARM_UP_QUERIES),
-              QueryInput.VECTOR, c.search).count();
+          LanceVectorSearch.searchTimingEachQuery(
+                  spark,
+                  location,
+                  version,
+                  queries.frame.limit(WARM_UP_QUERIES),
+                  QueryInput.VECTOR,
+                  c.search)
+              .count();
         }
         RecallResult row = measure(spark, location, version, queries, c, truth);
         rows.add(row);
-        progress.accept(String.format("recall [%d/%d] k=%d %s %s: recall %.4f (p5 %.4f) against exact %s search, "
-            + "%.2f rows per query, p50 %.3f ms, p99 %.3f ms, %.1f partitions probed, %.0f distances computed",
-            n, cells.size(), c.k, c.scenario.label(), c.params, row.recall(), row.recallP5(), row.metric(),
-            row.rowsPerQuery(), row.p50Ms(), row.p99Ms(), row.partitionsProbed(), row.distancesComputed()));
+        progress.accept(
+            String.format(
+                "recall [%d/%d] k=%d %s %s: recall %.4f (p5 %.4f) against exact %s search, "
+                    + "%.2f rows per query, p50 %.3f ms, p99 %.3f ms, %.1f partitions probed, %.0f distances computed",
+                n,
+                cells.size(),
+                c.k,
+                c.scenario.label(),
+                c.params,
+                row.recall(),
+                row.recallP5(),
+                row.metric(),
+                row.rowsPerQuery(),
+                row.p50Ms(),
+                row.p99Ms(),
+                row.partitionsProbed(),
+                row.distancesComputed()));
       }
-      RecallRun measured = new RecallRun(location, version, queries.count, rows, reused, computed, truthNanos / 1e6,
-          (System.nanoTime() - start) / 1e6);
+      RecallRun measured =
+          new RecallRun(
+              location,
+              version,
+              queries.count,
+              rows,
+              reused,
+              computed,
+              truthNanos / 1e6,
+              (System.nanoTime() - start) / 1e6);
       if (out != null) {
         RecallOutputs.write(spark, out, measured, files);
       }
-      RecallRun run = new RecallRun(location, version, queries.count, rows, reused, computed, truthNanos / 1e6,
-          (System.nanoTime() - start) / 1e6);
-      progress.accept(String.format("recall evaluation took %.1f s (ground truth %.1f s: %d reused, %d computed)%s",
-          run.millis() / 1e3, run.truthMillis() / 1e3, reused.size(), computed.size(),
-          out == null ? "" : "; report written to " + out));
+      RecallRun run =
+          new RecallRun(
+              location,
+              version,
+              queries.count,
+              rows,
+              reused,
+              computed,
+              truthNanos / 1e6,
+              (System.nanoTime() - start) / 1e6);
+      progress.accept(
+          String.format(
+              "recall evaluation took %.1f s (ground truth %.1f s: %d reused, %d computed)%s",
+              run.millis() / 1e3,
+              run.truthMillis() / 1e3,
+              reused.size(),
+              computed.size(),
+              out == null ? "" : "; report written to " + out));
       return run;
     } finally {
       queries.frame.unpersist();
@@ -181,37 +255,66 @@ public final class DistributedRecall {
     }
   }
 
-  /** One cell of the report: the search (parameters without vectors) and its exact counterpart, or why not. */
-  private record Cell(int k, Scenario scenario, String params, VectorQuery search, VectorQuery exact, String note) {}
+  /**
+   * One cell of the report: the search (parameters without vectors) and its exact counterpart, or
+   * why not.
+   */
+  private record Cell(
+      int k,
+      Scenario scenario,
+      String params,
+      VectorQuery search,
+      VectorQuery exact,
+      String note) {}
 
-  private static Cell cell(Dataset ds, Options o, Scenario scenario, Map<String, Object> setting, int dimension) {
+  private static Cell cell(
+      Dataset ds, Options o, Scenario scenario, Map<String, Object> setting, int dimension) {
     String params = RecallEvaluator.describe(setting);
-    VectorQuery search = VectorQuery.parametersFromMap(RecallEvaluator.scenarioParameters(o, scenario, setting));
+    VectorQuery search =
+        VectorQuery.parametersFromMap(RecallEvaluator.scenarioParameters(o, scenario, setting));
     try {
-      VectorQuery exact = VectorSearch.exactCounterpart(ds, search.toBuilder().vector(new float[dimension]).build());
-      return new Cell(o.k(), scenario, params, search,
-          exact.toBuilder().vectors(new float[0][]).buildParameters(), null);
+      VectorQuery exact =
+          VectorSearch.exactCounterpart(
+              ds, search.toBuilder().vector(new float[dimension]).build());
+      return new Cell(
+          o.k(),
+          scenario,
+          params,
+          search,
+          exact.toBuilder().vectors(new float[0][]).buildParameters(),
+          null);
     } catch (InvalidQueryException e) {
       return new Cell(o.k(), scenario, params, null, null, "not measured: " + e.getMessage());
     }
   }
 
-  private static RecallResult measure(SparkSession spark, String location, long version, QueryInput queries, Cell c,
+  private static RecallResult measure(
+      SparkSession spark,
+      String location,
+      long version,
+      QueryInput queries,
+      Cell c,
       org.apache.spark.sql.Dataset<Row> truth) {
-    org.apache.spark.sql.Dataset<Row> hits = LanceVectorSearch.searchTimingEachQuery(spark, location, version,
-        queries.frame, QueryInput.VECTOR, c.search);
-    org.apache.spark.sql.Dataset<Row> got = hits.groupBy(QueryInput.QID).agg(
-        collect_list("_rowid").as("got"),
-        first(LanceVectorSearch.SEARCH_MS).as("ms"),
-        first(LanceVectorSearch.PARTITIONS_PROBED).as("probed"),
-        first(LanceVectorSearch.DISTANCES_COMPUTED).as("distances"));
-    org.apache.spark.sql.Dataset<Row> expected = truth.groupBy("qid").agg(collect_list("rowid").as("expected"));
-    List<Row> perQuery = got.join(expected, got.col(QueryInput.QID).equalTo(expected.col("qid")), "left_outer")
-        .select(col("got"), col("expected"), col("ms"), col("probed"), col("distances"))
-        .map(new QueryRecall(c.k), Encoders.row(QueryRecall.SCHEMA))
-        .collectAsList();
+    org.apache.spark.sql.Dataset<Row> hits =
+        LanceVectorSearch.searchTimingEachQuery(
+            spark, location, version, queries.frame, QueryInput.VECTOR, c.search);
+    org.apache.spark.sql.Dataset<Row> got =
+        hits.groupBy(QueryInput.QID)
+            .agg(
+                collect_list("_rowid").as("got"),
+                first(LanceVectorSearch.SEARCH_MS).as("ms"),
+                first(LanceVectorSearch.PARTITIONS_PROBED).as("probed"),
+                first(LanceVectorSearch.DISTANCES_COMPUTED).as("distances"));
+    org.apache.spark.sql.Dataset<Row> expected =
+        truth.groupBy("qid").agg(collect_list("rowid").as("expected"));
+    List<Row> perQuery =
+        got.join(expected, got.col(QueryInput.QID).equalTo(expected.col("qid")), "left_outer")
+            .select(col("got"), col("expected"), col("ms"), col("probed"), col("distances"))
+            .map(new QueryRecall(c.k), Encoders.row(QueryRecall.SCHEMA))
+            .collectAsList();
     if (perQuery.size() != queries.count) {
-      throw new IllegalStateException("The search answered " + perQuery.size() + " of " + queries.count + " queries");
+      throw new IllegalStateException(
+          "The search answered " + perQuery.size() + " of " + queries.count + " queries");
     }
     int q = perQuery.size();
     double[] recalls = new double[q];
@@ -231,20 +334,31 @@ public final class DistributedRecall {
     }
     Arrays.sort(recalls);
     Arrays.sort(millis);
-    return new RecallResult(c.scenario.label(), c.params, c.exact.metric().orElseThrow().lanceName(), c.k,
-        recall / q, RecallEvaluator.percentile(recalls, 0.05), rows / q, RecallEvaluator.percentile(millis, 0.50),
-        RecallEvaluator.percentile(millis, 0.99), probed / q, distances / q, null);
+    return new RecallResult(
+        c.scenario.label(),
+        c.params,
+        c.exact.metric().orElseThrow().lanceName(),
+        c.k,
+        recall / q,
+        RecallEvaluator.percentile(recalls, 0.05),
+        rows / q,
+        RecallEvaluator.percentile(millis, 0.50),
+        RecallEvaluator.percentile(millis, 0.99),
+        probed / q,
+        distances / q,
+        null);
   }
 
   /** One query's recall@k (in the executors), rows returned and statistics. */
   static final class QueryRecall implements MapFunction<Row, Row> {
     private static final long serialVersionUID = 1L;
-    static final StructType SCHEMA = new StructType()
-        .add("recall", DataTypes.DoubleType, false)
-        .add("rows", DataTypes.IntegerType, false)
-        .add("ms", DataTypes.DoubleType, false)
-        .add("probed", DataTypes.LongType, false)
-        .add("distances", DataTypes.LongType, false);
+    static final StructType SCHEMA =
+        new StructType()
+            .add("recall", DataTypes.DoubleType, false)
+            .add("rows", DataTypes.IntegerType, false)
+            .add("ms", DataTypes.DoubleType, false)
+            .add("probed", DataTypes.LongType, false)
+            .add("distances", DataTypes.LongType, false);
     private final int k;
 
     QueryRecall(int k) {
@@ -272,19 +386,26 @@ public final class DistributedRecall {
     try {
       return Dataset.open(location, open);
     } catch (DatasetNotFoundException e) {
-      throw new RecallInputException("Cannot evaluate recall on " + location + ": " + e.getMessage(), e);
+      throw new RecallInputException(
+          "Cannot evaluate recall on " + location + ": " + e.getMessage(), e);
     }
   }
 
   private static int dimension(Dataset ds, String column, String location) {
     var field = ds.lanceSchema().field(column);
     if (field.isPresent()
-        && field.get().arrowType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList l) {
+        && field.get().arrowType()
+            instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList l) {
       return l.getListSize();
     }
-    throw new RecallInputException("Cannot evaluate recall on column \"" + column + "\" of " + location + ": "
-        + (field.isPresent() ? "it is not a vector column" : "there is no such column")
-        + ". Name the vector column searched (--column).");
+    throw new RecallInputException(
+        "Cannot evaluate recall on column \""
+            + column
+            + "\" of "
+            + location
+            + ": "
+            + (field.isPresent() ? "it is not a vector column" : "there is no such column")
+            + ". Name the vector column searched (--column).");
   }
 
   private static void parseFilter(String what, String filter) {
@@ -294,22 +415,48 @@ public final class DistributedRecall {
     try {
       FilterParser.parse(filter);
     } catch (FilterParseException e) {
-      throw new RecallInputException("Cannot evaluate recall: the " + what + " \"" + filter + "\" does not parse: "
-          + e.getMessage(), e);
+      throw new RecallInputException(
+          "Cannot evaluate recall: the "
+              + what
+              + " \""
+              + filter
+              + "\" does not parse: "
+              + e.getMessage(),
+          e);
     }
   }
 
-  /** Plans an exact search with the filter: a column the dataset lacks, or a bad comparison, fails here. */
-  private static void checkFilterApplies(Dataset ds, RecallSpec spec, int dimension, String what, String filter) {
+  /**
+   * Plans an exact search with the filter: a column the dataset lacks, or a bad comparison, fails
+   * here.
+   */
+  private static void checkFilterApplies(
+      Dataset ds, RecallSpec spec, int dimension, String what, String filter) {
     if (filter == null) {
       return;
     }
     try {
-      VectorSearch.plan(ds, VectorQuery.builder(spec.column()).vector(new float[dimension]).k(1).useIndex(false)
-          .filter(filter).prefilter(true).build());
+      VectorSearch.plan(
+          ds,
+          VectorQuery.builder(spec.column())
+              .vector(new float[dimension])
+              .k(1)
+              .useIndex(false)
+              .filter(filter)
+              .prefilter(true)
+              .build());
     } catch (LancelotException e) {
-      throw new RecallInputException("Cannot evaluate recall: the " + what + " \"" + filter + "\" does not apply "
-          + "to " + ds.location() + ": " + e.getMessage(), e);
+      throw new RecallInputException(
+          "Cannot evaluate recall: the "
+              + what
+              + " \""
+              + filter
+              + "\" does not apply "
+              + "to "
+              + ds.location()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 }

@@ -25,10 +25,11 @@ import org.apache.spark.storage.StorageLevel;
  * <ul>
  *   <li>{@code truth.lance}: a Lance dataset {@code qid bigint, rowid bigint, distance float}, one
  *       row per exact result ({@code qid} the query's position in the query set, {@code rowid} the
- *       row address, {@code _rowid} of a search); a query without any exact result has no row;</li>
+ *       row address, {@code _rowid} of a search); a query without any exact result has no row;
  *   <li>{@code key.json}: the key's fields, written after the dataset is committed — a truth is
- *       reused only when this file exists and holds the same key.</li>
+ *       reused only when this file exists and holds the same key.
  * </ul>
+ *
  * {@code <id>} is the first 16 bytes of the SHA-256 of the key, in hex.
  */
 final class GroundTruth {
@@ -38,7 +39,14 @@ final class GroundTruth {
    * Everything an exact answer depends on: the dataset location and version, the column, the metric
    * of the exact search, the filter and its placement, k, and the query vectors' identity.
    */
-  record Key(String location, long version, String column, String metric, String filter, boolean prefilter, int k,
+  record Key(
+      String location,
+      long version,
+      String column,
+      String metric,
+      String filter,
+      boolean prefilter,
+      int k,
       String queries) {
     Map<String, Object> fields() {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -55,8 +63,9 @@ final class GroundTruth {
 
     String id() {
       try {
-        byte[] hash = MessageDigest.getInstance("SHA-256")
-            .digest(JSON.writeValueAsString(fields()).getBytes(StandardCharsets.UTF_8));
+        byte[] hash =
+            MessageDigest.getInstance("SHA-256")
+                .digest(JSON.writeValueAsString(fields()).getBytes(StandardCharsets.UTF_8));
         return HexFormat.of().formatHex(hash, 0, 16);
       } catch (NoSuchAlgorithmException | IOException e) {
         throw new IllegalStateException(e);
@@ -64,8 +73,19 @@ final class GroundTruth {
     }
 
     String describe() {
-      return "exact " + metric + " top-" + k + (filter == null ? "" : " with " + (prefilter ? "prefilter" : "filter")
-          + " \"" + filter + "\"") + " of " + queries + " on " + location + " version " + version;
+      return "exact "
+          + metric
+          + " top-"
+          + k
+          + (filter == null
+              ? ""
+              : " with " + (prefilter ? "prefilter" : "filter") + " \"" + filter + "\"")
+          + " of "
+          + queries
+          + " on "
+          + location
+          + " version "
+          + version;
     }
   }
 
@@ -79,8 +99,13 @@ final class GroundTruth {
    * (columns {@code _qid, _rowid, _distance}) and stores it there; with no directory, computes it
    * and keeps it cached in memory.
    */
-  static Obtained obtain(SparkSession spark, String directory, Key key, Supplier<Dataset<Row>> exact,
-      OutputFiles files, java.util.function.Consumer<String> progress) {
+  static Obtained obtain(
+      SparkSession spark,
+      String directory,
+      Key key,
+      Supplier<Dataset<Row>> exact,
+      OutputFiles files,
+      java.util.function.Consumer<String> progress) {
     if (directory == null) {
       progress.accept("computing ground truth (" + key.describe() + "), kept in memory");
       Dataset<Row> rows = columns(exact.get()).persist(StorageLevel.MEMORY_AND_DISK());
@@ -105,18 +130,25 @@ final class GroundTruth {
   }
 
   private static Dataset<Row> columns(Dataset<Row> exact) {
-    return exact.select(col(QueryInput.QID).as("qid"), col("_rowid").as("rowid"), col("_distance").as("distance"));
+    return exact.select(
+        col(QueryInput.QID).as("qid"), col("_rowid").as("rowid"), col("_distance").as("distance"));
   }
 
   /** Compared as JSON text: numbers read back may be of another Java type than the key's. */
   private static boolean sameKey(OutputFiles files, String keyFile, Key key) {
     try {
-      Map<String, Object> stored = JSON.readValue(files.read(keyFile),
-          new TypeReference<LinkedHashMap<String, Object>>() { });
+      Map<String, Object> stored =
+          JSON.readValue(
+              files.read(keyFile), new TypeReference<LinkedHashMap<String, Object>>() {});
       return JSON.writeValueAsString(stored).equals(JSON.writeValueAsString(key.fields()));
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("Cannot read the key of the stored ground truth " + keyFile + ": "
-          + e.getMessage() + ". Delete its directory to compute it again.", e);
+      throw new java.io.UncheckedIOException(
+          "Cannot read the key of the stored ground truth "
+              + keyFile
+              + ": "
+              + e.getMessage()
+              + ". Delete its directory to compute it again.",
+          e);
     }
   }
 }

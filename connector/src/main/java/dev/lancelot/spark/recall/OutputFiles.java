@@ -8,7 +8,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** Small whole-file reads and writes on any Hadoop file system, for the job's outputs and inputs. */
+/**
+ * Small whole-file reads and writes on any Hadoop file system, for the job's outputs and inputs.
+ */
 final class OutputFiles {
   private final Configuration conf;
 

@@ -4,12 +4,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One row of a distributed recall report (SPEC E1, E2): one scenario under one grid setting and
- * one k. Numbers are NaN (null in the outputs) when the cell was not measured; {@code note} says why.
+ * One row of a distributed recall report (SPEC E1, E2): one scenario under one grid setting and one
+ * k. Numbers are NaN (null in the outputs) when the cell was not measured; {@code note} says why.
  *
  * @param scenario the scenario's label ({@code no filter}, {@code prefilter}, …)
- * @param params the grid setting ({@code nprobes=4, refine_factor=2}, {@code defaults}; {@code -} for a skipped scenario)
- * @param metric the metric of the exact search the results were compared with (null when not measured)
+ * @param params the grid setting ({@code nprobes=4, refine_factor=2}, {@code defaults}; {@code -}
+ *     for a skipped scenario)
+ * @param metric the metric of the exact search the results were compared with (null when not
+ *     measured)
  * @param k the k of the searches
  * @param recall recall@k averaged over the queries
  * @param recallP5 the 5th percentile of the queries' recall@k
@@ -20,19 +22,43 @@ import java.util.Map;
  * @param distancesComputed distances computed per query, averaged
  * @param note why the cell was not measured (null when it was)
  */
-public record RecallResult(String scenario, String params, String metric, int k, double recall, double recallP5,
-    double rowsPerQuery, double p50Ms, double p99Ms, double partitionsProbed, double distancesComputed, String note) {
+public record RecallResult(
+    String scenario,
+    String params,
+    String metric,
+    int k,
+    double recall,
+    double recallP5,
+    double rowsPerQuery,
+    double p50Ms,
+    double p99Ms,
+    double partitionsProbed,
+    double distancesComputed,
+    String note) {
 
   static RecallResult notMeasured(String scenario, String params, int k, String note) {
-    return new RecallResult(scenario, params, null, k, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-        Double.NaN, Double.NaN, note);
+    return new RecallResult(
+        scenario,
+        params,
+        null,
+        k,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        note);
   }
 
   public boolean measured() {
     return note == null;
   }
 
-  /** The fields under their output names ({@code results.json}, {@code results.lance}), NaN as null. */
+  /**
+   * The fields under their output names ({@code results.json}, {@code results.lance}), NaN as null.
+   */
   public Map<String, Object> fields() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("scenario", scenario);

@@ -11,22 +11,38 @@ import org.apache.spark.sql.Row;
  * the outputs and the ground truth go. Immutable; built with {@link #builder(String)}. Lives on the
  * driver only (it may hold a DataFrame).
  *
- * @param dataset location of the Lance dataset searched (any Hadoop file system URI or a local path)
+ * @param dataset location of the Lance dataset searched (any Hadoop file system URI or a local
+ *     path)
  * @param version the dataset version (0: the latest when the run starts)
  * @param column the vector column searched
  * @param queries the query vectors as a DataFrame (null: read them from {@code queriesLocation})
- * @param queriesLocation a Lance dataset or an {@code .fvecs} file of query vectors (null with {@code queries})
- * @param queryColumn the column of the query vectors (array of float or double); null: {@code column}
+ * @param queriesLocation a Lance dataset or an {@code .fvecs} file of query vectors (null with
+ *     {@code queries})
+ * @param queryColumn the column of the query vectors (array of float or double); null: {@code
+ *     column}
  * @param ks the values of k, each evaluated on its own
- * @param grid the settings, e.g. {@code "nprobes=1,4,16;refine_factor=1,4"}; null or blank: one setting of defaults
+ * @param grid the settings, e.g. {@code "nprobes=1,4,16;refine_factor=1,4"}; null or blank: one
+ *     setting of defaults
  * @param filter the filter of the prefilter scenario (null: not measured)
  * @param selectiveFilter the filter of the highly selective scenario (null: not measured)
  * @param out directory of the outputs (null: none written, the rows are only returned)
- * @param truth directory of stored ground truths (null: {@code <out>/truth}; with no {@code out}, kept in memory)
+ * @param truth directory of stored ground truths (null: {@code <out>/truth}; with no {@code out},
+ *     kept in memory)
  * @param limitQueries the first n query vectors only (0: all)
  */
-public record RecallSpec(String dataset, long version, String column, Dataset<Row> queries, String queriesLocation,
-    String queryColumn, List<Integer> ks, String grid, String filter, String selectiveFilter, String out, String truth,
+public record RecallSpec(
+    String dataset,
+    long version,
+    String column,
+    Dataset<Row> queries,
+    String queriesLocation,
+    String queryColumn,
+    List<Integer> ks,
+    String grid,
+    String filter,
+    String selectiveFilter,
+    String out,
+    String truth,
     int limitQueries) {
 
   public RecallSpec {
@@ -52,7 +68,9 @@ public record RecallSpec(String dataset, long version, String column, Dataset<Ro
     return new Builder(dataset);
   }
 
-  /** Builds a {@link RecallSpec}; column {@code vector}, k 10, one setting of defaults unless set. */
+  /**
+   * Builds a {@link RecallSpec}; column {@code vector}, k 10, one setting of defaults unless set.
+   */
   public static final class Builder {
     private final String dataset;
     private long version;
@@ -82,7 +100,10 @@ public record RecallSpec(String dataset, long version, String column, Dataset<Ro
       return this;
     }
 
-    /** Query vectors from column {@code queryColumn} (null: the searched column's name) of a DataFrame. */
+    /**
+     * Query vectors from column {@code queryColumn} (null: the searched column's name) of a
+     * DataFrame.
+     */
     public Builder queries(Dataset<Row> queries, String queryColumn) {
       this.queries = queries;
       this.queriesLocation = null;
@@ -90,7 +111,10 @@ public record RecallSpec(String dataset, long version, String column, Dataset<Ro
       return this;
     }
 
-    /** Query vectors from a Lance dataset's column {@code queryColumn} (null: the searched column's name) or an {@code .fvecs} file. */
+    /**
+     * Query vectors from a Lance dataset's column {@code queryColumn} (null: the searched column's
+     * name) or an {@code .fvecs} file.
+     */
     public Builder queriesAt(String location, String queryColumn) {
       this.queriesLocation = location;
       this.queries = null;
@@ -139,8 +163,20 @@ public record RecallSpec(String dataset, long version, String column, Dataset<Ro
     }
 
     public RecallSpec build() {
-      return new RecallSpec(dataset, version, column, queries, queriesLocation, queryColumn, ks, grid, filter,
-          selectiveFilter, out, truth, limitQueries);
+      return new RecallSpec(
+          dataset,
+          version,
+          column,
+          queries,
+          queriesLocation,
+          queryColumn,
+          ks,
+          grid,
+          filter,
+          selectiveFilter,
+          out,
+          truth,
+          limitQueries);
     }
   }
 }

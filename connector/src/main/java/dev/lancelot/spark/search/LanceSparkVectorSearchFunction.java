@@ -25,15 +25,18 @@ import scala.runtime.AbstractFunction1;
  * too. {@code vector_column} defaults to {@code vector} and {@code num_results} to 10, as in
  * lance-spark. The table may also be a dataset location. The table of names is in docs/sql.md.
  */
-public final class LanceSparkVectorSearchFunction extends AbstractFunction1<Seq<Expression>, LogicalPlan> {
+public final class LanceSparkVectorSearchFunction
+    extends AbstractFunction1<Seq<Expression>, LogicalPlan> {
   public static final String NAME = "vector_search";
-  public static final String USAGE = "VECTOR_SEARCH(table => 'catalog.db.table' or path, query_vector => "
-      + "array(0.1, ...) or array(array(...), ...), vector_column => 'vector', num_results => 10 [, distance_type "
-      + "=> 'l2', columns => array('id'), filter => 'sql', prefilter => false, nprobes => n, ef => n, refine_factor "
-      + "=> n, bypass_vector_index => false, fast_search => false, with_row_id => false, lower_bound => x, "
-      + "upper_bound => y, version => v]) - lance-spark's name for lance_vector_search: distributed Lance vector "
-      + "search returning the global top-k per query vector";
+  public static final String USAGE =
+      "VECTOR_SEARCH(table => 'catalog.db.table' or path, query_vector => "
+          + "array(0.1, ...) or array(array(...), ...), vector_column => 'vector', num_results => 10 [, distance_type "
+          + "=> 'l2', columns => array('id'), filter => 'sql', prefilter => false, nprobes => n, ef => n, refine_factor "
+          + "=> n, bypass_vector_index => false, fast_search => false, with_row_id => false, lower_bound => x, "
+          + "upper_bound => y, version => v]) - lance-spark's name for lance_vector_search: distributed Lance vector "
+          + "search returning the global top-k per query vector";
   private static final String[] POSITIONAL = {"table", "query_vector", "num_results"};
+
   /** Every argument name accepted, each mapped to lancelot's name of the same parameter. */
   private static final Map<String, String> NAMES = new LinkedHashMap<>();
 
@@ -53,15 +56,29 @@ public final class LanceSparkVectorSearchFunction extends AbstractFunction1<Seq<
     NAMES.put("use_index", "use_index");
     NAMES.put("lower_bound", "lower_bound");
     NAMES.put("upper_bound", "upper_bound");
-    for (String same : List.of("columns", "filter", "prefilter", "version", "nprobes", "minimum_nprobes",
-        "maximum_nprobes", "ef", "refine_factor", "fast_search", "with_row_id", "queries", "query_column")) {
+    for (String same :
+        List.of(
+            "columns",
+            "filter",
+            "prefilter",
+            "version",
+            "nprobes",
+            "minimum_nprobes",
+            "maximum_nprobes",
+            "ef",
+            "refine_factor",
+            "fast_search",
+            "with_row_id",
+            "queries",
+            "query_column")) {
       NAMES.put(same, same);
     }
   }
 
   @Override
   public LogicalPlan apply(Seq<Expression> arguments) {
-    Map<String, Object> given = SqlArguments.parse(arguments, POSITIONAL, NAME, USAGE, InvalidQueryException::new);
+    Map<String, Object> given =
+        SqlArguments.parse(arguments, POSITIONAL, NAME, USAGE, InvalidQueryException::new);
     return VectorSearchFunction.plan(toLancelotNames(given), "VECTOR_SEARCH", USAGE);
   }
 
@@ -74,26 +91,38 @@ public final class LanceSparkVectorSearchFunction extends AbstractFunction1<Seq<
     for (Map.Entry<String, Object> e : given.entrySet()) {
       String name = e.getKey();
       if (name.equals("offset")) {
-        throw new InvalidQueryException("Cannot run VECTOR_SEARCH: offset is not supported. Ask for num_results + "
-            + "offset rows and skip in SQL instead: SELECT ... FROM VECTOR_SEARCH(...) ORDER BY _distance "
-            + "LIMIT n OFFSET m.");
+        throw new InvalidQueryException(
+            "Cannot run VECTOR_SEARCH: offset is not supported. Ask for num_results + "
+                + "offset rows and skip in SQL instead: SELECT ... FROM VECTOR_SEARCH(...) ORDER BY _distance "
+                + "LIMIT n OFFSET m.");
       }
       String target = NAMES.get(name);
       if (target == null) {
-        throw new InvalidQueryException("Cannot run VECTOR_SEARCH: unknown argument \"" + name + "\". Did you mean \""
-            + ClosestName.closest(name, NAMES.keySet()) + "\"? Arguments: " + new TreeSet<>(NAMES.keySet())
-            + ". Usage: " + USAGE);
+        throw new InvalidQueryException(
+            "Cannot run VECTOR_SEARCH: unknown argument \""
+                + name
+                + "\". Did you mean \""
+                + ClosestName.closest(name, NAMES.keySet())
+                + "\"? Arguments: "
+                + new TreeSet<>(NAMES.keySet())
+                + ". Usage: "
+                + USAGE);
       }
       String previous = givenAs.put(target, name);
       if (previous != null) {
-        throw new InvalidQueryException("Cannot run VECTOR_SEARCH: arguments \"" + previous + "\" and \"" + name
-            + "\" are the same parameter; give one.");
+        throw new InvalidQueryException(
+            "Cannot run VECTOR_SEARCH: arguments \""
+                + previous
+                + "\" and \""
+                + name
+                + "\" are the same parameter; give one.");
       }
       Object value = e.getValue();
       switch (target) {
         case "use_index":
           if (!(value instanceof Boolean b)) {
-            throw new InvalidQueryException("Cannot run VECTOR_SEARCH: " + name + " must be true or false.");
+            throw new InvalidQueryException(
+                "Cannot run VECTOR_SEARCH: " + name + " must be true or false.");
           }
           params.put("use_index", name.equals("bypass_vector_index") ? !b : b);
           break;

@@ -59,21 +59,22 @@ import scala.Tuple2;
  *   <li>each partition of the queries is cut into blocks of at most {@value #DEFAULT_BLOCK} vectors
  *       (Spark conf {@code spark.lancelot.search.queryBlockSize}); each (block, unit) pair is one
  *       task that searches the unit for every vector of the block at once, sharing its index reads,
- *       and emits each query's local candidates;</li>
+ *       and emits each query's local candidates;
  *   <li>candidates are grouped by query (one shuffle of small records: row addresses and
  *       distances), and each group is merged with the engine's merge — the same rules as one query
  *       at a time, so each query gets exactly its global top-k; the result columns are then read
- *       for the final rows only.</li>
+ *       for the final rows only.
  * </ol>
+ *
  * The output holds the queries' other columns (a query id…) followed by the result columns and
  * {@code _distance} ({@code _rowid} when asked), one row per result.
  *
  * <p>With per-query statistics (internal, for recall evaluation), each task searches its unit for
- * the block's vectors one at a time, so that the time of each query's search is its own; the
- * output then ends with {@value #SEARCH_MS} (the query's executor time, summed over its search
- * units), {@value #PARTITIONS_PROBED} and {@value #DISTANCES_COMPUTED} (sums of the units'
- * {@link UnitStats}), repeated on each of the query's rows, and a query without any result gets
- * one row whose result columns are null.
+ * the block's vectors one at a time, so that the time of each query's search is its own; the output
+ * then ends with {@value #SEARCH_MS} (the query's executor time, summed over its search units),
+ * {@value #PARTITIONS_PROBED} and {@value #DISTANCES_COMPUTED} (sums of the units' {@link
+ * UnitStats}), repeated on each of the query's rows, and a query without any result gets one row
+ * whose result columns are null.
  */
 final class QueryFrameSearch {
   static final int DEFAULT_BLOCK = 512;
@@ -84,26 +85,48 @@ final class QueryFrameSearch {
 
   private QueryFrameSearch() {}
 
-  static org.apache.spark.sql.Dataset<Row> search(SparkSession spark, String location, long version,
-      org.apache.spark.sql.Dataset<Row> queries, String queryColumn, VectorQuery params, Configuration conf) {
+  static org.apache.spark.sql.Dataset<Row> search(
+      SparkSession spark,
+      String location,
+      long version,
+      org.apache.spark.sql.Dataset<Row> queries,
+      String queryColumn,
+      VectorQuery params,
+      Configuration conf) {
     return search(spark, location, version, queries, queryColumn, params, conf, false);
   }
 
-  /** {@code perQueryStats}: search queries one at a time and add the per-query statistics columns. */
-  static org.apache.spark.sql.Dataset<Row> search(SparkSession spark, String location, long version,
-      org.apache.spark.sql.Dataset<Row> queries, String queryColumn, VectorQuery params, Configuration conf,
+  /**
+   * {@code perQueryStats}: search queries one at a time and add the per-query statistics columns.
+   */
+  static org.apache.spark.sql.Dataset<Row> search(
+      SparkSession spark,
+      String location,
+      long version,
+      org.apache.spark.sql.Dataset<Row> queries,
+      String queryColumn,
+      VectorQuery params,
+      Configuration conf,
       boolean perQueryStats) {
     if (params.hasVectors()) {
-      throw new InvalidQueryException("Cannot search with query vectors from column \"" + queryColumn + "\" and "
-          + "query vectors in the parameters too: leave q unset (build the parameters with buildParameters()).");
+      throw new InvalidQueryException(
+          "Cannot search with query vectors from column \""
+              + queryColumn
+              + "\" and "
+              + "query vectors in the parameters too: leave q unset (build the parameters with buildParameters()).");
     }
     StructType querySchema = queries.schema();
     int vectorIndex = columnIndex(querySchema, queryColumn);
     DataType type = querySchema.fields()[vectorIndex].dataType();
-    if (!(type instanceof ArrayType a) || !(a.elementType().equals(DataTypes.FloatType)
-        || a.elementType().equals(DataTypes.DoubleType))) {
-      throw new InvalidQueryException("Cannot search with query vectors from column \"" + queryColumn + "\": it is "
-          + type.simpleString() + ", not an array of float or double. Cast it to array<float>.");
+    if (!(type instanceof ArrayType a)
+        || !(a.elementType().equals(DataTypes.FloatType)
+            || a.elementType().equals(DataTypes.DoubleType))) {
+      throw new InvalidQueryException(
+          "Cannot search with query vectors from column \""
+              + queryColumn
+              + "\": it is "
+              + type.simpleString()
+              + ", not an array of float or double. Cast it to array<float>.");
     }
     OpenOptions open = OpenOptions.defaults().withHadoopConf(conf);
     if (version > 0) {
@@ -113,7 +136,8 @@ final class QueryFrameSearch {
     StructType results;
     try (Dataset ds = Dataset.open(location, open)) {
       int dim = dimension(ds, params.column());
-      // The plan depends on the parameters and the metadata only; a zero vector stands in for the queries.
+      // The plan depends on the parameters and the metadata only; a zero vector stands in for the
+      // queries.
       plan = VectorSearch.plan(ds, params.toBuilder().vector(new float[dim]).build());
       results = VectorSearchTable.resultSchema(ds.lanceSchema(), plan);
     }
@@ -126,9 +150,12 @@ final class QueryFrameSearch {
     Set<String> resultNames = new HashSet<>(Arrays.asList(results.fieldNames()));
     for (StructField f : carried) {
       if (resultNames.contains(f.name())) {
-        throw new InvalidQueryException("Cannot search with queries that have a column \"" + f.name() + "\": the "
-            + "results have a column of that name too. Rename it in the queries (withColumnRenamed) or leave it out "
-            + "of the result columns.");
+        throw new InvalidQueryException(
+            "Cannot search with queries that have a column \""
+                + f.name()
+                + "\": the "
+                + "results have a column of that name too. Rename it in the queries (withColumnRenamed) or leave it out "
+                + "of the result columns.");
       }
     }
     StructType carriedSchema = new StructType(carried.toArray(new StructField[0]));
@@ -137,33 +164,56 @@ final class QueryFrameSearch {
       for (StructField f : results.fields()) {
         out.add(new StructField(f.name(), f.dataType(), true, f.metadata()));
       }
-      out.add(new StructField(SEARCH_MS, DataTypes.DoubleType, false,
-          org.apache.spark.sql.types.Metadata.empty()));
-      out.add(new StructField(PARTITIONS_PROBED, DataTypes.LongType, false,
-          org.apache.spark.sql.types.Metadata.empty()));
-      out.add(new StructField(DISTANCES_COMPUTED, DataTypes.LongType, false,
-          org.apache.spark.sql.types.Metadata.empty()));
+      out.add(
+          new StructField(
+              SEARCH_MS, DataTypes.DoubleType, false, org.apache.spark.sql.types.Metadata.empty()));
+      out.add(
+          new StructField(
+              PARTITIONS_PROBED,
+              DataTypes.LongType,
+              false,
+              org.apache.spark.sql.types.Metadata.empty()));
+      out.add(
+          new StructField(
+              DISTANCES_COMPUTED,
+              DataTypes.LongType,
+              false,
+              org.apache.spark.sql.types.Metadata.empty()));
     } else {
       out.addAll(Arrays.asList(results.fields()));
     }
     StructType outSchema = new StructType(out.toArray(new StructField[0]));
-    org.apache.spark.sql.classic.SparkSession classic = (org.apache.spark.sql.classic.SparkSession) spark;
+    org.apache.spark.sql.classic.SparkSession classic =
+        (org.apache.spark.sql.classic.SparkSession) spark;
     if (plan.units().isEmpty()) {
       return classic.internalCreateDataFrame(
-          JavaSparkContext.fromSparkContext(spark.sparkContext()).<InternalRow>emptyRDD().rdd(), outSchema, false);
+          JavaSparkContext.fromSparkContext(spark.sparkContext()).<InternalRow>emptyRDD().rdd(),
+          outSchema,
+          false);
     }
     int blockSize = Integer.parseInt(spark.conf().get(BLOCK_CONF, String.valueOf(DEFAULT_BLOCK)));
     if (blockSize < 1) {
-      throw new InvalidQueryException("Cannot search: " + BLOCK_CONF + " must be at least 1, got " + blockSize + ".");
+      throw new InvalidQueryException(
+          "Cannot search: " + BLOCK_CONF + " must be at least 1, got " + blockSize + ".");
     }
-    Job job = new Job(plan, new SerializableConfiguration(conf), queryColumn, carriedSchema, outSchema, blockSize,
-        ((ArrayType) type).elementType().equals(DataTypes.DoubleType), perQueryStats);
+    Job job =
+        new Job(
+            plan,
+            new SerializableConfiguration(conf),
+            queryColumn,
+            carriedSchema,
+            outSchema,
+            blockSize,
+            ((ArrayType) type).elementType().equals(DataTypes.DoubleType),
+            perQueryStats);
     org.apache.spark.sql.Dataset<Row> ordered = queries.select(columns(carriedSchema, queryColumn));
     JavaRDD<InternalRow> rows = ordered.queryExecution().toRdd().toJavaRDD();
     int queryPartitions = Math.max(1, rows.getNumPartitions());
     JavaRDD<QueryBlock> blocks = rows.mapPartitionsWithIndex(job::blocks, false);
-    JavaRDD<Integer> units = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .parallelize(IntStream.range(0, plan.units().size()).boxed().toList(), plan.units().size());
+    JavaRDD<Integer> units =
+        JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .parallelize(
+                IntStream.range(0, plan.units().size()).boxed().toList(), plan.units().size());
     JavaPairRDD<Long, byte[]> candidates = blocks.cartesian(units).flatMapToPair(job::searchBlock);
     JavaRDD<InternalRow> merged = candidates.groupByKey(queryPartitions).mapPartitions(job::merge);
     return classic.internalCreateDataFrame(merged.rdd(), outSchema, false);
@@ -184,14 +234,20 @@ final class QueryFrameSearch {
         return i;
       }
     }
-    throw new InvalidQueryException("Cannot search with query vectors from column \"" + name + "\": the queries "
-        + "have no such column. Their columns: " + Arrays.toString(schema.fieldNames()) + ".");
+    throw new InvalidQueryException(
+        "Cannot search with query vectors from column \""
+            + name
+            + "\": the queries "
+            + "have no such column. Their columns: "
+            + Arrays.toString(schema.fieldNames())
+            + ".");
   }
 
   private static int dimension(Dataset ds, String column) {
     var field = ds.lanceSchema().field(column);
     if (field.isPresent()
-        && field.get().arrowType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList l) {
+        && field.get().arrowType()
+            instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList l) {
       return l.getListSize();
     }
     // Not a vector column: planning says why.
@@ -217,8 +273,13 @@ final class QueryFrameSearch {
     private static final long serialVersionUID = 1L;
     private static final byte CARRIED = 0;
     private static final byte CANDIDATES = 1;
-    /** Candidates of one query from one unit, then its time, partitions probed and distances computed. */
+
+    /**
+     * Candidates of one query from one unit, then its time, partitions probed and distances
+     * computed.
+     */
     private static final byte CANDIDATES_WITH_STATS = 2;
+
     private static final int STATS_COLUMNS = 3;
     private final SearchPlan plan;
     private final SerializableConfiguration conf;
@@ -229,8 +290,15 @@ final class QueryFrameSearch {
     private final boolean doubles;
     private final boolean perQueryStats;
 
-    Job(SearchPlan plan, SerializableConfiguration conf, String queryColumn, StructType carriedSchema,
-        StructType outSchema, int blockSize, boolean doubles, boolean perQueryStats) {
+    Job(
+        SearchPlan plan,
+        SerializableConfiguration conf,
+        String queryColumn,
+        StructType carriedSchema,
+        StructType outSchema,
+        int blockSize,
+        boolean doubles,
+        boolean perQueryStats) {
       this.plan = plan;
       this.conf = conf;
       this.queryColumn = queryColumn;
@@ -244,8 +312,10 @@ final class QueryFrameSearch {
     /** Cuts one partition of the queries into blocks, checking every vector. */
     Iterator<QueryBlock> blocks(Integer partition, Iterator<InternalRow> rows) {
       int vectorOrdinal = carriedSchema.size();
-      UnsafeProjection project = UnsafeProjection.create(
-          scala.jdk.javaapi.CollectionConverters.asScala(Arrays.asList(carriedExpressions())).toSeq());
+      UnsafeProjection project =
+          UnsafeProjection.create(
+              scala.jdk.javaapi.CollectionConverters.asScala(Arrays.asList(carriedExpressions()))
+                  .toSeq());
       List<QueryBlock> out = new ArrayList<>();
       List<Long> keys = new ArrayList<>();
       List<float[]> vectors = new ArrayList<>();
@@ -268,20 +338,27 @@ final class QueryFrameSearch {
       return out.iterator();
     }
 
-    /** The carried columns are the leading ordinals of the selected rows: bound references to them. */
+    /**
+     * The carried columns are the leading ordinals of the selected rows: bound references to them.
+     */
     private org.apache.spark.sql.catalyst.expressions.Expression[] carriedExpressions() {
       org.apache.spark.sql.catalyst.expressions.Expression[] e =
           new org.apache.spark.sql.catalyst.expressions.Expression[carriedSchema.size()];
       for (int i = 0; i < e.length; i++) {
         StructField f = carriedSchema.fields()[i];
-        e[i] = new org.apache.spark.sql.catalyst.expressions.BoundReference(i, f.dataType(), f.nullable());
+        e[i] =
+            new org.apache.spark.sql.catalyst.expressions.BoundReference(
+                i, f.dataType(), f.nullable());
       }
       return e;
     }
 
     private static QueryBlock block(List<Long> keys, List<float[]> vectors, List<byte[]> carried) {
-      QueryBlock b = new QueryBlock(keys.stream().mapToLong(Long::longValue).toArray(),
-          vectors.toArray(new float[0][]), carried.toArray(new byte[0][]));
+      QueryBlock b =
+          new QueryBlock(
+              keys.stream().mapToLong(Long::longValue).toArray(),
+              vectors.toArray(new float[0][]),
+              carried.toArray(new byte[0][]));
       keys.clear();
       vectors.clear();
       carried.clear();
@@ -294,8 +371,15 @@ final class QueryFrameSearch {
       }
       ArrayData a = row.getArray(ordinal);
       if (a.numElements() != plan.dimension()) {
-        throw bad(row, "has " + a.numElements() + " dimensions but column \"" + plan.vectorColumn()
-            + "\" holds " + plan.dimension() + "-dimensional vectors");
+        throw bad(
+            row,
+            "has "
+                + a.numElements()
+                + " dimensions but column \""
+                + plan.vectorColumn()
+                + "\" holds "
+                + plan.dimension()
+                + "-dimensional vectors");
       }
       float[] v = new float[a.numElements()];
       for (int i = 0; i < v.length; i++) {
@@ -317,8 +401,16 @@ final class QueryFrameSearch {
         Object id = row.isNullAt(0) ? null : row.get(0, f.dataType());
         which = "query " + f.name() + "=" + id;
       }
-      return new InvalidQueryException("Cannot search with query vectors from column \"" + queryColumn + "\": "
-          + which + " " + what + ". Query vectors must be non-null, finite, of dimension " + plan.dimension() + ".");
+      return new InvalidQueryException(
+          "Cannot search with query vectors from column \""
+              + queryColumn
+              + "\": "
+              + which
+              + " "
+              + what
+              + ". Query vectors must be non-null, finite, of dimension "
+              + plan.dimension()
+              + ".");
     }
 
     /** One task: one unit searched for every query of one block. */
@@ -342,7 +434,8 @@ final class QueryFrameSearch {
           encoded.add(encode(unitIndex, result.perQuery().get(i), 0, null));
         }
       }
-      List<Tuple2<Long, byte[]>> out = new ArrayList<>(block.keys.length * (unitIndex == 0 ? 2 : 1));
+      List<Tuple2<Long, byte[]>> out =
+          new ArrayList<>(block.keys.length * (unitIndex == 0 ? 2 : 1));
       for (int i = 0; i < block.keys.length; i++) {
         out.add(new Tuple2<>(block.keys[i], encoded.get(i)));
         if (unitIndex == 0) {
@@ -354,11 +447,21 @@ final class QueryFrameSearch {
 
     private SearchPlan planFor(float[]... vectors) {
       VectorQuery q = plan.query().toBuilder().vectors(vectors).build();
-      return new SearchPlan(plan.location(), plan.version(), q, plan.vectorColumn(), plan.dimension(), plan.units(),
-          plan.merge(), plan.notes(), plan.emptyResult());
+      return new SearchPlan(
+          plan.location(),
+          plan.version(),
+          q,
+          plan.vectorColumn(),
+          plan.dimension(),
+          plan.units(),
+          plan.merge(),
+          plan.notes(),
+          plan.emptyResult());
     }
 
-    /** One reduce partition: every query's candidates from every unit, merged; result columns taken. */
+    /**
+     * One reduce partition: every query's candidates from every unit, merged; result columns taken.
+     */
     Iterator<InternalRow> merge(Iterator<Tuple2<Long, Iterable<byte[]>>> groups) {
       int units = plan.units().size();
       List<byte[]> carried = new ArrayList<>();
@@ -396,7 +499,8 @@ final class QueryFrameSearch {
         String id = plan.units().get(u).id();
         results.add(new UnitResult(id, c, new UnitStats(id, 0, 0, 0, 0, 0, null, 0)));
       }
-      List<Merger.Ranked> ranked = Merger.rank(plan.merge(), plan.units(), results, perQuery.size());
+      List<Merger.Ranked> ranked =
+          Merger.rank(plan.merge(), plan.units(), results, perQuery.size());
       List<InternalRow> out = new ArrayList<>();
       Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.get());
       try (VectorSchemaRoot root = Merger.materialize(ds, plan.merge(), true, ranked)) {
@@ -405,7 +509,8 @@ final class QueryFrameSearch {
         for (int i = 1; i < vectors.size(); i++) {
           columns[i - 1] = new LanceColumnVector(vectors.get(i));
         }
-        org.apache.arrow.vector.IntVector queryIndex = (org.apache.arrow.vector.IntVector) vectors.get(0);
+        org.apache.arrow.vector.IntVector queryIndex =
+            (org.apache.arrow.vector.IntVector) vectors.get(0);
         UnsafeProjection project = UnsafeProjection.create(outSchema);
         UnsafeRow carriedRow = new UnsafeRow(carriedSchema.size());
         Iterator<InternalRow> it = new ColumnarBatch(columns, root.getRowCount()).rowIterator();
@@ -423,14 +528,18 @@ final class QueryFrameSearch {
         }
         if (perQueryStats) {
           // Every query has a row, so that a query without results still has its statistics.
-          InternalRow noResult = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(
-              columns.length);
+          InternalRow noResult =
+              new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(columns.length);
           for (int qi = 0; qi < answered.length; qi++) {
             if (!answered[qi]) {
               byte[] c = carried.get(qi);
               carriedRow.pointTo(c, c.length);
-              out.add(project.apply(new JoinedRow(new JoinedRow(carriedRow, noResult), statsRow(stats.get(qi))))
-                  .copy());
+              out.add(
+                  project
+                      .apply(
+                          new JoinedRow(
+                              new JoinedRow(carriedRow, noResult), statsRow(stats.get(qi))))
+                      .copy());
             }
           }
         }
@@ -451,9 +560,9 @@ final class QueryFrameSearch {
     }
 
     /**
-     * {@code [byte] tag, [int] unit, [int] n, n × ([long] row address, [float] approx, [float] exact)},
-     * then with statistics ({@code stats} not null) {@code [long] nanos, [long] partitions probed,
-     * [long] distances computed}.
+     * {@code [byte] tag, [int] unit, [int] n, n × ([long] row address, [float] approx, [float]
+     * exact)}, then with statistics ({@code stats} not null) {@code [long] nanos, [long] partitions
+     * probed, [long] distances computed}.
      */
     private static byte[] encode(int unit, Candidates c, long nanos, UnitStats stats) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream(33 + c.size() * 16);

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * unit not cached anywhere yet, or whose executor is gone or busy, runs where its bytes are.
  *
  * <p>The executor is Spark's executor-cache location ({@code executor_<host>_<id>}), which Spark
- * ranks above the hosts ({@code PROCESS_LOCAL} before {@code NODE_LOCAL}); Spark still runs the task
- * elsewhere when none of them is free within {@code spark.locality.wait}. Stores without block
+ * ranks above the hosts ({@code PROCESS_LOCAL} before {@code NODE_LOCAL}); Spark still runs the
+ * task elsewhere when none of them is free within {@code spark.locality.wait}. Stores without block
  * locations (object stores, local paths) contribute no hosts. Both maps are bounded, least recently
  * used first out; the block hosts of a unit's files are asked once (files never change).
  */
@@ -51,16 +51,21 @@ final class UnitPlacement {
     };
   }
 
-  /** Segments by uuid (the same in every version that lists them), flat units by their fragments. */
+  /**
+   * Segments by uuid (the same in every version that lists them), flat units by their fragments.
+   */
   private static String key(String location, SearchUnit unit) {
-    return location + "#" + (unit instanceof AnnUnit a ? "segment:" + a.segment() : "fragments:" + unit.fragments());
+    return location
+        + "#"
+        + (unit instanceof AnnUnit a ? "segment:" + a.segment() : "fragments:" + unit.fragments());
   }
 
   /**
    * Spark's preferred locations of {@code unit} of a search of {@code location} at {@code version}:
    * the executor that last searched it (if any), then the hosts holding most of its files' bytes.
    */
-  static List<String> preferred(String location, long version, SearchUnit unit, Configuration conf) {
+  static List<String> preferred(
+      String location, long version, SearchUnit unit, Configuration conf) {
     List<String> out = new ArrayList<>(1 + 3);
     String executor = lastExecutor(location, unit);
     if (executor != null) {
@@ -78,14 +83,18 @@ final class UnitPlacement {
     return LAST.get(key(location, unit));
   }
 
-  static synchronized void record(String location, SearchUnit unit, String host, String executorId) {
+  static synchronized void record(
+      String location, SearchUnit unit, String host, String executorId) {
     if (host != null && executorId != null) {
       LAST.put(key(location, unit), "executor_" + host + "_" + executorId);
     }
   }
 
-  /** The hosts holding most bytes of the files {@code unit} reads; empty on stores without locality. */
-  static List<String> blockHosts(String location, long version, SearchUnit unit, Configuration conf) {
+  /**
+   * The hosts holding most bytes of the files {@code unit} reads; empty on stores without locality.
+   */
+  static List<String> blockHosts(
+      String location, long version, SearchUnit unit, Configuration conf) {
     if (!BlockHosts.hasLocality(location)) {
       return List.of();
     }
@@ -93,7 +102,12 @@ final class UnitPlacement {
     try {
       files = files(Dataset.openCached(location, version, conf), unit, conf);
     } catch (RuntimeException e) {
-      LOG.debug("No files to locate for unit {} of {}@v{}: {}", unit.id(), location, version, e.toString());
+      LOG.debug(
+          "No files to locate for unit {} of {}@v{}: {}",
+          unit.id(),
+          location,
+          version,
+          e.toString());
       return List.of();
     }
     String key = location + "#" + files;
@@ -103,7 +117,8 @@ final class UnitPlacement {
         return known;
       }
     }
-    // Asked outside the lock: a NameNode call per file, which must not hold up other queries' planning.
+    // Asked outside the lock: a NameNode call per file, which must not hold up other queries'
+    // planning.
     List<String> hosts = List.of(BlockHosts.of(files, conf));
     if (!hosts.isEmpty()) {
       synchronized (UnitPlacement.class) {
@@ -113,20 +128,34 @@ final class UnitPlacement {
     return hosts;
   }
 
-  /** The files a unit reads: an index segment's files, or the data files of a flat unit's fragments. */
+  /**
+   * The files a unit reads: an index segment's files, or the data files of a flat unit's fragments.
+   */
   static List<String> files(Dataset ds, SearchUnit unit, Configuration conf) {
     String root = ds.location().replaceAll("/+$", "");
     List<String> files = new ArrayList<>();
     if (unit instanceof AnnUnit a) {
-      IndexSegment segment = ds.indexes().segments(a.indexName()).stream()
-          .filter(s -> s.uuid().toString().equals(a.segment())).findFirst()
-          .orElseThrow(() -> new IllegalStateException("Segment " + a.segment() + " of index " + a.indexName()
-              + " is not in version " + ds.version() + " of " + ds.location()));
+      IndexSegment segment =
+          ds.indexes().segments(a.indexName()).stream()
+              .filter(s -> s.uuid().toString().equals(a.segment()))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "Segment "
+                              + a.segment()
+                              + " of index "
+                              + a.indexName()
+                              + " is not in version "
+                              + ds.version()
+                              + " of "
+                              + ds.location()));
       String dir = root + "/" + segment.directory();
       for (IndexFile f : segment.proto().getFilesList()) {
         files.add(dir + "/" + f.getPath());
       }
-      if (files.isEmpty()) { // a segment whose manifest entry does not list its files (older writers)
+      if (files
+          .isEmpty()) { // a segment whose manifest entry does not list its files (older writers)
         try {
           Path path = new Path(dir);
           for (FileStatus status : path.getFileSystem(conf).listStatus(path)) {

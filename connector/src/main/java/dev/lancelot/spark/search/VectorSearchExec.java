@@ -1,6 +1,7 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.query.exec.UnitResult;
@@ -10,7 +11,6 @@ import dev.lancelot.engine.query.plan.SearchUnit;
 import dev.lancelot.spark.ConfigurationBroadcasts;
 import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.SerializableConfiguration;
-import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.spark.read.LanceColumnVector;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +18,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.api.java.JavaRDD;
@@ -41,21 +40,24 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The physical plan of a vector search (SPEC S4): one Spark task per search unit (index segment
- * or unindexed fragment) returns that unit's local candidates — at most {@code k × refine_factor}
- * per ANN unit and {@code k} per flat unit for each query vector, with row addresses and
- * distances only; the driver merges them with the engine's own merge ({@link VectorSearch#finish},
- * the one the local executor uses) and reads the result columns of the final rows only. No
- * shuffle: one job of unit tasks, then the answer (at most k rows per query vector) is on the
- * driver.
+ * The physical plan of a vector search (SPEC S4): one Spark task per search unit (index segment or
+ * unindexed fragment) returns that unit's local candidates — at most {@code k × refine_factor} per
+ * ANN unit and {@code k} per flat unit for each query vector, with row addresses and distances
+ * only; the driver merges them with the engine's own merge ({@link VectorSearch#finish}, the one
+ * the local executor uses) and reads the result columns of the final rows only. No shuffle: one job
+ * of unit tasks, then the answer (at most k rows per query vector) is on the driver.
  *
- * <p>Unit results travel wrapped in {@link JavaSerialized}, so they cross any
- * {@code spark.serializer}. Its metrics sum the units' statistics and show in the SQL tab.
+ * <p>Unit results travel wrapped in {@link JavaSerialized}, so they cross any {@code
+ * spark.serializer}. Its metrics sum the units' statistics and show in the SQL tab.
  */
 public final class VectorSearchExec extends SparkPlan {
   private static final long serialVersionUID = 1L;
   static final Map<String, String> METRICS = metricNames();
-  /** Spark conf: byte budget of each JVM's index segment cache (default: 1 GiB or a quarter of the heap). */
+
+  /**
+   * Spark conf: byte budget of each JVM's index segment cache (default: 1 GiB or a quarter of the
+   * heap).
+   */
   public static final String CACHE_CONF = "spark.lancelot.cache.maxBytes";
 
   private final transient VectorSearchTable.SearchScan scan;
@@ -93,7 +95,8 @@ public final class VectorSearchExec extends SparkPlan {
   }
 
   @Override
-  public SparkPlan withNewChildrenInternal(scala.collection.immutable.IndexedSeq<SparkPlan> newChildren) {
+  public SparkPlan withNewChildrenInternal(
+      scala.collection.immutable.IndexedSeq<SparkPlan> newChildren) {
     return this;
   }
 
@@ -101,7 +104,8 @@ public final class VectorSearchExec extends SparkPlan {
   public scala.collection.immutable.Map<String, SQLMetric> metrics() {
     if (metrics == null) {
       Map<String, SQLMetric> m = new LinkedHashMap<>();
-      METRICS.forEach((key, description) -> m.put(key, SQLMetrics.createMetric(sparkContext(), description)));
+      METRICS.forEach(
+          (key, description) -> m.put(key, SQLMetrics.createMetric(sparkContext(), description)));
       metrics = scala.collection.immutable.Map.from(CollectionConverters.asScala(m));
     }
     return metrics;
@@ -124,7 +128,9 @@ public final class VectorSearchExec extends SparkPlan {
 
   @Override
   public RDD<InternalRow> doExecute() {
-    return JavaSparkContext.fromSparkContext(sparkContext()).parallelize(Arrays.asList(search()), 1).rdd();
+    return JavaSparkContext.fromSparkContext(sparkContext())
+        .parallelize(Arrays.asList(search()), 1)
+        .rdd();
   }
 
   /** Runs the units as one Spark job, merges on the driver, and returns the answer's rows. */
@@ -132,9 +138,15 @@ public final class VectorSearchExec extends SparkPlan {
     long start = System.nanoTime();
     VectorSearchTable table = scan.table();
     SearchPlan plan = table.searchPlan();
-    long cacheBytes = sparkContext().conf().getSizeAsBytes(CACHE_CONF, String.valueOf(
-        dev.lancelot.engine.index.vector.VectorSegmentSearcher.cacheMaxBytes()));
-    List<UnitOutcome> outcomes = runUnits(plan, ConfigurationBroadcasts.of(sparkContext(), table.conf()), cacheBytes);
+    long cacheBytes =
+        sparkContext()
+            .conf()
+            .getSizeAsBytes(
+                CACHE_CONF,
+                String.valueOf(
+                    dev.lancelot.engine.index.vector.VectorSegmentSearcher.cacheMaxBytes()));
+    List<UnitOutcome> outcomes =
+        runUnits(plan, ConfigurationBroadcasts.of(sparkContext(), table.conf()), cacheBytes);
     List<UnitResult> results = outcomes.stream().map(o -> o.result).toList();
     Dataset ds = Dataset.openCached(plan.location(), plan.version(), table.conf());
     try (VectorSearchResult result = VectorSearch.finish(ds, plan, results, start)) {
@@ -144,24 +156,37 @@ public final class VectorSearchExec extends SparkPlan {
     }
   }
 
-  private List<UnitOutcome> runUnits(SearchPlan plan, Broadcast<SerializableConfiguration> conf, long cacheBytes) {
+  private List<UnitOutcome> runUnits(
+      SearchPlan plan, Broadcast<SerializableConfiguration> conf, long cacheBytes) {
     int n = plan.units().size();
     if (n == 0) {
       return List.of();
     }
     List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> placed = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      List<String> where = UnitPlacement.preferred(plan.location(), plan.version(), plan.units().get(i),
-          scan.table().conf());
+      List<String> where =
+          UnitPlacement.preferred(
+              plan.location(), plan.version(), plan.units().get(i), scan.table().conf());
       placed.add(new Tuple2<>(i, CollectionConverters.asScala(where).toList()));
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sparkContext());
-    jsc.setJobDescription("lance vector search on " + plan.location() + "@v" + plan.version() + ": " + n
-        + " unit(s)");
+    jsc.setJobDescription(
+        "lance vector search on "
+            + plan.location()
+            + "@v"
+            + plan.version()
+            + ": "
+            + n
+            + " unit(s)");
     try {
-      JavaRDD<Integer> units = sparkContext().makeRDD(CollectionConverters.asScala(placed).toList(),
-          scala.reflect.ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD();
-      List<JavaSerialized<UnitOutcome>> outcomes = units.map(new RunUnit(plan, conf, cacheBytes)).collect();
+      JavaRDD<Integer> units =
+          sparkContext()
+              .makeRDD(
+                  CollectionConverters.asScala(placed).toList(),
+                  scala.reflect.ClassTag$.MODULE$.apply(Integer.class))
+              .toJavaRDD();
+      List<JavaSerialized<UnitOutcome>> outcomes =
+          units.map(new RunUnit(plan, conf, cacheBytes)).collect();
       List<UnitOutcome> out = new ArrayList<>(outcomes.size());
       for (int i = 0; i < outcomes.size(); i++) {
         UnitOutcome o = outcomes.get(i).get();

@@ -14,8 +14,8 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Plans the scan of a {@link VectorSearchTable} as a {@link VectorSearchExec} (unit tasks, merge
- * on the driver) instead of Spark's batch scan. Installed by {@code LanceSparkExtensions}, and by
+ * Plans the scan of a {@link VectorSearchTable} as a {@link VectorSearchExec} (unit tasks, merge on
+ * the driver) instead of Spark's batch scan. Installed by {@code LanceSparkExtensions}, and by
  * {@link LanceVectorSearch} into sessions created without the extension.
  */
 public final class VectorSearchStrategy extends SparkStrategy {
@@ -28,20 +28,23 @@ public final class VectorSearchStrategy extends SparkStrategy {
   @SuppressWarnings("unchecked")
   public Seq<SparkPlan> apply(LogicalPlan plan) {
     SparkPlan planned = null;
-    if (plan instanceof DataSourceV2ScanRelation r && r.scan() instanceof VectorSearchTable.SearchScan scan) {
+    if (plan instanceof DataSourceV2ScanRelation r
+        && r.scan() instanceof VectorSearchTable.SearchScan scan) {
       planned = new VectorSearchExec(scan, (Seq<Attribute>) (Seq<?>) r.output());
     } else if (plan instanceof Project p && overSearch(p.child())) {
       planned = new ProjectExec(p.projectList(), planLater(p.child()));
     } else if (plan instanceof Filter f && overSearch(f.child())) {
       planned = new FilterExec(f.condition(), planLater(f.child()));
     }
-    return CollectionConverters.asScala(planned == null ? List.<SparkPlan>of() : List.of(planned)).toList();
+    return CollectionConverters.asScala(planned == null ? List.<SparkPlan>of() : List.of(planned))
+        .toList();
   }
 
   private static boolean overSearch(LogicalPlan plan) {
     while (plan instanceof Project || plan instanceof Filter) {
       plan = plan instanceof Project p ? p.child() : ((Filter) plan).child();
     }
-    return plan instanceof DataSourceV2ScanRelation r && r.scan() instanceof VectorSearchTable.SearchScan;
+    return plan instanceof DataSourceV2ScanRelation r
+        && r.scan() instanceof VectorSearchTable.SearchScan;
   }
 }

@@ -25,11 +25,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * One planned vector search as a Spark table whose rows are the search's answer: the global top-k
- * per query vector ({@code query_index} for a batch, the result columns, {@code _distance},
- * {@code _rowid} when asked — SPEC Q13). Planning (engine {@code Planner}) happens on the driver when
- * the table is created and reads only metadata. Its scan is not read through Spark's batch-scan
- * path: {@link VectorSearchStrategy} plans it as a {@link VectorSearchExec}, which runs one Spark
- * task per search unit and merges on the driver.
+ * per query vector ({@code query_index} for a batch, the result columns, {@code _distance}, {@code
+ * _rowid} when asked — SPEC Q13). Planning (engine {@code Planner}) happens on the driver when the
+ * table is created and reads only metadata. Its scan is not read through Spark's batch-scan path:
+ * {@link VectorSearchStrategy} plans it as a {@link VectorSearchExec}, which runs one Spark task
+ * per search unit and merges on the driver.
  */
 final class VectorSearchTable implements SupportsRead {
   private final SearchPlan plan;
@@ -42,9 +42,16 @@ final class VectorSearchTable implements SupportsRead {
     this.conf = conf;
   }
 
-  /** Plans on {@code version} (0 = the latest, found by one listing) from the driver's dataset cache. */
-  static VectorSearchTable plan(String location, long version, VectorQuery query, Configuration conf) {
-    Dataset ds = version > 0 ? Dataset.openCached(location, version, conf) : Dataset.openLatestCached(location, conf);
+  /**
+   * Plans on {@code version} (0 = the latest, found by one listing) from the driver's dataset
+   * cache.
+   */
+  static VectorSearchTable plan(
+      String location, long version, VectorQuery query, Configuration conf) {
+    Dataset ds =
+        version > 0
+            ? Dataset.openCached(location, version, conf)
+            : Dataset.openLatestCached(location, conf);
     SearchPlan plan = VectorSearch.plan(ds, query);
     return new VectorSearchTable(plan, resultSchema(ds.lanceSchema(), plan), conf);
   }
@@ -79,7 +86,8 @@ final class VectorSearchTable implements SupportsRead {
   }
 
   @Override
-  @SuppressWarnings("deprecation") // Table.schema() is deprecated for columns(), which Spark derives from it
+  @SuppressWarnings(
+      "deprecation") // Table.schema() is deprecated for columns(), which Spark derives from it
   public StructType schema() {
     return schema;
   }
@@ -94,7 +102,9 @@ final class VectorSearchTable implements SupportsRead {
     return () -> new SearchScan(this);
   }
 
-  /** The scan of a search: carries the table to {@link VectorSearchStrategy}; describes the plan. */
+  /**
+   * The scan of a search: carries the table to {@link VectorSearchStrategy}; describes the plan.
+   */
   static final class SearchScan implements Scan {
     private final VectorSearchTable table;
 
@@ -115,13 +125,23 @@ final class VectorSearchTable implements SupportsRead {
     @Override
     public String description() {
       SearchPlan plan = table.plan;
-      StringBuilder sb = new StringBuilder("LanceVectorSearch[").append(plan.location()).append(", version=")
-          .append(plan.version()).append(", partitions=").append(plan.units().size())
-          .append(", merge=driver]\n");
+      StringBuilder sb =
+          new StringBuilder("LanceVectorSearch[")
+              .append(plan.location())
+              .append(", version=")
+              .append(plan.version())
+              .append(", partitions=")
+              .append(plan.units().size())
+              .append(", merge=driver]\n");
       for (int i = 0; i < plan.units().size(); i++) {
         SearchUnit u = plan.units().get(i);
-        sb.append("  partition ").append(i).append(" -> ").append(u.id()).append(" fragments=")
-            .append(u.fragments()).append('\n');
+        sb.append("  partition ")
+            .append(i)
+            .append(" -> ")
+            .append(u.id())
+            .append(" fragments=")
+            .append(u.fragments())
+            .append('\n');
       }
       sb.append(plan.explain());
       return sb.toString();
@@ -129,9 +149,10 @@ final class VectorSearchTable implements SupportsRead {
 
     @Override
     public Batch toBatch() {
-      throw new IllegalStateException("A vector search is planned by VectorSearchStrategy, not read as a batch "
-          + "scan: the session lacks the lancelot planner strategy. Set spark.sql.extensions="
-          + "dev.lancelot.spark.LanceSparkExtensions.");
+      throw new IllegalStateException(
+          "A vector search is planned by VectorSearchStrategy, not read as a batch "
+              + "scan: the session lacks the lancelot planner strategy. Set spark.sql.extensions="
+              + "dev.lancelot.spark.LanceSparkExtensions.");
     }
   }
 }

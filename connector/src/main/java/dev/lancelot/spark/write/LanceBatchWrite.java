@@ -17,9 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
@@ -70,7 +67,8 @@ final class LanceBatchWrite implements BatchWrite {
     if (!Dataset.exists(table.location(), table.hadoopConf())) {
       return Optional.empty();
     }
-    return Optional.of(Dataset.open(table.location(), OpenOptions.defaults().withHadoopConf(table.hadoopConf())));
+    return Optional.of(
+        Dataset.open(table.location(), OpenOptions.defaults().withHadoopConf(table.hadoopConf())));
   }
 
   /** Appends keep the dataset's schema: every Spark column must exist with an equivalent type. */
@@ -84,8 +82,13 @@ final class LanceBatchWrite implements BatchWrite {
       }
       DataType expected = SparkTypes.dataType(target.get().toArrow());
       if (!sameIgnoringNullability(expected, f.dataType())) {
-        problems.add("column \"" + f.name() + "\" is " + f.dataType().simpleString() + " but the dataset has "
-            + expected.simpleString());
+        problems.add(
+            "column \""
+                + f.name()
+                + "\" is "
+                + f.dataType().simpleString()
+                + " but the dataset has "
+                + expected.simpleString());
       }
     }
     for (LanceField f : schema.fields()) {
@@ -94,8 +97,12 @@ final class LanceBatchWrite implements BatchWrite {
       }
     }
     if (!problems.isEmpty()) {
-      throw new SchemaMismatchException("Cannot append to " + location + ": " + String.join("; ", problems)
-          + ". Select and cast the DataFrame's columns to the dataset's schema, or use mode(\"overwrite\").");
+      throw new SchemaMismatchException(
+          "Cannot append to "
+              + location
+              + ": "
+              + String.join("; ", problems)
+              + ". Select and cast the DataFrame's columns to the dataset's schema, or use mode(\"overwrite\").");
     }
   }
 
@@ -105,8 +112,12 @@ final class LanceBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new LanceDataWriterFactory(table.location(), new SerializableConfiguration(table.hadoopConf()),
-        schema.toProto().toByteArray(), sparkSchema, options.maxRowsPerFile());
+    return new LanceDataWriterFactory(
+        table.location(),
+        new SerializableConfiguration(table.hadoopConf()),
+        schema.toProto().toByteArray(),
+        sparkSchema,
+        options.maxRowsPerFile());
   }
 
   /**
@@ -128,10 +139,16 @@ final class LanceBatchWrite implements BatchWrite {
   public void commit(WriterCommitMessage[] messages) {
     List<FragmentMetadata> fragments = fragmentsOf(messages);
     long rows = fragments.stream().mapToLong(FragmentMetadata::physicalRows).sum();
-    try (Dataset committed = Dataset.commitFragments(table.location(), table.hadoopConf(), schema, fragments, mode,
-        readVersion)) {
-      LOG.info("Committed {} rows in {} fragments to {} as version {} ({})", rows, fragments.size(),
-          table.location(), committed.version(), mode);
+    try (Dataset committed =
+        Dataset.commitFragments(
+            table.location(), table.hadoopConf(), schema, fragments, mode, readVersion)) {
+      LOG.info(
+          "Committed {} rows in {} fragments to {} as version {} ({})",
+          rows,
+          fragments.size(),
+          table.location(),
+          committed.version(),
+          mode);
       for (FragmentMetadata f : fragments) {
         for (var file : f.toProto().getFilesList()) {
           committedFiles++;
@@ -147,7 +164,10 @@ final class LanceBatchWrite implements BatchWrite {
   @Override
   public void abort(WriterCommitMessage[] messages) {
     List<FragmentMetadata> fragments = fragmentsOf(messages);
-    LOG.warn("Write job to {} aborted: deleting {} uncommitted fragments", table.location(), fragments.size());
+    LOG.warn(
+        "Write job to {} aborted: deleting {} uncommitted fragments",
+        table.location(),
+        fragments.size());
     Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
   }
 

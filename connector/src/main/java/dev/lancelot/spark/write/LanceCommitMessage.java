@@ -15,9 +15,9 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 /**
  * What one write task produced: uncommitted fragments. It travels from the task to the driver
  * through Spark's configured serializer: under Java serialization as a plain object, under Kryo
- * (which cannot rebuild records or immutable lists, see docs/decisions.md D14) as
- * {@code [varint] count} followed by each fragment's manifest entry as {@code [varint] length,
- * [bytes] DataFragment protobuf}.
+ * (which cannot rebuild records or immutable lists, see docs/decisions.md D14) as {@code [varint]
+ * count} followed by each fragment's manifest entry as {@code [varint] length, [bytes] DataFragment
+ * protobuf}.
  */
 public final class LanceCommitMessage implements WriterCommitMessage, KryoSerializable {
   private static final long serialVersionUID = 1L;
@@ -39,7 +39,10 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
     writeFragments(output, fragments);
   }
 
-  /** The fragments as a count and length-prefixed protobuf bytes (shared with the row-level message). */
+  /**
+   * The fragments as a count and length-prefixed protobuf bytes (shared with the row-level
+   * message).
+   */
   static void writeFragments(Output output, List<FragmentMetadata> fragments) {
     output.writeInt(fragments.size(), true);
     for (FragmentMetadata f : fragments) {
@@ -58,7 +61,8 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
       try {
         out.add(new FragmentMetadata(DataFragment.parseFrom(bytes)));
       } catch (InvalidProtocolBufferException e) {
-        throw new KryoException("Corrupt fragment metadata in a " + task + " task's commit message", e);
+        throw new KryoException(
+            "Corrupt fragment metadata in a " + task + " task's commit message", e);
       }
     }
     return List.copyOf(out);

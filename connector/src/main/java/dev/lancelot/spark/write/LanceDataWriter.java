@@ -32,12 +32,22 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
   private final RowToArrow rows;
   private long rowsWritten;
 
-  LanceDataWriter(String location, Configuration conf, LanceSchema target, StructType sparkSchema,
-      int maxRowsPerFile, String taskLabel) {
+  LanceDataWriter(
+      String location,
+      Configuration conf,
+      LanceSchema target,
+      StructType sparkSchema,
+      int maxRowsPerFile,
+      String taskLabel) {
     List<Field> fields = new ArrayList<>();
     for (StructField f : sparkSchema.fields()) {
-      LanceField lf = target.field(f.name()).orElseThrow(() -> new IllegalStateException(
-          "Column " + f.name() + " missing from the target schema"));
+      LanceField lf =
+          target
+              .field(f.name())
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "Column " + f.name() + " missing from the target schema"));
       fields.add(lf.toArrow());
     }
     this.rows = new RowToArrow(new Schema(fields), allocator, taskLabel);

@@ -4,7 +4,6 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.format.proto.FileProtos;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.SerializableConfiguration;
-import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
@@ -19,7 +18,11 @@ final class LanceDataWriterFactory implements DataWriterFactory {
   private final StructType sparkSchema;
   private final int maxRowsPerFile;
 
-  LanceDataWriterFactory(String location, SerializableConfiguration conf, byte[] schema, StructType sparkSchema,
+  LanceDataWriterFactory(
+      String location,
+      SerializableConfiguration conf,
+      byte[] schema,
+      StructType sparkSchema,
       int maxRowsPerFile) {
     this.location = location;
     this.conf = conf;
@@ -36,7 +39,12 @@ final class LanceDataWriterFactory implements DataWriterFactory {
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("Corrupt schema shipped to the write task", e);
     }
-    return new LanceDataWriter(location, conf.get(), target, sparkSchema, maxRowsPerFile,
+    return new LanceDataWriter(
+        location,
+        conf.get(),
+        target,
+        sparkSchema,
+        maxRowsPerFile,
         "partition " + partitionId + " (task " + taskId + ")");
   }
 }

@@ -21,17 +21,18 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * What one row-level task produced: uncommitted fragments of new rows and the deleted rows, by
- * fragment id. Under Kryo (D14) it is {@code [varint] fragment count}, each fragment as
- * {@code [varint] length, [bytes] DataFragment protobuf}, then {@code [varint] deleted fragment
- * count}, each as {@code [varlong] fragment id, [varint] length, [bytes] portable RoaringBitmap}
- * of row offsets.
+ * fragment id. Under Kryo (D14) it is {@code [varint] fragment count}, each fragment as {@code
+ * [varint] length, [bytes] DataFragment protobuf}, then {@code [varint] deleted fragment count},
+ * each as {@code [varlong] fragment id, [varint] length, [bytes] portable RoaringBitmap} of row
+ * offsets.
  */
 public final class LanceDeltaCommitMessage implements WriterCommitMessage, KryoSerializable {
   private static final long serialVersionUID = 1L;
   private List<FragmentMetadata> fragments;
   private HashMap<Long, RoaringBitmap> deletes;
 
-  public LanceDeltaCommitMessage(List<FragmentMetadata> fragments, Map<Long, RoaringBitmap> deletes) {
+  public LanceDeltaCommitMessage(
+      List<FragmentMetadata> fragments, Map<Long, RoaringBitmap> deletes) {
     this.fragments = List.copyOf(fragments);
     this.deletes = new HashMap<>(deletes);
   }
@@ -79,8 +80,12 @@ public final class LanceDeltaCommitMessage implements WriterCommitMessage, KryoS
       try {
         rows.deserialize(new DataInputStream(new ByteArrayInputStream(bytes)));
       } catch (IOException e) {
-        throw new KryoException("Corrupt deleted rows of fragment " + fragment + " in a row-level task's commit "
-            + "message", e);
+        throw new KryoException(
+            "Corrupt deleted rows of fragment "
+                + fragment
+                + " in a row-level task's commit "
+                + "message",
+            e);
       }
       deletes.put(fragment, rows);
     }
@@ -88,7 +93,8 @@ public final class LanceDeltaCommitMessage implements WriterCommitMessage, KryoS
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LanceDeltaCommitMessage other && fragments.equals(other.fragments)
+    return o instanceof LanceDeltaCommitMessage other
+        && fragments.equals(other.fragments)
         && deletes.equals(other.deletes);
   }
 

@@ -65,8 +65,12 @@ final class LanceDeltaWrite implements DeltaWrite, DeltaBatchWrite {
 
   @Override
   public DeltaWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new LanceDeltaWriterFactory(table.location(), new SerializableConfiguration(table.hadoopConf()),
-        schema.toProto().toByteArray(), rowSchema, maxRowsPerFile);
+    return new LanceDeltaWriterFactory(
+        table.location(),
+        new SerializableConfiguration(table.hadoopConf()),
+        schema.toProto().toByteArray(),
+        rowSchema,
+        maxRowsPerFile);
   }
 
   @Override
@@ -81,15 +85,24 @@ final class LanceDeltaWrite implements DeltaWrite, DeltaBatchWrite {
     for (WriterCommitMessage m : messages) {
       if (m instanceof LanceDeltaCommitMessage dm) {
         fragments.addAll(dm.fragments());
-        dm.deletes().forEach((fragment, rows) -> deletes.merge(fragment, rows, (a, b) -> RoaringBitmap.or(a, b)));
+        dm.deletes()
+            .forEach(
+                (fragment, rows) ->
+                    deletes.merge(fragment, rows, (a, b) -> RoaringBitmap.or(a, b)));
       }
     }
     long deleted = deletes.values().stream().mapToLong(RoaringBitmap::getLongCardinality).sum();
     long written = fragments.stream().mapToLong(FragmentMetadata::physicalRows).sum();
     try (Dataset read = table.openDataset()) {
       Dataset committed = read.commitRowChanges(deletes, fragments); // shares read's storage
-      LOG.info("{}: deleted {} rows, wrote {} rows in {} fragments; version {} read, version {} committed",
-          description(), deleted, written, fragments.size(), read.version(), committed.version());
+      LOG.info(
+          "{}: deleted {} rows, wrote {} rows in {} fragments; version {} read, version {} committed",
+          description(),
+          deleted,
+          written,
+          fragments.size(),
+          read.version(),
+          committed.version());
     } catch (RuntimeException e) {
       Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
       if (e instanceof LancelotException) {

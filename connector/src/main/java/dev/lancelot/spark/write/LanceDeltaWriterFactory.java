@@ -9,7 +9,10 @@ import org.apache.spark.sql.connector.write.DeltaWriter;
 import org.apache.spark.sql.connector.write.DeltaWriterFactory;
 import org.apache.spark.sql.types.StructType;
 
-/** Ships what a row-level task needs: location, Hadoop conf, the dataset's schema, the new rows' columns. */
+/**
+ * Ships what a row-level task needs: location, Hadoop conf, the dataset's schema, the new rows'
+ * columns.
+ */
 final class LanceDeltaWriterFactory implements DeltaWriterFactory {
   private static final long serialVersionUID = 1L;
   private final String location;
@@ -18,7 +21,11 @@ final class LanceDeltaWriterFactory implements DeltaWriterFactory {
   private final StructType rowSchema;
   private final int maxRowsPerFile;
 
-  LanceDeltaWriterFactory(String location, SerializableConfiguration conf, byte[] schema, StructType rowSchema,
+  LanceDeltaWriterFactory(
+      String location,
+      SerializableConfiguration conf,
+      byte[] schema,
+      StructType rowSchema,
       int maxRowsPerFile) {
     this.location = location;
     this.conf = conf;
@@ -35,7 +42,14 @@ final class LanceDeltaWriterFactory implements DeltaWriterFactory {
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("Corrupt schema shipped to the row-level task", e);
     }
-    return new LanceDeltaWriter(() -> new LanceDataWriter(location, conf.get(), target, rowSchema, maxRowsPerFile,
-        "partition " + partitionId + " (task " + taskId + ")"));
+    return new LanceDeltaWriter(
+        () ->
+            new LanceDataWriter(
+                location,
+                conf.get(),
+                target,
+                rowSchema,
+                maxRowsPerFile,
+                "partition " + partitionId + " (task " + taskId + ")"));
   }
 }

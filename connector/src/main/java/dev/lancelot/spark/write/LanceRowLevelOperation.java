@@ -15,8 +15,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * UPDATE, MERGE INTO and DELETE (when the engine cannot evaluate the condition itself) as a
  * delta-based row-level operation: Spark scans the table's version with its {@code _rowaddr},
  * decides each row's fate, and hands the writers deletes (by row address) and new rows (inserted,
- * or the new version of an updated row). The driver commits it all as one version, Lance's
- * {@code Update} (docs/decisions.md D27).
+ * or the new version of an updated row). The driver commits it all as one version, Lance's {@code
+ * Update} (docs/decisions.md D27).
  */
 public final class LanceRowLevelOperation implements SupportsDelta {
   private final LanceTable table;

@@ -10,9 +10,9 @@ import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 
 /**
- * Chooses the engine write mode from how Spark asks (S2): plain writes append (creating the
- * dataset when absent), {@code truncate()} (save mode overwrite) overwrites, a staged create is a
- * create that fails if another writer created the dataset first, a staged replace overwrites.
+ * Chooses the engine write mode from how Spark asks (S2): plain writes append (creating the dataset
+ * when absent), {@code truncate()} (save mode overwrite) overwrites, a staged create is a create
+ * that fails if another writer created the dataset first, a staged replace overwrites.
  */
 public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
   private final LanceTable table;
@@ -21,7 +21,8 @@ public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
   private final boolean staged;
   private boolean overwrite;
 
-  public LanceWriteBuilder(LanceTable table, LogicalWriteInfo info, LanceOptions options, boolean staged) {
+  public LanceWriteBuilder(
+      LanceTable table, LogicalWriteInfo info, LanceOptions options, boolean staged) {
     this.table = table;
     this.info = info;
     this.options = options;

@@ -104,8 +104,14 @@ public final class RowToArrow implements AutoCloseable {
     return (src, ord, idx) -> {
       if (src.isNullAt(ord)) {
         if (!vector.getField().isNullable()) {
-          throw new InvalidInputException("Cannot write " + taskLabel + " row " + rowsSeen + ": column \"" + column
-              + "\" is null but the dataset declares it not nullable.");
+          throw new InvalidInputException(
+              "Cannot write "
+                  + taskLabel
+                  + " row "
+                  + rowsSeen
+                  + ": column \""
+                  + column
+                  + "\" is null but the dataset declares it not nullable.");
         }
         vector.setNull(idx);
       } else {
@@ -154,9 +160,20 @@ public final class RowToArrow implements AutoCloseable {
       return (s, o, i) -> {
         ArrayData array = s.getArray(o);
         if (array.numElements() != dim) {
-          throw new InvalidInputException("Cannot write " + taskLabel + " row " + rowsSeen + ": column \"" + column
-              + "\" is a vector of dimension " + dim + " but the row's array has " + array.numElements()
-              + " elements. Every vector must have exactly " + dim + " elements.");
+          throw new InvalidInputException(
+              "Cannot write "
+                  + taskLabel
+                  + " row "
+                  + rowsSeen
+                  + ": column \""
+                  + column
+                  + "\" is a vector of dimension "
+                  + dim
+                  + " but the row's array has "
+                  + array.numElements()
+                  + " elements. Every vector must have exactly "
+                  + dim
+                  + " elements.");
         }
         v.setNotNull(i);
         int base = i * dim;
@@ -191,7 +208,11 @@ public final class RowToArrow implements AutoCloseable {
         }
       };
     }
-    throw new LancelotException("Cannot write column \"" + column + "\": Arrow vector type "
-        + vector.getClass().getSimpleName() + " is not supported by the connector's writer.");
+    throw new LancelotException(
+        "Cannot write column \""
+            + column
+            + "\": Arrow vector type "
+            + vector.getClass().getSimpleName()
+            + " is not supported by the connector's writer.");
   }
 }

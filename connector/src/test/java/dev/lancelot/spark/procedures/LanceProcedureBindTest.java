@@ -16,18 +16,20 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 /**
- * Binding a {@code CALL}'s arguments (names and types, before anything runs) and finding
- * procedures by name, without a Spark session: the catalog is only asked for its name.
+ * Binding a {@code CALL}'s arguments (names and types, before anything runs) and finding procedures
+ * by name, without a Spark session: the catalog is only asked for its name.
  */
 class LanceProcedureBindTest {
-  private static final LanceCatalog CATALOG = new LanceCatalog() {
-    @Override
-    public String name() {
-      return "lance";
-    }
-  };
-  private static final String USAGE = "Usage: CALL lance.system.compact(table => <string> [, "
-      + "target_rows_per_fragment => <bigint>, materialize_deletions => <boolean>])";
+  private static final LanceCatalog CATALOG =
+      new LanceCatalog() {
+        @Override
+        public String name() {
+          return "lance";
+        }
+      };
+  private static final String USAGE =
+      "Usage: CALL lance.system.compact(table => <string> [, "
+          + "target_rows_per_fragment => <bigint>, materialize_deletions => <boolean>])";
 
   private static final Metadata BY_NAME =
       new MetadataBuilder().putBoolean(ProcedureParameter.BY_NAME_METADATA_KEY, true).build();
@@ -56,27 +58,58 @@ class LanceProcedureBindTest {
   @Test
   void namedPositionalAndNullArgumentsOfCastableTypesBind() {
     LanceProcedure p = compact();
-    assertThat(p.bind(named("table", DataTypes.StringType, "TARGET_ROWS_PER_FRAGMENT", DataTypes.IntegerType)))
+    assertThat(
+            p.bind(
+                named(
+                    "table",
+                    DataTypes.StringType,
+                    "TARGET_ROWS_PER_FRAGMENT",
+                    DataTypes.IntegerType)))
         .isSameAs(p);
-    assertThat(p.bind(new StructType().add("col1", DataTypes.StringType).add("col2", DataTypes.LongType)
-        .add("col3", DataTypes.BooleanType))).isSameAs(p);
-    assertThat(p.bind(named("table", DataTypes.StringType, "materialize_deletions", DataTypes.NullType)))
+    assertThat(
+            p.bind(
+                new StructType()
+                    .add("col1", DataTypes.StringType)
+                    .add("col2", DataTypes.LongType)
+                    .add("col3", DataTypes.BooleanType)))
+        .isSameAs(p);
+    assertThat(
+            p.bind(
+                named("table", DataTypes.StringType, "materialize_deletions", DataTypes.NullType)))
         .isSameAs(p);
   }
 
   @Test
   void anUnknownParameterIsRefusedNamingTheClosestOne() {
-    assertThatThrownBy(() -> compact().bind(named("table", DataTypes.StringType, "target_rows_per_fragmnt",
-        DataTypes.LongType)))
+    assertThatThrownBy(
+            () ->
+                compact()
+                    .bind(
+                        named(
+                            "table",
+                            DataTypes.StringType,
+                            "target_rows_per_fragmnt",
+                            DataTypes.LongType)))
         .isInstanceOf(LancelotException.class)
-        .hasMessage("Cannot run lance.system.compact: unknown parameter \"target_rows_per_fragmnt\". Did you mean "
-            + "\"target_rows_per_fragment\"? " + USAGE);
-    assertThatThrownBy(() -> compact().bind(named("table", DataTypes.StringType, "MATERIALISE_DELETIONS",
-        DataTypes.BooleanType)))
-        .hasMessageContaining("unknown parameter \"MATERIALISE_DELETIONS\". Did you mean \"materialize_deletions\"?");
+        .hasMessage(
+            "Cannot run lance.system.compact: unknown parameter \"target_rows_per_fragmnt\". Did you mean "
+                + "\"target_rows_per_fragment\"? "
+                + USAGE);
+    assertThatThrownBy(
+            () ->
+                compact()
+                    .bind(
+                        named(
+                            "table",
+                            DataTypes.StringType,
+                            "MATERIALISE_DELETIONS",
+                            DataTypes.BooleanType)))
+        .hasMessageContaining(
+            "unknown parameter \"MATERIALISE_DELETIONS\". Did you mean \"materialize_deletions\"?");
     assertThatThrownBy(() -> compact().bind(named("tabel", DataTypes.StringType)))
-        .hasMessageStartingWith("Cannot run lance.system.compact: unknown parameter \"tabel\". Did you mean "
-            + "\"table\"? Usage: ");
+        .hasMessageStartingWith(
+            "Cannot run lance.system.compact: unknown parameter \"tabel\". Did you mean "
+                + "\"table\"? Usage: ");
   }
 
   @Test
@@ -84,16 +117,39 @@ class LanceProcedureBindTest {
     assertThatThrownBy(() -> compact().bind(named("materialize_deletions", DataTypes.BooleanType)))
         .isInstanceOf(LancelotException.class)
         .hasMessage("Cannot run lance.system.compact: parameter table is required. " + USAGE);
-    StructType four = new StructType().add("a", DataTypes.StringType).add("b", DataTypes.LongType)
-        .add("c", DataTypes.BooleanType).add("d", DataTypes.BooleanType);
+    StructType four =
+        new StructType()
+            .add("a", DataTypes.StringType)
+            .add("b", DataTypes.LongType)
+            .add("c", DataTypes.BooleanType)
+            .add("d", DataTypes.BooleanType);
     assertThatThrownBy(() -> compact().bind(four))
-        .hasMessage("Cannot run lance.system.compact: too many arguments (4; it takes at most 3). " + USAGE);
-    assertThatThrownBy(() -> compact().bind(named("table", DataTypes.StringType, "target_rows_per_fragment",
-        DataTypes.StringType)))
-        .hasMessage("Cannot run lance.system.compact: parameter target_rows_per_fragment takes a BIGINT, got a "
-            + "STRING. " + USAGE);
-    assertThatThrownBy(() -> compact().bind(named("table", DataTypes.StringType, "target_rows_per_fragment",
-        DataTypes.DoubleType))).hasMessageContaining("takes a BIGINT, got a DOUBLE");
+        .hasMessage(
+            "Cannot run lance.system.compact: too many arguments (4; it takes at most 3). "
+                + USAGE);
+    assertThatThrownBy(
+            () ->
+                compact()
+                    .bind(
+                        named(
+                            "table",
+                            DataTypes.StringType,
+                            "target_rows_per_fragment",
+                            DataTypes.StringType)))
+        .hasMessage(
+            "Cannot run lance.system.compact: parameter target_rows_per_fragment takes a BIGINT, got a "
+                + "STRING. "
+                + USAGE);
+    assertThatThrownBy(
+            () ->
+                compact()
+                    .bind(
+                        named(
+                            "table",
+                            DataTypes.StringType,
+                            "target_rows_per_fragment",
+                            DataTypes.DoubleType)))
+        .hasMessageContaining("takes a BIGINT, got a DOUBLE");
     assertThatThrownBy(() -> compact().bind(named("table", DataTypes.IntegerType)))
         .hasMessageContaining("parameter table takes a STRING, got a INT");
   }
@@ -101,13 +157,22 @@ class LanceProcedureBindTest {
   @Test
   void proceduresAreFoundInTheSystemNamespaceOnly() {
     assertThat(Arrays.stream(Procedures.list(new String[] {"system"})).map(Identifier::name))
-        .containsExactly("cleanup", "compact", "create_index", "create_scalar_index", "optimize_index", "recall");
+        .containsExactly(
+            "cleanup",
+            "compact",
+            "create_index",
+            "create_scalar_index",
+            "optimize_index",
+            "recall");
     assertThat(Procedures.list(new String[] {"db"})).isEmpty();
-    assertThatThrownBy(() -> Procedures.load(CATALOG, Identifier.of(new String[] {"db"}, "compact")))
+    assertThatThrownBy(
+            () -> Procedures.load(CATALOG, Identifier.of(new String[] {"db"}, "compact")))
         .isInstanceOf(LancelotException.class)
-        .hasMessage("Cannot find procedure lance.db.compact: the procedures of catalog lance are lance.system.{"
-            + "cleanup, compact, create_index, create_scalar_index, optimize_index, recall}.");
-    assertThatThrownBy(() -> Procedures.load(CATALOG, Identifier.of(new String[] {"system"}, "vacuum")))
+        .hasMessage(
+            "Cannot find procedure lance.db.compact: the procedures of catalog lance are lance.system.{"
+                + "cleanup, compact, create_index, create_scalar_index, optimize_index, recall}.");
+    assertThatThrownBy(
+            () -> Procedures.load(CATALOG, Identifier.of(new String[] {"system"}, "vacuum")))
         .hasMessageStartingWith("Cannot find procedure lance.system.vacuum:");
   }
 }

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 /** One CALL's arguments, as Spark hands them over (in parameter order, cast), read by name. */
 class ProcedureArgumentsTest {
   private static final ProcedureParameter[] PARAMETERS = {
-      ProcedureParameter.in("table", DataTypes.StringType).build(),
-      ProcedureParameter.in("column", DataTypes.StringType).defaultValue("NULL").build(),
-      ProcedureParameter.in("num_partitions", DataTypes.LongType).defaultValue("NULL").build(),
-      ProcedureParameter.in("replace", DataTypes.BooleanType).defaultValue("NULL").build(),
+    ProcedureParameter.in("table", DataTypes.StringType).build(),
+    ProcedureParameter.in("column", DataTypes.StringType).defaultValue("NULL").build(),
+    ProcedureParameter.in("num_partitions", DataTypes.LongType).defaultValue("NULL").build(),
+    ProcedureParameter.in("replace", DataTypes.BooleanType).defaultValue("NULL").build(),
   };
 
   private static ProcedureArguments args(Object... values) {
@@ -25,14 +25,18 @@ class ProcedureArgumentsTest {
 
   @Test
   void valuesAreJavaValuesByName() {
-    ProcedureArguments a = args(UTF8String.fromString("db.items"), UTF8String.fromString("vector"), 16L, true);
+    ProcedureArguments a =
+        args(UTF8String.fromString("db.items"), UTF8String.fromString("vector"), 16L, true);
     assertThat(a.string("table")).isEqualTo("db.items");
     assertThat(a.string("column")).isEqualTo("vector");
     assertThat(a.has("num_partitions")).isTrue();
     assertThat(a.bool("replace", false)).isTrue();
-    assertThat(a.given()).containsExactly(java.util.Map.entry("table", "db.items"),
-        java.util.Map.entry("column", "vector"), java.util.Map.entry("num_partitions", 16L),
-        java.util.Map.entry("replace", true));
+    assertThat(a.given())
+        .containsExactly(
+            java.util.Map.entry("table", "db.items"),
+            java.util.Map.entry("column", "vector"),
+            java.util.Map.entry("num_partitions", 16L),
+            java.util.Map.entry("replace", true));
     assertThat(a.given("table", "column")).containsOnlyKeys("num_partitions", "replace");
   }
 

@@ -60,7 +60,8 @@ class LanceColumnVectorTest {
 
   @SuppressWarnings("unchecked")
   private <V extends FieldVector> V vector(String name, ArrowType type, Field... children) {
-    Field field = new Field(name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
+    Field field =
+        new Field(name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
     V v = (V) field.createVector(allocator);
     v.allocateNew();
     vectors.add(v);
@@ -71,7 +72,8 @@ class LanceColumnVectorTest {
     return new Field(name, FieldType.nullable(type), null);
   }
 
-  private static final ArrowType FLOAT32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+  private static final ArrowType FLOAT32 =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
 
   @Test
   void signedIntegersBooleansAndFloats() {
@@ -146,7 +148,8 @@ class LanceColumnVectorTest {
     u64.setValueCount(3);
     LanceColumnVector big = new LanceColumnVector(u64);
     assertThat(big.dataType()).isEqualTo(DataTypes.createDecimalType(20, 0));
-    assertThat(big.getDecimal(0, 20, 0).toJavaBigDecimal()).isEqualTo(new BigDecimal("18446744073709551615"));
+    assertThat(big.getDecimal(0, 20, 0).toJavaBigDecimal())
+        .isEqualTo(new BigDecimal("18446744073709551615"));
     assertThat(big.getDecimal(1, 20, 0).toJavaBigDecimal()).isEqualTo(new BigDecimal("42"));
     assertThat(big.getDecimal(2, 20, 0)).isNull();
 
@@ -181,7 +184,9 @@ class LanceColumnVectorTest {
   @Test
   void timestampsOfEveryUnitAreMicrosecondsRoundedDown() {
     long[][] rawAndMicros = {{5, 5_000_000}, {5, 5_000}, {5, 5}, {5_999, 5}};
-    TimeUnit[] units = {TimeUnit.SECOND, TimeUnit.MILLISECOND, TimeUnit.MICROSECOND, TimeUnit.NANOSECOND};
+    TimeUnit[] units = {
+      TimeUnit.SECOND, TimeUnit.MILLISECOND, TimeUnit.MICROSECOND, TimeUnit.NANOSECOND
+    };
     for (int u = 0; u < units.length; u++) {
       for (String zone : new String[] {null, "UTC"}) {
         TimeStampVector ts = vector("ts", new ArrowType.Timestamp(units[u], zone));
@@ -190,7 +195,8 @@ class LanceColumnVectorTest {
         ts.setNull(2);
         ts.setValueCount(3);
         LanceColumnVector c = new LanceColumnVector(ts);
-        assertThat(c.dataType()).isEqualTo(zone == null ? DataTypes.TimestampNTZType : DataTypes.TimestampType);
+        assertThat(c.dataType())
+            .isEqualTo(zone == null ? DataTypes.TimestampNTZType : DataTypes.TimestampType);
         assertThat(c.getLong(0)).as("%s %s", units[u], zone).isEqualTo(rawAndMicros[u][1]);
         long expectedNegative = units[u] == TimeUnit.NANOSECOND ? -6 : -rawAndMicros[u][1];
         assertThat(c.getLong(1)).as("%s %s negative", units[u], zone).isEqualTo(expectedNegative);
@@ -253,7 +259,8 @@ class LanceColumnVectorTest {
 
   @Test
   void fixedSizeListsAreArraysOfTheirDimension() {
-    FixedSizeListVector fsl = vector("vector", new ArrowType.FixedSizeList(3), child("item", FLOAT32));
+    FixedSizeListVector fsl =
+        vector("vector", new ArrowType.FixedSizeList(3), child("item", FLOAT32));
     Float4Vector values = (Float4Vector) fsl.getDataVector();
     for (int row = 0; row < 3; row++) {
       if (row == 1) {
@@ -276,7 +283,8 @@ class LanceColumnVectorTest {
 
   @Test
   void listsAreArraysDelimitedByTheirOffsets() {
-    ListVector list = vector("l", ArrowType.List.INSTANCE, child("item", new ArrowType.Int(32, true)));
+    ListVector list =
+        vector("l", ArrowType.List.INSTANCE, child("item", new ArrowType.Int(32, true)));
     IntVector items = (IntVector) list.getDataVector();
     int[][] rows = {{1, 2, 3}, null, {}, {4}};
     for (int row = 0; row < rows.length; row++) {
@@ -298,7 +306,8 @@ class LanceColumnVectorTest {
     assertThat(c.getArray(2).numElements()).isZero();
     assertThat(c.getArray(3).toIntArray()).containsExactly(4);
 
-    LargeListVector large = vector("ll", ArrowType.LargeList.INSTANCE, child("item", ArrowType.Utf8.INSTANCE));
+    LargeListVector large =
+        vector("ll", ArrowType.LargeList.INSTANCE, child("item", ArrowType.Utf8.INSTANCE));
     VarCharVector strings = (VarCharVector) large.getDataVector();
     String[][] srows = {{"a"}, {"b", "c"}};
     for (int row = 0; row < srows.length; row++) {
@@ -317,8 +326,12 @@ class LanceColumnVectorTest {
 
   @Test
   void structsExposeTheirFieldsAsChildren() {
-    StructVector struct = vector("point", ArrowType.Struct.INSTANCE,
-        child("x", new ArrowType.Int(64, true)), child("label", ArrowType.Utf8.INSTANCE));
+    StructVector struct =
+        vector(
+            "point",
+            ArrowType.Struct.INSTANCE,
+            child("x", new ArrowType.Int(64, true)),
+            child("label", ArrowType.Utf8.INSTANCE));
     BigIntVector x = (BigIntVector) struct.getChild("x");
     VarCharVector label = (VarCharVector) struct.getChild("label");
     struct.setIndexDefined(0);
@@ -331,8 +344,11 @@ class LanceColumnVectorTest {
     struct.setValueCount(3);
 
     LanceColumnVector c = new LanceColumnVector(struct);
-    assertThat(c.dataType()).isEqualTo(new org.apache.spark.sql.types.StructType()
-        .add("x", DataTypes.LongType).add("label", DataTypes.StringType));
+    assertThat(c.dataType())
+        .isEqualTo(
+            new org.apache.spark.sql.types.StructType()
+                .add("x", DataTypes.LongType)
+                .add("label", DataTypes.StringType));
     assertThat(c.isNullAt(1)).isTrue();
     InternalRow first = c.getStruct(0);
     assertThat(first.getLong(0)).isEqualTo(10L);

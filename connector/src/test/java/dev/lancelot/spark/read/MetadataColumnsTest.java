@@ -12,24 +12,32 @@ import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
-/** The hidden columns {@code _rowaddr}, {@code _rowid}, {@code _fragid} and data columns hiding them (F5). */
+/**
+ * The hidden columns {@code _rowaddr}, {@code _rowid}, {@code _fragid} and data columns hiding them
+ * (F5).
+ */
 class MetadataColumnsTest {
   private static Schema schema(String... names) {
-    return new Schema(Arrays.stream(names)
-        .map(n -> new Field(n, FieldType.nullable(new ArrowType.Int(64, true)), null)).toList());
+    return new Schema(
+        Arrays.stream(names)
+            .map(n -> new Field(n, FieldType.nullable(new ArrowType.Int(64, true)), null))
+            .toList());
   }
 
   @Test
   void aTableOffersTheThreeColumnsWithTheirTypes() {
     MetadataColumn[] offered = MetadataColumns.offered(schema("id", "vector"));
-    assertThat(Arrays.stream(offered).map(MetadataColumn::name)).containsExactly("_rowaddr", "_rowid", "_fragid");
+    assertThat(Arrays.stream(offered).map(MetadataColumn::name))
+        .containsExactly("_rowaddr", "_rowid", "_fragid");
     assertThat(offered[0].dataType()).isEqualTo(DataTypes.LongType);
     assertThat(offered[1].dataType()).isEqualTo(DataTypes.LongType);
     assertThat(offered[2].dataType()).isEqualTo(DataTypes.IntegerType);
-    assertThat(offered).allSatisfy(c -> {
-      assertThat(c.isNullable()).isFalse();
-      assertThat(c.comment()).isNotBlank();
-    });
+    assertThat(offered)
+        .allSatisfy(
+            c -> {
+              assertThat(c.isNullable()).isFalse();
+              assertThat(c.comment()).isNotBlank();
+            });
     assertThat(offered[1].comment()).contains("equal to _rowaddr");
   }
 

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** {@code _rowaddr}/{@code _rowid} and {@code _fragid} computed from the engine's row addresses (F5). */
+/**
+ * {@code _rowaddr}/{@code _rowid} and {@code _fragid} computed from the engine's row addresses
+ * (F5).
+ */
 class RowAddressColumnVectorTest {
   private BufferAllocator allocator;
   private UInt8Vector addresses;
@@ -43,7 +46,8 @@ class RowAddressColumnVectorTest {
     assertThat(v.hasNull()).isFalse();
     assertThat(v.numNulls()).isZero();
     assertThat(v.isNullAt(1)).isFalse();
-    assertThatThrownBy(() -> v.getInt(0)).isInstanceOf(UnsupportedOperationException.class)
+    assertThatThrownBy(() -> v.getInt(0))
+        .isInstanceOf(UnsupportedOperationException.class)
         .hasMessage("_rowaddr is a bigint");
   }
 
@@ -60,9 +64,11 @@ class RowAddressColumnVectorTest {
   void otherAccessorsAreRefusedNamingTheType() {
     RowAddressColumnVector address = RowAddressColumnVector.address(addresses);
     RowAddressColumnVector fragment = RowAddressColumnVector.fragmentId(addresses);
-    assertThatThrownBy(() -> address.getUTF8String(0)).isInstanceOf(UnsupportedOperationException.class)
+    assertThatThrownBy(() -> address.getUTF8String(0))
+        .isInstanceOf(UnsupportedOperationException.class)
         .hasMessage("A row address column is bigint");
-    assertThatThrownBy(() -> fragment.getDouble(0)).isInstanceOf(UnsupportedOperationException.class)
+    assertThatThrownBy(() -> fragment.getDouble(0))
+        .isInstanceOf(UnsupportedOperationException.class)
         .hasMessage("A row address column is int");
     assertThatThrownBy(() -> address.getArray(0)).isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> address.getChild(0)).isInstanceOf(UnsupportedOperationException.class);

@@ -32,7 +32,10 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Spark rows (Catalyst's internal values) appended to Arrow batches, for every type the writer supports (S2). */
+/**
+ * Spark rows (Catalyst's internal values) appended to Arrow batches, for every type the writer
+ * supports (S2).
+ */
 class RowToArrowTest {
   private final BufferAllocator allocator = new RootAllocator();
 
@@ -65,25 +68,40 @@ class RowToArrowTest {
 
   @Test
   void everyScalarTypeAndNull() {
-    StructType spark = new StructType()
-        .add("b", DataTypes.BooleanType)
-        .add("i8", DataTypes.ByteType)
-        .add("i16", DataTypes.ShortType)
-        .add("i32", DataTypes.IntegerType)
-        .add("i64", DataTypes.LongType)
-        .add("f", DataTypes.FloatType)
-        .add("d", DataTypes.DoubleType)
-        .add("s", DataTypes.StringType)
-        .add("bin", DataTypes.BinaryType)
-        .add("day", DataTypes.DateType)
-        .add("ts", DataTypes.TimestampType)
-        .add("ntz", DataTypes.TimestampNTZType)
-        .add("dec", DataTypes.createDecimalType(10, 2));
+    StructType spark =
+        new StructType()
+            .add("b", DataTypes.BooleanType)
+            .add("i8", DataTypes.ByteType)
+            .add("i16", DataTypes.ShortType)
+            .add("i32", DataTypes.IntegerType)
+            .add("i64", DataTypes.LongType)
+            .add("f", DataTypes.FloatType)
+            .add("d", DataTypes.DoubleType)
+            .add("s", DataTypes.StringType)
+            .add("bin", DataTypes.BinaryType)
+            .add("day", DataTypes.DateType)
+            .add("ts", DataTypes.TimestampType)
+            .add("ntz", DataTypes.TimestampNTZType)
+            .add("dec", DataTypes.createDecimalType(10, 2));
     int day = (int) LocalDate.of(2026, 12, 3).toEpochDay();
     long micros = 1_780_000_000_123_456L;
-    try (RowToArrow rows = new RowToArrow(SparkTypes.toArrow(spark, Map.of()), allocator, "task 1")) {
-      rows.append(row(true, (byte) -1, (short) 300, 70_000, 1L << 40, 1.5f, -2.25, s("héllo"), new byte[] {1, 2},
-          day, micros, micros + 1, Decimal.apply(new BigDecimal("12.5"))));
+    try (RowToArrow rows =
+        new RowToArrow(SparkTypes.toArrow(spark, Map.of()), allocator, "task 1")) {
+      rows.append(
+          row(
+              true,
+              (byte) -1,
+              (short) 300,
+              70_000,
+              1L << 40,
+              1.5f,
+              -2.25,
+              s("héllo"),
+              new byte[] {1, 2},
+              day,
+              micros,
+              micros + 1,
+              Decimal.apply(new BigDecimal("12.5"))));
       rows.append(row(new Object[13]));
       assertThat(rows.rows()).isEqualTo(2);
       VectorSchemaRoot root = rows.finishBatch();
@@ -100,34 +118,43 @@ class RowToArrowTest {
       assertThat((byte[]) column(root, "bin").get(0)).containsExactly(1, 2);
       assertThat(column(root, "bin").get(1)).isNull();
       assertThat(column(root, "day")).containsExactly(day, null);
-      assertThat(root.getVector("ts").getField().getType()).isEqualTo(
-          new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MICROSECOND, "UTC"));
-      assertThat(((org.apache.arrow.vector.TimeStampVector) root.getVector("ts")).get(0)).isEqualTo(micros);
+      assertThat(root.getVector("ts").getField().getType())
+          .isEqualTo(
+              new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MICROSECOND, "UTC"));
+      assertThat(((org.apache.arrow.vector.TimeStampVector) root.getVector("ts")).get(0))
+          .isEqualTo(micros);
       assertThat(root.getVector("ts").isNull(1)).isTrue();
-      assertThat(column(root, "ntz")).containsExactly(
-          LocalDateTime.of(2026, 5, 28, 20, 26, 40, 123_457_000), null);
+      assertThat(column(root, "ntz"))
+          .containsExactly(LocalDateTime.of(2026, 5, 28, 20, 26, 40, 123_457_000), null);
       assertThat(column(root, "dec")).containsExactly(new BigDecimal("12.50"), null);
     }
   }
 
   @Test
   void vectorsListsAndStructs() {
-    StructType spark = new StructType()
-        .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), true,
-            new MetadataBuilder().putLong(SparkTypes.FIXED_SIZE_LIST_SIZE, 3).build())
-        .add("tags", DataTypes.createArrayType(DataTypes.StringType, true))
-        .add("point", new StructType()
-            .add("x", DataTypes.LongType)
-            .add("ys", DataTypes.createArrayType(DataTypes.IntegerType)));
-    try (RowToArrow rows = new RowToArrow(SparkTypes.toArrow(spark, Map.of()), allocator, "task 2")) {
+    StructType spark =
+        new StructType()
+            .add(
+                "vector",
+                DataTypes.createArrayType(DataTypes.FloatType, false),
+                true,
+                new MetadataBuilder().putLong(SparkTypes.FIXED_SIZE_LIST_SIZE, 3).build())
+            .add("tags", DataTypes.createArrayType(DataTypes.StringType, true))
+            .add(
+                "point",
+                new StructType()
+                    .add("x", DataTypes.LongType)
+                    .add("ys", DataTypes.createArrayType(DataTypes.IntegerType)));
+    try (RowToArrow rows =
+        new RowToArrow(SparkTypes.toArrow(spark, Map.of()), allocator, "task 2")) {
       rows.append(row(array(1f, 2f, 3f), array(s("a"), null), row(5L, array(1, 2))));
       rows.append(row(null, null, null));
       rows.append(row(array(4f, 5f, 6f), array(), row(null, null)));
       rows.append(row(array(7f, 8f, 9f), array(s("b"), s("c")), row(6L, array())));
       VectorSchemaRoot root = rows.finishBatch();
 
-      assertThat(column(root, "vector")).containsExactly(List.of(1f, 2f, 3f), null, List.of(4f, 5f, 6f),
-          List.of(7f, 8f, 9f));
+      assertThat(column(root, "vector"))
+          .containsExactly(List.of(1f, 2f, 3f), null, List.of(4f, 5f, 6f), List.of(7f, 8f, 9f));
       assertThat(column(root, "tags").get(0)).isEqualTo(Arrays.asList(new Text("a"), null));
       assertThat(column(root, "tags").get(1)).isNull();
       assertThat(column(root, "tags").get(2)).isEqualTo(new JsonStringArrayList<>());
@@ -142,7 +169,8 @@ class RowToArrowTest {
   @Test
   void aResetBatchStartsEmptyAndRowNumbersInErrorsKeepCounting() {
     StructType spark = new StructType().add("id", DataTypes.LongType, false);
-    try (RowToArrow rows = new RowToArrow(SparkTypes.toArrow(spark, Map.of()), allocator, "task 4 (stage 1)")) {
+    try (RowToArrow rows =
+        new RowToArrow(SparkTypes.toArrow(spark, Map.of()), allocator, "task 4 (stage 1)")) {
       rows.append(row(1L));
       rows.append(row(2L));
       assertThat(column(rows.finishBatch(), "id")).containsExactly(1L, 2L);
@@ -152,39 +180,48 @@ class RowToArrowTest {
       assertThat(column(rows.finishBatch(), "id")).containsExactly(3L);
       assertThatThrownBy(() -> rows.append(row((Object) null)))
           .isInstanceOf(LancelotException.class)
-          .hasMessage("Cannot write task 4 (stage 1) row 3: column \"id\" is null but the dataset declares it not "
-              + "nullable.");
+          .hasMessage(
+              "Cannot write task 4 (stage 1) row 3: column \"id\" is null but the dataset declares it not "
+                  + "nullable.");
     }
   }
 
   @Test
   void aVectorOfTheWrongDimensionIsRefusedNamingRowAndColumn() {
-    StructType spark = new StructType().add("emb", DataTypes.createArrayType(DataTypes.FloatType, false));
-    try (RowToArrow rows = new RowToArrow(SparkTypes.toArrow(spark, Map.of("emb", 3)), allocator, "task 7")) {
+    StructType spark =
+        new StructType().add("emb", DataTypes.createArrayType(DataTypes.FloatType, false));
+    try (RowToArrow rows =
+        new RowToArrow(SparkTypes.toArrow(spark, Map.of("emb", 3)), allocator, "task 7")) {
       rows.append(row(array(1f, 2f, 3f)));
       assertThatThrownBy(() -> rows.append(row(array(1f, 2f))))
           .isInstanceOf(LancelotException.class)
-          .hasMessage("Cannot write task 7 row 1: column \"emb\" is a vector of dimension 3 but the row's array has 2 "
-              + "elements. Every vector must have exactly 3 elements.");
+          .hasMessage(
+              "Cannot write task 7 row 1: column \"emb\" is a vector of dimension 3 but the row's array has 2 "
+                  + "elements. Every vector must have exactly 3 elements.");
     }
   }
 
   @Test
   void aNullElementInAVectorWithoutNullsIsRefused() {
-    StructType spark = new StructType().add("emb", DataTypes.createArrayType(DataTypes.FloatType, false));
-    try (RowToArrow rows = new RowToArrow(SparkTypes.toArrow(spark, Map.of("emb", 2)), allocator, "task 0")) {
+    StructType spark =
+        new StructType().add("emb", DataTypes.createArrayType(DataTypes.FloatType, false));
+    try (RowToArrow rows =
+        new RowToArrow(SparkTypes.toArrow(spark, Map.of("emb", 2)), allocator, "task 0")) {
       assertThatThrownBy(() -> rows.append(row(array(1f, null))))
           .isInstanceOf(LancelotException.class)
-          .hasMessageContaining("column \"emb.item\" is null but the dataset declares it not nullable");
+          .hasMessageContaining(
+              "column \"emb.item\" is null but the dataset declares it not nullable");
     }
   }
 
   @Test
   void arrowTypesTheWriterDoesNotWriteAreRefusedNamingTheColumn() {
-    Schema schema = new Schema(List.of(new Field("u", FieldType.nullable(new ArrowType.Int(32, false)), null)));
+    Schema schema =
+        new Schema(List.of(new Field("u", FieldType.nullable(new ArrowType.Int(32, false)), null)));
     assertThatThrownBy(() -> new RowToArrow(schema, allocator, "task 0"))
         .isInstanceOf(LancelotException.class)
-        .hasMessage("Cannot write column \"u\": Arrow vector type UInt4Vector is not supported by the connector's "
-            + "writer.");
+        .hasMessage(
+            "Cannot write column \"u\": Arrow vector type UInt4Vector is not supported by the connector's "
+                + "writer.");
   }
 }

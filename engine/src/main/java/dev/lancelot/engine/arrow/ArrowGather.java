@@ -22,8 +22,8 @@ public final class ArrowGather {
   private ArrowGather() {}
 
   /** New root holding rows {@code indices} (in that order) of {@code source}. */
-  public static VectorSchemaRoot gather(VectorSchemaRoot source, int[] indices, int count,
-      BufferAllocator allocator) {
+  public static VectorSchemaRoot gather(
+      VectorSchemaRoot source, int[] indices, int count, BufferAllocator allocator) {
     List<FieldVector> out = new ArrayList<>(source.getFieldVectors().size());
     for (FieldVector v : source.getFieldVectors()) {
       out.add(gather(v, indices, count, allocator));
@@ -31,7 +31,8 @@ public final class ArrowGather {
     return new VectorSchemaRoot(source.getSchema().getFields(), out, count);
   }
 
-  public static FieldVector gather(FieldVector source, int[] indices, int count, BufferAllocator allocator) {
+  public static FieldVector gather(
+      FieldVector source, int[] indices, int count, BufferAllocator allocator) {
     return gather(new FieldVector[] {source}, null, indices, count, allocator);
   }
 
@@ -39,8 +40,8 @@ public final class ArrowGather {
    * Gathers from several vectors of the same type: result row {@code i} is row {@code rows[i]} of
    * {@code sources[sourceOf[i]]} ({@code sourceOf} null means source 0 for every row).
    */
-  public static FieldVector gather(FieldVector[] sources, int[] sourceOf, int[] rows, int count,
-      BufferAllocator allocator) {
+  public static FieldVector gather(
+      FieldVector[] sources, int[] sourceOf, int[] rows, int count, BufferAllocator allocator) {
     FieldVector first = sources[0];
     FieldVector target = first.getField().createVector(allocator);
     int width = fixedWidth(sources);
@@ -59,7 +60,9 @@ public final class ArrowGather {
       BaseFixedWidthVector dstChild = (BaseFixedWidthVector) dst.getDataVector();
       dstChild.allocateNew(count * listSize);
       copyRows(sources, sourceOf, rows, count, width, target, true);
-      dstChild.getValidityBuffer().setOne(0L, (long) BitVectorHelper.getValidityBufferSize(count * listSize));
+      dstChild
+          .getValidityBuffer()
+          .setOne(0L, (long) BitVectorHelper.getValidityBufferSize(count * listSize));
       dstChild.setValueCount(count * listSize);
       copyValidity(sources, sourceOf, rows, count, target);
       dst.setValueCount(count);
@@ -89,8 +92,10 @@ public final class ArrowGather {
       int w;
       if (v instanceof BaseFixedWidthVector fixed && fixed.getTypeWidth() > 0) {
         w = fixed.getTypeWidth();
-      } else if (v instanceof FixedSizeListVector fsl && fsl.getDataVector() instanceof BaseFixedWidthVector child
-          && child.getTypeWidth() > 0 && child.getNullCount() == 0) {
+      } else if (v instanceof FixedSizeListVector fsl
+          && fsl.getDataVector() instanceof BaseFixedWidthVector child
+          && child.getTypeWidth() > 0
+          && child.getNullCount() == 0) {
         w = child.getTypeWidth() * fsl.getListSize();
       } else {
         return 0;
@@ -108,8 +113,14 @@ public final class ArrowGather {
   }
 
   /** Copies row bytes; consecutive rows of one source become one memory copy. */
-  private static void copyRows(FieldVector[] sources, int[] sourceOf, int[] rows, int count, int width,
-      FieldVector target, boolean list) {
+  private static void copyRows(
+      FieldVector[] sources,
+      int[] sourceOf,
+      int[] rows,
+      int count,
+      int width,
+      FieldVector target,
+      boolean list) {
     ArrowBuf dst = dataOf(target, list);
     int i = 0;
     while (i < count) {
@@ -119,12 +130,14 @@ public final class ArrowGather {
       while (j < count && rows[j] == rows[j - 1] + 1 && (sourceOf == null || sourceOf[j] == s)) {
         j++;
       }
-      dst.setBytes((long) i * width, dataOf(sources[s], list), (long) start * width, (long) (j - i) * width);
+      dst.setBytes(
+          (long) i * width, dataOf(sources[s], list), (long) start * width, (long) (j - i) * width);
       i = j;
     }
   }
 
-  private static void copyValidity(FieldVector[] sources, int[] sourceOf, int[] rows, int count, FieldVector dst) {
+  private static void copyValidity(
+      FieldVector[] sources, int[] sourceOf, int[] rows, int count, FieldVector dst) {
     ArrowBuf dv = dst.getValidityBuffer();
     boolean anyNulls = false;
     for (FieldVector s : sources) {

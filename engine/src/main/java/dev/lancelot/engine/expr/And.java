@@ -4,15 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Conjunction of two or more predicates. Nested conjunctions are flattened, so
- * {@code a AND (b AND c)} and {@code (a AND b) AND c} are the same {@code And(a, b, c)}.
+ * Conjunction of two or more predicates. Nested conjunctions are flattened, so {@code a AND (b AND
+ * c)} and {@code (a AND b) AND c} are the same {@code And(a, b, c)}.
  */
 public record And(List<Predicate> terms) implements Predicate {
   public And {
     terms = flatten(terms);
     if (terms.size() < 2) {
-      throw new IllegalArgumentException("AND needs at least two terms, got " + terms.size()
-          + "; use Predicates.and(...), which accepts any number");
+      throw new IllegalArgumentException(
+          "AND needs at least two terms, got "
+              + terms.size()
+              + "; use Predicates.and(...), which accepts any number");
     }
   }
 

@@ -3,11 +3,11 @@ package dev.lancelot.engine.expr;
 import java.util.Objects;
 
 /**
- * {@code left op right} for {@code + - * / %}, with the operand types and overflow rules of
- * Lance (DataFusion): integers of different widths meet in the narrowest type holding both and
- * wrap on overflow, an integer with a float becomes that float type, integer division truncates
- * toward zero and {@code %} takes the dividend's sign, integer division by zero is an error.
- * See {@code docs/filters.md}.
+ * {@code left op right} for {@code + - * / %}, with the operand types and overflow rules of Lance
+ * (DataFusion): integers of different widths meet in the narrowest type holding both and wrap on
+ * overflow, an integer with a float becomes that float type, integer division truncates toward zero
+ * and {@code %} takes the dividend's sign, integer division by zero is an error. See {@code
+ * docs/filters.md}.
  */
 public record Arithmetic(Expr left, ArithmeticOp op, Expr right) implements Expr {
   public Arithmetic {

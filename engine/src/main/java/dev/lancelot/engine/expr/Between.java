@@ -3,8 +3,8 @@ package dev.lancelot.engine.expr;
 import java.util.Objects;
 
 /**
- * {@code column [NOT] BETWEEN low AND high}: the same as {@code column >= low AND column <=
- * high} (three-valued), so a range with {@code low > high} is empty.
+ * {@code column [NOT] BETWEEN low AND high}: the same as {@code column >= low AND column <= high}
+ * (three-valued), so a range with {@code low > high} is empty.
  */
 public record Between(Column column, Literal low, Literal high, boolean negated)
     implements Predicate {
@@ -16,7 +16,10 @@ public record Between(Column column, Literal low, Literal high, boolean negated)
 
   @Override
   public String toSql() {
-    return column.toSql() + (negated ? " NOT BETWEEN " : " BETWEEN ") + low.toSql() + " AND "
+    return column.toSql()
+        + (negated ? " NOT BETWEEN " : " BETWEEN ")
+        + low.toSql()
+        + " AND "
         + high.toSql();
   }
 

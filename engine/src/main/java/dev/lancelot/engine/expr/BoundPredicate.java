@@ -33,9 +33,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * }</pre>
  *
  * <p>Semantics (all checked against Lance 7): SQL three-valued logic, only TRUE rows selected;
- * integers compare exactly with any number literal; floats in IEEE total order (NaN equal to
- * itself and above +inf, -0.0 below +0.0); strings and binaries byte-wise. See
- * {@code docs/filters.md}. Immutable; {@code evaluate} is thread-safe.
+ * integers compare exactly with any number literal; floats in IEEE total order (NaN equal to itself
+ * and above +inf, -0.0 below +0.0); strings and binaries byte-wise. See {@code docs/filters.md}.
+ * Immutable; {@code evaluate} is thread-safe.
  *
  * <p>Serializable, so that a filter bound once where the user gave it (the driver) travels to the
  * planner's units, executors and Spark tasks as is. The serialized form is the predicate tree, the
@@ -79,8 +79,8 @@ public final class BoundPredicate implements Serializable {
    * Resolves the predicate's columns in {@code schema} and checks every literal against its
    * column's type.
    *
-   * @throws FilterBindException naming the column and the fix, if a column is missing or a
-   *     literal or operator does not fit a column's type
+   * @throws FilterBindException naming the column and the fix, if a column is missing or a literal
+   *     or operator does not fit a column's type
    */
   public static BoundPredicate bind(Predicate predicate, Schema schema) {
     Objects.requireNonNull(predicate, "predicate");
@@ -150,15 +150,18 @@ public final class BoundPredicate implements Serializable {
     return true;
   }
 
-  /** The kernel tree and the columns it reads. For engine code (scalar index planning); not a stable API. */
+  /**
+   * The kernel tree and the columns it reads. For engine code (scalar index planning); not a stable
+   * API.
+   */
   public Binder.Result binding() {
     return new Binder.Result(kernel, columns);
   }
 
   /**
-   * Top-level columns the predicate reads, in schema order and as spelled in the schema; a
-   * nested reference {@code a.b} reads column {@code a}. A batch passed to {@code evaluate} needs
-   * these columns and no others.
+   * Top-level columns the predicate reads, in schema order and as spelled in the schema; a nested
+   * reference {@code a.b} reads column {@code a}. A batch passed to {@code evaluate} needs these
+   * columns and no others.
    */
   public List<String> referencedColumns() {
     return referencedColumns;
@@ -185,11 +188,10 @@ public final class BoundPredicate implements Serializable {
    * Evaluates on the first {@code rowCount} rows of the vectors {@code vectorByName} returns for
    * the {@link #referencedColumns()}.
    *
-   * @throws IllegalArgumentException if a column is missing, shorter than {@code rowCount}, or
-   *     of another type than the schema this predicate was bound to
+   * @throws IllegalArgumentException if a column is missing, shorter than {@code rowCount}, or of
+   *     another type than the schema this predicate was bound to
    */
-  public RowSelection evaluate(Function<String, ? extends FieldVector> vectorByName,
-      int rowCount) {
+  public RowSelection evaluate(Function<String, ? extends FieldVector> vectorByName, int rowCount) {
     Batch batch = new Batch(columns, vectorByName::apply, rowCount);
     long[] isTrue = new long[batch.words()];
     long[] isUnknown = new long[batch.words()];
@@ -212,7 +214,9 @@ public final class BoundPredicate implements Serializable {
     throw new InvalidObjectException("BoundPredicate travels as its serialized form");
   }
 
-  /** What travels: the predicate, its text, and the referenced fields as an Arrow schema message. */
+  /**
+   * What travels: the predicate, its text, and the referenced fields as an Arrow schema message.
+   */
   private record Form(Predicate predicate, String sql, byte[] schema) implements Serializable {
     @Serial private static final long serialVersionUID = 1L;
 

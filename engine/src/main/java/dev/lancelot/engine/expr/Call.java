@@ -10,15 +10,17 @@ public record Call(FilterFunction function, List<Expr> arguments) implements Exp
     Objects.requireNonNull(function, "function");
     arguments = List.copyOf(arguments);
     if (arguments.size() != function.arity()) {
-      throw new IllegalArgumentException(function.sql() + " takes " + function.arity()
-          + " argument(s), got " + arguments.size());
+      throw new IllegalArgumentException(
+          function.sql() + " takes " + function.arity() + " argument(s), got " + arguments.size());
     }
   }
 
   @Override
   public String toSql() {
-    return function.sql() + "(" + arguments.stream().map(Expr::toSql)
-        .collect(Collectors.joining(", ")) + ")";
+    return function.sql()
+        + "("
+        + arguments.stream().map(Expr::toSql).collect(Collectors.joining(", "))
+        + ")";
   }
 
   @Override

@@ -3,8 +3,8 @@ package dev.lancelot.engine.expr;
 import java.util.Objects;
 
 /**
- * {@code CAST(value AS type)}. A value the type cannot hold (an out-of-range number, a string
- * that is not a number, NaN to an integer) is an error when the filter is evaluated, as in Lance.
+ * {@code CAST(value AS type)}. A value the type cannot hold (an out-of-range number, a string that
+ * is not a number, NaN to an integer) is an error when the filter is evaluated, as in Lance.
  */
 public record Cast(Expr value, CastType type) implements Expr {
   public Cast {

@@ -29,19 +29,20 @@ public enum CastType {
   }
 
   /**
-   * The type for a SQL type name (already upper-cased words, e.g. {@code INTEGER},
-   * {@code BIGINT}), or null if casts to it are not supported.
+   * The type for a SQL type name (already upper-cased words, e.g. {@code INTEGER}, {@code BIGINT}),
+   * or null if casts to it are not supported.
    */
   @SuppressWarnings("EnumOrdinal") // each unsigned type is declared 4 places after its signed twin
   static CastType of(String name, boolean unsigned) {
     String n = name.toUpperCase(Locale.ROOT);
-    CastType signed = switch (n) {
-      case "TINYINT" -> TINYINT;
-      case "SMALLINT" -> SMALLINT;
-      case "INT", "INTEGER" -> INT;
-      case "BIGINT" -> BIGINT;
-      default -> null;
-    };
+    CastType signed =
+        switch (n) {
+          case "TINYINT" -> TINYINT;
+          case "SMALLINT" -> SMALLINT;
+          case "INT", "INTEGER" -> INT;
+          case "BIGINT" -> BIGINT;
+          default -> null;
+        };
     if (signed != null) {
       return unsigned ? values()[signed.ordinal() + 4] : signed;
     } else if (unsigned) {

@@ -3,10 +3,9 @@ package dev.lancelot.engine.expr;
 import java.util.List;
 
 /**
- * A reference to a top-level column, or to a field nested in struct columns: the path
- * {@code ["a", "b"]} is field {@code b} of struct column {@code a}, written {@code a.b} in SQL.
- * A top-level column whose name contains a dot is the one-element path {@code ["a.b"]}, written
- * {@code `a.b`}.
+ * A reference to a top-level column, or to a field nested in struct columns: the path {@code ["a",
+ * "b"]} is field {@code b} of struct column {@code a}, written {@code a.b} in SQL. A top-level
+ * column whose name contains a dot is the one-element path {@code ["a.b"]}, written {@code `a.b`}.
  */
 public record Column(List<String> path) implements Expr {
   public Column {

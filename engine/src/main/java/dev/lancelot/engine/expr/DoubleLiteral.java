@@ -2,8 +2,8 @@ package dev.lancelot.engine.expr;
 
 /**
  * A floating-point literal, e.g. {@code 1.5}, {@code -2.0E-3}. Every NaN is the canonical NaN
- * ({@link Double#NaN}). Non-finite values render as typed literals ({@code double 'NaN'},
- * {@code double 'Infinity'}, {@code double '-Infinity'}), which Lance also accepts.
+ * ({@link Double#NaN}). Non-finite values render as typed literals ({@code double 'NaN'}, {@code
+ * double 'Infinity'}, {@code double '-Infinity'}), which Lance also accepts.
  */
 public record DoubleLiteral(double value) implements Literal {
   public DoubleLiteral {

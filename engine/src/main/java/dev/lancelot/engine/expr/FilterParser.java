@@ -4,7 +4,6 @@ import dev.lancelot.engine.expr.parse.Lexer;
 import dev.lancelot.engine.expr.parse.Token;
 import dev.lancelot.engine.expr.parse.TokenType;
 import java.math.BigInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -16,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Parses filter SQL (the dialect of Lance's {@code filter} strings; see {@code docs/filters.md})
@@ -43,26 +43,37 @@ import java.util.Set;
  * </pre>
  *
  * Keywords are case-insensitive. Each level returns a predicate or, when the text so far is a
- * value, the {@link Expr}; a value becomes a condition only where one is needed (a bool value).
- * The records built are canonical (see {@link Predicates#compareValues}). Instances are not
- * needed: the class is stateless and thread-safe.
+ * value, the {@link Expr}; a value becomes a condition only where one is needed (a bool value). The
+ * records built are canonical (see {@link Predicates#compareValues}). Instances are not needed: the
+ * class is stateless and thread-safe.
  */
 public final class FilterParser {
   private static final AtomicLong PARSES = new AtomicLong();
-  /** Words that cannot be bare column names (backquote such a column: {@code `in`}). */
-  private static final Set<String> NOT_A_NAME = Set.of(
-      "AND", "OR", "NOT", "IN", "IS", "LIKE", "ILIKE", "BETWEEN", "NULL", "TRUE", "FALSE");
 
-  private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
-      .append(DateTimeFormatter.ISO_LOCAL_DATE)
-      .optionalStart().appendLiteral(' ').optionalEnd()
-      .optionalStart().appendLiteral('T').optionalEnd()
-      .appendValue(ChronoField.HOUR_OF_DAY, 2).appendLiteral(':')
-      .appendValue(ChronoField.MINUTE_OF_HOUR, 2)
-      .optionalStart().appendLiteral(':').appendValue(ChronoField.SECOND_OF_MINUTE, 2)
-      .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true).optionalEnd()
-      .optionalEnd()
-      .toFormatter(Locale.ROOT);
+  /** Words that cannot be bare column names (backquote such a column: {@code `in`}). */
+  private static final Set<String> NOT_A_NAME =
+      Set.of("AND", "OR", "NOT", "IN", "IS", "LIKE", "ILIKE", "BETWEEN", "NULL", "TRUE", "FALSE");
+
+  private static final DateTimeFormatter TIMESTAMP =
+      new DateTimeFormatterBuilder()
+          .append(DateTimeFormatter.ISO_LOCAL_DATE)
+          .optionalStart()
+          .appendLiteral(' ')
+          .optionalEnd()
+          .optionalStart()
+          .appendLiteral('T')
+          .optionalEnd()
+          .appendValue(ChronoField.HOUR_OF_DAY, 2)
+          .appendLiteral(':')
+          .appendValue(ChronoField.MINUTE_OF_HOUR, 2)
+          .optionalStart()
+          .appendLiteral(':')
+          .appendValue(ChronoField.SECOND_OF_MINUTE, 2)
+          .optionalStart()
+          .appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true)
+          .optionalEnd()
+          .optionalEnd()
+          .toFormatter(Locale.ROOT);
 
   private final String filter;
   private final List<Token> tokens;
@@ -90,9 +101,9 @@ public final class FilterParser {
   }
 
   /**
-   * How many filters this JVM has parsed. A filter is parsed once, where the user gives it (a
-   * scan, a vector query, a DELETE, the Spark driver); plans, executors and Spark tasks receive it
-   * bound. Tests use this count to check that nothing parses again.
+   * How many filters this JVM has parsed. A filter is parsed once, where the user gives it (a scan,
+   * a vector query, a DELETE, the Spark driver); plans, executors and Spark tasks receive it bound.
+   * Tests use this count to check that nothing parses again.
    */
   public static long parseCount() {
     return PARSES.get();
@@ -137,8 +148,10 @@ public final class FilterParser {
   /** A value, a predicate on it (comparison, IS, IN, BETWEEN, LIKE), or a parenthesized one. */
   private Object predicate() {
     Token start = peek();
-    if (start.type() == TokenType.END || start.type() == TokenType.RPAREN
-        || start.is("AND") || start.is("OR")) {
+    if (start.type() == TokenType.END
+        || start.type() == TokenType.RPAREN
+        || start.is("AND")
+        || start.is("OR")) {
       throw error("expected a predicate");
     }
     Object operand = value();
@@ -183,7 +196,8 @@ public final class FilterParser {
       Expr high = requireValue(peek(), value(), "a bound of BETWEEN");
       return Predicates.betweenValues(value, low, high, negated);
     } else if (t.is("LIKE") || t.is("ILIKE")) {
-      Expr value = requireValue(start, operand, "matched with " + t.text().toUpperCase(Locale.ROOT));
+      Expr value =
+          requireValue(start, operand, "matched with " + t.text().toUpperCase(Locale.ROOT));
       boolean ignoreCase = t.is("ILIKE");
       index++;
       Token pattern = peek();
@@ -192,8 +206,9 @@ public final class FilterParser {
       }
       index++;
       if (peek().is("ESCAPE")) {
-        throw error("LIKE ... ESCAPE is not supported (a backslash escapes, as in Lance);"
-            + " expected AND, OR or the end of the filter");
+        throw error(
+            "LIKE ... ESCAPE is not supported (a backslash escapes, as in Lance);"
+                + " expected AND, OR or the end of the filter");
       }
       return Predicates.likeValue(value, pattern.text(), negated, ignoreCase);
     }
@@ -212,11 +227,15 @@ public final class FilterParser {
     boolean isTrue = peek().is("TRUE");
     if (isTrue || peek().is("FALSE")) {
       index++;
-      return new TruthTest(condition(start, operand),
-          isTrue ? TruthTest.Truth.TRUE : TruthTest.Truth.FALSE, negated);
+      return new TruthTest(
+          condition(start, operand),
+          isTrue ? TruthTest.Truth.TRUE : TruthTest.Truth.FALSE,
+          negated);
     }
-    throw error(negated ? "expected NULL, TRUE or FALSE after IS NOT"
-        : "expected NULL, NOT NULL, TRUE or FALSE after IS");
+    throw error(
+        negated
+            ? "expected NULL, TRUE or FALSE after IS NOT"
+            : "expected NULL, NOT NULL, TRUE or FALSE after IS");
   }
 
   private Predicate in(Expr value, boolean negated) {
@@ -243,7 +262,8 @@ public final class FilterParser {
       Expr l = requireValue(start, left, "used in arithmetic");
       index++;
       Token rightStart = peek();
-      left = new Arithmetic(l, op, requireValue(rightStart, multiplicative(), "used in arithmetic"));
+      left =
+          new Arithmetic(l, op, requireValue(rightStart, multiplicative(), "used in arithmetic"));
     }
     return left;
   }
@@ -252,12 +272,13 @@ public final class FilterParser {
     Token start = peek();
     Object left = unary();
     while (true) {
-      ArithmeticOp op = switch (peek().type()) {
-        case STAR -> ArithmeticOp.MULTIPLY;
-        case SLASH -> ArithmeticOp.DIVIDE;
-        case PERCENT -> ArithmeticOp.MODULO;
-        default -> null;
-      };
+      ArithmeticOp op =
+          switch (peek().type()) {
+            case STAR -> ArithmeticOp.MULTIPLY;
+            case SLASH -> ArithmeticOp.DIVIDE;
+            case PERCENT -> ArithmeticOp.MODULO;
+            default -> null;
+          };
       if (op == null) {
         return left;
       }
@@ -294,16 +315,18 @@ public final class FilterParser {
       expect(TokenType.RPAREN, "expected ')'");
       return inner;
     }
-    boolean call = t.type() == TokenType.WORD
-        && tokens.get(index + 1).type() == TokenType.LPAREN;
+    boolean call = t.type() == TokenType.WORD && tokens.get(index + 1).type() == TokenType.LPAREN;
     if (call) {
       return call(t);
     }
-    boolean typedLiteral = (t.is("DATE") || t.is("TIMESTAMP") || t.is("DOUBLE"))
-        && tokens.get(index + 1).type() == TokenType.STRING;
-    boolean name = t.type() == TokenType.QUOTED_NAME
-        || (t.type() == TokenType.WORD && !typedLiteral
-            && !NOT_A_NAME.contains(t.text().toUpperCase(Locale.ROOT)));
+    boolean typedLiteral =
+        (t.is("DATE") || t.is("TIMESTAMP") || t.is("DOUBLE"))
+            && tokens.get(index + 1).type() == TokenType.STRING;
+    boolean name =
+        t.type() == TokenType.QUOTED_NAME
+            || (t.type() == TokenType.WORD
+                && !typedLiteral
+                && !NOT_A_NAME.contains(t.text().toUpperCase(Locale.ROOT)));
     return name ? column() : literal(index == 0 ? "expected a predicate" : "expected a value");
   }
 
@@ -321,9 +344,14 @@ public final class FilterParser {
     }
     FilterFunction function = FilterFunction.named(name.text());
     if (function == null) {
-      throw new FilterParseException(filter, name.position(), "the function "
-          + name.text() + " is not supported; expected one of " + functionNames()
-          + ", CAST, or LIKE for patterns");
+      throw new FilterParseException(
+          filter,
+          name.position(),
+          "the function "
+              + name.text()
+              + " is not supported; expected one of "
+              + functionNames()
+              + ", CAST, or LIKE for patterns");
     }
     index += 2;
     List<Expr> args = new ArrayList<>();
@@ -334,9 +362,15 @@ public final class FilterParser {
     }
     expect(TokenType.RPAREN, "expected ',' or ')' after an argument of " + function.sql());
     if (args.size() != function.arity()) {
-      throw new FilterParseException(filter, name.position(), function.sql() + " takes "
-          + function.arity() + (function.arity() == 1 ? " argument" : " arguments")
-          + ", not " + args.size());
+      throw new FilterParseException(
+          filter,
+          name.position(),
+          function.sql()
+              + " takes "
+              + function.arity()
+              + (function.arity() == 1 ? " argument" : " arguments")
+              + ", not "
+              + args.size());
     }
     return new Call(function, args);
   }
@@ -354,8 +388,14 @@ public final class FilterParser {
       for (CastType c : CastType.values()) {
         supported.append(supported.length() == 0 ? "" : ", ").append(c.sql());
       }
-      throw new FilterParseException(filter, t.position(), "CAST to " + t.text()
-          + (unsigned ? " UNSIGNED" : "") + " is not supported; expected one of " + supported);
+      throw new FilterParseException(
+          filter,
+          t.position(),
+          "CAST to "
+              + t.text()
+              + (unsigned ? " UNSIGNED" : "")
+              + " is not supported; expected one of "
+              + supported);
     }
     return type;
   }
@@ -373,8 +413,8 @@ public final class FilterParser {
     if (operand instanceof Expr e) {
       return e;
     }
-    throw new FilterParseException(filter, start.position(),
-        "a condition cannot be " + role + " here; expected a value");
+    throw new FilterParseException(
+        filter, start.position(), "a condition cannot be " + role + " here; expected a value");
   }
 
   /** The parsed text as a condition: a bool column, true/false, or a bool-valued expression. */
@@ -389,7 +429,9 @@ public final class FilterParser {
     Expr e = (Expr) parsed;
     if (e instanceof Literal && !(e instanceof BooleanLiteral)) {
       if (start != null) {
-        throw new FilterParseException(filter, start.position(),
+        throw new FilterParseException(
+            filter,
+            start.position(),
             "the literal " + e.toSql() + " is not a condition; expected a predicate");
       }
       throw error("expected an operator (=, !=, <, <=, >, >=, IN, BETWEEN, LIKE or IS)");
@@ -440,8 +482,8 @@ public final class FilterParser {
         try {
           return new BinaryLiteral(HexFormat.of().parseHex(t.text()));
         } catch (IllegalArgumentException e) {
-          throw new FilterParseException(filter, t.position(),
-              "expected an even number of hex digits in X'" + t.text() + "'");
+          throw new FilterParseException(
+              filter, t.position(), "expected an even number of hex digits in X'" + t.text() + "'");
         }
       case WORD:
         if (t.is("TRUE") || t.is("FALSE")) {
@@ -474,10 +516,15 @@ public final class FilterParser {
       }
       return new DoubleLiteral(parseDouble(s));
     } catch (DateTimeParseException | NumberFormatException e) {
-      String form = type.is("DATE") ? "'YYYY-MM-DD'"
-          : type.is("TIMESTAMP") ? "'YYYY-MM-DD HH:MM:SS[.fraction]' (no time zone)"
-          : "a number, 'NaN', 'Infinity' or '-Infinity'";
-      throw new FilterParseException(filter, text.position(),
+      String form =
+          type.is("DATE")
+              ? "'YYYY-MM-DD'"
+              : type.is("TIMESTAMP")
+                  ? "'YYYY-MM-DD HH:MM:SS[.fraction]' (no time zone)"
+                  : "a number, 'NaN', 'Infinity' or '-Infinity'";
+      throw new FilterParseException(
+          filter,
+          text.position(),
           "expected " + form + " in the " + type.text().toLowerCase(Locale.ROOT) + " literal");
     }
   }

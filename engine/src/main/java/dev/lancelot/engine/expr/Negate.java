@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * {@code -value}: arithmetic negation. On integers it wraps ({@code -(-128)} of an int8 value is
- * -128), as Lance; on floats it flips the sign, so {@code -0.0} and NaN signs flip too. A
- * negative number literal is a {@link Literal}, not a negation.
+ * -128), as Lance; on floats it flips the sign, so {@code -0.0} and NaN signs flip too. A negative
+ * number literal is a {@link Literal}, not a negation.
  */
 public record Negate(Expr value) implements Expr {
   public Negate {

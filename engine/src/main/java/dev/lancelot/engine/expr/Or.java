@@ -8,8 +8,10 @@ public record Or(List<Predicate> terms) implements Predicate {
   public Or {
     terms = flatten(terms);
     if (terms.size() < 2) {
-      throw new IllegalArgumentException("OR needs at least two terms, got " + terms.size()
-          + "; use Predicates.or(...), which accepts any number");
+      throw new IllegalArgumentException(
+          "OR needs at least two terms, got "
+              + terms.size()
+              + "; use Predicates.or(...), which accepts any number");
     }
   }
 

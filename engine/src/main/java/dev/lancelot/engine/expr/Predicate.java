@@ -9,13 +9,27 @@ import java.util.Set;
  * false or unknown (NULL), and only rows where it is true are selected.
  *
  * <p>Predicates are immutable and {@link Serializable}, so they can travel to Spark executors.
- * {@link #toSql()} renders SQL that {@link FilterParser#parse} reads back to an equal predicate
- * and that Lance's own filter parser accepts. Build them with {@link Predicates} or parse them
- * with {@link FilterParser}; evaluate them with {@link BoundPredicate}.
+ * {@link #toSql()} renders SQL that {@link FilterParser#parse} reads back to an equal predicate and
+ * that Lance's own filter parser accepts. Build them with {@link Predicates} or parse them with
+ * {@link FilterParser}; evaluate them with {@link BoundPredicate}.
  */
 public sealed interface Predicate extends Serializable
-    permits And, Or, Not, Comparison, InList, Between, IsNull, Like, BooleanColumn, Constant,
-        ValueComparison, ValueInList, ValueBetween, ValueIsNull, ValueLike, BooleanValue,
+    permits And,
+        Or,
+        Not,
+        Comparison,
+        InList,
+        Between,
+        IsNull,
+        Like,
+        BooleanColumn,
+        Constant,
+        ValueComparison,
+        ValueInList,
+        ValueBetween,
+        ValueIsNull,
+        ValueLike,
+        BooleanValue,
         TruthTest {
 
   /** Filter SQL for this predicate (also what {@code toString()} returns). */

@@ -12,9 +12,9 @@ import java.util.List;
  * Predicate p = and(eq("tenant_id", 42), startsWith("name", "ab"), isNotNull("score"));
  * }</pre>
  *
- * A {@code String} column argument is one top-level column name taken verbatim (a dot in it is
- * part of the name); use {@link Column#of(String...)} for nested fields. Values are converted
- * with {@link Literal#of(Object)}.
+ * A {@code String} column argument is one top-level column name taken verbatim (a dot in it is part
+ * of the name); use {@link Column#of(String...)} for nested fields. Values are converted with
+ * {@link Literal#of(Object)}.
  */
 public final class Predicates {
   private Predicates() {}
@@ -72,8 +72,8 @@ public final class Predicates {
   }
 
   /**
-   * Null-safe equality ({@code <=>} in Spark): with a NULL value it is {@code IS NULL}, else
-   * {@code column IS NOT NULL AND column = value}; never unknown.
+   * Null-safe equality ({@code <=>} in Spark): with a NULL value it is {@code IS NULL}, else {@code
+   * column IS NOT NULL AND column = value}; never unknown.
    */
   public static Predicate nullSafeEq(Column column, Object value) {
     Literal literal = Literal.of(value);
@@ -84,8 +84,8 @@ public final class Predicates {
   }
 
   /**
-   * {@code column IN (values)}. An empty list gives {@code false}: no row is in an empty set
-   * (as Spark defines it; filter SQL has no empty list).
+   * {@code column IN (values)}. An empty list gives {@code false}: no row is in an empty set (as
+   * Spark defines it; filter SQL has no empty list).
    */
   public static Predicate in(String column, Collection<?> values) {
     return in(Column.named(column), values);
@@ -218,8 +218,8 @@ public final class Predicates {
   }
 
   /** {@code value [NOT] LIKE|ILIKE pattern}: a {@link Like} for a column and LIKE. */
-  public static Predicate likeValue(Expr value, String pattern, boolean negated,
-      boolean ignoreCase) {
+  public static Predicate likeValue(
+      Expr value, String pattern, boolean negated, boolean ignoreCase) {
     if (value instanceof Column c && !ignoreCase) {
       return new Like(c, pattern, negated);
     }

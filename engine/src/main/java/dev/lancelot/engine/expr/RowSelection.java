@@ -5,12 +5,12 @@ import java.util.Arrays;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * The rows of one batch that a predicate selects, as a bitset over row positions
- * {@code 0 .. rowCount()-1}.
+ * The rows of one batch that a predicate selects, as a bitset over row positions {@code 0 ..
+ * rowCount()-1}.
  *
- * <p>Layout ({@link #toWords()}): {@code long[ceil(rowCount / 64)]}; row {@code i} is bit
- * {@code i & 63} (least significant first) of word {@code i >>> 6} — the layout of an Arrow
- * validity bitmap read as little-endian longs. Bits at and past {@code rowCount} are zero.
+ * <p>Layout ({@link #toWords()}): {@code long[ceil(rowCount / 64)]}; row {@code i} is bit {@code i
+ * & 63} (least significant first) of word {@code i >>> 6} — the layout of an Arrow validity bitmap
+ * read as little-endian longs. Bits at and past {@code rowCount} are zero.
  *
  * <p>For a prefilter mask over a fragment, {@link #toRoaringBitmap(int)} shifts the positions by
  * the batch's offset within the fragment; row addresses are then {@code (fragmentId << 32) |
@@ -28,8 +28,13 @@ public final class RowSelection {
   /** A selection from words in the layout above (copied; bits past {@code rowCount} ignored). */
   public static RowSelection ofWords(long[] words, int rowCount) {
     if (rowCount < 0 || words.length != Bits.words(rowCount)) {
-      throw new IllegalArgumentException("need " + Bits.words(Math.max(rowCount, 0))
-          + " words for " + rowCount + " rows, got " + words.length);
+      throw new IllegalArgumentException(
+          "need "
+              + Bits.words(Math.max(rowCount, 0))
+              + " words for "
+              + rowCount
+              + " rows, got "
+              + words.length);
     }
     long[] copy = words.clone();
     Bits.clearTail(copy, rowCount);
@@ -132,8 +137,8 @@ public final class RowSelection {
   }
 
   /**
-   * The selected positions plus {@code offset} (the batch's first row within its fragment), as
-   * a bitmap of unsigned 32-bit positions.
+   * The selected positions plus {@code offset} (the batch's first row within its fragment), as a
+   * bitmap of unsigned 32-bit positions.
    */
   public RoaringBitmap toRoaringBitmap(int offset) {
     int[] rows = toRowIndexes();
@@ -161,7 +166,12 @@ public final class RowSelection {
   public String toString() {
     int[] rows = toRowIndexes();
     String shown = Arrays.toString(rows.length <= 20 ? rows : Arrays.copyOf(rows, 20));
-    return "RowSelection[" + rows.length + " of " + rowCount + ": "
-        + (rows.length <= 20 ? shown : shown.replace("]", ", ...]")) + "]";
+    return "RowSelection["
+        + rows.length
+        + " of "
+        + rowCount
+        + ": "
+        + (rows.length <= 20 ? shown : shown.replace("]", ", ...]"))
+        + "]";
   }
 }

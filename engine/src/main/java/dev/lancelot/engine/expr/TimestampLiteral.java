@@ -6,9 +6,9 @@ import java.time.ZoneId;
 import java.util.Objects;
 
 /**
- * A timestamp without time zone, {@code timestamp '2024-01-31 10:00:00.25'} in SQL, precise to
- * the nanosecond. As in Lance, it means wall-clock time: against a column without time zone it
- * is compared as UTC; against a column with a time zone it is read as local time in that zone.
+ * A timestamp without time zone, {@code timestamp '2024-01-31 10:00:00.25'} in SQL, precise to the
+ * nanosecond. As in Lance, it means wall-clock time: against a column without time zone it is
+ * compared as UTC; against a column with a time zone it is read as local time in that zone.
  */
 public record TimestampLiteral(LocalDateTime value) implements Literal {
   public TimestampLiteral {
@@ -16,9 +16,9 @@ public record TimestampLiteral(LocalDateTime value) implements Literal {
   }
 
   /**
-   * The literal that denotes {@code instant} when compared with a timestamp column whose Arrow
-   * time zone is {@code zone} (use UTC for a column without time zone): its wall-clock time
-   * there. Spark's {@code TimestampType} values are instants, for example.
+   * The literal that denotes {@code instant} when compared with a timestamp column whose Arrow time
+   * zone is {@code zone} (use UTC for a column without time zone): its wall-clock time there.
+   * Spark's {@code TimestampType} values are instants, for example.
    */
   public static TimestampLiteral of(Instant instant, ZoneId zone) {
     return new TimestampLiteral(LocalDateTime.ofInstant(instant, zone));
@@ -27,7 +27,8 @@ public record TimestampLiteral(LocalDateTime value) implements Literal {
   @Override
   public String toSql() {
     StringBuilder sb = new StringBuilder("timestamp '").append(value.toLocalDate()).append(' ');
-    sb.append(String.format("%02d:%02d:%02d", value.getHour(), value.getMinute(), value.getSecond()));
+    sb.append(
+        String.format("%02d:%02d:%02d", value.getHour(), value.getMinute(), value.getSecond()));
     int nanos = value.getNano();
     if (nanos != 0) {
       String fraction = String.format("%09d", nanos);

@@ -6,8 +6,8 @@ import java.util.stream.Collectors;
 
 /**
  * {@code value [NOT] IN (item, ...)} where the value or an item is not a plain column or literal
- * ({@code id % 7 IN (1, 2)}, {@code id IN (tenant_id, 5)}). Same semantics as {@link InList}:
- * true if the value equals an item, else unknown if any of them is NULL, else false.
+ * ({@code id % 7 IN (1, 2)}, {@code id IN (tenant_id, 5)}). Same semantics as {@link InList}: true
+ * if the value equals an item, else unknown if any of them is NULL, else false.
  */
 public record ValueInList(Expr value, List<Expr> items, boolean negated) implements Predicate {
   public ValueInList {
@@ -17,8 +17,8 @@ public record ValueInList(Expr value, List<Expr> items, boolean negated) impleme
       throw new IllegalArgumentException("IN needs at least one item");
     }
     if (value instanceof Column && items.stream().allMatch(i -> i instanceof Literal)) {
-      throw new IllegalArgumentException("a column IN literals is an InList; use "
-          + "Predicates.in(value, items, negated)");
+      throw new IllegalArgumentException(
+          "a column IN literals is an InList; use " + "Predicates.in(value, items, negated)");
     }
   }
 

@@ -49,26 +49,44 @@ final class ColumnReader {
     } catch (DecodeException e) {
       String where = where(pageIndex);
       if (e.isUnsupported()) {
-        throw new UnsupportedFileFeatureException("Cannot read " + where + ": " + e.getMessage()
-            + " is not supported by lancelot yet.", e);
+        throw new UnsupportedFileFeatureException(
+            "Cannot read " + where + ": " + e.getMessage() + " is not supported by lancelot yet.",
+            e);
       }
-      throw new CorruptFileException("Cannot read " + where + ": " + e.getMessage() + ". The file is corrupt.", e);
+      throw new CorruptFileException(
+          "Cannot read " + where + ": " + e.getMessage() + ". The file is corrupt.", e);
     } catch (IndexOutOfBoundsException | BufferUnderflowException | NegativeArraySizeException e) {
-      throw new CorruptFileException("Cannot read " + where(pageIndex) + ": encoded data is shorter or"
-          + " larger than its description says (" + e + "). The file is corrupt.", e);
+      throw new CorruptFileException(
+          "Cannot read "
+              + where(pageIndex)
+              + ": encoded data is shorter or"
+              + " larger than its description says ("
+              + e
+              + "). The file is corrupt.",
+          e);
     }
   }
 
   void guardRun(int pageIndex, Runnable work) {
-    guard(pageIndex, () -> {
-      work.run();
-      return null;
-    });
+    guard(
+        pageIndex,
+        () -> {
+          work.run();
+          return null;
+        });
   }
 
   private String where(int pageIndex) {
     PageInfo page = column.pages().get(pageIndex);
-    return "column \"" + fieldName + "\" (column " + column.index() + ") page " + pageIndex + " ["
-        + Layouts.describe(page) + "] of " + location;
+    return "column \""
+        + fieldName
+        + "\" (column "
+        + column.index()
+        + ") page "
+        + pageIndex
+        + " ["
+        + Layouts.describe(page)
+        + "] of "
+        + location;
   }
 }

@@ -12,11 +12,10 @@ import java.util.Map;
 /**
  * Which top-level fields a read returns (in which order) and which file columns hold them.
  *
- * <p>In format 2.1 each leaf field is one column, numbered in pre-order over the file's schema;
- * a {@code fixed_size_list} vector column is one leaf. Manifests record the same mapping per data
- * file as {@code DataFile.fields} (leaf field ids) and {@code DataFile.column_indices};
- * {@link #fromDataFile} takes it from there, the other factories derive it from the file's own
- * schema.
+ * <p>In format 2.1 each leaf field is one column, numbered in pre-order over the file's schema; a
+ * {@code fixed_size_list} vector column is one leaf. Manifests record the same mapping per data
+ * file as {@code DataFile.fields} (leaf field ids) and {@code DataFile.column_indices}; {@link
+ * #fromDataFile} takes it from there, the other factories derive it from the file's own schema.
  */
 public final class FileProjection {
   private final LanceSchema schema;
@@ -38,8 +37,8 @@ public final class FileProjection {
   }
 
   /**
-   * The fields at these dotted paths (e.g. {@code "s.y"}: struct {@code s} with only member
-   * {@code y}); see {@link LanceSchema#projectPaths}. Only the columns of the kept leaves are read.
+   * The fields at these dotted paths (e.g. {@code "s.y"}: struct {@code s} with only member {@code
+   * y}); see {@link LanceSchema#projectPaths}. Only the columns of the kept leaves are read.
    */
   public static FileProjection ofPaths(LanceSchema fileSchema, List<String> paths) {
     return fromLeafMap(fileSchema.projectPaths(paths), fileSchema.leafColumnIndices());
@@ -55,10 +54,15 @@ public final class FileProjection {
    * wanted columns) onto a data file described by a manifest: {@code fields[i]} is a leaf field id
    * stored in column {@code columnIndices[i]}. Ids below 0 (tombstones, -2) are ignored.
    */
-  public static FileProjection fromDataFile(LanceSchema outputSchema, int[] fields, int[] columnIndices) {
+  public static FileProjection fromDataFile(
+      LanceSchema outputSchema, int[] fields, int[] columnIndices) {
     if (fields.length != columnIndices.length) {
-      throw new SchemaException("Cannot map fields to columns: the data file lists " + fields.length
-          + " fields but " + columnIndices.length + " column indices. The manifest is corrupt.");
+      throw new SchemaException(
+          "Cannot map fields to columns: the data file lists "
+              + fields.length
+              + " fields but "
+              + columnIndices.length
+              + " column indices. The manifest is corrupt.");
     }
     Map<Integer, Integer> map = new HashMap<>();
     for (int i = 0; i < fields.length; i++) {
@@ -69,7 +73,8 @@ public final class FileProjection {
     return fromLeafMap(outputSchema, map);
   }
 
-  private static FileProjection fromLeafMap(LanceSchema output, Map<Integer, Integer> leafToColumn) {
+  private static FileProjection fromLeafMap(
+      LanceSchema output, Map<Integer, Integer> leafToColumn) {
     List<int[]> cols = new ArrayList<>();
     for (LanceField top : output.fields()) {
       List<Integer> leaves = new ArrayList<>();
@@ -77,8 +82,14 @@ public final class FileProjection {
         if (f.isLeaf()) {
           Integer c = leafToColumn.get(f.id());
           if (c == null) {
-            throw new SchemaException("Cannot read field \"" + top.name() + "\": leaf field " + f.name() + " (id "
-                + f.id() + ") is not stored in this data file.");
+            throw new SchemaException(
+                "Cannot read field \""
+                    + top.name()
+                    + "\": leaf field "
+                    + f.name()
+                    + " (id "
+                    + f.id()
+                    + ") is not stored in this data file.");
           }
           leaves.add(c);
         }
@@ -102,7 +113,9 @@ public final class FileProjection {
   public String toString() {
     StringBuilder sb = new StringBuilder("FileProjection[");
     for (int i = 0; i < columns.size(); i++) {
-      sb.append(i == 0 ? "" : ", ").append(schema.fields().get(i).name()).append("->")
+      sb.append(i == 0 ? "" : ", ")
+          .append(schema.fields().get(i).name())
+          .append("->")
           .append(Arrays.toString(columns.get(i)));
     }
     return sb.append(']').toString();

@@ -26,15 +26,17 @@ public final class FileStructureCache {
 
   public FileStructureCache(int capacity) {
     if (capacity < 0) {
-      throw new IllegalArgumentException("Cache capacity must be zero or positive, got " + capacity);
+      throw new IllegalArgumentException(
+          "Cache capacity must be zero or positive, got " + capacity);
     }
     this.capacity = capacity;
-    this.entries = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Key, LanceFileReader.Structure> eldest) {
-        return size() > FileStructureCache.this.capacity;
-      }
-    };
+    this.entries =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Key, LanceFileReader.Structure> eldest) {
+            return size() > FileStructureCache.this.capacity;
+          }
+        };
   }
 
   LanceFileReader.Structure get(InputFile file, Supplier<LanceFileReader.Structure> open) {

@@ -21,8 +21,8 @@ public final class FloatVectorPages {
   @FunctionalInterface
   public interface ChunkConsumer {
     /**
-     * Rows {@code [firstRow, firstRow + rows)} of the file: row {@code firstRow + i} is
-     * {@code vectors[i * d, (i + 1) * d)}. {@code nulls} is null when no row of the chunk is null,
+     * Rows {@code [firstRow, firstRow + rows)} of the file: row {@code firstRow + i} is {@code
+     * vectors[i * d, (i + 1) * d)}. {@code nulls} is null when no row of the chunk is null,
      * otherwise {@code nulls[i]} tells whether row {@code firstRow + i} is null (its floats are
      * then meaningless). Both arrays are reused by the next chunk.
      */
@@ -35,7 +35,8 @@ public final class FloatVectorPages {
   private final PageIo io;
   private final long windowBytes;
 
-  FloatVectorPages(ColumnReader column, PlainRows[] pages, int dimension, PageIo io, long windowBytes) {
+  FloatVectorPages(
+      ColumnReader column, PlainRows[] pages, int dimension, PageIo io, long windowBytes) {
     this.column = column;
     this.pages = pages;
     this.dimension = dimension;
@@ -48,14 +49,22 @@ public final class FloatVectorPages {
   }
 
   /**
-   * Hands rows {@code [start, end)} to {@code consumer} in order, in chunks of at most
-   * {@code chunkRows} rows that never span two pages. Reads at most about the reader's window of
-   * bytes at a time.
+   * Hands rows {@code [start, end)} to {@code consumer} in order, in chunks of at most {@code
+   * chunkRows} rows that never span two pages. Reads at most about the reader's window of bytes at
+   * a time.
    */
   public void scan(long start, long end, int chunkRows, ChunkConsumer consumer) {
     if (start < 0 || end < start || end > column.info().numRows() || chunkRows <= 0) {
-      throw new IllegalArgumentException("Cannot scan rows [" + start + ", " + end + ") in chunks of " + chunkRows
-          + " rows of a column of " + column.info().numRows() + " rows");
+      throw new IllegalArgumentException(
+          "Cannot scan rows ["
+              + start
+              + ", "
+              + end
+              + ") in chunks of "
+              + chunkRows
+              + " rows of a column of "
+              + column.info().numRows()
+              + " rows");
     }
     float[] vectors = new float[chunkRows * dimension];
     boolean[] nulls = new boolean[chunkRows];
@@ -70,31 +79,43 @@ public final class FloatVectorPages {
       to = (int) Math.min(to, from + windowRows);
       int first = from;
       int last = to;
-      ByteBuffer bytes = column.guard(pageIndex, () -> io.read(List.of(layout.bytesOf(first, last))).get(0));
+      ByteBuffer bytes =
+          column.guard(pageIndex, () -> io.read(List.of(layout.bytesOf(first, last))).get(0));
       long firstRowOfWindow = page.firstRow() + from;
       for (int c = 0; c < last - first; c += chunkRows) {
         int chunk = c;
         int n = Math.min(chunkRows, last - first - c);
-        boolean anyNull = column.guard(pageIndex, () -> copy(bytes, layout, chunk, n, vectors, nulls));
+        boolean anyNull =
+            column.guard(pageIndex, () -> copy(bytes, layout, chunk, n, vectors, nulls));
         consumer.accept(firstRowOfWindow + c, n, vectors, anyNull ? nulls : null);
       }
       row = page.firstRow() + to;
     }
   }
 
-  /** Copies rows {@code [first, first + n)} of a window into {@code vectors}; returns whether any is null. */
-  private boolean copy(ByteBuffer window, PlainRows layout, int first, int n, float[] vectors, boolean[] nulls) {
+  /**
+   * Copies rows {@code [first, first + n)} of a window into {@code vectors}; returns whether any is
+   * null.
+   */
+  private boolean copy(
+      ByteBuffer window, PlainRows layout, int first, int n, float[] vectors, boolean[] nulls) {
     if (layout.controlBytes() == 0) {
-      window.slice(layout.valuePosition(first), n * layout.valueBytes()).order(ByteOrder.LITTLE_ENDIAN)
-          .asFloatBuffer().get(0, vectors, 0, n * dimension);
+      window
+          .slice(layout.valuePosition(first), n * layout.valueBytes())
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .asFloatBuffer()
+          .get(0, vectors, 0, n * dimension);
       return false;
     }
     boolean anyNull = false;
-    ByteBuffer rows = window.slice(first * layout.stride(), n * layout.stride()).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer rows =
+        window.slice(first * layout.stride(), n * layout.stride()).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < n; i++) {
       nulls[i] = layout.isNull(rows, i);
       anyNull |= nulls[i];
-      rows.slice(layout.valuePosition(i), layout.valueBytes()).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
+      rows.slice(layout.valuePosition(i), layout.valueBytes())
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .asFloatBuffer()
           .get(0, vectors, i * dimension, dimension);
     }
     return anyNull;

@@ -10,10 +10,10 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Batches of a row range of a Lance file, as an Arrow {@link ArrowReader}: call
- * {@link #loadNextBatch()} until it returns false; {@link #getVectorSchemaRoot()} holds the current
- * batch (the same root object each time, refilled). Created by
- * {@link LanceFileReader#read(FileProjection, long, long, int, BufferAllocator)}.
+ * Batches of a row range of a Lance file, as an Arrow {@link ArrowReader}: call {@link
+ * #loadNextBatch()} until it returns false; {@link #getVectorSchemaRoot()} holds the current batch
+ * (the same root object each time, refilled). Created by {@link
+ * LanceFileReader#read(FileProjection, long, long, int, BufferAllocator)}.
  *
  * <p>One batch reader is used by one thread at a time. Closing it releases the root's buffers.
  */
@@ -29,9 +29,17 @@ public final class LanceBatchReader extends ArrowReader {
 
   private final java.util.concurrent.atomic.AtomicLong bytesRead;
 
-  LanceBatchReader(LanceFileReader file, FileProjection projection, Schema schema, List<List<ColumnScanner>> scanners,
+  LanceBatchReader(
+      LanceFileReader file,
+      FileProjection projection,
+      Schema schema,
+      List<List<ColumnScanner>> scanners,
       List<Nested20Field> nested20,
-      long start, long end, int batchSize, BufferAllocator allocator, java.util.concurrent.atomic.AtomicLong bytesRead) {
+      long start,
+      long end,
+      int batchSize,
+      BufferAllocator allocator,
+      java.util.concurrent.atomic.AtomicLong bytesRead) {
     super(allocator);
     this.file = file;
     this.projection = projection;

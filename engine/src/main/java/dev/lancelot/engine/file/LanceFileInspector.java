@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Describes a Lance file's structure: version, schema, and for every column its pages with
- * their layouts and encodings. A debugging aid; run it from the command line with file paths
- * as arguments.
+ * Describes a Lance file's structure: version, schema, and for every column its pages with their
+ * layouts and encodings. A debugging aid; run it from the command line with file paths as
+ * arguments.
  */
 public final class LanceFileInspector {
   private LanceFileInspector() {}
@@ -23,19 +23,44 @@ public final class LanceFileInspector {
   public static String describe(InputFile file) {
     FileMetadata meta = FileMetadata.read(file);
     StringBuilder sb = new StringBuilder();
-    sb.append(file.location()).append(": Lance ").append(meta.version()).append(", ").append(meta.numRows())
-        .append(" rows, ").append(meta.columns().size()).append(" columns, ").append(meta.fileLength())
+    sb.append(file.location())
+        .append(": Lance ")
+        .append(meta.version())
+        .append(", ")
+        .append(meta.numRows())
+        .append(" rows, ")
+        .append(meta.columns().size())
+        .append(" columns, ")
+        .append(meta.fileLength())
         .append(" bytes\n");
     sb.append("schema: ").append(meta.schema().fields()).append('\n');
     List<LanceField> leaves = meta.schema().leaves();
     for (ColumnInfo c : meta.columns()) {
-      String name = c.index() < leaves.size() ? leaves.get(c.index()).name() + " (" + leaves.get(c.index()).logicalType() + ")" : "?";
-      sb.append("column ").append(c.index()).append(' ').append(name).append(": ").append(c.pages().size())
-          .append(" pages, ").append(c.dataBytes()).append(" bytes\n");
+      String name =
+          c.index() < leaves.size()
+              ? leaves.get(c.index()).name() + " (" + leaves.get(c.index()).logicalType() + ")"
+              : "?";
+      sb.append("column ")
+          .append(c.index())
+          .append(' ')
+          .append(name)
+          .append(": ")
+          .append(c.pages().size())
+          .append(" pages, ")
+          .append(c.dataBytes())
+          .append(" bytes\n");
       for (PageInfo p : c.pages()) {
-        sb.append("  page ").append(p.index()).append(" rows [").append(p.firstRow()).append(", ").append(p.endRow())
-            .append(") buffers ").append(java.util.Arrays.toString(p.bufferSizes())).append(' ')
-            .append(Layouts.describe(p)).append('\n');
+        sb.append("  page ")
+            .append(p.index())
+            .append(" rows [")
+            .append(p.firstRow())
+            .append(", ")
+            .append(p.endRow())
+            .append(") buffers ")
+            .append(java.util.Arrays.toString(p.bufferSizes()))
+            .append(' ')
+            .append(Layouts.describe(p))
+            .append('\n');
       }
     }
     return sb.toString();

@@ -9,12 +9,12 @@ import dev.lancelot.engine.file.container.FileMetadata;
 import dev.lancelot.engine.file.container.PageInfo;
 import dev.lancelot.engine.file.layout.FullZipPageReader;
 import dev.lancelot.engine.file.layout.PageIo;
-import dev.lancelot.engine.file.layout.PlainRows;
 import dev.lancelot.engine.file.layout.PageLoad;
-import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.file.layout.PageReader;
+import dev.lancelot.engine.file.layout.PlainRows;
 import dev.lancelot.engine.file.layout.RowRange;
 import dev.lancelot.engine.file.layout.RowSource;
+import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
@@ -30,8 +30,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Reads a Lance data file (format 2.1; 2.2 files whose pages use only 2.1 constructs plus the
- * 2.2 chunk and constant extensions).
+ * Reads a Lance data file (format 2.1; 2.2 files whose pages use only 2.1 constructs plus the 2.2
+ * chunk and constant extensions).
  *
  * <pre>{@code
  * LanceFileReader reader = LanceFileReader.open(fileIO.newInputFile(path));
@@ -67,14 +67,15 @@ public final class LanceFileReader {
     this.file = file;
     this.metadata = structure.metadata();
     this.columns = structure.columns();
-    this.io = ranges -> {
-      List<ByteBuffer> raw = file.readRanges(ranges);
-      List<ByteBuffer> out = new ArrayList<>(raw.size());
-      for (ByteBuffer b : raw) {
-        out.add(b.slice().order(ByteOrder.LITTLE_ENDIAN));
-      }
-      return out;
-    };
+    this.io =
+        ranges -> {
+          List<ByteBuffer> raw = file.readRanges(ranges);
+          List<ByteBuffer> out = new ArrayList<>(raw.size());
+          for (ByteBuffer b : raw) {
+            out.add(b.slice().order(ByteOrder.LITTLE_ENDIAN));
+          }
+          return out;
+        };
   }
 
   /** Opens a file: reads and validates footer, schema and column metadata. */
@@ -88,12 +89,13 @@ public final class LanceFileReader {
    * the cache is opened as by {@link #open} and added; a file that fails to open is not cached.
    */
   public static LanceFileReader open(InputFile file, FileStructureCache cache) {
-    return new LanceFileReader(file, cache.get(file, () -> Structure.of(file.location(), FileMetadata.read(file))));
+    return new LanceFileReader(
+        file, cache.get(file, () -> Structure.of(file.location(), FileMetadata.read(file))));
   }
 
   /**
-   * What opening a file produces and any number of readers of that file may share: its metadata
-   * and one {@link ColumnReader} per column (with the page readers each creates on first use).
+   * What opening a file produces and any number of readers of that file may share: its metadata and
+   * one {@link ColumnReader} per column (with the page readers each creates on first use).
    */
   record Structure(FileMetadata metadata, ColumnReader[] columns) {
     static Structure of(String location, FileMetadata metadata) {
@@ -135,8 +137,14 @@ public final class LanceFileReader {
    */
   public ByteBuffer readGlobalBuffer(int index) {
     if (index < 0 || index >= metadata.globalBuffers().size()) {
-      throw new IllegalArgumentException("Cannot read global buffer " + index + " of " + file.location()
-          + ": the file has " + metadata.globalBuffers().size() + " global buffers");
+      throw new IllegalArgumentException(
+          "Cannot read global buffer "
+              + index
+              + " of "
+              + file.location()
+              + ": the file has "
+              + metadata.globalBuffers().size()
+              + " global buffers");
     }
     ByteRange r = metadata.globalBuffers().get(index);
     return io.read(List.of(r)).get(0);
@@ -155,19 +163,20 @@ public final class LanceFileReader {
    * Reads rows {@code [start, end)} of the projected fields in batches of {@code batchSize} rows
    * (the last batch may be shorter). Vectors are allocated from {@code allocator}.
    */
-  public LanceBatchReader read(FileProjection projection, long start, long end, int batchSize,
-      BufferAllocator allocator) {
+  public LanceBatchReader read(
+      FileProjection projection, long start, long end, int batchSize, BufferAllocator allocator) {
     checkRange(start, end);
     if (batchSize <= 0) {
       throw new IllegalArgumentException("Batch size must be positive, got " + batchSize);
     }
     java.util.concurrent.atomic.AtomicLong bytesRead = new java.util.concurrent.atomic.AtomicLong();
-    PageIo counting = ranges -> {
-      for (dev.lancelot.engine.io.ByteRange r : ranges) {
-        bytesRead.addAndGet(r.length());
-      }
-      return io.read(ranges);
-    };
+    PageIo counting =
+        ranges -> {
+          for (dev.lancelot.engine.io.ByteRange r : ranges) {
+            bytesRead.addAndGet(r.length());
+          }
+          return io.read(ranges);
+        };
     org.apache.arrow.vector.types.pojo.Schema arrow = arrowSchema(projection);
     List<List<ColumnScanner>> scanners = new ArrayList<>();
     List<Nested20Field> nested20 = new ArrayList<>();
@@ -184,15 +193,15 @@ public final class LanceFileReader {
       }
       scanners.add(field);
     }
-    return new LanceBatchReader(this, projection, arrow, scanners, nested20, start, end, batchSize, allocator,
-        bytesRead);
+    return new LanceBatchReader(
+        this, projection, arrow, scanners, nested20, start, end, batchSize, allocator, bytesRead);
   }
 
   /**
-   * A reader of the float32 vectors of the projection's only field, straight from the stored
-   * bytes, when that field is a {@code fixed_size_list<float32, d>} whose pages all hold plain
-   * full-zip rows ({@link FloatVectorPages}); otherwise null, and the caller reads batches with
-   * {@link #read}.
+   * A reader of the float32 vectors of the projection's only field, straight from the stored bytes,
+   * when that field is a {@code fixed_size_list<float32, d>} whose pages all hold plain full-zip
+   * rows ({@link FloatVectorPages}); otherwise null, and the caller reads batches with {@link
+   * #read}.
    */
   public FloatVectorPages floatVectors(FileProjection projection) {
     return floatVectors(projection, DEFAULT_WINDOW_BYTES);
@@ -204,7 +213,8 @@ public final class LanceFileReader {
       return null;
     }
     Field field = arrowSchema(projection).getFields().get(0);
-    if (!(field.getType() instanceof ArrowType.FixedSizeList list) || field.getChildren().size() != 1
+    if (!(field.getType() instanceof ArrowType.FixedSizeList list)
+        || field.getChildren().size() != 1
         || !(field.getChildren().get(0).getType() instanceof ArrowType.FloatingPoint fp)
         || fp.getPrecision() != FloatingPointPrecision.SINGLE) {
       return null;
@@ -228,34 +238,44 @@ public final class LanceFileReader {
   }
 
   /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */
-  public LanceBatchReader read(int[] fieldIds, long start, long end, int batchSize, BufferAllocator allocator) {
+  public LanceBatchReader read(
+      int[] fieldIds, long start, long end, int batchSize, BufferAllocator allocator) {
     return read(FileProjection.ofFieldIds(schema(), fieldIds), start, end, batchSize, allocator);
   }
 
-  /** Takes rows of the top-level fields with these ids (file schema ids); see {@link #take(FileProjection, long[], BufferAllocator)}. */
+  /**
+   * Takes rows of the top-level fields with these ids (file schema ids); see {@link
+   * #take(FileProjection, long[], BufferAllocator)}.
+   */
   public VectorSchemaRoot take(int[] fieldIds, long[] rows, BufferAllocator allocator) {
     return take(FileProjection.ofFieldIds(schema(), fieldIds), rows, allocator);
   }
 
   /** Reads all rows of the projected fields. */
-  public LanceBatchReader read(FileProjection projection, int batchSize, BufferAllocator allocator) {
+  public LanceBatchReader read(
+      FileProjection projection, int batchSize, BufferAllocator allocator) {
     return read(projection, 0, numRows(), batchSize, allocator);
   }
 
   /**
-   * Returns the rows at {@code rows} (ascending; repeats allowed) of the projected fields, in
-   * that order, as one batch owned by the caller. Only the chunks or values holding these rows
-   * are read.
+   * Returns the rows at {@code rows} (ascending; repeats allowed) of the projected fields, in that
+   * order, as one batch owned by the caller. Only the chunks or values holding these rows are read.
    */
   public VectorSchemaRoot take(FileProjection projection, long[] rows, BufferAllocator allocator) {
     for (int i = 0; i < rows.length; i++) {
       if (rows[i] < 0 || rows[i] >= numRows()) {
-        throw new IllegalArgumentException("Cannot take row " + rows[i] + " of " + file.location() + ": the file has "
-            + numRows() + " rows");
+        throw new IllegalArgumentException(
+            "Cannot take row "
+                + rows[i]
+                + " of "
+                + file.location()
+                + ": the file has "
+                + numRows()
+                + " rows");
       }
       if (i > 0 && rows[i] < rows[i - 1]) {
-        throw new IllegalArgumentException("Rows to take must be sorted ascending; row " + rows[i] + " follows "
-            + rows[i - 1]);
+        throw new IllegalArgumentException(
+            "Rows to take must be sorted ascending; row " + rows[i] + " follows " + rows[i - 1]);
       }
     }
     List<Field> fields = arrowSchema(projection).getFields();
@@ -276,7 +296,8 @@ public final class LanceFileReader {
       int plan = 0;
       for (int i = 0; i < fields.size(); i++) {
         if (isNested20(projection, i)) {
-          vectors.add(new Nested20Field(fields.get(i), cols.get(i), io).read(rangesOf(rows), allocator));
+          vectors.add(
+              new Nested20Field(fields.get(i), cols.get(i), io).read(rangesOf(rows), allocator));
           continue;
         }
         FieldSink sink = newSink(fields.get(i), allocator, rows.length, cols.get(i).size());
@@ -327,15 +348,16 @@ public final class LanceFileReader {
         ranges.add(new RowRange(start, end));
       }
       PageReader reader = column.page(pageIndex);
-      out.add(new PlannedPage(column, pageIndex, column.guard(pageIndex, () -> reader.plan(ranges))));
+      out.add(
+          new PlannedPage(column, pageIndex, column.guard(pageIndex, () -> reader.plan(ranges))));
     }
     return out;
   }
 
   /**
-   * Drives all page loads in lock step: each round gathers the reads of every unfinished load
-   * (all columns, all pages) into one coalesced request, so a take costs at most three rounds of
-   * I/O (page metadata, index entries, values) however many pages it touches.
+   * Drives all page loads in lock step: each round gathers the reads of every unfinished load (all
+   * columns, all pages) into one coalesced request, so a take costs at most three rounds of I/O
+   * (page metadata, index entries, values) however many pages it touches.
    */
   private void runRounds(List<List<PlannedPage>> plans) {
     while (true) {
@@ -367,7 +389,10 @@ public final class LanceFileReader {
     }
   }
 
-  /** Consecutive runs of the (ascending) rows, as {@code [start, end)} ranges; repeats get their own. */
+  /**
+   * Consecutive runs of the (ascending) rows, as {@code [start, end)} ranges; repeats get their
+   * own.
+   */
   private static List<long[]> rangesOf(long[] rows) {
     List<long[]> out = new ArrayList<>();
     for (long row : rows) {
@@ -383,13 +408,14 @@ public final class LanceFileReader {
 
   /** Whether a projected field is a struct or list of a format 2.0 file (read top-down). */
   private boolean isNested20(FileProjection projection, int fieldIndex) {
-    return version().equals(FileVersion.V2_0) && !projection.schema().fields().get(fieldIndex).isLeaf();
+    return version().equals(FileVersion.V2_0)
+        && !projection.schema().fields().get(fieldIndex).isLeaf();
   }
 
   /**
-   * The file columns of a top-level field of a projection: its leaves in pre-order (2.1+), or
-   * every field node in pre-order (2.0, where structs and lists have columns too; their numbers
-   * follow the file's own schema in pre-order).
+   * The file columns of a top-level field of a projection: its leaves in pre-order (2.1+), or every
+   * field node in pre-order (2.0, where structs and lists have columns too; their numbers follow
+   * the file's own schema in pre-order).
    */
   private List<ColumnReader> columnsFor(FileProjection projection, int fieldIndex) {
     LanceField field = projection.schema().fields().get(fieldIndex);
@@ -405,8 +431,14 @@ public final class LanceFileReader {
           col = all.get(j).id() == id ? j : -1;
         }
         if (col < 0) {
-          throw new UnsupportedFileFeatureException("Cannot read field \"" + field.name() + "\" of " + file.location()
-              + ": field id " + id + " is not stored in this file.");
+          throw new UnsupportedFileFeatureException(
+              "Cannot read field \""
+                  + field.name()
+                  + "\" of "
+                  + file.location()
+                  + ": field id "
+                  + id
+                  + " is not stored in this file.");
         }
         cols[k] = col;
       }
@@ -414,27 +446,48 @@ public final class LanceFileReader {
     List<ColumnReader> out = new ArrayList<>(cols.length);
     for (int col : cols) {
       if (col < 0 || col >= columns.length) {
-        throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
-            + col + " does not exist (the file has " + columns.length + " columns).");
+        throw new CorruptFileException(
+            "Cannot read field \""
+                + field.name()
+                + "\" of "
+                + file.location()
+                + ": column "
+                + col
+                + " does not exist (the file has "
+                + columns.length
+                + " columns).");
       }
       ColumnReader c = columns[col];
       // 2.0 item columns below a list hold one row per item
       boolean rowIndexed = out.isEmpty() || !version().equals(FileVersion.V2_0);
       if (rowIndexed && c.info().numRows() != numRows()) {
-        throw new CorruptFileException("Cannot read field \"" + field.name() + "\" of " + file.location() + ": column "
-            + col + " holds " + c.info().numRows() + " rows but the file has " + numRows() + ".");
+        throw new CorruptFileException(
+            "Cannot read field \""
+                + field.name()
+                + "\" of "
+                + file.location()
+                + ": column "
+                + col
+                + " holds "
+                + c.info().numRows()
+                + " rows but the file has "
+                + numRows()
+                + ".");
       }
       out.add(c);
     }
     return out;
   }
 
-  /** The Arrow schema of a projection; logical types we cannot map are reported against this file. */
+  /**
+   * The Arrow schema of a projection; logical types we cannot map are reported against this file.
+   */
   private org.apache.arrow.vector.types.pojo.Schema arrowSchema(FileProjection projection) {
     try {
       return projection.schema().toArrow();
     } catch (dev.lancelot.engine.schema.SchemaException e) {
-      throw new UnsupportedFileFeatureException("Cannot read " + file.location() + ": " + e.getMessage(), e);
+      throw new UnsupportedFileFeatureException(
+          "Cannot read " + file.location() + ": " + e.getMessage(), e);
     }
   }
 
@@ -444,13 +497,28 @@ public final class LanceFileReader {
     try {
       sink = Sinks.createField(field, allocator, capacity);
     } catch (DecodeException e) {
-      throw new UnsupportedFileFeatureException("Cannot read field \"" + field.getName() + "\" of " + file.location()
-          + ": " + e.getMessage() + " is not supported by lancelot yet.", e);
+      throw new UnsupportedFileFeatureException(
+          "Cannot read field \""
+              + field.getName()
+              + "\" of "
+              + file.location()
+              + ": "
+              + e.getMessage()
+              + " is not supported by lancelot yet.",
+          e);
     }
     if (sink.numColumns() != numColumns) {
       sink.abort();
-      throw new CorruptFileException("Cannot read field \"" + field.getName() + "\" of " + file.location() + ": it has "
-          + sink.numColumns() + " leaf fields but is stored in " + numColumns + " columns. The file is corrupt.");
+      throw new CorruptFileException(
+          "Cannot read field \""
+              + field.getName()
+              + "\" of "
+              + file.location()
+              + ": it has "
+              + sink.numColumns()
+              + " leaf fields but is stored in "
+              + numColumns
+              + " columns. The file is corrupt.");
     }
     return sink;
   }
@@ -460,15 +528,30 @@ public final class LanceFileReader {
     try {
       return sink.finish();
     } catch (DecodeException e) {
-      throw new CorruptFileException("Cannot read field \"" + field.getName() + "\" of " + file.location() + ": "
-          + e.getMessage() + ". The file is corrupt.", e);
+      throw new CorruptFileException(
+          "Cannot read field \""
+              + field.getName()
+              + "\" of "
+              + file.location()
+              + ": "
+              + e.getMessage()
+              + ". The file is corrupt.",
+          e);
     }
   }
 
   private void checkRange(long start, long end) {
     if (start < 0 || end < start || end > numRows()) {
-      throw new IllegalArgumentException("Cannot read rows [" + start + ", " + end + ") of " + file.location()
-          + ": the file has " + numRows() + " rows");
+      throw new IllegalArgumentException(
+          "Cannot read rows ["
+              + start
+              + ", "
+              + end
+              + ") of "
+              + file.location()
+              + ": the file has "
+              + numRows()
+              + " rows");
     }
   }
 }

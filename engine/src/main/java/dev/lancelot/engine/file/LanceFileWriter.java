@@ -1,7 +1,6 @@
 package dev.lancelot.engine.file;
 
 import dev.lancelot.engine.file.container.FileFooter;
-import dev.lancelot.engine.file.proto.File2Protos;
 import dev.lancelot.engine.file.write.AlignedOutput;
 import dev.lancelot.engine.file.write.ColumnWriter;
 import dev.lancelot.engine.file.write.FieldWriter;
@@ -32,16 +31,16 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * }</pre>
  *
  * <p>Each leaf field is one column (primitive, string/binary, or fixed-size list of primitive
- * values), in pre-order: a flat top-level field is one column, a struct or list field one per
- * leaf, with repetition/definition levels for list boundaries, empty lists and nulls at every
- * level. Batches are matched to the schema by column name. Columns are paged at about
- * {@link WriterOptions#maxPageBytes()}; values are stored uncompressed: mini-block pages of
- * {@code Flat}, {@code Variable} or {@code FixedSizeList} chunks for values under 256 bytes,
- * full-zip pages otherwise, all-null pages when no value is left, and levels stored raw.
+ * values), in pre-order: a flat top-level field is one column, a struct or list field one per leaf,
+ * with repetition/definition levels for list boundaries, empty lists and nulls at every level.
+ * Batches are matched to the schema by column name. Columns are paged at about {@link
+ * WriterOptions#maxPageBytes()}; values are stored uncompressed: mini-block pages of {@code Flat},
+ * {@code Variable} or {@code FixedSizeList} chunks for values under 256 bytes, full-zip pages
+ * otherwise, all-null pages when no value is left, and levels stored raw.
  *
  * <p>The writer owns the stream: {@link #finish()} writes the metadata and footer and closes it;
- * {@link #close()} without {@code finish()} closes it leaving an incomplete file (no footer),
- * which every reader refuses. Not thread-safe.
+ * {@link #close()} without {@code finish()} closes it leaving an incomplete file (no footer), which
+ * every reader refuses. Not thread-safe.
  */
 public final class LanceFileWriter implements AutoCloseable {
   private final PositionOutputStream stream;
@@ -61,8 +60,10 @@ public final class LanceFileWriter implements AutoCloseable {
     this.schema = schema;
     for (LanceField field : schema.fields()) {
       if (field.id() < 0) {
-        throw new SchemaException("Cannot write field \"" + field.name()
-            + "\": it has no field id. Build the schema with LanceSchema.fromArrow or from a manifest.");
+        throw new SchemaException(
+            "Cannot write field \""
+                + field.name()
+                + "\": it has no field id. Build the schema with LanceSchema.fromArrow or from a manifest.");
       }
       FieldWriter writer = FieldWriter.create(field, options.maxPageBytes());
       fields.add(writer);
@@ -71,7 +72,8 @@ public final class LanceFileWriter implements AutoCloseable {
   }
 
   /** Starts a file with this schema (field ids as the dataset assigns them). */
-  public static LanceFileWriter create(PositionOutputStream out, LanceSchema schema, WriterOptions options) {
+  public static LanceFileWriter create(
+      PositionOutputStream out, LanceSchema schema, WriterOptions options) {
     return new LanceFileWriter(out, schema, options);
   }
 
@@ -84,21 +86,39 @@ public final class LanceFileWriter implements AutoCloseable {
       LanceField field = c.field();
       FieldVector v = batch.getVector(field.name());
       if (v == null) {
-        throw new SchemaException("Cannot write batch: it has no column \"" + field.name() + "\". Columns: "
-            + batch.getSchema().getFields().stream().map(f -> f.getName()).toList());
+        throw new SchemaException(
+            "Cannot write batch: it has no column \""
+                + field.name()
+                + "\". Columns: "
+                + batch.getSchema().getFields().stream().map(f -> f.getName()).toList());
       }
       org.apache.arrow.vector.types.pojo.Field expectedField = field.toArrow();
       if (!sameShape(v.getField(), expectedField)) {
-        throw new SchemaException("Cannot write column \"" + field.name() + "\": the batch has type "
-            + describe(v.getField()) + " but the schema says " + describe(expectedField) + ".");
+        throw new SchemaException(
+            "Cannot write column \""
+                + field.name()
+                + "\": the batch has type "
+                + describe(v.getField())
+                + " but the schema says "
+                + describe(expectedField)
+                + ".");
       }
       if (v.getValueCount() != n) {
-        throw new IllegalArgumentException("Column \"" + field.name() + "\" has " + v.getValueCount()
-            + " values but the batch has " + n + " rows");
+        throw new IllegalArgumentException(
+            "Column \""
+                + field.name()
+                + "\" has "
+                + v.getValueCount()
+                + " values but the batch has "
+                + n
+                + " rows");
       }
       if (!field.nullable() && v.getNullCount() > 0) {
-        throw new SchemaException("Cannot write column \"" + field.name() + "\": it contains null values but the"
-            + " field is not nullable. Make the field nullable or remove the nulls.");
+        throw new SchemaException(
+            "Cannot write column \""
+                + field.name()
+                + "\": it contains null values but the"
+                + " field is not nullable. Make the field nullable or remove the nulls.");
       }
       vectors.add(v);
     }
@@ -113,9 +133,9 @@ public final class LanceFileWriter implements AutoCloseable {
   }
 
   /**
-   * Writes an extra global buffer now (64-byte aligned) and returns its index in the global
-   * buffer table: 1 for the first, 2 for the next (0 is always the file descriptor). Lance index
-   * files keep IVF centroids and codebooks this way.
+   * Writes an extra global buffer now (64-byte aligned) and returns its index in the global buffer
+   * table: 1 for the first, 2 for the next (0 is always the file descriptor). Lance index files
+   * keep IVF centroids and codebooks this way.
    */
   public int addGlobalBuffer(byte[] bytes) {
     checkOpen();
@@ -143,11 +163,15 @@ public final class LanceFileWriter implements AutoCloseable {
         c.flush(out);
         pages += c.pages();
       }
-      java.util.Map<String, String> schemaMetadata = new java.util.LinkedHashMap<>(schema.metadata());
+      java.util.Map<String, String> schemaMetadata =
+          new java.util.LinkedHashMap<>(schema.metadata());
       schemaMetadata.putAll(extraMetadata);
       LanceSchema written = LanceSchema.of(schema.fields(), schemaMetadata);
-      FileProtos.FileDescriptor descriptor = FileProtos.FileDescriptor.newBuilder()
-          .setSchema(written.toProto()).setLength(rows).build();
+      FileProtos.FileDescriptor descriptor =
+          FileProtos.FileDescriptor.newBuilder()
+              .setSchema(written.toProto())
+              .setLength(rows)
+              .build();
       byte[] descriptorBytes = descriptor.toByteArray();
       long descriptorPos = out.writeAligned(descriptorBytes);
 
@@ -161,7 +185,8 @@ public final class LanceFileWriter implements AutoCloseable {
       }
       long cmo = out.position();
       int numGlobal = 1 + globalBuffers.size();
-      ByteBuffer tables = ByteBuffer.allocate(16 * (columns.size() + numGlobal)).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer tables =
+          ByteBuffer.allocate(16 * (columns.size() + numGlobal)).order(ByteOrder.LITTLE_ENDIAN);
       for (int i = 0; i < columns.size(); i++) {
         tables.putLong(metaPos[i]).putLong(metaLen[i]);
       }
@@ -173,8 +198,14 @@ public final class LanceFileWriter implements AutoCloseable {
       out.write(tables.array());
 
       ByteBuffer footer = ByteBuffer.allocate(FileFooter.SIZE).order(ByteOrder.LITTLE_ENDIAN);
-      footer.putLong(columnMetaStart).putLong(cmo).putLong(gbo).putInt(numGlobal).putInt(columns.size())
-          .putShort((short) FileVersion.V2_1.major()).putShort((short) FileVersion.V2_1.minor())
+      footer
+          .putLong(columnMetaStart)
+          .putLong(cmo)
+          .putLong(gbo)
+          .putInt(numGlobal)
+          .putInt(columns.size())
+          .putShort((short) FileVersion.V2_1.major())
+          .putShort((short) FileVersion.V2_1.minor())
           .put(new byte[] {'L', 'A', 'N', 'C'});
       out.write(footer.array());
       stream.flush();
@@ -188,14 +219,16 @@ public final class LanceFileWriter implements AutoCloseable {
         fieldIds[i] = leaves.get(i).id();
         columnIndices[i] = i;
       }
-      return new WriteSummary(rows, size, columns.size(), fieldIds, columnIndices, FileVersion.V2_1, pages);
+      return new WriteSummary(
+          rows, size, columns.size(), fieldIds, columnIndices, FileVersion.V2_1, pages);
     } catch (IOException e) {
       throw new StorageException("Cannot finish Lance file: " + e.getMessage(), e);
     }
   }
 
   /** Same types all the way down (struct fields matched by position and name). */
-  private static boolean sameShape(org.apache.arrow.vector.types.pojo.Field actual,
+  private static boolean sameShape(
+      org.apache.arrow.vector.types.pojo.Field actual,
       org.apache.arrow.vector.types.pojo.Field expected) {
     if (!actual.getType().equals(expected.getType())
         || actual.getChildren().size() != expected.getChildren().size()) {
@@ -226,7 +259,8 @@ public final class LanceFileWriter implements AutoCloseable {
 
   private void checkOpen() {
     if (finished || closed) {
-      throw new IllegalStateException("The Lance file writer is already " + (finished ? "finished" : "closed"));
+      throw new IllegalStateException(
+          "The Lance file writer is already " + (finished ? "finished" : "closed"));
     }
   }
 

@@ -78,8 +78,8 @@ final class Nested20Field {
         for (Piece p : pieces(column, r)) {
           Page20Reader page = (Page20Reader) column.page(p.page());
           long base = itemBase(column.info(), p.page());
-          Page20Reader.ListRange lr = column.guard(p.page(),
-              () -> page.listRanges(List.of(p.range()), io).get(0));
+          Page20Reader.ListRange lr =
+              column.guard(p.page(), () -> page.listRanges(List.of(p.range()), io).get(0));
           for (int j = 0; j < lr.lists(); j++) {
             offsets[k + 1] = offsets[k] + lr.lengths()[j];
             if (lr.valid()[j]) {
@@ -125,14 +125,21 @@ final class Nested20Field {
     ColumnInfo info = column.info();
     long row = r[0];
     if (r[1] > info.numRows()) {
-      throw new CorruptFileException("Cannot read column " + info.index() + ": rows up to " + r[1]
-          + " are referenced but it holds " + info.numRows() + ". The file is corrupt.");
+      throw new CorruptFileException(
+          "Cannot read column "
+              + info.index()
+              + ": rows up to "
+              + r[1]
+              + " are referenced but it holds "
+              + info.numRows()
+              + ". The file is corrupt.");
     }
     while (row < r[1]) {
       int p = info.pageOf(row);
       PageInfo page = info.pages().get(p);
       long end = Math.min(r[1], page.endRow());
-      out.add(new Piece(p, new RowRange((int) (row - page.firstRow()), (int) (end - page.firstRow()))));
+      out.add(
+          new Piece(p, new RowRange((int) (row - page.firstRow()), (int) (end - page.firstRow()))));
       row = end;
     }
     return out;
@@ -144,8 +151,12 @@ final class Nested20Field {
     for (int p = 0; p < page; p++) {
       PageInfo pi = info.pages().get(p);
       if (pi.arrayEncoding() == null || !pi.arrayEncoding().hasList()) {
-        throw new CorruptFileException("Cannot read column " + info.index() + ": page " + p
-            + " of a format 2.0 list column is not a list page. The file is corrupt.");
+        throw new CorruptFileException(
+            "Cannot read column "
+                + info.index()
+                + ": page "
+                + p
+                + " of a format 2.0 list column is not a list page. The file is corrupt.");
       }
       base += pi.arrayEncoding().getList().getNumItems();
     }

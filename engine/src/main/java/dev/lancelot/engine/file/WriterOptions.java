@@ -3,8 +3,8 @@ package dev.lancelot.engine.file;
 /**
  * Options of {@link LanceFileWriter}.
  *
- * @param maxPageBytes target size of a page of one column (values bytes before encoding);
- *                     Lance 7 flushes a column's page at about 8 MiB, which is the default
+ * @param maxPageBytes target size of a page of one column (values bytes before encoding); Lance 7
+ *     flushes a column's page at about 8 MiB, which is the default
  */
 public record WriterOptions(long maxPageBytes) {
   public static final long DEFAULT_MAX_PAGE_BYTES = 8L * 1024 * 1024;

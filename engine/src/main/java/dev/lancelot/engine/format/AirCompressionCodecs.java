@@ -10,9 +10,9 @@ import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 
 /**
- * Arrow IPC body compression (ZSTD) in pure Java, backed by aircompressor. Lance writes
- * its {@code .arrow} deletion files with ZSTD-compressed buffers; Arrow Java alone would need the
- * native zstd-jni library to read them.
+ * Arrow IPC body compression (ZSTD) in pure Java, backed by aircompressor. Lance writes its {@code
+ * .arrow} deletion files with ZSTD-compressed buffers; Arrow Java alone would need the native
+ * zstd-jni library to read them.
  *
  * <p>Each compressed IPC buffer is {@code [i64 LE uncompressed length][compressed bytes]}; a length
  * of -1 marks a buffer stored uncompressed (handled by {@link AbstractCompressionCodec}).
@@ -27,8 +27,9 @@ public final class AirCompressionCodecs implements CompressionCodec.Factory {
     return switch (codecType) {
       case NO_COMPRESSION -> NoCompressionCodec.INSTANCE;
       case ZSTD -> new Zstd();
-      case LZ4_FRAME -> throw new UnsupportedOperationException(
-          "LZ4-compressed Arrow IPC buffers are not supported (Lance writes ZSTD)");
+      case LZ4_FRAME ->
+          throw new UnsupportedOperationException(
+              "LZ4-compressed Arrow IPC buffers are not supported (Lance writes ZSTD)");
     };
   }
 
@@ -82,7 +83,8 @@ public final class AirCompressionCodecs implements CompressionCodec.Factory {
     void decompressBytes(byte[] input, byte[] output) {
       int n = new ZstdDecompressor().decompress(input, 0, input.length, output, 0, output.length);
       if (n != output.length) {
-        throw new IllegalStateException("ZSTD buffer decompressed to " + n + " bytes, expected " + output.length);
+        throw new IllegalStateException(
+            "ZSTD buffer decompressed to " + n + " bytes, expected " + output.length);
       }
     }
 

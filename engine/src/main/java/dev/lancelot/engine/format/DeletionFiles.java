@@ -33,27 +33,37 @@ import org.roaringbitmap.RoaringBitmap;
  *
  * <ul>
  *   <li>{@code .arrow}: an Arrow IPC <em>file</em> with one column {@code row_id: uint32 not null}
- *       holding the deleted row offsets within the fragment; buffers ZSTD-compressed.</li>
- *   <li>{@code .bin}: a 32-bit Roaring bitmap in the portable serialization.</li>
+ *       holding the deleted row offsets within the fragment; buffers ZSTD-compressed.
+ *   <li>{@code .bin}: a 32-bit Roaring bitmap in the portable serialization.
  * </ul>
+ *
  * Like Lance, a fragment with more than {@value #BITMAP_THRESHOLD} deleted rows gets a bitmap file.
  */
 public final class DeletionFiles {
   public static final String DIR = "_deletions";
   public static final int BITMAP_THRESHOLD = 5000;
-  private static final Schema ARROW_SCHEMA = new Schema(List.of(
-      new Field("row_id", FieldType.notNullable(new ArrowType.Int(32, false)), null)));
+  private static final Schema ARROW_SCHEMA =
+      new Schema(
+          List.of(new Field("row_id", FieldType.notNullable(new ArrowType.Int(32, false)), null)));
 
   private DeletionFiles() {}
 
   public static String relativePath(long fragmentId, DeletionFile file) {
     String suffix = file.getFileType() == DeletionFile.DeletionFileType.BITMAP ? "bin" : "arrow";
-    return DIR + "/" + fragmentId + "-" + file.getReadVersion() + "-" + Long.toUnsignedString(file.getId()) + "."
+    return DIR
+        + "/"
+        + fragmentId
+        + "-"
+        + file.getReadVersion()
+        + "-"
+        + Long.toUnsignedString(file.getId())
+        + "."
         + suffix;
   }
 
   /** Reads the deleted row offsets of a fragment. */
-  public static RoaringBitmap read(FileIO io, String datasetRoot, long fragmentId, DeletionFile file) {
+  public static RoaringBitmap read(
+      FileIO io, String datasetRoot, long fragmentId, DeletionFile file) {
     String location = datasetRoot + "/" + relativePath(fragmentId, file);
     byte[] bytes;
     try (InputFile in = io.newInputFile(location)) {
@@ -61,12 +71,17 @@ public final class DeletionFiles {
       bytes = new byte[buf.remaining()];
       buf.get(bytes);
     }
-    RoaringBitmap deleted = file.getFileType() == DeletionFile.DeletionFileType.BITMAP
-        ? parseBitmap(location, bytes)
-        : parseArrow(location, bytes, file.getNumDeletedRows());
+    RoaringBitmap deleted =
+        file.getFileType() == DeletionFile.DeletionFileType.BITMAP
+            ? parseBitmap(location, bytes)
+            : parseArrow(location, bytes, file.getNumDeletedRows());
     if (file.getNumDeletedRows() != 0 && deleted.getLongCardinality() != file.getNumDeletedRows()) {
-      throw new CorruptFileException(location, "it lists " + deleted.getLongCardinality()
-          + " deleted rows but the manifest records " + file.getNumDeletedRows());
+      throw new CorruptFileException(
+          location,
+          "it lists "
+              + deleted.getLongCardinality()
+              + " deleted rows but the manifest records "
+              + file.getNumDeletedRows());
     }
     return deleted;
   }
@@ -76,7 +91,8 @@ public final class DeletionFiles {
     try {
       bitmap.deserialize(ByteBuffer.wrap(bytes));
     } catch (IOException | RuntimeException e) {
-      throw new CorruptFileException(location, "not a portable Roaring bitmap (" + e.getMessage() + ")", e);
+      throw new CorruptFileException(
+          location, "not a portable Roaring bitmap (" + e.getMessage() + ")", e);
     }
     return bitmap;
   }
@@ -90,12 +106,14 @@ public final class DeletionFiles {
     RoaringBitmap bitmap = new RoaringBitmap();
     long limit = 4L * Math.max(0, recordedRows) + 64L * bytes.length + (1 << 20);
     try (BufferAllocator allocator = new RootAllocator(limit);
-         SeekableByteChannel channel = new ByteArrayReadableSeekableByteChannel(bytes);
-         ArrowFileReader reader = new ArrowFileReader(channel, allocator, AirCompressionCodecs.INSTANCE)) {
+        SeekableByteChannel channel = new ByteArrayReadableSeekableByteChannel(bytes);
+        ArrowFileReader reader =
+            new ArrowFileReader(channel, allocator, AirCompressionCodecs.INSTANCE)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       Schema schema = root.getSchema();
       if (schema.getFields().size() != 1 || !(root.getVector(0) instanceof UInt4Vector)) {
-        throw new CorruptFileException(location, "expected one uint32 column row_id, found schema " + schema);
+        throw new CorruptFileException(
+            location, "expected one uint32 column row_id, found schema " + schema);
       }
       while (reader.loadNextBatch()) {
         UInt4Vector ids = (UInt4Vector) root.getVector(0);
@@ -107,7 +125,8 @@ public final class DeletionFiles {
       if (e instanceof CorruptFileException c) {
         throw c;
       }
-      throw new CorruptFileException(location, "not a valid Arrow IPC deletion file (" + e.getMessage() + ")", e);
+      throw new CorruptFileException(
+          location, "not a valid Arrow IPC deletion file (" + e.getMessage() + ")", e);
     }
     return bitmap;
   }
@@ -116,27 +135,33 @@ public final class DeletionFiles {
    * Writes a deletion file for {@code deleted} (must not be empty) and returns its manifest entry.
    * The file name is unique (random id), so the write never collides with another writer's.
    */
-  public static DeletionFile write(FileIO io, String datasetRoot, long fragmentId, long readVersion,
-      RoaringBitmap deleted) {
+  public static DeletionFile write(
+      FileIO io, String datasetRoot, long fragmentId, long readVersion, RoaringBitmap deleted) {
     if (deleted.isEmpty()) {
       throw new IllegalArgumentException("An empty deletion vector needs no file");
     }
     long cardinality = deleted.getLongCardinality();
-    DeletionFile.DeletionFileType type = cardinality > BITMAP_THRESHOLD
-        ? DeletionFile.DeletionFileType.BITMAP
-        : DeletionFile.DeletionFileType.ARROW_ARRAY;
-    DeletionFile entry = DeletionFile.newBuilder()
-        .setFileType(type)
-        .setReadVersion(readVersion)
-        .setId(ThreadLocalRandom.current().nextLong())
-        .setNumDeletedRows(cardinality)
-        .build();
-    byte[] bytes = type == DeletionFile.DeletionFileType.BITMAP ? serializeBitmap(deleted) : serializeArrow(deleted);
+    DeletionFile.DeletionFileType type =
+        cardinality > BITMAP_THRESHOLD
+            ? DeletionFile.DeletionFileType.BITMAP
+            : DeletionFile.DeletionFileType.ARROW_ARRAY;
+    DeletionFile entry =
+        DeletionFile.newBuilder()
+            .setFileType(type)
+            .setReadVersion(readVersion)
+            .setId(ThreadLocalRandom.current().nextLong())
+            .setNumDeletedRows(cardinality)
+            .build();
+    byte[] bytes =
+        type == DeletionFile.DeletionFileType.BITMAP
+            ? serializeBitmap(deleted)
+            : serializeArrow(deleted);
     String location = datasetRoot + "/" + relativePath(fragmentId, entry);
     try (var out = io.create(location)) {
       out.write(bytes);
     } catch (IOException e) {
-      throw new StorageException("Cannot write deletion file " + location + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "Cannot write deletion file " + location + ": " + e.getMessage(), e);
     }
     return entry;
   }
@@ -155,7 +180,7 @@ public final class DeletionFiles {
   static byte[] serializeArrow(RoaringBitmap bitmap) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (BufferAllocator allocator = new RootAllocator();
-         VectorSchemaRoot root = VectorSchemaRoot.create(ARROW_SCHEMA, allocator)) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(ARROW_SCHEMA, allocator)) {
       UInt4Vector ids = (UInt4Vector) root.getVector(0);
       int n = bitmap.getCardinality();
       ids.allocateNew(n);
@@ -165,8 +190,15 @@ public final class DeletionFiles {
       }
       ids.setValueCount(n);
       root.setRowCount(n);
-      try (ArrowFileWriter writer = new ArrowFileWriter(root, null, Channels.newChannel(out), null,
-          IpcOption.DEFAULT, AirCompressionCodecs.INSTANCE, CompressionUtil.CodecType.ZSTD)) {
+      try (ArrowFileWriter writer =
+          new ArrowFileWriter(
+              root,
+              null,
+              Channels.newChannel(out),
+              null,
+              IpcOption.DEFAULT,
+              AirCompressionCodecs.INSTANCE,
+              CompressionUtil.CodecType.ZSTD)) {
         writer.start();
         writer.writeBatch();
         writer.end();

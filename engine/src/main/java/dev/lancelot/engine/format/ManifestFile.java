@@ -27,10 +27,11 @@ import java.util.Optional;
  * [4 bytes] magic "LANC"
  * </pre>
  *
- * All lengths and offsets are little-endian. The manifest's own offset is in the 16-byte footer; the
- * other sections are located by the absolute offsets the manifest records.
+ * All lengths and offsets are little-endian. The manifest's own offset is in the 16-byte footer;
+ * the other sections are located by the absolute offsets the manifest records.
  */
-public record ManifestFile(Manifest manifest, List<IndexMetadata> indices, Optional<Transaction> transaction) {
+public record ManifestFile(
+    Manifest manifest, List<IndexMetadata> indices, Optional<Transaction> transaction) {
   public static final byte[] MAGIC = "LANC".getBytes(StandardCharsets.US_ASCII);
   public static final int FOOTER_SIZE = 16;
   static final short MAJOR = 0;
@@ -46,58 +47,84 @@ public record ManifestFile(Manifest manifest, List<IndexMetadata> indices, Optio
     long size = file.length();
     String where = file.location();
     if (size < FOOTER_SIZE + 4) {
-      throw new CorruptFileException(where, "manifest is " + size + " bytes, smaller than its footer");
+      throw new CorruptFileException(
+          where, "manifest is " + size + " bytes, smaller than its footer");
     }
     ByteBuffer tail = file.readTail(PREFETCH);
     long tailStart = size - tail.remaining();
     int magicAt = tail.limit() - 4;
     for (int i = 0; i < 4; i++) {
       if (tail.get(magicAt + i) != MAGIC[i]) {
-        throw new CorruptFileException(where, "bad magic number at the end of the manifest (expected \"LANC\")");
+        throw new CorruptFileException(
+            where, "bad magic number at the end of the manifest (expected \"LANC\")");
       }
     }
     long manifestPos = tail.getLong(tail.limit() - FOOTER_SIZE);
     if (manifestPos < 0 || manifestPos + 4 > size - FOOTER_SIZE) {
-      throw new CorruptFileException(where, "manifest offset " + manifestPos + " lies outside the file of " + size
-          + " bytes");
+      throw new CorruptFileException(
+          where, "manifest offset " + manifestPos + " lies outside the file of " + size + " bytes");
     }
-    ByteBuffer block = manifestPos >= tailStart
-        ? tail.slice((int) (manifestPos - tailStart), (int) (size - FOOTER_SIZE - manifestPos))
-        : file.read(manifestPos, (int) (size - FOOTER_SIZE - manifestPos));
+    ByteBuffer block =
+        manifestPos >= tailStart
+            ? tail.slice((int) (manifestPos - tailStart), (int) (size - FOOTER_SIZE - manifestPos))
+            : file.read(manifestPos, (int) (size - FOOTER_SIZE - manifestPos));
     block.order(ByteOrder.LITTLE_ENDIAN);
     int recorded = block.getInt(0);
     if (recorded != block.remaining() - 4) {
-      throw new CorruptFileException(where, "manifest length prefix says " + recorded + " bytes but "
-          + (block.remaining() - 4) + " bytes precede the footer");
+      throw new CorruptFileException(
+          where,
+          "manifest length prefix says "
+              + recorded
+              + " bytes but "
+              + (block.remaining() - 4)
+              + " bytes precede the footer");
     }
-    Manifest manifest = parse(where, "manifest", () -> Manifest.parseFrom(block.slice(4, recorded)));
+    Manifest manifest =
+        parse(where, "manifest", () -> Manifest.parseFrom(block.slice(4, recorded)));
 
     List<IndexMetadata> indices = List.of();
     if (manifest.hasIndexSection()) {
-      IndexSection section = parse(where, "index section",
-          () -> IndexSection.parseFrom(readBlock(file, tail, tailStart, manifest.getIndexSection(), manifestPos)));
+      IndexSection section =
+          parse(
+              where,
+              "index section",
+              () ->
+                  IndexSection.parseFrom(
+                      readBlock(file, tail, tailStart, manifest.getIndexSection(), manifestPos)));
       indices = section.getIndicesList();
     }
     Optional<Transaction> txn = Optional.empty();
     if (manifest.hasTransactionSection()) {
-      Transaction t = parse(where, "transaction section",
-          () -> Transaction.parseFrom(readBlock(file, tail, tailStart, manifest.getTransactionSection(), manifestPos)));
+      Transaction t =
+          parse(
+              where,
+              "transaction section",
+              () ->
+                  Transaction.parseFrom(
+                      readBlock(
+                          file, tail, tailStart, manifest.getTransactionSection(), manifestPos)));
       txn = Optional.of(t);
     }
     return new ManifestFile(manifest, indices, txn);
   }
 
-  private static ByteBuffer readBlock(InputFile file, ByteBuffer tail, long tailStart, long pos, long limit) {
+  private static ByteBuffer readBlock(
+      InputFile file, ByteBuffer tail, long tailStart, long pos, long limit) {
     if (pos < 0 || pos + 4 > limit) {
-      throw new CorruptFileException(file.location(), "section offset " + pos + " lies outside the manifest file");
+      throw new CorruptFileException(
+          file.location(), "section offset " + pos + " lies outside the manifest file");
     }
-    ByteBuffer lenBuf = pos >= tailStart ? tail.slice((int) (pos - tailStart), 4) : file.read(pos, 4);
+    ByteBuffer lenBuf =
+        pos >= tailStart ? tail.slice((int) (pos - tailStart), 4) : file.read(pos, 4);
     int len = lenBuf.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
     if (len < 0 || pos + 4 + len > limit) {
-      throw new CorruptFileException(file.location(), "section at offset " + pos + " claims " + len
-          + " bytes, past the manifest");
+      throw new CorruptFileException(
+          file.location(),
+          "section at offset " + pos + " claims " + len + " bytes, past the manifest");
     }
-    return pos >= tailStart ? tail.slice((int) (pos + 4 - tailStart), len) : file.read(pos + 4, len);
+    return pos >= tailStart
+        ? tail.slice((int) (pos + 4 - tailStart), len)
+        : file.read(pos + 4, len);
   }
 
   private interface Parser<T> {
@@ -108,8 +135,8 @@ public record ManifestFile(Manifest manifest, List<IndexMetadata> indices, Optio
     try {
       return parser.parse();
     } catch (InvalidProtocolBufferException e) {
-      throw new CorruptFileException(where, "the " + what + " is not a valid protobuf message (" + e.getMessage() + ")",
-          e);
+      throw new CorruptFileException(
+          where, "the " + what + " is not a valid protobuf message (" + e.getMessage() + ")", e);
     }
   }
 
@@ -117,7 +144,8 @@ public record ManifestFile(Manifest manifest, List<IndexMetadata> indices, Optio
    * Serializes a manifest file. {@code index_section} and {@code transaction_section} of the given
    * manifest are replaced by the offsets where the sections land.
    */
-  public static byte[] write(Manifest manifest, List<IndexMetadata> indices, Transaction transaction) {
+  public static byte[] write(
+      Manifest manifest, List<IndexMetadata> indices, Transaction transaction) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
     Manifest.Builder b = manifest.toBuilder().clearIndexSection().clearTransactionSection();
     if (!indices.isEmpty()) {
@@ -147,5 +175,4 @@ public record ManifestFile(Manifest manifest, List<IndexMetadata> indices, Optio
   public static Transaction parseTransaction(String where, byte[] bytes) {
     return parse(where, "transaction", () -> Transaction.parseFrom(bytes));
   }
-
 }

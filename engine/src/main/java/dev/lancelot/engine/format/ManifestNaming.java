@@ -7,10 +7,11 @@ import java.util.Optional;
  * Names of manifest files in {@code _versions/}.
  *
  * <ul>
- *   <li>V1: {@code {version}.manifest}, e.g. {@code 3.manifest}.</li>
+ *   <li>V1: {@code {version}.manifest}, e.g. {@code 3.manifest}.
  *   <li>V2: {@code {u64::MAX - version}.manifest} zero-padded to 20 digits, so a lexicographic
- *       listing shows the newest version first; version 1 is {@code 18446744073709551614.manifest}.</li>
+ *       listing shows the newest version first; version 1 is {@code 18446744073709551614.manifest}.
  * </ul>
+ *
  * A directory mixing both schemes is refused. Detached versions ({@code d} prefix) are ignored.
  */
 public enum ManifestNaming {
@@ -56,7 +57,8 @@ public enum ManifestNaming {
       }
       return Optional.of(new Parsed(Long.parseLong(stem), V1));
     } catch (NumberFormatException e) {
-      throw new LancelotException("Cannot parse manifest file name " + fileName + ": version out of range");
+      throw new LancelotException(
+          "Cannot parse manifest file name " + fileName + ": version out of range");
     }
   }
 }

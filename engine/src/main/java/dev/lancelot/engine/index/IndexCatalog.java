@@ -21,7 +21,9 @@ public final class IndexCatalog {
   private IndexCatalog(Snapshot snapshot) {
     this.snapshot = snapshot;
     for (IndexMetadata m : snapshot.indices()) {
-      byName.computeIfAbsent(m.getName(), k -> new ArrayList<>()).add(IndexSegment.of(m, snapshot.entry().location()));
+      byName
+          .computeIfAbsent(m.getName(), k -> new ArrayList<>())
+          .add(IndexSegment.of(m, snapshot.entry().location()));
     }
   }
 
@@ -47,17 +49,20 @@ public final class IndexCatalog {
   /** Names of the indexes built on a field (by field id), of any type. */
   public List<String> indexesOn(int fieldId) {
     List<String> out = new ArrayList<>();
-    byName.forEach((name, segs) -> {
-      if (segs.stream().anyMatch(s -> s.fieldIds().contains(fieldId))) {
-        out.add(name);
-      }
-    });
+    byName.forEach(
+        (name, segs) -> {
+          if (segs.stream().anyMatch(s -> s.fieldIds().contains(fieldId))) {
+            out.add(name);
+          }
+        });
     return out;
   }
 
   /** The vector index on a field, when there is one. */
   public Optional<String> vectorIndexOn(int fieldId) {
-    return indexesOn(fieldId).stream().filter(n -> segments(n).get(0).type().isVector()).findFirst();
+    return indexesOn(fieldId).stream()
+        .filter(n -> segments(n).get(0).type().isVector())
+        .findFirst();
   }
 
   /** Fragments of this version covered by some segment of {@code name}. */

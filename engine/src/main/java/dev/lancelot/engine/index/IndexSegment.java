@@ -17,11 +17,12 @@ import java.util.UUID;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * One index segment as the manifest records it ({@code IndexMetadata}): segments sharing a name
- * are deltas of one logical index. The fragments a segment covers are its {@code fragment_bitmap};
+ * One index segment as the manifest records it ({@code IndexMetadata}): segments sharing a name are
+ * deltas of one logical index. The fragments a segment covers are its {@code fragment_bitmap};
  * fragments of the dataset outside every segment of a name are unindexed for that index.
  */
-public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragments, String listedIn) {
+public record IndexSegment(
+    IndexMetadata proto, UUID uuid, RoaringBitmap fragments, String listedIn) {
   public static final String VECTOR_DETAILS_TYPE = "/lance.index.pb.VectorIndexDetails";
   public static final String BTREE_DETAILS_TYPE = "/lance.table.BTreeIndexDetails";
 
@@ -36,12 +37,14 @@ public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragmen
    */
   public static IndexSegment of(IndexMetadata proto, String manifestLocation) {
     try {
-      IndexSegment s = new IndexSegment(proto, uuidOf(proto.getUuid().getUuid()), bitmapOf(proto), manifestLocation);
+      IndexSegment s =
+          new IndexSegment(
+              proto, uuidOf(proto.getUuid().getUuid()), bitmapOf(proto), manifestLocation);
       s.vectorDetails(); // metadata damage shows here, not at the first search
       return s;
     } catch (LancelotException e) {
-      throw new CorruptFileException(manifestLocation, "index " + proto.getName() + " of this manifest: "
-          + e.getMessage(), e);
+      throw new CorruptFileException(
+          manifestLocation, "index " + proto.getName() + " of this manifest: " + e.getMessage(), e);
     }
   }
 
@@ -51,8 +54,8 @@ public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragmen
       return e;
     }
     return e instanceof dev.lancelot.engine.index.scalar.ScalarIndexException
-        ? new dev.lancelot.engine.index.scalar.ScalarIndexException(e.getMessage() + " (index listed in " + listedIn
-            + ")", e)
+        ? new dev.lancelot.engine.index.scalar.ScalarIndexException(
+            e.getMessage() + " (index listed in " + listedIn + ")", e)
         : new LancelotException(e.getMessage() + " (index listed in " + listedIn + ")", e);
   }
 
@@ -89,7 +92,9 @@ public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragmen
     }
     VectorIndexDetails v = vectorDetails().orElseThrow();
     if (v.hasHnsw()) {
-      return v.hasPq() ? IndexType.IVF_HNSW_PQ : v.hasSq() ? IndexType.IVF_HNSW_SQ : IndexType.IVF_HNSW_FLAT;
+      return v.hasPq()
+          ? IndexType.IVF_HNSW_PQ
+          : v.hasSq() ? IndexType.IVF_HNSW_SQ : IndexType.IVF_HNSW_FLAT;
     }
     if (v.hasPq()) {
       return IndexType.IVF_PQ;
@@ -111,8 +116,10 @@ public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragmen
     try {
       return Optional.of(VectorIndexDetails.parseFrom(details.getValue()));
     } catch (InvalidProtocolBufferException e) {
-      throw new CorruptFileException("index " + name() + " (" + uuid + ")", "its vector index details are not a "
-          + "valid protobuf message", e);
+      throw new CorruptFileException(
+          "index " + name() + " (" + uuid + ")",
+          "its vector index details are not a " + "valid protobuf message",
+          e);
     }
   }
 
@@ -123,7 +130,8 @@ public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragmen
 
   public static UUID uuidOf(ByteString bytes) {
     if (bytes.size() != 16) {
-      throw new CorruptFileException("index metadata", "an index uuid has " + bytes.size() + " bytes, expected 16");
+      throw new CorruptFileException(
+          "index metadata", "an index uuid has " + bytes.size() + " bytes, expected 16");
     }
     ByteBuffer b = bytes.asReadOnlyByteBuffer();
     return new UUID(b.getLong(), b.getLong());
@@ -143,8 +151,10 @@ public record IndexSegment(IndexMetadata proto, UUID uuid, RoaringBitmap fragmen
     try {
       bitmap.deserialize(proto.getFragmentBitmap().asReadOnlyByteBuffer());
     } catch (IOException | RuntimeException e) {
-      throw new CorruptFileException("index " + proto.getName(), "its fragment bitmap is not a portable Roaring "
-          + "bitmap", e);
+      throw new CorruptFileException(
+          "index " + proto.getName(),
+          "its fragment bitmap is not a portable Roaring " + "bitmap",
+          e);
     }
     return bitmap;
   }

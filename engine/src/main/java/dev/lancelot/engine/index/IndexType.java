@@ -9,7 +9,9 @@ public enum IndexType {
   IVF_HNSW_SQ(true),
   IVF_HNSW_PQ(true),
   BTREE(false),
-  /** An index kind this project does not read (e.g. full-text, bitmap, IVF_RQ); carried untouched. */
+  /**
+   * An index kind this project does not read (e.g. full-text, bitmap, IVF_RQ); carried untouched.
+   */
   OTHER(false);
 
   private final boolean vector;
@@ -33,7 +35,9 @@ public enum IndexType {
         return t;
       }
     }
-    throw new dev.lancelot.engine.LancelotException("Cannot create an index of type \"" + name
-        + "\": unknown index type. Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ, BTREE.");
+    throw new dev.lancelot.engine.LancelotException(
+        "Cannot create an index of type \""
+            + name
+            + "\": unknown index type. Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ, BTREE.");
   }
 }

@@ -4,7 +4,8 @@ package dev.lancelot.engine.io;
 public record ByteRange(long offset, long length) {
   public ByteRange {
     if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("Invalid byte range: offset=" + offset + " length=" + length);
+      throw new IllegalArgumentException(
+          "Invalid byte range: offset=" + offset + " length=" + length);
     }
   }
 

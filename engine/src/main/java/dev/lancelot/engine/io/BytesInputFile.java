@@ -5,7 +5,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
-/** An {@link InputFile} over bytes already in memory (e.g. a manifest just written), under its location's name. */
+/**
+ * An {@link InputFile} over bytes already in memory (e.g. a manifest just written), under its
+ * location's name.
+ */
 public final class BytesInputFile implements InputFile {
   private final String location;
   private final byte[] bytes;
@@ -28,8 +31,16 @@ public final class BytesInputFile implements InputFile {
   @Override
   public ByteBuffer read(long position, int length) {
     if (position < 0 || length < 0 || position + length > bytes.length) {
-      throw new StorageException("Cannot read " + location + ": bytes [" + position + ", " + (position + length)
-          + ") lie outside the file of " + bytes.length + " bytes");
+      throw new StorageException(
+          "Cannot read "
+              + location
+              + ": bytes ["
+              + position
+              + ", "
+              + (position + length)
+              + ") lie outside the file of "
+              + bytes.length
+              + " bytes");
     }
     return ByteBuffer.wrap(bytes, (int) position, length).slice().order(ByteOrder.LITTLE_ENDIAN);
   }

@@ -4,13 +4,15 @@ import java.io.Closeable;
 import java.util.List;
 
 /**
- * The narrow storage interface of the engine. Locations are fully-qualified URIs
- * ({@code file:/…}, {@code hdfs://…}, {@code s3a://…}). Implementations are thread-safe.
+ * The narrow storage interface of the engine. Locations are fully-qualified URIs ({@code file:/…},
+ * {@code hdfs://…}, {@code s3a://…}). Implementations are thread-safe.
  */
 public interface FileIO extends Closeable {
   InputFile newInputFile(String location);
 
-  /** Opens {@code location} for reading when its length is already known (saves a metadata call). */
+  /**
+   * Opens {@code location} for reading when its length is already known (saves a metadata call).
+   */
   default InputFile newInputFile(String location, long knownLength) {
     return newInputFile(location);
   }
@@ -35,8 +37,8 @@ public interface FileIO extends Closeable {
   /**
    * Atomically creates {@code location} with {@code content} if and only if it does not exist.
    * Returns false, leaving the existing file untouched, when another writer got there first.
-   * Readers never observe a partially-written file under {@code location}. See
-   * {@link #atomicityGuarantee(String)} for what each store provides.
+   * Readers never observe a partially-written file under {@code location}. See {@link
+   * #atomicityGuarantee(String)} for what each store provides.
    */
   boolean putIfAbsent(String location, byte[] content);
 
@@ -46,7 +48,9 @@ public interface FileIO extends Closeable {
    */
   void overwrite(String location, byte[] content);
 
-  /** Human-readable statement of the put-if-absent guarantee for the store holding {@code location}. */
+  /**
+   * Human-readable statement of the put-if-absent guarantee for the store holding {@code location}.
+   */
   String atomicityGuarantee(String location);
 
   /** Counters of bytes and requests served, for tests and "analyze" output. */

@@ -32,26 +32,26 @@ import org.apache.hadoop.fs.Path;
  * {@link FileIO} over the Hadoop FileSystem API.
  *
  * <p>Put-if-absent, per store:
+ *
  * <ul>
  *   <li>{@code file:} the content goes to a hidden temporary file, then a hard link is created
- *       under the final name. Link creation fails atomically when the name exists (POSIX
- *       {@code link(2)}), unlike {@code rename(2)}, which silently replaces.</li>
- *   <li>{@code hdfs:} (and any store whose rename refuses an existing destination atomically,
- *       e.g. {@code abfs:} with hierarchical namespace) temporary file, then
- *       {@code FileSystem.rename}, which the NameNode performs atomically and refuses when the
- *       destination exists.</li>
+ *       under the final name. Link creation fails atomically when the name exists (POSIX {@code
+ *       link(2)}), unlike {@code rename(2)}, which silently replaces.
+ *   <li>{@code hdfs:} (and any store whose rename refuses an existing destination atomically, e.g.
+ *       {@code abfs:} with hierarchical namespace) temporary file, then {@code FileSystem.rename},
+ *       which the NameNode performs atomically and refuses when the destination exists.
  *   <li>{@code s3a:} one conditional PUT ({@code If-None-Match: *}, S3A's conditional create,
  *       {@code fs.s3a.create.conditional.enabled}, on by default), which the store refuses
  *       atomically when the object exists. Without conditional writes a commit is refused, unless
  *       {@value #SINGLE_WRITER} is {@code true} (the user guarantees one writer at a time): then
- *       the rename protocol, which is not atomic on S3.</li>
+ *       the rename protocol, which is not atomic on S3.
  *   <li>{@code gs:} and other object stores: the rename protocol, but object stores implement
- *       rename as check-then-copy, so two writers racing for the same version can both believe
- *       they won. Use one writer at a time on such stores.</li>
+ *       rename as check-then-copy, so two writers racing for the same version can both believe they
+ *       won. Use one writer at a time on such stores.
  * </ul>
  *
- * <p>The local file system is accessed through Hadoop's raw local file system, so no
- * {@code .crc} side files are created next to Lance files.
+ * <p>The local file system is accessed through Hadoop's raw local file system, so no {@code .crc}
+ * side files are created next to Lance files.
  */
 public final class HadoopFileIO implements FileIO {
   private final Configuration conf;
@@ -59,14 +59,20 @@ public final class HadoopFileIO implements FileIO {
   private final IoStats stats = new IoStats();
   private final long maxGap;
   private final long maxRequest;
-  /** Local files: read through shared memory maps ({@link MappedFiles}) unless {@value #MMAP} is false. */
+
+  /**
+   * Local files: read through shared memory maps ({@link MappedFiles}) unless {@value #MMAP} is
+   * false.
+   */
   private final boolean mmap;
+
   private final long mmapRegionBytes;
   private final long mmapMinFileBytes;
+
   /**
-   * Gap under which ranges of a local file are read together. A local read costs a system call,
-   * not a round trip, so reading a large gap to save one costs more than it saves (a random take
-   * would otherwise read most of a file whose rows lie within the remote gap of each other).
+   * Gap under which ranges of a local file are read together. A local read costs a system call, not
+   * a round trip, so reading a large gap to save one costs more than it saves (a random take would
+   * otherwise read most of a file whose rows lie within the remote gap of each other).
    */
   static final long LOCAL_MAX_GAP = 4 * 1024;
 
@@ -82,19 +88,25 @@ public final class HadoopFileIO implements FileIO {
     this.mmapRegionBytes = conf.getLong(MMAP_REGION_BYTES, MappedFiles.DEFAULT_REGION_BYTES);
     this.mmapMinFileBytes = conf.getLong(MMAP_MIN_FILE_BYTES, MappedFiles.DEFAULT_MIN_FILE_BYTES);
     if (mmapRegionBytes <= 0 || mmapRegionBytes > Integer.MAX_VALUE) {
-      throw new InvalidInputException("Cannot use " + MMAP_REGION_BYTES + "=" + mmapRegionBytes
-          + ": a mapped region holds between 1 byte and 2 GiB - 1. Leave it unset for the default of 1 GiB.");
+      throw new InvalidInputException(
+          "Cannot use "
+              + MMAP_REGION_BYTES
+              + "="
+              + mmapRegionBytes
+              + ": a mapped region holds between 1 byte and 2 GiB - 1. Leave it unset for the default of 1 GiB.");
     }
   }
 
   /**
-   * Hadoop configuration key: whether local files (those at least as large as
-   * {@value #MMAP_MIN_FILE_BYTES} says) are read through shared read-only memory maps (default
-   * true; docs/storage.md). Other file systems are always read with positioned reads.
+   * Hadoop configuration key: whether local files (those at least as large as {@value
+   * #MMAP_MIN_FILE_BYTES} says) are read through shared read-only memory maps (default true;
+   * docs/storage.md). Other file systems are always read with positioned reads.
    */
   public static final String MMAP = "lancelot.io.mmap";
+
   /** Hadoop configuration key: bytes of a local file mapped by one region (default 1 GiB). */
   public static final String MMAP_REGION_BYTES = "lancelot.io.mmap.region-bytes";
+
   /** Hadoop configuration key: the smallest local file read through a map (default 1 MiB). */
   public static final String MMAP_MIN_FILE_BYTES = "lancelot.io.mmap.min-file-bytes";
 
@@ -104,8 +116,8 @@ public final class HadoopFileIO implements FileIO {
   }
 
   /**
-   * The default Hadoop configuration, loaded once per JVM: parsing Hadoop's default resources
-   * costs milliseconds per {@code new Configuration()}. Treat it as read-only.
+   * The default Hadoop configuration, loaded once per JVM: parsing Hadoop's default resources costs
+   * milliseconds per {@code new Configuration()}. Treat it as read-only.
    */
   public static Configuration defaultConf() {
     return DefaultConf.INSTANCE;
@@ -122,28 +134,29 @@ public final class HadoopFileIO implements FileIO {
   }
 
   /**
-   * Turns a user-supplied location into a fully-qualified URI string: plain local paths
-   * ("/tmp/ds", "rel/ds") become {@code file:} URIs, relative ones against the JVM's working
-   * directory; URIs with a scheme are kept as given (without a trailing slash). For the engine
-   * used without a Hadoop configuration; see {@link #qualify(String, Configuration)}.
+   * Turns a user-supplied location into a fully-qualified URI string: plain local paths ("/tmp/ds",
+   * "rel/ds") become {@code file:} URIs, relative ones against the JVM's working directory; URIs
+   * with a scheme are kept as given (without a trailing slash). For the engine used without a
+   * Hadoop configuration; see {@link #qualify(String, Configuration)}.
    */
   public static String qualify(String location) {
     String loc = trimmed(location);
     if (hasScheme(loc)) {
       return loc;
     }
-    String local = Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
+    String local =
+        Paths.get(loc).toAbsolutePath().normalize().toUri().toString().replaceAll("/$", "");
     // Hadoop's own spelling of local paths: file:/a/b rather than file:///a/b.
     return local.startsWith("file:///") ? "file:/" + local.substring("file:///".length()) : local;
   }
 
   /**
    * Qualifies {@code location} as Hadoop, and so Spark's file sources, do under {@code conf}: URIs
-   * with a scheme are kept; a scheme-less path belongs to the default file system
-   * ({@code fs.defaultFS}), an absolute one taking its scheme and authority
-   * ({@code /data/items} → {@code hdfs://nn:8020/data/items}), a relative one resolved against its
-   * working directory ({@code items} → {@code hdfs://nn:8020/user/me/items}; the JVM's working
-   * directory for the local file system). Without {@code conf}, {@link #qualify(String)}.
+   * with a scheme are kept; a scheme-less path belongs to the default file system ({@code
+   * fs.defaultFS}), an absolute one taking its scheme and authority ({@code /data/items} → {@code
+   * hdfs://nn:8020/data/items}), a relative one resolved against its working directory ({@code
+   * items} → {@code hdfs://nn:8020/user/me/items}; the JVM's working directory for the local file
+   * system). Without {@code conf}, {@link #qualify(String)}.
    */
   public static String qualify(String location, Configuration conf) {
     String loc = trimmed(location);
@@ -155,9 +168,16 @@ public final class HadoopFileIO implements FileIO {
       FileSystem fs = FileSystem.get(defaultFs, conf);
       return qualify(new Path(loc).makeQualified(fs.getUri(), fs.getWorkingDirectory()).toString());
     } catch (IOException | IllegalArgumentException e) {
-      throw new StorageException("Cannot resolve dataset location " + location + " against the default file system "
-          + defaultFs + " (fs.defaultFS): " + e.getMessage() + ". Give the location as a full URI, e.g. "
-          + "file:/path or hdfs://namenode/path.", e);
+      throw new StorageException(
+          "Cannot resolve dataset location "
+              + location
+              + " against the default file system "
+              + defaultFs
+              + " (fs.defaultFS): "
+              + e.getMessage()
+              + ". Give the location as a full URI, e.g. "
+              + "file:/path or hdfs://namenode/path.",
+          e);
     }
   }
 
@@ -185,19 +205,24 @@ public final class HadoopFileIO implements FileIO {
 
   FileSystem fs(Path path) {
     URI uri = path.toUri();
-    String key = (uri.getScheme() == null ? "file" : uri.getScheme()) + "://"
-        + (uri.getAuthority() == null ? "" : uri.getAuthority());
-    return fileSystems.computeIfAbsent(key, k -> {
-      try {
-        FileSystem fs = FileSystem.get(uri, conf);
-        if (fs instanceof LocalFileSystem local) {
-          return local.getRawFileSystem();
-        }
-        return fs;
-      } catch (IOException e) {
-        throw new StorageException("Cannot access file system for " + path + ": " + e.getMessage(), e);
-      }
-    });
+    String key =
+        (uri.getScheme() == null ? "file" : uri.getScheme())
+            + "://"
+            + (uri.getAuthority() == null ? "" : uri.getAuthority());
+    return fileSystems.computeIfAbsent(
+        key,
+        k -> {
+          try {
+            FileSystem fs = FileSystem.get(uri, conf);
+            if (fs instanceof LocalFileSystem local) {
+              return local.getRawFileSystem();
+            }
+            return fs;
+          } catch (IOException e) {
+            throw new StorageException(
+                "Cannot access file system for " + path + ": " + e.getMessage(), e);
+          }
+        });
   }
 
   @Override
@@ -263,8 +288,11 @@ public final class HadoopFileIO implements FileIO {
       if (file.getParent() != null) {
         Files.createDirectories(file.getParent());
       }
-      java.io.OutputStream raw = Files.newOutputStream(file, java.nio.file.StandardOpenOption.CREATE_NEW,
-          java.nio.file.StandardOpenOption.WRITE);
+      java.io.OutputStream raw =
+          Files.newOutputStream(
+              file,
+              java.nio.file.StandardOpenOption.CREATE_NEW,
+              java.nio.file.StandardOpenOption.WRITE);
       java.io.BufferedOutputStream out = new java.io.BufferedOutputStream(raw, LOCAL_BUFFER_BYTES);
       return new PositionOutputStream() {
         private long position;
@@ -316,7 +344,8 @@ public final class HadoopFileIO implements FileIO {
     try {
       return fs(path).exists(path);
     } catch (IOException e) {
-      throw new StorageException("Cannot check whether " + location + " exists: " + e.getMessage(), e);
+      throw new StorageException(
+          "Cannot check whether " + location + " exists: " + e.getMessage(), e);
     }
   }
 
@@ -327,8 +356,13 @@ public final class HadoopFileIO implements FileIO {
       FileStatus[] statuses = fs(path).listStatus(path);
       List<FileEntry> out = new ArrayList<>(statuses.length);
       for (FileStatus s : statuses) {
-        out.add(new FileEntry(s.getPath().toString(), s.getPath().getName(), s.getLen(), s.isDirectory(),
-            s.getModificationTime()));
+        out.add(
+            new FileEntry(
+                s.getPath().toString(),
+                s.getPath().getName(),
+                s.getLen(),
+                s.isDirectory(),
+                s.getModificationTime()));
       }
       return out;
     } catch (FileNotFoundException e) {
@@ -370,14 +404,20 @@ public final class HadoopFileIO implements FileIO {
         return putIfAbsentConditional(location, fs, target, content);
       }
       if (!conf.getBoolean(SINGLE_WRITER, false)) {
-        throw new StorageException("Cannot commit " + location + ": this S3 store does not offer conditional "
-            + "writes (PUT with If-None-Match), so a commit cannot be made atomic and concurrent writers could "
-            + "overwrite each other's versions. Enable them with fs.s3a.create.conditional.enabled=true (the "
-            + "default; needs a store that supports If-None-Match, as AWS S3 does), or, if you guarantee that only "
-            + "one writer at a time ever writes this dataset, set " + SINGLE_WRITER + "=true.");
+        throw new StorageException(
+            "Cannot commit "
+                + location
+                + ": this S3 store does not offer conditional "
+                + "writes (PUT with If-None-Match), so a commit cannot be made atomic and concurrent writers could "
+                + "overwrite each other's versions. Enable them with fs.s3a.create.conditional.enabled=true (the "
+                + "default; needs a store that supports If-None-Match, as AWS S3 does), or, if you guarantee that only "
+                + "one writer at a time ever writes this dataset, set "
+                + SINGLE_WRITER
+                + "=true.");
       }
     }
-    Path tmp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
+    Path tmp =
+        new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
     try {
       try (FSDataOutputStream out = fs.create(tmp, false)) {
         out.write(content);
@@ -385,8 +425,16 @@ public final class HadoopFileIO implements FileIO {
       // A store that kept less than was written must not get the chance to publish a torn manifest.
       long stored = fs.getFileStatus(tmp).getLen();
       if (stored != content.length) {
-        throw new StorageException("Cannot write " + location + ": " + content.length + " bytes were written to "
-            + tmp + " but the store holds " + stored + " (the write was truncated); nothing was published");
+        throw new StorageException(
+            "Cannot write "
+                + location
+                + ": "
+                + content.length
+                + " bytes were written to "
+                + tmp
+                + " but the store holds "
+                + stored
+                + " (the write was truncated); nothing was published");
       }
       if (fs.rename(tmp, target)) {
         return true;
@@ -394,8 +442,12 @@ public final class HadoopFileIO implements FileIO {
       if (fs.exists(target)) {
         return false;
       }
-      throw new StorageException("Cannot write " + location + ": the store refused to rename " + tmp
-          + " to it and the target does not exist");
+      throw new StorageException(
+          "Cannot write "
+              + location
+              + ": the store refused to rename "
+              + tmp
+              + " to it and the target does not exist");
     } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
       return false;
     } catch (IOException | UncheckedIOException e) {
@@ -436,7 +488,8 @@ public final class HadoopFileIO implements FileIO {
    * Put-if-absent as one conditional PUT: S3A sends the object with {@code If-None-Match: *} when
    * the stream is closed, and the store refuses it (412) when the key exists, atomically.
    */
-  private static boolean putIfAbsentConditional(String location, FileSystem fs, Path target, byte[] content) {
+  private static boolean putIfAbsentConditional(
+      String location, FileSystem fs, Path target, byte[] content) {
     try {
       org.apache.hadoop.fs.FSDataOutputStreamBuilder<?, ?> builder = fs.createFile(target);
       builder.overwrite(false);
@@ -458,8 +511,8 @@ public final class HadoopFileIO implements FileIO {
 
   /**
    * Whether {@code e} (or a cause) is the store's answer 412 Precondition Failed: S3A reports it as
-   * {@code RemoteFileChangedException} (matched by name: the engine does not depend on
-   * {@code hadoop-aws}), with the SDK's {@code PreconditionFailed} error as its cause.
+   * {@code RemoteFileChangedException} (matched by name: the engine does not depend on {@code
+   * hadoop-aws}), with the SDK's {@code PreconditionFailed} error as its cause.
    */
   private static boolean isPreconditionFailed(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -476,11 +529,17 @@ public final class HadoopFileIO implements FileIO {
   }
 
   /** Local put-if-absent: a hidden temporary file, then a hard link under the final name. */
-  private static boolean putIfAbsentLocal(String location, java.nio.file.Path target, byte[] content) {
-    java.nio.file.Path tmp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+  private static boolean putIfAbsentLocal(
+      String location, java.nio.file.Path target, byte[] content) {
+    java.nio.file.Path tmp =
+        target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
     try {
       Files.createDirectories(target.getParent());
-      Files.write(tmp, content, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+      Files.write(
+          tmp,
+          content,
+          java.nio.file.StandardOpenOption.CREATE_NEW,
+          java.nio.file.StandardOpenOption.WRITE);
       try {
         Files.createLink(target, tmp);
         return true;
@@ -505,9 +564,13 @@ public final class HadoopFileIO implements FileIO {
     try {
       if (isLocal(target)) {
         java.nio.file.Path dst = localPath(target);
-        java.nio.file.Path tmp = dst.resolveSibling("." + dst.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        java.nio.file.Path tmp =
+            dst.resolveSibling("." + dst.getFileName() + "." + UUID.randomUUID() + ".tmp");
         Files.write(tmp, content);
-        Files.move(tmp, dst, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        Files.move(
+            tmp,
+            dst,
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
             java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         return;
       }
@@ -526,14 +589,21 @@ public final class HadoopFileIO implements FileIO {
     return switch (scheme) {
       case "file" -> "atomic: hard link creation fails when the target exists";
       case "hdfs", "viewfs", "webhdfs" -> "atomic: HDFS rename refuses an existing destination";
-      case "abfs", "abfss" -> "atomic with hierarchical namespace enabled; otherwise single writer only";
-      case "s3a", "s3", "s3n" -> supportsConditionalCreate(fs(path), path)
-          ? "atomic: conditional PUT (If-None-Match: *), refused by the store when the object exists"
-          : conf.getBoolean(SINGLE_WRITER, false)
-              ? "not atomic: no conditional writes; " + SINGLE_WRITER + "=true declares a single writer"
-              : "commits refused: no conditional writes (enable fs.s3a.create.conditional.enabled, or declare a "
-                  + "single writer with " + SINGLE_WRITER + "=true)";
-      default -> "not atomic: " + scheme + " renames by check-then-copy; use a single writer at a time";
+      case "abfs", "abfss" ->
+          "atomic with hierarchical namespace enabled; otherwise single writer only";
+      case "s3a", "s3", "s3n" ->
+          supportsConditionalCreate(fs(path), path)
+              ? "atomic: conditional PUT (If-None-Match: *), refused by the store when the object exists"
+              : conf.getBoolean(SINGLE_WRITER, false)
+                  ? "not atomic: no conditional writes; "
+                      + SINGLE_WRITER
+                      + "=true declares a single writer"
+                  : "commits refused: no conditional writes (enable fs.s3a.create.conditional.enabled, or declare a "
+                      + "single writer with "
+                      + SINGLE_WRITER
+                      + "=true)";
+      default ->
+          "not atomic: " + scheme + " renames by check-then-copy; use a single writer at a time";
     };
   }
 
@@ -557,11 +627,15 @@ public final class HadoopFileIO implements FileIO {
     private final Path path;
     private volatile long length;
     private volatile FSDataInputStream stream;
+
     /** Local files are read with positional reads on a channel: opening one costs far less. */
     private final boolean local;
+
     private volatile FileChannel channel;
+
     /** The shared map of a local file, looked up on the first read; null: not mapped. */
     private volatile MappedFiles.MappedFile mapped;
+
     private volatile boolean mapLookedUp;
 
     HadoopInputFile(String location, long knownLength) {
@@ -580,7 +654,8 @@ public final class HadoopFileIO implements FileIO {
             try {
               c = FileChannel.open(localPath(path), StandardOpenOption.READ);
             } catch (NoSuchFileException e) {
-              throw new StorageException("Cannot read " + location + ": the file does not exist", e);
+              throw new StorageException(
+                  "Cannot read " + location + ": the file does not exist", e);
             } catch (IOException e) {
               throw new StorageException("Cannot open " + location + ": " + e.getMessage(), e);
             }
@@ -605,7 +680,8 @@ public final class HadoopFileIO implements FileIO {
             try {
               s = fs(path).open(path);
             } catch (FileNotFoundException e) {
-              throw new StorageException("Cannot read " + location + ": the file does not exist", e);
+              throw new StorageException(
+                  "Cannot read " + location + ": the file does not exist", e);
             } catch (IOException e) {
               throw new StorageException("Cannot open " + location + ": " + e.getMessage(), e);
             }
@@ -624,9 +700,11 @@ public final class HadoopFileIO implements FileIO {
             // a length known from the manifest saves small files the look-up
             if (mmap && (length < 0 || length >= mmapMinFileBytes)) {
               try {
-                mapped = MappedFiles.shared().open(localPath(path), mmapRegionBytes, mmapMinFileBytes);
+                mapped =
+                    MappedFiles.shared().open(localPath(path), mmapRegionBytes, mmapMinFileBytes);
               } catch (NoSuchFileException e) {
-                throw new StorageException("Cannot read " + location + ": the file does not exist", e);
+                throw new StorageException(
+                    "Cannot read " + location + ": the file does not exist", e);
               } catch (IOException e) {
                 throw new StorageException("Cannot map " + location + ": " + e.getMessage(), e);
               }
@@ -651,7 +729,8 @@ public final class HadoopFileIO implements FileIO {
         } catch (FileNotFoundException e) {
           throw new StorageException("Cannot read " + location + ": the file does not exist", e);
         } catch (IOException e) {
-          throw new StorageException("Cannot read the length of " + location + ": " + e.getMessage(), e);
+          throw new StorageException(
+              "Cannot read the length of " + location + ": " + e.getMessage(), e);
         }
         length = len;
       }
@@ -661,14 +740,31 @@ public final class HadoopFileIO implements FileIO {
     @Override
     public ByteBuffer read(long position, int len) {
       if (position < 0 || position + len > length()) {
-        throw new StorageException("Cannot read " + location + ": bytes [" + position + ", " + (position + len)
-            + ") lie outside the file of " + length() + " bytes (truncated or corrupt file?)");
+        throw new StorageException(
+            "Cannot read "
+                + location
+                + ": bytes ["
+                + position
+                + ", "
+                + (position + len)
+                + ") lie outside the file of "
+                + length()
+                + " bytes (truncated or corrupt file?)");
       }
       MappedFiles.MappedFile map = local ? mapped() : null;
       if (map != null) {
         if (position + len > map.length()) {
-          throw new StorageException("Cannot read " + len + " bytes at " + position + " of " + location + ": the file "
-              + "ends after " + map.length() + " bytes (truncated or corrupt file?)");
+          throw new StorageException(
+              "Cannot read "
+                  + len
+                  + " bytes at "
+                  + position
+                  + " of "
+                  + location
+                  + ": the file "
+                  + "ends after "
+                  + map.length()
+                  + " bytes (truncated or corrupt file?)");
         }
         stats.recordRead(len);
         ReadCounters.bytesRead(len);
@@ -682,8 +778,16 @@ public final class HadoopFileIO implements FileIO {
           stream().readFully(position, buf, 0, len);
         }
       } catch (IOException e) {
-        throw new StorageException("Cannot read " + len + " bytes at " + position + " of " + location + ": "
-            + e.getMessage(), e);
+        throw new StorageException(
+            "Cannot read "
+                + len
+                + " bytes at "
+                + position
+                + " of "
+                + location
+                + ": "
+                + e.getMessage(),
+            e);
       }
       stats.recordRead(len);
       ReadCounters.bytesRead(len);
@@ -695,7 +799,8 @@ public final class HadoopFileIO implements FileIO {
       FileChannel c = channel();
       while (target.hasRemaining()) {
         if (c.read(target, position + target.position()) < 0) {
-          throw new EOFException("the file ends after " + (position + target.position()) + " bytes");
+          throw new EOFException(
+              "the file ends after " + (position + target.position()) + " bytes");
         }
       }
     }

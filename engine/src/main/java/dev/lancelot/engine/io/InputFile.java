@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * Random-access reads of one immutable file. Implementations are thread-safe: positioned reads
- * from several threads may run concurrently. The caller that opened the file closes it.
+ * Random-access reads of one immutable file. Implementations are thread-safe: positioned reads from
+ * several threads may run concurrently. The caller that opened the file closes it.
  */
 public interface InputFile extends Closeable {
   /** Fully-qualified location, used in error messages. */
@@ -19,8 +19,8 @@ public interface InputFile extends Closeable {
   ByteBuffer read(long position, int length);
 
   /**
-   * Reads several ranges, returning one little-endian buffer per range in the order asked.
-   * Ranges close to each other are fetched with one request (see {@link ReadCoalescer}).
+   * Reads several ranges, returning one little-endian buffer per range in the order asked. Ranges
+   * close to each other are fetched with one request (see {@link ReadCoalescer}).
    */
   List<ByteBuffer> readRanges(List<ByteRange> ranges);
 

@@ -15,16 +15,17 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Read-only memory maps of local files, shared by every reader in the JVM, so that reading a
- * local Lance file costs neither a system call nor a heap copy per read: a read is a slice of the
- * map (docs/architecture.md §4, decision D25).
+ * Read-only memory maps of local files, shared by every reader in the JVM, so that reading a local
+ * Lance file costs neither a system call nor a heap copy per read: a read is a slice of the map
+ * (docs/architecture.md §4, decision D25).
  *
- * <p>What is mapped: whole files of at least {@code minFileBytes}, in regions of
- * {@code regionBytes} (one {@code MappedByteBuffer} holds at most 2 GiB). A read that crosses a region boundary is copied into a
- * heap buffer (the only copying read). Lance data files are immutable once written, so a map
- * never goes stale in normal use; a file replaced under the same name (deleted and written again,
- * e.g. a dataset directory re-created) is told apart by its identity (device and inode, size and
- * modification time, checked each time a reader opens it) and gets a new map.
+ * <p>What is mapped: whole files of at least {@code minFileBytes}, in regions of {@code
+ * regionBytes} (one {@code MappedByteBuffer} holds at most 2 GiB). A read that crosses a region
+ * boundary is copied into a heap buffer (the only copying read). Lance data files are immutable
+ * once written, so a map never goes stale in normal use; a file replaced under the same name
+ * (deleted and written again, e.g. a dataset directory re-created) is told apart by its identity
+ * (device and inode, size and modification time, checked each time a reader opens it) and gets a
+ * new map.
  *
  * <p>When it is unmapped: Java 17 has no safe explicit unmap. A map leaves this cache when its file
  * is replaced or when the cache exceeds {@code maxBytes} of mapped files (least recently opened
@@ -33,24 +34,28 @@ import java.util.Objects;
  * file alive while it is mapped). Mapped pages are the operating system's page cache, not Java
  * heap; the kernel reclaims them under memory pressure.
  *
- * <p>Truncating a mapped file breaks Lance's immutability: reading the lost part then fails with
- * an {@link InternalError} from the JVM ("a fault occurred in an unsafe memory access").
+ * <p>Truncating a mapped file breaks Lance's immutability: reading the lost part then fails with an
+ * {@link InternalError} from the JVM ("a fault occurred in an unsafe memory access").
  *
  * <p>Thread-safe.
  */
 final class MappedFiles {
   /** Default size of one mapped region. */
   static final long DEFAULT_REGION_BYTES = 1L << 30;
+
   /** Default smallest file worth a map: smaller files are read whole by a few positioned reads. */
   static final long DEFAULT_MIN_FILE_BYTES = 1L << 20;
+
   /** Bound on the bytes of all files kept mapped by this cache (address space, not heap). */
   static final long DEFAULT_MAX_BYTES = 64L << 30;
 
   private static final MappedFiles SHARED = new MappedFiles(DEFAULT_MAX_BYTES);
 
   private final long maxBytes;
+
   /** Least recently opened first. Guarded by {@code this}. */
   private final LinkedHashMap<Key, MappedFile> files = new LinkedHashMap<>(16, 0.75f, true);
+
   private long mappedBytes;
 
   MappedFiles(long maxBytes) {
@@ -67,7 +72,10 @@ final class MappedFiles {
   private record Identity(Object fileKey, long size, long modifiedNanos) {
     static Identity of(Path path) throws IOException {
       BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
-      return new Identity(a.fileKey(), a.size(), a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS));
+      return new Identity(
+          a.fileKey(),
+          a.size(),
+          a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS));
     }
   }
 
@@ -77,7 +85,8 @@ final class MappedFiles {
    */
   MappedFile open(Path path, long regionBytes, long minFileBytes) throws IOException {
     if (regionBytes <= 0 || regionBytes > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("Mapped region size must be in (0, 2^31), got " + regionBytes);
+      throw new IllegalArgumentException(
+          "Mapped region size must be in (0, 2^31), got " + regionBytes);
     }
     Path absolute = path.toAbsolutePath();
     Identity id = Identity.of(absolute);
@@ -156,7 +165,8 @@ final class MappedFiles {
       try (FileChannel c = FileChannel.open(path, StandardOpenOption.READ)) {
         for (int r = 0; r < regions.length; r++) {
           long start = r * regionBytes;
-          regions[r] = c.map(FileChannel.MapMode.READ_ONLY, start, Math.min(regionBytes, length - start));
+          regions[r] =
+              c.map(FileChannel.MapMode.READ_ONLY, start, Math.min(regionBytes, length - start));
         }
       } catch (NoSuchFileException e) {
         throw new IOException("the file was deleted while being opened", e);
@@ -180,7 +190,9 @@ final class MappedFiles {
       int first = (int) (position / regionBytes);
       int last = len == 0 ? first : (int) ((position + len - 1) / regionBytes);
       if (first == last) {
-        return regions[first].slice((int) (position - first * regionBytes), len).order(ByteOrder.LITTLE_ENDIAN);
+        return regions[first]
+            .slice((int) (position - first * regionBytes), len)
+            .order(ByteOrder.LITTLE_ENDIAN);
       }
       byte[] out = new byte[len];
       int done = 0;

@@ -6,13 +6,14 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Groups byte ranges into fewer, larger requests: ranges whose gap is at most {@code maxGap}
- * bytes are merged, as long as the merged request stays under {@code maxRequest} bytes.
- * Reading a few wasted bytes is far cheaper than another round trip on remote stores.
+ * Groups byte ranges into fewer, larger requests: ranges whose gap is at most {@code maxGap} bytes
+ * are merged, as long as the merged request stays under {@code maxRequest} bytes. Reading a few
+ * wasted bytes is far cheaper than another round trip on remote stores.
  */
 public final class ReadCoalescer {
   /** Default gap under which two ranges are read together. */
   public static final int DEFAULT_MAX_GAP = 64 * 1024;
+
   /** Default upper bound of one merged request. */
   public static final int DEFAULT_MAX_REQUEST = 16 * 1024 * 1024;
 
@@ -26,8 +27,10 @@ public final class ReadCoalescer {
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, Comparator.comparingLong((Integer i) -> ranges.get(i).offset())
-        .thenComparingLong(i -> ranges.get(i).length()));
+    Arrays.sort(
+        order,
+        Comparator.comparingLong((Integer i) -> ranges.get(i).offset())
+            .thenComparingLong(i -> ranges.get(i).length()));
     List<Request> out = new ArrayList<>();
     int i = 0;
     while (i < order.length) {

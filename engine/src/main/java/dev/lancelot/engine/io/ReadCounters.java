@@ -13,12 +13,16 @@ public final class ReadCounters {
   private ReadCounters() {}
 
   /** Counter values at one moment, or a difference of two moments. */
-  public record Snapshot(long bytesRead, long filesOpened, long indexCacheHits, long indexCacheMisses) {
+  public record Snapshot(
+      long bytesRead, long filesOpened, long indexCacheHits, long indexCacheMisses) {
     /** What happened on this thread since {@code this} was taken. */
     public Snapshot since() {
       Snapshot now = snapshot();
-      return new Snapshot(now.bytesRead - bytesRead, now.filesOpened - filesOpened,
-          now.indexCacheHits - indexCacheHits, now.indexCacheMisses - indexCacheMisses);
+      return new Snapshot(
+          now.bytesRead - bytesRead,
+          now.filesOpened - filesOpened,
+          now.indexCacheHits - indexCacheHits,
+          now.indexCacheMisses - indexCacheMisses);
     }
   }
 

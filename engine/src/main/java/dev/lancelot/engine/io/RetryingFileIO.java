@@ -12,38 +12,41 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@link FileIO} that makes the calls of another again when they fail with a transient error
  * ({@link StorageErrors#isTransient}), as its {@link RetryPolicy} allows. Permanent errors, and
- * transient ones once the policy gives up, reach the caller as a {@link StorageException} naming the
- * operation and the location.
+ * transient ones once the policy gives up, reach the caller as a {@link StorageException} naming
+ * the operation and the location.
  *
  * <p>What is retried, and why it is safe:
+ *
  * <ul>
  *   <li>reads ({@code length}, {@code read}, {@code readRanges}) on a file opened afresh, since a
- *       stream that failed may be broken; files are immutable, so a new stream reads the same bytes;</li>
+ *       stream that failed may be broken; files are immutable, so a new stream reads the same
+ *       bytes;
  *   <li>{@code exists}, {@code list}, {@code delete}, {@code deleteRecursively}, {@code overwrite}:
- *       making them twice has the effect of making them once (a repeated delete may report
- *       {@code false} for a file its first attempt removed);</li>
- *   <li>{@code create} up to the returned stream: callers create files only under fresh unique names,
- *       so a file left by a failed attempt is deleted before the next. Bytes written to the stream are
- *       not retried (they are not kept); a write or close that fails fails the operation, which
- *       committed nothing. After the stream is closed, the stored length is checked against the bytes
- *       written, so a store that silently dropped the tail of a file is caught before anything refers
- *       to it;</li>
+ *       making them twice has the effect of making them once (a repeated delete may report {@code
+ *       false} for a file its first attempt removed);
+ *   <li>{@code create} up to the returned stream: callers create files only under fresh unique
+ *       names, so a file left by a failed attempt is deleted before the next. Bytes written to the
+ *       stream are not retried (they are not kept); a write or close that fails fails the
+ *       operation, which committed nothing. After the stream is closed, the stored length is
+ *       checked against the bytes written, so a store that silently dropped the tail of a file is
+ *       caught before anything refers to it;
  *   <li>{@code putIfAbsent}, the commit point, is not simply made again: a put that failed with a
  *       transient or an unknown error may have succeeded (a time-out after the store acted). The
- *       location is read back: the same bytes mean this put won (manifests carry the writer's unique
- *       transaction id and time, so another writer's manifest never equals ours); other bytes mean
- *       another writer won; no file means the put did not happen, and it is made again with the same
- *       bytes (an unknown error is reported instead). A put the store refuses because the name is
- *       taken is read back too: the name may be taken by this very put, when the store's client sent
- *       it again after losing the answer to a first attempt that took effect. When the outcome cannot
- *       be read back within the budget, or the budget runs out after a failure (a time-out, a broken
- *       connection) that could leave the put on its way to the store, {@link CommitOutcomeUnknownException}.</li>
+ *       location is read back: the same bytes mean this put won (manifests carry the writer's
+ *       unique transaction id and time, so another writer's manifest never equals ours); other
+ *       bytes mean another writer won; no file means the put did not happen, and it is made again
+ *       with the same bytes (an unknown error is reported instead). A put the store refuses because
+ *       the name is taken is read back too: the name may be taken by this very put, when the
+ *       store's client sent it again after losing the answer to a first attempt that took effect.
+ *       When the outcome cannot be read back within the budget, or the budget runs out after a
+ *       failure (a time-out, a broken connection) that could leave the put on its way to the store,
+ *       {@link CommitOutcomeUnknownException}.
  * </ul>
  *
- * <p>Time-outs are the store client's own ({@code fs.s3a.connection.request.timeout},
- * {@code dfs.client.socket-timeout}, ...): a call that hangs ends when its client gives up, with a
- * {@link java.net.SocketTimeoutException} or similar, which is transient. Thread-safe when the
- * wrapped {@code FileIO} is.
+ * <p>Time-outs are the store client's own ({@code fs.s3a.connection.request.timeout}, {@code
+ * dfs.client.socket-timeout}, ...): a call that hangs ends when its client gives up, with a {@link
+ * java.net.SocketTimeoutException} or similar, which is transient. Thread-safe when the wrapped
+ * {@code FileIO} is.
  */
 public final class RetryingFileIO implements FileIO {
   private static final Logger LOG = LoggerFactory.getLogger(RetryingFileIO.class);
@@ -94,14 +97,20 @@ public final class RetryingFileIO implements FileIO {
       if (elapsed + delay > policy.budgetMillis()) {
         return false;
       }
-      LOG.warn("Transient storage error ({}), attempt {}/{}; trying again in {} ms: {}", what, failures,
-          policy.maxAttempts(), delay, error.getMessage());
+      LOG.warn(
+          "Transient storage error ({}), attempt {}/{}; trying again in {} ms: {}",
+          what,
+          failures,
+          policy.maxAttempts(),
+          delay,
+          error.getMessage());
       try {
         sleeper.sleep(delay);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new StorageException("Cannot " + what + ": interrupted while waiting to retry after: "
-            + error.getMessage(), error);
+        throw new StorageException(
+            "Cannot " + what + ": interrupted while waiting to retry after: " + error.getMessage(),
+            error);
       }
       return true;
     }
@@ -118,9 +127,21 @@ public final class RetryingFileIO implements FileIO {
       // The wrapped FileIO's messages already say what failed where ("Cannot read <path>: ...").
       String message = String.valueOf(last.getMessage());
       String cause = message.startsWith("Cannot ") ? message : "Cannot " + what + ": " + message;
-      return new StorageException(cause + note + " (a transient error; gave up after "
-          + failures + " attempt" + (failures == 1 ? "" : "s") + " in " + (clockMillis.getAsLong() - start)
-          + " ms, see " + RetryPolicy.MAX_ATTEMPTS + " and " + RetryPolicy.BUDGET_MS + ")", last);
+      return new StorageException(
+          cause
+              + note
+              + " (a transient error; gave up after "
+              + failures
+              + " attempt"
+              + (failures == 1 ? "" : "s")
+              + " in "
+              + (clockMillis.getAsLong() - start)
+              + " ms, see "
+              + RetryPolicy.MAX_ATTEMPTS
+              + " and "
+              + RetryPolicy.BUDGET_MS
+              + ")",
+          last);
     }
   }
 
@@ -193,10 +214,12 @@ public final class RetryingFileIO implements FileIO {
 
   @Override
   public void overwrite(String location, byte[] content) {
-    retry("write " + location, () -> {
-      delegate.overwrite(location, content);
-      return null;
-    });
+    retry(
+        "write " + location,
+        () -> {
+          delegate.overwrite(location, content);
+          return null;
+        });
   }
 
   @Override
@@ -211,10 +234,14 @@ public final class RetryingFileIO implements FileIO {
           return true;
         }
         // Refused because the name is taken, possibly by this very put: a store client that sends a
-        // request again after losing the answer to the first (S3A does) finds what the first stored.
-        if (Boolean.TRUE.equals(readBack(location, content, attempts, "the store refused it as existing", null))) {
-          LOG.info("Publishing {} was refused as existing, and reading it back shows our own bytes: an earlier "
-              + "attempt of this put, sent again by the store's client, had published it", location);
+        // request again after losing the answer to the first (S3A does) finds what the first
+        // stored.
+        if (Boolean.TRUE.equals(
+            readBack(location, content, attempts, "the store refused it as existing", null))) {
+          LOG.info(
+              "Publishing {} was refused as existing, and reading it back shows our own bytes: an earlier "
+                  + "attempt of this put, sent again by the store's client, had published it",
+              location);
           return true;
         }
         return false;
@@ -225,11 +252,19 @@ public final class RetryingFileIO implements FileIO {
         failure = e;
       }
       // The put may have taken effect before the error: find out before deciding anything.
-      Boolean ours = readBack(location, content, attempts, "publishing it failed (" + failure.getMessage() + ")",
-          failure);
+      Boolean ours =
+          readBack(
+              location,
+              content,
+              attempts,
+              "publishing it failed (" + failure.getMessage() + ")",
+              failure);
       if (ours != null) {
-        LOG.info("Publishing {} failed ({}), and reading it back shows that {}", location,
-            failure.getMessage(), ours ? "it was published" : "another writer published it first");
+        LOG.info(
+            "Publishing {} failed ({}), and reading it back shows that {}",
+            location,
+            failure.getMessage(),
+            ours ? "it was published" : "another writer published it first");
         return ours;
       }
       if (!StorageErrors.isTransient(failure)) {
@@ -240,24 +275,38 @@ public final class RetryingFileIO implements FileIO {
       mayStillLand |= !StorageErrors.isRejectedBeforeActing(failure);
       if (!attempts.again(what, failure)) {
         if (mayStillLand) {
-          throw new CommitOutcomeUnknownException("Cannot tell whether " + location + " was published: publishing "
-              + "it failed " + attempts.failures + " time(s) in " + attempts.elapsed() + " ms (last: "
-              + failure.getMessage() + "), some of them with a time-out or a broken connection, after which the "
-              + "store may still store it, although reading it back found nothing so far. Open the dataset to see "
-              + "its latest version before retrying the operation (see " + RetryPolicy.MAX_ATTEMPTS + " and "
-              + RetryPolicy.BUDGET_MS + ").", failure);
+          throw new CommitOutcomeUnknownException(
+              "Cannot tell whether "
+                  + location
+                  + " was published: publishing "
+                  + "it failed "
+                  + attempts.failures
+                  + " time(s) in "
+                  + attempts.elapsed()
+                  + " ms (last: "
+                  + failure.getMessage()
+                  + "), some of them with a time-out or a broken connection, after which the "
+                  + "store may still store it, although reading it back found nothing so far. Open the dataset to see "
+                  + "its latest version before retrying the operation (see "
+                  + RetryPolicy.MAX_ATTEMPTS
+                  + " and "
+                  + RetryPolicy.BUDGET_MS
+                  + ").",
+              failure);
         }
-        throw attempts.gaveUp(what, failure, "; it was read back and is not there, so it was not published");
+        throw attempts.gaveUp(
+            what, failure, "; it was read back and is not there, so it was not published");
       }
     }
   }
 
   /**
    * True: the location holds {@code content}; false: other bytes; null: no file there. When it
-   * cannot be read, {@link CommitOutcomeUnknownException} saying {@code why} the read-back was needed.
+   * cannot be read, {@link CommitOutcomeUnknownException} saying {@code why} the read-back was
+   * needed.
    */
-  private Boolean readBack(String location, byte[] content, Attempts attempts, String why,
-      RuntimeException putFailure) {
+  private Boolean readBack(
+      String location, byte[] content, Attempts attempts, String why, RuntimeException putFailure) {
     while (true) {
       try {
         if (!delegate.exists(location)) {
@@ -275,10 +324,16 @@ public final class RetryingFileIO implements FileIO {
         }
       } catch (RuntimeException e) {
         if (!StorageErrors.isTransient(e) || !attempts.again("read back " + location, e)) {
-          CommitOutcomeUnknownException unknown = new CommitOutcomeUnknownException("Cannot tell whether "
-              + location + " was published: " + why + " and reading it back failed too (" + e.getMessage()
-              + "). Open the dataset to see its latest version before retrying the operation.",
-              putFailure == null ? e : putFailure);
+          CommitOutcomeUnknownException unknown =
+              new CommitOutcomeUnknownException(
+                  "Cannot tell whether "
+                      + location
+                      + " was published: "
+                      + why
+                      + " and reading it back failed too ("
+                      + e.getMessage()
+                      + "). Open the dataset to see its latest version before retrying the operation.",
+                  putFailure == null ? e : putFailure);
           if (putFailure != null) {
             unknown.addSuppressed(e);
           }
@@ -290,7 +345,8 @@ public final class RetryingFileIO implements FileIO {
 
   @Override
   public String atomicityGuarantee(String location) {
-    return retry("check the commit protocol of " + location, () -> delegate.atomicityGuarantee(location));
+    return retry(
+        "check the commit protocol of " + location, () -> delegate.atomicityGuarantee(location));
   }
 
   @Override
@@ -321,7 +377,8 @@ public final class RetryingFileIO implements FileIO {
 
     private synchronized InputFile current() {
       if (current == null) {
-        current = length >= 0 ? delegate.newInputFile(location, length) : delegate.newInputFile(location);
+        current =
+            length >= 0 ? delegate.newInputFile(location, length) : delegate.newInputFile(location);
       }
       return current;
     }
@@ -334,17 +391,19 @@ public final class RetryingFileIO implements FileIO {
     }
 
     private <T> T withRetries(String what, java.util.function.Function<InputFile, T> call) {
-      return retry(what, () -> {
-        InputFile file = current();
-        try {
-          return call.apply(file);
-        } catch (RuntimeException e) {
-          if (StorageErrors.isTransient(e)) {
-            reopenAfter(file);
-          }
-          throw e;
-        }
-      });
+      return retry(
+          what,
+          () -> {
+            InputFile file = current();
+            try {
+              return call.apply(file);
+            } catch (RuntimeException e) {
+              if (StorageErrors.isTransient(e)) {
+                reopenAfter(file);
+              }
+              throw e;
+            }
+          });
     }
 
     @Override
@@ -364,12 +423,14 @@ public final class RetryingFileIO implements FileIO {
 
     @Override
     public ByteBuffer read(long position, int len) {
-      return withRetries("read " + len + " bytes at " + position + " of " + location, f -> f.read(position, len));
+      return withRetries(
+          "read " + len + " bytes at " + position + " of " + location, f -> f.read(position, len));
     }
 
     @Override
     public List<ByteBuffer> readRanges(List<ByteRange> ranges) {
-      return withRetries("read " + ranges.size() + " ranges of " + location, f -> f.readRanges(ranges));
+      return withRetries(
+          "read " + ranges.size() + " ranges of " + location, f -> f.readRanges(ranges));
     }
 
     @Override
@@ -387,9 +448,9 @@ public final class RetryingFileIO implements FileIO {
   }
 
   /**
-   * The stream of a created file. Failures name the file; on close, the stored length must equal the
-   * bytes written (a store, or a broken client, that dropped the tail of a file is caught here, before
-   * any manifest refers to the file).
+   * The stream of a created file. Failures name the file; on close, the stored length must equal
+   * the bytes written (a store, or a broken client, that dropped the tail of a file is caught here,
+   * before any manifest refers to the file).
    */
   private final class CheckedOutputStream extends PositionOutputStream {
     private final String location;
@@ -450,8 +511,15 @@ public final class RetryingFileIO implements FileIO {
         stored = in.length();
       }
       if (stored != written) {
-        throw new StorageException("Cannot write " + location + ": " + written + " bytes were written but the store "
-            + "holds " + stored + " (the write was truncated). Nothing refers to the file yet; retry the operation.");
+        throw new StorageException(
+            "Cannot write "
+                + location
+                + ": "
+                + written
+                + " bytes were written but the store "
+                + "holds "
+                + stored
+                + " (the write was truncated). Nothing refers to the file yet; retry the operation.");
       }
     }
 

@@ -29,22 +29,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes old versions and the files only they referenced, with Lance 7's rules
- * ({@code rust/lance/src/dataset/cleanup.rs}):
+ * Removes old versions and the files only they referenced, with Lance 7's rules ({@code
+ * rust/lance/src/dataset/cleanup.rs}):
  *
  * <ul>
  *   <li>A version is removed when {@link CleanupOptions} selects it, unless it is the latest or
- *       tagged. Its manifest is deleted first, so that a cleanup interrupted half-way never leaves a
- *       version whose files are gone.</li>
- *   <li>A data file, deletion file, transaction file or index directory referenced by a kept version
- *       stays. One referenced only by removed versions ("verified" unreferenced) is deleted.</li>
+ *       tagged. Its manifest is deleted first, so that a cleanup interrupted half-way never leaves
+ *       a version whose files are gone.
+ *   <li>A data file, deletion file, transaction file or index directory referenced by a kept
+ *       version stays. One referenced only by removed versions ("verified" unreferenced) is
+ *       deleted.
  *   <li>One that no manifest references at all may belong to a write in progress, whose manifest is
- *       not published yet; it is deleted only when older than {@link CleanupOptions#UNVERIFIED_WINDOW}
- *       (or when {@code deleteUnverified}). This is how leftovers of failed writes go: data files of
- *       a task that never committed, transaction files and index directories of a lost commit,
- *       hidden temporary manifest files under {@code _versions/}.</li>
+ *       not published yet; it is deleted only when older than {@link
+ *       CleanupOptions#UNVERIFIED_WINDOW} (or when {@code deleteUnverified}). This is how leftovers
+ *       of failed writes go: data files of a task that never committed, transaction files and index
+ *       directories of a lost commit, hidden temporary manifest files under {@code _versions/}.
  *   <li>With {@code olderThan}, files modified at or after that instant are never deleted (Lance
- *       lists only files modified before it).</li>
+ *       lists only files modified before it).
  * </ul>
  */
 public final class Cleaner {
@@ -79,8 +80,12 @@ public final class Cleaner {
   private CleanupResult run() {
     List<VersionLog.Entry> versions = VersionLog.list(io, paths);
     if (versions.isEmpty()) {
-      throw new InvalidInputException("Cannot clean up " + paths.root() + ": no Lance dataset there (no manifest in "
-          + paths.versionsDir() + ").");
+      throw new InvalidInputException(
+          "Cannot clean up "
+              + paths.root()
+              + ": no Lance dataset there (no manifest in "
+              + paths.versionsDir()
+              + ").");
     }
     long latest = versions.get(versions.size() - 1).version();
     refuseBranches();
@@ -88,7 +93,8 @@ public final class Cleaner {
     List<VersionLog.Entry> removed = new ArrayList<>();
     for (VersionLog.Entry e : versions) {
       Snapshot s = read(e);
-      boolean remove = e.version() != latest && !tagged.contains(e.version()) && selected(s, latest);
+      boolean remove =
+          e.version() != latest && !tagged.contains(e.version()) && selected(s, latest);
       collect(s, remove ? verified : referenced);
       if (remove) {
         removed.add(e);
@@ -107,16 +113,26 @@ public final class Cleaner {
     sweepFiles(DatasetPaths.TRANSACTIONS, "transaction");
     sweepIndexes();
     sweepTemporaryManifests();
-    LOG.info("Cleanup of {}: removed versions {}, {} data files, {} deletion files, {} transaction files, {} index "
-        + "segments ({} files no manifest referenced), {} bytes", paths.root(), removedVersions, data, deletions,
-        transactions, indexDirs, unreferenced, bytes);
-    return new CleanupResult(removedVersions, data, deletions, transactions, indexDirs, unreferenced, bytes);
+    LOG.info(
+        "Cleanup of {}: removed versions {}, {} data files, {} deletion files, {} transaction files, {} index "
+            + "segments ({} files no manifest referenced), {} bytes",
+        paths.root(),
+        removedVersions,
+        data,
+        deletions,
+        transactions,
+        indexDirs,
+        unreferenced,
+        bytes);
+    return new CleanupResult(
+        removedVersions, data, deletions, transactions, indexDirs, unreferenced, bytes);
   }
 
   private boolean selected(Snapshot s, long latest) {
     boolean old = options.olderThan().map(t -> s.timestamp().isBefore(t)).orElse(true);
-    boolean beyond = !options.retainVersions().isPresent()
-        || s.version() <= latest - options.retainVersions().getAsInt();
+    boolean beyond =
+        !options.retainVersions().isPresent()
+            || s.version() <= latest - options.retainVersions().getAsInt();
     return old && beyond;
   }
 
@@ -192,11 +208,17 @@ public final class Cleaner {
     }
   }
 
-  /** Hidden temporary files a commit left in {@code _versions/} when it failed between writing and publishing. */
+  /**
+   * Hidden temporary files a commit left in {@code _versions/} when it failed between writing and
+   * publishing.
+   */
   private void sweepTemporaryManifests() {
     for (FileEntry f : io.list(paths.versionsDir())) {
-      if (!f.isDirectory() && f.name().startsWith(".") && f.name().endsWith(".tmp")
-          && deletable(false, f.modificationTime()) && io.delete(f.location())) {
+      if (!f.isDirectory()
+          && f.name().startsWith(".")
+          && f.name().endsWith(".tmp")
+          && deletable(false, f.modificationTime())
+          && io.delete(f.location())) {
         bytes += f.length();
         unreferenced++;
       }
@@ -225,9 +247,14 @@ public final class Cleaner {
       branches.add(f.name());
     }
     if (!branches.isEmpty()) {
-      throw new LancelotException("Cannot clean up " + paths.root() + ": it has branches " + branches + " (under "
-          + "_refs/branches/), whose versions may reference its files, and lancelot does not read branches. Clean "
-          + "it up with Lance, which follows branch references.");
+      throw new LancelotException(
+          "Cannot clean up "
+              + paths.root()
+              + ": it has branches "
+              + branches
+              + " (under "
+              + "_refs/branches/), whose versions may reference its files, and lancelot does not read branches. Clean "
+              + "it up with Lance, which follows branch references.");
     }
   }
 
@@ -244,20 +271,32 @@ public final class Cleaner {
         buf.get(b);
         JsonNode n = JSON.readTree(b);
         if (n == null || !n.path("version").canConvertToLong()) {
-          throw new LancelotException("Cannot clean up " + paths.root() + ": tag file " + f.location()
-              + " has no numeric \"version\"; refusing to guess which version it protects.");
+          throw new LancelotException(
+              "Cannot clean up "
+                  + paths.root()
+                  + ": tag file "
+                  + f.location()
+                  + " has no numeric \"version\"; refusing to guess which version it protects.");
         }
         out.add(n.path("version").asLong());
       } catch (java.io.IOException e) {
-        throw new LancelotException("Cannot clean up " + paths.root() + ": tag file " + f.location()
-            + " is not JSON (" + e.getMessage() + "); refusing to guess which version it protects.", e);
+        throw new LancelotException(
+            "Cannot clean up "
+                + paths.root()
+                + ": tag file "
+                + f.location()
+                + " is not JSON ("
+                + e.getMessage()
+                + "); refusing to guess which version it protects.",
+            e);
       }
     }
     return out;
   }
 
   private Snapshot read(VersionLog.Entry e) {
-    try (InputFile in = e.size() >= 0 ? io.newInputFile(e.location(), e.size()) : io.newInputFile(e.location())) {
+    try (InputFile in =
+        e.size() >= 0 ? io.newInputFile(e.location(), e.size()) : io.newInputFile(e.location())) {
       return new Snapshot(paths, e, ManifestFile.read(in));
     }
   }

@@ -27,8 +27,8 @@ public final class CompactionPlanner {
   record Candidate(DataFragment fragment, boolean byItself, long liveRows, Set<Integer> segments) {}
 
   /** The groups to rewrite, each a list of fragments adjacent in manifest order. */
-  public static List<List<DataFragment>> plan(List<DataFragment> fragments, List<IndexSegment> segments,
-      CompactionOptions options) {
+  public static List<List<DataFragment>> plan(
+      List<DataFragment> fragments, List<IndexSegment> segments, CompactionOptions options) {
     List<List<Candidate>> bins = new ArrayList<>();
     List<Candidate> bin = null;
     for (DataFragment f : fragments) {
@@ -45,7 +45,9 @@ public final class CompactionPlanner {
         }
       }
       Candidate c = null;
-      if (remappable && options.materializesDeletions() && deletedShare > options.materializeDeletionsThreshold()) {
+      if (remappable
+          && options.materializesDeletions()
+          && deletedShare > options.materializeDeletionsThreshold()) {
         c = new Candidate(f, true, physical - deleted, covering);
       } else if (remappable && physical < options.targetRowsPerFragment()) {
         c = new Candidate(f, false, physical - deleted, covering);
@@ -77,7 +79,10 @@ public final class CompactionPlanner {
     return groups;
   }
 
-  /** Cuts a bin into groups of at least {@code minRows} live rows; the remainder joins the last group. */
+  /**
+   * Cuts a bin into groups of at least {@code minRows} live rows; the remainder joins the last
+   * group.
+   */
   private static List<List<DataFragment>> splitForSize(List<Candidate> bin, long minRows) {
     List<List<DataFragment>> out = new ArrayList<>();
     int start = 0;

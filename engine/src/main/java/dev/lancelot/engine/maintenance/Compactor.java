@@ -41,15 +41,21 @@ public final class Compactor {
 
   public static CompactionResult compact(Dataset dataset, CompactionOptions options) {
     if (!"2.1".equals(dataset.dataStorageVersion())) {
-      throw new LancelotException("Cannot compact " + dataset.location() + ": its data files are Lance format "
-          + dataset.dataStorageVersion() + " and lancelot writes 2.1 only; a compacted fragment would mix formats. "
-          + "Compact it with Lance.");
+      throw new LancelotException(
+          "Cannot compact "
+              + dataset.location()
+              + ": its data files are Lance format "
+              + dataset.dataStorageVersion()
+              + " and lancelot writes 2.1 only; a compacted fragment would mix formats. "
+              + "Compact it with Lance.");
     }
     Snapshot snapshot = dataset.snapshot();
     List<IndexSegment> segments = dataset.indexes().allSegments();
-    List<List<DataFragment>> groups = CompactionPlanner.plan(snapshot.fragments(), segments, options);
+    List<List<DataFragment>> groups =
+        CompactionPlanner.plan(snapshot.fragments(), segments, options);
     if (groups.isEmpty()) {
-      LOG.info("Compaction of {} version {}: nothing to compact", dataset.location(), dataset.version());
+      LOG.info(
+          "Compaction of {} version {}: nothing to compact", dataset.location(), dataset.version());
       return CompactionResult.nothingToDo(dataset);
     }
     long totalRows = 0;
@@ -57,11 +63,19 @@ public final class Compactor {
     for (List<DataFragment> g : groups) {
       oldFragments += g.size();
       for (DataFragment f : g) {
-        totalRows += f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+        totalRows +=
+            f.getPhysicalRows()
+                - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
       }
     }
-    LOG.info("Compaction of {} version {}: {} groups, {} fragments, {} live rows, target {} rows per fragment",
-        dataset.location(), dataset.version(), groups.size(), oldFragments, totalRows, options.targetRowsPerFragment());
+    LOG.info(
+        "Compaction of {} version {}: {} groups, {} fragments, {} live rows, target {} rows per fragment",
+        dataset.location(),
+        dataset.version(),
+        groups.size(),
+        oldFragments,
+        totalRows,
+        options.targetRowsPerFragment());
 
     List<FragmentMetadata> written = new ArrayList<>();
     List<RewrittenIndex> rewritten = new ArrayList<>();
@@ -74,7 +88,8 @@ public final class Compactor {
         List<DataFragment> group = groups.get(g);
         group.forEach(f -> map.addFragment(f.getId(), f.getPhysicalRows()));
         List<Long> oldAddresses = new ArrayList<>();
-        List<FragmentMetadata> fresh = rewriteGroup(dataset, group, options, oldAddresses, progress);
+        List<FragmentMetadata> fresh =
+            rewriteGroup(dataset, group, options, oldAddresses, progress);
         written.addAll(fresh);
         RewriteGroup.Builder rg = RewriteGroup.newBuilder().addAllOldFragments(group);
         int row = 0;
@@ -86,11 +101,17 @@ public final class Compactor {
           }
         }
         if (row != oldAddresses.size()) {
-          throw new IllegalStateException("compaction wrote " + row + " rows for " + oldAddresses.size() + " read");
+          throw new IllegalStateException(
+              "compaction wrote " + row + " rows for " + oldAddresses.size() + " read");
         }
         rewriteGroups.add(rg.build());
-        LOG.info("Compaction of {}: group {}/{} done, fragments {} -> {} new fragments", dataset.location(), g + 1,
-            groups.size(), group.stream().map(DataFragment::getId).toList(), fresh.size());
+        LOG.info(
+            "Compaction of {}: group {}/{} done, fragments {} -> {} new fragments",
+            dataset.location(),
+            g + 1,
+            groups.size(),
+            group.stream().map(DataFragment::getId).toList(),
+            fresh.size());
       }
       for (IndexSegment s : segments) {
         boolean touched = false;
@@ -100,8 +121,13 @@ public final class Compactor {
         if (touched) {
           long t = System.nanoTime();
           rewritten.add(IndexRemapper.remap(dataset, s, map));
-          LOG.info("Compaction of {}: remapped {} index \"{}\" segment {} in {} ms", dataset.location(), s.type(),
-              s.name(), s.uuid(), (System.nanoTime() - t) / 1_000_000);
+          LOG.info(
+              "Compaction of {}: remapped {} index \"{}\" segment {} in {} ms",
+              dataset.location(),
+              s.type(),
+              s.name(),
+              s.uuid(),
+              (System.nanoTime() - t) / 1_000_000);
         }
       }
       Dataset committed = dataset.commitOperation(new Operation.Rewrite(rewriteGroups, rewritten));
@@ -112,9 +138,22 @@ public final class Compactor {
         }
       }
       int filesAdded = written.stream().mapToInt(f -> f.dataFiles().size()).sum();
-      LOG.info("Compaction of {}: committed version {}: {} fragments -> {}, {} rows, {} index segments remapped",
-          dataset.location(), committed.version(), oldFragments, written.size(), totalRows, rewritten.size());
-      return new CompactionResult(committed, true, oldFragments, written.size(), filesRemoved, filesAdded, totalRows,
+      LOG.info(
+          "Compaction of {}: committed version {}: {} fragments -> {}, {} rows, {} index segments remapped",
+          dataset.location(),
+          committed.version(),
+          oldFragments,
+          written.size(),
+          totalRows,
+          rewritten.size());
+      return new CompactionResult(
+          committed,
+          true,
+          oldFragments,
+          written.size(),
+          filesRemoved,
+          filesAdded,
+          totalRows,
           rewritten.size());
     } catch (RuntimeException e) {
       for (FragmentMetadata f : written) {
@@ -123,48 +162,63 @@ public final class Compactor {
         }
       }
       for (RewrittenIndex ri : rewritten) {
-        dataset.context().io().deleteRecursively(dataset.context().paths().indexDir(
-            IndexSegment.uuidOf(ri.getNewId().getUuid()).toString()));
+        dataset
+            .context()
+            .io()
+            .deleteRecursively(
+                dataset
+                    .context()
+                    .paths()
+                    .indexDir(IndexSegment.uuidOf(ri.getNewId().getUuid()).toString()));
       }
       throw e;
     }
   }
 
-  /** Copies the live rows of {@code group}, in order, into new fragments; records each row's old address. */
-  private static List<FragmentMetadata> rewriteGroup(Dataset dataset, List<DataFragment> group,
-      CompactionOptions options, List<Long> oldAddresses, Progress progress) {
+  /**
+   * Copies the live rows of {@code group}, in order, into new fragments; records each row's old
+   * address.
+   */
+  private static List<FragmentMetadata> rewriteGroup(
+      Dataset dataset,
+      List<DataFragment> group,
+      CompactionOptions options,
+      List<Long> oldAddresses,
+      Progress progress) {
     List<Long> ids = group.stream().map(DataFragment::getId).toList();
-    WriteOptions write = WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(options.targetRowsPerFragment());
+    WriteOptions write =
+        WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(options.targetRowsPerFragment());
     List<String> columns = dataset.lanceSchema().names();
-    try (CloseableIterator<VectorSchemaRoot> batches = dataset.newScan().columns(columns).withRowAddress(true)
-        .fragments(ids).batches()) {
-      Iterator<VectorSchemaRoot> data = new Iterator<>() {
-        @Override
-        public boolean hasNext() {
-          return batches.hasNext();
-        }
+    try (CloseableIterator<VectorSchemaRoot> batches =
+        dataset.newScan().columns(columns).withRowAddress(true).fragments(ids).batches()) {
+      Iterator<VectorSchemaRoot> data =
+          new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+              return batches.hasNext();
+            }
 
-        @Override
-        public VectorSchemaRoot next() {
-          if (!hasNext()) {
-            throw new NoSuchElementException();
-          }
-          VectorSchemaRoot batch = batches.next();
-          FieldVector addresses = batch.getVector(FragmentScan.ROW_ADDRESS_FIELD.getName());
-          int rows = batch.getRowCount();
-          for (int i = 0; i < rows; i++) {
-            oldAddresses.add(addresses.getDataBuffer().getLong((long) i << 3));
-          }
-          progress.add(rows);
-          List<FieldVector> vectors = new ArrayList<>();
-          for (String c : columns) {
-            vectors.add(batch.getVector(c));
-          }
-          VectorSchemaRoot out = new VectorSchemaRoot(vectors);
-          out.setRowCount(rows);
-          return out;
-        }
-      };
+            @Override
+            public VectorSchemaRoot next() {
+              if (!hasNext()) {
+                throw new NoSuchElementException();
+              }
+              VectorSchemaRoot batch = batches.next();
+              FieldVector addresses = batch.getVector(FragmentScan.ROW_ADDRESS_FIELD.getName());
+              int rows = batch.getRowCount();
+              for (int i = 0; i < rows; i++) {
+                oldAddresses.add(addresses.getDataBuffer().getLong((long) i << 3));
+              }
+              progress.add(rows);
+              List<FieldVector> vectors = new ArrayList<>();
+              for (String c : columns) {
+                vectors.add(batch.getVector(c));
+              }
+              VectorSchemaRoot out = new VectorSchemaRoot(vectors);
+              out.setRowCount(rows);
+              return out;
+            }
+          };
       return FragmentWriter.write(dataset.context(), dataset.lanceSchema(), data, write);
     }
   }

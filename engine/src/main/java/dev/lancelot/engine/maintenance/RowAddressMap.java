@@ -15,7 +15,9 @@ public final class RowAddressMap {
 
   private final Map<Integer, long[]> byFragment = new HashMap<>();
 
-  /** Declares fragment {@code id} rewritten; its rows are deleted until {@link #put} says otherwise. */
+  /**
+   * Declares fragment {@code id} rewritten; its rows are deleted until {@link #put} says otherwise.
+   */
   void addFragment(long id, long physicalRows) {
     long[] a = new long[Math.toIntExact(physicalRows)];
     java.util.Arrays.fill(a, DELETED);
@@ -25,12 +27,16 @@ public final class RowAddressMap {
   void put(long oldAddress, long newAddress) {
     long[] a = byFragment.get((int) (oldAddress >>> 32));
     if (a == null) {
-      throw new IllegalStateException("row address " + oldAddress + " is not in a rewritten fragment");
+      throw new IllegalStateException(
+          "row address " + oldAddress + " is not in a rewritten fragment");
     }
     a[(int) oldAddress] = newAddress;
   }
 
-  /** The new address of {@code oldAddress}, {@link #DELETED}, or the address itself when its fragment was kept. */
+  /**
+   * The new address of {@code oldAddress}, {@link #DELETED}, or the address itself when its
+   * fragment was kept.
+   */
   public long map(long oldAddress) {
     long[] a = byFragment.get((int) (oldAddress >>> 32));
     if (a == null) {

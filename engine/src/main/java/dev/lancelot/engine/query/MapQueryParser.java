@@ -9,9 +9,24 @@ import java.util.TreeSet;
 
 /** Reads a Lance-style {@code nearest} parameter map into a {@link VectorQuery}. */
 final class MapQueryParser {
-  private static final Set<String> KEYS = Set.of("column", "q", "k", "metric", "nprobes", "minimum_nprobes",
-      "maximum_nprobes", "ef", "refine_factor", "use_index", "filter", "prefilter", "fast_search", "with_row_id",
-      "columns", "distance_range");
+  private static final Set<String> KEYS =
+      Set.of(
+          "column",
+          "q",
+          "k",
+          "metric",
+          "nprobes",
+          "minimum_nprobes",
+          "maximum_nprobes",
+          "ef",
+          "refine_factor",
+          "use_index",
+          "filter",
+          "prefilter",
+          "fast_search",
+          "with_row_id",
+          "columns",
+          "distance_range");
 
   private MapQueryParser() {}
 
@@ -19,20 +34,30 @@ final class MapQueryParser {
   static VectorQuery parse(Map<String, ?> p, boolean withVectors) {
     for (String key : p.keySet()) {
       if (!KEYS.contains(key)) {
-        throw new InvalidQueryException("Cannot search: unknown parameter \"" + key + "\". Did you mean \""
-            + ClosestName.closest(key, new TreeSet<>(KEYS)) + "\"? Known parameters: " + new TreeSet<>(KEYS) + ".");
+        throw new InvalidQueryException(
+            "Cannot search: unknown parameter \""
+                + key
+                + "\". Did you mean \""
+                + ClosestName.closest(key, new TreeSet<>(KEYS))
+                + "\"? Known parameters: "
+                + new TreeSet<>(KEYS)
+                + ".");
       }
     }
     Object column = p.get("column");
     if (!(column instanceof String c)) {
-      throw new InvalidQueryException("Cannot search: parameter \"column\" must name the vector column.");
+      throw new InvalidQueryException(
+          "Cannot search: parameter \"column\" must name the vector column.");
     }
     VectorQuery.Builder b = VectorQuery.builder(c);
     if (withVectors) {
       b.vectors(vectors(p.get("q")));
     } else if (p.get("q") != null) {
-      throw new InvalidQueryException("Cannot search column \"" + c + "\" with query vectors from a DataFrame "
-          + "and a query vector (q) too: leave q unset.");
+      throw new InvalidQueryException(
+          "Cannot search column \""
+              + c
+              + "\" with query vectors from a DataFrame "
+              + "and a query vector (q) too: leave q unset.");
     }
     if (p.get("k") != null) {
       b.k(integer("k", p.get("k")));
@@ -76,7 +101,8 @@ final class MapQueryParser {
       b.columns(names);
     }
     if (p.get("distance_range") instanceof List<?> range && range.size() == 2) {
-      b.distanceRange(range.get(0) == null ? null : number("distance_range", range.get(0)).floatValue(),
+      b.distanceRange(
+          range.get(0) == null ? null : number("distance_range", range.get(0)).floatValue(),
           range.get(1) == null ? null : number("distance_range", range.get(1)).floatValue());
     }
     return withVectors ? b.build() : b.buildParameters();
@@ -93,7 +119,9 @@ final class MapQueryParser {
       return f;
     }
     if (q instanceof List<?> list && !list.isEmpty()) {
-      if (list.get(0) instanceof List<?> || list.get(0) instanceof float[] || list.get(0) instanceof double[]) {
+      if (list.get(0) instanceof List<?>
+          || list.get(0) instanceof float[]
+          || list.get(0) instanceof double[]) {
         float[][] out = new float[list.size()][];
         for (int i = 0; i < out.length; i++) {
           out[i] = vectors(list.get(i))[0];
@@ -106,8 +134,11 @@ final class MapQueryParser {
       }
       return new float[][] {v};
     }
-    throw new InvalidQueryException("Cannot search: parameter \"q\" must be a numeric vector or a list of vectors, "
-        + "got " + (q == null ? "nothing" : q.getClass().getSimpleName()) + ".");
+    throw new InvalidQueryException(
+        "Cannot search: parameter \"q\" must be a numeric vector or a list of vectors, "
+            + "got "
+            + (q == null ? "nothing" : q.getClass().getSimpleName())
+            + ".");
   }
 
   private static float[] toFloats(double[] d) {
@@ -122,7 +153,8 @@ final class MapQueryParser {
     if (v instanceof Number n) {
       return n;
     }
-    throw new InvalidQueryException("Cannot search: parameter \"" + key + "\" must be numeric, got \"" + v + "\".");
+    throw new InvalidQueryException(
+        "Cannot search: parameter \"" + key + "\" must be numeric, got \"" + v + "\".");
   }
 
   private static int integer(String key, Object v) {
@@ -136,8 +168,8 @@ final class MapQueryParser {
         // reported below
       }
     }
-    throw new InvalidQueryException("Cannot search: parameter \"" + key + "\" must be a whole number, got \"" + v
-        + "\".");
+    throw new InvalidQueryException(
+        "Cannot search: parameter \"" + key + "\" must be a whole number, got \"" + v + "\".");
   }
 
   private static boolean bool(String key, Object v) {
@@ -147,7 +179,7 @@ final class MapQueryParser {
     if (v instanceof String s && (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false"))) {
       return Boolean.parseBoolean(s);
     }
-    throw new InvalidQueryException("Cannot search: parameter \"" + key + "\" must be true or false, got \"" + v
-        + "\".");
+    throw new InvalidQueryException(
+        "Cannot search: parameter \"" + key + "\" must be true or false, got \"" + v + "\".");
   }
 }

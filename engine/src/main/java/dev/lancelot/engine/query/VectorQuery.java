@@ -10,11 +10,11 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Every parameter of a vector search (SPEC Q), immutable and serializable. Build one with
- * {@link #builder(String)} or from a Lance-style parameter map with {@link #fromMap(Map)}.
- * Defaults are Lance 7's: {@code k = 10}, {@code minimum_nprobes = 1}, no maximum (all
- * partitions), {@code ef = k·rf + k·rf/2} for HNSW, no refine, {@code use_index = true},
- * postfilter ({@code prefilter = false}), {@code fast_search = false}.
+ * Every parameter of a vector search (SPEC Q), immutable and serializable. Build one with {@link
+ * #builder(String)} or from a Lance-style parameter map with {@link #fromMap(Map)}. Defaults are
+ * Lance 7's: {@code k = 10}, {@code minimum_nprobes = 1}, no maximum (all partitions), {@code ef =
+ * k·rf + k·rf/2} for HNSW, no refine, {@code use_index = true}, postfilter ({@code prefilter =
+ * false}), {@code fast_search = false}.
  *
  * <p>Parameter rules that need no schema are checked by {@link Builder#build()}; the dimension and
  * column type are checked against the dataset when the query is planned, before any data is read.
@@ -87,12 +87,12 @@ public final class VectorQuery implements Serializable {
   }
 
   /**
-   * Parses Lance's {@code nearest} parameter map (as in Lance's Python API): {@code column},
-   * {@code q} (a vector or a list of vectors), {@code k}, {@code metric}, {@code nprobes},
-   * {@code minimum_nprobes}, {@code maximum_nprobes}, {@code ef}, {@code refine_factor},
-   * {@code use_index}, plus the scan-level {@code filter}, {@code prefilter}, {@code fast_search},
-   * {@code with_row_id}, {@code columns} and {@code distance_range} ([lower, upper]). Unknown keys
-   * are refused.
+   * Parses Lance's {@code nearest} parameter map (as in Lance's Python API): {@code column}, {@code
+   * q} (a vector or a list of vectors), {@code k}, {@code metric}, {@code nprobes}, {@code
+   * minimum_nprobes}, {@code maximum_nprobes}, {@code ef}, {@code refine_factor}, {@code
+   * use_index}, plus the scan-level {@code filter}, {@code prefilter}, {@code fast_search}, {@code
+   * with_row_id}, {@code columns} and {@code distance_range} ([lower, upper]). Unknown keys are
+   * refused.
    */
   public static VectorQuery fromMap(Map<String, ?> params) {
     return MapQueryParser.parse(params, true);
@@ -100,8 +100,8 @@ public final class VectorQuery implements Serializable {
 
   /**
    * Like {@link #fromMap}, for the parameters of a search whose query vectors come from elsewhere
-   * (a DataFrame of queries): {@code q} must be absent, and the result has no vectors
-   * ({@link #hasVectors()} is false).
+   * (a DataFrame of queries): {@code q} must be absent, and the result has no vectors ({@link
+   * #hasVectors()} is false).
    */
   public static VectorQuery parametersFromMap(Map<String, ?> params) {
     return MapQueryParser.parse(params, false);
@@ -186,8 +186,8 @@ public final class VectorQuery implements Serializable {
   }
 
   /**
-   * Result columns; absent means every column of the dataset, an empty list means none (only
-   * {@code _distance}, and {@code _rowid} when asked).
+   * Result columns; absent means every column of the dataset, an empty list means none (only {@code
+   * _distance}, and {@code _rowid} when asked).
    */
   public Optional<List<String>> columns() {
     return Optional.ofNullable(columns);
@@ -203,18 +203,29 @@ public final class VectorQuery implements Serializable {
 
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("VectorQuery{column=").append(column)
-        .append(", vectors=").append(vectors.length == 0 ? "none" : vectors.length + "x" + vectors[0].length)
-        .append(", k=").append(k);
+    StringBuilder sb =
+        new StringBuilder("VectorQuery{column=")
+            .append(column)
+            .append(", vectors=")
+            .append(vectors.length == 0 ? "none" : vectors.length + "x" + vectors[0].length)
+            .append(", k=")
+            .append(k);
     metric().ifPresent(m -> sb.append(", metric=").append(m.lanceName()));
-    sb.append(", nprobes=").append(minimumNprobes).append("..")
+    sb.append(", nprobes=")
+        .append(minimumNprobes)
+        .append("..")
         .append(maximumNprobes == null ? "all" : maximumNprobes.toString());
     ef().ifPresent(e -> sb.append(", ef=").append(e));
     refineFactor().ifPresent(r -> sb.append(", refine_factor=").append(r));
     if (!useIndex) {
       sb.append(", use_index=false");
     }
-    filter().ifPresent(f -> sb.append(", filter=").append(f).append(prefilter ? " (prefilter)" : " (postfilter)"));
+    filter()
+        .ifPresent(
+            f ->
+                sb.append(", filter=")
+                    .append(f)
+                    .append(prefilter ? " (prefilter)" : " (postfilter)"));
     if (fastSearch) {
       sb.append(", fast_search");
     }
@@ -245,8 +256,9 @@ public final class VectorQuery implements Serializable {
 
     private Builder(String column) {
       if (column == null || column.isBlank()) {
-        throw new InvalidQueryException("Cannot search: the vector column is missing. Name the column to search, "
-            + "e.g. \"vector\".");
+        throw new InvalidQueryException(
+            "Cannot search: the vector column is missing. Name the column to search, "
+                + "e.g. \"vector\".");
       }
       this.column = column;
     }
@@ -355,20 +367,27 @@ public final class VectorQuery implements Serializable {
 
     public VectorQuery build() {
       if (vectors == null || vectors.length == 0) {
-        throw new InvalidQueryException("Cannot search column \"" + column + "\": no query vector given. Pass the "
-            + "query vector (q).");
+        throw new InvalidQueryException(
+            "Cannot search column \""
+                + column
+                + "\": no query vector given. Pass the "
+                + "query vector (q).");
       }
       return validated();
     }
 
     /**
      * The parameters alone, for searches whose query vectors come from elsewhere (a DataFrame of
-     * queries); every rule of {@link #build()} but the vectors' is checked. Vectors must not be set.
+     * queries); every rule of {@link #build()} but the vectors' is checked. Vectors must not be
+     * set.
      */
     public VectorQuery buildParameters() {
       if (vectors != null && vectors.length > 0) {
-        throw new InvalidQueryException("Cannot search column \"" + column + "\" with query vectors from a "
-            + "DataFrame and a query vector (q) too: leave q unset.");
+        throw new InvalidQueryException(
+            "Cannot search column \""
+                + column
+                + "\" with query vectors from a "
+                + "DataFrame and a query vector (q) too: leave q unset.");
       }
       vectors = new float[0][];
       return validated();
@@ -380,17 +399,35 @@ public final class VectorQuery implements Serializable {
         float[] v = vectors[i];
         String which = vectors.length > 1 ? "query vector " + i : "the query vector";
         if (v == null || v.length == 0) {
-          throw new InvalidQueryException("Cannot search column \"" + column + "\": " + which + " is empty.");
+          throw new InvalidQueryException(
+              "Cannot search column \"" + column + "\": " + which + " is empty.");
         }
         if (dim >= 0 && v.length != dim) {
-          throw new InvalidQueryException("Cannot search column \"" + column + "\": " + which + " has " + v.length
-              + " dimensions but query vector 0 has " + dim + ". All query vectors must have the same dimension.");
+          throw new InvalidQueryException(
+              "Cannot search column \""
+                  + column
+                  + "\": "
+                  + which
+                  + " has "
+                  + v.length
+                  + " dimensions but query vector 0 has "
+                  + dim
+                  + ". All query vectors must have the same dimension.");
         }
         dim = v.length;
         for (int d = 0; d < v.length; d++) {
           if (!Float.isFinite(v[d])) {
-            throw new InvalidQueryException("Cannot search column \"" + column + "\": " + which + " has a non-finite "
-                + "value (" + v[d] + ") at position " + d + ". Query vectors must be numeric.");
+            throw new InvalidQueryException(
+                "Cannot search column \""
+                    + column
+                    + "\": "
+                    + which
+                    + " has a non-finite "
+                    + "value ("
+                    + v[d]
+                    + ") at position "
+                    + d
+                    + ". Query vectors must be numeric.");
           }
         }
       }
@@ -398,26 +435,38 @@ public final class VectorQuery implements Serializable {
         throw new InvalidQueryException("Cannot search: k must be at least 1, got " + k + ".");
       }
       if (nprobesSet && (minimumSet || maximumSet)) {
-        throw new InvalidQueryException("Cannot search: nprobes cannot be combined with minimum_nprobes or "
-            + "maximum_nprobes (nprobes sets both). Give either nprobes, or minimum_nprobes/maximum_nprobes.");
+        throw new InvalidQueryException(
+            "Cannot search: nprobes cannot be combined with minimum_nprobes or "
+                + "maximum_nprobes (nprobes sets both). Give either nprobes, or minimum_nprobes/maximum_nprobes.");
       }
       if (minimumNprobes < 1) {
-        throw new InvalidQueryException("Cannot search: minimum_nprobes (or nprobes) must be at least 1, got "
-            + minimumNprobes + ".");
+        throw new InvalidQueryException(
+            "Cannot search: minimum_nprobes (or nprobes) must be at least 1, got "
+                + minimumNprobes
+                + ".");
       }
       if (maximumNprobes != null && maximumNprobes < minimumNprobes) {
-        throw new InvalidQueryException("Cannot search: minimum_nprobes (" + minimumNprobes
-            + ") must not exceed maximum_nprobes (" + maximumNprobes + ").");
+        throw new InvalidQueryException(
+            "Cannot search: minimum_nprobes ("
+                + minimumNprobes
+                + ") must not exceed maximum_nprobes ("
+                + maximumNprobes
+                + ").");
       }
       if (refineFactor != null && refineFactor < 1) {
-        throw new InvalidQueryException("Cannot search: refine_factor must be at least 1, got " + refineFactor + ".");
+        throw new InvalidQueryException(
+            "Cannot search: refine_factor must be at least 1, got " + refineFactor + ".");
       }
       if (ef != null && ef < 1) {
         throw new InvalidQueryException("Cannot search: ef must be at least 1, got " + ef + ".");
       }
       if (lowerBound != null && upperBound != null && !(lowerBound < upperBound)) {
-        throw new InvalidQueryException("Cannot search: the distance range's lower bound (" + lowerBound
-            + ") must be below its upper bound (" + upperBound + ").");
+        throw new InvalidQueryException(
+            "Cannot search: the distance range's lower bound ("
+                + lowerBound
+                + ") must be below its upper bound ("
+                + upperBound
+                + ").");
       }
       return new VectorQuery(this);
     }

@@ -1,14 +1,15 @@
 package dev.lancelot.engine.query;
 
-import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
+import dev.lancelot.engine.query.exec.AnnExecutor;
 import dev.lancelot.engine.query.exec.FlatKnnExecutor;
 import dev.lancelot.engine.query.exec.Futures;
 import dev.lancelot.engine.query.exec.Merger;
 import dev.lancelot.engine.query.exec.UnitResult;
 import dev.lancelot.engine.query.exec.UnitStats;
-import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.query.exec.AnnExecutor;
 import dev.lancelot.engine.query.plan.AnnUnit;
 import dev.lancelot.engine.query.plan.FlatUnit;
 import dev.lancelot.engine.query.plan.Planner;
@@ -18,12 +19,11 @@ import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
-import org.roaringbitmap.RoaringBitmap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Vector search on one dataset version with Lance's semantics (SPEC Q1–Q14). One planner, one set
@@ -33,11 +33,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  */
 public final class VectorSearch {
   private static final int PARALLELISM = Math.max(1, Runtime.getRuntime().availableProcessors());
-  private static final ExecutorService POOL = Executors.newFixedThreadPool(PARALLELISM, r -> {
-    Thread t = new Thread(r, "lancelot-search");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService POOL =
+      Executors.newFixedThreadPool(
+          PARALLELISM,
+          r -> {
+            Thread t = new Thread(r, "lancelot-search");
+            t.setDaemon(true);
+            return t;
+          });
 
   private VectorSearch() {}
 
@@ -47,10 +50,10 @@ public final class VectorSearch {
 
   /**
    * The exact search that {@code query}'s results are judged against (SPEC E1, Q11): the same
-   * version, vectors, k, filter and filter placement, with {@code use_index=false}, no
-   * {@code fast_search}, and the metric the search itself ranks by — the query's metric when it
-   * names one, else the index's (SPEC Q3). Plans {@code query} to learn that metric, so it refuses
-   * exactly what the search would refuse.
+   * version, vectors, k, filter and filter placement, with {@code use_index=false}, no {@code
+   * fast_search}, and the metric the search itself ranks by — the query's metric when it names one,
+   * else the index's (SPEC Q3). Plans {@code query} to learn that metric, so it refuses exactly
+   * what the search would refuse.
    */
   public static VectorQuery exactCounterpart(Dataset dataset, VectorQuery query) {
     DistanceMetric metric = plan(dataset, query).merge().metric();
@@ -79,20 +82,30 @@ public final class VectorSearch {
   }
 
   /** {@code local}: the unit runs on the local pool, which may also scan parts of a flat unit. */
-  private static UnitResult runUnit(Dataset dataset, SearchPlan plan, SearchUnit unit, boolean local) {
+  private static UnitResult runUnit(
+      Dataset dataset, SearchPlan plan, SearchUnit unit, boolean local) {
     if (dataset.version() != plan.version()) {
-      throw new IllegalStateException("Unit planned on version " + plan.version() + " run on " + dataset.version());
+      throw new IllegalStateException(
+          "Unit planned on version " + plan.version() + " run on " + dataset.version());
     }
     VectorQuery q = plan.query();
     if (unit instanceof FlatUnit f) {
-      return FlatKnnExecutor.run(dataset, f, plan.vectorColumn(), q.vectors(), q.lowerBound().orElse(null),
-          q.upperBound().orElse(null), local ? POOL : null, local ? PARALLELISM : 1);
+      return FlatKnnExecutor.run(
+          dataset,
+          f,
+          plan.vectorColumn(),
+          q.vectors(),
+          q.lowerBound().orElse(null),
+          q.upperBound().orElse(null),
+          local ? POOL : null,
+          local ? PARALLELISM : 1);
     }
     return AnnExecutor.run(dataset, plan, (AnnUnit) unit);
   }
 
   /** Merges unit results into the answer (the driver side of a distributed search). */
-  public static VectorSearchResult finish(Dataset dataset, SearchPlan plan, List<UnitResult> results, long startNanos) {
+  public static VectorSearchResult finish(
+      Dataset dataset, SearchPlan plan, List<UnitResult> results, long startNanos) {
     List<Merger.Ranked> ranked = Merger.rank(plan, results);
     VectorSchemaRoot rows = Merger.materialize(dataset, plan, ranked);
     List<UnitStats> stats = results.stream().map(UnitResult::stats).toList();
@@ -100,34 +113,50 @@ public final class VectorSearch {
   }
 
   static Planner planner() {
-    return new Planner(SCALAR_ADVISOR, java.util.EnumSet.of(IndexType.IVF_FLAT, IndexType.IVF_PQ,
-        IndexType.IVF_SQ, IndexType.IVF_HNSW_FLAT, IndexType.IVF_HNSW_SQ, IndexType.IVF_HNSW_PQ));
+    return new Planner(
+        SCALAR_ADVISOR,
+        java.util.EnumSet.of(
+            IndexType.IVF_FLAT,
+            IndexType.IVF_PQ,
+            IndexType.IVF_SQ,
+            IndexType.IVF_HNSW_FLAT,
+            IndexType.IVF_HNSW_SQ,
+            IndexType.IVF_HNSW_PQ));
   }
 
-  /** BTree indexes serve a prefilter when they answer it exactly and cover the unit's fragments (SPEC Q7). */
-  private static final Planner.ScalarIndexAdvisor SCALAR_ADVISOR = new Planner.ScalarIndexAdvisor() {
-    @Override
-    public Optional<String> indexFor(Dataset dataset, BoundPredicate filter, List<Long> needed) {
-      ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filter);
-      return q.isExact() && q.covers(bitmap(needed)) ? Optional.of(String.join(", ", q.indexes())) : Optional.empty();
-    }
+  /**
+   * BTree indexes serve a prefilter when they answer it exactly and cover the unit's fragments
+   * (SPEC Q7).
+   */
+  private static final Planner.ScalarIndexAdvisor SCALAR_ADVISOR =
+      new Planner.ScalarIndexAdvisor() {
+        @Override
+        public Optional<String> indexFor(
+            Dataset dataset, BoundPredicate filter, List<Long> needed) {
+          ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filter);
+          return q.isExact() && q.covers(bitmap(needed))
+              ? Optional.of(String.join(", ", q.indexes()))
+              : Optional.empty();
+        }
 
-    @Override
-    public String whyNot(Dataset dataset, BoundPredicate filter, List<Long> needed) {
-      ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filter);
-      if (!q.isExact()) {
-        return q.reason().orElse("no scalar index answers the filter exactly");
-      }
-      RoaringBitmap missing = bitmap(needed);
-      missing.andNot(q.coveredFragments());
-      return "scalar index " + String.join(", ", q.indexes()) + " does not cover fragments " + missing;
-    }
-  };
+        @Override
+        public String whyNot(Dataset dataset, BoundPredicate filter, List<Long> needed) {
+          ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, filter);
+          if (!q.isExact()) {
+            return q.reason().orElse("no scalar index answers the filter exactly");
+          }
+          RoaringBitmap missing = bitmap(needed);
+          missing.andNot(q.coveredFragments());
+          return "scalar index "
+              + String.join(", ", q.indexes())
+              + " does not cover fragments "
+              + missing;
+        }
+      };
 
   private static RoaringBitmap bitmap(List<Long> fragments) {
     RoaringBitmap b = new RoaringBitmap();
     fragments.forEach(f -> b.add(Math.toIntExact(f)));
     return b;
   }
-
 }

@@ -10,8 +10,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The answer of a vector search: one Arrow batch with the result columns, {@code _distance}
- * (float32), {@code _rowid} when asked, and a leading {@code query_index} for batch queries
- * (SPEC Q13); plus the plan and what each unit did. The caller closes it.
+ * (float32), {@code _rowid} when asked, and a leading {@code query_index} for batch queries (SPEC
+ * Q13); plus the plan and what each unit did. The caller closes it.
  */
 public final class VectorSearchResult implements AutoCloseable {
   private final SearchPlan plan;
@@ -19,7 +19,8 @@ public final class VectorSearchResult implements AutoCloseable {
   private final List<UnitStats> stats;
   private final long totalNanos;
 
-  public VectorSearchResult(SearchPlan plan, VectorSchemaRoot rows, List<UnitStats> stats, long totalNanos) {
+  public VectorSearchResult(
+      SearchPlan plan, VectorSchemaRoot rows, List<UnitStats> stats, long totalNanos) {
     this.plan = plan;
     this.rows = rows;
     this.stats = List.copyOf(stats);
@@ -50,8 +51,12 @@ public final class VectorSearchResult implements AutoCloseable {
   public String analyze() {
     Map<String, UnitStats> byUnit = new LinkedHashMap<>();
     stats.forEach(s -> byUnit.put(s.unitId(), s));
-    return Explain.render(plan, byUnit) + "-- rows returned: " + rows.getRowCount() + ", total time: "
-        + String.format("%.2fms", totalNanos / 1e6) + "\n";
+    return Explain.render(plan, byUnit)
+        + "-- rows returned: "
+        + rows.getRowCount()
+        + ", total time: "
+        + String.format("%.2fms", totalNanos / 1e6)
+        + "\n";
   }
 
   @Override

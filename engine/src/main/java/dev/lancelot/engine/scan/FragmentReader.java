@@ -2,10 +2,10 @@ package dev.lancelot.engine.scan;
 
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.file.CorruptFileException;
-import dev.lancelot.engine.file.LanceFileException;
 import dev.lancelot.engine.file.FileProjection;
 import dev.lancelot.engine.file.FloatVectorPages;
 import dev.lancelot.engine.file.LanceBatchReader;
+import dev.lancelot.engine.file.LanceFileException;
 import dev.lancelot.engine.file.LanceFileReader;
 import dev.lancelot.engine.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
@@ -26,11 +26,11 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * Reads the columns of one fragment from its data files. A fragment may store its fields in
- * several data files (after columns were added); each requested top-level field is read from the
- * file whose {@code DataFile.fields} holds its leaves, opened lazily and at most once. A field that
- * no data file stores (a column added without values, as Lance's "all nulls" column addition)
- * reads as nulls in every row, as in Lance 2.x.
+ * Reads the columns of one fragment from its data files. A fragment may store its fields in several
+ * data files (after columns were added); each requested top-level field is read from the file whose
+ * {@code DataFile.fields} holds its leaves, opened lazily and at most once. A field that no data
+ * file stores (a column added without values, as Lance's "all nulls" column addition) reads as
+ * nulls in every row, as in Lance 2.x.
  *
  * <p>Not thread-safe: one reader per scan task. Closing it closes the files it opened.
  */
@@ -39,6 +39,7 @@ public final class FragmentReader implements AutoCloseable {
   private final DataFragment fragment;
   private final Map<Integer, OpenFile> open = new HashMap<>();
   private final String listedIn;
+
   /** {@link #fileOf} of a field no data file stores. */
   private static final int ABSENT = -1;
 
@@ -57,8 +58,13 @@ public final class FragmentReader implements AutoCloseable {
 
   /** {@code e} with the fragment and the manifest listing it appended to its message. */
   private LancelotException inContext(LancelotException e) {
-    String message = e.getMessage() + " (data file of fragment " + fragment.getId() + " as listed in " + listedIn
-        + ")";
+    String message =
+        e.getMessage()
+            + " (data file of fragment "
+            + fragment.getId()
+            + " as listed in "
+            + listedIn
+            + ")";
     if (e instanceof CorruptFileException) {
       return new CorruptFileException(message, e);
     }
@@ -74,8 +80,14 @@ public final class FragmentReader implements AutoCloseable {
   /** Refuses rows beyond the data file's end: the manifest's row count of the fragment is wrong. */
   private void checkRows(OpenFile f, long end) {
     if (end > f.reader().numRows()) {
-      throw new CorruptFileException("Cannot read rows up to " + end + " of " + f.input().location() + ": it holds "
-          + f.reader().numRows() + " rows, fewer than the manifest says");
+      throw new CorruptFileException(
+          "Cannot read rows up to "
+              + end
+              + " of "
+              + f.input().location()
+              + ": it holds "
+              + f.reader().numRows()
+              + " rows, fewer than the manifest says");
     }
   }
 
@@ -108,12 +120,22 @@ public final class FragmentReader implements AutoCloseable {
       closeAll(readers);
       throw e;
     }
-    return new BatchStream(readers, positions, fields.size(), end - start, batchSize, locations, this::inContext,
-        absent, absentPositions.stream().mapToInt(Integer::intValue).toArray(), ctx.allocator());
+    return new BatchStream(
+        readers,
+        positions,
+        fields.size(),
+        end - start,
+        batchSize,
+        locations,
+        this::inContext,
+        absent,
+        absentPositions.stream().mapToInt(Integer::intValue).toArray(),
+        ctx.allocator());
   }
 
   /** A vector of {@code rows} nulls of {@code field}'s type, owned by the caller. */
-  static FieldVector nulls(Field field, int rows, org.apache.arrow.memory.BufferAllocator allocator) {
+  static FieldVector nulls(
+      Field field, int rows, org.apache.arrow.memory.BufferAllocator allocator) {
     FieldVector v = field.createVector(allocator);
     try {
       v.setInitialCapacity(rows);
@@ -127,8 +149,8 @@ public final class FragmentReader implements AutoCloseable {
   }
 
   /**
-   * The float32 vectors of {@code field} read straight from its data file's pages, or null when
-   * its pages are not plain (see {@link LanceFileReader#floatVectors}); rows are fragment offsets.
+   * The float32 vectors of {@code field} read straight from its data file's pages, or null when its
+   * pages are not plain (see {@link LanceFileReader#floatVectors}); rows are fragment offsets.
    */
   public FloatVectorPages floatVectors(LanceField field) {
     int index = fileOf(field);
@@ -139,7 +161,9 @@ public final class FragmentReader implements AutoCloseable {
     return f.reader().floatVectors(projection(f, List.of(field)));
   }
 
-  /** Rows at {@code sortedOffsets} (ascending) of {@code fields}, as one batch owned by the caller. */
+  /**
+   * Rows at {@code sortedOffsets} (ascending) of {@code fields}, as one batch owned by the caller.
+   */
   public VectorSchemaRoot take(List<LanceField> fields, long[] sortedOffsets) {
     FieldVector[] out = new FieldVector[fields.size()];
     try {
@@ -156,7 +180,8 @@ public final class FragmentReader implements AutoCloseable {
         if (sortedOffsets.length > 0) {
           checkRows(f, sortedOffsets[sortedOffsets.length - 1] + 1);
         }
-        try (VectorSchemaRoot got = f.reader().take(projection(f, part), sortedOffsets, ctx.allocator())) {
+        try (VectorSchemaRoot got =
+            f.reader().take(projection(f, part), sortedOffsets, ctx.allocator())) {
           for (int k = 0; k < part.size(); k++) {
             out[e.getValue().get(k)] = detach(got.getVector(k));
           }
@@ -216,7 +241,10 @@ public final class FragmentReader implements AutoCloseable {
     return out;
   }
 
-  /** The data file index of the field's leaves, or {@link #ABSENT} when no data file stores any of them. */
+  /**
+   * The data file index of the field's leaves, or {@link #ABSENT} when no data file stores any of
+   * them.
+   */
   private int fileOf(LanceField field) {
     List<LanceField> leaves = field.preOrder().stream().filter(LanceField::isLeaf).toList();
     boolean anyStored = false;
@@ -230,33 +258,50 @@ public final class FragmentReader implements AutoCloseable {
     if (!anyStored) {
       return ABSENT;
     }
-    throw new CorruptFileException("Cannot read column \"" + field.name() + "\" of fragment " + fragment.getId()
-        + " of " + ctx.paths().root() + ": none of its data files stores it. The manifest " + listedIn
-        + " is inconsistent.");
+    throw new CorruptFileException(
+        "Cannot read column \""
+            + field.name()
+            + "\" of fragment "
+            + fragment.getId()
+            + " of "
+            + ctx.paths().root()
+            + ": none of its data files stores it. The manifest "
+            + listedIn
+            + " is inconsistent.");
   }
 
   private OpenFile file(int index) {
-    return open.computeIfAbsent(index, i -> {
-      DataFile meta = fragment.getFiles(i);
-      if (meta.hasBaseId()) {
-        throw new LancelotException("Cannot read fragment " + fragment.getId() + " of " + ctx.paths().root()
-            + ": its data file " + meta.getPath() + " lives under another base path (base id " + meta.getBaseId()
-            + "), which lancelot does not support.");
-      }
-      String location = ctx.paths().dataFile(meta.getPath());
-      InputFile input = meta.getFileSizeBytes() > 0
-          ? ctx.io().newInputFile(location, meta.getFileSizeBytes())
-          : ctx.io().newInputFile(location);
-      try {
-        return new OpenFile(meta, input, LanceFileReader.open(input, ctx.files()));
-      } catch (LancelotException e) {
-        input.close();
-        throw inContext(e);
-      } catch (RuntimeException e) {
-        input.close();
-        throw e;
-      }
-    });
+    return open.computeIfAbsent(
+        index,
+        i -> {
+          DataFile meta = fragment.getFiles(i);
+          if (meta.hasBaseId()) {
+            throw new LancelotException(
+                "Cannot read fragment "
+                    + fragment.getId()
+                    + " of "
+                    + ctx.paths().root()
+                    + ": its data file "
+                    + meta.getPath()
+                    + " lives under another base path (base id "
+                    + meta.getBaseId()
+                    + "), which lancelot does not support.");
+          }
+          String location = ctx.paths().dataFile(meta.getPath());
+          InputFile input =
+              meta.getFileSizeBytes() > 0
+                  ? ctx.io().newInputFile(location, meta.getFileSizeBytes())
+                  : ctx.io().newInputFile(location);
+          try {
+            return new OpenFile(meta, input, LanceFileReader.open(input, ctx.files()));
+          } catch (LancelotException e) {
+            input.close();
+            throw inContext(e);
+          } catch (RuntimeException e) {
+            input.close();
+            throw e;
+          }
+        });
   }
 
   @Override
@@ -288,9 +333,17 @@ public final class FragmentReader implements AutoCloseable {
     private final int[] absentPositions;
     private final org.apache.arrow.memory.BufferAllocator allocator;
 
-    BatchStream(List<LanceBatchReader> readers, List<int[]> positions, int width, long rows, int batchSize,
-        List<String> locations, java.util.function.UnaryOperator<LancelotException> inContext, List<Field> absent,
-        int[] absentPositions, org.apache.arrow.memory.BufferAllocator allocator) {
+    BatchStream(
+        List<LanceBatchReader> readers,
+        List<int[]> positions,
+        int width,
+        long rows,
+        int batchSize,
+        List<String> locations,
+        java.util.function.UnaryOperator<LancelotException> inContext,
+        List<Field> absent,
+        int[] absentPositions,
+        org.apache.arrow.memory.BufferAllocator allocator) {
       this.absent = absent;
       this.absentPositions = absentPositions;
       this.allocator = allocator;
@@ -313,8 +366,12 @@ public final class FragmentReader implements AutoCloseable {
         for (int r = 0; r < readers.size(); r++) {
           LanceBatchReader reader = readers.get(r);
           if (!reader.loadNextBatch()) {
-            throw new CorruptFileException("Cannot read " + locations.get(r) + ": it ended " + remaining
-                + " rows before the fragment's row count.");
+            throw new CorruptFileException(
+                "Cannot read "
+                    + locations.get(r)
+                    + ": it ended "
+                    + remaining
+                    + " rows before the fragment's row count.");
           }
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
           int[] pos = positions.get(r);
@@ -338,8 +395,8 @@ public final class FragmentReader implements AutoCloseable {
         if (e instanceof RuntimeException re) {
           throw re;
         }
-        throw new LancelotException("Cannot read a batch of " + String.join(", ", locations) + ": " + e.getMessage(),
-            e);
+        throw new LancelotException(
+            "Cannot read a batch of " + String.join(", ", locations) + ": " + e.getMessage(), e);
       }
       remaining -= Math.min(remaining, batchSize);
       return out;

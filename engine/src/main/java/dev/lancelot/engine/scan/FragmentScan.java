@@ -2,7 +2,6 @@ package dev.lancelot.engine.scan;
 
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.arrow.ArrowGather;
-import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -29,8 +28,8 @@ import org.roaringbitmap.RoaringBitmap;
  * only the filter's columns are streamed; the other projected columns are then taken for the
  * matching rows alone (late materialization), so batches without matches cost no reads of them.
  *
- * <p>Each returned batch is owned by the iterator and valid until the next call to
- * {@link #hasNext()}, {@link #next()} or {@link #close()}.
+ * <p>Each returned batch is owned by the iterator and valid until the next call to {@link
+ * #hasNext()}, {@link #next()} or {@link #close()}.
  */
 public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
   public static final Field ROW_ID_FIELD =
@@ -50,8 +49,13 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
   private VectorSchemaRoot current;
   private VectorSchemaRoot pending;
 
-  public FragmentScan(FragmentReader reader, ScanTask task, ScanSpec spec, RoaringBitmap deleted,
-      List<LanceField> filterFields, BufferAllocator allocator) {
+  public FragmentScan(
+      FragmentReader reader,
+      ScanTask task,
+      ScanSpec spec,
+      RoaringBitmap deleted,
+      List<LanceField> filterFields,
+      BufferAllocator allocator) {
     this.reader = reader;
     this.task = task;
     this.spec = spec;
@@ -107,7 +111,8 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
     try {
       BitSet selected = alive(start, end);
       if (!selected.isEmpty() && spec.filter() != null) {
-        selected.and(BitSet.valueOf(spec.filter().evaluate(name -> vectorNamed(name, byId), n).toWords()));
+        selected.and(
+            BitSet.valueOf(spec.filter().evaluate(name -> vectorNamed(name, byId), n).toWords()));
       }
       if (selected.isEmpty()) {
         return null;
@@ -182,7 +187,8 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
   }
 
   /** Adds the row id / row address columns of {@code count} rows ({@code rows} null: every row). */
-  private void addVirtualColumns(List<FieldVector> vectors, List<Field> fields, int[] rows, int count, long start) {
+  private void addVirtualColumns(
+      List<FieldVector> vectors, List<Field> fields, int[] rows, int count, long start) {
     if (spec.withRowId()) {
       vectors.add(addresses(ROW_ID_FIELD, rows, count, start));
       fields.add(ROW_ID_FIELD);
@@ -200,7 +206,8 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
     ArrowBuf data = v.getDataBuffer();
     long fragment = task.fragmentId();
     for (int i = 0; i < count; i++) {
-      data.setLong((long) i * Long.BYTES, RowAddress.of(fragment, start + (rows == null ? i : rows[i])));
+      data.setLong(
+          (long) i * Long.BYTES, RowAddress.of(fragment, start + (rows == null ? i : rows[i])));
     }
     ArrowBuf validity = v.getValidityBuffer();
     validity.setOne(0L, count / 8L);

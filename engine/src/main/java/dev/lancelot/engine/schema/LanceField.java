@@ -12,25 +12,31 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 /**
  * One field of a Lance schema: an immutable node of the schema tree.
  *
- * <p>Field ids are assigned in pre-order from 0 when a schema is first created (see
- * {@link LanceSchema#fromArrow}); {@code parentId} is -1 for top-level fields. Structs and
- * (large) lists have child fields; a fixed-size list is a single field whose item type is part
- * of its {@linkplain #logicalType() logical type}, e.g. {@code fixed_size_list:float:128}.
+ * <p>Field ids are assigned in pre-order from 0 when a schema is first created (see {@link
+ * LanceSchema#fromArrow}); {@code parentId} is -1 for top-level fields. Structs and (large) lists
+ * have child fields; a fixed-size list is a single field whose item type is part of its {@linkplain
+ * #logicalType() logical type}, e.g. {@code fixed_size_list:float:128}.
  *
- * @param id              unique field id within the dataset
- * @param parentId        id of the parent field, -1 for top-level fields
- * @param name            field name (not the full path)
- * @param logicalType     Lance logical type string, see {@link LogicalTypes}
- * @param nullable        whether values may be null
- * @param metadata        Arrow field metadata (Lance stores values as bytes; kept here as UTF-8)
- * @param children        child fields (struct members, the list item), in order
- * @param legacyEncoding  value of the legacy {@code encoding} proto field (1 plain, 2 var-binary,
- *                        3 dictionary, 0 none); Lance 7 still writes it, so it is kept for
- *                        byte-identical schemas
+ * @param id unique field id within the dataset
+ * @param parentId id of the parent field, -1 for top-level fields
+ * @param name field name (not the full path)
+ * @param logicalType Lance logical type string, see {@link LogicalTypes}
+ * @param nullable whether values may be null
+ * @param metadata Arrow field metadata (Lance stores values as bytes; kept here as UTF-8)
+ * @param children child fields (struct members, the list item), in order
+ * @param legacyEncoding value of the legacy {@code encoding} proto field (1 plain, 2 var-binary, 3
+ *     dictionary, 0 none); Lance 7 still writes it, so it is kept for byte-identical schemas
  * @param unenforcedPrimaryKey Lance's "unenforced primary key" marker
  */
-public record LanceField(int id, int parentId, String name, String logicalType, boolean nullable,
-    Map<String, String> metadata, List<LanceField> children, int legacyEncoding,
+public record LanceField(
+    int id,
+    int parentId,
+    String name,
+    String logicalType,
+    boolean nullable,
+    Map<String, String> metadata,
+    List<LanceField> children,
+    int legacyEncoding,
     boolean unenforcedPrimaryKey) {
 
   /** Metadata key Lance uses to mark unenforced primary keys. */
@@ -39,43 +45,69 @@ public record LanceField(int id, int parentId, String name, String logicalType, 
   public LanceField {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(logicalType, "logicalType");
-    metadata = metadata == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    metadata =
+        metadata == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     children = children == null ? List.of() : List.copyOf(children);
   }
 
   /** A field without children, metadata or id (ids are assigned by {@link LanceSchema}). */
   public static LanceField of(String name, String logicalType, boolean nullable) {
-    return new LanceField(-1, -1, name, logicalType, nullable, Map.of(), List.of(),
-        defaultLegacyEncoding(logicalType), false);
+    return new LanceField(
+        -1,
+        -1,
+        name,
+        logicalType,
+        nullable,
+        Map.of(),
+        List.of(),
+        defaultLegacyEncoding(logicalType),
+        false);
   }
 
   /**
-   * Converts an Arrow field (and its children) into an unnumbered Lance field; ids are -1
-   * until the field is placed into a schema.
+   * Converts an Arrow field (and its children) into an unnumbered Lance field; ids are -1 until the
+   * field is placed into a schema.
    */
   public static LanceField fromArrow(Field field) {
     String logicalType = LogicalTypes.of(field);
     List<LanceField> children = new ArrayList<>();
     ArrowType type = field.getType();
-    if (type instanceof ArrowType.Struct || type instanceof ArrowType.List || type instanceof ArrowType.LargeList) {
+    if (type instanceof ArrowType.Struct
+        || type instanceof ArrowType.List
+        || type instanceof ArrowType.LargeList) {
       for (Field child : field.getChildren()) {
         children.add(fromArrow(child));
       }
     }
     Map<String, String> metadata = field.getMetadata() == null ? Map.of() : field.getMetadata();
     String pk = metadata.get(UNENFORCED_PRIMARY_KEY);
-    boolean primaryKey = pk != null && (pk.equalsIgnoreCase("true") || pk.equals("1") || pk.equalsIgnoreCase("yes"));
-    return new LanceField(-1, -1, field.getName(), logicalType, field.isNullable(), metadata, children,
-        defaultLegacyEncoding(logicalType), primaryKey);
+    boolean primaryKey =
+        pk != null && (pk.equalsIgnoreCase("true") || pk.equals("1") || pk.equalsIgnoreCase("yes"));
+    return new LanceField(
+        -1,
+        -1,
+        field.getName(),
+        logicalType,
+        field.isNullable(),
+        metadata,
+        children,
+        defaultLegacyEncoding(logicalType),
+        primaryKey);
   }
 
-  /** The legacy encoding Lance 7 records for a logical type (plain, var-binary, dictionary, none). */
+  /**
+   * The legacy encoding Lance 7 records for a logical type (plain, var-binary, dictionary, none).
+   */
   public static int defaultLegacyEncoding(String logicalType) {
     if (logicalType.startsWith("dict:")) {
       return 3;
     }
-    if (logicalType.equals("list") || logicalType.equals("large_list")
-        || logicalType.equals("list.struct") || logicalType.equals("large_list.struct")) {
+    if (logicalType.equals("list")
+        || logicalType.equals("large_list")
+        || logicalType.equals("list.struct")
+        || logicalType.equals("large_list.struct")) {
       return 1;
     }
     if (logicalType.equals("struct") || logicalType.equals("null")) {
@@ -110,7 +142,8 @@ public record LanceField(int id, int parentId, String name, String logicalType, 
         arrowChildren.add(c.toArrow());
       }
     }
-    return new Field(name, new FieldType(nullable, type, null, meta.isEmpty() ? null : meta), arrowChildren);
+    return new Field(
+        name, new FieldType(nullable, type, null, meta.isEmpty() ? null : meta), arrowChildren);
   }
 
   /** Whether this field has no child fields (fixed-size lists are leaves). */
@@ -130,14 +163,30 @@ public record LanceField(int id, int parentId, String name, String logicalType, 
 
   /** This field with a new id and parent id (children untouched). */
   public LanceField withIds(int newId, int newParentId) {
-    return new LanceField(newId, newParentId, name, logicalType, nullable, metadata, children,
-        legacyEncoding, unenforcedPrimaryKey);
+    return new LanceField(
+        newId,
+        newParentId,
+        name,
+        logicalType,
+        nullable,
+        metadata,
+        children,
+        legacyEncoding,
+        unenforcedPrimaryKey);
   }
 
   /** This field with other children. */
   public LanceField withChildren(List<LanceField> newChildren) {
-    return new LanceField(id, parentId, name, logicalType, nullable, metadata, newChildren,
-        legacyEncoding, unenforcedPrimaryKey);
+    return new LanceField(
+        id,
+        parentId,
+        name,
+        logicalType,
+        nullable,
+        metadata,
+        newChildren,
+        legacyEncoding,
+        unenforcedPrimaryKey);
   }
 
   /** This field and all descendants, pre-order. */

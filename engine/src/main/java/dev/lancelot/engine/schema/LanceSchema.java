@@ -18,12 +18,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * An immutable Lance schema: a tree of {@link LanceField}s plus schema metadata.
  *
  * <p>Three representations are interchangeable:
+ *
  * <ul>
  *   <li>Arrow: {@link #fromArrow(Schema)} (assigns field ids in pre-order from 0, as Lance does
- *       when a dataset is created) and {@link #toArrow()};</li>
- *   <li>protobuf: the flattened, parents-before-children list of {@code lance.file.Field} stored
- *       in manifests and in data files ({@link #fromProtos}, {@link #toProtos()});</li>
- *   <li>this tree, for lookups by id or name and for projections.</li>
+ *       when a dataset is created) and {@link #toArrow()};
+ *   <li>protobuf: the flattened, parents-before-children list of {@code lance.file.Field} stored in
+ *       manifests and in data files ({@link #fromProtos}, {@link #toProtos()});
+ *   <li>this tree, for lookups by id or name and for projections.
  * </ul>
  *
  * <p>In Lance file format 2.1 every leaf field (pre-order) is one column of a data file, so the
@@ -36,14 +37,17 @@ public final class LanceSchema {
 
   private LanceSchema(List<LanceField> fields, Map<String, String> metadata) {
     this.fields = List.copyOf(fields);
-    this.metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    this.metadata =
+        metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     Map<Integer, LanceField> ids = new HashMap<>();
     for (LanceField top : this.fields) {
       for (LanceField f : top.preOrder()) {
         checkChildren(f);
         if (f.id() >= 0 && ids.put(f.id(), f) != null) {
-          throw new SchemaException("Cannot build schema: field id " + f.id()
-              + " is used twice. The schema is corrupt or was assembled incorrectly.");
+          throw new SchemaException(
+              "Cannot build schema: field id "
+                  + f.id()
+                  + " is used twice. The schema is corrupt or was assembled incorrectly.");
         }
       }
     }
@@ -53,14 +57,21 @@ public final class LanceSchema {
   private static void checkChildren(LanceField f) {
     String t = f.logicalType();
     int n = f.children().size();
-    boolean ok = switch (t) {
-      case "struct" -> true;
-      case "list", "large_list", "list.struct", "large_list.struct" -> n == 1;
-      default -> n == 0;
-    };
+    boolean ok =
+        switch (t) {
+          case "struct" -> true;
+          case "list", "large_list", "list.struct", "large_list.struct" -> n == 1;
+          default -> n == 0;
+        };
     if (!ok) {
-      throw new SchemaException("Cannot build schema: field \"" + f.name() + "\" of type " + t + " has " + n
-          + " child fields. The schema is corrupt.");
+      throw new SchemaException(
+          "Cannot build schema: field \""
+              + f.name()
+              + "\" of type "
+              + t
+              + " has "
+              + n
+              + " child fields. The schema is corrupt.");
     }
   }
 
@@ -85,7 +96,8 @@ public final class LanceSchema {
     for (LanceField f : unnumbered) {
       numbered.add(assignIds(f, -1, next));
     }
-    Map<String, String> meta = arrow.getCustomMetadata() == null ? Map.of() : arrow.getCustomMetadata();
+    Map<String, String> meta =
+        arrow.getCustomMetadata() == null ? Map.of() : arrow.getCustomMetadata();
     return new LanceSchema(numbered, meta);
   }
 
@@ -100,10 +112,11 @@ public final class LanceSchema {
   }
 
   /**
-   * Rebuilds the tree from the flattened proto list of a manifest or file descriptor. Parents
-   * must come before their children; the order of children follows the list.
+   * Rebuilds the tree from the flattened proto list of a manifest or file descriptor. Parents must
+   * come before their children; the order of children follows the list.
    */
-  public static LanceSchema fromProtos(List<FileProtos.Field> protos, Map<String, ByteString> metadata) {
+  public static LanceSchema fromProtos(
+      List<FileProtos.Field> protos, Map<String, ByteString> metadata) {
     Map<Integer, List<FileProtos.Field>> childrenOf = new LinkedHashMap<>();
     List<FileProtos.Field> top = new ArrayList<>();
     java.util.Set<Integer> seen = new java.util.HashSet<>();
@@ -112,9 +125,14 @@ public final class LanceSchema {
         top.add(f);
       } else {
         if (!seen.contains(f.getParentId())) {
-          throw new SchemaException("Cannot read schema: field \"" + f.getName() + "\" (id " + f.getId()
-              + ") refers to parent id " + f.getParentId()
-              + " which does not precede it. The manifest or data file is corrupt.");
+          throw new SchemaException(
+              "Cannot read schema: field \""
+                  + f.getName()
+                  + "\" (id "
+                  + f.getId()
+                  + ") refers to parent id "
+                  + f.getParentId()
+                  + " which does not precede it. The manifest or data file is corrupt.");
         }
         childrenOf.computeIfAbsent(f.getParentId(), k -> new ArrayList<>()).add(f);
       }
@@ -136,7 +154,8 @@ public final class LanceSchema {
     return fromProtos(schema.getFieldsList(), schema.getMetadataMap());
   }
 
-  private static LanceField fromProto(FileProtos.Field f, Map<Integer, List<FileProtos.Field>> childrenOf) {
+  private static LanceField fromProto(
+      FileProtos.Field f, Map<Integer, List<FileProtos.Field>> childrenOf) {
     List<LanceField> children = new ArrayList<>();
     for (FileProtos.Field c : childrenOf.getOrDefault(f.getId(), List.of())) {
       children.add(fromProto(c, childrenOf));
@@ -146,8 +165,16 @@ public final class LanceSchema {
     if (!f.getExtensionName().isEmpty()) {
       meta.put(LogicalTypes.ARROW_EXT_NAME, f.getExtensionName());
     }
-    return new LanceField(f.getId(), f.getParentId(), f.getName(), f.getLogicalType(), f.getNullable(), meta,
-        children, f.getEncoding(), f.getUnenforcedPrimaryKey());
+    return new LanceField(
+        f.getId(),
+        f.getParentId(),
+        f.getName(),
+        f.getLogicalType(),
+        f.getNullable(),
+        meta,
+        children,
+        f.getEncoding(),
+        f.getUnenforcedPrimaryKey());
   }
 
   /** The flattened proto list (pre-order, parents first), as Lance writes it. */
@@ -155,15 +182,17 @@ public final class LanceSchema {
     List<FileProtos.Field> out = new ArrayList<>();
     for (LanceField top : fields) {
       for (LanceField f : top.preOrder()) {
-        FileProtos.Field.Builder b = FileProtos.Field.newBuilder()
-            .setId(f.id())
-            .setParentId(f.parentId())
-            .setName(f.name())
-            .setLogicalType(f.logicalType())
-            .setNullable(f.nullable())
-            .setEncoding(f.legacyEncoding())
-            .setUnenforcedPrimaryKey(f.unenforcedPrimaryKey());
-        f.metadata().forEach((k, v) -> b.putMetadata(k, ByteString.copyFrom(v, StandardCharsets.UTF_8)));
+        FileProtos.Field.Builder b =
+            FileProtos.Field.newBuilder()
+                .setId(f.id())
+                .setParentId(f.parentId())
+                .setName(f.name())
+                .setLogicalType(f.logicalType())
+                .setNullable(f.nullable())
+                .setEncoding(f.legacyEncoding())
+                .setUnenforcedPrimaryKey(f.unenforcedPrimaryKey());
+        f.metadata()
+            .forEach((k, v) -> b.putMetadata(k, ByteString.copyFrom(v, StandardCharsets.UTF_8)));
         String ext = f.extensionName();
         if (ext != null) {
           b.setExtensionName(ext);
@@ -183,7 +212,10 @@ public final class LanceSchema {
 
   /** This schema as a {@code lance.file.Schema} message. */
   public FileProtos.Schema toProto() {
-    return FileProtos.Schema.newBuilder().addAllFields(toProtos()).putAllMetadata(metadataProto()).build();
+    return FileProtos.Schema.newBuilder()
+        .addAllFields(toProtos())
+        .putAllMetadata(metadataProto())
+        .build();
   }
 
   /** The Arrow schema (fields in order, with metadata). */
@@ -220,8 +252,8 @@ public final class LanceSchema {
   }
 
   /**
-   * The field at a dotted path such as {@code "a.b"} (struct members and list items, e.g.
-   * {@code "tags.item"}). A top-level name containing dots is matched first.
+   * The field at a dotted path such as {@code "a.b"} (struct members and list items, e.g. {@code
+   * "tags.item"}). A top-level name containing dots is matched first.
    */
   public Optional<LanceField> fieldByPath(String path) {
     Optional<LanceField> direct = field(path);
@@ -284,8 +316,15 @@ public final class LanceSchema {
   public LanceSchema project(Collection<String> names) {
     List<LanceField> out = new ArrayList<>(names.size());
     for (String name : names) {
-      out.add(field(name).orElseThrow(() -> new SchemaException("Cannot project column \"" + name
-          + "\": the schema has no such top-level field. Available: " + names())));
+      out.add(
+          field(name)
+              .orElseThrow(
+                  () ->
+                      new SchemaException(
+                          "Cannot project column \""
+                              + name
+                              + "\": the schema has no such top-level field. Available: "
+                              + names())));
     }
     return new LanceSchema(out, metadata);
   }
@@ -293,27 +332,37 @@ public final class LanceSchema {
   /**
    * The schema restricted to the fields at these dotted paths (see {@link #fieldByPath}): the
    * ancestors of a path keep only the members on the paths asked for (e.g. {@code "s.y"} gives
-   * {@code s} with the single child {@code y}, so reads touch only {@code y}'s columns;
-   * {@code "l.item.a"} keeps member {@code a} of the structs in list {@code l}); the field a path
-   * names is kept whole. Top-level fields come in the order of their first path, children in
-   * schema order; field ids are kept.
+   * {@code s} with the single child {@code y}, so reads touch only {@code y}'s columns; {@code
+   * "l.item.a"} keeps member {@code a} of the structs in list {@code l}); the field a path names is
+   * kept whole. Top-level fields come in the order of their first path, children in schema order;
+   * field ids are kept.
    */
   public LanceSchema projectPaths(Collection<String> paths) {
     Map<Integer, Boolean> keepWhole = new LinkedHashMap<>();
     Map<Integer, Boolean> keepPart = new HashMap<>();
     List<LanceField> tops = new ArrayList<>();
     for (String path : paths) {
-      LanceField target = fieldByPath(path).orElseThrow(() -> new SchemaException("Cannot project column \""
-          + path + "\": the schema has no such field. Available: " + names()
-          + " (use a dotted path such as \"struct.member\" for nested fields)"));
+      LanceField target =
+          fieldByPath(path)
+              .orElseThrow(
+                  () ->
+                      new SchemaException(
+                          "Cannot project column \""
+                              + path
+                              + "\": the schema has no such field. Available: "
+                              + names()
+                              + " (use a dotted path such as \"struct.member\" for nested fields)"));
       keepWhole.put(target.id(), true);
       LanceField cur = target;
       while (cur.parentId() != -1) {
         keepPart.put(cur.parentId(), true);
         cur = byId.get(cur.parentId());
         if (cur == null) {
-          throw new SchemaException("Cannot project column \"" + path + "\": a parent field is missing from the"
-              + " schema. The schema is corrupt.");
+          throw new SchemaException(
+              "Cannot project column \""
+                  + path
+                  + "\": a parent field is missing from the"
+                  + " schema. The schema is corrupt.");
         }
       }
       if (!tops.contains(cur)) {
@@ -327,7 +376,8 @@ public final class LanceSchema {
     return new LanceSchema(out, metadata);
   }
 
-  private static LanceField prune(LanceField f, Map<Integer, Boolean> whole, Map<Integer, Boolean> part) {
+  private static LanceField prune(
+      LanceField f, Map<Integer, Boolean> whole, Map<Integer, Boolean> part) {
     if (whole.containsKey(f.id()) || f.isLeaf()) {
       return f;
     }
@@ -346,8 +396,12 @@ public final class LanceSchema {
     for (int id : ids) {
       LanceField f = byId.get(id);
       if (f == null || f.parentId() != -1) {
-        throw new SchemaException("Cannot project field id " + id
-            + ": it is not a top-level field of the schema " + this + ".");
+        throw new SchemaException(
+            "Cannot project field id "
+                + id
+                + ": it is not a top-level field of the schema "
+                + this
+                + ".");
       }
       out.add(f);
     }

@@ -13,8 +13,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * Lance's logical type strings (field 5 of {@code lance.file.Field}) and their Arrow types.
  *
  * <p>Spellings, as written by Lance 7: {@code null bool int8 uint8 int16 uint16 int32 uint32 int64
- * uint64 halffloat float double string binary large_string large_binary json date32:day
- * date64:ms time32:s|ms time64:us|ns duration:s|ms|us|ns timestamp:<unit>:<tz or -> decimal:128:<p>:<s>
+ * uint64 halffloat float double string binary large_string large_binary json date32:day date64:ms
+ * time32:s|ms time64:us|ns duration:s|ms|us|ns timestamp:<unit>:<tz or -> decimal:128:<p>:<s>
  * decimal:256:<p>:<s> fixed_size_binary:<n> fixed_size_list:<item type>:<n> struct list list.struct
  * large_list large_list.struct dict:<value type>:<key type>:false}. A fixed-size list is a single
  * Lance field (no child field); its item type is part of the string and its Arrow item field is
@@ -23,10 +23,13 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 public final class LogicalTypes {
   /** Arrow extension metadata key carrying the extension name. */
   public static final String ARROW_EXT_NAME = "ARROW:extension:name";
+
   /** Arrow extension metadata key carrying the extension metadata. */
   public static final String ARROW_EXT_META = "ARROW:extension:metadata";
+
   /** Lance's bfloat16 extension, stored as fixed_size_binary:2 items. */
   public static final String BFLOAT16 = "lance.bfloat16";
+
   /** Arrow's canonical JSON extension; Lance stores it as logical type {@code json}. */
   public static final String ARROW_JSON = "arrow.json";
 
@@ -71,11 +74,12 @@ public final class LogicalTypes {
         ArrowType.Int i = (ArrowType.Int) type;
         yield (i.getIsSigned() ? "int" : "uint") + i.getBitWidth();
       }
-      case FloatingPoint -> switch (((ArrowType.FloatingPoint) type).getPrecision()) {
-        case HALF -> "halffloat";
-        case SINGLE -> "float";
-        case DOUBLE -> "double";
-      };
+      case FloatingPoint ->
+          switch (((ArrowType.FloatingPoint) type).getPrecision()) {
+            case HALF -> "halffloat";
+            case SINGLE -> "float";
+            case DOUBLE -> "double";
+          };
       case Decimal -> {
         ArrowType.Decimal d = (ArrowType.Decimal) type;
         yield "decimal:" + d.getBitWidth() + ":" + d.getPrecision() + ":" + d.getScale();
@@ -91,13 +95,20 @@ public final class LogicalTypes {
       }
       case Timestamp -> {
         ArrowType.Timestamp t = (ArrowType.Timestamp) type;
-        yield "timestamp:" + unit(t.getUnit()) + ":" + (t.getTimezone() == null ? "-" : t.getTimezone());
+        yield "timestamp:"
+            + unit(t.getUnit())
+            + ":"
+            + (t.getTimezone() == null ? "-" : t.getTimezone());
       }
       case Duration -> "duration:" + unit(((ArrowType.Duration) type).getUnit());
-      case FixedSizeBinary -> "fixed_size_binary:" + ((ArrowType.FixedSizeBinary) type).getByteWidth();
+      case FixedSizeBinary ->
+          "fixed_size_binary:" + ((ArrowType.FixedSizeBinary) type).getByteWidth();
       case Struct -> "struct";
-      default -> throw new SchemaException("Cannot store Arrow type " + type
-          + " in a Lance schema: Lance has no logical type for it. Convert the column to a supported type.");
+      default ->
+          throw new SchemaException(
+              "Cannot store Arrow type "
+                  + type
+                  + " in a Lance schema: Lance has no logical type for it. Convert the column to a supported type.");
     };
   }
 
@@ -121,64 +132,92 @@ public final class LogicalTypes {
   }
 
   /**
-   * The Arrow type of a logical type string. For nested types ("struct", "list", ...) the
-   * children come from the schema's child fields; for fixed-size lists the item field is built
-   * here (see {@link #fixedSizeListItem(String)}).
+   * The Arrow type of a logical type string. For nested types ("struct", "list", ...) the children
+   * come from the schema's child fields; for fixed-size lists the item field is built here (see
+   * {@link #fixedSizeListItem(String)}).
    */
   public static ArrowType toArrow(String logicalType) {
     switch (logicalType) {
-      case "null": return ArrowType.Null.INSTANCE;
-      case "bool": return ArrowType.Bool.INSTANCE;
-      case "int8": return new ArrowType.Int(8, true);
-      case "uint8": return new ArrowType.Int(8, false);
-      case "int16": return new ArrowType.Int(16, true);
-      case "uint16": return new ArrowType.Int(16, false);
-      case "int32": return new ArrowType.Int(32, true);
-      case "uint32": return new ArrowType.Int(32, false);
-      case "int64": return new ArrowType.Int(64, true);
-      case "uint64": return new ArrowType.Int(64, false);
-      case "halffloat": return new ArrowType.FloatingPoint(FloatingPointPrecision.HALF);
-      case "float": return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-      case "double": return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-      case "string": return ArrowType.Utf8.INSTANCE;
-      case "binary": return ArrowType.Binary.INSTANCE;
-      case "large_string": return ArrowType.LargeUtf8.INSTANCE;
-      case "large_binary", "json": return ArrowType.LargeBinary.INSTANCE;
-      case "date32:day": return new ArrowType.Date(DateUnit.DAY);
-      case "date64:ms": return new ArrowType.Date(DateUnit.MILLISECOND);
-      case "struct": return ArrowType.Struct.INSTANCE;
-      case "list", "list.struct": return ArrowType.List.INSTANCE;
-      case "large_list", "large_list.struct": return ArrowType.LargeList.INSTANCE;
-      default: break;
+      case "null":
+        return ArrowType.Null.INSTANCE;
+      case "bool":
+        return ArrowType.Bool.INSTANCE;
+      case "int8":
+        return new ArrowType.Int(8, true);
+      case "uint8":
+        return new ArrowType.Int(8, false);
+      case "int16":
+        return new ArrowType.Int(16, true);
+      case "uint16":
+        return new ArrowType.Int(16, false);
+      case "int32":
+        return new ArrowType.Int(32, true);
+      case "uint32":
+        return new ArrowType.Int(32, false);
+      case "int64":
+        return new ArrowType.Int(64, true);
+      case "uint64":
+        return new ArrowType.Int(64, false);
+      case "halffloat":
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.HALF);
+      case "float":
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+      case "double":
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      case "string":
+        return ArrowType.Utf8.INSTANCE;
+      case "binary":
+        return ArrowType.Binary.INSTANCE;
+      case "large_string":
+        return ArrowType.LargeUtf8.INSTANCE;
+      case "large_binary", "json":
+        return ArrowType.LargeBinary.INSTANCE;
+      case "date32:day":
+        return new ArrowType.Date(DateUnit.DAY);
+      case "date64:ms":
+        return new ArrowType.Date(DateUnit.MILLISECOND);
+      case "struct":
+        return ArrowType.Struct.INSTANCE;
+      case "list", "list.struct":
+        return ArrowType.List.INSTANCE;
+      case "large_list", "large_list.struct":
+        return ArrowType.LargeList.INSTANCE;
+      default:
+        break;
     }
     String[] parts = logicalType.split(":", -1);
     try {
       switch (parts[0]) {
         case "time32":
-        case "time64": {
-          int bits = parts[0].equals("time32") ? 32 : 64;
-          return new ArrowType.Time(parseUnit(parts[1], logicalType), bits);
-        }
+        case "time64":
+          {
+            int bits = parts[0].equals("time32") ? 32 : 64;
+            return new ArrowType.Time(parseUnit(parts[1], logicalType), bits);
+          }
         case "duration":
           return new ArrowType.Duration(parseUnit(parts[1], logicalType));
-        case "timestamp": {
-          if (parts.length < 3) {
-            throw unsupported(logicalType);
+        case "timestamp":
+          {
+            if (parts.length < 3) {
+              throw unsupported(logicalType);
+            }
+            // A time zone name may itself contain ':' (e.g. "+05:30").
+            String tz = logicalType.substring(("timestamp:" + parts[1] + ":").length());
+            return new ArrowType.Timestamp(
+                parseUnit(parts[1], logicalType), tz.equals("-") ? null : tz);
           }
-          // A time zone name may itself contain ':' (e.g. "+05:30").
-          String tz = logicalType.substring(("timestamp:" + parts[1] + ":").length());
-          return new ArrowType.Timestamp(parseUnit(parts[1], logicalType), tz.equals("-") ? null : tz);
-        }
-        case "decimal": {
-          if (parts.length != 4) {
-            throw unsupported(logicalType);
+        case "decimal":
+          {
+            if (parts.length != 4) {
+              throw unsupported(logicalType);
+            }
+            int bits = Integer.parseInt(parts[1]);
+            if (bits != 128 && bits != 256) {
+              throw unsupported(logicalType);
+            }
+            return new ArrowType.Decimal(
+                Integer.parseInt(parts[2]), Integer.parseInt(parts[3]), bits);
           }
-          int bits = Integer.parseInt(parts[1]);
-          if (bits != 128 && bits != 256) {
-            throw unsupported(logicalType);
-          }
-          return new ArrowType.Decimal(Integer.parseInt(parts[2]), Integer.parseInt(parts[3]), bits);
-        }
         case "fixed_size_binary":
           return new ArrowType.FixedSizeBinary(Integer.parseInt(parts[1]));
         case "fixed_size_list":
@@ -195,8 +234,11 @@ public final class LogicalTypes {
           throw unsupported(logicalType);
       }
     } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-      throw new SchemaException("Cannot parse Lance logical type \"" + logicalType
-          + "\": malformed number or missing part. The schema may be corrupt.", e);
+      throw new SchemaException(
+          "Cannot parse Lance logical type \""
+              + logicalType
+              + "\": malformed number or missing part. The schema may be corrupt.",
+          e);
     }
   }
 
@@ -208,12 +250,18 @@ public final class LogicalTypes {
     }
     String inner = String.join(":", List.of(parts).subList(1, parts.length - 1));
     if (inner.equals(BFLOAT16)) {
-      return new Field("item", new FieldType(true, new ArrowType.FixedSizeBinary(2), null,
-          Map.of(ARROW_EXT_NAME, BFLOAT16, ARROW_EXT_META, "")), null);
+      return new Field(
+          "item",
+          new FieldType(
+              true,
+              new ArrowType.FixedSizeBinary(2),
+              null,
+              Map.of(ARROW_EXT_NAME, BFLOAT16, ARROW_EXT_META, "")),
+          null);
     }
     ArrowType itemType = toArrow(inner);
-    List<Field> children = itemType instanceof ArrowType.FixedSizeList
-        ? List.of(fixedSizeListItem(inner)) : null;
+    List<Field> children =
+        itemType instanceof ArrowType.FixedSizeList ? List.of(fixedSizeListItem(inner)) : null;
     return new Field("item", FieldType.nullable(itemType), children);
   }
 
@@ -221,8 +269,17 @@ public final class LogicalTypes {
   public static boolean isFixedStride(String logicalType) {
     ArrowType t = toArrow(logicalType);
     return switch (t.getTypeID()) {
-      case Bool, Int, FloatingPoint, Decimal, FixedSizeList, FixedSizeBinary, Duration, Timestamp, Date,
-          Time -> true;
+      case Bool,
+          Int,
+          FloatingPoint,
+          Decimal,
+          FixedSizeList,
+          FixedSizeBinary,
+          Duration,
+          Timestamp,
+          Date,
+          Time ->
+          true;
       default -> false;
     };
   }
@@ -237,7 +294,9 @@ public final class LogicalTypes {
   }
 
   private static SchemaException unsupported(String logicalType) {
-    return new SchemaException("Cannot read Lance logical type \"" + logicalType
-        + "\": it is not supported by this version of lancelot.");
+    return new SchemaException(
+        "Cannot read Lance logical type \""
+            + logicalType
+            + "\": it is not supported by this version of lancelot.");
   }
 }

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>Protocol: write the transaction file under a unique name, then put the manifest of version
  * {@code base + 1} if absent. When another writer already took that version, read the transactions
  * of every version committed since, and for each decide (see {@link Operation#resolve}): rebase
- * onto it, plan the operation again against it, or fail with {@link CommitConflictException}.
- * At most {@value #MAX_ATTEMPTS} attempts. Files written by a writer that never commits are never
+ * onto it, plan the operation again against it, or fail with {@link CommitConflictException}. At
+ * most {@value #MAX_ATTEMPTS} attempts. Files written by a writer that never commits are never
  * referenced by a manifest, so readers ignore them.
  */
 public final class Committer {
@@ -53,7 +53,8 @@ public final class Committer {
    * When a concurrent transaction requires it, {@code planner} makes a new plan against the newer
    * version; the planner may throw to abandon the commit.
    */
-  public Snapshot commit(Snapshot readVersion, Function<Snapshot, Operation> planner, Operation firstPlan) {
+  public Snapshot commit(
+      Snapshot readVersion, Function<Snapshot, Operation> planner, Operation firstPlan) {
     if (readVersion != null) {
       FeatureFlags.checkWritable(paths.root(), readVersion.manifest().getWriterFeatureFlags());
     }
@@ -69,16 +70,23 @@ public final class Committer {
       String location = paths.versionsDir() + "/" + naming.fileName(target);
       if (io.putIfAbsent(location, bytes)) {
         writeHint(target);
-        LOG.debug("Committed {} as version {} of {}", op.kind().displayName(), target, paths.root());
-        // From the bytes just published, not read back: once the version is visible, no storage error
+        LOG.debug(
+            "Committed {} as version {} of {}", op.kind().displayName(), target, paths.root());
+        // From the bytes just published, not read back: once the version is visible, no storage
+        // error
         // may make the commit look failed (a caller retrying it would apply the operation twice).
-        return new Snapshot(paths, new VersionLog.Entry(target, naming, location, bytes.length,
-            System.currentTimeMillis()), ManifestFile.read(new BytesInputFile(location, bytes)));
+        return new Snapshot(
+            paths,
+            new VersionLog.Entry(
+                target, naming, location, bytes.length, System.currentTimeMillis()),
+            ManifestFile.read(new BytesInputFile(location, bytes)));
       }
       if (base == null) {
         io.delete(paths.transactionFile(txnName));
-        throw new CommitConflictException("Cannot create dataset " + paths.root()
-            + ": another writer created it concurrently. Append to it, or overwrite it.");
+        throw new CommitConflictException(
+            "Cannot create dataset "
+                + paths.root()
+                + ": another writer created it concurrently. Append to it, or overwrite it.");
       }
       // Another writer committed `target` first: examine every version we have not seen.
       long latest = VersionLog.latest(io, paths).map(VersionLog.Entry::version).orElse(target);
@@ -90,11 +98,20 @@ public final class Committer {
         Operation.Resolution r = op.resolve(otherTxn);
         if (r == Operation.Resolution.INCOMPATIBLE) {
           io.delete(paths.transactionFile(txnName));
-          throw new CommitConflictException("Cannot commit " + op.kind().displayName() + " to " + paths.root()
-              + ": a concurrent " + OperationKind.of(otherTxn).displayName() + " was committed as version " + v
-              + " (transaction read from " + transactionSource(other) + ") after this operation read version "
-              + readVersionNumber
-              + ", and the two cannot both apply. Retry the operation on the latest version.");
+          throw new CommitConflictException(
+              "Cannot commit "
+                  + op.kind().displayName()
+                  + " to "
+                  + paths.root()
+                  + ": a concurrent "
+                  + OperationKind.of(otherTxn).displayName()
+                  + " was committed as version "
+                  + v
+                  + " (transaction read from "
+                  + transactionSource(other)
+                  + ") after this operation read version "
+                  + readVersionNumber
+                  + ", and the two cannot both apply. Retry the operation on the latest version.");
         }
         replan |= r == Operation.Resolution.REPLAN;
         newest = other;
@@ -109,24 +126,47 @@ public final class Committer {
           txnName = writeTransactionFile(op, readVersionNumber);
         }
       }
-      LOG.info("Version {} of {} was taken by a concurrent writer; rebasing {} onto version {} (attempt {}/{})",
-          target, paths.root(), op.kind().displayName(), base.version(), attempt, MAX_ATTEMPTS);
+      LOG.info(
+          "Version {} of {} was taken by a concurrent writer; rebasing {} onto version {} (attempt {}/{})",
+          target,
+          paths.root(),
+          op.kind().displayName(),
+          base.version(),
+          attempt,
+          MAX_ATTEMPTS);
       backoff(attempt);
     }
     io.delete(paths.transactionFile(txnName));
-    throw new CommitConflictException("Cannot commit " + op.kind().displayName() + " to " + paths.root() + ": "
-        + MAX_ATTEMPTS + " attempts lost the race to concurrent writers. Retry later or reduce write concurrency.");
+    throw new CommitConflictException(
+        "Cannot commit "
+            + op.kind().displayName()
+            + " to "
+            + paths.root()
+            + ": "
+            + MAX_ATTEMPTS
+            + " attempts lost the race to concurrent writers. Retry later or reduce write concurrency.");
   }
 
   private Snapshot load(long version) {
-    VersionLog.Entry entry = VersionLog.find(io, paths, version).orElseThrow(() -> new StorageException(
-        "Cannot read version " + version + " of " + paths.root() + ": its manifest disappeared during a commit"));
+    VersionLog.Entry entry =
+        VersionLog.find(io, paths, version)
+            .orElseThrow(
+                () ->
+                    new StorageException(
+                        "Cannot read version "
+                            + version
+                            + " of "
+                            + paths.root()
+                            + ": its manifest disappeared during a commit"));
     try (InputFile in = io.newInputFile(entry.location())) {
       return new Snapshot(paths, entry, ManifestFile.read(in));
     }
   }
 
-  /** Where {@link #transactionOf} reads a version's transaction: its manifest or its transaction file. */
+  /**
+   * Where {@link #transactionOf} reads a version's transaction: its manifest or its transaction
+   * file.
+   */
   private String transactionSource(Snapshot s) {
     String name = s.manifest().getTransactionFile();
     if (s.file().transaction().isPresent() || name.isEmpty()) {
@@ -161,8 +201,9 @@ public final class Committer {
     try (var out = io.create(paths.transactionFile(name))) {
       out.write(bytes);
     } catch (IOException e) {
-      throw new StorageException("Cannot write transaction file " + paths.transactionFile(name) + ": "
-          + e.getMessage(), e);
+      throw new StorageException(
+          "Cannot write transaction file " + paths.transactionFile(name) + ": " + e.getMessage(),
+          e);
     }
     return name;
   }
@@ -174,11 +215,16 @@ public final class Committer {
 
   private void writeHint(long version) {
     try {
-      io.overwrite(paths.versionHint(), ("{\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
+      io.overwrite(
+          paths.versionHint(), ("{\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
     } catch (RuntimeException e) {
       // The hint is only a hint: readers list _versions/ to find the latest version.
-      LOG.warn("Committed version {} of {} but could not update {}: {}", version, paths.root(),
-          paths.versionHint(), e.getMessage());
+      LOG.warn(
+          "Committed version {} of {} but could not update {}: {}",
+          version,
+          paths.root(),
+          paths.versionHint(),
+          e.getMessage());
     }
   }
 

@@ -5,7 +5,9 @@ import dev.lancelot.engine.io.HadoopFileIO;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 
-/** Locations inside a dataset root. All results are fully-qualified URIs without a trailing slash. */
+/**
+ * Locations inside a dataset root. All results are fully-qualified URIs without a trailing slash.
+ */
 public record DatasetPaths(String root) {
   public static final String VERSIONS = "_versions";
   public static final String DATA = "data";
@@ -18,8 +20,8 @@ public record DatasetPaths(String root) {
   }
 
   /**
-   * The paths of {@code location} qualified under {@code conf} (see
-   * {@link HadoopFileIO#qualify(String, Configuration)}).
+   * The paths of {@code location} qualified under {@code conf} (see {@link
+   * HadoopFileIO#qualify(String, Configuration)}).
    */
   public static DatasetPaths of(String location, Configuration conf) {
     return new DatasetPaths(HadoopFileIO.qualify(location, conf));
@@ -59,7 +61,10 @@ public record DatasetPaths(String root) {
 
   /** Resolves {@code relative} under {@code dir}, refusing anything that escapes the root. */
   public String resolveInside(String dir, String relative, String what) {
-    if (relative.isEmpty() || relative.startsWith("/") || relative.startsWith("\\") || relative.contains("\\")
+    if (relative.isEmpty()
+        || relative.startsWith("/")
+        || relative.startsWith("\\")
+        || relative.contains("\\")
         || hasScheme(relative)) {
       throw escape(what, relative);
     }
@@ -81,7 +86,13 @@ public record DatasetPaths(String root) {
   }
 
   private LancelotException escape(String what, String path) {
-    return new LancelotException("Cannot read dataset " + root + ": the manifest lists " + what + " path \"" + path
-        + "\", which escapes the dataset root. The manifest is corrupt or crafted; refusing to follow it.");
+    return new LancelotException(
+        "Cannot read dataset "
+            + root
+            + ": the manifest lists "
+            + what
+            + " path \""
+            + path
+            + "\", which escapes the dataset root. The manifest is corrupt or crafted; refusing to follow it.");
   }
 }

@@ -8,7 +8,6 @@ import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.format.proto.TableProtos.Manifest;
 import dev.lancelot.engine.format.proto.TransactionProtos.Transaction;
 import dev.lancelot.engine.index.IndexSegment;
-import org.roaringbitmap.RoaringBitmap;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Computes the manifest of version {@code base + 1} from the base version and an operation, as
@@ -55,8 +55,8 @@ final class ManifestBuilder {
       }
       for (DataFragment f : d.updatedFragments()) {
         if (!byId.containsKey(f.getId())) {
-          throw new IllegalStateException("Delete updates fragment " + f.getId() + " absent from version "
-              + base.version());
+          throw new IllegalStateException(
+              "Delete updates fragment " + f.getId() + " absent from version " + base.version());
         }
         byId.put(f.getId(), f);
       }
@@ -69,8 +69,8 @@ final class ManifestBuilder {
       }
       for (DataFragment f : u.updatedFragments()) {
         if (!byId.containsKey(f.getId())) {
-          throw new IllegalStateException("Update changes fragment " + f.getId() + " absent from version "
-              + base.version());
+          throw new IllegalStateException(
+              "Update changes fragment " + f.getId() + " absent from version " + base.version());
         }
         byId.put(f.getId(), f);
       }
@@ -89,8 +89,10 @@ final class ManifestBuilder {
       m.clearFields().addAllFields(o.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(o.schemaMetadata());
       if (base == null || o.dataFormatVersion() != null) {
-        String fileVersion = o.dataFormatVersion() == null ? DEFAULT_FILE_VERSION : o.dataFormatVersion();
-        m.setDataFormat(Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(fileVersion));
+        String fileVersion =
+            o.dataFormatVersion() == null ? DEFAULT_FILE_VERSION : o.dataFormatVersion();
+        m.setDataFormat(
+            Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(fileVersion));
       }
       indices = List.of();
     } else if (op instanceof Operation.Rewrite r) {
@@ -102,13 +104,15 @@ final class ManifestBuilder {
       m.clearSchemaMetadata().putAllSchemaMetadata(mg.schemaMetadata());
     } else if (op instanceof Operation.UpdateConfig uc) {
       fragments = new ArrayList<>(base.fragments());
-      uc.entries().forEach((key, value) -> {
-        if (value.isPresent()) {
-          m.putConfig(key, value.get());
-        } else {
-          m.removeConfig(key);
-        }
-      });
+      uc.entries()
+          .forEach(
+              (key, value) -> {
+                if (value.isPresent()) {
+                  m.putConfig(key, value.get());
+                } else {
+                  m.removeConfig(key);
+                }
+              });
     } else if (op instanceof Operation.Project p) {
       fragments = new ArrayList<>(base.fragments());
       m.clearFields().addAllFields(p.schema());
@@ -144,12 +148,14 @@ final class ManifestBuilder {
     }
     boolean deletions = fragments.stream().anyMatch(DataFragment::hasDeletionFile);
     long keepReader = m.getReaderFeatureFlags() & ~FeatureFlags.DELETION_FILES;
-    long keepWriter = m.getWriterFeatureFlags() & ~(FeatureFlags.DELETION_FILES | FeatureFlags.TABLE_CONFIG);
+    long keepWriter =
+        m.getWriterFeatureFlags() & ~(FeatureFlags.DELETION_FILES | FeatureFlags.TABLE_CONFIG);
     long flag = deletions ? FeatureFlags.DELETION_FILES : 0;
     long config = m.getConfigCount() > 0 ? FeatureFlags.TABLE_CONFIG : 0;
     m.setReaderFeatureFlags(keepReader | flag);
     m.setWriterFeatureFlags(keepWriter | flag | config);
-    m.setWriterVersion(Manifest.WriterVersion.newBuilder().setLibrary(WRITER_LIBRARY).setVersion(WRITER_VERSION));
+    m.setWriterVersion(
+        Manifest.WriterVersion.newBuilder().setLibrary(WRITER_LIBRARY).setVersion(WRITER_VERSION));
     m.setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
     m.setTransactionFile(transactionFile);
     m.clearTag();
@@ -162,8 +168,8 @@ final class ManifestBuilder {
    * The index segments whose fields all exist in {@code schema}: as Lance, dropping a column drops
    * the indexes on it.
    */
-  private static List<IndexMetadata> onExistingFields(List<IndexMetadata> indices,
-      List<dev.lancelot.engine.format.proto.FileProtos.Field> schema) {
+  private static List<IndexMetadata> onExistingFields(
+      List<IndexMetadata> indices, List<dev.lancelot.engine.format.proto.FileProtos.Field> schema) {
     Set<Integer> ids = new HashSet<>();
     schema.forEach(f -> ids.add(f.getId()));
     List<IndexMetadata> out = new ArrayList<>();
@@ -185,8 +191,14 @@ final class ManifestBuilder {
     for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
       for (DataFragment f : g.getNewFragmentsList()) {
         if (f.getId() < next) {
-          throw new IllegalStateException("Rewrite assigns fragment id " + f.getId() + ", already used by version "
-              + base.version() + " (next free id " + next + ")");
+          throw new IllegalStateException(
+              "Rewrite assigns fragment id "
+                  + f.getId()
+                  + ", already used by version "
+                  + base.version()
+                  + " (next free id "
+                  + next
+                  + ")");
         }
       }
       int start = -1;
@@ -197,8 +209,11 @@ final class ManifestBuilder {
         }
       }
       if (start < 0) {
-        throw new IllegalStateException("Rewrite replaces fragment " + g.getOldFragments(0).getId()
-            + ", absent from version " + base.version());
+        throw new IllegalStateException(
+            "Rewrite replaces fragment "
+                + g.getOldFragments(0).getId()
+                + ", absent from version "
+                + base.version());
       }
       boolean contiguous = start + g.getOldFragmentsCount() <= fragments.size();
       for (int i = 0; contiguous && i < g.getOldFragmentsCount(); i++) {
@@ -213,8 +228,11 @@ final class ManifestBuilder {
         int before = fragments.size();
         fragments.removeIf(f -> old.contains(f.getId()));
         if (before - fragments.size() != old.size()) {
-          throw new IllegalStateException("Rewrite replaces fragments " + old + ", not all present in version "
-              + base.version());
+          throw new IllegalStateException(
+              "Rewrite replaces fragments "
+                  + old
+                  + ", not all present in version "
+                  + base.version());
         }
         fragments.addAll(g.getNewFragmentsList());
       }
@@ -243,17 +261,23 @@ final class ManifestBuilder {
           g.getNewFragmentsList().forEach(f -> covered.add((int) f.getId()));
         }
       }
-      IndexMetadata.Builder b = index.toBuilder().setUuid(ri.getNewId())
-          .setFragmentBitmap(IndexSegment.bitmapBytes(covered))
-          .clearFiles().addAllFiles(ri.getNewIndexFilesList());
+      IndexMetadata.Builder b =
+          index.toBuilder()
+              .setUuid(ri.getNewId())
+              .setFragmentBitmap(IndexSegment.bitmapBytes(covered))
+              .clearFiles()
+              .addAllFiles(ri.getNewIndexFilesList());
       if (ri.hasNewIndexDetails()) {
         b.setIndexDetails(ri.getNewIndexDetails());
       }
       out.add(b.build());
     }
     if (!byOld.isEmpty()) {
-      throw new IllegalStateException("Rewrite remaps " + byOld.size() + " index segment(s) absent from version "
-          + base.version());
+      throw new IllegalStateException(
+          "Rewrite remaps "
+              + byOld.size()
+              + " index segment(s) absent from version "
+              + base.version());
     }
     return out;
   }

@@ -46,8 +46,11 @@ public sealed interface Operation {
 
     @Override
     public Transaction toTransaction(long readVersion, String uuid) {
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setAppend(Transaction.Append.newBuilder().addAllFragments(fragments)).build();
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setAppend(Transaction.Append.newBuilder().addAllFragments(fragments))
+          .build();
     }
 
     @Override
@@ -65,7 +68,8 @@ public sealed interface Operation {
    * Deletion: fragments whose deletion file changed, and fragments whose every row is now deleted
    * (removed from the manifest).
    */
-  record Delete(List<DataFragment> updatedFragments, List<Long> deletedFragmentIds, String predicate)
+  record Delete(
+      List<DataFragment> updatedFragments, List<Long> deletedFragmentIds, String predicate)
       implements Operation {
     public Delete {
       updatedFragments = List.copyOf(updatedFragments);
@@ -87,9 +91,14 @@ public sealed interface Operation {
 
     @Override
     public Transaction toTransaction(long readVersion, String uuid) {
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setDelete(Transaction.Delete.newBuilder().addAllUpdatedFragments(updatedFragments)
-              .addAllDeletedFragmentIds(deletedFragmentIds).setPredicate(predicate == null ? "" : predicate))
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setDelete(
+              Transaction.Delete.newBuilder()
+                  .addAllUpdatedFragments(updatedFragments)
+                  .addAllDeletedFragmentIds(deletedFragmentIds)
+                  .setPredicate(predicate == null ? "" : predicate))
           .build();
     }
 
@@ -127,7 +136,10 @@ public sealed interface Operation {
    * concurrent transaction that touched one of the same fragments makes it fail, one that touched
    * others (or only appended) lets it rebase.
    */
-  record Update(List<Long> removedFragmentIds, List<DataFragment> updatedFragments, List<DataFragment> newFragments)
+  record Update(
+      List<Long> removedFragmentIds,
+      List<DataFragment> updatedFragments,
+      List<DataFragment> newFragments)
       implements Operation {
     public Update {
       removedFragmentIds = List.copyOf(removedFragmentIds);
@@ -152,10 +164,15 @@ public sealed interface Operation {
     public Transaction toTransaction(long readVersion, String uuid) {
       // fields_modified stays empty: rows move to new fragments, no column of an existing
       // fragment is rewritten, so no index loses coverage of a fragment (as Lance's REWRITE_ROWS).
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setUpdate(Transaction.Update.newBuilder().addAllRemovedFragmentIds(removedFragmentIds)
-              .addAllUpdatedFragments(updatedFragments).addAllNewFragments(newFragments)
-              .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS))
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setUpdate(
+              Transaction.Update.newBuilder()
+                  .addAllRemovedFragmentIds(removedFragmentIds)
+                  .addAllUpdatedFragments(updatedFragments)
+                  .addAllNewFragments(newFragments)
+                  .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS))
           .build();
     }
 
@@ -166,10 +183,14 @@ public sealed interface Operation {
         // column's values in them are never read.
         case APPEND, CREATE_INDEX, RESERVE_FRAGMENTS, CLONE, UPDATE_CONFIG, UPDATE_BASES, PROJECT ->
             Resolution.COMPATIBLE;
-        case DELETE -> overlaps(other.getDelete().getUpdatedFragmentsList(),
-            other.getDelete().getDeletedFragmentIdsList());
-        case UPDATE -> overlaps(other.getUpdate().getUpdatedFragmentsList(),
-            other.getUpdate().getRemovedFragmentIdsList());
+        case DELETE ->
+            overlaps(
+                other.getDelete().getUpdatedFragmentsList(),
+                other.getDelete().getDeletedFragmentIdsList());
+        case UPDATE ->
+            overlaps(
+                other.getUpdate().getUpdatedFragmentsList(),
+                other.getUpdate().getRemovedFragmentIdsList());
         // Rewrites and data replacements are not modelled (their fragments are unknown here), added
         // columns would be missing from the new rows, and replaced data invalidates the rows read.
         case REWRITE, DATA_REPLACEMENT, MERGE, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN ->
@@ -194,8 +215,12 @@ public sealed interface Operation {
   }
 
   /** Replaces all data (and the schema); also creates a dataset. Drops every index. */
-  record Overwrite(List<Field> schema, Map<String, ByteString> schemaMetadata, List<DataFragment> fragments,
-      String dataFormatVersion) implements Operation {
+  record Overwrite(
+      List<Field> schema,
+      Map<String, ByteString> schemaMetadata,
+      List<DataFragment> fragments,
+      String dataFormatVersion)
+      implements Operation {
     public Overwrite {
       schema = List.copyOf(schema);
       schemaMetadata = Map.copyOf(schemaMetadata);
@@ -209,9 +234,14 @@ public sealed interface Operation {
 
     @Override
     public Transaction toTransaction(long readVersion, String uuid) {
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setOverwrite(Transaction.Overwrite.newBuilder().addAllFragments(fragments).addAllSchema(schema)
-              .putAllSchemaMetadata(schemaMetadata))
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setOverwrite(
+              Transaction.Overwrite.newBuilder()
+                  .addAllFragments(fragments)
+                  .addAllSchema(schema)
+                  .putAllSchemaMetadata(schemaMetadata))
           .build();
     }
 
@@ -231,7 +261,9 @@ public sealed interface Operation {
    * store row addresses made of them, so the ids cannot change at commit time. Any concurrent
    * commit that adds fragments or changes the rewritten fragments or indexes therefore conflicts.
    */
-  record Rewrite(List<Transaction.Rewrite.RewriteGroup> groups, List<Transaction.Rewrite.RewrittenIndex> rewrittenIndices)
+  record Rewrite(
+      List<Transaction.Rewrite.RewriteGroup> groups,
+      List<Transaction.Rewrite.RewrittenIndex> rewrittenIndices)
       implements Operation {
     public Rewrite {
       groups = List.copyOf(groups);
@@ -253,8 +285,13 @@ public sealed interface Operation {
 
     @Override
     public Transaction toTransaction(long readVersion, String uuid) {
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setRewrite(Transaction.Rewrite.newBuilder().addAllGroups(groups).addAllRewrittenIndices(rewrittenIndices))
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setRewrite(
+              Transaction.Rewrite.newBuilder()
+                  .addAllGroups(groups)
+                  .addAllRewrittenIndices(rewrittenIndices))
           .build();
     }
 
@@ -282,7 +319,8 @@ public sealed interface Operation {
   }
 
   /** Adds index segments and removes replaced ones. */
-  record CreateIndex(List<IndexMetadata> newIndices, List<IndexMetadata> removedIndices) implements Operation {
+  record CreateIndex(List<IndexMetadata> newIndices, List<IndexMetadata> removedIndices)
+      implements Operation {
     public CreateIndex {
       newIndices = List.copyOf(newIndices);
       removedIndices = List.copyOf(removedIndices);
@@ -295,16 +333,28 @@ public sealed interface Operation {
 
     @Override
     public Transaction toTransaction(long readVersion, String uuid) {
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setCreateIndex(Transaction.CreateIndex.newBuilder().addAllNewIndices(newIndices)
-              .addAllRemovedIndices(removedIndices))
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setCreateIndex(
+              Transaction.CreateIndex.newBuilder()
+                  .addAllNewIndices(newIndices)
+                  .addAllRemovedIndices(removedIndices))
           .build();
     }
 
     @Override
     public Resolution resolve(Transaction other) {
       return switch (OperationKind.of(other)) {
-        case APPEND, CLONE, UPDATE_BASES, DELETE, UPDATE, MERGE, RESERVE_FRAGMENTS, PROJECT, UPDATE_CONFIG ->
+        case APPEND,
+            CLONE,
+            UPDATE_BASES,
+            DELETE,
+            UPDATE,
+            MERGE,
+            RESERVE_FRAGMENTS,
+            PROJECT,
+            UPDATE_CONFIG ->
             Resolution.COMPATIBLE;
         case CREATE_INDEX -> {
           Set<String> mine = new HashSet<>();
@@ -316,7 +366,8 @@ public sealed interface Operation {
           }
           yield Resolution.COMPATIBLE;
         }
-        case REWRITE, DATA_REPLACEMENT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+        case REWRITE, DATA_REPLACEMENT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN ->
+            Resolution.INCOMPATIBLE;
       };
     }
   }
@@ -324,11 +375,12 @@ public sealed interface Operation {
   /**
    * Columns added (Lance's {@code Merge}): {@code fragments} are all the fragments of the new
    * version, each with its data files (a new one holding the added fields, or unchanged when the
-   * added columns read as nulls), and {@code schema} the new schema. The fragment list was read from
-   * one version, so anything that changed fragments or the schema meanwhile makes it fail; index
-   * builds and config changes are rebased over.
+   * added columns read as nulls), and {@code schema} the new schema. The fragment list was read
+   * from one version, so anything that changed fragments or the schema meanwhile makes it fail;
+   * index builds and config changes are rebased over.
    */
-  record Merge(List<DataFragment> fragments, List<Field> schema, Map<String, ByteString> schemaMetadata)
+  record Merge(
+      List<DataFragment> fragments, List<Field> schema, Map<String, ByteString> schemaMetadata)
       implements Operation {
     public Merge {
       fragments = List.copyOf(fragments);
@@ -343,16 +395,22 @@ public sealed interface Operation {
 
     @Override
     public Transaction toTransaction(long readVersion, String uuid) {
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setMerge(Transaction.Merge.newBuilder().addAllFragments(fragments).addAllSchema(schema)
-              .putAllSchemaMetadata(schemaMetadata))
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setMerge(
+              Transaction.Merge.newBuilder()
+                  .addAllFragments(fragments)
+                  .addAllSchema(schema)
+                  .putAllSchemaMetadata(schemaMetadata))
           .build();
     }
 
     @Override
     public Resolution resolve(Transaction other) {
       return switch (OperationKind.of(other)) {
-        case CREATE_INDEX, RESERVE_FRAGMENTS, UPDATE_CONFIG, UPDATE_BASES, CLONE -> Resolution.COMPATIBLE;
+        case CREATE_INDEX, RESERVE_FRAGMENTS, UPDATE_CONFIG, UPDATE_BASES, CLONE ->
+            Resolution.COMPATIBLE;
         default -> Resolution.INCOMPATIBLE;
       };
     }
@@ -377,14 +435,25 @@ public sealed interface Operation {
 
     @Override
     public Transaction toTransaction(long readVersion, String uuid) {
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setProject(Transaction.Project.newBuilder().addAllSchema(schema)).build();
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setProject(Transaction.Project.newBuilder().addAllSchema(schema))
+          .build();
     }
 
     @Override
     public Resolution resolve(Transaction other) {
       return switch (OperationKind.of(other)) {
-        case APPEND, DELETE, UPDATE, CREATE_INDEX, REWRITE, RESERVE_FRAGMENTS, UPDATE_CONFIG, UPDATE_BASES, CLONE ->
+        case APPEND,
+            DELETE,
+            UPDATE,
+            CREATE_INDEX,
+            REWRITE,
+            RESERVE_FRAGMENTS,
+            UPDATE_CONFIG,
+            UPDATE_BASES,
+            CLONE ->
             Resolution.COMPATIBLE;
         case MERGE, PROJECT, OVERWRITE, RESTORE, DATA_REPLACEMENT, UPDATE_MEM_WAL_STATE, UNKNOWN ->
             Resolution.INCOMPATIBLE;
@@ -393,9 +462,9 @@ public sealed interface Operation {
   }
 
   /**
-   * Table config entries set ({@code value} present) or removed (absent), Lance's {@code UpdateConfig}.
-   * Compatible with every data change; a concurrent change of the same keys, an overwrite or a
-   * restore makes it fail.
+   * Table config entries set ({@code value} present) or removed (absent), Lance's {@code
+   * UpdateConfig}. Compatible with every data change; a concurrent change of the same keys, an
+   * overwrite or a restore makes it fail.
    */
   record UpdateConfig(Map<String, java.util.Optional<String>> entries) implements Operation {
     public UpdateConfig {
@@ -410,13 +479,20 @@ public sealed interface Operation {
     @Override
     public Transaction toTransaction(long readVersion, String uuid) {
       Transaction.UpdateMap.Builder map = Transaction.UpdateMap.newBuilder();
-      entries.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
-        Transaction.UpdateMapEntry.Builder entry = Transaction.UpdateMapEntry.newBuilder().setKey(e.getKey());
-        e.getValue().ifPresent(entry::setValue);
-        map.addUpdateEntries(entry);
-      });
-      return Transaction.newBuilder().setReadVersion(readVersion).setUuid(uuid)
-          .setUpdateConfig(Transaction.UpdateConfig.newBuilder().setConfigUpdates(map)).build();
+      entries.entrySet().stream()
+          .sorted(Map.Entry.comparingByKey())
+          .forEach(
+              e -> {
+                Transaction.UpdateMapEntry.Builder entry =
+                    Transaction.UpdateMapEntry.newBuilder().setKey(e.getKey());
+                e.getValue().ifPresent(entry::setValue);
+                map.addUpdateEntries(entry);
+              });
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setUpdateConfig(Transaction.UpdateConfig.newBuilder().setConfigUpdates(map))
+          .build();
     }
 
     @Override
@@ -426,12 +502,14 @@ public sealed interface Operation {
           if (!other.hasUpdateConfig() || !other.getUpdateConfig().hasConfigUpdates()) {
             yield Resolution.INCOMPATIBLE; // written in a form not modelled here: keys unknown
           }
-          for (Transaction.UpdateMapEntry e : other.getUpdateConfig().getConfigUpdates().getUpdateEntriesList()) {
+          for (Transaction.UpdateMapEntry e :
+              other.getUpdateConfig().getConfigUpdates().getUpdateEntriesList()) {
             if (entries.containsKey(e.getKey())) {
               yield Resolution.INCOMPATIBLE;
             }
           }
-          yield other.getUpdateConfig().getConfigUpdates().getReplace() ? Resolution.INCOMPATIBLE
+          yield other.getUpdateConfig().getConfigUpdates().getReplace()
+              ? Resolution.INCOMPATIBLE
               : Resolution.COMPATIBLE;
         }
         case OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;

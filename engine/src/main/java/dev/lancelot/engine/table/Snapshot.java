@@ -8,7 +8,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** One committed version of a dataset: its manifest, index section and the transaction that made it. */
+/**
+ * One committed version of a dataset: its manifest, index section and the transaction that made it.
+ */
 public record Snapshot(DatasetPaths paths, VersionLog.Entry entry, ManifestFile file) {
 
   public long version() {
@@ -45,7 +47,8 @@ public record Snapshot(DatasetPaths paths, VersionLog.Entry entry, ManifestFile 
   public long countRows() {
     long n = 0;
     for (DataFragment f : fragments()) {
-      n += f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      n +=
+          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
     }
     return n;
   }

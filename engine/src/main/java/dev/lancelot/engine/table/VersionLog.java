@@ -13,7 +13,8 @@ import java.util.Optional;
 /** The manifests in {@code _versions/}: listing, naming scheme detection, latest version. */
 public final class VersionLog {
   /** One manifest file. */
-  public record Entry(long version, ManifestNaming naming, String location, long size, long modificationTime) {}
+  public record Entry(
+      long version, ManifestNaming naming, String location, long size, long modificationTime) {}
 
   private VersionLog() {}
 
@@ -28,13 +29,21 @@ public final class VersionLog {
       Optional<ManifestNaming.Parsed> parsed = ManifestNaming.parse(f.name());
       if (parsed.isPresent()) {
         seen.add(parsed.get().naming());
-        out.add(new Entry(parsed.get().version(), parsed.get().naming(), f.location(), f.length(),
-            f.modificationTime()));
+        out.add(
+            new Entry(
+                parsed.get().version(),
+                parsed.get().naming(),
+                f.location(),
+                f.length(),
+                f.modificationTime()));
       }
     }
     if (seen.size() > 1) {
-      throw new LancelotException("Cannot read dataset " + paths.root() + ": _versions/ mixes both manifest naming "
-          + "schemes ({v}.manifest and the 20-digit form). Migrate the dataset to one scheme with Lance.");
+      throw new LancelotException(
+          "Cannot read dataset "
+              + paths.root()
+              + ": _versions/ mixes both manifest naming "
+              + "schemes ({v}.manifest and the 20-digit form). Migrate the dataset to one scheme with Lance.");
     }
     out.sort(Comparator.comparingLong(Entry::version));
     return out;

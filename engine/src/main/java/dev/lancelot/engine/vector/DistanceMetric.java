@@ -10,9 +10,9 @@ import java.util.Locale;
  *   <li>{@link #L2}: squared Euclidean distance {@code Σ (a-b)²} (no square root).
  *   <li>{@link #COSINE}: {@code 1 - a·b / (|a| |b|)}, in [0, 2]. A zero vector on either side gives
  *       NaN, exactly as Lance (0/0); NaN sorts after every number in {@code TopKCollector}.
- *   <li>{@link #DOT}: {@code 1 - a·b}. Lance changed this from {@code -a·b} in 0.13
- *       ({@code dot_distance} in {@code distance/dot.rs}); the order is the same, the values are
- *       shifted by one, and Lance reports them in {@code _distance}.
+ *   <li>{@link #DOT}: {@code 1 - a·b}. Lance changed this from {@code -a·b} in 0.13 ({@code
+ *       dot_distance} in {@code distance/dot.rs}); the order is the same, the values are shifted by
+ *       one, and Lance reports them in {@code _distance}.
  *   <li>{@link #HAMMING}: number of differing bits of two uint8 (binary) vectors.
  * </ul>
  *
@@ -37,7 +37,9 @@ public enum DistanceMetric {
     this.protoValue = protoValue;
   }
 
-  /** The name Lance prints and parses ({@code l2}, {@code cosine}, {@code dot}, {@code hamming}). */
+  /**
+   * The name Lance prints and parses ({@code l2}, {@code cosine}, {@code dot}, {@code hamming}).
+   */
   public String lanceName() {
     return lanceName;
   }
@@ -64,8 +66,10 @@ public enum DistanceMetric {
           break;
       }
     }
-    throw new VectorException("Cannot parse distance metric '" + name
-        + "': it is not a metric Lance knows. Use one of l2, cosine, dot, hamming.");
+    throw new VectorException(
+        "Cannot parse distance metric '"
+            + name
+            + "': it is not a metric Lance knows. Use one of l2, cosine, dot, hamming.");
   }
 
   public static DistanceMetric fromProto(int value) {
@@ -81,15 +85,27 @@ public enum DistanceMetric {
     return (this == HAMMING) == (type == ElementType.UINT8);
   }
 
-  /** Throws a {@link VectorException} naming a usable metric when this one does not fit {@code type}. */
+  /**
+   * Throws a {@link VectorException} naming a usable metric when this one does not fit {@code
+   * type}.
+   */
   public void checkSupports(ElementType type) {
     if (!supports(type)) {
-      String fix = type == ElementType.UINT8
-          ? "Use hamming for uint8 (binary) vectors, or store the vectors as float32/float16."
-          : "Use l2, cosine or dot for float vectors; hamming needs uint8 (binary) vectors.";
-      throw new VectorException("Cannot compute " + lanceName + " distance on " + type.arrowName()
-          + " vectors: Lance supports " + lanceName + " only on "
-          + (this == HAMMING ? "uint8" : "float32/float16") + " vectors. " + fix);
+      String fix =
+          type == ElementType.UINT8
+              ? "Use hamming for uint8 (binary) vectors, or store the vectors as float32/float16."
+              : "Use l2, cosine or dot for float vectors; hamming needs uint8 (binary) vectors.";
+      throw new VectorException(
+          "Cannot compute "
+              + lanceName
+              + " distance on "
+              + type.arrowName()
+              + " vectors: Lance supports "
+              + lanceName
+              + " only on "
+              + (this == HAMMING ? "uint8" : "float32/float16")
+              + " vectors. "
+              + fix);
     }
   }
 
@@ -116,8 +132,8 @@ public enum DistanceMetric {
   }
 
   /** Distances from one float32 query to {@code count} vectors stored back to back. */
-  public void distances(float[] q, int qOff, float[] data, int dataOff, int count, int dim, float[] out,
-      int outOff) {
+  public void distances(
+      float[] q, int qOff, float[] data, int dataOff, int count, int dim, float[] out, int outOff) {
     switch (this) {
       case L2:
         K.squareDistances(q, qOff, data, dataOff, count, dim, out, outOff);
@@ -152,21 +168,22 @@ public enum DistanceMetric {
   }
 
   /** Distances from one float16 query to {@code count} float16 vectors stored back to back. */
-  public void distances(short[] q, int qOff, short[] data, int dataOff, int count, int dim, float[] out,
-      int outOff) {
+  public void distances(
+      short[] q, int qOff, short[] data, int dataOff, int count, int dim, float[] out, int outOff) {
     switch (this) {
       case L2:
         for (int i = 0; i < count; i++) {
           out[outOff + i] = K.squareDistanceF16(q, qOff, data, dataOff + i * dim, dim);
         }
         return;
-      case COSINE: {
-        float qNorm = K.normF16(q, qOff, dim);
-        for (int i = 0; i < count; i++) {
-          out[outOff + i] = K.cosineDistanceF16(q, qOff, qNorm, data, dataOff + i * dim, dim);
+      case COSINE:
+        {
+          float qNorm = K.normF16(q, qOff, dim);
+          for (int i = 0; i < count; i++) {
+            out[outOff + i] = K.cosineDistanceF16(q, qOff, qNorm, data, dataOff + i * dim, dim);
+          }
+          return;
         }
-        return;
-      }
       case DOT:
         for (int i = 0; i < count; i++) {
           out[outOff + i] = 1f - K.dotProductF16(q, qOff, data, dataOff + i * dim, dim);
@@ -184,8 +201,8 @@ public enum DistanceMetric {
   }
 
   /** Hamming distances from one uint8 query to {@code count} vectors of {@code dim} bytes. */
-  public void distances(byte[] q, int qOff, byte[] data, int dataOff, int count, int dim, float[] out,
-      int outOff) {
+  public void distances(
+      byte[] q, int qOff, byte[] data, int dataOff, int count, int dim, float[] out, int outOff) {
     checkSupports(ElementType.UINT8);
     for (int i = 0; i < count; i++) {
       out[outOff + i] = K.hammingDistance(q, qOff, data, dataOff + i * dim, dim);
@@ -201,9 +218,9 @@ public enum DistanceMetric {
   }
 
   /**
-   * Normalizes like {@link #normalize} and returns {@code false}, leaving the vector unchanged, when
-   * it has no direction (zero norm) or a non-finite norm: Lance's normalization turns such vectors
-   * into NaN and then drops them from cosine indexes.
+   * Normalizes like {@link #normalize} and returns {@code false}, leaving the vector unchanged,
+   * when it has no direction (zero norm) or a non-finite norm: Lance's normalization turns such
+   * vectors into NaN and then drops them from cosine indexes.
    */
   public static boolean normalizeOrFalse(float[] v, int off, int dim) {
     float norm = K.norm(v, off, dim);

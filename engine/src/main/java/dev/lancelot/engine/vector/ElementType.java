@@ -1,9 +1,9 @@
 package dev.lancelot.engine.vector;
 
 /**
- * Element types of vector columns ({@code fixed_size_list<T, dim>}) the kernels understand, and
- * how each is held in memory: float32 in {@code float[]}, float16 as its IEEE-754 half-precision
- * bits in {@code short[]} (see {@link Float16}), uint8 in {@code byte[]} (read unsigned).
+ * Element types of vector columns ({@code fixed_size_list<T, dim>}) the kernels understand, and how
+ * each is held in memory: float32 in {@code float[]}, float16 as its IEEE-754 half-precision bits
+ * in {@code short[]} (see {@link Float16}), uint8 in {@code byte[]} (read unsigned).
  */
 public enum ElementType {
   FLOAT32("float32", 4),

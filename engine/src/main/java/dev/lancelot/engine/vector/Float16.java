@@ -1,9 +1,9 @@
 package dev.lancelot.engine.vector;
 
 /**
- * IEEE-754 half precision ("float16", Arrow's HalfFloat) held as the raw 16 bits in a
- * {@code short}. Java 17 has no half-float type, so conversion is done here: decoding uses a
- * 65,536-entry table (256 KiB, built once), encoding rounds to nearest-even.
+ * IEEE-754 half precision ("float16", Arrow's HalfFloat) held as the raw 16 bits in a {@code
+ * short}. Java 17 has no half-float type, so conversion is done here: decoding uses a 65,536-entry
+ * table (256 KiB, built once), encoding rounds to nearest-even.
  */
 public final class Float16 {
   private static final float[] TO_FLOAT = new float[1 << 16];

@@ -32,34 +32,42 @@ public interface VectorKernels {
     return (float) Math.sqrt(dotProduct(a, off, a, off, dim));
   }
 
-  default void squareDistances(float[] q, int qOff, float[] data, int dataOff, int count, int dim,
-      float[] out, int outOff) {
+  default void squareDistances(
+      float[] q, int qOff, float[] data, int dataOff, int count, int dim, float[] out, int outOff) {
     for (int i = 0; i < count; i++) {
       out[outOff + i] = squareDistance(q, qOff, data, dataOff + i * dim, dim);
     }
   }
 
-  default void dotProducts(float[] q, int qOff, float[] data, int dataOff, int count, int dim,
-      float[] out, int outOff) {
+  default void dotProducts(
+      float[] q, int qOff, float[] data, int dataOff, int count, int dim, float[] out, int outOff) {
     for (int i = 0; i < count; i++) {
       out[outOff + i] = dotProduct(q, qOff, data, dataOff + i * dim, dim);
     }
   }
 
-  default void cosineDistances(float[] q, int qOff, float qNorm, float[] data, int dataOff, int count,
-      int dim, float[] out, int outOff) {
+  default void cosineDistances(
+      float[] q,
+      int qOff,
+      float qNorm,
+      float[] data,
+      int dataOff,
+      int count,
+      int dim,
+      float[] out,
+      int outOff) {
     for (int i = 0; i < count; i++) {
       out[outOff + i] = cosineDistance(q, qOff, qNorm, data, dataOff + i * dim, dim);
     }
   }
 
   /** {@code out[i] = Σ_d (q[d] - columns[colOff + d*count + i])²} for {@code i < count}. */
-  void squareDistancesToColumns(float[] q, int qOff, int dim, float[] columns, int colOff, int count,
-      float[] out);
+  void squareDistancesToColumns(
+      float[] q, int qOff, int dim, float[] columns, int colOff, int count, float[] out);
 
   /** {@code out[i] = Σ_d q[d] * columns[colOff + d*count + i]} for {@code i < count}. */
-  void dotProductsToColumns(float[] q, int qOff, int dim, float[] columns, int colOff, int count,
-      float[] out);
+  void dotProductsToColumns(
+      float[] q, int qOff, int dim, float[] columns, int colOff, int count, float[] out);
 
   float dotProductF16(short[] a, int aOff, short[] b, int bOff, int dim);
 
@@ -74,7 +82,9 @@ public interface VectorKernels {
   /** Number of differing bits over {@code len} bytes. */
   int hammingDistance(byte[] a, int aOff, byte[] b, int bOff, int len);
 
-  /** {@code Σ (a[i] - b[i])²} with bytes read unsigned (SQ codes). Exact in int for len < 33,000. */
+  /**
+   * {@code Σ (a[i] - b[i])²} with bytes read unsigned (SQ codes). Exact in int for len < 33,000.
+   */
   int squareDistanceU8(byte[] a, int aOff, byte[] b, int bOff, int len);
 
   /** {@code Σ a[i] * b[i]} with bytes read unsigned. Exact in int for len < 33,000. */

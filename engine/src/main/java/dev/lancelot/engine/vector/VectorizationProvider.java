@@ -7,15 +7,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chooses the {@link VectorKernels} implementation once per JVM (as Lucene's
- * {@code VectorizationProvider}) and logs the choice once.
+ * Chooses the {@link VectorKernels} implementation once per JVM (as Lucene's {@code
+ * VectorizationProvider}) and logs the choice once.
  *
- * <p>System property {@value #PROPERTY}: {@code auto} (default) uses SIMD kernels when the
- * {@code jdk.incubator.vector} module is in the boot layer ({@code --add-modules
- * jdk.incubator.vector}) and the hardware has at least 128-bit vectors, otherwise the scalar ones;
- * {@code scalar} forces the scalar kernels; {@code simd} asks for SIMD and logs an error (then runs
- * scalar) when it is not possible. The SIMD class is only loaded reflectively after the module
- * check, so the engine works without the module.
+ * <p>System property {@value #PROPERTY}: {@code auto} (default) uses SIMD kernels when the {@code
+ * jdk.incubator.vector} module is in the boot layer ({@code --add-modules jdk.incubator.vector})
+ * and the hardware has at least 128-bit vectors, otherwise the scalar ones; {@code scalar} forces
+ * the scalar kernels; {@code simd} asks for SIMD and logs an error (then runs scalar) when it is
+ * not possible. The SIMD class is only loaded reflectively after the module check, so the engine
+ * works without the module.
  */
 public final class VectorizationProvider {
   public static final String PROPERTY = "lancelot.vector.impl";
@@ -51,22 +51,27 @@ public final class VectorizationProvider {
         LOG.info("Vector kernels: scalar (forced by -D{}=scalar)", PROPERTY);
         return new ScalarKernels();
       case "simd":
-      case "auto": {
-        VectorKernels simd = trySimd(why);
-        if (simd != null) {
-          LOG.info("Vector kernels: {} (jdk.incubator.vector)", simd.name());
-          return simd;
+      case "auto":
+        {
+          VectorKernels simd = trySimd(why);
+          if (simd != null) {
+            LOG.info("Vector kernels: {} (jdk.incubator.vector)", simd.name());
+            return simd;
+          }
+          if (mode.equals("simd")) {
+            LOG.error(
+                "Cannot use SIMD vector kernels as -D{}=simd asks: {}. Running the scalar kernels;"
+                    + " start the JVM with --add-modules jdk.incubator.vector to enable SIMD.",
+                PROPERTY,
+                why);
+          } else {
+            LOG.info("Vector kernels: scalar ({})", why);
+          }
+          return new ScalarKernels();
         }
-        if (mode.equals("simd")) {
-          LOG.error("Cannot use SIMD vector kernels as -D{}=simd asks: {}. Running the scalar kernels;"
-              + " start the JVM with --add-modules jdk.incubator.vector to enable SIMD.", PROPERTY, why);
-        } else {
-          LOG.info("Vector kernels: scalar ({})", why);
-        }
-        return new ScalarKernels();
-      }
       default:
-        LOG.error("Ignoring -D{}={}: expected auto, scalar or simd. Using auto.", PROPERTY, requested);
+        LOG.error(
+            "Ignoring -D{}={}: expected auto, scalar or simd. Using auto.", PROPERTY, requested);
         return choose("auto");
     }
   }

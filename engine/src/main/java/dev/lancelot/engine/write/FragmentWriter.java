@@ -43,21 +43,26 @@ public final class FragmentWriter implements AutoCloseable {
   private long currentRows;
   private boolean closed;
 
-  private FragmentWriter(DatasetContext ctx, LanceSchema schema, WriteOptions options, Runnable onClose) {
+  private FragmentWriter(
+      DatasetContext ctx, LanceSchema schema, WriteOptions options, Runnable onClose) {
     this.ctx = ctx;
     this.schema = schema;
     this.options = options;
     this.onClose = onClose;
   }
 
-  public static FragmentWriter open(DatasetContext ctx, LanceSchema schema, WriteOptions options, Runnable onClose) {
+  public static FragmentWriter open(
+      DatasetContext ctx, LanceSchema schema, WriteOptions options, Runnable onClose) {
     return new FragmentWriter(ctx, schema, options, onClose);
   }
 
   /** Writes every batch, then returns the fragments; on failure deletes what it wrote. */
-  public static List<FragmentMetadata> write(DatasetContext ctx, LanceSchema schema,
-      Iterator<VectorSchemaRoot> batches, WriteOptions options) {
-    try (FragmentWriter w = open(ctx, schema, options, () -> { })) {
+  public static List<FragmentMetadata> write(
+      DatasetContext ctx,
+      LanceSchema schema,
+      Iterator<VectorSchemaRoot> batches,
+      WriteOptions options) {
+    try (FragmentWriter w = open(ctx, schema, options, () -> {})) {
       try {
         while (batches.hasNext()) {
           w.write(batches.next());
@@ -99,7 +104,10 @@ public final class FragmentWriter implements AutoCloseable {
     };
   }
 
-  /** Appends a batch; its columns are matched to the schema by name and must be exactly the schema's. */
+  /**
+   * Appends a batch; its columns are matched to the schema by name and must be exactly the
+   * schema's.
+   */
   public void write(VectorSchemaRoot batch) {
     if (closed) {
       throw new IllegalStateException("Fragment writer is closed");
@@ -132,8 +140,14 @@ public final class FragmentWriter implements AutoCloseable {
     List<String> expected = schema.names();
     List<String> actual = batch.getSchema().getFields().stream().map(Field::getName).toList();
     if (actual.size() != expected.size() || !actual.containsAll(expected)) {
-      throw new SchemaMismatchException("Cannot write to " + ctx.paths().root() + ": the data has columns " + actual
-          + " but the dataset's schema has " + expected + ".");
+      throw new SchemaMismatchException(
+          "Cannot write to "
+              + ctx.paths().root()
+              + ": the data has columns "
+              + actual
+              + " but the dataset's schema has "
+              + expected
+              + ".");
     }
   }
 
@@ -150,17 +164,23 @@ public final class FragmentWriter implements AutoCloseable {
   private void finishFile() {
     WriteSummary summary = current.finish();
     current = null;
-    DataFile file = DataFile.newBuilder()
-        .setPath(currentPath)
-        .addAllFields(Arrays.stream(summary.fieldIds()).boxed().toList())
-        .addAllColumnIndices(Arrays.stream(summary.columnIndices()).boxed().toList())
-        .setFileMajorVersion(summary.version().manifestMajor())
-        .setFileMinorVersion(summary.version().manifestMinor())
-        .setFileSizeBytes(summary.fileSizeBytes())
-        .build();
-    written.add(new FragmentMetadata(DataFragment.newBuilder().addFiles(file).setPhysicalRows(summary.numRows())
-        .build()));
-    LOG.debug("Wrote data file {} ({} rows, {} bytes)", currentPath, summary.numRows(), summary.fileSizeBytes());
+    DataFile file =
+        DataFile.newBuilder()
+            .setPath(currentPath)
+            .addAllFields(Arrays.stream(summary.fieldIds()).boxed().toList())
+            .addAllColumnIndices(Arrays.stream(summary.columnIndices()).boxed().toList())
+            .setFileMajorVersion(summary.version().manifestMajor())
+            .setFileMinorVersion(summary.version().manifestMinor())
+            .setFileSizeBytes(summary.fileSizeBytes())
+            .build();
+    written.add(
+        new FragmentMetadata(
+            DataFragment.newBuilder().addFiles(file).setPhysicalRows(summary.numRows()).build()));
+    LOG.debug(
+        "Wrote data file {} ({} rows, {} bytes)",
+        currentPath,
+        summary.numRows(),
+        summary.fileSizeBytes());
   }
 
   /** Completes the last file and returns every fragment written, in order. */
@@ -190,7 +210,8 @@ public final class FragmentWriter implements AutoCloseable {
       try {
         current.close();
       } catch (RuntimeException e) {
-        // e.g. the task was interrupted mid-write and its file channel is closed; the file goes anyway
+        // e.g. the task was interrupted mid-write and its file channel is closed; the file goes
+        // anyway
         LOG.debug("Closing the data file being written failed during abort: {}", e.toString());
       }
       current = null;

@@ -51,12 +51,15 @@ class BadInputTest {
   void missingDatasetAndMissingVersion(@TempDir Path tmp) {
     assertThatThrownBy(() -> Dataset.open(tmp.resolve("nothing").toString()))
         .isInstanceOf(DatasetNotFoundException.class)
-        .hasMessageContaining("Cannot open dataset").hasMessageContaining("nothing")
+        .hasMessageContaining("Cannot open dataset")
+        .hasMessageContaining("nothing")
         .hasMessageContaining("no Lance dataset there");
     LanceOracle.write(allocator, tmp.resolve("ds"), 0, 10, 4, 1, WriteParams.WriteMode.CREATE, 100);
-    assertThatThrownBy(() -> Dataset.open(tmp.resolve("ds").toString(), OpenOptions.defaults().withVersion(5)))
+    assertThatThrownBy(
+            () -> Dataset.open(tmp.resolve("ds").toString(), OpenOptions.defaults().withVersion(5)))
         .isInstanceOf(DatasetNotFoundException.class)
-        .hasMessageContaining("Cannot open version 5").hasMessageContaining("Available versions: 1 to 1");
+        .hasMessageContaining("Cannot open version 5")
+        .hasMessageContaining("Available versions: 1 to 1");
   }
 
   @Test
@@ -79,34 +82,52 @@ class BadInputTest {
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThatThrownBy(() -> drain(ds))
           .isInstanceOf(LancelotException.class)
-          .hasMessageContaining(data.getFileName().toString()).hasMessageContaining("magic");
+          .hasMessageContaining(data.getFileName().toString())
+          .hasMessageContaining("magic");
     }
   }
 
   @Test
-  void unknownReaderFeatureFlagAndEscapingPathsAreRefusedAtOpen(@TempDir Path tmp) throws Exception {
+  void unknownReaderFeatureFlagAndEscapingPathsAreRefusedAtOpen(@TempDir Path tmp)
+      throws Exception {
     Path dir = tmp.resolve("ds");
     LanceOracle.write(allocator, dir, 0, 10, 4, 1, WriteParams.WriteMode.CREATE, 100);
     Path manifestPath;
     try (var files = Files.list(dir.resolve("_versions"))) {
-      manifestPath = files.filter(p -> p.toString().endsWith(".manifest")).findFirst().orElseThrow();
+      manifestPath =
+          files.filter(p -> p.toString().endsWith(".manifest")).findFirst().orElseThrow();
     }
-    ManifestFile mf = ManifestFile.read(HadoopFileIO.local().newInputFile(manifestPath.toUri().toString()));
+    ManifestFile mf =
+        ManifestFile.read(HadoopFileIO.local().newInputFile(manifestPath.toUri().toString()));
 
-    Manifest flagged = mf.manifest().toBuilder().setReaderFeatureFlags(mf.manifest().getReaderFeatureFlags() | 256)
-        .build();
-    Files.write(manifestPath, ManifestFile.write(flagged, mf.indices(), mf.transaction().orElse(null)));
+    Manifest flagged =
+        mf.manifest().toBuilder()
+            .setReaderFeatureFlags(mf.manifest().getReaderFeatureFlags() | 256)
+            .build();
+    Files.write(
+        manifestPath, ManifestFile.write(flagged, mf.indices(), mf.transaction().orElse(null)));
     assertThatThrownBy(() -> Dataset.open(dir.toString()))
         .isInstanceOf(LancelotException.class)
-        .hasMessageContaining("reader feature flags 256 (unknown)").hasMessageContaining(dir.getFileName().toString());
+        .hasMessageContaining("reader feature flags 256 (unknown)")
+        .hasMessageContaining(dir.getFileName().toString());
 
-    Manifest escaping = mf.manifest().toBuilder().setFragments(0, mf.manifest().getFragments(0).toBuilder()
-        .setFiles(0, mf.manifest().getFragments(0).getFiles(0).toBuilder().setPath("../../etc/passwd"))).build();
-    Files.write(manifestPath, ManifestFile.write(escaping, mf.indices(), mf.transaction().orElse(null)));
+    Manifest escaping =
+        mf.manifest().toBuilder()
+            .setFragments(
+                0,
+                mf.manifest().getFragments(0).toBuilder()
+                    .setFiles(
+                        0,
+                        mf.manifest().getFragments(0).getFiles(0).toBuilder()
+                            .setPath("../../etc/passwd")))
+            .build();
+    Files.write(
+        manifestPath, ManifestFile.write(escaping, mf.indices(), mf.transaction().orElse(null)));
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThatThrownBy(() -> drain(ds))
           .isInstanceOf(LancelotException.class)
-          .hasMessageContaining("../../etc/passwd").hasMessageContaining("escapes the dataset root");
+          .hasMessageContaining("../../etc/passwd")
+          .hasMessageContaining("escapes the dataset root");
     }
   }
 
@@ -115,16 +136,20 @@ class BadInputTest {
     Path dir = tmp.resolve("ds");
     LanceOracle.write(allocator, dir, 0, 10, 4, 1, WriteParams.WriteMode.CREATE, 100);
     try (VectorSchemaRoot wrongDim = StandardData.generate(allocator, 10, 5, 8, 1);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(wrongDim))) {
-      assertThatThrownBy(() -> Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.APPEND)))
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(wrongDim))) {
+      assertThatThrownBy(
+              () -> Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.APPEND)))
           .isInstanceOf(SchemaMismatchException.class)
-          .hasMessageContaining("Cannot append to").hasMessageContaining(dir.getFileName().toString())
+          .hasMessageContaining("Cannot append to")
+          .hasMessageContaining(dir.getFileName().toString())
           .hasMessageContaining("column \"vector\"");
     }
     try (VectorSchemaRoot rows = StandardData.generate(allocator, 10, 5, 4, 1);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(rows))) {
-      assertThatThrownBy(() -> Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.CREATE)))
-          .isInstanceOf(DatasetAlreadyExistsException.class).hasMessageContaining("already exists");
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(rows))) {
+      assertThatThrownBy(
+              () -> Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.CREATE)))
+          .isInstanceOf(DatasetAlreadyExistsException.class)
+          .hasMessageContaining("already exists");
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThat(ds.version()).isEqualTo(1);
@@ -137,13 +162,17 @@ class BadInputTest {
     LanceOracle.write(allocator, dir, 0, 10, 4, 1, WriteParams.WriteMode.CREATE, 100);
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThatThrownBy(() -> ds.countRows("tenant_id = "))
-          .isInstanceOf(LancelotException.class).hasMessageContaining("tenant_id = ");
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("tenant_id = ");
       assertThatThrownBy(() -> ds.countRows("tenant = 3"))
-          .isInstanceOf(LancelotException.class).hasMessageContaining("tenant");
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("tenant");
       assertThatThrownBy(() -> ds.countRows("name > 3"))
-          .isInstanceOf(LancelotException.class).hasMessageContaining("name");
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("name");
       assertThatThrownBy(() -> ds.newScan().columns("nope").batches())
-          .isInstanceOf(LancelotException.class).hasMessageContaining("nope")
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("nope")
           .hasMessageContaining("[id, tenant_id, name, vector]");
     }
   }

@@ -46,7 +46,7 @@ class ConcurrentWritesTest {
 
   static Dataset write(Path dir, long firstId, int rows, WriteMode mode) {
     try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, rows, 8, 3);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
       return Dataset.write(dir.toString(), reader, WriteOptions.of(mode));
     } catch (java.io.IOException e) {
       throw new RuntimeException(e);
@@ -64,13 +64,15 @@ class ConcurrentWritesTest {
     List<Future<?>> futures = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      futures.add(pool.submit(() -> {
-        start.await();
-        for (int i = 0; i < appends; i++) {
-          write(dir, 1000 + (thread * appends + i) * 100L, 100, WriteMode.APPEND).close();
-        }
-        return null;
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i = 0; i < appends; i++) {
+                  write(dir, 1000 + (thread * appends + i) * 100L, 100, WriteMode.APPEND).close();
+                }
+                return null;
+              }));
     }
     for (Future<?> f : futures) {
       f.get();
@@ -79,7 +81,8 @@ class ConcurrentWritesTest {
     try (Dataset ds = Dataset.open(dir.toString())) {
       int total = 1 + threads * appends;
       assertThat(ds.version()).isEqualTo(total);
-      assertThat(ds.versions()).extracting(VersionInfo::version)
+      assertThat(ds.versions())
+          .extracting(VersionInfo::version)
           .containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
       assertThat(ds.countRows()).isEqualTo(total * 100L);
       List<Long> expected = new ArrayList<>(LongStream.range(0, 100).boxed().toList());
@@ -95,7 +98,8 @@ class ConcurrentWritesTest {
   void concurrentDeletesOfTheSameFragmentAreMergedNotLost(@TempDir Path tmp) throws Exception {
     Path dir = tmp.resolve("ds");
     write(dir, 0, 1000, WriteMode.CREATE).close();
-    try (Dataset a = Dataset.open(dir.toString()); Dataset b = Dataset.open(dir.toString())) {
+    try (Dataset a = Dataset.open(dir.toString());
+        Dataset b = Dataset.open(dir.toString())) {
       a.delete("id < 10");
       b.delete("id >= 990"); // planned against version 1, re-planned over the first delete
     }

@@ -36,18 +36,17 @@ import org.lance.index.DistanceType;
  * F6 for every file of a dataset other than data files (those are fuzzed by CorruptionFuzzTest):
  * manifests, deletion files, transaction files and index files (IVF_PQ, IVF_HNSW_SQ, BTree pages),
  * all written by Lance 7. Random truncations and bit flips, then open, count, scan, vector search
- * through the index and a BTree-filtered scan: each either answers or fails with a
- * {@link LancelotException} naming the damaged file — never another exception type, an out of
- * memory error or a hang. Lance files carry no checksums, so a flipped bit inside a value can still
- * decode to another value; what the test forbids is every other way of going wrong.
+ * through the index and a BTree-filtered scan: each either answers or fails with a {@link
+ * LancelotException} naming the damaged file — never another exception type, an out of memory error
+ * or a hang. Lance files carry no checksums, so a flipped bit inside a value can still decode to
+ * another value; what the test forbids is every other way of going wrong.
  */
 @Tag("oracle")
 class DatasetFilesFuzzTest {
   static final int ITERATIONS = Integer.getInteger("lancelot.fuzz.iterations", 40);
   static final int DIM = 16;
   static BufferAllocator allocator;
-  @TempDir
-  static Path tmp;
+  @TempDir static Path tmp;
   static Path pq;
   static Path hnsw;
 
@@ -74,13 +73,20 @@ class DatasetFilesFuzzTest {
 
   @Test
   void damagedManifests() throws Exception {
-    assertThat(fuzz(pq, f -> f.getParent().getFileName().toString().equals("_versions")
-        && f.toString().endsWith(".manifest"), 11)).isPositive();
+    assertThat(
+            fuzz(
+                pq,
+                f ->
+                    f.getParent().getFileName().toString().equals("_versions")
+                        && f.toString().endsWith(".manifest"),
+                11))
+        .isPositive();
   }
 
   @Test
   void damagedDeletionFiles() throws Exception {
-    assertThat(fuzz(pq, f -> f.getParent().getFileName().toString().equals("_deletions"), 12)).isPositive();
+    assertThat(fuzz(pq, f -> f.getParent().getFileName().toString().equals("_deletions"), 12))
+        .isPositive();
   }
 
   /**
@@ -94,13 +100,19 @@ class DatasetFilesFuzzTest {
     copyTree(pq, external);
     try (Stream<Path> manifests = Files.list(external.resolve("_versions"))) {
       for (Path m : manifests.filter(f -> f.toString().endsWith(".manifest")).toList()) {
-        ManifestFile mf = ManifestFile.read(HadoopFileIO.local().newInputFile(m.toUri().toString()));
-        assertThat(mf.manifest().getTransactionFile()).as("%s names its transaction file", m).isNotEmpty();
+        ManifestFile mf =
+            ManifestFile.read(HadoopFileIO.local().newInputFile(m.toUri().toString()));
+        assertThat(mf.manifest().getTransactionFile())
+            .as("%s names its transaction file", m)
+            .isNotEmpty();
         Files.write(m, ManifestFile.write(mf.manifest(), mf.indices(), null));
       }
     }
-    int refused = fuzz(external, f -> f.getParent().getFileName().toString().equals("_transactions"), 13);
-    assertThat(refused).as("damaged transaction files are read, so some damage is refused").isPositive();
+    int refused =
+        fuzz(external, f -> f.getParent().getFileName().toString().equals("_transactions"), 13);
+    assertThat(refused)
+        .as("damaged transaction files are read, so some damage is refused")
+        .isPositive();
   }
 
   @Test
@@ -130,19 +142,25 @@ class DatasetFilesFuzzTest {
       String damage = damage(target, r);
       Throwable t;
       try {
-        t = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () -> exercise(copy),
-            () -> "hang after " + damage + " of " + target);
+        t =
+            Assertions.assertTimeoutPreemptively(
+                Duration.ofSeconds(30),
+                () -> exercise(copy),
+                () -> "hang after " + damage + " of " + target);
       } catch (OutOfMemoryError e) {
         throw new AssertionError("out of memory after " + damage + " of " + target, e);
       }
       if (t != null) {
         refused++;
-        // A damaged column name in a manifest decodes as another name: the filter then names a column
+        // A damaged column name in a manifest decodes as another name: the filter then names a
+        // column
         // the schema lacks, which is the answer for that (undetectably) different schema.
-        boolean renamedColumn = t instanceof dev.lancelot.engine.expr.FilterBindException
-            && target.toString().endsWith(".manifest");
-        if (!renamedColumn && (!(t instanceof LancelotException)
-            || !messages(t).contains(target.getFileName().toString()))) {
+        boolean renamedColumn =
+            t instanceof dev.lancelot.engine.expr.FilterBindException
+                && target.toString().endsWith(".manifest");
+        if (!renamedColumn
+            && (!(t instanceof LancelotException)
+                || !messages(t).contains(target.getFileName().toString()))) {
           java.io.StringWriter trace = new java.io.StringWriter();
           t.printStackTrace(new java.io.PrintWriter(trace));
           bad.add(damage + " of " + target + ":\n" + trace);
@@ -151,8 +169,15 @@ class DatasetFilesFuzzTest {
       deleteTree(copy);
     }
     assertThat(bad).as("errors of another type or not naming the damaged file").isEmpty();
-    System.out.println(pristine.getFileName() + " seed " + seed + ": refused " + refused + " of " + ITERATIONS
-        + " damaged files");
+    System.out.println(
+        pristine.getFileName()
+            + " seed "
+            + seed
+            + ": refused "
+            + refused
+            + " of "
+            + ITERATIONS
+            + " damaged files");
     return refused;
   }
 
@@ -167,8 +192,10 @@ class DatasetFilesFuzzTest {
     int flips = 1 + r.nextInt(4);
     StringBuilder where = new StringBuilder();
     for (int f = 0; f < flips; f++) {
-      int pos = r.nextBoolean() ? r.nextInt(bytes.length)
-          : bytes.length - 1 - r.nextInt(Math.min(bytes.length, 4096));
+      int pos =
+          r.nextBoolean()
+              ? r.nextInt(bytes.length)
+              : bytes.length - 1 - r.nextInt(Math.min(bytes.length, 4096));
       bytes[pos] ^= (byte) (1 << r.nextInt(8));
       where.append(where.length() == 0 ? "" : ",").append(pos);
     }
@@ -191,12 +218,23 @@ class DatasetFilesFuzzTest {
       for (int i = 0; i < DIM; i++) {
         q[i] = (float) Math.sin(i + 1.0);
       }
-      try (VectorSearchResult res = VectorSearch.search(ds, VectorQuery.builder("vector").vector(q).k(10)
-          .nprobes(2).columns("id").build())) {
+      try (VectorSearchResult res =
+          VectorSearch.search(
+              ds, VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build())) {
         res.rows().getRowCount();
       }
-      try (VectorSearchResult res = VectorSearch.search(ds, VectorQuery.builder("vector").vector(q).k(5)
-          .nprobes(1).refineFactor(2).filter("id < 900").prefilter(true).columns("id").build())) {
+      try (VectorSearchResult res =
+          VectorSearch.search(
+              ds,
+              VectorQuery.builder("vector")
+                  .vector(q)
+                  .k(5)
+                  .nprobes(1)
+                  .refineFactor(2)
+                  .filter("id < 900")
+                  .prefilter(true)
+                  .columns("id")
+                  .build())) {
         res.rows().getRowCount();
       }
       // a commit over an old version reads the transactions committed since (and replans: the

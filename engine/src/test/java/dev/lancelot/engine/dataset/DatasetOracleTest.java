@@ -41,8 +41,10 @@ class DatasetOracleTest {
   static void setUp() throws Exception {
     allocator = new RootAllocator();
     lanceWritten = Files.createTempDirectory("lance-written");
-    LanceOracle.write(allocator, lanceWritten, 0, 9000, 128, 21, WriteParams.WriteMode.CREATE, 6000);
-    LanceOracle.write(allocator, lanceWritten, 9000, 3000, 128, 21, WriteParams.WriteMode.APPEND, 6000);
+    LanceOracle.write(
+        allocator, lanceWritten, 0, 9000, 128, 21, WriteParams.WriteMode.CREATE, 6000);
+    LanceOracle.write(
+        allocator, lanceWritten, 9000, 3000, 128, 21, WriteParams.WriteMode.APPEND, 6000);
     try (var ds = LanceOracle.open(allocator, lanceWritten)) {
       ds.delete("id % 5 = 0 AND id >= 6000");
       ds.delete("id >= 200 AND id < 5700");
@@ -56,8 +58,8 @@ class DatasetOracleTest {
 
   static List<List<Object>> scan(Dataset ds, List<String> columns, String filter) {
     List<List<Object>> out = new ArrayList<>();
-    try (CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns(columns).filter(filter).batchSize(1000)
-        .batches()) {
+    try (CloseableIterator<VectorSchemaRoot> it =
+        ds.newScan().columns(columns).filter(filter).batchSize(1000).batches()) {
       while (it.hasNext()) {
         out.addAll(Rows.of(it.next()));
       }
@@ -70,25 +72,33 @@ class DatasetOracleTest {
     try (Dataset ds = Dataset.open(lanceWritten.toString())) {
       assertThat(ds.version()).isEqualTo(4);
       assertThat(ds.countRows()).isEqualTo(12000 - 1200 - 5500);
-      assertThat(scan(ds, COLUMNS, null)).isEqualTo(LanceOracle.rows(allocator, lanceWritten, COLUMNS, null));
+      assertThat(scan(ds, COLUMNS, null))
+          .isEqualTo(LanceOracle.rows(allocator, lanceWritten, COLUMNS, null));
       assertThat(scan(ds, List.of("name", "id"), null))
           .isEqualTo(LanceOracle.rows(allocator, lanceWritten, List.of("name", "id"), null));
       String filter = "tenant_id < 3 AND name IS NOT NULL";
       assertThat(scan(ds, List.of("id", "tenant_id", "name"), filter))
-          .isEqualTo(LanceOracle.rows(allocator, lanceWritten, List.of("id", "tenant_id", "name"), filter));
-      assertThat(ds.countRows(filter)).isEqualTo(LanceOracle.rows(allocator, lanceWritten, List.of("id"), filter).size());
+          .isEqualTo(
+              LanceOracle.rows(
+                  allocator, lanceWritten, List.of("id", "tenant_id", "name"), filter));
+      assertThat(ds.countRows(filter))
+          .isEqualTo(LanceOracle.rows(allocator, lanceWritten, List.of("id"), filter).size());
     }
   }
 
   @Test
   void timeTravelAndVersions() {
-    try (Dataset ds = Dataset.open(lanceWritten.toString(), OpenOptions.defaults().withVersion(1))) {
+    try (Dataset ds =
+        Dataset.open(lanceWritten.toString(), OpenOptions.defaults().withVersion(1))) {
       assertThat(ds.countRows()).isEqualTo(9000);
-      assertThat(ds.fragments()).extracting(FragmentInfo::physicalRows).containsExactly(6000L, 3000L);
+      assertThat(ds.fragments())
+          .extracting(FragmentInfo::physicalRows)
+          .containsExactly(6000L, 3000L);
       List<VersionInfo> versions = ds.versions();
       assertThat(versions).extracting(VersionInfo::version).containsExactly(1L, 2L, 3L, 4L);
-      assertThat(versions).extracting(VersionInfo::operation).containsExactly("overwrite", "append", "delete",
-          "delete");
+      assertThat(versions)
+          .extracting(VersionInfo::operation)
+          .containsExactly("overwrite", "append", "delete", "delete");
       assertThat(ds.checkout(2).countRows()).isEqualTo(12000);
       assertThat(ds.checkoutLatest().version()).isEqualTo(4);
     }
@@ -98,11 +108,21 @@ class DatasetOracleTest {
   void takeReturnsRowsInTheOrderAskedWithoutDeletedOnes() {
     try (Dataset ds = Dataset.open(lanceWritten.toString())) {
       long frag1 = 1L << 32;
-      long[] addresses = {frag1 | 7, 3, 100, frag1 | 6, 5800, frag1 | 1, 200 /* deleted */, frag1 | 5 /* deleted */,
-          (9L << 32) /* no such fragment */};
+      long[] addresses = {
+        frag1 | 7,
+        3,
+        100,
+        frag1 | 6,
+        5800,
+        frag1 | 1,
+        200 /* deleted */,
+        frag1 | 5 /* deleted */,
+        (9L << 32) /* no such fragment */
+      };
       try (VectorSchemaRoot rows = ds.take(addresses, List.of("id", "name"))) {
-        assertThat(Rows.of(rows)).extracting(r -> r.get(0)).containsExactly(6007L, 3L, 100L, 6006L, 5800L,
-            6001L);
+        assertThat(Rows.of(rows))
+            .extracting(r -> r.get(0))
+            .containsExactly(6007L, 3L, 100L, 6006L, 5800L, 6001L);
       }
     }
   }
@@ -110,8 +130,13 @@ class DatasetOracleTest {
   @Test
   void rowIdAndRowAddressColumns() {
     try (Dataset ds = Dataset.open(lanceWritten.toString());
-         CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns("id").withRowId(true).withRowAddress(true)
-             .fragments(List.of(1L)).batches()) {
+        CloseableIterator<VectorSchemaRoot> it =
+            ds.newScan()
+                .columns("id")
+                .withRowId(true)
+                .withRowAddress(true)
+                .fragments(List.of(1L))
+                .batches()) {
       VectorSchemaRoot batch = it.next();
       List<List<Object>> rows = Rows.of(batch);
       for (List<Object> r : rows) {
@@ -126,18 +151,26 @@ class DatasetOracleTest {
   @Test
   void lanceReadsWhatWeWriteAppendsToItAndIndexesIt(@TempDir Path tmp) throws Exception {
     Path dir = tmp.resolve("ours");
-    List<VectorSchemaRoot> batches = List.of(StandardData.generate(allocator, 0, 3000, 32, 5),
-        StandardData.generate(allocator, 3000, 2500, 32, 5));
+    List<VectorSchemaRoot> batches =
+        List.of(
+            StandardData.generate(allocator, 0, 3000, 32, 5),
+            StandardData.generate(allocator, 3000, 2500, 32, 5));
     try (ArrowReader reader = ArrowStreams.readerOf(allocator, batches);
-         Dataset ds = Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(2000))) {
+        Dataset ds =
+            Dataset.write(
+                dir.toString(),
+                reader,
+                WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(2000))) {
       assertThat(ds.version()).isEqualTo(1);
-      assertThat(ds.fragments()).extracting(FragmentInfo::physicalRows).containsExactly(2000L, 2000L, 1500L);
+      assertThat(ds.fragments())
+          .extracting(FragmentInfo::physicalRows)
+          .containsExactly(2000L, 2000L, 1500L);
     } finally {
       batches.forEach(VectorSchemaRoot::close);
     }
     List<List<Object>> expected = new ArrayList<>();
     try (VectorSchemaRoot a = StandardData.generate(allocator, 0, 3000, 32, 5);
-         VectorSchemaRoot b = StandardData.generate(allocator, 3000, 2500, 32, 5)) {
+        VectorSchemaRoot b = StandardData.generate(allocator, 3000, 2500, 32, 5)) {
       expected.addAll(Rows.of(a));
       expected.addAll(Rows.of(b));
     }
@@ -145,11 +178,11 @@ class DatasetOracleTest {
 
     // Append with us, delete with us (both deletion file kinds), then Lance appends and indexes.
     try (VectorSchemaRoot c = StandardData.generate(allocator, 5500, 500, 32, 5);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(c));
-         Dataset ds = Dataset.open(dir.toString())) {
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(c));
+        Dataset ds = Dataset.open(dir.toString())) {
       Dataset v2 = ds.append(reader);
       assertThat(v2.version()).isEqualTo(2);
-      Dataset v3 = v2.delete("id < 1900 AND id >= 100");      // 1800 rows of fragment 0: Arrow IPC file
+      Dataset v3 = v2.delete("id < 1900 AND id >= 100"); // 1800 rows of fragment 0: Arrow IPC file
       Dataset v4 = v3.delete("id >= 2000 AND id < 3950 OR id IN (7, 1007, 2007, 3007, 4007, 5007)");
       assertThat(v4.version()).isEqualTo(4);
       assertThat(v4.countRows()).isEqualTo(LanceOracle.countRows(allocator, dir));
@@ -177,7 +210,8 @@ class DatasetOracleTest {
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThat(ds.countRows()).isEqualTo(LanceOracle.countRows(allocator, dir));
       assertThat(ds.snapshot().indices()).hasSize(2);
-      assertThat(scan(ds, COLUMNS, null)).isEqualTo(LanceOracle.rows(allocator, dir, COLUMNS, null));
+      assertThat(scan(ds, COLUMNS, null))
+          .isEqualTo(LanceOracle.rows(allocator, dir, COLUMNS, null));
     }
   }
 

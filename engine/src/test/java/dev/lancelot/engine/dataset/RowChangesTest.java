@@ -59,7 +59,7 @@ class RowChangesTest {
 
   static Dataset write(Path dir, long firstId, int rows, WriteOptions options) {
     try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, rows, DIM, 3);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
       return Dataset.write(dir.toString(), reader, options);
     } catch (java.io.IOException e) {
       throw new RuntimeException(e);
@@ -69,7 +69,11 @@ class RowChangesTest {
   /** Uncommitted fragments holding ids [firstId, firstId + rows). */
   static List<FragmentMetadata> newRows(Dataset ds, long firstId, int rows) {
     try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, rows, DIM, 11)) {
-      return Dataset.writeFragments(ds.location(), null, ds.lanceSchema(), List.of(batch).iterator(),
+      return Dataset.writeFragments(
+          ds.location(),
+          null,
+          ds.lanceSchema(),
+          List.of(batch).iterator(),
           WriteOptions.of(WriteMode.APPEND));
     }
   }
@@ -98,49 +102,68 @@ class RowChangesTest {
       assertThat(v2.countRows()).isEqualTo(1000);
       assertThat(v2.fragments()).extracting(FragmentInfo::id).containsExactly(0L, 2L, 3L);
       assertThat(v2.fragments().get(0).deletedRows()).isEqualTo(10);
-      assertThat(v2.versions()).extracting(VersionInfo::operation).containsExactly("overwrite", "update");
+      assertThat(v2.versions())
+          .extracting(VersionInfo::operation)
+          .containsExactly("overwrite", "update");
     }
     assertThat(LanceOracle.countRows(allocator, dir)).isEqualTo(1000);
     assertThat(ids(dir)).containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
     // lance-core reads the transaction as its own Update
     try (org.lance.Dataset lance = LanceOracle.open(allocator, dir);
-         org.lance.Transaction txn = lance.readTransaction().orElseThrow()) {
+        org.lance.Transaction txn = lance.readTransaction().orElseThrow()) {
       assertThat(txn.readVersion()).isEqualTo(1);
       org.lance.operation.Update update = (org.lance.operation.Update) txn.operation();
       assertThat(update.removedFragmentIds()).containsExactly(1L);
-      assertThat(update.updatedFragments()).extracting(org.lance.FragmentMetadata::getId).containsExactly(0);
+      assertThat(update.updatedFragments())
+          .extracting(org.lance.FragmentMetadata::getId)
+          .containsExactly(0);
       assertThat(update.updatedFragments().get(0).getNumDeletions()).isEqualTo(10);
-      assertThat(update.newFragments()).extracting(org.lance.FragmentMetadata::getPhysicalRows)
+      assertThat(update.newFragments())
+          .extracting(org.lance.FragmentMetadata::getPhysicalRows)
           .containsExactly(10L, 500L);
       assertThat(update.fieldsModified()).isEmpty();
     }
     // the new versions of ids 10..19 carry the new data (another seed), read by lance-core
     try (Dataset ds = Dataset.open(dir.toString());
-         VectorSchemaRoot expected = StandardData.generate(allocator, 10, 10, DIM, 11)) {
-      List<List<Object>> lance = LanceOracle.rows(allocator, dir, List.of("id", "vector"), "id >= 10 AND id < 20");
-      assertThat(lance).containsExactlyInAnyOrderElementsOf(dev.lancelot.engine.testing.Rows.of(expected).stream()
-          .map(r -> List.of(r.get(0), r.get(StandardData.schema(DIM).getFields().size() - 1))).toList());
+        VectorSchemaRoot expected = StandardData.generate(allocator, 10, 10, DIM, 11)) {
+      List<List<Object>> lance =
+          LanceOracle.rows(allocator, dir, List.of("id", "vector"), "id >= 10 AND id < 20");
+      assertThat(lance)
+          .containsExactlyInAnyOrderElementsOf(
+              dev.lancelot.engine.testing.Rows.of(expected).stream()
+                  .map(
+                      r ->
+                          List.of(r.get(0), r.get(StandardData.schema(DIM).getFields().size() - 1)))
+                  .toList());
       assertThat(ds.countRows("id >= 10 AND id < 20")).isEqualTo(10);
     }
   }
 
   @Test
-  void lanceCoresMergeInsertIsReadAndItsUpdateTransactionJudgedForConflicts(@TempDir Path tmp) throws Exception {
+  void lanceCoresMergeInsertIsReadAndItsUpdateTransactionJudgedForConflicts(@TempDir Path tmp)
+      throws Exception {
     Path dir = tmp.resolve("ds");
     LanceOracle.write(allocator, dir, 0, 1000, DIM, 3, org.lance.WriteParams.WriteMode.CREATE, 500);
     try (Dataset stale = Dataset.open(dir.toString());
-         Dataset staleToo = Dataset.open(dir.toString())) {
+        Dataset staleToo = Dataset.open(dir.toString())) {
       // lance-core upserts ids 990..1009: updates 990..999 (fragment 1), inserts 1000..1009
       try (VectorSchemaRoot source = StandardData.generate(allocator, 990, 20, DIM, 11);
-           ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(source));
-           org.apache.arrow.c.ArrowArrayStream stream = org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator);
-           org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
+          ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(source));
+          org.apache.arrow.c.ArrowArrayStream stream =
+              org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator);
+          org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
         org.apache.arrow.c.Data.exportArrayStream(allocator, reader, stream);
-        lance.mergeInsert(new org.lance.merge.MergeInsertParams(List.of("id")).withMatchedUpdateAll()
-            .withNotMatched(org.lance.merge.MergeInsertParams.WhenNotMatched.InsertAll), stream).dataset().close();
+        lance
+            .mergeInsert(
+                new org.lance.merge.MergeInsertParams(List.of("id"))
+                    .withMatchedUpdateAll()
+                    .withNotMatched(org.lance.merge.MergeInsertParams.WhenNotMatched.InsertAll),
+                stream)
+            .dataset()
+            .close();
       }
       try (Dataset latest = Dataset.open(dir.toString());
-           VectorSchemaRoot source = StandardData.generate(allocator, 990, 20, DIM, 11)) {
+          VectorSchemaRoot source = StandardData.generate(allocator, 990, 20, DIM, 11)) {
         assertThat(latest.version()).isEqualTo(2);
         assertThat(latest.versions()).extracting(VersionInfo::operation).last().isEqualTo("update");
         assertThat(latest.countRows()).isEqualTo(1010);
@@ -150,7 +173,8 @@ class RowChangesTest {
             ours.addAll(dev.lancelot.engine.testing.Rows.of(batches.next()));
           }
         }
-        assertThat(ours).containsExactlyInAnyOrderElementsOf(dev.lancelot.engine.testing.Rows.of(source));
+        assertThat(ours)
+            .containsExactlyInAnyOrderElementsOf(dev.lancelot.engine.testing.Rows.of(source));
       }
       // its transaction names the fragments it changed: fragment 1 conflicts, fragment 0 does not
       List<FragmentMetadata> added = newRows(stale, 500, 1);
@@ -174,9 +198,11 @@ class RowChangesTest {
   }
 
   @Test
-  void aConcurrentDeleteOfTheSameFragmentFailsTheUpdateAndLosesNothing(@TempDir Path tmp) throws Exception {
+  void aConcurrentDeleteOfTheSameFragmentFailsTheUpdateAndLosesNothing(@TempDir Path tmp)
+      throws Exception {
     Path dir = create(tmp);
-    try (Dataset stale = Dataset.open(dir.toString()); Dataset other = Dataset.open(dir.toString())) {
+    try (Dataset stale = Dataset.open(dir.toString());
+        Dataset other = Dataset.open(dir.toString())) {
       other.delete("id < 5"); // version 2 touches fragment 0
       List<FragmentMetadata> added = newRows(stale, 100, 10);
       assertThatThrownBy(() -> stale.commitRowChanges(rows(0, 100, 110), added))
@@ -200,7 +226,8 @@ class RowChangesTest {
   @Test
   void aConcurrentUpdateOfTheSameFragmentFailsIt(@TempDir Path tmp) {
     Path dir = create(tmp);
-    try (Dataset first = Dataset.open(dir.toString()); Dataset second = Dataset.open(dir.toString())) {
+    try (Dataset first = Dataset.open(dir.toString());
+        Dataset second = Dataset.open(dir.toString())) {
       first.commitRowChanges(rows(1, 0, 3), newRows(first, 500, 3));
       List<FragmentMetadata> added = newRows(second, 503, 1);
       assertThatThrownBy(() -> second.commitRowChanges(rows(1, 3, 4), added))
@@ -214,9 +241,11 @@ class RowChangesTest {
   @Test
   void aConcurrentAppendOrChangeOfOtherFragmentsIsRebasedOver(@TempDir Path tmp) {
     Path dir = create(tmp);
-    try (Dataset stale = Dataset.open(dir.toString()); Dataset other = Dataset.open(dir.toString())) {
+    try (Dataset stale = Dataset.open(dir.toString());
+        Dataset other = Dataset.open(dir.toString())) {
       write(dir, 1000, 100, WriteOptions.of(WriteMode.APPEND)).close(); // version 2: fragment 2
-      other.delete("id >= 990"); // version 3: planned on version 1, re-planned; touches fragment 1 only
+      other.delete(
+          "id >= 990"); // version 3: planned on version 1, re-planned; touches fragment 1 only
       Dataset v4 = stale.commitRowChanges(rows(0, 0, 10), newRows(stale, 0, 10)); // fragment 0
       assertThat(v4.version()).isEqualTo(4);
       assertThat(v4.fragments()).extracting(FragmentInfo::id).containsExactly(0L, 1L, 2L, 3L);
@@ -232,9 +261,11 @@ class RowChangesTest {
     Path dir = create(tmp);
     try (Dataset v1 = Dataset.open(dir.toString())) {
       assertThatThrownBy(() -> v1.commitRowChanges(rows(7, 0, 1), List.of()))
-          .hasMessageContaining("fragment 7").hasMessageContaining("no such fragment");
+          .hasMessageContaining("fragment 7")
+          .hasMessageContaining("no such fragment");
       assertThatThrownBy(() -> v1.commitRowChanges(rows(0, 499, 501), List.of()))
-          .hasMessageContaining("Cannot delete row 500 of fragment 0").hasMessageContaining("it has 500 rows");
+          .hasMessageContaining("Cannot delete row 500 of fragment 0")
+          .hasMessageContaining("it has 500 rows");
       assertThat(v1.checkoutLatest().version()).isEqualTo(1);
     }
   }

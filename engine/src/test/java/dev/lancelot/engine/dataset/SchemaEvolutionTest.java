@@ -34,7 +34,6 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,9 +42,9 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Schema evolution as Lance 7 does it: added columns (read as nulls, or backfilled into a new data
- * file per fragment) commit a {@code Merge}, dropped and renamed columns a {@code Project}; lance-core
- * reads what lancelot commits and lancelot reads what lance-core's addColumns, alterColumns and
- * dropColumns commit.
+ * file per fragment) commit a {@code Merge}, dropped and renamed columns a {@code Project};
+ * lance-core reads what lancelot commits and lancelot reads what lance-core's addColumns,
+ * alterColumns and dropColumns commit.
  */
 class SchemaEvolutionTest {
   static final int DIM = 8;
@@ -65,8 +64,10 @@ class SchemaEvolutionTest {
   static Path create(Path tmp) {
     Path dir = tmp.resolve("ds");
     try (VectorSchemaRoot batch = StandardData.generate(allocator, 0, 1000, DIM, 3);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
-      Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(500)).close();
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      Dataset.write(
+              dir.toString(), reader, WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(500))
+          .close();
     } catch (IOException e) {
       throw new RuntimeException(e);
     }
@@ -76,7 +77,7 @@ class SchemaEvolutionTest {
   static List<List<Object>> lancelotRows(Path dir, String... columns) {
     List<List<Object>> out = new ArrayList<>();
     try (Dataset ds = Dataset.open(dir.toString());
-         CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns(columns).batches()) {
+        CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns(columns).batches()) {
       while (it.hasNext()) {
         try (VectorSchemaRoot root = it.next()) {
           out.addAll(Rows.of(root));
@@ -106,24 +107,31 @@ class SchemaEvolutionTest {
     }
     score.setValueCount(n);
     label.setValueCount(n);
-    return new VectorSchemaRoot(List.of(score.getField(), label.getField()), List.of(score, label), n);
+    return new VectorSchemaRoot(
+        List.of(score.getField(), label.getField()), List.of(score, label), n);
   }
 
-  static final List<Field> SCORE_AND_LABEL = List.of(
-      nullable("score", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-      nullable("label", ArrowType.Utf8.INSTANCE));
+  static final List<Field> SCORE_AND_LABEL =
+      List.of(
+          nullable("score", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+          nullable("label", ArrowType.Utf8.INSTANCE));
 
   @Test
   void backfilledColumnsGetOneDataFilePerFragmentThatLanceCoreReads(@TempDir Path tmp) {
     Path dir = create(tmp);
     try (Dataset v1 = Dataset.open(dir.toString())) {
-      Dataset v2 = v1.delete("id >= 100 AND id < 110"); // deleted rows are backfilled too, and stay deleted
-      Dataset v3 = v2.addColumns(SCORE_AND_LABEL, List.of("id"), SchemaEvolutionTest::scoreAndLabel);
+      Dataset v2 =
+          v1.delete("id >= 100 AND id < 110"); // deleted rows are backfilled too, and stay deleted
+      Dataset v3 =
+          v2.addColumns(SCORE_AND_LABEL, List.of("id"), SchemaEvolutionTest::scoreAndLabel);
       assertThat(v3.version()).isEqualTo(3);
-      assertThat(v3.lanceSchema().names()).containsExactly("id", "tenant_id", "name", "vector", "score", "label");
+      assertThat(v3.lanceSchema().names())
+          .containsExactly("id", "tenant_id", "name", "vector", "score", "label");
       assertThat(v3.fragments()).allSatisfy(f -> assertThat(f.dataFiles()).hasSize(2));
       assertThat(v3.countRows()).isEqualTo(990);
-      assertThat(v3.versions()).extracting(VersionInfo::operation).containsExactly("overwrite", "delete", "merge");
+      assertThat(v3.versions())
+          .extracting(VersionInfo::operation)
+          .containsExactly("overwrite", "delete", "merge");
       // field ids follow the highest one in use
       assertThat(v3.field("score").id()).isEqualTo(v1.lanceSchema().maxFieldId() + 1);
     }
@@ -134,11 +142,13 @@ class SchemaEvolutionTest {
       }
     }
     assertThat(lancelotRows(dir, "id", "score", "label")).isEqualTo(expected);
-    assertThat(LanceOracle.rows(allocator, dir, List.of("id", "score", "label"), null)).isEqualTo(expected);
-    assertThat(LanceOracle.rows(allocator, dir, List.of("id"), "score >= 400 AND label LIKE 'row-9%'"))
+    assertThat(LanceOracle.rows(allocator, dir, List.of("id", "score", "label"), null))
+        .isEqualTo(expected);
+    assertThat(
+            LanceOracle.rows(allocator, dir, List.of("id"), "score >= 400 AND label LIKE 'row-9%'"))
         .isEqualTo(lancelotRowsWhere(dir, "score >= 400 AND label LIKE 'row-9%'"));
     try (org.lance.Dataset lance = LanceOracle.open(allocator, dir);
-         org.lance.Transaction txn = lance.readTransaction().orElseThrow()) {
+        org.lance.Transaction txn = lance.readTransaction().orElseThrow()) {
       assertThat(txn.operation()).isInstanceOf(org.lance.operation.Merge.class);
       assertThat(((org.lance.operation.Merge) txn.operation()).fragments())
           .allSatisfy(f -> assertThat(f.getFiles()).hasSize(2));
@@ -154,7 +164,8 @@ class SchemaEvolutionTest {
   static List<List<Object>> lancelotRowsWhere(Path dir, String filter) {
     List<List<Object>> out = new ArrayList<>();
     try (Dataset ds = Dataset.open(dir.toString());
-         CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns("id").filter(filter).batches()) {
+        CloseableIterator<VectorSchemaRoot> it =
+            ds.newScan().columns("id").filter(filter).batches()) {
       while (it.hasNext()) {
         try (VectorSchemaRoot root = it.next()) {
           out.addAll(Rows.of(root));
@@ -167,30 +178,45 @@ class SchemaEvolutionTest {
   }
 
   @Test
-  void nullColumnsChangeOnlyTheSchemaAndReadAsNullsInBothEngines(@TempDir Path tmp) throws Exception {
+  void nullColumnsChangeOnlyTheSchemaAndReadAsNullsInBothEngines(@TempDir Path tmp)
+      throws Exception {
     Path dir = create(tmp);
     long filesBefore;
     try (Stream<Path> files = Files.list(dir.resolve("data"))) {
       filesBefore = files.count();
     }
     try (Dataset v1 = Dataset.open(dir.toString())) {
-      Field vec = new Field("embedding", FieldType.nullable(new ArrowType.FixedSizeList(4)),
-          List.of(new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null)));
+      Field vec =
+          new Field(
+              "embedding",
+              FieldType.nullable(new ArrowType.FixedSizeList(4)),
+              List.of(
+                  new Field(
+                      "item",
+                      FieldType.nullable(
+                          new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+                      null)));
       Dataset v2 = v1.addColumns(List.of(nullable("note", ArrowType.Utf8.INSTANCE), vec));
       assertThat(v2.lanceSchema().names()).endsWith("note", "embedding");
       assertThat(v2.fragments()).allSatisfy(f -> assertThat(f.dataFiles()).hasSize(1));
-      try (VectorSchemaRoot taken = v2.take(new long[] {3, (1L << 32) | 7}, List.of("id", "note", "embedding"))) {
-        assertThat(Rows.of(taken)).containsExactly(Arrays.asList(3L, null, null), Arrays.asList(507L, null, null));
+      try (VectorSchemaRoot taken =
+          v2.take(new long[] {3, (1L << 32) | 7}, List.of("id", "note", "embedding"))) {
+        assertThat(Rows.of(taken))
+            .containsExactly(Arrays.asList(3L, null, null), Arrays.asList(507L, null, null));
       }
     }
     try (Stream<Path> files = Files.list(dir.resolve("data"))) {
       assertThat(files.count()).isEqualTo(filesBefore);
     }
     List<List<Object>> lancelot = lancelotRows(dir, "id", "note", "embedding");
-    assertThat(lancelot).hasSize(1000).allSatisfy(r -> assertThat(r.subList(1, 3)).containsOnlyNulls());
-    assertThat(LanceOracle.rows(allocator, dir, List.of("id", "note", "embedding"), null)).isEqualTo(lancelot);
+    assertThat(lancelot)
+        .hasSize(1000)
+        .allSatisfy(r -> assertThat(r.subList(1, 3)).containsOnlyNulls());
+    assertThat(LanceOracle.rows(allocator, dir, List.of("id", "note", "embedding"), null))
+        .isEqualTo(lancelot);
     try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
-      assertThat(lance.getSchema().findField("embedding").getType()).isEqualTo(new ArrowType.FixedSizeList(4));
+      assertThat(lance.getSchema().findField("embedding").getType())
+          .isEqualTo(new ArrowType.FixedSizeList(4));
     }
   }
 
@@ -207,21 +233,30 @@ class SchemaEvolutionTest {
       assertThat(renamed.countRows("tenant = 3")).isEqualTo(tenantThree);
       Dataset dropped = renamed.dropColumns(List.of("name"));
       assertThat(dropped.lanceSchema().names()).containsExactly("id", "tenant", "vector");
-      assertThat(dropped.versions()).extracting(VersionInfo::operation).endsWith("project", "project");
-      // a column added under a dropped name gets a new field id: the old values are never read again
+      assertThat(dropped.versions())
+          .extracting(VersionInfo::operation)
+          .endsWith("project", "project");
+      // a column added under a dropped name gets a new field id: the old values are never read
+      // again
       Dataset again = dropped.addColumns(List.of(nullable("name", ArrowType.Utf8.INSTANCE)));
       assertThat(again.field("name").id()).isGreaterThan(ds.lanceSchema().maxFieldId());
-      assertThat(lancelotRows(dir, "name")).hasSize(1000).allSatisfy(r -> assertThat(r.get(0)).isNull());
+      assertThat(lancelotRows(dir, "name"))
+          .hasSize(1000)
+          .allSatisfy(r -> assertThat(r.get(0)).isNull());
       Dataset withoutTenant = again.dropColumns(List.of("tenant"));
       assertThat(withoutTenant.indexes().names()).isEmpty();
     }
     try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
-      assertThat(lance.getSchema().getFields()).extracting(Field::getName).containsExactly("id", "vector", "name");
+      assertThat(lance.getSchema().getFields())
+          .extracting(Field::getName)
+          .containsExactly("id", "vector", "name");
       assertThat(lance.listIndexes()).isEmpty();
     }
-    assertThat(LanceOracle.rows(allocator, dir, List.of("name"), null)).hasSize(1000)
+    assertThat(LanceOracle.rows(allocator, dir, List.of("name"), null))
+        .hasSize(1000)
         .allSatisfy(r -> assertThat(r.get(0)).isNull());
-    assertThat(LanceOracle.rows(allocator, dir, List.of("id"), null)).isEqualTo(lancelotRows(dir, "id"));
+    assertThat(LanceOracle.rows(allocator, dir, List.of("id"), null))
+        .isEqualTo(lancelotRows(dir, "id"));
   }
 
   @Test
@@ -231,10 +266,12 @@ class SchemaEvolutionTest {
     LanceOracle.createBTree(allocator, dir, "tenant_id");
     LanceOracle.createBTree(allocator, dir, "id");
     try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
-      lance.addColumns(new org.lance.schema.SqlExpressions.Builder().withExpression("twice", "id * 2").build(),
+      lance.addColumns(
+          new org.lance.schema.SqlExpressions.Builder().withExpression("twice", "id * 2").build(),
           Optional.empty());
       lance.addColumns(List.of(nullable("extra", new ArrowType.Int(32, true))));
-      lance.alterColumns(List.of(new org.lance.schema.ColumnAlteration.Builder("name").rename("label").build()));
+      lance.alterColumns(
+          List.of(new org.lance.schema.ColumnAlteration.Builder("name").rename("label").build()));
       lance.dropColumns(List.of("tenant_id"));
     }
     List<String> columns = List.of("id", "label", "vector", "twice", "extra");
@@ -251,8 +288,8 @@ class SchemaEvolutionTest {
       Dataset renamed = ds.renameColumn("label", "name").dropColumns(List.of("twice", "extra"));
       assertThat(renamed.lanceSchema().names()).containsExactly("id", "name", "vector");
       try (VectorSchemaRoot more = StandardData.generate(allocator, 1000, 10, DIM, 9);
-           VectorSchemaRoot noTenant = withoutColumn(more, "tenant_id");
-           ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(noTenant))) {
+          VectorSchemaRoot noTenant = withoutColumn(more, "tenant_id");
+          ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(noTenant))) {
         renamed.append(reader).close();
       } catch (IOException e) {
         throw new RuntimeException(e);
@@ -270,7 +307,9 @@ class SchemaEvolutionTest {
         kept.add(v);
       }
     }
-    return new VectorSchemaRoot(kept.stream().map(org.apache.arrow.vector.FieldVector::getField).toList(), kept,
+    return new VectorSchemaRoot(
+        kept.stream().map(org.apache.arrow.vector.FieldVector::getField).toList(),
+        kept,
         root.getRowCount()) {
       @Override
       public void close() {
@@ -280,14 +319,17 @@ class SchemaEvolutionTest {
   }
 
   @Test
-  void addingColumnsConflictsWithAConcurrentAppendAndDropRebasesOverIt(@TempDir Path tmp) throws Exception {
+  void addingColumnsConflictsWithAConcurrentAppendAndDropRebasesOverIt(@TempDir Path tmp)
+      throws Exception {
     Path dir = create(tmp);
     try (Dataset v1 = Dataset.open(dir.toString())) {
       try (VectorSchemaRoot more = StandardData.generate(allocator, 1000, 10, DIM, 9);
-           ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(more))) {
+          ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(more))) {
         v1.append(reader).close(); // version 2, by "another writer"
       }
-      assertThatThrownBy(() -> v1.addColumns(SCORE_AND_LABEL, List.of("id"), SchemaEvolutionTest::scoreAndLabel))
+      assertThatThrownBy(
+              () ->
+                  v1.addColumns(SCORE_AND_LABEL, List.of("id"), SchemaEvolutionTest::scoreAndLabel))
           .isInstanceOf(CommitConflictException.class)
           .hasMessageContaining("Cannot commit merge to " + v1.location())
           .hasMessageContaining("a concurrent append was committed as version 2 ")
@@ -304,12 +346,24 @@ class SchemaEvolutionTest {
       Dataset added = dropped.addColumns(List.of(nullable("note", ArrowType.Utf8.INSTANCE)));
       List<FragmentMetadata> stale;
       try (VectorSchemaRoot more = StandardData.generate(allocator, 2000, 10, DIM, 9);
-           VectorSchemaRoot noName = withoutColumn(more, "name")) {
-        stale = Dataset.writeFragments(dir.toString(), null, dropped.lanceSchema(), List.of(noName).iterator(),
-            WriteOptions.of(WriteMode.APPEND));
+          VectorSchemaRoot noName = withoutColumn(more, "name")) {
+        stale =
+            Dataset.writeFragments(
+                dir.toString(),
+                null,
+                dropped.lanceSchema(),
+                List.of(noName).iterator(),
+                WriteOptions.of(WriteMode.APPEND));
       }
-      assertThatThrownBy(() -> Dataset.commitFragments(dir.toString(), null, dropped.lanceSchema(), stale,
-          WriteMode.APPEND, dropped.version()))
+      assertThatThrownBy(
+              () ->
+                  Dataset.commitFragments(
+                      dir.toString(),
+                      null,
+                      dropped.lanceSchema(),
+                      stale,
+                      WriteMode.APPEND,
+                      dropped.version()))
           .isInstanceOf(CommitConflictException.class)
           .hasMessageContaining("a concurrent merge was committed as version " + added.version());
     }
@@ -341,23 +395,38 @@ class SchemaEvolutionTest {
     Path dir = create(tmp);
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThatThrownBy(() -> ds.addColumns(List.of(nullable("id", new ArrowType.Int(64, true)))))
-          .isInstanceOf(LancelotException.class).hasMessageContaining("column \"id\" already exists");
-      assertThatThrownBy(() -> ds.addColumns(List.of(new Field("n", FieldType.notNullable(new ArrowType.Int(32, true)),
-          null)))).hasMessageContaining("column \"n\" is NOT NULL but would have no value");
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("column \"id\" already exists");
+      assertThatThrownBy(
+              () ->
+                  ds.addColumns(
+                      List.of(
+                          new Field(
+                              "n", FieldType.notNullable(new ArrowType.Int(32, true)), null))))
+          .hasMessageContaining("column \"n\" is NOT NULL but would have no value");
       assertThatThrownBy(() -> ds.dropColumns(List.of("nope")))
-          .hasMessageContaining("there is no column \"nope\". The dataset's columns are [id, tenant_id, name, vector]");
+          .hasMessageContaining(
+              "there is no column \"nope\". The dataset's columns are [id, tenant_id, name, vector]");
       assertThatThrownBy(() -> ds.dropColumns(List.of("id", "tenant_id", "name", "vector")))
           .hasMessageContaining("a dataset keeps at least one column");
       assertThatThrownBy(() -> ds.renameColumn("id", "name"))
-          .hasMessageContaining("Cannot rename column \"id\" of " + ds.location() + " to \"name\": a column \"name\" "
-              + "already exists");
-      assertThatThrownBy(() -> ds.addColumns(SCORE_AND_LABEL, List.of("id"),
-          (f, in, a) -> {
-            VectorSchemaRoot full = scoreAndLabel(f, in, a);
-            full.setRowCount(in.getRowCount() - 1);
-            return full;
-          }))
-          .hasMessageContaining("the backfill returned 499 rows for a batch of 500 rows of fragment 0");
+          .hasMessageContaining(
+              "Cannot rename column \"id\" of "
+                  + ds.location()
+                  + " to \"name\": a column \"name\" "
+                  + "already exists");
+      assertThatThrownBy(
+              () ->
+                  ds.addColumns(
+                      SCORE_AND_LABEL,
+                      List.of("id"),
+                      (f, in, a) -> {
+                        VectorSchemaRoot full = scoreAndLabel(f, in, a);
+                        full.setRowCount(in.getRowCount() - 1);
+                        return full;
+                      }))
+          .hasMessageContaining(
+              "the backfill returned 499 rows for a batch of 500 rows of fragment 0");
     }
     try (Dataset latest = Dataset.open(dir.toString())) {
       assertThat(latest.version()).isEqualTo(1);
@@ -368,22 +437,34 @@ class SchemaEvolutionTest {
   void tableConfigIsLanceCoresConfigBothWays(@TempDir Path tmp) {
     Path dir = create(tmp);
     try (Dataset ds = Dataset.open(dir.toString())) {
-      Dataset set = ds.updateConfig(java.util.Map.of("emb.arrow.fixed-size-list.size", Optional.of("4"),
-          "team", Optional.of("search")));
-      assertThat(set.config()).containsEntry("team", "search").containsEntry("emb.arrow.fixed-size-list.size", "4");
+      Dataset set =
+          ds.updateConfig(
+              java.util.Map.of(
+                  "emb.arrow.fixed-size-list.size",
+                  Optional.of("4"),
+                  "team",
+                  Optional.of("search")));
+      assertThat(set.config())
+          .containsEntry("team", "search")
+          .containsEntry("emb.arrow.fixed-size-list.size", "4");
       assertThat(set.versions()).extracting(VersionInfo::operation).endsWith("update config");
     }
     try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
       assertThat(lance.getConfig()).containsEntry("team", "search");
       // lance-core's Java updateConfig replaces the whole config
-      lance.updateConfig(java.util.Map.of("owner", "ml", "team", "search", "emb.arrow.fixed-size-list.size", "4"));
+      lance.updateConfig(
+          java.util.Map.of("owner", "ml", "team", "search", "emb.arrow.fixed-size-list.size", "4"));
       lance.deleteConfigKeys(java.util.Set.of("team"));
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
-      assertThat(ds.config()).containsEntry("owner", "ml").doesNotContainKey("team")
+      assertThat(ds.config())
+          .containsEntry("owner", "ml")
+          .doesNotContainKey("team")
           .containsEntry("emb.arrow.fixed-size-list.size", "4");
       Dataset removed = ds.updateConfig(java.util.Map.of("owner", Optional.empty()));
-      assertThat(removed.config()).doesNotContainKey("owner").containsKey("emb.arrow.fixed-size-list.size");
+      assertThat(removed.config())
+          .doesNotContainKey("owner")
+          .containsKey("emb.arrow.fixed-size-list.size");
     }
     try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
       assertThat(lance.getConfig()).doesNotContainKey("owner");

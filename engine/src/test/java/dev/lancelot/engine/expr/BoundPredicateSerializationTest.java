@@ -39,27 +39,68 @@ class BoundPredicateSerializationTest {
   }
 
   private VectorSchemaRoot batch() {
-    VectorSchemaRoot root = TestBatch.with(allocator)
-        .column("id", new ArrowType.Int(64, true), (TestBatch.SetCall<org.apache.arrow.vector.BigIntVector> c, Long v)
-            -> c.vector().setSafe(c.index(), v), 1L, 2L, 3L, 4L, null, 6L, 7L)
-        .column("Name", ArrowType.Utf8.INSTANCE, (TestBatch.SetCall<VarCharVector> c, String v)
-            -> c.vector().setSafe(c.index(), TestBatch.utf8(v)), "user-1", "USER-2", null, "user-10", "x", "ü", "")
-        .column("score", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE),
-            (TestBatch.SetCall<org.apache.arrow.vector.Float4Vector> c, Float v) -> c.vector().setSafe(c.index(), v),
-            0.1f, -0.0f, Float.NaN, 2.5f, null, 1e30f, -3f)
-        .column("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "America/New_York"),
-            (TestBatch.SetCall<org.apache.arrow.vector.TimeStampMicroTZVector> c, Long v)
-                -> c.vector().setSafe(c.index(), v),
-            1_700_000_000_000_000L, 1_700_000_000_000_001L, null, 0L, 1L, -1L, 1_699_999_999_999_999L)
-        .vector(struct())
-        .build();
+    VectorSchemaRoot root =
+        TestBatch.with(allocator)
+            .column(
+                "id",
+                new ArrowType.Int(64, true),
+                (TestBatch.SetCall<org.apache.arrow.vector.BigIntVector> c, Long v) ->
+                    c.vector().setSafe(c.index(), v),
+                1L,
+                2L,
+                3L,
+                4L,
+                null,
+                6L,
+                7L)
+            .column(
+                "Name",
+                ArrowType.Utf8.INSTANCE,
+                (TestBatch.SetCall<VarCharVector> c, String v) ->
+                    c.vector().setSafe(c.index(), TestBatch.utf8(v)),
+                "user-1",
+                "USER-2",
+                null,
+                "user-10",
+                "x",
+                "ü",
+                "")
+            .column(
+                "score",
+                new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE),
+                (TestBatch.SetCall<org.apache.arrow.vector.Float4Vector> c, Float v) ->
+                    c.vector().setSafe(c.index(), v),
+                0.1f,
+                -0.0f,
+                Float.NaN,
+                2.5f,
+                null,
+                1e30f,
+                -3f)
+            .column(
+                "ts",
+                new ArrowType.Timestamp(TimeUnit.MICROSECOND, "America/New_York"),
+                (TestBatch.SetCall<org.apache.arrow.vector.TimeStampMicroTZVector> c, Long v) ->
+                    c.vector().setSafe(c.index(), v),
+                1_700_000_000_000_000L,
+                1_700_000_000_000_001L,
+                null,
+                0L,
+                1L,
+                -1L,
+                1_699_999_999_999_999L)
+            .vector(struct())
+            .build();
     return root;
   }
 
   private StructVector struct() {
     Field x = Field.nullable("x", new ArrowType.Int(32, true));
-    StructVector st = new StructVector(new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(x)),
-        allocator, null);
+    StructVector st =
+        new StructVector(
+            new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(x)),
+            allocator,
+            null);
     st.allocateNew();
     IntVector xs = (IntVector) st.getChild("x");
     for (int i = 0; i < 7; i++) {
@@ -76,14 +117,16 @@ class BoundPredicateSerializationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "id > 2 AND name LIKE 'user-1%'",
-      "id % 2 = 1 OR lower(name) <> name",
-      "score > 1e29 OR score < 0 OR score IS NULL",
-      "ts = TIMESTAMP '2023-11-14 17:13:20'",
-      "st.x IN (0, 2) AND NOT (id BETWEEN 3 AND 6)",
-      "CAST(id AS STRING) = '7' OR name ILIKE 'USER-%'",
-      "true"})
+  @ValueSource(
+      strings = {
+        "id > 2 AND name LIKE 'user-1%'",
+        "id % 2 = 1 OR lower(name) <> name",
+        "score > 1e29 OR score < 0 OR score IS NULL",
+        "ts = TIMESTAMP '2023-11-14 17:13:20'",
+        "st.x IN (0, 2) AND NOT (id BETWEEN 3 AND 6)",
+        "CAST(id AS STRING) = '7' OR name ILIKE 'USER-%'",
+        "true"
+      })
   void readBackSelectsTheSameRows(String sql) throws Exception {
     try (VectorSchemaRoot root = batch()) {
       BoundPredicate bound = BoundPredicate.bind(sql, root.getSchema());
@@ -92,7 +135,8 @@ class BoundPredicateSerializationTest {
       assertThat(copy.predicate()).isEqualTo(bound.predicate());
       assertThat(copy.referencedColumns()).isEqualTo(bound.referencedColumns());
       assertThat(copy.referencedSchema()).isEqualTo(bound.referencedSchema());
-      assertThat(copy.evaluate(root).toRowIndexes()).as(sql)
+      assertThat(copy.evaluate(root).toRowIndexes())
+          .as(sql)
           .containsExactly(bound.evaluate(root).toRowIndexes());
     }
   }
@@ -102,25 +146,40 @@ class BoundPredicateSerializationTest {
     try (VectorSchemaRoot root = batch()) {
       String sql = "id > 2 AND name = 'user-10'";
       BoundPredicate bound = BoundPredicate.bind(sql, root.getSchema());
-      assertThat(bound.referencedSchema().getFields().stream().map(Field::getName)).containsExactly("id", "Name");
+      assertThat(bound.referencedSchema().getFields().stream().map(Field::getName))
+          .containsExactly("id", "Name");
       int bytes = serialize(bound).length;
       int textBytes = serialize(sql).length;
-      System.out.printf("bound predicate %s: %d bytes serialized; the text alone: %d bytes%n", sql, bytes, textBytes);
+      System.out.printf(
+          "bound predicate %s: %d bytes serialized; the text alone: %d bytes%n",
+          sql, bytes, textBytes);
       // A search plan or a reader factory carries one of these per query: it must stay far below
       // the sizes Spark warns about (a task of 1 MiB), whatever the number of columns.
-      assertThat(bytes).as("serialized bound predicate (the text alone: %d bytes)", textBytes).isLessThan(2048);
+      assertThat(bytes)
+          .as("serialized bound predicate (the text alone: %d bytes)", textBytes)
+          .isLessThan(2048);
     }
   }
 
   @Test
   void fitsOnlySchemasWithTheSameReferencedFields() {
-    Schema schema = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
-        Field.nullable("name", ArrowType.Utf8.INSTANCE)));
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.nullable("id", new ArrowType.Int(64, true)),
+                Field.nullable("name", ArrowType.Utf8.INSTANCE)));
     BoundPredicate bound = BoundPredicate.bind("id = 1", schema);
-    assertThat(bound.fits(new Schema(List.of(Field.nullable("other", ArrowType.Utf8.INSTANCE),
-        Field.nullable("id", new ArrowType.Int(64, true)))))).isTrue();
-    assertThat(bound.fits(new Schema(List.of(Field.nullable("id", new ArrowType.Int(32, true)))))).isFalse();
-    assertThat(bound.fits(new Schema(List.of(Field.nullable("name", ArrowType.Utf8.INSTANCE))))).isFalse();
+    assertThat(
+            bound.fits(
+                new Schema(
+                    List.of(
+                        Field.nullable("other", ArrowType.Utf8.INSTANCE),
+                        Field.nullable("id", new ArrowType.Int(64, true))))))
+        .isTrue();
+    assertThat(bound.fits(new Schema(List.of(Field.nullable("id", new ArrowType.Int(32, true))))))
+        .isFalse();
+    assertThat(bound.fits(new Schema(List.of(Field.nullable("name", ArrowType.Utf8.INSTANCE)))))
+        .isFalse();
   }
 
   @Test

@@ -80,13 +80,20 @@ class FilterParserTest {
         .isEqualTo(cmp("x", CompareOp.EQ, new BinaryLiteral(new byte[] {0, -1})));
     assertThat(parse("x = date '2024-01-31'"))
         .isEqualTo(cmp("x", CompareOp.EQ, new DateLiteral(LocalDate.of(2024, 1, 31))));
-    assertThat(parse("x < TIMESTAMP '2024-01-31 10:00:00'")).isEqualTo(cmp("x", CompareOp.LT,
-        new TimestampLiteral(LocalDateTime.of(2024, 1, 31, 10, 0))));
-    assertThat(parse("x < timestamp '2024-01-31T10:00:01.000000123'")).isEqualTo(cmp("x",
-        CompareOp.LT, new TimestampLiteral(LocalDateTime.of(2024, 1, 31, 10, 0, 1, 123))));
-    assertThat(parse("x < timestamp '2024-01-31 10:00'")).isEqualTo(cmp("x", CompareOp.LT,
-        new TimestampLiteral(LocalDateTime.of(2024, 1, 31, 10, 0))));
-    assertThat(parse("x = double 'NaN'")).isEqualTo(cmp("x", CompareOp.EQ, new DoubleLiteral(Double.NaN)));
+    assertThat(parse("x < TIMESTAMP '2024-01-31 10:00:00'"))
+        .isEqualTo(
+            cmp("x", CompareOp.LT, new TimestampLiteral(LocalDateTime.of(2024, 1, 31, 10, 0))));
+    assertThat(parse("x < timestamp '2024-01-31T10:00:01.000000123'"))
+        .isEqualTo(
+            cmp(
+                "x",
+                CompareOp.LT,
+                new TimestampLiteral(LocalDateTime.of(2024, 1, 31, 10, 0, 1, 123))));
+    assertThat(parse("x < timestamp '2024-01-31 10:00'"))
+        .isEqualTo(
+            cmp("x", CompareOp.LT, new TimestampLiteral(LocalDateTime.of(2024, 1, 31, 10, 0))));
+    assertThat(parse("x = double 'NaN'"))
+        .isEqualTo(cmp("x", CompareOp.EQ, new DoubleLiteral(Double.NaN)));
     assertThat(parse("x = DOUBLE '-Infinity'"))
         .isEqualTo(cmp("x", CompareOp.EQ, new DoubleLiteral(Double.NEGATIVE_INFINITY)));
     assertThat(parse("x = double '2.5'")).isEqualTo(cmp("x", CompareOp.EQ, new DoubleLiteral(2.5)));
@@ -97,8 +104,7 @@ class FilterParserTest {
     assertThat(parse("`weird name` = 1")).isEqualTo(cmp("weird name", CompareOp.EQ, n(1)));
     assertThat(parse("`a.b` = 1")).isEqualTo(cmp("a.b", CompareOp.EQ, n(1)));
     assertThat(parse("`back``tick` = 1")).isEqualTo(cmp("back`tick", CompareOp.EQ, n(1)));
-    assertThat(parse("a.b = 1"))
-        .isEqualTo(new Comparison(Column.of("a", "b"), CompareOp.EQ, n(1)));
+    assertThat(parse("a.b = 1")).isEqualTo(new Comparison(Column.of("a", "b"), CompareOp.EQ, n(1)));
     assertThat(parse("a.`b c`.d = 1"))
         .isEqualTo(new Comparison(Column.of("a", "b c", "d"), CompareOp.EQ, n(1)));
     assertThat(parse("`in` = 1")).isEqualTo(cmp("in", CompareOp.EQ, n(1)));
@@ -109,8 +115,8 @@ class FilterParserTest {
 
   @Test
   void predicatesOtherThanComparisons() {
-    assertThat(parse("x IN (1, 2, NULL)")).isEqualTo(
-        new InList(X, List.of(n(1), n(2), NullLiteral.INSTANCE), false));
+    assertThat(parse("x IN (1, 2, NULL)"))
+        .isEqualTo(new InList(X, List.of(n(1), n(2), NullLiteral.INSTANCE), false));
     assertThat(parse("x not in ('a')"))
         .isEqualTo(new InList(X, List.of(new StringLiteral("a")), true));
     assertThat(parse("x BETWEEN -1 AND 2.5"))
@@ -151,45 +157,48 @@ class FilterParserTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-      "tenant_id =|expected a value at position 11",
-      "|expected a predicate at position 0",
-      "x = 1 AND|expected a predicate at position 9",
-      "x = 1 x = 2|expected AND, OR or the end of the filter but found \"x\" at position 6",
-      "(x = 1|expected ')' at position 6",
-      "x = 1)|expected AND, OR or the end of the filter but found \")\" at position 5",
-      "x IN 1|expected '(' after IN but found \"1\" at position 5",
-      "x IN ()|expected a value but found \")\" at position 6",
-      "x IN (1 2)|expected ',' or ')' in the IN list but found \"2\" at position 8",
-      "x IS 1|expected NULL, NOT NULL, TRUE or FALSE after IS but found \"1\" at position 5",
-      "x IS NOT 1|expected NULL, TRUE or FALSE after IS NOT but found \"1\" at position 9",
-      "x NOT 1|expected IN, BETWEEN, LIKE or ILIKE after NOT but found \"1\" at position 6",
-      "x BETWEEN 1 OR 2|expected AND between the bounds of BETWEEN but found \"OR\" at position 12",
-      "x LIKE y|expected a string pattern after LIKE but found \"y\" at position 7",
-      "x = 'abc|unterminated string literal (missing closing ') at position 4",
-      "`x = 1|unterminated quoted name (missing closing `) at position 0",
-      "x # 1|unexpected character '#' at position 2",
-      "x = --1|unexpected character '-' at position 4",
-      "x = -|expected a number after '-' at position 5",
-      "1 IS TRUE|the literal 1 is not a condition; expected a predicate at position 0",
-      "5|expected an operator (=, !=, <, <=, >, >=, IN, BETWEEN, LIKE or IS) at position 1",
-      "x = date '2024-13-01'|expected 'YYYY-MM-DD' in the date literal at position 9",
-      "x = double 'abc'|expected a number, 'NaN', 'Infinity' or '-Infinity' in the double literal at position 11",
-      "x = X'abc'|expected an even number of hex digits in X'abc' at position 4",
-      "a. = 1|expected a field name after '.' but found \"=\" at position 3",
-      "x = AND|expected a value but found \"AND\" at position 4",
-      "substr(name, 1) = 'a'|the function substr is not supported; expected one of lower, upper, starts_with, ends_with, contains, length, char_length, character_length, octet_length, abs, CAST, or LIKE for patterns at position 0",
-      "lower(x, y) = 'a'|lower takes 1 argument, not 2 at position 0",
-      "CAST(x AS VARCHAR) = 'a'|CAST to VARCHAR is not supported; expected one of TINYINT, SMALLINT, INT, BIGINT, TINYINT UNSIGNED, SMALLINT UNSIGNED, INT UNSIGNED, BIGINT UNSIGNED, FLOAT, DOUBLE, STRING, BOOLEAN at position 10",
-      "CAST(x INT) = 1|expected AS and a type in CAST but found \"INT\" at position 7",
-      "(x = 1) + 1 > 2|a condition cannot be used in arithmetic here; expected a value at position 0",
-      "x = (y = 1)|a condition cannot be compared here; expected a value at position 4",
-      "+x = 1|unary '+' is not supported (Lance refuses it too); expected a value but found \"+\" at position 0",
-      "x * = 1|expected a value but found \"=\" at position 4",
-      "x LIKE 'a' ESCAPE '!'|LIKE ... ESCAPE is not supported (a backslash escapes, as in Lance); expected AND, OR or the end of the filter but found \"ESCAPE\" at position 11",
-      "x /* c */ = 1|unexpected character '/' at position 2",
-      "x ^ 1 > 2|unexpected character '^' at position 2",
-  })
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "tenant_id =|expected a value at position 11",
+        "|expected a predicate at position 0",
+        "x = 1 AND|expected a predicate at position 9",
+        "x = 1 x = 2|expected AND, OR or the end of the filter but found \"x\" at position 6",
+        "(x = 1|expected ')' at position 6",
+        "x = 1)|expected AND, OR or the end of the filter but found \")\" at position 5",
+        "x IN 1|expected '(' after IN but found \"1\" at position 5",
+        "x IN ()|expected a value but found \")\" at position 6",
+        "x IN (1 2)|expected ',' or ')' in the IN list but found \"2\" at position 8",
+        "x IS 1|expected NULL, NOT NULL, TRUE or FALSE after IS but found \"1\" at position 5",
+        "x IS NOT 1|expected NULL, TRUE or FALSE after IS NOT but found \"1\" at position 9",
+        "x NOT 1|expected IN, BETWEEN, LIKE or ILIKE after NOT but found \"1\" at position 6",
+        "x BETWEEN 1 OR 2|expected AND between the bounds of BETWEEN but found \"OR\" at position 12",
+        "x LIKE y|expected a string pattern after LIKE but found \"y\" at position 7",
+        "x = 'abc|unterminated string literal (missing closing ') at position 4",
+        "`x = 1|unterminated quoted name (missing closing `) at position 0",
+        "x # 1|unexpected character '#' at position 2",
+        "x = --1|unexpected character '-' at position 4",
+        "x = -|expected a number after '-' at position 5",
+        "1 IS TRUE|the literal 1 is not a condition; expected a predicate at position 0",
+        "5|expected an operator (=, !=, <, <=, >, >=, IN, BETWEEN, LIKE or IS) at position 1",
+        "x = date '2024-13-01'|expected 'YYYY-MM-DD' in the date literal at position 9",
+        "x = double 'abc'|expected a number, 'NaN', 'Infinity' or '-Infinity' in the double literal at position 11",
+        "x = X'abc'|expected an even number of hex digits in X'abc' at position 4",
+        "a. = 1|expected a field name after '.' but found \"=\" at position 3",
+        "x = AND|expected a value but found \"AND\" at position 4",
+        "substr(name, 1) = 'a'|the function substr is not supported; expected one of lower, upper, starts_with, ends_with, contains, length, char_length, character_length, octet_length, abs, CAST, or LIKE for patterns at position 0",
+        "lower(x, y) = 'a'|lower takes 1 argument, not 2 at position 0",
+        "CAST(x AS VARCHAR) = 'a'|CAST to VARCHAR is not supported; expected one of TINYINT, SMALLINT, INT, BIGINT, TINYINT UNSIGNED, SMALLINT UNSIGNED, INT UNSIGNED, BIGINT UNSIGNED, FLOAT, DOUBLE, STRING, BOOLEAN at position 10",
+        "CAST(x INT) = 1|expected AS and a type in CAST but found \"INT\" at position 7",
+        "(x = 1) + 1 > 2|a condition cannot be used in arithmetic here; expected a value at position 0",
+        "x = (y = 1)|a condition cannot be compared here; expected a value at position 4",
+        "+x = 1|unary '+' is not supported (Lance refuses it too); expected a value but found \"+\" at position 0",
+        "x * = 1|expected a value but found \"=\" at position 4",
+        "x LIKE 'a' ESCAPE '!'|LIKE ... ESCAPE is not supported (a backslash escapes, as in Lance); expected AND, OR or the end of the filter but found \"ESCAPE\" at position 11",
+        "x /* c */ = 1|unexpected character '/' at position 2",
+        "x ^ 1 > 2|unexpected character '^' at position 2",
+      })
   void errorsNameThePositionAndWhatWasExpected(String filter, String problem) {
     String text = filter == null ? "" : filter;
     assertThatThrownBy(() -> FilterParser.parse(text))
@@ -200,9 +209,11 @@ class FilterParserTest {
 
   @Test
   void exceptionCarriesFilterAndPosition() {
-    FilterParseException e = org.junit.jupiter.api.Assertions.assertThrows(
-        FilterParseException.class, () -> FilterParser.parse("tenant_id = "));
-    assertThat(e.getMessage()).isEqualTo("Cannot parse filter \"tenant_id = \": expected a value at position 12");
+    FilterParseException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            FilterParseException.class, () -> FilterParser.parse("tenant_id = "));
+    assertThat(e.getMessage())
+        .isEqualTo("Cannot parse filter \"tenant_id = \": expected a value at position 12");
     assertThat(e.filter()).isEqualTo("tenant_id = ");
     assertThat(e.position()).isEqualTo(12);
   }

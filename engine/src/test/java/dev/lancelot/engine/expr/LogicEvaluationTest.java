@@ -33,12 +33,12 @@ class LogicEvaluationTest {
     Boolean[] b = {true, false, null, true, false, null, true, false, null};
     Integer[] x = {1, 2, 3, null, 5, 6, 7, null, 9};
     return TestBatch.with(allocator)
-        .<BitVector, Boolean>column("a", ArrowType.Bool.INSTANCE,
-            (c, v) -> c.vector().setSafe(c.index(), v ? 1 : 0), a)
-        .<BitVector, Boolean>column("b", ArrowType.Bool.INSTANCE,
-            (c, v) -> c.vector().setSafe(c.index(), v ? 1 : 0), b)
-        .<IntVector, Integer>column("x", new ArrowType.Int(32, true),
-            (c, v) -> c.vector().setSafe(c.index(), v), x)
+        .<BitVector, Boolean>column(
+            "a", ArrowType.Bool.INSTANCE, (c, v) -> c.vector().setSafe(c.index(), v ? 1 : 0), a)
+        .<BitVector, Boolean>column(
+            "b", ArrowType.Bool.INSTANCE, (c, v) -> c.vector().setSafe(c.index(), v ? 1 : 0), b)
+        .<IntVector, Integer>column(
+            "x", new ArrowType.Int(32, true), (c, v) -> c.vector().setSafe(c.index(), v), x)
         .build();
   }
 
@@ -94,10 +94,11 @@ class LogicEvaluationTest {
   @Test
   void nestedFieldsAreNullWhenTheirStructIsNull() {
     try (StructVector s = StructVector.empty("s", allocator)) {
-      IntVector inner = s.addOrGet("n", FieldType.nullable(new ArrowType.Int(32, true)),
-          IntVector.class);
-      VarCharVector name = s.addOrGet("weird name", FieldType.nullable(ArrowType.Utf8.INSTANCE),
-          VarCharVector.class);
+      IntVector inner =
+          s.addOrGet("n", FieldType.nullable(new ArrowType.Int(32, true)), IntVector.class);
+      VarCharVector name =
+          s.addOrGet(
+              "weird name", FieldType.nullable(ArrowType.Utf8.INSTANCE), VarCharVector.class);
       s.allocateNew();
       for (int i = 0; i < 4; i++) {
         inner.setSafe(i, i);
@@ -151,7 +152,8 @@ class LogicEvaluationTest {
       org.assertj.core.api.Assertions.assertThatThrownBy(
               () -> p.evaluate(Map.of("x", root.getVector("a")), 3))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("column x has type Bool in the batch, but the filter was bound to type Int(32, true)");
+          .hasMessageContaining(
+              "column x has type Bool in the batch, but the filter was bound to type Int(32, true)");
     }
   }
 }

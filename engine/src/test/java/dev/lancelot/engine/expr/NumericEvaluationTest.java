@@ -33,18 +33,45 @@ class NumericEvaluationTest {
 
   @Test
   void signedIntegersOfEveryWidth() {
-    try (VectorSchemaRoot root = TestBatch.with(allocator)
-        .<TinyIntVector, Integer>column("i8", new ArrowType.Int(8, true),
-            (c, v) -> c.vector().setSafe(c.index(), v), -128, -1, null, 0, 127)
-        .<SmallIntVector, Integer>column("i16", new ArrowType.Int(16, true),
-            (c, v) -> c.vector().setSafe(c.index(), v), -32768, -1, null, 0, 32767)
-        .<IntVector, Integer>column("i32", new ArrowType.Int(32, true),
-            (c, v) -> c.vector().setSafe(c.index(), v), Integer.MIN_VALUE, -1, null, 0,
-            Integer.MAX_VALUE)
-        .<BigIntVector, Long>column("i64", new ArrowType.Int(64, true),
-            (c, v) -> c.vector().setSafe(c.index(), v), Long.MIN_VALUE, -1L, null, 0L,
-            Long.MAX_VALUE)
-        .build()) {
+    try (VectorSchemaRoot root =
+        TestBatch.with(allocator)
+            .<TinyIntVector, Integer>column(
+                "i8",
+                new ArrowType.Int(8, true),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                -128,
+                -1,
+                null,
+                0,
+                127)
+            .<SmallIntVector, Integer>column(
+                "i16",
+                new ArrowType.Int(16, true),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                -32768,
+                -1,
+                null,
+                0,
+                32767)
+            .<IntVector, Integer>column(
+                "i32",
+                new ArrowType.Int(32, true),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                Integer.MIN_VALUE,
+                -1,
+                null,
+                0,
+                Integer.MAX_VALUE)
+            .<BigIntVector, Long>column(
+                "i64",
+                new ArrowType.Int(64, true),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                Long.MIN_VALUE,
+                -1L,
+                null,
+                0L,
+                Long.MAX_VALUE)
+            .build()) {
       for (String col : new String[] {"i8", "i16", "i32", "i64"}) {
         assertThat(select(root, col + " = -1")).as(col).containsExactly(1);
         assertThat(select(root, col + " != -1")).as(col).containsExactly(0, 3, 4);
@@ -68,13 +95,27 @@ class NumericEvaluationTest {
 
   @Test
   void integersCompareExactlyWithDoublesAndOutOfRangeLiterals() {
-    try (VectorSchemaRoot root = TestBatch.with(allocator)
-        .<TinyIntVector, Integer>column("i8", new ArrowType.Int(8, true),
-            (c, v) -> c.vector().setSafe(c.index(), v), -128, 2, 3, null, 127)
-        .<BigIntVector, Long>column("i64", new ArrowType.Int(64, true),
-            (c, v) -> c.vector().setSafe(c.index(), v), Long.MIN_VALUE, 2L, 3L, null,
-            Long.MAX_VALUE)
-        .build()) {
+    try (VectorSchemaRoot root =
+        TestBatch.with(allocator)
+            .<TinyIntVector, Integer>column(
+                "i8",
+                new ArrowType.Int(8, true),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                -128,
+                2,
+                3,
+                null,
+                127)
+            .<BigIntVector, Long>column(
+                "i64",
+                new ArrowType.Int(64, true),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                Long.MIN_VALUE,
+                2L,
+                3L,
+                null,
+                Long.MAX_VALUE)
+            .build()) {
       assertThat(select(root, "i8 > 2.5")).containsExactly(2, 4);
       assertThat(select(root, "i8 >= 2.5")).containsExactly(2, 4);
       assertThat(select(root, "i8 < 2.5")).containsExactly(0, 1);
@@ -106,17 +147,45 @@ class NumericEvaluationTest {
 
   @Test
   void unsignedIntegers() {
-    try (VectorSchemaRoot root = TestBatch.with(allocator)
-        .<UInt1Vector, Integer>column("u8", new ArrowType.Int(8, false),
-            (c, v) -> c.vector().setSafe(c.index(), v), 0, 1, null, 200, 255)
-        .<UInt2Vector, Integer>column("u16", new ArrowType.Int(16, false),
-            (c, v) -> c.vector().setSafe(c.index(), v), 0, 1, null, 40000, 65535)
-        .<UInt4Vector, Long>column("u32", new ArrowType.Int(32, false),
-            (c, v) -> c.vector().setSafe(c.index(), v.intValue()), 0L, 1L, null, 3_000_000_000L,
-            4_294_967_295L)
-        .<UInt8Vector, Long>column("u64", new ArrowType.Int(64, false),
-            (c, v) -> c.vector().setSafe(c.index(), v), 0L, 1L, null, 1L << 63, -1L)
-        .build()) {
+    try (VectorSchemaRoot root =
+        TestBatch.with(allocator)
+            .<UInt1Vector, Integer>column(
+                "u8",
+                new ArrowType.Int(8, false),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                0,
+                1,
+                null,
+                200,
+                255)
+            .<UInt2Vector, Integer>column(
+                "u16",
+                new ArrowType.Int(16, false),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                0,
+                1,
+                null,
+                40000,
+                65535)
+            .<UInt4Vector, Long>column(
+                "u32",
+                new ArrowType.Int(32, false),
+                (c, v) -> c.vector().setSafe(c.index(), v.intValue()),
+                0L,
+                1L,
+                null,
+                3_000_000_000L,
+                4_294_967_295L)
+            .<UInt8Vector, Long>column(
+                "u64",
+                new ArrowType.Int(64, false),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                0L,
+                1L,
+                null,
+                1L << 63,
+                -1L)
+            .build()) {
       for (String col : new String[] {"u8", "u16", "u32", "u64"}) {
         assertThat(select(root, col + " > 1")).as(col).containsExactly(3, 4);
         assertThat(select(root, col + " >= 0")).as(col).containsExactly(0, 1, 3, 4);
@@ -138,11 +207,22 @@ class NumericEvaluationTest {
   @Test
   void floatsUseTotalOrder() {
     double negNaN = Double.longBitsToDouble(0xFFF8000000000000L);
-    try (VectorSchemaRoot root = TestBatch.with(allocator)
-        .<Float8Vector, Double>column("f", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE),
-            (c, v) -> c.vector().setSafe(c.index(), v), Double.NaN, -0.0, 0.0,
-            Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.5, -2.0, negNaN, null)
-        .build()) {
+    try (VectorSchemaRoot root =
+        TestBatch.with(allocator)
+            .<Float8Vector, Double>column(
+                "f",
+                new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                Double.NaN,
+                -0.0,
+                0.0,
+                Double.POSITIVE_INFINITY,
+                Double.NEGATIVE_INFINITY,
+                1.5,
+                -2.0,
+                negNaN,
+                null)
+            .build()) {
       assertThat(select(root, "f > 1")).containsExactly(0, 3, 5);
       assertThat(select(root, "f = 0")).containsExactly(2);
       assertThat(select(root, "f = -0.0")).containsExactly(1);
@@ -161,10 +241,18 @@ class NumericEvaluationTest {
 
   @Test
   void float32LiteralsAreRoundedToFloat32() {
-    try (VectorSchemaRoot root = TestBatch.with(allocator)
-        .<Float4Vector, Float>column("f", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE),
-            (c, v) -> c.vector().setSafe(c.index(), v), 0.1f, 0.3f, Float.NaN, null, 16777217f)
-        .build()) {
+    try (VectorSchemaRoot root =
+        TestBatch.with(allocator)
+            .<Float4Vector, Float>column(
+                "f",
+                new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE),
+                (c, v) -> c.vector().setSafe(c.index(), v),
+                0.1f,
+                0.3f,
+                Float.NaN,
+                null,
+                16777217f)
+            .build()) {
       assertThat(select(root, "f = 0.1")).containsExactly(0);
       assertThat(select(root, "f > 0.1")).containsExactly(1, 2, 4);
       assertThat(select(root, "f <= 0.30000001192092896")).containsExactly(0, 1);
@@ -176,11 +264,19 @@ class NumericEvaluationTest {
 
   @Test
   void float16() {
-    try (VectorSchemaRoot root = TestBatch.with(allocator)
-        .<Float2Vector, Float>column("h", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF),
-            (c, v) -> c.vector().setSafe(c.index(), Float16.toFloat16(v)), -1.5f, 0.5f, null,
-            2.0f, Float.NaN, -0.0f)
-        .build()) {
+    try (VectorSchemaRoot root =
+        TestBatch.with(allocator)
+            .<Float2Vector, Float>column(
+                "h",
+                new ArrowType.FloatingPoint(FloatingPointPrecision.HALF),
+                (c, v) -> c.vector().setSafe(c.index(), Float16.toFloat16(v)),
+                -1.5f,
+                0.5f,
+                null,
+                2.0f,
+                Float.NaN,
+                -0.0f)
+            .build()) {
       assertThat(select(root, "h > 0")).containsExactly(1, 3, 4);
       assertThat(select(root, "h < 0")).containsExactly(0, 5);
       assertThat(select(root, "h = 0.5")).containsExactly(1);
@@ -202,11 +298,15 @@ class NumericEvaluationTest {
       }
       v.setValueCount(n);
       try (VectorSchemaRoot root = TestBatch.with(allocator).vector(v).build()) {
-        int[] expected = java.util.stream.IntStream.range(0, n)
-            .filter(i -> i % 7 != 0 && i >= 63 && i < 130).toArray();
+        int[] expected =
+            java.util.stream.IntStream.range(0, n)
+                .filter(i -> i % 7 != 0 && i >= 63 && i < 130)
+                .toArray();
         assertThat(select(root, "x BETWEEN 63 AND 129")).containsExactly(expected);
-        int[] notExpected = java.util.stream.IntStream.range(0, n)
-            .filter(i -> i % 7 != 0 && (i < 63 || i >= 130)).toArray();
+        int[] notExpected =
+            java.util.stream.IntStream.range(0, n)
+                .filter(i -> i % 7 != 0 && (i < 63 || i >= 130))
+                .toArray();
         assertThat(select(root, "NOT x BETWEEN 63 AND 129")).containsExactly(notExpected);
         assertThat(select(root, "x IS NULL")).hasSize((n + 6) / 7);
         assertThat(select(root, "x IS NULL OR x IS NOT NULL")).hasSize(n);

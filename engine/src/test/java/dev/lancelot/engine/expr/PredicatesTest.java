@@ -31,7 +31,8 @@ class PredicatesTest {
         .isEqualTo(FilterParser.parse("a = 1 AND b > 2.5 AND c IS NOT NULL"));
     assertThat(or(eq("a", "x"), in("b", List.of(1, 2L, (short) 3))))
         .isEqualTo(FilterParser.parse("a = 'x' OR b IN (1, 2, 3)"));
-    assertThat(notIn("b", List.of(true, false))).isEqualTo(FilterParser.parse("b NOT IN (true, false)"));
+    assertThat(notIn("b", List.of(true, false)))
+        .isEqualTo(FilterParser.parse("b NOT IN (true, false)"));
     assertThat(Predicates.between("d", LocalDate.of(2024, 1, 1), LocalDate.of(2024, 2, 1)))
         .isEqualTo(FilterParser.parse("d BETWEEN date '2024-01-01' AND date '2024-02-01'"));
     assertThat(Predicates.lt(Column.of("s", "t"), LocalDateTime.of(2024, 1, 1, 10, 0)))
@@ -66,8 +67,11 @@ class PredicatesTest {
     assertThatThrownBy(() -> Literal.of(java.time.Instant.EPOCH))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("use TimestampLiteral.of(instant, zone)");
-    assertThat(TimestampLiteral.of(java.time.Instant.parse("2023-11-14T22:13:20.5Z"),
-        java.time.ZoneId.of("America/New_York")).toSql())
+    assertThat(
+            TimestampLiteral.of(
+                    java.time.Instant.parse("2023-11-14T22:13:20.5Z"),
+                    java.time.ZoneId.of("America/New_York"))
+                .toSql())
         .isEqualTo("timestamp '2023-11-14 17:13:20.5'");
     assertThatThrownBy(() -> Literal.of(new BigDecimal("18446744073709551615")))
         .isInstanceOf(IllegalArgumentException.class)
@@ -80,8 +84,8 @@ class PredicatesTest {
   @Test
   void conjunctsSplitTheTopLevelAnd() {
     Predicate p = FilterParser.parse("a = 1 AND (b = 2 OR c = 3) AND NOT d = 4");
-    assertThat(Predicates.conjuncts(p)).containsExactly(
-        eq("a", 1), or(eq("b", 2), eq("c", 3)), Predicates.not(eq("d", 4)));
+    assertThat(Predicates.conjuncts(p))
+        .containsExactly(eq("a", 1), or(eq("b", 2), eq("c", 3)), Predicates.not(eq("d", 4)));
     assertThat(Predicates.and(Predicates.conjuncts(p))).isEqualTo(p);
     assertThat(Predicates.conjuncts(eq("a", 1))).containsExactly(eq("a", 1));
   }
@@ -98,13 +102,18 @@ class PredicatesTest {
     assertThat(Predicates.escapeLike("100%_\\")).isEqualTo("100\\%\\_\\\\");
     String[] values = {"a_%\\x", "a_%x", "abc", "xa_%\\", "a_%\\", null};
     try (BufferAllocator allocator = new RootAllocator();
-        VectorSchemaRoot root = TestBatch.with(allocator)
-            .<VarCharVector, String>column("s", ArrowType.Utf8.INSTANCE,
-                (c, v) -> c.vector().setSafe(c.index(), TestBatch.utf8(v)), values)
-            .build()) {
+        VectorSchemaRoot root =
+            TestBatch.with(allocator)
+                .<VarCharVector, String>column(
+                    "s",
+                    ArrowType.Utf8.INSTANCE,
+                    (c, v) -> c.vector().setSafe(c.index(), TestBatch.utf8(v)),
+                    values)
+                .build()) {
       assertThat(rows(root, startsWith("s", "a_%\\"))).containsExactly(0, 4);
       assertThat(rows(root, Predicates.endsWith(Column.named("s"), "a_%\\"))).containsExactly(3, 4);
-      assertThat(rows(root, Predicates.contains(Column.named("s"), "_%\\"))).containsExactly(0, 3, 4);
+      assertThat(rows(root, Predicates.contains(Column.named("s"), "_%\\")))
+          .containsExactly(0, 3, 4);
       assertThat(rows(root, Predicates.like("s", "a%"))).containsExactly(0, 1, 2, 4);
       assertThat(rows(root, Predicates.notLike(Column.named("s"), "a%"))).containsExactly(3);
     }
@@ -117,10 +126,16 @@ class PredicatesTest {
     Predicate p = Predicates.nullSafeEq(Column.named("x"), 2);
     assertThat(p).isEqualTo(FilterParser.parse("x IS NOT NULL AND x = 2"));
     try (BufferAllocator allocator = new RootAllocator();
-        VectorSchemaRoot root = TestBatch.with(allocator)
-            .<IntVector, Integer>column("x", new ArrowType.Int(32, true),
-                (c, v) -> c.vector().setSafe(c.index(), v), 1, 2, null)
-            .build()) {
+        VectorSchemaRoot root =
+            TestBatch.with(allocator)
+                .<IntVector, Integer>column(
+                    "x",
+                    new ArrowType.Int(32, true),
+                    (c, v) -> c.vector().setSafe(c.index(), v),
+                    1,
+                    2,
+                    null)
+                .build()) {
       assertThat(rows(root, Predicates.not(p))).containsExactly(0, 2);
     }
   }

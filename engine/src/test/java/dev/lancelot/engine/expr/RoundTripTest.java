@@ -25,8 +25,18 @@ class RoundTripTest {
       try {
         back = FilterParser.parse(sql);
       } catch (FilterParseException e) {
-        throw new AssertionError("seed " + SEED + " case " + i + ": " + p + " rendered as "
-            + sql + " does not parse: " + e.getMessage(), e);
+        throw new AssertionError(
+            "seed "
+                + SEED
+                + " case "
+                + i
+                + ": "
+                + p
+                + " rendered as "
+                + sql
+                + " does not parse: "
+                + e.getMessage(),
+            e);
       }
       assertThat(back).as("seed %d case %d: %s", SEED, i, sql).isEqualTo(p);
       assertThat(p.toString()).isEqualTo(sql);
@@ -40,15 +50,26 @@ class RoundTripTest {
       Predicate p = gen.predicate(3);
       assertThat(deserialize(serialize(p))).as("seed %d case %d: %s", SEED + 1, i, p).isEqualTo(p);
     }
-    for (String filter : List.of("a % 7 = b + 1", "-(a * 2.5) IN (b, NULL, 3)",
-        "CAST(a AS INT UNSIGNED) BETWEEN lower(s) AND 5", "abs(a) IS NOT NULL",
-        "s NOT ILIKE 'x%'", "(a > 1) IS NOT TRUE", "starts_with(s, 'x')")) {
+    for (String filter :
+        List.of(
+            "a % 7 = b + 1",
+            "-(a * 2.5) IN (b, NULL, 3)",
+            "CAST(a AS INT UNSIGNED) BETWEEN lower(s) AND 5",
+            "abs(a) IS NOT NULL",
+            "s NOT ILIKE 'x%'",
+            "(a > 1) IS NOT TRUE",
+            "starts_with(s, 'x')")) {
       Predicate p = FilterParser.parse(filter);
       assertThat(deserialize(serialize(p))).as(filter).isEqualTo(p);
     }
     // literals, columns and constants on their own too
-    for (Object o : List.of(new BinaryLiteral(new byte[] {1, 2}), NullLiteral.INSTANCE,
-        new DoubleLiteral(Double.NaN), Column.of("a", "b"), Constant.TRUE)) {
+    for (Object o :
+        List.of(
+            new BinaryLiteral(new byte[] {1, 2}),
+            NullLiteral.INSTANCE,
+            new DoubleLiteral(Double.NaN),
+            Column.of("a", "b"),
+            Constant.TRUE)) {
       assertThat(deserialize(serialize(o))).isEqualTo(o);
     }
   }

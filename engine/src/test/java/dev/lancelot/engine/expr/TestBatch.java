@@ -13,8 +13,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Builds small Arrow batches for tests: {@code TestBatch.with(alloc).column("x", int32, setter,
- * 1, null, 3)}; a null value becomes a NULL slot. The caller closes the root.
+ * Builds small Arrow batches for tests: {@code TestBatch.with(alloc).column("x", int32, setter, 1,
+ * null, 3)}; a null value becomes a NULL slot. The caller closes the root.
  */
 final class TestBatch {
   private final BufferAllocator allocator;
@@ -31,8 +31,8 @@ final class TestBatch {
 
   /** Adds a column; {@code set} writes one non-null value at an index (use setSafe). */
   @SafeVarargs
-  final <V extends FieldVector, T> TestBatch column(String name, ArrowType type,
-      BiConsumer<SetCall<V>, T> set, T... values) {
+  final <V extends FieldVector, T> TestBatch column(
+      String name, ArrowType type, BiConsumer<SetCall<V>, T> set, T... values) {
     @SuppressWarnings("unchecked")
     V v = (V) new Field(name, FieldType.nullable(type), null).createVector(allocator);
     v.allocateNew();
@@ -55,8 +55,8 @@ final class TestBatch {
 
   private void add(FieldVector v, int count) {
     if (rows >= 0 && rows != count) {
-      throw new IllegalArgumentException("column " + v.getName() + " has " + count
-          + " values, others have " + rows);
+      throw new IllegalArgumentException(
+          "column " + v.getName() + " has " + count + " values, others have " + rows);
     }
     rows = count;
     vectors.add(v);
@@ -77,7 +77,8 @@ final class TestBatch {
 
   /** Rows selected by {@code filter} on {@code root}. */
   static int[] select(VectorSchemaRoot root, String filter) {
-    return BoundPredicate.bind(FilterParser.parse(filter), root.getSchema()).evaluate(root)
+    return BoundPredicate.bind(FilterParser.parse(filter), root.getSchema())
+        .evaluate(root)
         .toRowIndexes();
   }
 }

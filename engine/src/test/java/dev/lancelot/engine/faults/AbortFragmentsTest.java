@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AbortFragmentsTest {
   @Test
-  void abortKeepsFilesTheLatestVersionRefersToAndDeletesTheOthers(@TempDir Path dir) throws IOException {
+  void abortKeepsFilesTheLatestVersionRefersToAndDeletesTheOthers(@TempDir Path dir)
+      throws IOException {
     try (BufferAllocator allocator = new RootAllocator()) {
       String location = dir.toString();
       LanceSchema schema = LanceSchema.fromArrow(StandardData.schema(FaultedOperation.DIM));
@@ -49,10 +50,15 @@ class AbortFragmentsTest {
     }
   }
 
-  static List<FragmentMetadata> writeFragments(BufferAllocator allocator, String location, LanceSchema schema,
-      long firstId) throws IOException {
+  static List<FragmentMetadata> writeFragments(
+      BufferAllocator allocator, String location, LanceSchema schema, long firstId)
+      throws IOException {
     try (ArrowReader data = FaultedOperation.rows(allocator, firstId, 50)) {
-      return Dataset.writeFragments(location, null, schema, FragmentWriter.batchesOf(data),
+      return Dataset.writeFragments(
+          location,
+          null,
+          schema,
+          FragmentWriter.batchesOf(data),
           WriteOptions.of(WriteMode.CREATE));
     }
   }

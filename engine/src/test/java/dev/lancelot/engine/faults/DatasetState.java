@@ -19,10 +19,10 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * What a reader sees of a dataset, read straight from the store (no faults): the latest
- * version, every row id of it (sorted, duplicates kept) and its indexes with the fragments each
- * segment covers. {@code version == 0} means no dataset. Reading it also checks that no partial
- * version is visible: versions run 1..latest without gaps, every manifest parses, every row of the latest
+ * What a reader sees of a dataset, read straight from the store (no faults): the latest version,
+ * every row id of it (sorted, duplicates kept) and its indexes with the fragments each segment
+ * covers. {@code version == 0} means no dataset. Reading it also checks that no partial version is
+ * visible: versions run 1..latest without gaps, every manifest parses, every row of the latest
  * reads, and every index file has the size its manifest records.
  */
 public record DatasetState(long version, List<Long> ids, TreeMap<String, List<String>> indexes) {
@@ -34,18 +34,21 @@ public record DatasetState(long version, List<Long> ids, TreeMap<String, List<St
   }
 
   /** The state of the dataset at {@code location}, on any store {@code conf} reaches. */
-  public static DatasetState read(String location, org.apache.hadoop.conf.Configuration conf,
-      BufferAllocator allocator) {
+  public static DatasetState read(
+      String location, org.apache.hadoop.conf.Configuration conf, BufferAllocator allocator) {
     String dir = location;
     Dataset ds;
     try {
-      ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf).withAllocator(allocator));
+      ds =
+          Dataset.open(
+              location, OpenOptions.defaults().withHadoopConf(conf).withAllocator(allocator));
     } catch (DatasetNotFoundException e) {
       return ABSENT;
     }
     try (ds) {
       List<Long> versions = ds.versions().stream().map(VersionInfo::version).toList();
-      assertThat(versions).as("versions of %s", dir)
+      assertThat(versions)
+          .as("versions of %s", dir)
           .containsExactlyElementsOf(LongStream.rangeClosed(1, ds.version()).boxed().toList());
       List<Long> ids = new ArrayList<>();
       try (CloseableIterator<VectorSchemaRoot> batches = ds.newScan().columns("id").batches()) {
@@ -65,13 +68,16 @@ public record DatasetState(long version, List<Long> ids, TreeMap<String, List<St
         for (IndexSegment s : ds.indexes().segments(name)) {
           segments.add(s.type() + " over fragments " + s.fragments());
           for (IndexFile f : s.proto().getFilesList()) {
-            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(ds.location().replaceAll("/+$", "") + "/"
-                + s.directory() + "/" + f.getPath());
+            org.apache.hadoop.fs.Path file =
+                new org.apache.hadoop.fs.Path(
+                    ds.location().replaceAll("/+$", "") + "/" + s.directory() + "/" + f.getPath());
             try {
-              assertThat(file.getFileSystem(conf).getFileStatus(file).getLen()).as("size of %s", file)
+              assertThat(file.getFileSystem(conf).getFileStatus(file).getLen())
+                  .as("size of %s", file)
                   .isEqualTo(f.getSizeBytes());
             } catch (java.io.IOException e) {
-              throw new AssertionError("Index file " + file + " of version " + ds.version() + " is unreadable", e);
+              throw new AssertionError(
+                  "Index file " + file + " of version " + ds.version() + " is unreadable", e);
             }
           }
         }
@@ -84,6 +90,8 @@ public record DatasetState(long version, List<Long> ids, TreeMap<String, List<St
 
   @Override
   public String toString() {
-    return version == 0 ? "no dataset" : "version " + version + ", " + ids.size() + " rows, indexes " + indexes;
+    return version == 0
+        ? "no dataset"
+        : "version " + version + ", " + ids.size() + " rows, indexes " + indexes;
   }
 }

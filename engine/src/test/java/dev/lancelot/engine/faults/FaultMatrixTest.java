@@ -30,9 +30,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The fault matrix of docs/storage.md: every operation that commits ({@link FaultedOperation}) against
- * every kind of storage fault, injected by {@link FaultInjectingFileSystem} at every storage call the
- * operation makes (counted in a clean run first).
+ * The fault matrix of docs/storage.md: every operation that commits ({@link FaultedOperation})
+ * against every kind of storage fault, injected by {@link FaultInjectingFileSystem} at every
+ * storage call the operation makes (counted in a clean run first).
  *
  * <p>After each faulted run: the dataset is exactly as before the operation or exactly as after a
  * clean run (rows, versions, indexes; never in between, never a torn version), an operation that
@@ -44,15 +44,17 @@ class FaultMatrixTest {
   /** Fast retries: the matrix makes thousands of storage calls fail. */
   static final int ATTEMPTS = 4;
 
-  @TempDir
-  static Path root;
+  @TempDir static Path root;
   static BufferAllocator allocator;
   static Configuration conf;
   static Faults faults;
   static final Map<FaultedOperation, Fixture> FIXTURES = new EnumMap<>(FaultedOperation.class);
   static int runs;
 
-  /** The state an operation starts from, the state a clean run ends in, and the calls of the clean run. */
+  /**
+   * The state an operation starts from, the state a clean run ends in, and the calls of the clean
+   * run.
+   */
   record Fixture(Path template, DatasetState before, DatasetState after, List<Faults.Call> calls) {
     List<Faults.Call> callsOf(Faults.Op op) {
       return calls.stream().filter(c -> c.op() == op).toList();
@@ -62,7 +64,12 @@ class FaultMatrixTest {
   /** One faulted run: where, what was thrown, which calls were faulted, and the state it left. */
   record Outcome(Path dir, RuntimeException error, List<Faults.Call> injected, DatasetState state) {
     String describe() {
-      return "faulted " + injected + ", " + (error == null ? "succeeded" : "failed: " + error) + ", left " + state;
+      return "faulted "
+          + injected
+          + ", "
+          + (error == null ? "succeeded" : "failed: " + error)
+          + ", left "
+          + state;
     }
   }
 
@@ -190,9 +197,12 @@ class FaultMatrixTest {
     if (o.state().equals(f.before())) {
       faults.reset();
       op.run(faults.location(o.dir()), conf, allocator);
-      assertThat(DatasetState.read(o.dir(), allocator)).as("retry after " + o.describe()).isEqualTo(f.after());
+      assertThat(DatasetState.read(o.dir(), allocator))
+          .as("retry after " + o.describe())
+          .isEqualTo(f.after());
     }
-    delete(o.dir()); // checked: a thousand runs' copies would otherwise pile up until the class ends
+    delete(
+        o.dir()); // checked: a thousand runs' copies would otherwise pile up until the class ends
   }
 
   static void delete(Path dir) {
@@ -214,7 +224,8 @@ class FaultMatrixTest {
   static void assertRetriedUnlessAnUploadBroke(FaultedOperation op, Fixture f, Outcome o) {
     assertThat(o.injected()).as(o.describe()).hasSize(1);
     Faults.Call faulted = o.injected().get(0);
-    boolean uploadBroke = faulted.op() == Faults.Op.CLOSE && !faulted.path().contains("/_versions/");
+    boolean uploadBroke =
+        faulted.op() == Faults.Op.CLOSE && !faulted.path().contains("/_versions/");
     if (uploadBroke) {
       assertThat(o.error()).as(o.describe()).isNotNull();
       assertThat(o.error().getMessage()).as(o.describe()).contains(faulted.path());
@@ -246,7 +257,9 @@ class FaultMatrixTest {
     } else if (path.contains("/_versions/.") && path.endsWith(".tmp")) {
       // the temporary file of a manifest: the message names the manifest
       String name = path.substring(path.lastIndexOf("/.") + 2);
-      path = path.substring(0, path.lastIndexOf("/.") + 1) + name.substring(0, name.indexOf(".manifest") + 9);
+      path =
+          path.substring(0, path.lastIndexOf("/.") + 1)
+              + name.substring(0, name.indexOf(".manifest") + 9);
     }
     assertThat(o.error().getMessage()).as(o.describe()).contains(path);
     assertThat(o.error()).as(o.describe()).isInstanceOf(StorageException.class);
@@ -256,24 +269,33 @@ class FaultMatrixTest {
 
   /** The starting state in a template directory, and a clean run of the operation on a copy. */
   static synchronized Fixture fixture(FaultedOperation op) {
-    return FIXTURES.computeIfAbsent(op, o -> {
-      Path template = root.resolve(o.name()).resolve("template");
-      faults.reset();
-      o.prepare(faults.location(template), conf, allocator);
-      DatasetState before = DatasetState.read(template, allocator);
-      Path clean = copy(template, root.resolve(o.name()).resolve("clean"));
-      faults.reset();
-      o.run(faults.location(clean), conf, allocator);
-      List<Faults.Call> calls = faults.calls();
-      faults.reset();
-      DatasetState after = DatasetState.read(clean, allocator);
-      assertThat(after).as("%s changes the dataset", o).isNotEqualTo(before);
-      assertThat(after.version()).isEqualTo(before.version() + 1);
-      System.out.println("[fault matrix] " + o + ": " + calls.size() + " storage calls in a clean run: "
-          + calls.stream().collect(java.util.stream.Collectors.groupingBy(Faults.Call::op,
-              java.util.stream.Collectors.counting())));
-      return new Fixture(template, before, after, calls);
-    });
+    return FIXTURES.computeIfAbsent(
+        op,
+        o -> {
+          Path template = root.resolve(o.name()).resolve("template");
+          faults.reset();
+          o.prepare(faults.location(template), conf, allocator);
+          DatasetState before = DatasetState.read(template, allocator);
+          Path clean = copy(template, root.resolve(o.name()).resolve("clean"));
+          faults.reset();
+          o.run(faults.location(clean), conf, allocator);
+          List<Faults.Call> calls = faults.calls();
+          faults.reset();
+          DatasetState after = DatasetState.read(clean, allocator);
+          assertThat(after).as("%s changes the dataset", o).isNotEqualTo(before);
+          assertThat(after.version()).isEqualTo(before.version() + 1);
+          System.out.println(
+              "[fault matrix] "
+                  + o
+                  + ": "
+                  + calls.size()
+                  + " storage calls in a clean run: "
+                  + calls.stream()
+                      .collect(
+                          java.util.stream.Collectors.groupingBy(
+                              Faults.Call::op, java.util.stream.Collectors.counting())));
+          return new Fixture(template, before, after, calls);
+        });
   }
 
   static Outcome run(FaultedOperation op, Consumer<Faults> script) {

@@ -22,8 +22,8 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * The operations of the fault matrix. Each has a starting state ({@link #prepare}, written without
- * faults) and one call that commits at most one version ({@link #run}), made through the store under
- * test. Small data: the matrix repeats each operation once per storage call it makes.
+ * faults) and one call that commits at most one version ({@link #run}), made through the store
+ * under test. Small data: the matrix repeats each operation once per storage call it makes.
  */
 public enum FaultedOperation {
   /** Creates the dataset: 300 rows in 2 fragments. */
@@ -42,7 +42,8 @@ public enum FaultedOperation {
   APPEND("append") {
     @Override
     public void run(String location, Configuration conf, BufferAllocator allocator) {
-      try (Dataset ds = open(location, conf, allocator); ArrowReader data = rows(allocator, 1000, 60)) {
+      try (Dataset ds = open(location, conf, allocator);
+          ArrowReader data = rows(allocator, 1000, 60)) {
         ds.append(data).close();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -96,8 +97,12 @@ public enum FaultedOperation {
   };
 
   static final int DIM = 8;
-  static final VectorIndexSpec PQ = VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2).withNumPartitions(2)
-      .withNumSubVectors(2).withSampleRate(64).withMaxIters(5);
+  static final VectorIndexSpec PQ =
+      VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+          .withNumPartitions(2)
+          .withNumSubVectors(2)
+          .withSampleRate(64)
+          .withMaxIters(5);
 
   private final String displayName;
 
@@ -118,13 +123,22 @@ public enum FaultedOperation {
   }
 
   static Dataset open(String location, Configuration conf, BufferAllocator allocator) {
-    return Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf).withAllocator(allocator));
+    return Dataset.open(
+        location, OpenOptions.defaults().withHadoopConf(conf).withAllocator(allocator));
   }
 
-  static Dataset write(String location, Configuration conf, BufferAllocator allocator, long firstId, int rows,
+  static Dataset write(
+      String location,
+      Configuration conf,
+      BufferAllocator allocator,
+      long firstId,
+      int rows,
       WriteMode mode) {
     try (ArrowReader data = rows(allocator, firstId, rows)) {
-      return Dataset.write(location, data, WriteOptions.of(mode).withMaxRowsPerFile(200),
+      return Dataset.write(
+          location,
+          data,
+          WriteOptions.of(mode).withMaxRowsPerFile(200),
           OpenOptions.defaults().withHadoopConf(conf).withAllocator(allocator));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -2,8 +2,8 @@ package dev.lancelot.engine.file;
 
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -22,9 +22,9 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 
 /**
- * Writes Java values into Arrow vectors of any nesting (tests only): null, numbers, String /
- * byte[] for strings and binary, List for lists and fixed-size lists, Map (field name to value)
- * for structs. Vectors grow as needed; call {@code setValueCount} on the top-level vector after.
+ * Writes Java values into Arrow vectors of any nesting (tests only): null, numbers, String / byte[]
+ * for strings and binary, List for lists and fixed-size lists, Map (field name to value) for
+ * structs. Vectors grow as needed; call {@code setValueCount} on the top-level vector after.
  */
 final class ArrowFill {
   private ArrowFill() {}
@@ -137,11 +137,14 @@ final class ArrowFill {
       }
       b.setNull(i);
     } else {
-      throw new IllegalArgumentException("ArrowFill cannot write a null into " + v.getClass().getSimpleName());
+      throw new IllegalArgumentException(
+          "ArrowFill cannot write a null into " + v.getClass().getSimpleName());
     }
   }
 
   private static byte[] bytes(Object value) {
-    return value instanceof byte[] b ? b : value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return value instanceof byte[] b
+        ? b
+        : value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 }

@@ -23,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** F6: truncated, corrupt and unsupported files fail with errors naming the file and the reason. */
 @Tag("oracle")
 class CorruptFileTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
   static byte[] good;
 
@@ -157,14 +156,29 @@ class CorruptFileTest {
 
   @Test
   void format20EncodingsLanceNoLongerWritesAreUnsupportedNamingThem() {
-    var bitpacked = dev.lancelot.engine.file.proto.Encodings20Protos.ArrayEncoding.newBuilder()
-        .setBitpacked(dev.lancelot.engine.file.proto.Encodings20Protos.Bitpacked.newBuilder()
-            .setCompressedBitsPerValue(3).setUncompressedBitsPerValue(32)).build();
-    var page = new dev.lancelot.engine.file.container.PageInfo(0, 0, 10, new long[] {0}, new long[] {8}, null,
-        "/lance.encodings.ArrayEncoding", bitpacked);
+    var bitpacked =
+        dev.lancelot.engine.file.proto.Encodings20Protos.ArrayEncoding.newBuilder()
+            .setBitpacked(
+                dev.lancelot.engine.file.proto.Encodings20Protos.Bitpacked.newBuilder()
+                    .setCompressedBitsPerValue(3)
+                    .setUncompressedBitsPerValue(32))
+            .build();
+    var page =
+        new dev.lancelot.engine.file.container.PageInfo(
+            0,
+            0,
+            10,
+            new long[] {0},
+            new long[] {8},
+            null,
+            "/lance.encodings.ArrayEncoding",
+            bitpacked);
     assertThatThrownBy(() -> dev.lancelot.engine.file.layout.Layouts.reader(page))
         .isInstanceOf(dev.lancelot.engine.file.codec.DecodeException.class)
         .hasMessageContaining("format 2.0 encoding BITPACKED")
-        .satisfies(e -> assertThat(((dev.lancelot.engine.file.codec.DecodeException) e).isUnsupported()).isTrue());
+        .satisfies(
+            e ->
+                assertThat(((dev.lancelot.engine.file.codec.DecodeException) e).isUnsupported())
+                    .isTrue());
   }
 }

@@ -15,7 +15,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,29 +23,41 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * F6 under random damage: flipping bytes anywhere in a file (metadata, chunk tables, chunks,
  * encodings) yields either a read or an error of the file's own types naming the file — never
- * another exception, a crash or a hang. (Lance files have no checksums, so damaged values may
- * still decode; refusing every such file is impossible.)
+ * another exception, a crash or a hang. (Lance files have no checksums, so damaged values may still
+ * decode; refusing every such file is impossible.)
  */
 @Tag("oracle")
 class CorruptionFuzzTest {
   static final int ITERATIONS = Integer.getInteger("lancelot.fuzz.iterations", 100);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void randomByteFlipsFailCleanly() throws Exception {
     Path good = dir.resolve("good.lance");
     try (BufferAllocator allocator = new RootAllocator()) {
-      List<String> names = List.of("int64_nulls_bitpacked", "utf8_names_nulls", "utf8_low_cardinality",
-          "utf8_300_1000_nulls", "fsl_f32_16_nulls", "int64_long_runs", "bool_nulls", "utf8_over_32k");
+      List<String> names =
+          List.of(
+              "int64_nulls_bitpacked",
+              "utf8_names_nulls",
+              "utf8_low_cardinality",
+              "utf8_300_1000_nulls",
+              "fsl_f32_16_nulls",
+              "int64_long_runs",
+              "bool_nulls",
+              "utf8_over_32k");
       List<Field> fields = new ArrayList<>();
       List<VectorSchemaRoot> columns = new ArrayList<>();
       for (String n : names) {
-        Shapes.Shape s = Shapes.all().stream().filter(x -> x.name().equals(n)).findFirst().orElseThrow();
+        Shapes.Shape s =
+            Shapes.all().stream().filter(x -> x.name().equals(n)).findFirst().orElseThrow();
         VectorSchemaRoot one = Shapes.batch(s, allocator, 1, 40);
         columns.add(one);
-        fields.add(new Field(n, one.getVector(0).getField().getFieldType(), one.getVector(0).getField().getChildren()));
+        fields.add(
+            new Field(
+                n,
+                one.getVector(0).getField().getFieldType(),
+                one.getVector(0).getField().getChildren()));
       }
       List<org.apache.arrow.vector.FieldVector> vectors = new ArrayList<>();
       for (int i = 0; i < columns.size(); i++) {
@@ -68,18 +79,30 @@ class CorruptionFuzzTest {
         int flips = 1 + r.nextInt(4);
         // half of the damage lands in the metadata tail, where decoding decisions are made
         for (int f = 0; f < flips; f++) {
-          int pos = r.nextBoolean() ? r.nextInt(bytes.length) : bytes.length - 1 - r.nextInt(Math.min(bytes.length, 4096));
+          int pos =
+              r.nextBoolean()
+                  ? r.nextInt(bytes.length)
+                  : bytes.length - 1 - r.nextInt(Math.min(bytes.length, 4096));
           bytes[pos] ^= (byte) (1 << r.nextInt(8));
         }
         Path p = dir.resolve("damaged-" + iteration + ".lance");
         Files.write(p, bytes);
-        Throwable t = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20), () -> readEverything(p, allocator),
-            "iteration " + iteration);
+        Throwable t =
+            Assertions.assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
+                () -> readEverything(p, allocator),
+                "iteration " + iteration);
         if (t != null) {
           refused++;
-          assertThat(t).as("iteration %d", iteration)
-              .isInstanceOfAny(LanceFileException.class, StorageException.class, dev.lancelot.engine.schema.SchemaException.class);
-          assertThat(t.getMessage()).as("iteration %d: %s", iteration, t.getMessage()).contains(p.getFileName().toString());
+          assertThat(t)
+              .as("iteration %d", iteration)
+              .isInstanceOfAny(
+                  LanceFileException.class,
+                  StorageException.class,
+                  dev.lancelot.engine.schema.SchemaException.class);
+          assertThat(t.getMessage())
+              .as("iteration %d: %s", iteration, t.getMessage())
+              .contains(p.getFileName().toString());
         }
         Files.delete(p);
       }

@@ -25,17 +25,16 @@ import org.junit.jupiter.api.io.TempDir;
  * Which encodings and layouts the reader is proven on. lance-core 7.0.0 writes every data shape
  * (flat, flat with encoding hints, nested) in formats 2.0, 2.1 and 2.2; each file is read back in
  * full and compared with the data written, and the encodings of its pages are collected. The
- * encoding table of {@code docs/format-compatibility.md} must claim "read" (✓) for a format
- * exactly for the encodings seen here in that format: no claim without a file that exercised it,
- * no exercised encoding missing from the table.
+ * encoding table of {@code docs/format-compatibility.md} must claim "read" (✓) for a format exactly
+ * for the encodings seen here in that format: no claim without a file that exercised it, no
+ * exercised encoding missing from the table.
  */
 @Tag("oracle")
 class EncodingCoverageTest {
   static final List<String> VERSIONS = List.of("2.0", "2.1", "2.2");
   static final Path DOC = locateDoc();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   interface Batch {
     VectorSchemaRoot make(BufferAllocator allocator, long seed, int rows);
@@ -49,10 +48,18 @@ class EncodingCoverageTest {
       List<Shapes.Shape> flat = new ArrayList<>(Shapes.all());
       flat.addAll(Shapes.withEncodingHints());
       for (Shapes.Shape s : flat) {
-        out.add(new Case(s.name(), version, s.rows(), (a, seed, n) -> Shapes.batch(s, a, seed, n), false));
+        out.add(
+            new Case(
+                s.name(), version, s.rows(), (a, seed, n) -> Shapes.batch(s, a, seed, n), false));
       }
       for (NestedShapes.Shape s : NestedShapes.all()) {
-        out.add(new Case(s.name(), version, s.rows(), (a, seed, n) -> NestedShapes.batch(s, a, seed, n), true));
+        out.add(
+            new Case(
+                s.name(),
+                version,
+                s.rows(),
+                (a, seed, n) -> NestedShapes.batch(s, a, seed, n),
+                true));
       }
     }
     return out;
@@ -69,7 +76,9 @@ class EncodingCoverageTest {
         Path path = dir.resolve(c.name() + "-" + c.version() + ".lance");
         List<Object> expected = new ArrayList<>();
         int first = c.rows() / 2 + 7;
-        VectorSchemaRoot[] batches = {c.batch().make(allocator, 1, first), c.batch().make(allocator, 2, c.rows() - first)};
+        VectorSchemaRoot[] batches = {
+          c.batch().make(allocator, 1, first), c.batch().make(allocator, 2, c.rows() - first)
+        };
         try {
           OracleFiles.write(path, allocator, c.version(), List.of(batches));
           for (VectorSchemaRoot b : batches) {
@@ -86,8 +95,16 @@ class EncodingCoverageTest {
         }
         try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
           LanceFileReader reader = LanceFileReader.open(in);
-          assertThat(LanceFileReaderOracleTest.scan(reader, FileProjection.all(reader.schema()), 0, reader.numRows(),
-              1000, allocator)).as("%s (%s)", c.name(), c.version()).containsExactlyElementsOf(expected);
+          assertThat(
+                  LanceFileReaderOracleTest.scan(
+                      reader,
+                      FileProjection.all(reader.schema()),
+                      0,
+                      reader.numRows(),
+                      1000,
+                      allocator))
+              .as("%s (%s)", c.name(), c.version())
+              .containsExactlyElementsOf(expected);
           for (List<String> pages : LanceFileInspector.encodings(in).values()) {
             for (String page : pages) {
               for (String token : tokens(c.version(), page)) {
@@ -98,21 +115,31 @@ class EncodingCoverageTest {
         }
       }
     }
-    StringBuilder report = new StringBuilder("Encodings read from lance-core 7.0.0 files, per format:\n");
-    seen.forEach((v, tokens) -> tokens.forEach((t, shapes) -> report.append(String.format("  %s  %-28s %d shapes, e.g. %s%n",
-        v, t, shapes.size(), shapes.iterator().next()))));
+    StringBuilder report =
+        new StringBuilder("Encodings read from lance-core 7.0.0 files, per format:\n");
+    seen.forEach(
+        (v, tokens) ->
+            tokens.forEach(
+                (t, shapes) ->
+                    report.append(
+                        String.format(
+                            "  %s  %-28s %d shapes, e.g. %s%n",
+                            v, t, shapes.size(), shapes.iterator().next()))));
     System.out.println(report);
 
     Map<String, Set<String>> claimed = claimedInDoc();
     for (String v : VERSIONS) {
-      assertThat(seen.get(v).keySet()).as("encodings read in format %s (observed) vs claimed in %s", v, DOC)
+      assertThat(seen.get(v).keySet())
+          .as("encodings read in format %s (observed) vs claimed in %s", v, DOC)
           .containsExactlyInAnyOrderElementsOf(claimed.get(v));
     }
   }
 
-  static final Pattern NAME = Pattern.compile("\\b(Flat|Variable|Constant|OutOfLineBitpacking|InlineBitpacking|Fsst"
-      + "|Dictionary|Rle|ByteStreamSplit|FixedSizeList|PackedStruct|VariablePackedStruct|Binary|List"
-      + "|SimpleStruct|Bitpacked)\\(");
+  static final Pattern NAME =
+      Pattern.compile(
+          "\\b(Flat|Variable|Constant|OutOfLineBitpacking|InlineBitpacking|Fsst"
+              + "|Dictionary|Rle|ByteStreamSplit|FixedSizeList|PackedStruct|VariablePackedStruct|Binary|List"
+              + "|SimpleStruct|Bitpacked)\\(");
 
   /** The document's names for the encodings in a page description of {@link LanceFileInspector}. */
   static Set<String> tokens(String version, String page) {
@@ -168,7 +195,8 @@ class EncodingCoverageTest {
     while (compressedFlat.find()) {
       out.add("Flat (" + compressedFlat.group(1) + ")");
     }
-    if (version.equals("2.0") && Pattern.compile("Nullable\\((?!validity|all null)").matcher(page).find()) {
+    if (version.equals("2.0")
+        && Pattern.compile("Nullable\\((?!validity|all null)").matcher(page).find()) {
       out.add("Nullable (no nulls)");
     }
     return out;
@@ -209,6 +237,8 @@ class EncodingCoverageTest {
     while (p != null && !Files.exists(p.resolve("docs/format-compatibility.md"))) {
       p = p.getParent();
     }
-    return p == null ? Path.of("docs/format-compatibility.md") : p.resolve("docs/format-compatibility.md");
+    return p == null
+        ? Path.of("docs/format-compatibility.md")
+        : p.resolve("docs/format-compatibility.md");
   }
 }

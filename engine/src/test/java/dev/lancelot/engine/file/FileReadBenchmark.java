@@ -13,8 +13,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * Decode throughput of {@link LanceFileReader} on a file lance-core writes with the foundation
  * columns (not a test; run with {@code main}). Prints MB/s of decoded Arrow data per column and
- * checks the row count it read. Usage: {@code FileReadBenchmark [rows] [iterations] [columns... | plain]}
- * ({@code plain}: a file of non-null vectors only).
+ * checks the row count it read. Usage: {@code FileReadBenchmark [rows] [iterations] [columns... |
+ * plain]} ({@code plain}: a file of non-null vectors only).
  */
 public final class FileReadBenchmark {
   private FileReadBenchmark() {}
@@ -27,18 +27,29 @@ public final class FileReadBenchmark {
     try (BufferAllocator allocator = new RootAllocator()) {
       List<VectorSchemaRoot> batches = new ArrayList<>();
       boolean plainVectors = List.of(args).contains("plain");
-      Shapes.Shape plain = Shapes.all().stream().filter(x -> x.name().equals("fsl_f32_128")).findFirst().orElseThrow();
+      Shapes.Shape plain =
+          Shapes.all().stream()
+              .filter(x -> x.name().equals("fsl_f32_128"))
+              .findFirst()
+              .orElseThrow();
       for (int start = 0; start < rows; start += 10_000) {
         int n = Math.min(10_000, rows - start);
-        batches.add(plainVectors ? Shapes.batch(plain, allocator, start, n) : FoundationData.batch(allocator, start, n, 3));
+        batches.add(
+            plainVectors
+                ? Shapes.batch(plain, allocator, start, n)
+                : FoundationData.batch(allocator, start, n, 3));
       }
       OracleFiles.write(path, allocator, null, batches);
       batches.forEach(VectorSchemaRoot::close);
       try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
         LanceFileReader reader = LanceFileReader.open(in);
         System.out.println(LanceFileInspector.describe(in));
-        List<String> columns = plainVectors ? List.of("c")
-            : args.length > 2 ? List.of(args).subList(2, args.length) : List.of("id", "tenant_id", "name", "vec");
+        List<String> columns =
+            plainVectors
+                ? List.of("c")
+                : args.length > 2
+                    ? List.of(args).subList(2, args.length)
+                    : List.of("id", "tenant_id", "name", "vec");
         for (String column : columns) {
           FileProjection p = FileProjection.ofNames(reader.schema(), List.of(column));
           double best = Double.MAX_VALUE;
@@ -59,8 +70,9 @@ public final class FileReadBenchmark {
             }
             best = Math.min(best, (System.nanoTime() - t0) / 1e9);
           }
-          System.out.printf("%-10s %,d rows, %,d Arrow bytes, best %.3f s: %.0f MB/s, %.1f M rows/s%n", column, rows,
-              bytes, best, bytes / best / 1e6, rows / best / 1e6);
+          System.out.printf(
+              "%-10s %,d rows, %,d Arrow bytes, best %.3f s: %.0f MB/s, %.1f M rows/s%n",
+              column, rows, bytes, best, bytes / best / 1e6, rows / best / 1e6);
         }
       }
     } finally {

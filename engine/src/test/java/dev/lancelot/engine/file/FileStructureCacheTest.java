@@ -20,8 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Readers opened through a {@link FileStructureCache} share one parsed structure per file. */
 @Tag("oracle")
 class FileStructureCacheTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Path write(BufferAllocator allocator, String name, int rows) throws Exception {
     Path path = dir.resolve(name);
@@ -38,13 +37,13 @@ class FileStructureCacheTest {
       FileStructureCache cache = new FileStructureCache(4);
       String location = path.toUri().toString();
       try (InputFile first = HadoopFileIO.local().newInputFile(location);
-           InputFile second = HadoopFileIO.local().newInputFile(location)) {
+          InputFile second = HadoopFileIO.local().newInputFile(location)) {
         LanceFileReader a = LanceFileReader.open(first, cache);
         LanceFileReader b = LanceFileReader.open(second, cache);
         assertThat(b.metadata()).isSameAs(a.metadata());
         assertThat(cache.size()).isEqualTo(1);
         try (VectorSchemaRoot x = a.take(new int[] {0, 1}, new long[] {3, 250, 499}, allocator);
-             VectorSchemaRoot y = b.take(new int[] {0, 1}, new long[] {3, 250, 499}, allocator)) {
+            VectorSchemaRoot y = b.take(new int[] {0, 1}, new long[] {3, 250, 499}, allocator)) {
           assertThat(y.contentToTSVString()).isEqualTo(x.contentToTSVString());
         }
       }
@@ -68,7 +67,8 @@ class FileStructureCacheTest {
       assertThat(cache.size()).isEqualTo(2);
       try (InputFile in = HadoopFileIO.local().newInputFile(locations.get(0))) {
         // the first file was evicted: opening it again parses it anew
-        assertThat(LanceFileReader.open(in, cache).metadata()).isNotSameAs(readers.get(0).metadata());
+        assertThat(LanceFileReader.open(in, cache).metadata())
+            .isNotSameAs(readers.get(0).metadata());
       }
       try (InputFile in = HadoopFileIO.local().newInputFile(locations.get(2))) {
         assertThat(LanceFileReader.open(in, cache).metadata()).isSameAs(readers.get(2).metadata());
@@ -82,7 +82,8 @@ class FileStructureCacheTest {
     Files.write(bad, new byte[100]);
     FileStructureCache cache = new FileStructureCache();
     try (InputFile in = HadoopFileIO.local().newInputFile(bad.toUri().toString())) {
-      assertThatThrownBy(() -> LanceFileReader.open(in, cache)).isInstanceOf(LanceFileException.class)
+      assertThatThrownBy(() -> LanceFileReader.open(in, cache))
+          .isInstanceOf(LanceFileException.class)
           .hasMessageContaining("bad.lance");
     }
     assertThat(cache.size()).isZero();
@@ -92,12 +93,16 @@ class FileStructureCacheTest {
   void aMissingLocalFileIsNamed() {
     String location = dir.resolve("missing.lance").toUri().toString();
     try (InputFile in = HadoopFileIO.local().newInputFile(location)) {
-      assertThatThrownBy(in::length).isInstanceOf(StorageException.class)
-          .hasMessageContaining("missing.lance").hasMessageContaining("does not exist");
+      assertThatThrownBy(in::length)
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("missing.lance")
+          .hasMessageContaining("does not exist");
     }
     try (InputFile in = HadoopFileIO.local().newInputFile(location, 64)) {
-      assertThatThrownBy(() -> in.read(0, 8)).isInstanceOf(StorageException.class)
-          .hasMessageContaining("missing.lance").hasMessageContaining("does not exist");
+      assertThatThrownBy(() -> in.read(0, 8))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("missing.lance")
+          .hasMessageContaining("does not exist");
     }
   }
 
@@ -107,7 +112,8 @@ class FileStructureCacheTest {
     Files.write(small, new byte[10]);
     // the manifest claims more bytes than the file holds (a truncated file)
     try (InputFile in = HadoopFileIO.local().newInputFile(small.toUri().toString(), 20)) {
-      assertThatThrownBy(() -> in.read(5, 10)).isInstanceOf(StorageException.class)
+      assertThatThrownBy(() -> in.read(5, 10))
+          .isInstanceOf(StorageException.class)
           .hasMessageContaining("small.bin");
     }
   }

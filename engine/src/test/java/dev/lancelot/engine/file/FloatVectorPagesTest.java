@@ -40,8 +40,7 @@ class FloatVectorPagesTest {
   static final int DIM = 67; // 268-byte values: full-zip pages (mini-block below 128 bytes)
   static final long SEED = 20261203L;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
   static Path ours;
   static Path lance;
@@ -53,8 +52,11 @@ class FloatVectorPagesTest {
     lance = dir.resolve("lance.lance");
     try (VectorSchemaRoot batch = batch()) {
       LanceSchema schema = LanceSchema.fromArrow(batch.getSchema());
-      try (LanceFileWriter w = LanceFileWriter.create(HadoopFileIO.local().create(ours.toUri().toString()), schema,
-          WriterOptions.defaults().withMaxPageBytes(64 * 1024))) {
+      try (LanceFileWriter w =
+          LanceFileWriter.create(
+              HadoopFileIO.local().create(ours.toUri().toString()),
+              schema,
+              WriterOptions.defaults().withMaxPageBytes(64 * 1024))) {
         w.write(batch);
         w.finish();
       }
@@ -69,12 +71,26 @@ class FloatVectorPagesTest {
 
   /** id, "nulls" (every 7th row null, nullable items), "dense" (no nulls, non-nullable items). */
   static VectorSchemaRoot batch() {
-    Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
-    Field dense = new Field("item", FieldType.notNullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
-        null);
-    Schema schema = new Schema(List.of(new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
-        new Field("nulls", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(item)),
-        new Field("dense", FieldType.notNullable(new ArrowType.FixedSizeList(DIM)), List.of(dense))));
+    Field item =
+        new Field(
+            "item",
+            FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            null);
+    Field dense =
+        new Field(
+            "item",
+            FieldType.notNullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            null);
+    Schema schema =
+        new Schema(
+            List.of(
+                new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+                new Field(
+                    "nulls", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(item)),
+                new Field(
+                    "dense",
+                    FieldType.notNullable(new ArrowType.FixedSizeList(DIM)),
+                    List.of(dense))));
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     Random r = new Random(SEED);
     BigIntVector id = (BigIntVector) root.getVector("id");
@@ -118,10 +134,12 @@ class FloatVectorPagesTest {
   }
 
   /** Rows [start, end) of a column read through Arrow: float bits per row, null rows as null. */
-  static List<int[]> viaArrow(LanceFileReader reader, String column, long start, long end) throws Exception {
+  static List<int[]> viaArrow(LanceFileReader reader, String column, long start, long end)
+      throws Exception {
     List<int[]> out = new ArrayList<>();
-    try (LanceBatchReader batches = reader.read(FileProjection.ofNames(reader.schema(), List.of(column)), start, end,
-        333, allocator)) {
+    try (LanceBatchReader batches =
+        reader.read(
+            FileProjection.ofNames(reader.schema(), List.of(column)), start, end, 333, allocator)) {
       while (batches.loadNextBatch()) {
         FixedSizeListVector v = (FixedSizeListVector) batches.getVectorSchemaRoot().getVector(0);
         Float4Vector data = (Float4Vector) v.getDataVector();
@@ -144,22 +162,26 @@ class FloatVectorPagesTest {
   static List<int[]> direct(FloatVectorPages pages, long start, long end, int chunkRows) {
     List<int[]> out = new ArrayList<>();
     long[] next = {start};
-    pages.scan(start, end, chunkRows, (firstRow, n, vectors, nulls) -> {
-      assertThat(firstRow).isEqualTo(next[0]);
-      assertThat(n).isBetween(1, chunkRows);
-      next[0] += n;
-      for (int i = 0; i < n; i++) {
-        if (nulls != null && nulls[i]) {
-          out.add(null);
-          continue;
-        }
-        int[] bits = new int[DIM];
-        for (int d = 0; d < DIM; d++) {
-          bits[d] = Float.floatToRawIntBits(vectors[i * DIM + d]);
-        }
-        out.add(bits);
-      }
-    });
+    pages.scan(
+        start,
+        end,
+        chunkRows,
+        (firstRow, n, vectors, nulls) -> {
+          assertThat(firstRow).isEqualTo(next[0]);
+          assertThat(n).isBetween(1, chunkRows);
+          next[0] += n;
+          for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+              out.add(null);
+              continue;
+            }
+            int[] bits = new int[DIM];
+            for (int d = 0; d < DIM; d++) {
+              bits[d] = Float.floatToRawIntBits(vectors[i * DIM + d]);
+            }
+            out.add(bits);
+          }
+        });
     assertThat(next[0]).isEqualTo(end);
     return out;
   }
@@ -167,22 +189,31 @@ class FloatVectorPagesTest {
   @Test
   void directReadsEqualArrowReadsWhateverTheBufferBoundaries() throws Exception {
     for (Path file : new Path[] {ours, lance}) {
-      // maps off (positioned reads), one region, and regions of 4099 bytes: rows straddle region ends
-      for (Configuration conf : new Configuration[] {conf(false, 1 << 30), conf(true, 1 << 30), conf(true, 4099)}) {
-        try (HadoopFileIO io = new HadoopFileIO(conf); InputFile in = io.newInputFile(file.toUri().toString())) {
+      // maps off (positioned reads), one region, and regions of 4099 bytes: rows straddle region
+      // ends
+      for (Configuration conf :
+          new Configuration[] {conf(false, 1 << 30), conf(true, 1 << 30), conf(true, 4099)}) {
+        try (HadoopFileIO io = new HadoopFileIO(conf);
+            InputFile in = io.newInputFile(file.toUri().toString())) {
           LanceFileReader reader = LanceFileReader.open(in);
           for (String column : new String[] {"nulls", "dense"}) {
             FileProjection p = FileProjection.ofNames(reader.schema(), List.of(column));
-            assertThat(reader.metadata().column(p.columns(0)[0]).pages().size()).as("%s %s", file, column)
+            assertThat(reader.metadata().column(p.columns(0)[0]).pages().size())
+                .as("%s %s", file, column)
                 .isGreaterThan(file == ours ? 1 : 0);
             // windows of about 1,000 bytes: many per page, rarely a multiple of the chunk
-            for (FloatVectorPages pages : new FloatVectorPages[] {reader.floatVectors(p), reader.floatVectors(p, 1000)}) {
-              assertThat(pages).as("%s column %s is read directly", file.getFileName(), column).isNotNull();
+            for (FloatVectorPages pages :
+                new FloatVectorPages[] {reader.floatVectors(p), reader.floatVectors(p, 1000)}) {
+              assertThat(pages)
+                  .as("%s column %s is read directly", file.getFileName(), column)
+                  .isNotNull();
               for (long[] range : new long[][] {{0, ROWS}, {123, 4321}, {4999, 5000}, {7, 7}}) {
                 List<int[]> want = viaArrow(reader, column, range[0], range[1]);
                 for (int chunk : new int[] {1, 37, 4096}) {
                   assertThat(direct(pages, range[0], range[1], chunk))
-                      .as("%s %s rows [%d, %d) chunk %d", file.getFileName(), column, range[0], range[1], chunk)
+                      .as(
+                          "%s %s rows [%d, %d) chunk %d",
+                          file.getFileName(), column, range[0], range[1], chunk)
                       .containsExactlyElementsOf(want);
                 }
               }
@@ -195,13 +226,19 @@ class FloatVectorPagesTest {
 
   @Test
   void otherColumnsAndBadRangesAreRefused() throws Exception {
-    try (HadoopFileIO io = HadoopFileIO.local(); InputFile in = io.newInputFile(ours.toUri().toString())) {
+    try (HadoopFileIO io = HadoopFileIO.local();
+        InputFile in = io.newInputFile(ours.toUri().toString())) {
       LanceFileReader reader = LanceFileReader.open(in);
-      assertThat(reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("id")))).isNull();
-      assertThat(reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("id", "dense")))).isNull();
-      FloatVectorPages pages = reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("dense")));
-      assertThatThrownBy(() -> pages.scan(10, ROWS + 1, 16, (a, b, c, d) -> { }))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[10, 5001)");
+      assertThat(reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("id"))))
+          .isNull();
+      assertThat(
+              reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("id", "dense"))))
+          .isNull();
+      FloatVectorPages pages =
+          reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("dense")));
+      assertThatThrownBy(() -> pages.scan(10, ROWS + 1, 16, (a, b, c, d) -> {}))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("[10, 5001)");
     }
   }
 }

@@ -23,8 +23,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The four column shapes of the foundation issue: {@code id int64} (sequential), {@code tenant_id
- * int32} (skewed), {@code name utf8} (short, some nulls) and {@code vec fixed_size_list<float32, 128>}
- * (some null vectors). Deterministic per (seed, first row).
+ * int32} (skewed), {@code name utf8} (short, some nulls) and {@code vec fixed_size_list<float32,
+ * 128>} (some null vectors). Deterministic per (seed, first row).
  */
 final class FoundationData {
   static final int DIM = 128;
@@ -32,12 +32,17 @@ final class FoundationData {
   private FoundationData() {}
 
   static Schema schema() {
-    Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
-    return new Schema(List.of(
-        new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
-        new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
-        new Field("name", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
-        new Field("vec", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(item))));
+    Field item =
+        new Field(
+            "item",
+            FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            null);
+    return new Schema(
+        List.of(
+            new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+            new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
+            new Field("name", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+            new Field("vec", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(item))));
   }
 
   static VectorSchemaRoot batch(BufferAllocator allocator, long firstRow, int rows, long seed) {
@@ -80,8 +85,11 @@ final class FoundationData {
     return root;
   }
 
-  /** An Arrow stream reader over {@code batches} batches of {@code rows} rows (for Dataset.write). */
-  static ArrowReader reader(BufferAllocator allocator, int batches, int rows, long seed) throws Exception {
+  /**
+   * An Arrow stream reader over {@code batches} batches of {@code rows} rows (for Dataset.write).
+   */
+  static ArrowReader reader(BufferAllocator allocator, int batches, int rows, long seed)
+      throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
         ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(bytes))) {
@@ -89,7 +97,8 @@ final class FoundationData {
       for (int b = 0; b < batches; b++) {
         try (VectorSchemaRoot batch = batch(allocator, (long) b * rows, rows, seed)) {
           new org.apache.arrow.vector.VectorUnloader(batch).getRecordBatch().close();
-          try (org.apache.arrow.vector.ipc.message.ArrowRecordBatch rb = new org.apache.arrow.vector.VectorUnloader(batch).getRecordBatch()) {
+          try (org.apache.arrow.vector.ipc.message.ArrowRecordBatch rb =
+              new org.apache.arrow.vector.VectorUnloader(batch).getRecordBatch()) {
             new org.apache.arrow.vector.VectorLoader(root).load(rb);
           }
           writer.writeBatch();

@@ -21,16 +21,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A dataset written by lance-core 7.0.0 ({@code Dataset.write()}) with the foundation columns,
- * large enough that the vector column spans two pages: our reader returns the same rows through
- * the manifest's field/column mapping, and takes and range scans read only what they need.
+ * large enough that the vector column spans two pages: our reader returns the same rows through the
+ * manifest's field/column mapping, and takes and range scans read only what they need.
  */
 @Tag("oracle")
 class LanceDatasetFilesTest {
   static final int BATCHES = 8;
   static final int ROWS = 3000;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
   static Path dataFile;
   static int[] fields;
@@ -40,8 +39,10 @@ class LanceDatasetFilesTest {
   static void write() throws Exception {
     allocator = new RootAllocator();
     String uri = dir.resolve("ds").toString();
-    try (org.apache.arrow.vector.ipc.ArrowReader source = FoundationData.reader(allocator, BATCHES, ROWS, 11);
-        org.lance.Dataset ds = org.lance.Dataset.write().allocator(allocator).reader(source).uri(uri).execute()) {
+    try (org.apache.arrow.vector.ipc.ArrowReader source =
+            FoundationData.reader(allocator, BATCHES, ROWS, 11);
+        org.lance.Dataset ds =
+            org.lance.Dataset.write().allocator(allocator).reader(source).uri(uri).execute()) {
       assertThat(ds.getLanceFileFormatVersion()).isEqualTo("2.1");
       List<org.lance.Fragment> frags = ds.getFragments();
       assertThat(frags).hasSize(1);
@@ -74,10 +75,15 @@ class LanceDatasetFilesTest {
       assertThat(reader.numRows()).isEqualTo((long) BATCHES * ROWS);
       assertThat(reader.metadata().column(3).pages()).as("vector pages").hasSizeGreaterThan(1);
       LanceSchema schema = reader.schema();
-      assertThat(schema.leafColumnIndices()).containsExactly(
-          java.util.Map.entry(0, 0), java.util.Map.entry(1, 1), java.util.Map.entry(2, 2), java.util.Map.entry(3, 3));
+      assertThat(schema.leafColumnIndices())
+          .containsExactly(
+              java.util.Map.entry(0, 0),
+              java.util.Map.entry(1, 1),
+              java.util.Map.entry(2, 2),
+              java.util.Map.entry(3, 3));
       FileProjection projection = FileProjection.fromDataFile(schema, fields, columnIndices);
-      List<List<Object>> actual = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+      List<List<Object>> actual =
+          List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
       try (LanceBatchReader batches = reader.read(projection, 4096, allocator)) {
         while (batches.loadNextBatch()) {
           VectorSchemaRoot root = batches.getVectorSchemaRoot();
@@ -87,9 +93,11 @@ class LanceDatasetFilesTest {
         }
       }
       for (int b = 0; b < BATCHES; b++) {
-        try (VectorSchemaRoot expected = FoundationData.batch(allocator, (long) b * ROWS, ROWS, 11)) {
+        try (VectorSchemaRoot expected =
+            FoundationData.batch(allocator, (long) b * ROWS, ROWS, 11)) {
           for (int c = 0; c < 4; c++) {
-            assertThat(actual.get(c).subList(b * ROWS, (b + 1) * ROWS)).as("column %d batch %d", c, b)
+            assertThat(actual.get(c).subList(b * ROWS, (b + 1) * ROWS))
+                .as("column %d batch %d", c, b)
                 .containsExactlyElementsOf(Values.of(expected.getVector(c)));
           }
         }
@@ -106,12 +114,17 @@ class LanceDatasetFilesTest {
       assertThat(io.stats().readRequests()).as("reads to open").isEqualTo(1);
       assertThat(io.stats().bytesRead()).isLessThanOrEqualTo(64 * 1024);
       var encodings = LanceFileInspector.encodings(in);
-      assertThat(encodings.get("id")).containsExactly("MiniBlock[values=InlineBitpacking(64), layers=all_valid_item]");
-      assertThat(encodings.get("tenant_id")).containsExactly("MiniBlock[values=InlineBitpacking(32), layers=all_valid_item]");
-      assertThat(encodings.get("name")).containsExactly(
-          "MiniBlock[values=Fsst(Variable(Flat(32))), def=OutOfLineBitpacking(16 -> Flat(1)), layers=nullable_item]");
-      assertThat(encodings.get("vec")).containsExactly("FullZip[fixed 4224 bits, values=FixedSizeList(128, validity,"
-          + " Flat(32)), rep bits 0, def bits 1, layers=nullable_item]");
+      assertThat(encodings.get("id"))
+          .containsExactly("MiniBlock[values=InlineBitpacking(64), layers=all_valid_item]");
+      assertThat(encodings.get("tenant_id"))
+          .containsExactly("MiniBlock[values=InlineBitpacking(32), layers=all_valid_item]");
+      assertThat(encodings.get("name"))
+          .containsExactly(
+              "MiniBlock[values=Fsst(Variable(Flat(32))), def=OutOfLineBitpacking(16 -> Flat(1)), layers=nullable_item]");
+      assertThat(encodings.get("vec"))
+          .containsExactly(
+              "FullZip[fixed 4224 bits, values=FixedSizeList(128, validity,"
+                  + " Flat(32)), rep bits 0, def bits 1, layers=nullable_item]");
       assertThat(reader.numColumns()).isEqualTo(4);
     }
   }
@@ -124,7 +137,8 @@ class LanceDatasetFilesTest {
       long fileSize = in.length();
       long[] rows = new Random(3).longs(20, 0, reader.numRows()).sorted().toArray();
       io.stats().reset();
-      try (VectorSchemaRoot taken = reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
+      try (VectorSchemaRoot taken =
+          reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
         assertThat(taken.getRowCount()).isEqualTo(20);
         for (int i = 0; i < rows.length; i++) {
           assertThat(taken.getVector("id").getObject(i)).isEqualTo(rows[i]);
@@ -175,15 +189,19 @@ class LanceDatasetFilesTest {
 
   @Test
   void takeAcrossColumnsAndPagesNeedsAtMostThreeRoundsOfIo() {
-    try (CountingInputFile in = new CountingInputFile(HadoopFileIO.local().newInputFile(dataFile.toUri().toString()))) {
+    try (CountingInputFile in =
+        new CountingInputFile(HadoopFileIO.local().newInputFile(dataFile.toUri().toString()))) {
       LanceFileReader reader = LanceFileReader.open(in);
       long[] rows = {1, 2, 3, 17_999, 18_000, 23_999};
       in.calls = 0;
-      try (VectorSchemaRoot taken = reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
+      try (VectorSchemaRoot taken =
+          reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
         assertThat(taken.getRowCount()).isEqualTo(rows.length);
         assertThat(taken.getVector("id").getObject(5)).isEqualTo(23_999L);
       }
-      assertThat(in.calls).as("read calls of a take over 4 columns and 2 vector pages").isLessThanOrEqualTo(2);
+      assertThat(in.calls)
+          .as("read calls of a take over 4 columns and 2 vector pages")
+          .isLessThanOrEqualTo(2);
     }
   }
 
@@ -198,7 +216,8 @@ class LanceDatasetFilesTest {
       FileProjection vec = FileProjection.ofNames(reader.schema(), List.of("vec"));
       long rows = 0;
       long reported;
-      try (LanceBatchReader batches = reader.read(vec, last.firstRow(), last.endRow(), 1000, allocator)) {
+      try (LanceBatchReader batches =
+          reader.read(vec, last.firstRow(), last.endRow(), 1000, allocator)) {
         while (batches.loadNextBatch()) {
           rows += batches.getVectorSchemaRoot().getRowCount();
         }

@@ -23,13 +23,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * lance-core 7.0.0 writes a file per data shape (default format, two batches); our reader must
- * return identical values, nulls and order, in scans with several batch sizes and in takes.
- * Prints which layout and encodings Lance chose for each shape.
+ * return identical values, nulls and order, in scans with several batch sizes and in takes. Prints
+ * which layout and encodings Lance chose for each shape.
  */
 @Tag("oracle")
 class LanceFileReaderOracleTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
   static final Map<String, String> CHOSEN = new TreeMap<>();
 
@@ -40,7 +39,8 @@ class LanceFileReaderOracleTest {
 
   @AfterAll
   static void tearDown() {
-    StringBuilder sb = new StringBuilder("Encodings chosen by lance-core 7.0.0 (default format):\n");
+    StringBuilder sb =
+        new StringBuilder("Encodings chosen by lance-core 7.0.0 (default format):\n");
     CHOSEN.forEach((k, v) -> sb.append(String.format("  %-28s %s%n", k, v)));
     System.out.println(sb);
     allocator.close();
@@ -63,7 +63,10 @@ class LanceFileReaderOracleTest {
     check(shape, "2.2", FileVersion.V2_2);
   }
 
-  /** Format 2.0 (footer 0.3): ArrayEncoding trees (Nullable, Flat, Binary, Dictionary, FixedSizeList). */
+  /**
+   * Format 2.0 (footer 0.3): ArrayEncoding trees (Nullable, Flat, Binary, Dictionary,
+   * FixedSizeList).
+   */
   @ParameterizedTest(name = "{0}")
   @MethodSource("shapes")
   void readsWhatLanceWroteInFormat20(Shapes.Shape shape) throws Exception {
@@ -88,7 +91,8 @@ class LanceFileReaderOracleTest {
     check(shape, "2.0", FileVersion.V2_0);
   }
 
-  private void check(Shapes.Shape shape, String version, FileVersion expectedVersion) throws Exception {
+  private void check(Shapes.Shape shape, String version, FileVersion expectedVersion)
+      throws Exception {
     Path path = dir.resolve(shape.name() + "-" + expectedVersion + ".lance");
     int first = shape.rows() / 2 + 7;
     List<Object> expected = new ArrayList<>();
@@ -100,19 +104,22 @@ class LanceFileReaderOracleTest {
     }
     HadoopFileIO io = HadoopFileIO.local();
     try (InputFile in = io.newInputFile(path.toUri().toString())) {
-      CHOSEN.put(shape.name() + (version == null ? "" : " (" + version + ")"),
+      CHOSEN.put(
+          shape.name() + (version == null ? "" : " (" + version + ")"),
           String.join(" | ", LanceFileInspector.encodings(in).get("c")));
       LanceFileReader reader = LanceFileReader.open(in);
       assertThat(reader.numRows()).isEqualTo(shape.rows());
       assertThat(reader.version()).isEqualTo(expectedVersion);
       FileProjection all = FileProjection.all(reader.schema());
       for (int batchSize : new int[] {1024, 333}) {
-        assertThat(scan(reader, all, 0, reader.numRows(), batchSize)).as("scan, batch size %d", batchSize)
+        assertThat(scan(reader, all, 0, reader.numRows(), batchSize))
+            .as("scan, batch size %d", batchSize)
             .containsExactlyElementsOf(expected);
       }
       long from = shape.rows() / 3;
       long to = shape.rows() - 5;
-      assertThat(scan(reader, all, from, to, 500)).as("scan of rows [%d, %d)", from, to)
+      assertThat(scan(reader, all, from, to, 500))
+          .as("scan of rows [%d, %d)", from, to)
           .containsExactlyElementsOf(expected.subList((int) from, (int) to));
 
       Random r = new Random(7);
@@ -127,12 +134,20 @@ class LanceFileReaderOracleTest {
     }
   }
 
-  static List<Object> scan(LanceFileReader reader, FileProjection p, long from, long to, int batchSize) throws Exception {
+  static List<Object> scan(
+      LanceFileReader reader, FileProjection p, long from, long to, int batchSize)
+      throws Exception {
     return scan(reader, p, from, to, batchSize, allocator);
   }
 
-  static List<Object> scan(LanceFileReader reader, FileProjection p, long from, long to, int batchSize,
-      BufferAllocator allocator) throws Exception {
+  static List<Object> scan(
+      LanceFileReader reader,
+      FileProjection p,
+      long from,
+      long to,
+      int batchSize,
+      BufferAllocator allocator)
+      throws Exception {
     List<Object> out = new ArrayList<>();
     try (LanceBatchReader batches = reader.read(p, from, to, batchSize, allocator)) {
       while (batches.loadNextBatch()) {

@@ -32,8 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Files our writer writes are read by lance-core 7.0.0 (and by our reader) row for row. */
 @Tag("oracle")
 class LanceFileWriterOracleTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
   static final Map<String, String> WRITTEN = new TreeMap<>();
 
@@ -50,10 +49,14 @@ class LanceFileWriterOracleTest {
     allocator.close();
   }
 
-  static WriteSummary write(Path path, LanceSchema schema, List<VectorSchemaRoot> batches, long maxPageBytes) {
+  static WriteSummary write(
+      Path path, LanceSchema schema, List<VectorSchemaRoot> batches, long maxPageBytes) {
     HadoopFileIO io = HadoopFileIO.local();
-    try (LanceFileWriter w = LanceFileWriter.create(io.create(path.toUri().toString()), schema,
-        WriterOptions.defaults().withMaxPageBytes(maxPageBytes))) {
+    try (LanceFileWriter w =
+        LanceFileWriter.create(
+            io.create(path.toUri().toString()),
+            schema,
+            WriterOptions.defaults().withMaxPageBytes(maxPageBytes))) {
       for (VectorSchemaRoot b : batches) {
         w.write(b);
       }
@@ -84,14 +87,21 @@ class LanceFileWriterOracleTest {
     assertThat(summary.fieldIds()).containsExactly(0);
     assertThat(summary.columnIndices()).containsExactly(0);
     assertThat(summary.fileSizeBytes()).isEqualTo(path.toFile().length());
-    assertThat(OracleFiles.readColumn(path, allocator, "c")).as("read by lance-core")
+    assertThat(OracleFiles.readColumn(path, allocator, "c"))
+        .as("read by lance-core")
         .containsExactlyElementsOf(expected);
     try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
-      WRITTEN.put(shape.name(), summary.numPages() + " pages: "
-          + String.join(" | ", LanceFileInspector.encodings(in).get("c")));
+      WRITTEN.put(
+          shape.name(),
+          summary.numPages()
+              + " pages: "
+              + String.join(" | ", LanceFileInspector.encodings(in).get("c")));
       LanceFileReader reader = LanceFileReader.open(in);
-      assertThat(LanceFileReaderOracleTest.scan(reader, FileProjection.all(reader.schema()), 0, reader.numRows(), 700, allocator))
-          .as("read by lancelot").containsExactlyElementsOf(expected);
+      assertThat(
+              LanceFileReaderOracleTest.scan(
+                  reader, FileProjection.all(reader.schema()), 0, reader.numRows(), 700, allocator))
+          .as("read by lancelot")
+          .containsExactlyElementsOf(expected);
     }
   }
 
@@ -118,17 +128,24 @@ class LanceFileWriterOracleTest {
     assertThat(summary.version()).isEqualTo(FileVersion.V2_1);
     assertThat(summary.numPages()).isGreaterThan(4);
 
-    List<List<Object>> lance = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-    OracleFiles.read(path, allocator, List.of("id", "tenant_id", "name", "vec"), 1000, root -> {
-      for (int c = 0; c < 4; c++) {
-        lance.get(c).addAll(Values.of(root.getVector(c)));
-      }
-    });
+    List<List<Object>> lance =
+        List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    OracleFiles.read(
+        path,
+        allocator,
+        List.of("id", "tenant_id", "name", "vec"),
+        1000,
+        root -> {
+          for (int c = 0; c < 4; c++) {
+            lance.get(c).addAll(Values.of(root.getVector(c)));
+          }
+        });
     row = 0;
     for (int s : sizes) {
       try (VectorSchemaRoot expected = FoundationData.batch(allocator, row, s, 5)) {
         for (int c = 0; c < 4; c++) {
-          assertThat(lance.get(c).subList((int) row, (int) row + s)).as("column %d rows from %d", c, row)
+          assertThat(lance.get(c).subList((int) row, (int) row + s))
+              .as("column %d rows from %d", c, row)
               .containsExactlyElementsOf(Values.of(expected.getVector(c)));
         }
       }
@@ -140,7 +157,8 @@ class LanceFileWriterOracleTest {
       assertThat(reader.schema()).isEqualTo(schema);
       assertThat(reader.metadata().column(3).pages()).hasSizeGreaterThan(2);
       long[] rows = new Random(1).longs(30, 0, reader.numRows()).sorted().toArray();
-      try (VectorSchemaRoot taken = reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
+      try (VectorSchemaRoot taken =
+          reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
         for (int i = 0; i < rows.length; i++) {
           assertThat(taken.getVector("id").getObject(i)).isEqualTo(rows[i]);
           assertThat(Values.normalize(taken.getVector("vec").getObject(i)))
@@ -161,7 +179,8 @@ class LanceFileWriterOracleTest {
       assertThat(s.numRows()).isZero();
       assertThat(s.numPages()).isZero();
     }
-    try (org.lance.file.LanceFileReader r = org.lance.file.LanceFileReader.open(empty.toString(), allocator)) {
+    try (org.lance.file.LanceFileReader r =
+        org.lance.file.LanceFileReader.open(empty.toString(), allocator)) {
       assertThat(r.numRows()).isZero();
     }
     try (InputFile in = HadoopFileIO.local().newInputFile(empty.toUri().toString())) {
@@ -184,22 +203,29 @@ class LanceFileWriterOracleTest {
   @Test
   void globalBuffersAndLateSchemaMetadataAsIndexFilesUseThem() throws Exception {
     Path path = dir.resolve("with-buffers.lance");
-    LanceSchema schema = LanceSchema.fromArrow(new Schema(FoundationData.schema().getFields(),
-        Map.of("lance:index", "{\"type\":\"IVF_PQ\"}")));
+    LanceSchema schema =
+        LanceSchema.fromArrow(
+            new Schema(
+                FoundationData.schema().getFields(),
+                Map.of("lance:index", "{\"type\":\"IVF_PQ\"}")));
     byte[] centroids = new byte[1000];
     new Random(1).nextBytes(centroids);
     HadoopFileIO io = HadoopFileIO.local();
     try (VectorSchemaRoot b = FoundationData.batch(allocator, 0, 100, 2);
-        LanceFileWriter w = LanceFileWriter.create(io.create(path.toUri().toString()), schema, WriterOptions.defaults())) {
+        LanceFileWriter w =
+            LanceFileWriter.create(
+                io.create(path.toUri().toString()), schema, WriterOptions.defaults())) {
       w.write(b);
       assertThat(w.addGlobalBuffer(centroids)).isEqualTo(1);
       assertThat(w.addGlobalBuffer(new byte[] {1, 2, 3})).isEqualTo(2);
       w.putSchemaMetadata("lance:ivf", "1");
       w.finish();
     }
-    try (org.lance.file.LanceFileReader r = org.lance.file.LanceFileReader.open(path.toString(), allocator)) {
+    try (org.lance.file.LanceFileReader r =
+        org.lance.file.LanceFileReader.open(path.toString(), allocator)) {
       assertThat(r.numRows()).isEqualTo(100);
-      assertThat(r.schema().getCustomMetadata()).containsEntry("lance:ivf", "1")
+      assertThat(r.schema().getCustomMetadata())
+          .containsEntry("lance:ivf", "1")
           .containsEntry("lance:index", "{\"type\":\"IVF_PQ\"}");
     }
     assertThat(OracleFiles.readColumn(path, allocator, "id")).hasSize(100);
@@ -217,27 +243,42 @@ class LanceFileWriterOracleTest {
 
   @Test
   void refusesNullsInNonNullableFields() throws Exception {
-    Schema arrow = new Schema(List.of(new Field("x", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
+    Schema arrow =
+        new Schema(
+            List.of(new Field("x", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
     try (VectorSchemaRoot root = VectorSchemaRoot.create(arrow, allocator)) {
       root.allocateNew();
       root.getVector(0).setNull(0);
       root.getVector(0).setValueCount(1);
       root.setRowCount(1);
       HadoopFileIO io = HadoopFileIO.local();
-      try (LanceFileWriter w = LanceFileWriter.create(io.create(dir.resolve("nn.lance").toUri().toString()),
-          LanceSchema.fromArrow(arrow), WriterOptions.defaults())) {
-        assertThatThrownBy(() -> w.write(root)).isInstanceOf(SchemaException.class)
-            .hasMessageContaining("\"x\"").hasMessageContaining("not nullable");
+      try (LanceFileWriter w =
+          LanceFileWriter.create(
+              io.create(dir.resolve("nn.lance").toUri().toString()),
+              LanceSchema.fromArrow(arrow),
+              WriterOptions.defaults())) {
+        assertThatThrownBy(() -> w.write(root))
+            .isInstanceOf(SchemaException.class)
+            .hasMessageContaining("\"x\"")
+            .hasMessageContaining("not nullable");
       }
     }
   }
 
   @Test
   void refusesStructsWithoutFields() {
-    Schema arrow = new Schema(List.of(new Field("s", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of())));
+    Schema arrow =
+        new Schema(
+            List.of(new Field("s", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of())));
     HadoopFileIO io = HadoopFileIO.local();
-    assertThatThrownBy(() -> LanceFileWriter.create(io.create(dir.resolve("nested.lance").toUri().toString()),
-        LanceSchema.fromArrow(arrow), WriterOptions.defaults()))
-        .isInstanceOf(SchemaException.class).hasMessageContaining("\"s\"").hasMessageContaining("without fields");
+    assertThatThrownBy(
+            () ->
+                LanceFileWriter.create(
+                    io.create(dir.resolve("nested.lance").toUri().toString()),
+                    LanceSchema.fromArrow(arrow),
+                    WriterOptions.defaults()))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining("\"s\"")
+        .hasMessageContaining("without fields");
   }
 }

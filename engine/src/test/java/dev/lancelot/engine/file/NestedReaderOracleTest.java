@@ -29,8 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Tag("oracle")
 class NestedReaderOracleTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
   static final Map<String, String> CHOSEN = new TreeMap<>();
 
@@ -41,7 +40,8 @@ class NestedReaderOracleTest {
 
   @AfterAll
   static void tearDown() {
-    StringBuilder sb = new StringBuilder("Layouts chosen by lance-core 7.0.0 for nested columns:\n");
+    StringBuilder sb =
+        new StringBuilder("Layouts chosen by lance-core 7.0.0 for nested columns:\n");
     CHOSEN.forEach((k, v) -> sb.append(String.format("  %-36s %s%n", k, v)));
     System.out.println(sb);
     allocator.close();
@@ -82,12 +82,16 @@ class NestedReaderOracleTest {
       assertThat(reader.numRows()).isEqualTo(shape.rows());
       FileProjection all = FileProjection.all(reader.schema());
       for (int batchSize : new int[] {1024, 333, 17}) {
-        assertThat(LanceFileReaderOracleTest.scan(reader, all, 0, reader.numRows(), batchSize, allocator))
-            .as("scan, batch size %d", batchSize).containsExactlyElementsOf(expected);
+        assertThat(
+                LanceFileReaderOracleTest.scan(
+                    reader, all, 0, reader.numRows(), batchSize, allocator))
+            .as("scan, batch size %d", batchSize)
+            .containsExactlyElementsOf(expected);
       }
       long from = shape.rows() / 3;
       long to = shape.rows() - 5;
-      assertThat(LanceFileReaderOracleTest.scan(reader, all, from, to, 500, allocator)).as("scan of rows [%d, %d)", from, to)
+      assertThat(LanceFileReaderOracleTest.scan(reader, all, from, to, 500, allocator))
+          .as("scan of rows [%d, %d)", from, to)
           .containsExactlyElementsOf(expected.subList((int) from, (int) to));
       Random r = new Random(7);
       long[] rows = r.longs(Math.min(50, shape.rows()), 0, shape.rows()).sorted().toArray();

@@ -34,21 +34,30 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("oracle")
 class NestedSchemaFileTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static Field f(String name, ArrowType type, Field... children) {
-    return new Field(name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
+    return new Field(
+        name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
   }
 
   @Test
   void flatFieldsBetweenNestedOnes() throws Exception {
-    Schema arrow = new Schema(List.of(
-        f("a", new ArrowType.Int(32, true)),
-        f("s", ArrowType.Struct.INSTANCE, f("x", new ArrowType.Int(32, true)), f("y", ArrowType.Utf8.INSTANCE)),
-        f("l", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(64, true))),
-        f("v", new ArrowType.FixedSizeList(4), f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))),
-        f("name", ArrowType.Utf8.INSTANCE)));
+    Schema arrow =
+        new Schema(
+            List.of(
+                f("a", new ArrowType.Int(32, true)),
+                f(
+                    "s",
+                    ArrowType.Struct.INSTANCE,
+                    f("x", new ArrowType.Int(32, true)),
+                    f("y", ArrowType.Utf8.INSTANCE)),
+                f("l", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(64, true))),
+                f(
+                    "v",
+                    new ArrowType.FixedSizeList(4),
+                    f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))),
+                f("name", ArrowType.Utf8.INSTANCE)));
     int rows = 500;
     String uri = dir.resolve("ds").toString();
     org.lance.fragment.DataFile df;
@@ -102,8 +111,12 @@ class NestedSchemaFileTest {
       lExpected.addAll(Values.of(lv));
       v.addAll(Values.of(fv));
       name.addAll(Values.of(nv));
-      df = org.lance.Fragment.create(uri, allocator, root, new org.lance.WriteParams.Builder().build())
-          .get(0).getFiles().get(0);
+      df =
+          org.lance.Fragment.create(
+                  uri, allocator, root, new org.lance.WriteParams.Builder().build())
+              .get(0)
+              .getFiles()
+              .get(0);
     }
     // leaves in pre-order: a(0) x(2) y(3) item(5) v(6) name(7)
     assertThat(df.getFields()).containsExactly(0, 2, 3, 5, 6, 7);
@@ -113,8 +126,9 @@ class NestedSchemaFileTest {
         InputFile in = HadoopFileIO.local().newInputFile(file.toUri().toString())) {
       LanceFileReader reader = LanceFileReader.open(in);
       LanceSchema schema = reader.schema();
-      FileProjection flat = FileProjection.fromDataFile(schema.project(List.of("name", "v", "a")), df.getFields(),
-          df.getColumnIndices());
+      FileProjection flat =
+          FileProjection.fromDataFile(
+              schema.project(List.of("name", "v", "a")), df.getFields(), df.getColumnIndices());
       assertThat(flat.columns(0)).containsExactly(5);
       assertThat(flat.columns(1)).containsExactly(4);
       assertThat(flat.columns(2)).containsExactly(0);
@@ -132,8 +146,9 @@ class NestedSchemaFileTest {
       assertThat(gotV).containsExactlyElementsOf(v);
       assertThat(gotA).containsExactlyElementsOf(a);
 
-      FileProjection nested = FileProjection.fromDataFile(schema.project(List.of("l", "s")), df.getFields(),
-          df.getColumnIndices());
+      FileProjection nested =
+          FileProjection.fromDataFile(
+              schema.project(List.of("l", "s")), df.getFields(), df.getColumnIndices());
       assertThat(nested.columns(0)).containsExactly(3);
       assertThat(nested.columns(1)).containsExactly(1, 2);
       List<Object> gotL = new ArrayList<>();

@@ -23,14 +23,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Nested columns our writer writes (lists, structs, both; nulls at every level, empty lists;
- * small pages so that rows span chunks and pages) are read by lance-core 7.0.0 and by our reader
- * row for row, in scans and takes.
+ * Nested columns our writer writes (lists, structs, both; nulls at every level, empty lists; small
+ * pages so that rows span chunks and pages) are read by lance-core 7.0.0 and by our reader row for
+ * row, in scans and takes.
  */
 @Tag("oracle")
 class NestedWriterOracleTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
   static final Map<String, String> WRITTEN = new TreeMap<>();
 
@@ -64,24 +63,29 @@ class NestedWriterOracleTest {
       summary = LanceFileWriterOracleTest.write(path, schema, List.of(a, b), 16 * 1024);
       expected.addAll(Values.of(a.getVector(0)));
       expected.addAll(Values.of(b.getVector(0)));
-      assertThat(summary.fieldIds()).containsExactly(schema.leaves().stream().mapToInt(f -> f.id()).toArray());
+      assertThat(summary.fieldIds())
+          .containsExactly(schema.leaves().stream().mapToInt(f -> f.id()).toArray());
     }
     assertThat(summary.numRows()).isEqualTo(shape.rows());
-    assertThat(OracleFiles.readColumn(path, allocator, "c")).as("read by lance-core")
+    assertThat(OracleFiles.readColumn(path, allocator, "c"))
+        .as("read by lance-core")
         .containsExactlyElementsOf(expected);
     try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
       WRITTEN.put(shape.name(), summary.numPages() + " pages: " + LanceFileInspector.encodings(in));
       LanceFileReader reader = LanceFileReader.open(in);
       FileProjection all = FileProjection.all(reader.schema());
       assertThat(LanceFileReaderOracleTest.scan(reader, all, 0, reader.numRows(), 700, allocator))
-          .as("read by lancelot").containsExactlyElementsOf(expected);
+          .as("read by lancelot")
+          .containsExactlyElementsOf(expected);
       long[] rows = new Random(3).longs(40, 0, shape.rows()).sorted().toArray();
       List<Object> wanted = new ArrayList<>();
       for (long row : rows) {
         wanted.add(expected.get((int) row));
       }
       try (VectorSchemaRoot taken = reader.take(all, rows, allocator)) {
-        assertThat(Values.of(taken.getVector(0))).as("take by lancelot").containsExactlyElementsOf(wanted);
+        assertThat(Values.of(taken.getVector(0)))
+            .as("take by lancelot")
+            .containsExactlyElementsOf(wanted);
       }
     }
   }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Taking 1,000 random rows of a 200,000-row data file written by lance-core 7.0.0 (the foundation
- * columns, about 100 MB) reads only what those rows need: far less than the file, never more
- * than the pages holding them, and for the full-zip vector column just the rows' own bytes.
+ * columns, about 100 MB) reads only what those rows need: far less than the file, never more than
+ * the pages holding them, and for the full-zip vector column just the rows' own bytes.
  */
 @Tag("oracle")
 class RandomTakeBytesTest {
@@ -31,8 +31,7 @@ class RandomTakeBytesTest {
   static final int ROWS = 8000;
   static final int TAKE = 1000;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
   static Path dataFile;
 
@@ -40,11 +39,16 @@ class RandomTakeBytesTest {
   static void write() throws Exception {
     allocator = new RootAllocator();
     String uri = dir.resolve("ds").toString();
-    try (org.apache.arrow.vector.ipc.ArrowReader source = FoundationData.reader(allocator, BATCHES, ROWS, 5);
-        org.lance.Dataset ds = org.lance.Dataset.write().allocator(allocator).reader(source).uri(uri).execute()) {
+    try (org.apache.arrow.vector.ipc.ArrowReader source =
+            FoundationData.reader(allocator, BATCHES, ROWS, 5);
+        org.lance.Dataset ds =
+            org.lance.Dataset.write().allocator(allocator).reader(source).uri(uri).execute()) {
       List<org.lance.Fragment> frags = ds.getFragments();
       assertThat(frags).hasSize(1);
-      dataFile = dir.resolve("ds").resolve("data").resolve(frags.get(0).metadata().getFiles().get(0).getPath());
+      dataFile =
+          dir.resolve("ds")
+              .resolve("data")
+              .resolve(frags.get(0).metadata().getFiles().get(0).getPath());
     }
   }
 
@@ -89,16 +93,18 @@ class RandomTakeBytesTest {
         touched += touchedPageBytes(c, rows);
       }
       io.stats().reset();
-      try (VectorSchemaRoot taken = reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
+      try (VectorSchemaRoot taken =
+          reader.take(FileProjection.all(reader.schema()), rows, allocator)) {
         assertThat(taken.getRowCount()).isEqualTo(TAKE);
         for (int i = 0; i < TAKE; i++) {
           assertThat(taken.getVector("id").getObject(i)).isEqualTo(rows[i]);
         }
       }
       long read = io.stats().bytesRead();
-      System.out.printf("take of %,d random rows of %,d read %,d bytes in %d requests; the file has %,d bytes,"
-          + " the pages holding the rows %,d%n", TAKE, reader.numRows(), read, io.stats().readRequests(), fileSize,
-          touched);
+      System.out.printf(
+          "take of %,d random rows of %,d read %,d bytes in %d requests; the file has %,d bytes,"
+              + " the pages holding the rows %,d%n",
+          TAKE, reader.numRows(), read, io.stats().readRequests(), fileSize, touched);
       assertThat(read).as("bytes read by the take").isLessThan(fileSize / 20);
       assertThat(read).as("bytes read vs the pages holding the rows").isLessThanOrEqualTo(touched);
     }
@@ -115,13 +121,14 @@ class RandomTakeBytesTest {
       assertThat(layout).startsWith("FullZip[fixed 4224 bits");
       int rowBytes = 1 + 4224 / 8; // a control byte (the row's definition level), then the value
       io.stats().reset();
-      try (VectorSchemaRoot taken = reader.take(FileProjection.ofNames(reader.schema(), List.of("vec")), rows,
-          allocator)) {
+      try (VectorSchemaRoot taken =
+          reader.take(FileProjection.ofNames(reader.schema(), List.of("vec")), rows, allocator)) {
         assertThat(taken.getRowCount()).isEqualTo(TAKE);
       }
       long read = io.stats().bytesRead();
-      System.out.printf("vector take of %,d rows read %,d bytes (%d per row) of a %,d-byte column%n", TAKE, read,
-          read / TAKE, vec.dataBytes());
+      System.out.printf(
+          "vector take of %,d rows read %,d bytes (%d per row) of a %,d-byte column%n",
+          TAKE, read, read / TAKE, vec.dataBytes());
       assertThat(read).as("bytes read by the vector take").isEqualTo((long) TAKE * rowBytes);
     }
   }

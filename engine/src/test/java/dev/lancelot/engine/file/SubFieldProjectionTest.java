@@ -31,8 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("oracle")
 class SubFieldProjectionTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static BufferAllocator allocator;
 
   @BeforeAll
@@ -45,11 +44,21 @@ class SubFieldProjectionTest {
     allocator.close();
   }
 
-  static final Field S = NestedShapes.f("s", ArrowType.Struct.INSTANCE, NestedShapes.f("x", NestedShapes.I64),
-      NestedShapes.f("y", NestedShapes.UTF8),
-      NestedShapes.f("z", new ArrowType.FixedSizeList(8), NestedShapes.item(NestedShapes.F32)));
-  static final Field LS = NestedShapes.f("ls", ArrowType.List.INSTANCE, NestedShapes.item(ArrowType.Struct.INSTANCE,
-      NestedShapes.f("a", NestedShapes.I32), NestedShapes.f("b", NestedShapes.UTF8)));
+  static final Field S =
+      NestedShapes.f(
+          "s",
+          ArrowType.Struct.INSTANCE,
+          NestedShapes.f("x", NestedShapes.I64),
+          NestedShapes.f("y", NestedShapes.UTF8),
+          NestedShapes.f("z", new ArrowType.FixedSizeList(8), NestedShapes.item(NestedShapes.F32)));
+  static final Field LS =
+      NestedShapes.f(
+          "ls",
+          ArrowType.List.INSTANCE,
+          NestedShapes.item(
+              ArrowType.Struct.INSTANCE,
+              NestedShapes.f("a", NestedShapes.I32),
+              NestedShapes.f("b", NestedShapes.UTF8)));
 
   @ParameterizedTest(name = "format {0}")
   @ValueSource(strings = {"2.0", "2.1", "2.2"})
@@ -60,11 +69,26 @@ class SubFieldProjectionTest {
       root.allocateNew();
       Random r = new Random(5);
       for (int i = 0; i < rows; i++) {
-        Object s = r.nextInt(10) == 0 ? null : NestedShapes.struct("x", (long) i, "y",
-            r.nextInt(6) == 0 ? null : "y" + r.nextInt(1000), "z", NestedShapes.vector(r, 8));
+        Object s =
+            r.nextInt(10) == 0
+                ? null
+                : NestedShapes.struct(
+                    "x",
+                    (long) i,
+                    "y",
+                    r.nextInt(6) == 0 ? null : "y" + r.nextInt(1000),
+                    "z",
+                    NestedShapes.vector(r, 8));
         ArrowFill.set(root.getVector(0), i, s);
-        ArrowFill.set(root.getVector(1), i, NestedShapes.listOf(r, 4, 10, 10,
-            x -> NestedShapes.struct("a", x.nextInt(100), "b", "b" + x.nextInt(50))));
+        ArrowFill.set(
+            root.getVector(1),
+            i,
+            NestedShapes.listOf(
+                r,
+                4,
+                10,
+                10,
+                x -> NestedShapes.struct("a", x.nextInt(100), "b", "b" + x.nextInt(50))));
       }
       root.setRowCount(rows);
       OracleFiles.write(path, allocator, version, List.of(root));
@@ -75,7 +99,9 @@ class SubFieldProjectionTest {
       LanceFileReader reader = LanceFileReader.open(in);
       FileProjection p = FileProjection.ofPaths(reader.schema(), List.of("ls.item.b", "s.y"));
       assertThat(p.schema().names()).containsExactly("ls", "s");
-      assertThat(p.schema().fields().get(1).children()).extracting(f -> f.name()).containsExactly("y");
+      assertThat(p.schema().fields().get(1).children())
+          .extracting(f -> f.name())
+          .containsExactly("y");
       List<Object> gotS = new ArrayList<>();
       List<Object> gotLs = new ArrayList<>();
       long bytes;
@@ -101,10 +127,14 @@ class SubFieldProjectionTest {
         wanted += reader.metadata().column(col).dataBytes();
       }
       // batches re-read a few boundary bytes (a shared validity byte, the preceding 2.0 index)
-      assertThat(bytes).as("bytes read for s.y and ls.item.b").isLessThanOrEqualTo(wanted + 256).isLessThan(all / 2);
+      assertThat(bytes)
+          .as("bytes read for s.y and ls.item.b")
+          .isLessThanOrEqualTo(wanted + 256)
+          .isLessThan(all / 2);
       try (VectorSchemaRoot taken = reader.take(p, new long[] {0, 5, 2999}, allocator)) {
-        assertThat(Values.of(taken.getVector(1))).containsExactly(only(full.get(0), "y"), only(full.get(5), "y"),
-            only(full.get(2999), "y"));
+        assertThat(Values.of(taken.getVector(1)))
+            .containsExactly(
+                only(full.get(0), "y"), only(full.get(5), "y"), only(full.get(2999), "y"));
       }
     }
   }
@@ -112,7 +142,8 @@ class SubFieldProjectionTest {
   @org.junit.jupiter.api.Test
   void unknownPathsAreRefusedNamingThem() {
     var schema = dev.lancelot.engine.schema.LanceSchema.fromArrow(new Schema(List.of(S)));
-    assertThatThrownBy(() -> schema.projectPaths(List.of("s.nope"))).isInstanceOf(SchemaException.class)
+    assertThatThrownBy(() -> schema.projectPaths(List.of("s.nope")))
+        .isInstanceOf(SchemaException.class)
         .hasMessageContaining("\"s.nope\"");
   }
 

@@ -14,10 +14,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Local files read through shared memory maps (MappedFiles) return the file's bytes, whatever the region layout. */
+/**
+ * Local files read through shared memory maps (MappedFiles) return the file's bytes, whatever the
+ * region layout.
+ */
 class MappedReadsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static Configuration mapped(long regionBytes) {
     Configuration conf = new Configuration(false);
@@ -54,14 +56,19 @@ class MappedReadsTest {
     long seed = System.nanoTime();
     byte[] file = write("f.bin", 10_007, seed);
     Random r = new Random(seed);
-    try (HadoopFileIO io = new HadoopFileIO(mapped(1000)); InputFile in = io.newInputFile(uri("f.bin"))) {
+    try (HadoopFileIO io = new HadoopFileIO(mapped(1000));
+        InputFile in = io.newInputFile(uri("f.bin"))) {
       assertThat(in.length()).isEqualTo(file.length);
       // exactly a region, ending on a boundary, crossing one, crossing several, the tail, empty
-      long[][] cases = {{0, 1000}, {500, 500}, {990, 20}, {999, 3002}, {10_000, 7}, {4000, 0}, {0, 10_007}};
+      long[][] cases = {
+        {0, 1000}, {500, 500}, {990, 20}, {999, 3002}, {10_000, 7}, {4000, 0}, {0, 10_007}
+      };
       for (long[] c : cases) {
         ByteBuffer b = in.read(c[0], (int) c[1]);
         assertThat(b.order()).isEqualTo(ByteOrder.LITTLE_ENDIAN);
-        assertThat(bytes(b)).as("seed %d, [%d, +%d)", seed, c[0], c[1]).isEqualTo(expected(file, c[0], (int) c[1]));
+        assertThat(bytes(b))
+            .as("seed %d, [%d, +%d)", seed, c[0], c[1])
+            .isEqualTo(expected(file, c[0], (int) c[1]));
       }
       List<ByteRange> ranges = new ArrayList<>();
       for (int i = 0; i < 200; i++) {
@@ -72,20 +79,23 @@ class MappedReadsTest {
       for (int i = 0; i < ranges.size(); i++) {
         ByteRange br = ranges.get(i);
         assertThat(got.get(i).order()).isEqualTo(ByteOrder.LITTLE_ENDIAN);
-        assertThat(bytes(got.get(i))).as("seed %d, range %s", seed, br)
+        assertThat(bytes(got.get(i)))
+            .as("seed %d, range %s", seed, br)
             .isEqualTo(expected(file, br.offset(), (int) br.length()));
       }
       // a little-endian view of a range crossing a boundary reads the same floats as the file holds
       ByteBuffer floats = in.read(996, 8);
       ByteBuffer truth = ByteBuffer.wrap(file, 996, 8).order(ByteOrder.LITTLE_ENDIAN);
-      assertThat(Float.floatToRawIntBits(floats.getFloat(4))).isEqualTo(Float.floatToRawIntBits(truth.getFloat(1000)));
+      assertThat(Float.floatToRawIntBits(floats.getFloat(4)))
+          .isEqualTo(Float.floatToRawIntBits(truth.getFloat(1000)));
     }
   }
 
   @Test
   void mappedReadsAreViewsAndPositionedReadsCopies() throws Exception {
     byte[] file = write("f.bin", 5000, 7);
-    try (HadoopFileIO io = new HadoopFileIO(mapped(1 << 20)); InputFile in = io.newInputFile(uri("f.bin"))) {
+    try (HadoopFileIO io = new HadoopFileIO(mapped(1 << 20));
+        InputFile in = io.newInputFile(uri("f.bin"))) {
       ByteBuffer b = in.read(100, 200);
       assertThat(b.isDirect()).isTrue();
       assertThat(b.isReadOnly()).isTrue();
@@ -93,15 +103,19 @@ class MappedReadsTest {
     }
     Configuration off = mapped(1 << 20);
     off.setBoolean(HadoopFileIO.MMAP, false);
-    try (HadoopFileIO io = new HadoopFileIO(off); InputFile in = io.newInputFile(uri("f.bin"))) {
+    try (HadoopFileIO io = new HadoopFileIO(off);
+        InputFile in = io.newInputFile(uri("f.bin"))) {
       ByteBuffer b = in.read(100, 200);
       assertThat(b.hasArray()).isTrue();
       assertThat(bytes(b)).isEqualTo(expected(file, 100, 200));
     }
     Configuration small = mapped(1 << 20);
     small.setLong(HadoopFileIO.MMAP_MIN_FILE_BYTES, 5001);
-    try (HadoopFileIO io = new HadoopFileIO(small); InputFile in = io.newInputFile(uri("f.bin"))) {
-      assertThat(in.read(0, 10).hasArray()).as("files under the minimum size are not mapped").isTrue();
+    try (HadoopFileIO io = new HadoopFileIO(small);
+        InputFile in = io.newInputFile(uri("f.bin"))) {
+      assertThat(in.read(0, 10).hasArray())
+          .as("files under the minimum size are not mapped")
+          .isTrue();
     }
   }
 
@@ -125,18 +139,27 @@ class MappedReadsTest {
   @Test
   void readsOutsideTheFileAndMissingFilesFailNamingTheFile() throws Exception {
     write("f.bin", 3000, 3);
-    try (HadoopFileIO io = new HadoopFileIO(mapped(1000)); InputFile in = io.newInputFile(uri("f.bin"))) {
-      assertThatThrownBy(() -> in.read(2990, 20)).isInstanceOf(StorageException.class)
-          .hasMessageContaining("f.bin").hasMessageContaining("lie outside the file of 3000 bytes");
+    try (HadoopFileIO io = new HadoopFileIO(mapped(1000));
+        InputFile in = io.newInputFile(uri("f.bin"))) {
+      assertThatThrownBy(() -> in.read(2990, 20))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("f.bin")
+          .hasMessageContaining("lie outside the file of 3000 bytes");
     }
     // the manifest says the file is longer than it is
-    try (HadoopFileIO io = new HadoopFileIO(mapped(1000)); InputFile in = io.newInputFile(uri("f.bin"), 5000)) {
-      assertThatThrownBy(() -> in.read(2990, 20)).isInstanceOf(StorageException.class)
-          .hasMessageContaining("f.bin").hasMessageContaining("ends after 3000 bytes");
+    try (HadoopFileIO io = new HadoopFileIO(mapped(1000));
+        InputFile in = io.newInputFile(uri("f.bin"), 5000)) {
+      assertThatThrownBy(() -> in.read(2990, 20))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("f.bin")
+          .hasMessageContaining("ends after 3000 bytes");
     }
-    try (HadoopFileIO io = new HadoopFileIO(mapped(1000)); InputFile in = io.newInputFile(uri("missing.bin"))) {
-      assertThatThrownBy(() -> in.read(0, 1)).isInstanceOf(StorageException.class)
-          .hasMessageContaining("missing.bin").hasMessageContaining("does not exist");
+    try (HadoopFileIO io = new HadoopFileIO(mapped(1000));
+        InputFile in = io.newInputFile(uri("missing.bin"))) {
+      assertThatThrownBy(() -> in.read(0, 1))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("missing.bin")
+          .hasMessageContaining("does not exist");
     }
   }
 
@@ -156,7 +179,8 @@ class MappedReadsTest {
     assertThat(cache.size()).isEqualTo(1);
     write("tiny.bin", 10, 9);
     assertThat(cache.open(dir.resolve("tiny.bin"), 1000, 11)).isNull();
-    assertThatThrownBy(() -> new HadoopFileIO(mapped(1L << 31))).isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
+    assertThatThrownBy(() -> new HadoopFileIO(mapped(1L << 31)))
+        .isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
         .hasMessageContaining(HadoopFileIO.MMAP_REGION_BYTES);
   }
 }

@@ -8,9 +8,13 @@ import java.nio.file.Paths;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
-/** Dataset locations are qualified as Hadoop qualifies paths: against the default file system when a conf is given. */
+/**
+ * Dataset locations are qualified as Hadoop qualifies paths: against the default file system when a
+ * conf is given.
+ */
 class QualifyTest {
-  static final String CWD = "file:" + Paths.get("").toAbsolutePath().toUri().getPath().replaceAll("/$", "");
+  static final String CWD =
+      "file:" + Paths.get("").toAbsolutePath().toUri().getPath().replaceAll("/$", "");
 
   static Configuration withDefaultFs(String uri) {
     Configuration conf = new Configuration(false);
@@ -30,16 +34,21 @@ class QualifyTest {
   @Test
   void aLocalDefaultFileSystemQualifiesAsWithoutAConf() {
     Configuration local = withDefaultFs("file:///");
-    for (String location : new String[] {"/data/items/", "rel/items", "rel/../items", "file:/x/y", "s3a://b/k"}) {
-      assertThat(HadoopFileIO.qualify(location, local)).as(location).isEqualTo(HadoopFileIO.qualify(location));
+    for (String location :
+        new String[] {"/data/items/", "rel/items", "rel/../items", "file:/x/y", "s3a://b/k"}) {
+      assertThat(HadoopFileIO.qualify(location, local))
+          .as(location)
+          .isEqualTo(HadoopFileIO.qualify(location));
     }
   }
 
   @Test
   void schemeLessPathsBelongToAnotherDefaultFileSystem() {
     Configuration hdfs = withDefaultFs("hdfs://127.0.0.1:9");
-    assertThat(HadoopFileIO.qualify("/data/items/", hdfs)).isEqualTo("hdfs://127.0.0.1:9/data/items");
-    // relative: against the file system's working directory (the user's home on HDFS), never the JVM's
+    assertThat(HadoopFileIO.qualify("/data/items/", hdfs))
+        .isEqualTo("hdfs://127.0.0.1:9/data/items");
+    // relative: against the file system's working directory (the user's home on HDFS), never the
+    // JVM's
     String relative = HadoopFileIO.qualify("rel/items", hdfs);
     assertThat(relative).startsWith("hdfs://127.0.0.1:9/user/").endsWith("/rel/items");
     assertThat(relative).doesNotContain(Path.of("").toAbsolutePath().toString());
@@ -52,7 +61,9 @@ class QualifyTest {
   void anUnknownDefaultFileSystemIsAClearError() {
     assertThatThrownBy(() -> HadoopFileIO.qualify("/data/items", withDefaultFs("nosuchfs://x")))
         .isInstanceOf(StorageException.class)
-        .hasMessageContaining("Cannot resolve dataset location /data/items against the default file system "
-            + "nosuchfs://x").hasMessageContaining("Give the location as a full URI");
+        .hasMessageContaining(
+            "Cannot resolve dataset location /data/items against the default file system "
+                + "nosuchfs://x")
+        .hasMessageContaining("Give the location as a full URI");
   }
 }

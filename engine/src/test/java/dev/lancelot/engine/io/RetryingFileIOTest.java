@@ -19,15 +19,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The retry policy of {@link RetryingFileIO} against {@link FaultInjectingFileSystem}, with a fake clock. */
+/**
+ * The retry policy of {@link RetryingFileIO} against {@link FaultInjectingFileSystem}, with a fake
+ * clock.
+ */
 class RetryingFileIOTest {
   static final Configuration CONF = FaultInjectingFileSystem.configure(new Configuration());
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   Faults faults;
+
   /** Delays asked for; sleeping advances the fake clock instead of the real one. */
   final List<Long> sleeps = new ArrayList<>();
+
   long now;
 
   @BeforeEach
@@ -41,10 +45,14 @@ class RetryingFileIOTest {
   }
 
   RetryingFileIO io(RetryPolicy policy) {
-    return new RetryingFileIO(new HadoopFileIO(CONF), policy, millis -> {
-      sleeps.add(millis);
-      now += millis;
-    }, () -> now);
+    return new RetryingFileIO(
+        new HadoopFileIO(CONF),
+        policy,
+        millis -> {
+          sleeps.add(millis);
+          now += millis;
+        },
+        () -> now);
   }
 
   RetryingFileIO io() {
@@ -62,7 +70,8 @@ class RetryingFileIOTest {
   @Test
   void backoffGrowsExponentiallyUpToItsCapWithJitter() {
     RetryPolicy p = new RetryPolicy(10, 100, 1000, 60_000);
-    assertThat(List.of(1, 2, 3, 4, 5, 6)).map(p::backoffCeilingMillis)
+    assertThat(List.of(1, 2, 3, 4, 5, 6))
+        .map(p::backoffCeilingMillis)
         .containsExactly(100L, 200L, 400L, 800L, 1000L, 1000L);
     java.util.Set<Long> seen = new java.util.HashSet<>();
     for (int i = 0; i < 200; i++) {
@@ -83,7 +92,8 @@ class RetryingFileIOTest {
     conf.setLong(RetryPolicy.BUDGET_MS, 30);
     assertThat(RetryPolicy.from(conf)).isEqualTo(new RetryPolicy(7, 10, 20, 30));
     conf.setInt(RetryPolicy.MAX_ATTEMPTS, 0);
-    assertThatThrownBy(() -> RetryPolicy.from(conf)).isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
+    assertThatThrownBy(() -> RetryPolicy.from(conf))
+        .isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
         .hasMessageContaining(RetryPolicy.MAX_ATTEMPTS);
   }
 
@@ -114,8 +124,10 @@ class RetryingFileIOTest {
   void theTimeBudgetIsBounded() {
     faults.fail(Faults.Op.STATUS, p -> true, 1, Integer.MAX_VALUE, Faults.Kind.SLOW_DOWN);
     RetryingFileIO io = io(new RetryPolicy(100, 1000, 1000, 2_600));
-    assertThatThrownBy(() -> io.exists(location("a"))).isInstanceOf(StorageException.class)
-        .hasMessageStartingWith("Cannot check whether " + location("a") + " exists: injected STATUS")
+    assertThatThrownBy(() -> io.exists(location("a")))
+        .isInstanceOf(StorageException.class)
+        .hasMessageStartingWith(
+            "Cannot check whether " + location("a") + " exists: injected STATUS")
         .hasMessageContaining("gave up after " + injected(Faults.Op.STATUS) + " attempts")
         .hasMessageContaining(RetryPolicy.BUDGET_MS);
     // delays of 500 to 1000 ms: at most 5 fit in the budget, at least 2
@@ -160,9 +172,13 @@ class RetryingFileIOTest {
     faults.truncateNthCreate(1, 3, false);
     PositionOutputStream out = io().create(location("a"));
     out.write("hello world".getBytes(StandardCharsets.UTF_8));
-    assertThatThrownBy(out::close).isInstanceOf(StorageException.class)
-        .hasMessage("Cannot write " + location("a") + ": 11 bytes were written but the store holds 3 (the write was "
-            + "truncated). Nothing refers to the file yet; retry the operation.");
+    assertThatThrownBy(out::close)
+        .isInstanceOf(StorageException.class)
+        .hasMessage(
+            "Cannot write "
+                + location("a")
+                + ": 11 bytes were written but the store holds 3 (the write was "
+                + "truncated). Nothing refers to the file yet; retry the operation.");
   }
 
   @Test
@@ -170,7 +186,8 @@ class RetryingFileIOTest {
     faults.fail(Faults.Op.CLOSE, p -> true, 1, 1, Faults.Kind.FAIL_AFTER);
     PositionOutputStream out = io().create(location("a"));
     out.write(1);
-    assertThatThrownBy(out::close).isInstanceOf(IOException.class)
+    assertThatThrownBy(out::close)
+        .isInstanceOf(IOException.class)
         .hasMessageStartingWith("Cannot finish writing " + location("a"));
   }
 
@@ -180,7 +197,8 @@ class RetryingFileIOTest {
     assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mine"))).isTrue();
     assertThat(Files.readString(dir.resolve("v/1.manifest"))).isEqualTo("mine");
     assertThat(faults.calls().stream().filter(c -> c.op() == Faults.Op.RENAME).count())
-        .as("not published twice").isEqualTo(1);
+        .as("not published twice")
+        .isEqualTo(1);
   }
 
   @Test
@@ -188,7 +206,8 @@ class RetryingFileIOTest {
     faults.fail(Faults.Op.RENAME, p -> true, 1, 1, Faults.Kind.SLOW_DOWN);
     assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mine"))).isTrue();
     assertThat(Files.readString(dir.resolve("v/1.manifest"))).isEqualTo("mine");
-    assertThat(faults.calls().stream().filter(c -> c.op() == Faults.Op.RENAME).count()).isEqualTo(2);
+    assertThat(faults.calls().stream().filter(c -> c.op() == Faults.Op.RENAME).count())
+        .isEqualTo(2);
   }
 
   @Test
@@ -203,10 +222,16 @@ class RetryingFileIOTest {
   @Test
   void aPublishWhoseOutcomeCannotBeReadBackIsReportedUnknown() {
     faults.fail(Faults.Op.RENAME, p -> true, 1, 1, Faults.Kind.SLOW_DOWN);
-    faults.fail(Faults.Op.STATUS, p -> p.endsWith("/v/1.manifest"), 1, Integer.MAX_VALUE, Faults.Kind.SLOW_DOWN);
+    faults.fail(
+        Faults.Op.STATUS,
+        p -> p.endsWith("/v/1.manifest"),
+        1,
+        Integer.MAX_VALUE,
+        Faults.Kind.SLOW_DOWN);
     assertThatThrownBy(() -> io().putIfAbsent(location("v/1.manifest"), bytes("mine")))
         .isInstanceOf(CommitOutcomeUnknownException.class)
-        .hasMessageStartingWith("Cannot tell whether " + location("v/1.manifest") + " was published");
+        .hasMessageStartingWith(
+            "Cannot tell whether " + location("v/1.manifest") + " was published");
   }
 
   @Test
@@ -221,13 +246,17 @@ class RetryingFileIOTest {
     assertThat(Files.exists(dir.resolve("v/1.manifest"))).isFalse();
   }
 
-  /** A store client that sent the put again after losing the answer to the first finds our own bytes: done. */
+  /**
+   * A store client that sent the put again after losing the answer to the first finds our own
+   * bytes: done.
+   */
   @Test
   void aPublishRefusedBecauseAnEarlierAttemptOfItTookTheNameIsDone() throws IOException {
     Files.createDirectories(dir.resolve("v"));
     Files.writeString(dir.resolve("v/1.manifest"), "mine");
     assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mine"))).isTrue();
-    assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mind"))).isFalse(); // same length, other bytes
+    assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mind")))
+        .isFalse(); // same length, other bytes
     assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("theirs"))).isFalse();
     assertThat(Files.readString(dir.resolve("v/1.manifest"))).isEqualTo("mine");
   }
@@ -238,17 +267,22 @@ class RetryingFileIOTest {
     faults.fail(Faults.Op.RENAME, p -> true, 1, 1, Faults.Kind.FAIL_AFTER);
     assertThat(io().putIfAbsent(location("v/1.manifest"), bytes("mine"))).isTrue();
     assertThat(Files.readString(dir.resolve("v/1.manifest"))).isEqualTo("mine");
-    assertThat(faults.calls().stream().filter(c -> c.op() == Faults.Op.RENAME).count()).isEqualTo(1);
+    assertThat(faults.calls().stream().filter(c -> c.op() == Faults.Op.RENAME).count())
+        .isEqualTo(1);
   }
 
-  /** An error nobody classified, before the store acted: read back, not there, so the error is reported as is. */
+  /**
+   * An error nobody classified, before the store acted: read back, not there, so the error is
+   * reported as is.
+   */
   @Test
   void anUnknownErrorBeforeThePublishActedIsReportedAsIs() {
     faults.fail(Faults.Op.CLOSE, p -> true, 1, 1, Faults.Kind.FAIL_AFTER);
     assertThatThrownBy(() -> io().putIfAbsent(location("v/1.manifest"), bytes("mine")))
         .isInstanceOf(StorageException.class)
         .isNotInstanceOf(CommitOutcomeUnknownException.class)
-        .hasMessageStartingWith("Cannot write " + location("v/1.manifest") + ": injected CLOSE failure");
+        .hasMessageStartingWith(
+            "Cannot write " + location("v/1.manifest") + ": injected CLOSE failure");
     assertThat(Files.exists(dir.resolve("v/1.manifest"))).isFalse();
   }
 
@@ -257,9 +291,13 @@ class RetryingFileIOTest {
   void aRefusedPublishIsNotReadBack() {
     faults.fail(Faults.Op.RENAME, p -> true, 1, 1, Faults.Kind.FAIL);
     assertThatThrownBy(() -> io().putIfAbsent(location("v/1.manifest"), bytes("mine")))
-        .isInstanceOf(StorageException.class).hasMessageContaining("Access Denied");
-    assertThat(faults.calls().stream().filter(c -> c.op() == Faults.Op.STATUS && c.path().endsWith("/v/1.manifest")))
-        .as("no read-back").isEmpty();
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("Access Denied");
+    assertThat(
+            faults.calls().stream()
+                .filter(c -> c.op() == Faults.Op.STATUS && c.path().endsWith("/v/1.manifest")))
+        .as("no read-back")
+        .isEmpty();
   }
 
   /**
@@ -271,8 +309,11 @@ class RetryingFileIOTest {
     faults.fail(Faults.Op.RENAME, p -> true, 1, Integer.MAX_VALUE, Faults.Kind.HANG);
     assertThatThrownBy(() -> io().putIfAbsent(location("v/1.manifest"), bytes("mine")))
         .isInstanceOf(CommitOutcomeUnknownException.class)
-        .hasMessageStartingWith("Cannot tell whether " + location("v/1.manifest") + " was published: publishing it "
-            + "failed 4 time(s)")
+        .hasMessageStartingWith(
+            "Cannot tell whether "
+                + location("v/1.manifest")
+                + " was published: publishing it "
+                + "failed 4 time(s)")
         .hasMessageContaining("after which the store may still store it")
         .hasMessageContaining("Open the dataset to see its latest version before retrying");
     assertThat(Files.exists(dir.resolve("v/1.manifest"))).isFalse();

@@ -15,11 +15,19 @@ class StorageErrorsTest {
   void timeoutsResetsThrottlingAndServerErrorsAreTransient() {
     assertThat(StorageErrors.isTransient(new SocketTimeoutException("Read timed out"))).isTrue();
     assertThat(StorageErrors.isTransient(new SocketException("Connection reset"))).isTrue();
-    assertThat(StorageErrors.isTransient(new IOException("getFileStatus on s3a://b/k: S3Exception: Please reduce "
-        + "your request rate. (Service: S3, Status Code: 503, Request ID: X)"))).isTrue();
+    assertThat(
+            StorageErrors.isTransient(
+                new IOException(
+                    "getFileStatus on s3a://b/k: S3Exception: Please reduce "
+                        + "your request rate. (Service: S3, Status Code: 503, Request ID: X)")))
+        .isTrue();
     assertThat(StorageErrors.isTransient(new IOException("SlowDown"))).isTrue();
-    assertThat(StorageErrors.isTransient(new StorageException("Cannot read s3a://b/k: x",
-        new IOException("wrapped", new SocketException("Broken pipe"))))).isTrue();
+    assertThat(
+            StorageErrors.isTransient(
+                new StorageException(
+                    "Cannot read s3a://b/k: x",
+                    new IOException("wrapped", new SocketException("Broken pipe")))))
+        .isTrue();
   }
 
   @Test
@@ -27,12 +35,18 @@ class StorageErrorsTest {
     assertThat(StorageErrors.isTransient(new FileNotFoundException("s3a://b/k"))).isFalse();
     assertThat(StorageErrors.isTransient(new AccessDeniedException("s3a://b/k"))).isFalse();
     assertThat(StorageErrors.isTransient(new IOException("disk quota exceeded"))).isFalse();
-    assertThat(StorageErrors.isTransient(new StorageException("Cannot read x: bytes lie outside the file"))).isFalse();
+    assertThat(
+            StorageErrors.isTransient(
+                new StorageException("Cannot read x: bytes lie outside the file")))
+        .isFalse();
     // a permanent error anywhere in the chain wins: retrying cannot make the file appear
-    assertThat(StorageErrors.isTransient(new SocketTimeoutException("timed out") {
-      {
-        initCause(new FileNotFoundException("gone"));
-      }
-    })).isFalse();
+    assertThat(
+            StorageErrors.isTransient(
+                new SocketTimeoutException("timed out") {
+                  {
+                    initCause(new FileNotFoundException("gone"));
+                  }
+                }))
+        .isFalse();
   }
 }

@@ -86,8 +86,9 @@ class CleanupOracleTest {
 
   static List<List<Object>> lance(Path dir, long version) {
     List<List<Object>> out = new ArrayList<>();
-    try (org.lance.Dataset ds = org.lance.Dataset.open(allocator, dir.toString(),
-        new ReadOptions.Builder().setVersion(version).build());
+    try (org.lance.Dataset ds =
+            org.lance.Dataset.open(
+                allocator, dir.toString(), new ReadOptions.Builder().setVersion(version).build());
         LanceScanner scanner = ds.newScan(new ScanOptions.Builder().columns(COLUMNS).build());
         ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
@@ -105,7 +106,10 @@ class CleanupOracleTest {
       return List.of();
     }
     try (Stream<Path> s = Files.list(d)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted().toList();
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> !n.startsWith("."))
+          .sorted()
+          .toList();
     }
   }
 
@@ -119,8 +123,11 @@ class CleanupOracleTest {
     write(dir, 300, 300, WriteMode.APPEND).close();
     try (Dataset ds = Dataset.open(dir.toString());
         Dataset deleted = ds.delete("name IS NULL");
-        Dataset indexed = VectorIndexes.create(deleted, "vector",
-            VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2))) {
+        Dataset indexed =
+            VectorIndexes.create(
+                deleted,
+                "vector",
+                VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2))) {
       assertThat(indexed.compact(CompactionOptions.defaults()).committed()).isTrue();
     }
     Map<Long, List<List<Object>>> rows = new LinkedHashMap<>();
@@ -131,12 +138,13 @@ class CleanupOracleTest {
   }
 
   @Test
-  void retainVersionsRemovesOldVersionsAndTheFilesOnlyTheyReferenced(@TempDir Path dir) throws IOException {
+  void retainVersionsRemovesOldVersionsAndTheFilesOnlyTheyReferenced(@TempDir Path dir)
+      throws IOException {
     Map<Long, List<List<Object>>> rows = history(dir);
     List<String> dataBefore = files(dir, "data");
     List<String> indexesBefore = files(dir, "_indices");
-    assertThat(dataBefore).hasSize(3);                  // two written, one compacted
-    assertThat(indexesBefore).hasSize(2);               // built, remapped
+    assertThat(dataBefore).hasSize(3); // two written, one compacted
+    assertThat(indexesBefore).hasSize(2); // built, remapped
     try (Dataset ds = Dataset.open(dir.toString())) {
       CleanupResult r = ds.cleanup(CleanupOptions.retainVersions(2));
       // Version 4 (kept) still references the first data files, the deletion file and the index.
@@ -155,7 +163,7 @@ class CleanupOracleTest {
       assertThat(r2.deletionFilesRemoved()).isEqualTo(2);
       assertThat(r2.indexSegmentsRemoved()).isEqualTo(1);
       assertThat(files(dir, "data")).hasSize(1);
-      assertThat(files(dir, "_deletions")).isEmpty();           // the compacted fragment has none
+      assertThat(files(dir, "_deletions")).isEmpty(); // the compacted fragment has none
       assertThat(files(dir, "_indices")).hasSize(1);
       assertThat(files(dir, "_transactions")).hasSize(1);
     }
@@ -171,12 +179,13 @@ class CleanupOracleTest {
   @Test
   void olderThanKeepsVersionsCommittedSinceAndTaggedVersions(@TempDir Path dir) throws Exception {
     Map<Long, List<List<Object>>> rows = history(dir);
-    try (org.lance.Dataset lance = org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build())) {
+    try (org.lance.Dataset lance =
+        org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build())) {
       lance.tags().create("first", 1);
     }
     Instant afterV3;
     try (Dataset ds = Dataset.open(dir.toString())) {
-      afterV3 = ds.versions().get(3).timestamp();       // version 4's commit time
+      afterV3 = ds.versions().get(3).timestamp(); // version 4's commit time
       CleanupResult r = ds.cleanup(CleanupOptions.olderThan(afterV3));
       assertThat(r.versionsRemoved()).containsExactly(2L, 3L);
     }
@@ -185,7 +194,8 @@ class CleanupOracleTest {
       assertThat(lance(dir, v)).as("Lance reads version %d", v).isEqualTo(rows.get(v));
     }
     assertThatThrownBy(() -> Dataset.open(dir.toString(), OpenOptions.defaults().withVersion(2)))
-        .hasMessageContaining("Cannot open version 2 of dataset").hasMessageContaining("Available versions: 1, 4, 5");
+        .hasMessageContaining("Cannot open version 2 of dataset")
+        .hasMessageContaining("Available versions: 1, 4, 5");
   }
 
   @Test
@@ -196,18 +206,31 @@ class CleanupOracleTest {
     List<FragmentMetadata> recent;
     try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 1000, 50, DIM, 4, 9);
         Dataset ds = Dataset.open(dir.toString())) {
-      old = Dataset.writeFragments(dir.toString(), null, ds.lanceSchema(), List.of(batch).iterator(),
-          WriteOptions.of(WriteMode.APPEND));
-      recent = Dataset.writeFragments(dir.toString(), null, ds.lanceSchema(), List.of(batch).iterator(),
-          WriteOptions.of(WriteMode.APPEND));
+      old =
+          Dataset.writeFragments(
+              dir.toString(),
+              null,
+              ds.lanceSchema(),
+              List.of(batch).iterator(),
+              WriteOptions.of(WriteMode.APPEND));
+      recent =
+          Dataset.writeFragments(
+              dir.toString(),
+              null,
+              ds.lanceSchema(),
+              List.of(batch).iterator(),
+              WriteOptions.of(WriteMode.APPEND));
     }
     Path oldFile = dir.resolve("data").resolve(old.get(0).dataFiles().get(0));
     Path recentFile = dir.resolve("data").resolve(recent.get(0).dataFiles().get(0));
     age(oldFile, Duration.ofDays(8));
-    Path oldTxn = dir.resolve("_transactions").resolve("4-00000000-0000-0000-0000-000000000000.txn");
+    Path oldTxn =
+        dir.resolve("_transactions").resolve("4-00000000-0000-0000-0000-000000000000.txn");
     Files.write(oldTxn, new byte[] {1, 2, 3});
     age(oldTxn, Duration.ofDays(8));
-    Path oldIndexDir = Files.createDirectories(dir.resolve("_indices").resolve(java.util.UUID.randomUUID().toString()));
+    Path oldIndexDir =
+        Files.createDirectories(
+            dir.resolve("_indices").resolve(java.util.UUID.randomUUID().toString()));
     age(Files.write(oldIndexDir.resolve("index.idx"), new byte[] {1}), Duration.ofDays(9));
     age(oldIndexDir, Duration.ofDays(9));
     Path tmpManifest = dir.resolve("_versions").resolve(".6.manifest.1234.tmp");
@@ -225,9 +248,10 @@ class CleanupOracleTest {
       assertThat(oldTxn).doesNotExist();
       assertThat(oldIndexDir).doesNotExist();
       assertThat(tmpManifest).doesNotExist();
-      assertThat(recentFile).exists();                  // may belong to a write in progress
+      assertThat(recentFile).exists(); // may belong to a write in progress
 
-      CleanupResult forced = ds.cleanup(CleanupOptions.retainVersions(5).withDeleteUnverified(true));
+      CleanupResult forced =
+          ds.cleanup(CleanupOptions.retainVersions(5).withDeleteUnverified(true));
       assertThat(forced.dataFilesRemoved()).isEqualTo(1);
       assertThat(recentFile).doesNotExist();
     }
@@ -252,7 +276,10 @@ class CleanupOracleTest {
 
   @Test
   void optionsAreChecked() {
-    assertThatThrownBy(() -> new CleanupOptions(java.util.Optional.empty(), java.util.OptionalInt.empty(), false))
+    assertThatThrownBy(
+            () ->
+                new CleanupOptions(
+                    java.util.Optional.empty(), java.util.OptionalInt.empty(), false))
         .hasMessageContaining("give older_than (a timestamp) and/or retain_versions");
     assertThatThrownBy(() -> CleanupOptions.retainVersions(0))
         .hasMessageContaining("retain_versions must be at least 1");

@@ -73,7 +73,8 @@ class CompactionOracleTest {
 
   static List<List<Object>> scan(Dataset ds, List<String> columns, String filter) {
     List<List<Object>> out = new ArrayList<>();
-    try (CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns(columns).filter(filter).batches()) {
+    try (CloseableIterator<VectorSchemaRoot> it =
+        ds.newScan().columns(columns).filter(filter).batches()) {
       while (it.hasNext()) {
         out.addAll(Rows.of(it.next()));
       }
@@ -91,9 +92,21 @@ class CompactionOracleTest {
   static List<List<List<Object>>> searches(Dataset ds) {
     List<List<List<Object>>> out = new ArrayList<>();
     for (float[] q : queries) {
-      out.add(search(ds, VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build()));
-      out.add(search(ds, VectorQuery.builder("vector").vector(q).k(10).nprobes(3).refineFactor(2)
-          .filter("tenant_id < 5").prefilter(true).columns("id").build()));
+      out.add(
+          search(
+              ds, VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build()));
+      out.add(
+          search(
+              ds,
+              VectorQuery.builder("vector")
+                  .vector(q)
+                  .k(10)
+                  .nprobes(3)
+                  .refineFactor(2)
+                  .filter("tenant_id < 5")
+                  .prefilter(true)
+                  .columns("id")
+                  .build()));
     }
     return out;
   }
@@ -114,18 +127,24 @@ class CompactionOracleTest {
       append(dir, i * 400L, 400, WriteMode.APPEND).close();
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
-      Dataset indexed = VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
-          .withNumPartitions(4).withNumSubVectors(4));
+      Dataset indexed =
+          VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+                  .withNumPartitions(4)
+                  .withNumSubVectors(4));
       BTreeIndexBuilder.build(indexed, BTreeBuildParams.of("tenant_id")).close();
     }
-    append(dir, 2400, 300, WriteMode.APPEND).close();           // two unindexed fragments
+    append(dir, 2400, 300, WriteMode.APPEND).close(); // two unindexed fragments
     append(dir, 2700, 300, WriteMode.APPEND).close();
     Dataset opened = Dataset.open(dir.toString());
-    Dataset before = opened.delete("name IS NULL AND id < 1600");    // 1 row in 7 of fragments 0-3
+    Dataset before = opened.delete("name IS NULL AND id < 1600"); // 1 row in 7 of fragments 0-3
     List<List<Object>> rowsBefore = scan(before, COLUMNS, null);
     List<List<List<Object>>> searchesBefore = searches(before);
     List<List<Long>> lanceBefore = lanceSearches(dir);
-    List<List<Object>> lanceFilteredBefore = LanceOracle.rows(allocator, dir, List.of("id"), "tenant_id = 7");
+    List<List<Object>> lanceFilteredBefore =
+        LanceOracle.rows(allocator, dir, List.of("id"), "tenant_id = 7");
     long versionBefore = before.version();
 
     CompactionResult r = before.compact(CompactionOptions.defaults());
@@ -148,7 +167,9 @@ class CompactionOracleTest {
       assertThat(txn.getRewrite().getRewrittenIndicesCount()).isEqualTo(2);
       for (IndexSegment s : after.indexes().allSegments()) {
         assertThat(s.fragments().toArray()).containsExactly(8);
-        assertThat(before.indexes().allSegments()).extracting(IndexSegment::uuid).doesNotContain(s.uuid());
+        assertThat(before.indexes().allSegments())
+            .extracting(IndexSegment::uuid)
+            .doesNotContain(s.uuid());
       }
 
       assertThat(scan(after, COLUMNS, null)).isEqualTo(rowsBefore);
@@ -157,7 +178,8 @@ class CompactionOracleTest {
       // Lance 7 reads the compacted version identically and searches with our remapped segments.
       assertThat(LanceOracle.rows(allocator, dir, COLUMNS, null)).isEqualTo(rowsBefore);
       assertThat(lanceSearches(dir)).isEqualTo(lanceBefore);
-      assertThat(LanceOracle.rows(allocator, dir, List.of("id"), "tenant_id = 7")).isEqualTo(lanceFilteredBefore);
+      assertThat(LanceOracle.rows(allocator, dir, List.of("id"), "tenant_id = 7"))
+          .isEqualTo(lanceFilteredBefore);
       try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
         assertThat(lance.version()).isEqualTo(after.version());
         assertThat(lance.getIndexes()).hasSize(2);
@@ -176,11 +198,14 @@ class CompactionOracleTest {
     append(dir, 500, 500, WriteMode.APPEND).close();
     append(dir, 1000, 500, WriteMode.APPEND).close();
     try (Dataset ds = Dataset.open(dir.toString())) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_HNSW_SQ, DistanceMetric.COSINE)
-          .withNumPartitions(2)).close();
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_HNSW_SQ, DistanceMetric.COSINE).withNumPartitions(2))
+          .close();
     }
     Dataset opened = Dataset.open(dir.toString());
-    Dataset before = opened.delete("name IS NULL");               // 1 row in 7
+    Dataset before = opened.delete("name IS NULL"); // 1 row in 7
     int hitsBefore = annHits(before);
     CompactionResult r = before.compact(CompactionOptions.defaults());
     try (Dataset after = r.dataset()) {
@@ -188,7 +213,8 @@ class CompactionOracleTest {
       assertThat(after.indexes().allSegments()).hasSize(1);
       // The rebuilt graphs find the exact neighbours about as well as the original ones did.
       int hitsAfter = annHits(after);
-      assertThat(hitsAfter).isGreaterThanOrEqualTo(hitsBefore - queries.length / 2)
+      assertThat(hitsAfter)
+          .isGreaterThanOrEqualTo(hitsBefore - queries.length / 2)
           .isGreaterThanOrEqualTo((int) (0.8 * 10 * queries.length));
       List<Long> lanceIds = LanceOracle.nearestIds(allocator, dir, queries[0], 10, 2, null, false);
       assertThat(lanceIds).hasSize(10).allMatch(id -> id % 7 != 3);
@@ -196,14 +222,30 @@ class CompactionOracleTest {
     opened.close();
   }
 
-  /** Rows of the exact top 10 the index search finds, over all queries; no deleted row is ever found. */
+  /**
+   * Rows of the exact top 10 the index search finds, over all queries; no deleted row is ever
+   * found.
+   */
   static int annHits(Dataset ds) {
     int hits = 0;
     for (float[] q : queries) {
-      List<Object> exact = search(ds, VectorQuery.builder("vector").vector(q).k(10).useIndex(false).columns("id")
-          .build()).stream().map(row -> row.get(0)).toList();
-      List<Object> ann = search(ds, VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build())
-          .stream().map(row -> row.get(0)).toList();
+      List<Object> exact =
+          search(
+                  ds,
+                  VectorQuery.builder("vector")
+                      .vector(q)
+                      .k(10)
+                      .useIndex(false)
+                      .columns("id")
+                      .build())
+              .stream()
+              .map(row -> row.get(0))
+              .toList();
+      List<Object> ann =
+          search(ds, VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build())
+              .stream()
+              .map(row -> row.get(0))
+              .toList();
       assertThat(ann).allMatch(id -> ((Long) id) % 7 != 3);
       for (Object id : ann) {
         hits += exact.contains(id) ? 1 : 0;
@@ -226,17 +268,25 @@ class CompactionOracleTest {
     }
     try (Dataset ours = Dataset.open(dir.toString())) {
       assertThat(ours.fragments()).hasSize(1);
-      assertThat(ours.versions()).extracting(dev.lancelot.engine.VersionInfo::operation).contains("rewrite");
-      assertThat(scan(ours, COLUMNS, null)).isEqualTo(LanceOracle.rows(allocator, dir, COLUMNS, null));
+      assertThat(ours.versions())
+          .extracting(dev.lancelot.engine.VersionInfo::operation)
+          .contains("rewrite");
+      assertThat(scan(ours, COLUMNS, null))
+          .isEqualTo(LanceOracle.rows(allocator, dir, COLUMNS, null));
       assertThat(lanceSearches(dir)).isEqualTo(lanceBefore);
       // Our searches on Lance's remapped segments: the same ids Lance finds.
       for (float[] q : queries) {
-        List<Long> ids = search(ours, VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build())
-            .stream().map(row -> (Long) row.get(0)).toList();
+        List<Long> ids =
+            search(
+                    ours,
+                    VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build())
+                .stream()
+                .map(row -> (Long) row.get(0))
+                .toList();
         assertThat(ids).isEqualTo(LanceOracle.nearestIds(allocator, dir, q, 10, 2, null, false));
       }
-      assertThat(ours.countRows("tenant_id = 7")).isEqualTo(
-          LanceOracle.rows(allocator, dir, List.of("id"), "tenant_id = 7").size());
+      assertThat(ours.countRows("tenant_id = 7"))
+          .isEqualTo(LanceOracle.rows(allocator, dir, List.of("id"), "tenant_id = 7").size());
       // One small unindexed fragment of our own is left alone; two are compacted together (they
       // never join the indexed fragment), and Lance reads the result.
       try (VectorSchemaRoot more = ClusteredData.generate(allocator, 2000, 100, DIM, 20, 3);
@@ -250,7 +300,8 @@ class CompactionOracleTest {
         assertThat(r.committed()).isTrue();
         assertThat(r.fragmentsRemoved()).isEqualTo(2);
         assertThat(r.dataset().fragments()).hasSize(2);
-        assertThat(LanceOracle.rows(allocator, dir, COLUMNS, null)).isEqualTo(scan(r.dataset(), COLUMNS, null));
+        assertThat(LanceOracle.rows(allocator, dir, COLUMNS, null))
+            .isEqualTo(scan(r.dataset(), COLUMNS, null));
         r.dataset().close();
       }
     }
@@ -283,8 +334,11 @@ class CompactionOracleTest {
     append(dir, 0, 100, WriteMode.CREATE).close();
     append(dir, 100, 100, WriteMode.APPEND).close();
     try (Dataset ds = Dataset.open(dir.toString())) {
-      Dataset indexed = VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2)
-          .withNumPartitions(2));
+      Dataset indexed =
+          VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2));
       long dataFiles;
       long indexDirs;
       try (var s = java.nio.file.Files.list(dir.resolve("data"))) {
@@ -293,13 +347,14 @@ class CompactionOracleTest {
       try (var s = java.nio.file.Files.list(dir.resolve("_indices"))) {
         indexDirs = s.count();
       }
-      append(dir, 200, 100, WriteMode.APPEND).close();             // commits after `indexed` was read
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> indexed.compact(CompactionOptions.defaults()))
+      append(dir, 200, 100, WriteMode.APPEND).close(); // commits after `indexed` was read
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> indexed.compact(CompactionOptions.defaults()))
           .isInstanceOf(dev.lancelot.engine.table.CommitConflictException.class)
           .hasMessageContaining("Cannot commit rewrite to")
           .hasMessageContaining("a concurrent append was committed as version 4");
       try (var s = java.nio.file.Files.list(dir.resolve("data"))) {
-        assertThat(s.count()).isEqualTo(dataFiles + 1);          // only the append's file
+        assertThat(s.count()).isEqualTo(dataFiles + 1); // only the append's file
       }
       try (var s = java.nio.file.Files.list(dir.resolve("_indices"))) {
         assertThat(s.count()).isEqualTo(indexDirs);

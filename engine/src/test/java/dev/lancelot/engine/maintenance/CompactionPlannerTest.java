@@ -19,7 +19,8 @@ class CompactionPlannerTest {
   static DataFragment fragment(long id, long rows, long deleted) {
     DataFragment.Builder b = DataFragment.newBuilder().setId(id).setPhysicalRows(rows);
     if (deleted > 0) {
-      b.setDeletionFile(DeletionFile.newBuilder().setNumDeletedRows(deleted).setReadVersion(1).setId(id));
+      b.setDeletionFile(
+          DeletionFile.newBuilder().setNumDeletedRows(deleted).setReadVersion(1).setId(id));
     }
     return b.build();
   }
@@ -34,10 +35,13 @@ class CompactionPlannerTest {
 
   static IndexSegment segment(String detailsType, int... fragments) {
     RoaringBitmap b = RoaringBitmap.bitmapOf(fragments);
-    return IndexSegment.of(IndexMetadata.newBuilder()
-        .setUuid(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(java.util.UUID.randomUUID())))
-        .setName("idx").setFragmentBitmap(IndexSegment.bitmapBytes(b))
-        .setIndexDetails(Any.newBuilder().setTypeUrl(detailsType)).build());
+    return IndexSegment.of(
+        IndexMetadata.newBuilder()
+            .setUuid(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(java.util.UUID.randomUUID())))
+            .setName("idx")
+            .setFragmentBitmap(IndexSegment.bitmapBytes(b))
+            .setIndexDetails(Any.newBuilder().setTypeUrl(detailsType))
+            .build());
   }
 
   static List<List<Long>> ids(List<List<DataFragment>> groups) {
@@ -59,27 +63,38 @@ class CompactionPlannerTest {
 
   @Test
   void adjacentSmallFragmentsAreSplitIntoGroupsOfAtLeastTheTarget() {
-    // Lance's own example: [100, 400, 200, 200, 400, 300, 300, 100] with 500 -> [0,1] [2,3,4] [5,6,7].
-    List<List<DataFragment>> groups = CompactionPlanner.plan(fragments(100, 400, 200, 200, 400, 300, 300, 100),
-        List.of(), target(500).withMaterializeDeletions(false));
-    assertThat(ids(groups)).containsExactly(List.of(0L, 1L), List.of(2L, 3L, 4L), List.of(5L, 6L, 7L));
+    // Lance's own example: [100, 400, 200, 200, 400, 300, 300, 100] with 500 -> [0,1] [2,3,4]
+    // [5,6,7].
+    List<List<DataFragment>> groups =
+        CompactionPlanner.plan(
+            fragments(100, 400, 200, 200, 400, 300, 300, 100),
+            List.of(),
+            target(500).withMaterializeDeletions(false));
+    assertThat(ids(groups))
+        .containsExactly(List.of(0L, 1L), List.of(2L, 3L, 4L), List.of(5L, 6L, 7L));
   }
 
   @Test
   void aLoneSmallFragmentOrLargeOnesAreLeftAlone() {
     assertThat(CompactionPlanner.plan(fragments(100), List.of(), target(500))).isEmpty();
-    assertThat(CompactionPlanner.plan(fragments(600, 100, 700, 50), List.of(), target(500))).isEmpty();
+    assertThat(CompactionPlanner.plan(fragments(600, 100, 700, 50), List.of(), target(500)))
+        .isEmpty();
     assertThat(ids(CompactionPlanner.plan(fragments(600, 100, 70, 700), List.of(), target(500))))
         .containsExactly(List.of(1L, 2L));
   }
 
   @Test
   void manyDeletedRowsMakeAFragmentACandidateByItself() {
-    List<DataFragment> f = List.of(fragment(0, 1000, 101), fragment(1, 1000, 100), fragment(2, 1000, 0));
+    List<DataFragment> f =
+        List.of(fragment(0, 1000, 101), fragment(1, 1000, 100), fragment(2, 1000, 0));
     assertThat(ids(CompactionPlanner.plan(f, List.of(), target(500)))).containsExactly(List.of(0L));
-    assertThat(CompactionPlanner.plan(f, List.of(), target(500).withMaterializeDeletions(false))).isEmpty();
-    assertThat(ids(CompactionPlanner.plan(f, List.of(), target(500).withMaterializeDeletionsThreshold(0.05))))
-        .containsExactly(List.of(0L), List.of(1L));   // each already holds the target
+    assertThat(CompactionPlanner.plan(f, List.of(), target(500).withMaterializeDeletions(false)))
+        .isEmpty();
+    assertThat(
+            ids(
+                CompactionPlanner.plan(
+                    f, List.of(), target(500).withMaterializeDeletionsThreshold(0.05))))
+        .containsExactly(List.of(0L), List.of(1L)); // each already holds the target
   }
 
   @Test

@@ -63,8 +63,13 @@ class FiltersBindOnceTest {
     dir = Files.createTempDirectory("bind-once");
     write(0, 2000, WriteMode.CREATE);
     try (Dataset ds = Dataset.open(dir.toString())) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2).withNumPartitions(4)
-          .withNumSubVectors(4)).close();
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+                  .withNumPartitions(4)
+                  .withNumSubVectors(4))
+          .close();
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
       BTreeIndexBuilder.build(ds, BTreeBuildParams.of("tenant_id")).close();
@@ -86,26 +91,46 @@ class FiltersBindOnceTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "tenant_id < 5          | true",   // answered by the BTree index
-      "id % 3 = 1             | true",   // answered by a prefilter scan
-      "id % 3 = 1 AND id > 40 | false"}) // a postfilter in the merge
-  void unitsCarryTheBoundFilterAndRunningThemNeverParses(String filter, boolean prefilter) throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "tenant_id < 5          | true", // answered by the BTree index
+        "id % 3 = 1             | true", // answered by a prefilter scan
+        "id % 3 = 1 AND id > 40 | false"
+      }) // a postfilter in the merge
+  void unitsCarryTheBoundFilterAndRunningThemNeverParses(String filter, boolean prefilter)
+      throws Exception {
     try (Dataset ds = Dataset.open(dir.toString())) {
-      VectorQuery q = VectorQuery.builder("vector").vectors(queries).k(10).nprobes(2).columns("id").filter(filter)
-          .prefilter(prefilter).build();
+      VectorQuery q =
+          VectorQuery.builder("vector")
+              .vectors(queries)
+              .k(10)
+              .nprobes(2)
+              .columns("id")
+              .filter(filter)
+              .prefilter(prefilter)
+              .build();
       long before = FilterParser.parseCount();
       SearchPlan plan = VectorSearch.plan(ds, q);
       assertThat(FilterParser.parseCount() - before).as("parses while planning").isEqualTo(1);
-      assertThat(plan.units()).hasAtLeastOneElementOfType(AnnUnit.class).hasAtLeastOneElementOfType(FlatUnit.class);
+      assertThat(plan.units())
+          .hasAtLeastOneElementOfType(AnnUnit.class)
+          .hasAtLeastOneElementOfType(FlatUnit.class);
       for (SearchUnit u : plan.units()) {
-        BoundPredicate carried = u instanceof AnnUnit a ? (a.prefilter() == null ? null : a.prefilter().filter())
-            : ((FlatUnit) u).filter();
-        assertThat(carried == null ? null : carried.sql()).as(u.id()).isEqualTo(prefilter ? filter : null);
+        BoundPredicate carried =
+            u instanceof AnnUnit a
+                ? (a.prefilter() == null ? null : a.prefilter().filter())
+                : ((FlatUnit) u).filter();
+        assertThat(carried == null ? null : carried.sql())
+            .as(u.id())
+            .isEqualTo(prefilter ? filter : null);
       }
       if (prefilter) {
-        assertThat(plan.annUnits().get(0).prefilter().source()).isEqualTo(filter.startsWith("tenant_id")
-            ? PrefilterSpec.Source.SCALAR_INDEX : PrefilterSpec.Source.SCAN);
+        assertThat(plan.annUnits().get(0).prefilter().source())
+            .isEqualTo(
+                filter.startsWith("tenant_id")
+                    ? PrefilterSpec.Source.SCALAR_INDEX
+                    : PrefilterSpec.Source.SCAN);
       } else {
         assertThat(plan.merge().postfilter().sql()).isEqualTo(filter);
       }
@@ -120,7 +145,9 @@ class FiltersBindOnceTest {
       try (VectorSearchResult r = VectorSearch.finish(ds, shipped, results, System.nanoTime())) {
         remote = dev.lancelot.engine.testing.Rows.of(r.rows());
       }
-      assertThat(FilterParser.parseCount() - before).as("parses while running the shipped plan").isZero();
+      assertThat(FilterParser.parseCount() - before)
+          .as("parses while running the shipped plan")
+          .isZero();
       try (VectorSearchResult local = VectorSearch.search(ds, q)) {
         assertThat(remote).isEqualTo(dev.lancelot.engine.testing.Rows.of(local.rows()));
         assertThat(remote).isNotEmpty();
@@ -151,9 +178,11 @@ class FiltersBindOnceTest {
   @Test
   void aFilterBoundToOtherFieldsIsRefused() {
     try (Dataset ds = Dataset.open(dir.toString())) {
-      BoundPredicate other = BoundPredicate.bind("id = 1",
-          new Schema(List.of(Field.nullable("id", new ArrowType.Int(32, true)))));
-      assertThatThrownBy(() -> ds.newScan().filter(other)).isInstanceOf(IllegalArgumentException.class)
+      BoundPredicate other =
+          BoundPredicate.bind(
+              "id = 1", new Schema(List.of(Field.nullable("id", new ArrowType.Int(32, true)))));
+      assertThatThrownBy(() -> ds.newScan().filter(other))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("with filter \"id = 1\": it was bound to the fields");
       assertThat(ds.newScan().filter(ds.bindFilter("id = 1")).countRows()).isEqualTo(1);
     }
@@ -164,7 +193,8 @@ class FiltersBindOnceTest {
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(plan);
     }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       return (SearchPlan) in.readObject();
     }
   }

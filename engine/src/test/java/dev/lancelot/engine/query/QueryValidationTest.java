@@ -44,10 +44,17 @@ class QueryValidationTest {
 
   @Test
   void q1ParametersAreCheckedWhenTheQueryIsBuilt() {
-    assertThatThrownBy(() -> VectorQuery.builder("vector").vector(q(8)).nprobes(4).minimumNprobes(2).build())
+    assertThatThrownBy(
+            () -> VectorQuery.builder("vector").vector(q(8)).nprobes(4).minimumNprobes(2).build())
         .isInstanceOf(InvalidQueryException.class)
         .hasMessageContaining("nprobes cannot be combined with minimum_nprobes or maximum_nprobes");
-    assertThatThrownBy(() -> VectorQuery.builder("vector").vector(q(8)).minimumNprobes(8).maximumNprobes(2).build())
+    assertThatThrownBy(
+            () ->
+                VectorQuery.builder("vector")
+                    .vector(q(8))
+                    .minimumNprobes(8)
+                    .maximumNprobes(2)
+                    .build())
         .hasMessageContaining("minimum_nprobes (8) must not exceed maximum_nprobes (2)");
     assertThatThrownBy(() -> VectorQuery.builder("vector").vector(q(8)).refineFactor(0).build())
         .hasMessageContaining("refine_factor must be at least 1");
@@ -66,38 +73,82 @@ class QueryValidationTest {
     try (Dataset ds = Dataset.open(dir.toString())) {
       FileIO io = ds.context().io();
       long before = io.stats().bytesRead();
-      assertThatThrownBy(() -> VectorSearch.plan(ds, VectorQuery.builder("vector").vector(q(5)).build()))
+      assertThatThrownBy(
+              () -> VectorSearch.plan(ds, VectorQuery.builder("vector").vector(q(5)).build()))
           .isInstanceOf(InvalidQueryException.class)
-          .hasMessageContaining("the query vector has 5 dimensions but the column holds 8-dimensional vectors");
-      assertThatThrownBy(() -> VectorSearch.plan(ds, VectorQuery.builder("tenant_id").vector(q(8)).build()))
+          .hasMessageContaining(
+              "the query vector has 5 dimensions but the column holds 8-dimensional vectors");
+      assertThatThrownBy(
+              () -> VectorSearch.plan(ds, VectorQuery.builder("tenant_id").vector(q(8)).build()))
           .hasMessageContaining("\"tenant_id\": it is int32, not a vector column");
-      assertThatThrownBy(() -> VectorSearch.plan(ds, VectorQuery.builder("nope").vector(q(8)).build()))
+      assertThatThrownBy(
+              () -> VectorSearch.plan(ds, VectorQuery.builder("nope").vector(q(8)).build()))
           .hasMessageContaining("no such column");
-      assertThatThrownBy(() -> VectorSearch.plan(ds, VectorQuery.builder("vector").vector(q(8)).columns("id", "x")
-          .build())).hasMessageContaining("Cannot return column \"x\"");
-      assertThatThrownBy(() -> VectorSearch.plan(ds, VectorQuery.builder("vector").vector(q(8))
-          .filter("tenant_id = ").build())).hasMessageContaining("tenant_id = ");
-      assertThatThrownBy(() -> VectorSearch.plan(ds, VectorQuery.builder("vector").vector(q(8)).fastSearch(true)
-          .useIndex(false).build())).hasMessageContaining("fast_search and use_index=false");
+      assertThatThrownBy(
+              () ->
+                  VectorSearch.plan(
+                      ds, VectorQuery.builder("vector").vector(q(8)).columns("id", "x").build()))
+          .hasMessageContaining("Cannot return column \"x\"");
+      assertThatThrownBy(
+              () ->
+                  VectorSearch.plan(
+                      ds,
+                      VectorQuery.builder("vector").vector(q(8)).filter("tenant_id = ").build()))
+          .hasMessageContaining("tenant_id = ");
+      assertThatThrownBy(
+              () ->
+                  VectorSearch.plan(
+                      ds,
+                      VectorQuery.builder("vector")
+                          .vector(q(8))
+                          .fastSearch(true)
+                          .useIndex(false)
+                          .build()))
+          .hasMessageContaining("fast_search and use_index=false");
       assertThat(io.stats().bytesRead()).isEqualTo(before);
     }
   }
 
   @Test
   void queriesCanBeBuiltFromLanceStyleParameterMaps() {
-    VectorQuery q = VectorQuery.fromMap(Map.of("column", "vector", "q", List.of(1.0, 2.0, 3.0), "k", 3,
-        "metric", "cosine", "minimum_nprobes", 2, "maximum_nprobes", 8, "refine_factor", 4, "ef", 64,
-        "filter", "tenant_id = 42", "prefilter", true));
+    VectorQuery q =
+        VectorQuery.fromMap(
+            Map.of(
+                "column",
+                "vector",
+                "q",
+                List.of(1.0, 2.0, 3.0),
+                "k",
+                3,
+                "metric",
+                "cosine",
+                "minimum_nprobes",
+                2,
+                "maximum_nprobes",
+                8,
+                "refine_factor",
+                4,
+                "ef",
+                64,
+                "filter",
+                "tenant_id = 42",
+                "prefilter",
+                true));
     assertThat(q.k()).isEqualTo(3);
     assertThat(q.candidateK()).isEqualTo(12);
     assertThat(q.effectiveEf()).isEqualTo(64);
     assertThat(q.minimumNprobes()).isEqualTo(2);
     assertThat(q.maximumNprobes().getAsInt()).isEqualTo(8);
     assertThat(q.vector()).containsExactly(1f, 2f, 3f);
-    assertThatThrownBy(() -> VectorQuery.fromMap(Map.of("column", "vector", "q", List.of(1.0), "nprobe", 3)))
+    assertThatThrownBy(
+            () -> VectorQuery.fromMap(Map.of("column", "vector", "q", List.of(1.0), "nprobe", 3)))
         .hasMessageContaining("unknown parameter \"nprobe\"");
-    assertThatThrownBy(() -> VectorQuery.fromMap(Map.of("column", "vector", "q", List.of(1.0), "nprobes", 3,
-        "minimum_nprobes", 1))).hasMessageContaining("nprobes cannot be combined");
+    assertThatThrownBy(
+            () ->
+                VectorQuery.fromMap(
+                    Map.of(
+                        "column", "vector", "q", List.of(1.0), "nprobes", 3, "minimum_nprobes", 1)))
+        .hasMessageContaining("nprobes cannot be combined");
   }
 
   @Test
@@ -105,6 +156,7 @@ class QueryValidationTest {
     VectorQuery q = VectorQuery.builder("vector").vector(q(8)).k(3).refineFactor(4).build();
     assertThat(q.candidateK()).isEqualTo(12);
     assertThat(q.effectiveEf()).isEqualTo(18);
-    assertThat(VectorQuery.builder("vector").vector(q(8)).k(10).build().effectiveEf()).isEqualTo(15);
+    assertThat(VectorQuery.builder("vector").vector(q(8)).k(10).build().effectiveEf())
+        .isEqualTo(15);
   }
 }

@@ -26,49 +26,73 @@ import org.junit.jupiter.api.io.TempDir;
 
 @Tag("oracle")
 class LanceSchemaTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static Field f(String name, ArrowType type, Field... children) {
-    return new Field(name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
+    return new Field(
+        name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
   }
 
   /** A schema with every kind of field Lance 7 writes. */
   static Schema wide() {
     ArrowType f32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-    return new Schema(List.of(
-        new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
-        f("s", ArrowType.Struct.INSTANCE, f("x", new ArrowType.Int(32, true)), f("y", ArrowType.Utf8.INSTANCE)),
-        f("l", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(64, true))),
-        f("v", new ArrowType.FixedSizeList(4), f("item", f32)),
-        f("ls", ArrowType.List.INSTANCE, f("item", ArrowType.Struct.INSTANCE, f("p", new ArrowType.Int(32, true)))),
-        f("t", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")),
-        f("ts", new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)),
-        f("d", new ArrowType.Date(DateUnit.DAY)),
-        f("dec", new ArrowType.Decimal(10, 2, 128)),
-        f("lb", ArrowType.LargeBinary.INSTANCE),
-        f("ls2", ArrowType.LargeUtf8.INSTANCE),
-        f("fsb", new ArrowType.FixedSizeBinary(5)),
-        f("h", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)),
-        f("u8", new ArrowType.Int(8, false)),
-        f("b", ArrowType.Bool.INSTANCE),
-        f("ll", ArrowType.LargeList.INSTANCE, f("item", new ArrowType.Int(32, true))),
-        f("tm", new ArrowType.Time(TimeUnit.MICROSECOND, 64)),
-        f("dur", new ArrowType.Duration(TimeUnit.MILLISECOND))));
+    return new Schema(
+        List.of(
+            new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+            f(
+                "s",
+                ArrowType.Struct.INSTANCE,
+                f("x", new ArrowType.Int(32, true)),
+                f("y", ArrowType.Utf8.INSTANCE)),
+            f("l", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(64, true))),
+            f("v", new ArrowType.FixedSizeList(4), f("item", f32)),
+            f(
+                "ls",
+                ArrowType.List.INSTANCE,
+                f("item", ArrowType.Struct.INSTANCE, f("p", new ArrowType.Int(32, true)))),
+            f("t", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")),
+            f("ts", new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)),
+            f("d", new ArrowType.Date(DateUnit.DAY)),
+            f("dec", new ArrowType.Decimal(10, 2, 128)),
+            f("lb", ArrowType.LargeBinary.INSTANCE),
+            f("ls2", ArrowType.LargeUtf8.INSTANCE),
+            f("fsb", new ArrowType.FixedSizeBinary(5)),
+            f("h", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)),
+            f("u8", new ArrowType.Int(8, false)),
+            f("b", ArrowType.Bool.INSTANCE),
+            f("ll", ArrowType.LargeList.INSTANCE, f("item", new ArrowType.Int(32, true))),
+            f("tm", new ArrowType.Time(TimeUnit.MICROSECOND, 64)),
+            f("dur", new ArrowType.Duration(TimeUnit.MILLISECOND))));
   }
 
   @Test
   void idsArePreOrderFromZeroAndVectorsAreOneField() {
     LanceSchema schema = LanceSchema.fromArrow(wide());
-    List<String> flat = schema.preOrder().stream().map(x -> x.id() + ":" + x.name() + "<" + x.parentId()).toList();
-    assertThat(flat).startsWith("0:id<-1", "1:s<-1", "2:x<1", "3:y<1", "4:l<-1", "5:item<4", "6:v<-1", "7:ls<-1",
-        "8:item<7", "9:p<8", "10:t<-1");
-    assertThat(schema.fieldByPath("v").orElseThrow().logicalType()).isEqualTo("fixed_size_list:float:4");
+    List<String> flat =
+        schema.preOrder().stream().map(x -> x.id() + ":" + x.name() + "<" + x.parentId()).toList();
+    assertThat(flat)
+        .startsWith(
+            "0:id<-1",
+            "1:s<-1",
+            "2:x<1",
+            "3:y<1",
+            "4:l<-1",
+            "5:item<4",
+            "6:v<-1",
+            "7:ls<-1",
+            "8:item<7",
+            "9:p<8",
+            "10:t<-1");
+    assertThat(schema.fieldByPath("v").orElseThrow().logicalType())
+        .isEqualTo("fixed_size_list:float:4");
     assertThat(schema.fieldByPath("v").orElseThrow().children()).isEmpty();
     assertThat(schema.maxFieldId()).isEqualTo(schema.preOrder().size() - 1);
     assertThat(schema.leaves().stream().map(LanceField::name).toList())
         .startsWith("id", "x", "y", "item", "v", "p", "t");
-    assertThat(schema.leafColumnIndices()).containsEntry(0, 0).containsEntry(2, 1).containsEntry(6, 4);
+    assertThat(schema.leafColumnIndices())
+        .containsEntry(0, 0)
+        .containsEntry(2, 1)
+        .containsEntry(6, 4);
   }
 
   @Test
@@ -93,9 +117,11 @@ class LanceSchemaTest {
     assertThat(p.fieldById(6)).isPresent();
     assertThat(p.fieldById(2)).isEmpty();
     assertThat(schema.projectByIds(4, 1).names()).containsExactly("l", "s");
-    assertThatThrownBy(() -> schema.project(List.of("nope"))).isInstanceOf(SchemaException.class)
+    assertThatThrownBy(() -> schema.project(List.of("nope")))
+        .isInstanceOf(SchemaException.class)
         .hasMessageContaining("nope");
-    assertThatThrownBy(() -> schema.projectByIds(2)).isInstanceOf(SchemaException.class)
+    assertThatThrownBy(() -> schema.projectByIds(2))
+        .isInstanceOf(SchemaException.class)
         .hasMessageContaining("not a top-level field");
   }
 
@@ -116,12 +142,14 @@ class LanceSchemaTest {
         ((org.apache.arrow.vector.BigIntVector) root.getVector("id")).set(i, i);
       }
       root.setRowCount(3);
-      List<org.lance.FragmentMetadata> frags = org.lance.Fragment.create(uri, allocator, root,
-          new org.lance.WriteParams.Builder().build());
+      List<org.lance.FragmentMetadata> frags =
+          org.lance.Fragment.create(
+              uri, allocator, root, new org.lance.WriteParams.Builder().build());
       org.lance.fragment.DataFile df = frags.get(0).getFiles().get(0);
       file = dir.resolve("ds").resolve("data").resolve(df.getPath()).toUri().toString();
       LanceSchema ours = LanceSchema.fromArrow(arrow);
-      assertThat(df.getFields()).containsExactly(ours.leafColumnIndices().keySet().stream().mapToInt(i -> i).toArray());
+      assertThat(df.getFields())
+          .containsExactly(ours.leafColumnIndices().keySet().stream().mapToInt(i -> i).toArray());
       int[] expectedColumns = new int[ours.leaves().size()];
       for (int i = 0; i < expectedColumns.length; i++) {
         expectedColumns[i] = i;
@@ -139,12 +167,17 @@ class LanceSchemaTest {
 
   @Test
   void logicalTypeSpellings() {
-    assertThat(LogicalTypes.toArrow("timestamp:us:+05:30")).isEqualTo(new ArrowType.Timestamp(TimeUnit.MICROSECOND, "+05:30"));
-    assertThat(LogicalTypes.of(new ArrowType.Timestamp(TimeUnit.NANOSECOND, null))).isEqualTo("timestamp:ns:-");
-    assertThat(LogicalTypes.fixedSizeListItem("fixed_size_list:fixed_size_list:float:2:3").getType())
+    assertThat(LogicalTypes.toArrow("timestamp:us:+05:30"))
+        .isEqualTo(new ArrowType.Timestamp(TimeUnit.MICROSECOND, "+05:30"));
+    assertThat(LogicalTypes.of(new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)))
+        .isEqualTo("timestamp:ns:-");
+    assertThat(
+            LogicalTypes.fixedSizeListItem("fixed_size_list:fixed_size_list:float:2:3").getType())
         .isEqualTo(new ArrowType.FixedSizeList(2));
-    assertThat(LogicalTypes.toArrow("fixed_size_list:uint8:16")).isEqualTo(new ArrowType.FixedSizeList(16));
-    assertThatThrownBy(() -> LogicalTypes.toArrow("map")).isInstanceOf(SchemaException.class)
+    assertThat(LogicalTypes.toArrow("fixed_size_list:uint8:16"))
+        .isEqualTo(new ArrowType.FixedSizeList(16));
+    assertThatThrownBy(() -> LogicalTypes.toArrow("map"))
+        .isInstanceOf(SchemaException.class)
         .hasMessageContaining("\"map\"");
   }
 }

@@ -63,17 +63,23 @@ class CommitterTest {
     List<Future<List<Long>>> results = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      results.add(pool.submit(() -> {
-        start.await();
-        List<Long> committed = new ArrayList<>();
-        for (int i = 0; i < appendsPerThread; i++) {
-          // Every append reads the version it saw at the start: maximal contention.
-          Committer c = new Committer(io, base.paths(), ManifestNaming.V2);
-          committed.add(c.commit(base, new Operation.Append(
-              List.of(pending.get(thread * appendsPerThread + i)))).version());
-        }
-        return committed;
-      }));
+      results.add(
+          pool.submit(
+              () -> {
+                start.await();
+                List<Long> committed = new ArrayList<>();
+                for (int i = 0; i < appendsPerThread; i++) {
+                  // Every append reads the version it saw at the start: maximal contention.
+                  Committer c = new Committer(io, base.paths(), ManifestNaming.V2);
+                  committed.add(
+                      c.commit(
+                              base,
+                              new Operation.Append(
+                                  List.of(pending.get(thread * appendsPerThread + i))))
+                          .version());
+                }
+                return committed;
+              }));
     }
     List<Long> versions = new ArrayList<>();
     for (Future<List<Long>> f : results) {
@@ -83,7 +89,8 @@ class CommitterTest {
 
     assertThat(versions).hasSize(threads * appendsPerThread).doesNotHaveDuplicates();
     List<VersionLog.Entry> log = VersionLog.list(io, base.paths());
-    assertThat(log).extracting(VersionLog.Entry::version)
+    assertThat(log)
+        .extracting(VersionLog.Entry::version)
         .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 21).boxed().toList());
     Snapshot last = latest(dir);
     assertThat(last.fragments()).hasSize(21);
@@ -94,7 +101,8 @@ class CommitterTest {
     assertThat(last.fragments()).extracting(f -> f.getFiles(0).getPath()).doesNotHaveDuplicates();
     // No leftover temporary manifests.
     try (var files = Files.list(dir.resolve("_versions"))) {
-      assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("."))).isEmpty();
+      assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".")))
+          .isEmpty();
     }
   }
 
@@ -124,7 +132,9 @@ class CommitterTest {
     try (var ds = LanceOracle.open(allocator, dir)) {
       ds.delete("id < 5");
     }
-    Snapshot v4 = new Committer(io, base.paths(), ManifestNaming.V2).commit(base, new Operation.Append(List.of(copy)));
+    Snapshot v4 =
+        new Committer(io, base.paths(), ManifestNaming.V2)
+            .commit(base, new Operation.Append(List.of(copy)));
     assertThat(v4.version()).isEqualTo(4);
     assertThat(v4.fragments()).extracting(DataFragment::getId).containsExactly(0L, 1L, 2L);
     assertThat(v4.fragment(0).orElseThrow().hasDeletionFile()).isTrue();
@@ -132,18 +142,23 @@ class CommitterTest {
   }
 
   @Test
-  void aWriterThatDiesBeforeCommittingLeavesTheLastVersionReadable(@TempDir Path dir) throws Exception {
+  void aWriterThatDiesBeforeCommittingLeavesTheLastVersionReadable(@TempDir Path dir)
+      throws Exception {
     LanceOracle.write(allocator, dir, 0, 100, 4, 10, WriteParams.WriteMode.CREATE, 1000);
     Snapshot base = latest(dir);
     // The "dead" writer wrote a data file, a transaction file and a half-written temp manifest.
     TableFormatOracleTest.copyDataFile(dir, base.fragments().get(0));
-    Files.write(dir.resolve("_transactions/1-00000000-dead-beef-0000-000000000000.txn"), new byte[] {8, 1});
-    Files.write(dir.resolve("_versions/.18446744073709551613.manifest.1234.tmp"), new byte[] {1, 2, 3});
+    Files.write(
+        dir.resolve("_transactions/1-00000000-dead-beef-0000-000000000000.txn"), new byte[] {8, 1});
+    Files.write(
+        dir.resolve("_versions/.18446744073709551613.manifest.1234.tmp"), new byte[] {1, 2, 3});
 
     assertThat(latest(dir).version()).isEqualTo(1);
     assertThat(LanceOracle.countRows(allocator, dir)).isEqualTo(100);
     DataFragment copy = TableFormatOracleTest.copyDataFile(dir, base.fragments().get(0));
-    Snapshot v2 = new Committer(io, base.paths(), ManifestNaming.V2).commit(base, new Operation.Append(List.of(copy)));
+    Snapshot v2 =
+        new Committer(io, base.paths(), ManifestNaming.V2)
+            .commit(base, new Operation.Append(List.of(copy)));
     assertThat(v2.version()).isEqualTo(2);
     assertThat(LanceOracle.countRows(allocator, dir)).isEqualTo(200);
   }

@@ -64,9 +64,13 @@ class TableFormatOracleTest {
     Snapshot s = latest(dir);
     assertThat(s.version()).isEqualTo(2);
     assertThat(s.fragments()).extracting(DataFragment::getId).containsExactly(0L, 1L, 2L);
-    assertThat(s.fragments()).extracting(DataFragment::getPhysicalRows).containsExactly(200L, 100L, 100L);
-    assertThat(s.manifest().getFieldsList()).extracting(f -> f.getName() + ":" + f.getLogicalType())
-        .containsExactly("id:int64", "tenant_id:int32", "name:string", "vector:fixed_size_list:float:8");
+    assertThat(s.fragments())
+        .extracting(DataFragment::getPhysicalRows)
+        .containsExactly(200L, 100L, 100L);
+    assertThat(s.manifest().getFieldsList())
+        .extracting(f -> f.getName() + ":" + f.getLogicalType())
+        .containsExactly(
+            "id:int64", "tenant_id:int32", "name:string", "vector:fixed_size_list:float:8");
     assertThat(s.manifest().getDataFormat().getVersion()).isEqualTo("2.1");
     assertThat(s.file().transaction()).isPresent();
     assertThat(s.file().transaction().get().hasAppend()).isTrue();
@@ -90,7 +94,8 @@ class TableFormatOracleTest {
     Snapshot v2 = committer.commit(base, new Operation.Append(List.of(reused)));
     assertThat(v2.version()).isEqualTo(2);
     assertThat(v2.fragments()).extracting(DataFragment::getId).containsExactly(0L, 1L, 2L);
-    assertThat(Files.readString(dir.resolve("_versions/latest_version_hint.json"))).isEqualTo("{\"version\":2}");
+    assertThat(Files.readString(dir.resolve("_versions/latest_version_hint.json")))
+        .isEqualTo("{\"version\":2}");
     assertThat(Files.list(dir.resolve("_transactions")).count()).isEqualTo(2);
 
     // F3: Lance reads our version, then appends on top of it.
@@ -116,11 +121,13 @@ class TableFormatOracleTest {
     var d1 = DeletionFiles.write(io, paths.root(), 1, base.version(), large);
     assertThat(d0.getFileType().getNumber()).isEqualTo(0);
     assertThat(d1.getFileType().getNumber()).isEqualTo(1);
-    List<DataFragment> updated = List.of(
-        base.fragments().get(0).toBuilder().setDeletionFile(d0).build(),
-        base.fragments().get(1).toBuilder().setDeletionFile(d1).build());
-    Snapshot v2 = new Committer(io, paths, ManifestNaming.V2)
-        .commit(base, new Operation.Delete(updated, List.of(), "custom"));
+    List<DataFragment> updated =
+        List.of(
+            base.fragments().get(0).toBuilder().setDeletionFile(d0).build(),
+            base.fragments().get(1).toBuilder().setDeletionFile(d1).build());
+    Snapshot v2 =
+        new Committer(io, paths, ManifestNaming.V2)
+            .commit(base, new Operation.Delete(updated, List.of(), "custom"));
     assertThat(v2.manifest().getReaderFeatureFlags() & FeatureFlags.DELETION_FILES).isNotZero();
     assertThat(v2.countRows()).isEqualTo(12000 - 4 - 5500);
 
@@ -149,15 +156,19 @@ class TableFormatOracleTest {
   @Test
   void truncatedAndBadMagicManifestsAreRefusedNamingTheFile(@TempDir Path dir) throws Exception {
     LanceOracle.write(allocator, dir, 0, 10, 4, 4, WriteParams.WriteMode.CREATE, 200);
-    Path manifest = Files.list(dir.resolve("_versions")).filter(p -> p.toString().endsWith(".manifest"))
-        .findFirst().orElseThrow();
+    Path manifest =
+        Files.list(dir.resolve("_versions"))
+            .filter(p -> p.toString().endsWith(".manifest"))
+            .findFirst()
+            .orElseThrow();
     byte[] good = Files.readAllBytes(manifest);
 
     Path truncated = dir.resolve("truncated.manifest");
     write(truncated, java.util.Arrays.copyOf(good, good.length - 7));
     assertThatThrownBy(() -> ManifestFile.read(io.newInputFile(truncated.toUri().toString())))
         .isInstanceOf(CorruptFileException.class)
-        .hasMessageContaining("truncated.manifest").hasMessageContaining("magic");
+        .hasMessageContaining("truncated.manifest")
+        .hasMessageContaining("magic");
 
     byte[] bad = good.clone();
     bad[bad.length - 20] ^= 0x5A; // inside the manifest protobuf
@@ -165,19 +176,24 @@ class TableFormatOracleTest {
     Path corrupt = dir.resolve("corrupt.manifest");
     write(corrupt, bad);
     assertThatThrownBy(() -> ManifestFile.read(io.newInputFile(corrupt.toUri().toString())))
-        .isInstanceOf(CorruptFileException.class).hasMessageContaining("corrupt.manifest");
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("corrupt.manifest");
 
     Path tiny = dir.resolve("tiny.manifest");
     write(tiny, new byte[] {1, 2, 3});
     assertThatThrownBy(() -> ManifestFile.read(io.newInputFile(tiny.toUri().toString())))
-        .isInstanceOf(CorruptFileException.class).hasMessageContaining("smaller than its footer");
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("smaller than its footer");
   }
 
   @Test
   void unknownReaderFlagsAreRefused() {
-    assertThatThrownBy(() -> FeatureFlags.checkReadable("file:/x", FeatureFlags.STABLE_ROW_IDS | 512))
+    assertThatThrownBy(
+            () -> FeatureFlags.checkReadable("file:/x", FeatureFlags.STABLE_ROW_IDS | 512))
         .isInstanceOf(LancelotException.class)
-        .hasMessageContaining("file:/x").hasMessageContaining("2 (stable row ids)").hasMessageContaining("512 (unknown)");
+        .hasMessageContaining("file:/x")
+        .hasMessageContaining("2 (stable row ids)")
+        .hasMessageContaining("512 (unknown)");
     FeatureFlags.checkReadable("file:/x", FeatureFlags.DELETION_FILES | FeatureFlags.TABLE_CONFIG);
   }
 
@@ -185,10 +201,18 @@ class TableFormatOracleTest {
   void dataFilePathsEscapingTheRootAreRefused() {
     DatasetPaths paths = DatasetPaths.of("/tmp/ds");
     assertThat(paths.dataFile("abc.lance")).isEqualTo("file:/tmp/ds/data/abc.lance");
-    for (String evil : List.of("../x.lance", "a/../../x.lance", "/etc/passwd", "file:/etc/passwd",
-        "s3a://bucket/x.lance", "a\\..\\x")) {
-      assertThatThrownBy(() -> paths.dataFile(evil)).isInstanceOf(LancelotException.class)
-          .hasMessageContaining("escapes the dataset root").hasMessageContaining(evil);
+    for (String evil :
+        List.of(
+            "../x.lance",
+            "a/../../x.lance",
+            "/etc/passwd",
+            "file:/etc/passwd",
+            "s3a://bucket/x.lance",
+            "a\\..\\x")) {
+      assertThatThrownBy(() -> paths.dataFile(evil))
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("escapes the dataset root")
+          .hasMessageContaining(evil);
     }
   }
 
@@ -213,15 +237,22 @@ class TableFormatOracleTest {
     Snapshot s = latest(dir);
     assertThat(s.version()).isEqualTo(1);
     assertThat(s.entry().naming()).isEqualTo(ManifestNaming.V1);
-    write(dir.resolve("_versions/18446744073709551613.manifest"), Files.readAllBytes(dir.resolve("_versions/1.manifest")));
-    assertThatThrownBy(() -> latest(dir)).isInstanceOf(LancelotException.class).hasMessageContaining("mixes both");
+    write(
+        dir.resolve("_versions/18446744073709551613.manifest"),
+        Files.readAllBytes(dir.resolve("_versions/1.manifest")));
+    assertThatThrownBy(() -> latest(dir))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("mixes both");
   }
 
   static DataFragment copyDataFile(Path dir, DataFragment fragment) throws Exception {
     String path = fragment.getFiles(0).getPath();
     String copyName = "copy-" + java.util.UUID.randomUUID() + ".lance";
     Files.copy(dir.resolve("data").resolve(path), dir.resolve("data").resolve(copyName));
-    return fragment.toBuilder().clearId().setFiles(0, fragment.getFiles(0).toBuilder().setPath(copyName)).build();
+    return fragment.toBuilder()
+        .clearId()
+        .setFiles(0, fragment.getFiles(0).toBuilder().setPath(copyName))
+        .build();
   }
 
   static void write(Path p, byte[] bytes) throws Exception {
@@ -231,5 +262,4 @@ class TableFormatOracleTest {
   static List<Long> concat(LongStream a, LongStream b) {
     return LongStream.concat(a, b).boxed().toList();
   }
-
 }

@@ -20,7 +20,7 @@ public final class ArrowStreams {
     try {
       VectorSchemaRoot first = batches.get(0);
       try (VectorSchemaRoot staging = VectorSchemaRoot.create(first.getSchema(), allocator);
-           ArrowStreamWriter writer = new ArrowStreamWriter(staging, null, bytes)) {
+          ArrowStreamWriter writer = new ArrowStreamWriter(staging, null, bytes)) {
         writer.start();
         for (VectorSchemaRoot batch : batches) {
           try (var rb = new org.apache.arrow.vector.VectorUnloader(batch).getRecordBatch()) {

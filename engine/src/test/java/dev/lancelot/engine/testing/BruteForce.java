@@ -19,9 +19,9 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 /**
  * Exact nearest neighbours computed in plain Java, independently of the engine's planner, kernels
  * and top-k code: the ground truth that recall tests check the engine's own exact search and recall
- * numbers against. Reads {@code id} (or the row ids), {@code tenant_id} and a float32 {@code vector}
- * column of the latest version once; distances in double precision with Lance's definitions (l2 squared,
- * cosine {@code 1 - cos}, dot {@code 1 - a·b}), ties broken by id.
+ * numbers against. Reads {@code id} (or the row ids), {@code tenant_id} and a float32 {@code
+ * vector} column of the latest version once; distances in double precision with Lance's definitions
+ * (l2 squared, cosine {@code 1 - cos}, dot {@code 1 - a·b}), ties broken by id.
  */
 public final class BruteForce {
   private final long[] ids;
@@ -39,7 +39,9 @@ public final class BruteForce {
     return read(location, false);
   }
 
-  /** Rows keyed by their row id ({@code _rowid}), as search results with {@code with_row_id} are. */
+  /**
+   * Rows keyed by their row id ({@code _rowid}), as search results with {@code with_row_id} are.
+   */
   public static BruteForce byRowId(String location) {
     return read(location, true);
   }
@@ -48,9 +50,11 @@ public final class BruteForce {
     List<Long> ids = new ArrayList<>();
     List<Integer> tenants = new ArrayList<>();
     List<float[]> vectors = new ArrayList<>();
-    List<String> columns = byRowId ? List.of("tenant_id", "vector") : List.of("id", "tenant_id", "vector");
+    List<String> columns =
+        byRowId ? List.of("tenant_id", "vector") : List.of("id", "tenant_id", "vector");
     try (Dataset ds = Dataset.open(location);
-        CloseableIterator<VectorSchemaRoot> batches = ds.newScan().columns(columns).withRowId(byRowId).batches()) {
+        CloseableIterator<VectorSchemaRoot> batches =
+            ds.newScan().columns(columns).withRowId(byRowId).batches()) {
       while (batches.hasNext()) {
         VectorSchemaRoot b = batches.next();
         IntVector tenant = (IntVector) b.getVector("tenant_id");
@@ -58,8 +62,10 @@ public final class BruteForce {
         Float4Vector values = (Float4Vector) vec.getDataVector();
         int dim = vec.getListSize();
         for (int r = 0; r < b.getRowCount(); r++) {
-          ids.add(byRowId ? ((UInt8Vector) b.getVector(ScanSpec.ROW_ID)).get(r)
-              : ((BigIntVector) b.getVector("id")).get(r));
+          ids.add(
+              byRowId
+                  ? ((UInt8Vector) b.getVector(ScanSpec.ROW_ID)).get(r)
+                  : ((BigIntVector) b.getVector("id")).get(r));
           tenants.add(tenant.isNull(r) ? -1 : tenant.get(r));
           float[] v = new float[dim];
           for (int d = 0; d < dim; d++) {
@@ -71,8 +77,10 @@ public final class BruteForce {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
-    return new BruteForce(ids.stream().mapToLong(Long::longValue).toArray(),
-        tenants.stream().mapToInt(Integer::intValue).toArray(), vectors.toArray(new float[0][]));
+    return new BruteForce(
+        ids.stream().mapToLong(Long::longValue).toArray(),
+        tenants.stream().mapToInt(Integer::intValue).toArray(),
+        vectors.toArray(new float[0][]));
   }
 
   /** The vector of the row with {@code id}. */
@@ -106,7 +114,10 @@ public final class BruteForce {
     };
   }
 
-  /** Ids of the exact top {@code k} by {@code metric} among rows whose tenant_id passes {@code tenant}. */
+  /**
+   * Ids of the exact top {@code k} by {@code metric} among rows whose tenant_id passes {@code
+   * tenant}.
+   */
   public Set<Long> nearest(float[] q, int k, String metric, IntPredicate tenant) {
     List<Integer> rows = new ArrayList<>();
     double[] dist = new double[ids.length];

@@ -11,8 +11,8 @@ import org.lance.Dataset;
 import org.lance.WriteParams;
 
 /**
- * The standard table with vectors drawn from Gaussian clusters (seeded), as vector search tests
- * and benchmarks need: row {@code id} belongs to cluster {@code id % clusters}.
+ * The standard table with vectors drawn from Gaussian clusters (seeded), as vector search tests and
+ * benchmarks need: row {@code id} belongs to cluster {@code id % clusters}.
  */
 public final class ClusteredData {
   private ClusteredData() {}
@@ -29,12 +29,13 @@ public final class ClusteredData {
   }
 
   /** Standard rows whose vectors are cluster center + N(0, 1) noise. */
-  public static VectorSchemaRoot generate(BufferAllocator allocator, long firstId, int rows, int dim, int clusters,
-      long seed) {
+  public static VectorSchemaRoot generate(
+      BufferAllocator allocator, long firstId, int rows, int dim, int clusters, long seed) {
     VectorSchemaRoot root = StandardData.generate(allocator, firstId, rows, dim, seed);
     float[][] centers = centers(clusters, dim, seed);
     Random r = new Random(seed * 31 + firstId);
-    Float4Vector values = (Float4Vector) ((FixedSizeListVector) root.getVector("vector")).getDataVector();
+    Float4Vector values =
+        (Float4Vector) ((FixedSizeListVector) root.getVector("vector")).getDataVector();
     for (int i = 0; i < rows; i++) {
       float[] c = centers[(int) ((firstId + i) % clusters)];
       for (int d = 0; d < dim; d++) {
@@ -44,11 +45,25 @@ public final class ClusteredData {
     return root;
   }
 
-  public static void write(BufferAllocator allocator, Path dir, long firstId, int rows, int dim, int clusters,
-      long seed, WriteParams.WriteMode mode, int maxRowsPerFile) {
+  public static void write(
+      BufferAllocator allocator,
+      Path dir,
+      long firstId,
+      int rows,
+      int dim,
+      int clusters,
+      long seed,
+      WriteParams.WriteMode mode,
+      int maxRowsPerFile) {
     try (VectorSchemaRoot batch = generate(allocator, firstId, rows, dim, clusters, seed)) {
-      Dataset.write().allocator(allocator).reader(ArrowStreams.readerOf(allocator, List.of(batch)))
-          .uri(dir.toString()).mode(mode).maxRowsPerFile(maxRowsPerFile).execute().close();
+      Dataset.write()
+          .allocator(allocator)
+          .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(dir.toString())
+          .mode(mode)
+          .maxRowsPerFile(maxRowsPerFile)
+          .execute()
+          .close();
     }
   }
 

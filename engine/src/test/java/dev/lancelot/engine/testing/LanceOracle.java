@@ -24,12 +24,27 @@ import org.lance.ipc.ScanOptions;
 public final class LanceOracle {
   private LanceOracle() {}
 
-  /** Writes {@code rows} standard rows starting at {@code firstId} with Lance (create or append). */
-  public static void write(BufferAllocator allocator, Path dir, long firstId, int rows, int dim, long seed,
-      WriteParams.WriteMode mode, int maxRowsPerFile) {
+  /**
+   * Writes {@code rows} standard rows starting at {@code firstId} with Lance (create or append).
+   */
+  public static void write(
+      BufferAllocator allocator,
+      Path dir,
+      long firstId,
+      int rows,
+      int dim,
+      long seed,
+      WriteParams.WriteMode mode,
+      int maxRowsPerFile) {
     try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, rows, dim, seed)) {
-      Dataset.write().allocator(allocator).reader(ArrowStreams.readerOf(allocator, List.of(batch)))
-          .uri(dir.toString()).mode(mode).maxRowsPerFile(maxRowsPerFile).execute().close();
+      Dataset.write()
+          .allocator(allocator)
+          .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(dir.toString())
+          .mode(mode)
+          .maxRowsPerFile(maxRowsPerFile)
+          .execute()
+          .close();
     }
   }
 
@@ -44,34 +59,52 @@ public final class LanceOracle {
   }
 
   /** Builds an IVF_PQ index (l2) with Lance on {@code column}. */
-  public static void createIvfPq(BufferAllocator allocator, Path dir, String column, int partitions, int subVectors) {
+  public static void createIvfPq(
+      BufferAllocator allocator, Path dir, String column, int partitions, int subVectors) {
     try (Dataset ds = open(allocator, dir)) {
-      IndexParams params = IndexParams.builder()
-          .setVectorIndexParams(VectorIndexParams.ivfPq(partitions, 8, subVectors, DistanceType.L2, 20)).build();
+      IndexParams params =
+          IndexParams.builder()
+              .setVectorIndexParams(
+                  VectorIndexParams.ivfPq(partitions, 8, subVectors, DistanceType.L2, 20))
+              .build();
       ds.createIndex(List.of(column), IndexType.IVF_PQ, Optional.of(column + "_idx"), params, true);
     }
   }
 
   /** Builds an IVF_HNSW_SQ index with Lance on {@code column}. */
-  public static void createIvfHnswSq(BufferAllocator allocator, Path dir, String column, int partitions,
-      DistanceType metric) {
+  public static void createIvfHnswSq(
+      BufferAllocator allocator, Path dir, String column, int partitions, DistanceType metric) {
     try (Dataset ds = open(allocator, dir)) {
-      org.lance.index.vector.IvfBuildParams ivf = new org.lance.index.vector.IvfBuildParams.Builder()
-          .setNumPartitions(partitions).build();
-      VectorIndexParams p = VectorIndexParams.withIvfHnswSqParams(metric, ivf,
-          new org.lance.index.vector.HnswBuildParams.Builder().build(),
-          new org.lance.index.vector.SQBuildParams.Builder().build());
-      ds.createIndex(List.of(column), IndexType.IVF_HNSW_SQ, Optional.of(column + "_idx"),
-          IndexParams.builder().setVectorIndexParams(p).build(), true);
+      org.lance.index.vector.IvfBuildParams ivf =
+          new org.lance.index.vector.IvfBuildParams.Builder().setNumPartitions(partitions).build();
+      VectorIndexParams p =
+          VectorIndexParams.withIvfHnswSqParams(
+              metric,
+              ivf,
+              new org.lance.index.vector.HnswBuildParams.Builder().build(),
+              new org.lance.index.vector.SQBuildParams.Builder().build());
+      ds.createIndex(
+          List.of(column),
+          IndexType.IVF_HNSW_SQ,
+          Optional.of(column + "_idx"),
+          IndexParams.builder().setVectorIndexParams(p).build(),
+          true);
     }
   }
 
   /** Builds an IVF_PQ index with Lance with a given metric. */
-  public static void createIvfPq(BufferAllocator allocator, Path dir, String column, int partitions, int subVectors,
+  public static void createIvfPq(
+      BufferAllocator allocator,
+      Path dir,
+      String column,
+      int partitions,
+      int subVectors,
       DistanceType metric) {
     try (Dataset ds = open(allocator, dir)) {
-      IndexParams params = IndexParams.builder()
-          .setVectorIndexParams(VectorIndexParams.ivfPq(partitions, 8, subVectors, metric, 20)).build();
+      IndexParams params =
+          IndexParams.builder()
+              .setVectorIndexParams(VectorIndexParams.ivfPq(partitions, 8, subVectors, metric, 20))
+              .build();
       ds.createIndex(List.of(column), IndexType.IVF_PQ, Optional.of(column + "_idx"), params, true);
     }
   }
@@ -79,7 +112,8 @@ public final class LanceOracle {
   /** Builds a BTree scalar index with Lance on {@code column}. */
   public static void createBTree(BufferAllocator allocator, Path dir, String column) {
     try (Dataset ds = open(allocator, dir)) {
-      IndexParams params = IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
+      IndexParams params =
+          IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
       ds.createIndex(List.of(column), IndexType.BTREE, Optional.of(column + "_idx"), params, true);
     }
   }
@@ -91,11 +125,21 @@ public final class LanceOracle {
    * Lance's nearest query with every knob the oracle exposes; {@code nprobes} null leaves Lance's
    * defaults, {@code metric} null uses the index's (or l2).
    */
-  public static List<Hit> nearest(BufferAllocator allocator, Path dir, float[] q, int k, Integer nprobes,
-      Integer refineFactor, org.lance.index.DistanceType metric, boolean useIndex, String filter, boolean prefilter) {
+  public static List<Hit> nearest(
+      BufferAllocator allocator,
+      Path dir,
+      float[] q,
+      int k,
+      Integer nprobes,
+      Integer refineFactor,
+      org.lance.index.DistanceType metric,
+      boolean useIndex,
+      String filter,
+      boolean prefilter) {
     List<Hit> out = new ArrayList<>();
     try (Dataset ds = open(allocator, dir)) {
-      Query.Builder qb = new Query.Builder().setColumn("vector").setKey(q).setK(k).setUseIndex(useIndex);
+      Query.Builder qb =
+          new Query.Builder().setColumn("vector").setKey(q).setK(k).setUseIndex(useIndex);
       if (nprobes != null) {
         qb.setNprobes(nprobes);
       }
@@ -105,16 +149,18 @@ public final class LanceOracle {
       if (metric != null) {
         qb.setDistanceType(metric);
       }
-      ScanOptions.Builder opts = new ScanOptions.Builder().nearest(qb.build()).columns(List.of("id"))
-          .prefilter(prefilter);
+      ScanOptions.Builder opts =
+          new ScanOptions.Builder().nearest(qb.build()).columns(List.of("id")).prefilter(prefilter);
       if (filter != null) {
         opts.filter(filter);
       }
-      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+      try (LanceScanner scanner = ds.newScan(opts.build());
+          ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
           BigIntVector ids = (BigIntVector) root.getVector("id");
-          org.apache.arrow.vector.Float4Vector d = (org.apache.arrow.vector.Float4Vector) root.getVector("_distance");
+          org.apache.arrow.vector.Float4Vector d =
+              (org.apache.arrow.vector.Float4Vector) root.getVector("_distance");
           for (int i = 0; i < root.getRowCount(); i++) {
             out.add(new Hit(ids.get(i), d.get(i)));
           }
@@ -127,16 +173,25 @@ public final class LanceOracle {
   }
 
   /** Lance's nearest-neighbour query; returns the ids of the rows found, nearest first. */
-  public static List<Long> nearestIds(BufferAllocator allocator, Path dir, float[] q, int k, int nprobes,
-      String filter, boolean prefilter) {
+  public static List<Long> nearestIds(
+      BufferAllocator allocator,
+      Path dir,
+      float[] q,
+      int k,
+      int nprobes,
+      String filter,
+      boolean prefilter) {
     List<Long> out = new ArrayList<>();
     try (Dataset ds = open(allocator, dir)) {
-      Query query = new Query.Builder().setColumn("vector").setKey(q).setK(k).setNprobes(nprobes).build();
-      ScanOptions.Builder opts = new ScanOptions.Builder().nearest(query).columns(List.of("id")).prefilter(prefilter);
+      Query query =
+          new Query.Builder().setColumn("vector").setKey(q).setK(k).setNprobes(nprobes).build();
+      ScanOptions.Builder opts =
+          new ScanOptions.Builder().nearest(query).columns(List.of("id")).prefilter(prefilter);
       if (filter != null) {
         opts.filter(filter);
       }
-      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+      try (LanceScanner scanner = ds.newScan(opts.build());
+          ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
           BigIntVector v = (BigIntVector) root.getVector("id");
@@ -151,15 +206,19 @@ public final class LanceOracle {
     return out;
   }
 
-  /** Rows of {@code columns} as Lance scans them (optionally filtered), normalized by {@link Rows}. */
-  public static List<List<Object>> rows(BufferAllocator allocator, Path dir, List<String> columns, String filter) {
+  /**
+   * Rows of {@code columns} as Lance scans them (optionally filtered), normalized by {@link Rows}.
+   */
+  public static List<List<Object>> rows(
+      BufferAllocator allocator, Path dir, List<String> columns, String filter) {
     List<List<Object>> out = new ArrayList<>();
     try (Dataset ds = open(allocator, dir)) {
       ScanOptions.Builder opts = new ScanOptions.Builder().columns(columns);
       if (filter != null) {
         opts.filter(filter);
       }
-      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+      try (LanceScanner scanner = ds.newScan(opts.build());
+          ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           out.addAll(Rows.of(reader.getVectorSchemaRoot()));
         }
@@ -171,14 +230,16 @@ public final class LanceOracle {
   }
 
   /** All values of an int64 column in scan order, read by Lance. */
-  public static List<Long> longColumn(BufferAllocator allocator, Path dir, String column, String filter) {
+  public static List<Long> longColumn(
+      BufferAllocator allocator, Path dir, String column, String filter) {
     List<Long> out = new ArrayList<>();
     try (Dataset ds = open(allocator, dir)) {
       ScanOptions.Builder opts = new ScanOptions.Builder().columns(List.of(column));
       if (filter != null) {
         opts.filter(filter);
       }
-      try (LanceScanner scanner = ds.newScan(opts.build()); ArrowReader reader = scanner.scanBatches()) {
+      try (LanceScanner scanner = ds.newScan(opts.build());
+          ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
           BigIntVector v = (BigIntVector) root.getVector(column);

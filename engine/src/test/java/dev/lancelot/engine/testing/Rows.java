@@ -6,7 +6,10 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.util.Text;
 
-/** Turns Arrow batches into plain Java rows (Long, Integer, String, List&lt;Float&gt;, ...) for comparisons. */
+/**
+ * Turns Arrow batches into plain Java rows (Long, Integer, String, List&lt;Float&gt;, ...) for
+ * comparisons.
+ */
 public final class Rows {
   private Rows() {}
 

@@ -27,12 +27,18 @@ public final class StandardData {
   private StandardData() {}
 
   public static Schema schema(int dim) {
-    Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
-    return new Schema(List.of(
-        new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
-        new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
-        new Field("name", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
-        new Field("vector", FieldType.nullable(new ArrowType.FixedSizeList(dim)), List.of(item))));
+    Field item =
+        new Field(
+            "item",
+            FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            null);
+    return new Schema(
+        List.of(
+            new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
+            new Field("tenant_id", FieldType.nullable(new ArrowType.Int(32, true)), null),
+            new Field("name", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+            new Field(
+                "vector", FieldType.nullable(new ArrowType.FixedSizeList(dim)), List.of(item))));
   }
 
   /** Tenant ids follow a skewed distribution: tenant 0 is most common, then 1, ... up to 99. */
@@ -41,7 +47,8 @@ public final class StandardData {
     return (int) Math.min(99, Math.floor(Math.pow(u, 3) * 100));
   }
 
-  public static VectorSchemaRoot generate(BufferAllocator allocator, long firstId, int rows, int dim, long seed) {
+  public static VectorSchemaRoot generate(
+      BufferAllocator allocator, long firstId, int rows, int dim, long seed) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema(dim), allocator);
     root.allocateNew();
     Random random = new Random(seed ^ (firstId * 0x9E3779B97F4A7C15L));
@@ -58,8 +65,10 @@ public final class StandardData {
       if (rowId % 7 == 3) {
         name.setNull(i);
       } else {
-        name.setSafe(i, ("user-" + rowId + "-" + Long.toString(rowId * 2654435761L % 99991, 36))
-            .getBytes(StandardCharsets.UTF_8));
+        name.setSafe(
+            i,
+            ("user-" + rowId + "-" + Long.toString(rowId * 2654435761L % 99991, 36))
+                .getBytes(StandardCharsets.UTF_8));
       }
       vector.setNotNull(i);
       for (int d = 0; d < dim; d++) {

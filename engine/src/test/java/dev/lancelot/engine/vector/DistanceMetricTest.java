@@ -29,7 +29,8 @@ class DistanceMetricTest {
     double expected = 1 - 12 / (Math.sqrt(14) * Math.sqrt(77));
     assertThat(DistanceMetric.COSINE.distance(A, B)).isCloseTo((float) expected, within(1e-6f));
     assertThat(DistanceMetric.COSINE.distance(A, A)).isCloseTo(0f, within(1e-6f));
-    assertThat(DistanceMetric.COSINE.distance(A, new float[] {-1, -2, -3})).isCloseTo(2f, within(1e-6f));
+    assertThat(DistanceMetric.COSINE.distance(A, new float[] {-1, -2, -3}))
+        .isCloseTo(2f, within(1e-6f));
   }
 
   @Test
@@ -60,7 +61,8 @@ class DistanceMetricTest {
   void bulkEqualsSingle() {
     float[] data = {4, -5, 6, 1, 2, 3, 0, 0, 0};
     float[] out = new float[4];
-    for (DistanceMetric m : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.DOT, DistanceMetric.COSINE}) {
+    for (DistanceMetric m :
+        new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.DOT, DistanceMetric.COSINE}) {
       m.distances(A, 0, data, 0, 3, 3, out, 1);
       for (int i = 0; i < 3; i++) {
         float single = m.distance(A, 0, data, i * 3, 3);
@@ -91,20 +93,25 @@ class DistanceMetricTest {
       assertThat(DistanceMetric.parse(m.lanceName())).isEqualTo(m);
       assertThat(DistanceMetric.fromProto(m.protoValue())).isEqualTo(m);
     }
-    assertThatThrownBy(() -> DistanceMetric.parse("manhattan")).isInstanceOf(VectorException.class)
-        .hasMessage("Cannot parse distance metric 'manhattan': it is not a metric Lance knows. "
-            + "Use one of l2, cosine, dot, hamming.");
+    assertThatThrownBy(() -> DistanceMetric.parse("manhattan"))
+        .isInstanceOf(VectorException.class)
+        .hasMessage(
+            "Cannot parse distance metric 'manhattan': it is not a metric Lance knows. "
+                + "Use one of l2, cosine, dot, hamming.");
   }
 
   @Test
   void refusesMetricsThatDoNotFitTheElementType() {
-    assertThatThrownBy(() -> DistanceMetric.HAMMING.distance(A, B)).isInstanceOf(VectorException.class)
-        .hasMessage("Cannot compute hamming distance on float32 vectors: Lance supports hamming only on"
-            + " uint8 vectors. Use l2, cosine or dot for float vectors; hamming needs uint8 (binary) vectors.");
+    assertThatThrownBy(() -> DistanceMetric.HAMMING.distance(A, B))
+        .isInstanceOf(VectorException.class)
+        .hasMessage(
+            "Cannot compute hamming distance on float32 vectors: Lance supports hamming only on"
+                + " uint8 vectors. Use l2, cosine or dot for float vectors; hamming needs uint8 (binary) vectors.");
     assertThatThrownBy(() -> DistanceMetric.L2.distance(new byte[3], 0, new byte[3], 0, 3))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot compute l2 distance on uint8 vectors: Lance supports l2 only on float32/float16"
-            + " vectors. Use hamming for uint8 (binary) vectors, or store the vectors as float32/float16.");
+        .hasMessage(
+            "Cannot compute l2 distance on uint8 vectors: Lance supports l2 only on float32/float16"
+                + " vectors. Use hamming for uint8 (binary) vectors, or store the vectors as float32/float16.");
     assertThat(DistanceMetric.L2.supports(ElementType.FLOAT16)).isTrue();
     assertThat(DistanceMetric.HAMMING.supports(ElementType.UINT8)).isTrue();
   }

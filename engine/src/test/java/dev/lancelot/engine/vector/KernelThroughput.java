@@ -4,8 +4,8 @@ import dev.lancelot.engine.index.vector.pq.PqPartitionScorer;
 import java.util.Random;
 
 /**
- * Runnable benchmark (not a test): single-thread throughput of the scalar and SIMD kernels.
- * Run with {@code java --add-modules jdk.incubator.vector -cp <engine classes + test classes + deps>
+ * Runnable benchmark (not a test): single-thread throughput of the scalar and SIMD kernels. Run
+ * with {@code java --add-modules jdk.incubator.vector -cp <engine classes + test classes + deps>
  * dev.lancelot.engine.vector.KernelThroughput}. Prints distances (or rows) per second for each
  * kernel at dim 128 over a block of 20,000 vectors, and checks that both implementations agree.
  */
@@ -33,45 +33,59 @@ public final class KernelThroughput {
     byte[] qBytes = new byte[DIM];
     r.nextBytes(qBytes);
     float[] out = new float[ROWS];
-    VectorKernels[] impls = {VectorizationProvider.scalar(), VectorizationProvider.simd().orElse(null)};
+    VectorKernels[] impls = {
+      VectorizationProvider.scalar(), VectorizationProvider.simd().orElse(null)
+    };
     float check = Float.NaN;
     for (VectorKernels k : impls) {
       if (k == null) {
         System.out.println("simd: not available (run with --add-modules jdk.incubator.vector)");
         continue;
       }
-      report(k, "f32 l2 single", () -> {
-        float s = 0;
-        for (int i = 0; i < ROWS; i++) {
-          s += k.squareDistance(q, 0, data, i * DIM, DIM);
-        }
-        sink = s;
-      });
+      report(
+          k,
+          "f32 l2 single",
+          () -> {
+            float s = 0;
+            for (int i = 0; i < ROWS; i++) {
+              s += k.squareDistance(q, 0, data, i * DIM, DIM);
+            }
+            sink = s;
+          });
       report(k, "f32 l2 bulk", () -> k.squareDistances(q, 0, data, 0, ROWS, DIM, out, 0));
       report(k, "f32 dot bulk", () -> k.dotProducts(q, 0, data, 0, ROWS, DIM, out, 0));
       float norm = k.norm(q, 0, DIM);
       report(k, "f32 cosine bulk", () -> k.cosineDistances(q, 0, norm, data, 0, ROWS, DIM, out, 0));
-      report(k, "f16 l2 single", () -> {
-        float s = 0;
-        for (int i = 0; i < ROWS; i++) {
-          s += k.squareDistanceF16(qHalf, 0, half, i * DIM, DIM);
-        }
-        sink = s;
-      });
-      report(k, "u8 l2 (SQ codes)", () -> {
-        int s = 0;
-        for (int i = 0; i < ROWS; i++) {
-          s += k.squareDistanceU8(qBytes, 0, bytes, i * DIM, DIM);
-        }
-        sink = s;
-      });
-      report(k, "hamming 128 B", () -> {
-        int s = 0;
-        for (int i = 0; i < ROWS; i++) {
-          s += k.hammingDistance(qBytes, 0, bytes, i * DIM, DIM);
-        }
-        sink = s;
-      });
+      report(
+          k,
+          "f16 l2 single",
+          () -> {
+            float s = 0;
+            for (int i = 0; i < ROWS; i++) {
+              s += k.squareDistanceF16(qHalf, 0, half, i * DIM, DIM);
+            }
+            sink = s;
+          });
+      report(
+          k,
+          "u8 l2 (SQ codes)",
+          () -> {
+            int s = 0;
+            for (int i = 0; i < ROWS; i++) {
+              s += k.squareDistanceU8(qBytes, 0, bytes, i * DIM, DIM);
+            }
+            sink = s;
+          });
+      report(
+          k,
+          "hamming 128 B",
+          () -> {
+            int s = 0;
+            for (int i = 0; i < ROWS; i++) {
+              s += k.hammingDistance(qBytes, 0, bytes, i * DIM, DIM);
+            }
+            sink = s;
+          });
       float value = k.squareDistance(q, 0, data, 7 * DIM, DIM);
       if (!Float.isNaN(check) && Math.abs(value - check) > 1e-3f * check) {
         throw new AssertionError("implementations disagree: " + value + " vs " + check);
@@ -85,7 +99,10 @@ public final class KernelThroughput {
     }
     byte[] codes = new byte[16 * ROWS];
     r.nextBytes(codes);
-    report(null, "PQ ADC m=16 rows", () -> PqPartitionScorer.score(table, codes, 0, ROWS, 16, 0f, out));
+    report(
+        null,
+        "PQ ADC m=16 rows",
+        () -> PqPartitionScorer.score(table, codes, 0, ROWS, 16, 0f, out));
   }
 
   private static void report(VectorKernels k, String what, Runnable op) {
@@ -101,6 +118,7 @@ public final class KernelThroughput {
       elapsed = System.nanoTime() - start;
     } while (elapsed < 1_000_000_000L);
     double perSecond = (double) reps * ROWS / (elapsed / 1e9);
-    System.out.printf("%-8s %-18s dim=%d: %,.0f per second%n", k == null ? "-" : k.name(), what, DIM, perSecond);
+    System.out.printf(
+        "%-8s %-18s dim=%d: %,.0f per second%n", k == null ? "-" : k.name(), what, DIM, perSecond);
   }
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** SIMD kernels against the scalar reference at sizes that exercise every tail path. */
 class VectorKernelsTest {
@@ -15,7 +15,9 @@ class VectorKernelsTest {
 
   private static VectorKernels simd() {
     var simd = VectorizationProvider.simd();
-    assumeThat(simd).as("SIMD kernels need --add-modules jdk.incubator.vector (surefire passes it)").isPresent();
+    assumeThat(simd)
+        .as("SIMD kernels need --add-modules jdk.incubator.vector (surefire passes it)")
+        .isPresent();
     return simd.get();
   }
 
@@ -47,16 +49,20 @@ class VectorKernelsTest {
     float[] a = randomFloats(r, dim + 5);
     float[] b = randomFloats(r, dim + 9);
     float expected = SCALAR.dotProduct(a, 5, b, 9, dim);
-    assertThat(simd.dotProduct(a, 5, b, 9, dim)).as("dot dim=%d", dim).isCloseTo(expected,
-        org.assertj.core.data.Offset.offset(tol(expected, dim)));
+    assertThat(simd.dotProduct(a, 5, b, 9, dim))
+        .as("dot dim=%d", dim)
+        .isCloseTo(expected, org.assertj.core.data.Offset.offset(tol(expected, dim)));
     expected = SCALAR.squareDistance(a, 5, b, 9, dim);
-    assertThat(simd.squareDistance(a, 5, b, 9, dim)).as("l2 dim=%d", dim).isCloseTo(expected,
-        org.assertj.core.data.Offset.offset(tol(expected, dim)));
+    assertThat(simd.squareDistance(a, 5, b, 9, dim))
+        .as("l2 dim=%d", dim)
+        .isCloseTo(expected, org.assertj.core.data.Offset.offset(tol(expected, dim)));
     float norm = SCALAR.norm(a, 5, dim);
     expected = SCALAR.cosineDistance(a, 5, norm, b, 9, dim);
-    assertThat(simd.cosineDistance(a, 5, norm, b, 9, dim)).as("cosine dim=%d", dim).isCloseTo(expected,
-        org.assertj.core.data.Offset.offset(1e-5f));
-    assertThat(simd.norm(a, 5, dim)).isCloseTo(norm, org.assertj.core.data.Offset.offset(tol(norm, dim)));
+    assertThat(simd.cosineDistance(a, 5, norm, b, 9, dim))
+        .as("cosine dim=%d", dim)
+        .isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-5f));
+    assertThat(simd.norm(a, 5, dim))
+        .isCloseTo(norm, org.assertj.core.data.Offset.offset(tol(norm, dim)));
   }
 
   @ParameterizedTest
@@ -109,22 +115,28 @@ class VectorKernelsTest {
     float[] bf = new float[dim];
     for (int i = 0; i < dim; i++) {
       // Include subnormals, zeros and large values so every branch of the widening is used.
-      a[i + 1] = Float16.fromFloat(i % 11 == 0 ? 1e-6f * i : (float) r.nextGaussian() * (i % 5 == 0 ? 300 : 1));
+      a[i + 1] =
+          Float16.fromFloat(
+              i % 11 == 0 ? 1e-6f * i : (float) r.nextGaussian() * (i % 5 == 0 ? 300 : 1));
       b[i + 3] = Float16.fromFloat(i % 13 == 0 ? -3e-7f : (float) r.nextGaussian());
       af[i] = Float16.toFloat(a[i + 1]);
       bf[i] = Float16.toFloat(b[i + 3]);
     }
     for (VectorKernels k : new VectorKernels[] {SCALAR, simd}) {
       float dot = SCALAR.dotProduct(af, 0, bf, 0, dim);
-      assertThat(k.dotProductF16(a, 1, b, 3, dim)).as("%s dot", k.name())
+      assertThat(k.dotProductF16(a, 1, b, 3, dim))
+          .as("%s dot", k.name())
           .isCloseTo(dot, org.assertj.core.data.Offset.offset(1e-4f * (Math.abs(dot) + 300 * dim)));
       float l2 = SCALAR.squareDistance(af, 0, bf, 0, dim);
-      assertThat(k.squareDistanceF16(a, 1, b, 3, dim)).as("%s l2", k.name())
+      assertThat(k.squareDistanceF16(a, 1, b, 3, dim))
+          .as("%s l2", k.name())
           .isCloseTo(l2, org.assertj.core.data.Offset.offset(1e-5f * (l2 + dim)));
       float norm = SCALAR.norm(af, 0, dim);
-      assertThat(k.normF16(a, 1, dim)).isCloseTo(norm, org.assertj.core.data.Offset.offset(1e-4f * (norm + 1)));
+      assertThat(k.normF16(a, 1, dim))
+          .isCloseTo(norm, org.assertj.core.data.Offset.offset(1e-4f * (norm + 1)));
       float cos = SCALAR.cosineDistance(af, 0, norm, bf, 0, dim);
-      assertThat(k.cosineDistanceF16(a, 1, norm, b, 3, dim)).as("%s cosine", k.name())
+      assertThat(k.cosineDistanceF16(a, 1, norm, b, 3, dim))
+          .as("%s cosine", k.name())
           .isCloseTo(cos, org.assertj.core.data.Offset.offset(1e-4f));
     }
   }
@@ -158,8 +170,24 @@ class VectorKernelsTest {
   @Test
   void specialFloat16ValuesWidenExactlyInSimd() {
     VectorKernels simd = simd();
-    short[] specials = {0x0000, (short) 0x8000, 0x0001, 0x03FF, 0x0400, 0x3C00, (short) 0xBC00, 0x7BFF,
-        0x7C00, (short) 0xFC00, 0x3555, 0x0200, (short) 0x8001, 0x1234, 0x5678, 0x2E66};
+    short[] specials = {
+      0x0000,
+      (short) 0x8000,
+      0x0001,
+      0x03FF,
+      0x0400,
+      0x3C00,
+      (short) 0xBC00,
+      0x7BFF,
+      0x7C00,
+      (short) 0xFC00,
+      0x3555,
+      0x0200,
+      (short) 0x8001,
+      0x1234,
+      0x5678,
+      0x2E66
+    };
     short one = Float16.fromFloat(1f);
     for (int lane = 0; lane < 16; lane++) {
       for (short s : specials) {
@@ -176,8 +204,9 @@ class VectorKernelsTest {
 
   private static void assertClose(float[] want, float[] got, int n) {
     for (int i = 0; i < want.length; i++) {
-      assertThat(got[i]).as("index %d", i).isCloseTo(want[i],
-          org.assertj.core.data.Offset.offset(tol(want[i], n)));
+      assertThat(got[i])
+          .as("index %d", i)
+          .isCloseTo(want[i], org.assertj.core.data.Offset.offset(tol(want[i], n)));
     }
   }
 }

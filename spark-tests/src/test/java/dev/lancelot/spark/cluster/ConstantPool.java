@@ -47,7 +47,9 @@ record ConstantPool(List<String> classNames, List<String> utf8, List<String> str
         all.add(s);
       }
     }
-    return new ConstantPool(classRefs.stream().map(r -> utf8[r]).toList(), all,
+    return new ConstantPool(
+        classRefs.stream().map(r -> utf8[r]).toList(),
+        all,
         stringRefs.stream().map(r -> utf8[r]).toList());
   }
 }

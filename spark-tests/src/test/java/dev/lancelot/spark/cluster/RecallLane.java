@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.testing.BruteForce;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.query.eval.RecallEvaluator;
 import dev.lancelot.engine.scan.ScanSpec;
+import dev.lancelot.engine.testing.BruteForce;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -27,7 +27,8 @@ import org.apache.arrow.vector.UInt8Vector;
 /** Checks of the recall job's outputs in the standalone-cluster lane, against a brute force. */
 final class RecallLane {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern TOOK = Pattern.compile("recall evaluation took ([0-9.]+) s \\(ground truth ([0-9.]+) s");
+  private static final Pattern TOOK =
+      Pattern.compile("recall evaluation took ([0-9.]+) s \\(ground truth ([0-9.]+) s");
 
   private RecallLane() {}
 
@@ -40,16 +41,31 @@ final class RecallLane {
 
   /**
    * results.json, results.lance and report.html with valid plots under {@code out}; the recall of
-   * every measured no-filter and prefilter row equals a brute force (l2, the index's metric) with the
-   * engine's own answers to the same searches.
+   * every measured no-filter and prefilter row equals a brute force (l2, the index's metric) with
+   * the engine's own answers to the same searches.
    */
-  static void checkOutputs(Path out, Path dataset, float[][] queries, String filter, int tenant) throws Exception {
-    List<Map<String, Object>> rows = JSON.readValue(out.resolve("results.json").toFile(),
-        new TypeReference<List<Map<String, Object>>>() { });
+  static void checkOutputs(Path out, Path dataset, float[][] queries, String filter, int tenant)
+      throws Exception {
+    List<Map<String, Object>> rows =
+        JSON.readValue(
+            out.resolve("results.json").toFile(),
+            new TypeReference<List<Map<String, Object>>>() {});
     assertThat(rows).isNotEmpty();
     for (Map<String, Object> r : rows) {
-      assertThat(r.keySet()).containsExactlyInAnyOrder("recall", "recall_p5", "rows_per_query", "p50_ms", "p99_ms",
-          "partitions_probed", "distances_computed", "metric", "k", "params", "scenario", "note");
+      assertThat(r.keySet())
+          .containsExactlyInAnyOrder(
+              "recall",
+              "recall_p5",
+              "rows_per_query",
+              "p50_ms",
+              "p99_ms",
+              "partitions_probed",
+              "distances_computed",
+              "metric",
+              "k",
+              "params",
+              "scenario",
+              "note");
     }
     try (Dataset results = Dataset.open(out.resolve("results.lance").toString())) {
       assertThat(results.countRows()).as("rows of results.lance").isEqualTo(rows.size());
@@ -60,7 +76,9 @@ final class RecallLane {
     while (img.find()) {
       Path png = out.resolve(img.group(1));
       byte[] bytes = Files.readAllBytes(png);
-      assertThat(Arrays.copyOf(bytes, 4)).as("PNG magic of " + png).isEqualTo(new byte[] {(byte) 0x89, 'P', 'N', 'G'});
+      assertThat(Arrays.copyOf(bytes, 4))
+          .as("PNG magic of " + png)
+          .isEqualTo(new byte[] {(byte) 0x89, 'P', 'N', 'G'});
       assertThat(ImageIO.read(png.toFile())).as(png.toString()).isNotNull();
       images++;
     }
@@ -71,7 +89,8 @@ final class RecallLane {
     try (Dataset ds = Dataset.open(dataset.toString())) {
       for (Map<String, Object> r : rows) {
         String scenario = (String) r.get("scenario");
-        if (r.get("note") != null || !(scenario.equals("no filter") || scenario.equals("prefilter"))) {
+        if (r.get("note") != null
+            || !(scenario.equals("no filter") || scenario.equals("prefilter"))) {
           continue;
         }
         assertThat(r.get("metric")).isEqualTo("l2");
@@ -81,14 +100,20 @@ final class RecallLane {
         double sum = 0;
         for (float[] q : queries) {
           Set<Long> truth = brute.nearest(q, k, "l2", filtered ? t -> t == tenant : t -> true);
-          VectorQuery.Builder ann = VectorQuery.builder("vector").vector(q).k(k).nprobes(nprobes).withRowId(true)
-              .columns(List.of());
+          VectorQuery.Builder ann =
+              VectorQuery.builder("vector")
+                  .vector(q)
+                  .k(k)
+                  .nprobes(nprobes)
+                  .withRowId(true)
+                  .columns(List.of());
           if (filtered) {
             ann.filter(filter).prefilter(true);
           }
           sum += RecallEvaluator.recallOf(rowIds(ds, ann.build()), truth, k);
         }
-        assertThat(((Number) r.get("recall")).doubleValue()).as("recall of " + r)
+        assertThat(((Number) r.get("recall")).doubleValue())
+            .as("recall of " + r)
             .isCloseTo(sum / queries.length, within(1e-9));
         checked++;
       }

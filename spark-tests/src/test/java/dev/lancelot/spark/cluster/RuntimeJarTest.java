@@ -45,8 +45,11 @@ class RuntimeJarTest {
   @BeforeAll
   static void openJar() throws IOException {
     jar = Paths.get(System.getProperty("lancelot.runtimeJar")).normalize();
-    assertThat(jar).as("the runtime jar, built by the runtime module's package phase (mvn verify with the runtime"
-        + " module in the reactor)").isRegularFile();
+    assertThat(jar)
+        .as(
+            "the runtime jar, built by the runtime module's package phase (mvn verify with the runtime"
+                + " module in the reactor)")
+        .isRegularFile();
     try (JarFile j = new JarFile(jar.toFile())) {
       entries = Collections.list(j.entries()).stream().map(JarEntry::getName).toList();
     }
@@ -55,28 +58,45 @@ class RuntimeJarTest {
   @Test
   void holdsLancelotAndRelocatedDependenciesOnly() {
     List<String> classes = entries.stream().filter(e -> e.endsWith(".class")).toList();
-    assertThat(classes).as("classes outside dev/lancelot/ (Spark, Scala, Arrow, Hadoop, Jackson, Roaring, netty,"
-        + " slf4j, protobuf, aircompressor...)").allMatch(e -> e.startsWith("dev/lancelot/"));
-    assertThat(entries).noneMatch(e -> e.startsWith("com/google/protobuf/") || e.startsWith("io/airlift/")
-        || e.startsWith("org/apache/") || e.startsWith("scala/") || e.startsWith("com/fasterxml/")
-        || e.startsWith("org/roaringbitmap/") || e.startsWith("io/netty/") || e.startsWith("org/slf4j/"));
-    assertThat(entries).contains(
-        "dev/lancelot/engine/Dataset.class",
-        "dev/lancelot/engine/format/proto/FileProtos.class",
-        "dev/lancelot/spark/LanceDataSource.class",
-        "dev/lancelot/spark/LanceSparkExtensions.class",
-        "dev/lancelot/spark/search/LanceVectorSearch.class",
-        SHADED + "com/google/protobuf/GeneratedMessage.class",
-        SHADED + "io/airlift/compress/zstd/ZstdDecompressor.class");
+    assertThat(classes)
+        .as(
+            "classes outside dev/lancelot/ (Spark, Scala, Arrow, Hadoop, Jackson, Roaring, netty,"
+                + " slf4j, protobuf, aircompressor...)")
+        .allMatch(e -> e.startsWith("dev/lancelot/"));
+    assertThat(entries)
+        .noneMatch(
+            e ->
+                e.startsWith("com/google/protobuf/")
+                    || e.startsWith("io/airlift/")
+                    || e.startsWith("org/apache/")
+                    || e.startsWith("scala/")
+                    || e.startsWith("com/fasterxml/")
+                    || e.startsWith("org/roaringbitmap/")
+                    || e.startsWith("io/netty/")
+                    || e.startsWith("org/slf4j/"));
+    assertThat(entries)
+        .contains(
+            "dev/lancelot/engine/Dataset.class",
+            "dev/lancelot/engine/format/proto/FileProtos.class",
+            "dev/lancelot/spark/LanceDataSource.class",
+            "dev/lancelot/spark/LanceSparkExtensions.class",
+            "dev/lancelot/spark/search/LanceVectorSearch.class",
+            SHADED + "com/google/protobuf/GeneratedMessage.class",
+            SHADED + "io/airlift/compress/zstd/ZstdDecompressor.class");
   }
 
   @Test
   void registersTheDataSourceWithAClassItHolds() throws IOException {
     String service = "META-INF/services/org.apache.spark.sql.sources.DataSourceRegister";
     assertThat(entries).contains(service);
-    try (JarFile j = new JarFile(jar.toFile()); InputStream in = j.getInputStream(j.getEntry(service))) {
-      List<String> names = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::trim)
-          .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    try (JarFile j = new JarFile(jar.toFile());
+        InputStream in = j.getInputStream(j.getEntry(service))) {
+      List<String> names =
+          new String(in.readAllBytes(), StandardCharsets.UTF_8)
+              .lines()
+              .map(String::trim)
+              .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+              .toList();
       assertThat(names).containsExactly("dev.lancelot.spark.LanceDataSource");
       for (String n : names) {
         assertThat(entries).contains(n.replace('.', '/') + ".class");
@@ -85,8 +105,9 @@ class RuntimeJarTest {
   }
 
   /**
-   * Every class, type descriptor and class-name string constant that names protobuf or aircompressor
-   * names the relocated copy (serialized descriptors and messages may still mention the originals).
+   * Every class, type descriptor and class-name string constant that names protobuf or
+   * aircompressor names the relocated copy (serialized descriptors and messages may still mention
+   * the originals).
    */
   @Test
   void referencesOnlyRelocatedProtobufAndAircompressor() throws IOException {
@@ -100,12 +121,15 @@ class RuntimeJarTest {
         try (InputStream in = j.getInputStream(e)) {
           ConstantPool pool = ConstantPool.read(in);
           for (String pkg : List.of("com/google/protobuf/", "io/airlift/compress/")) {
-            pool.classNames().stream().filter(n -> n.startsWith(pkg) || n.startsWith("[L" + pkg))
+            pool.classNames().stream()
+                .filter(n -> n.startsWith(pkg) || n.startsWith("[L" + pkg))
                 .forEach(n -> offenders.add(e.getName() + " names class " + n));
-            pool.utf8().stream().filter(u -> u.contains("L" + pkg) && !u.contains("L" + SHADED + pkg))
+            pool.utf8().stream()
+                .filter(u -> u.contains("L" + pkg) && !u.contains("L" + SHADED + pkg))
                 .forEach(u -> offenders.add(e.getName() + " has descriptor " + u));
             String dotted = pkg.replace('/', '.');
-            pool.strings().stream().filter(s -> s.startsWith(dotted) && s.matches("[A-Za-z0-9_$.]+"))
+            pool.strings().stream()
+                .filter(s -> s.startsWith(dotted) && s.matches("[A-Za-z0-9_$.]+"))
                 .forEach(s -> offenders.add(e.getName() + " has class-name string " + s));
           }
           checked++;
@@ -117,10 +141,10 @@ class RuntimeJarTest {
   }
 
   /**
-   * Over the runtime jar and Spark's jars alone (without Spark's own protobuf-java and aircompressor,
-   * so the relocated copies must serve), every lancelot class links: its fields', methods' and
-   * constructors' types resolve. The engine loaded there opens a dataset, parsing its manifest with
-   * the relocated protobuf.
+   * Over the runtime jar and Spark's jars alone (without Spark's own protobuf-java and
+   * aircompressor, so the relocated copies must serve), every lancelot class links: its fields',
+   * methods' and constructors' types resolve. The engine loaded there opens a dataset, parsing its
+   * manifest with the relocated protobuf.
    */
   @Test
   void linksAndRunsOnSparksClasspathAlone(@TempDir Path tmp) throws Exception {
@@ -132,7 +156,8 @@ class RuntimeJarTest {
     }
     List<URL> urls = new ArrayList<>();
     urls.add(jar.toUri().toURL());
-    try (Stream<Path> sparkJars = Files.list(Paths.get(System.getProperty("lancelot.sparkHome"), "jars"))) {
+    try (Stream<Path> sparkJars =
+        Files.list(Paths.get(System.getProperty("lancelot.sparkHome"), "jars"))) {
       for (Path p : sparkJars.sorted().toList()) {
         String name = p.getFileName().toString();
         if (!name.startsWith("protobuf-java-") && !name.startsWith("aircompressor-")) {
@@ -140,7 +165,8 @@ class RuntimeJarTest {
         }
       }
     }
-    try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {
+    try (URLClassLoader loader =
+        new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {
       List<String> broken = new ArrayList<>();
       int linked = 0;
       for (String e : entries) {
@@ -149,8 +175,10 @@ class RuntimeJarTest {
           try {
             Class<?> c = Class.forName(name, false, loader);
             // Resolving every member's types fails on a class the shading broke.
-            int members = c.getDeclaredFields().length + c.getDeclaredMethods().length
-                + c.getDeclaredConstructors().length;
+            int members =
+                c.getDeclaredFields().length
+                    + c.getDeclaredMethods().length
+                    + c.getDeclaredConstructors().length;
             linked += members >= 0 ? 1 : 0;
           } catch (LinkageError | ClassNotFoundException err) {
             broken.add(name + ": " + err);
@@ -178,21 +206,26 @@ class RuntimeJarTest {
       } finally {
         thread.setContextClassLoader(previous);
       }
-      Class<?> message = Class.forName(SHADED.replace('/', '.') + "com.google.protobuf.GeneratedMessage", false, loader);
+      Class<?> message =
+          Class.forName(
+              SHADED.replace('/', '.') + "com.google.protobuf.GeneratedMessage", false, loader);
       assertThat(message.getClassLoader()).isSameAs(loader);
     }
   }
 
   /**
-   * {@code --packages} resolves the pom installed with the jar: it stands alone (no parent to fetch)
-   * and lists nothing the jar holds.
+   * {@code --packages} resolves the pom installed with the jar: it stands alone (no parent to
+   * fetch) and lists nothing the jar holds.
    */
   @Test
   void installedPomStandsAloneAndDependsOnNothingTheJarHolds() throws Exception {
     Path pom = jar.resolveSibling("lancelot-spark-runtime.pom");
     assertThat(pom).isRegularFile();
-    org.w3c.dom.Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
-    assertThat(doc.getElementsByTagName("parent").getLength()).as("parent of the installed pom").isZero();
+    org.w3c.dom.Document doc =
+        DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
+    assertThat(doc.getElementsByTagName("parent").getLength())
+        .as("parent of the installed pom")
+        .isZero();
     NodeList deps = doc.getElementsByTagName("dependency");
     List<String> runtimeDeps = new ArrayList<>();
     for (int i = 0; i < deps.getLength(); i++) {

@@ -20,12 +20,12 @@ import org.apache.spark.launcher.JavaModuleOptions;
 
 /**
  * A Spark standalone cluster on this machine: a master and two workers, each its own JVM started
- * from {@code SPARK_HOME/jars} (Spark's runtime classpath only), listening on loopback only. Workers
- * launch executors and cluster-mode drivers themselves, from the same SPARK_HOME.
+ * from {@code SPARK_HOME/jars} (Spark's runtime classpath only), listening on loopback only.
+ * Workers launch executors and cluster-mode drivers themselves, from the same SPARK_HOME.
  *
  * <p>The two workers are named {@code 127.0.0.1} and {@code localhost} (both resolve to 127.0.0.1):
- * Spark never runs a speculative copy of a task on a host that already runs an attempt of it, so the
- * workers must look like two hosts.
+ * Spark never runs a speculative copy of a task on a host that already runs an attempt of it, so
+ * the workers must look like two hosts.
  *
  * <p>Every process started is destroyed (with its descendants) by {@link #close()}, and by a
  * shutdown hook should the test JVM end first. Logs go to {@code logDir}; {@link #logTails()}
@@ -36,12 +36,15 @@ final class StandaloneCluster implements AutoCloseable {
   private static final String[] WORKER_HOSTS = {"127.0.0.1", "localhost"};
   private static final String WORKER_MEMORY = "2g";
   private static final String DAEMON_HEAP = "-Xmx256m";
+
   /**
    * For the lane's 2-core machines, not needed by Spark or lancelot: one GC thread per JVM, and
    * (for the master, workers and spark-submit clients, which do little) the quick JIT only.
    */
   static final List<String> SMALL_JVM = List.of("-XX:+UseSerialGC");
-  private static final List<String> IDLE_JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
+  private static final List<String> IDLE_JVM =
+      List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
   private final Path sparkHome;
   private final Path dir;
@@ -60,28 +63,57 @@ final class StandaloneCluster implements AutoCloseable {
   static StandaloneCluster start(Path sparkHome, Path dir) throws IOException {
     Path jars = sparkHome.resolve("jars");
     if (!Files.isDirectory(jars) || !Files.exists(jars.resolve("spark-core_2.13-4.1.1.jar"))) {
-      throw new IllegalStateException("Cannot start the standalone cluster: " + jars + " does not hold Spark's jars."
-          + " The build lays it out (maven-dependency-plugin, execution spark-home of spark-tests); run the tests"
-          + " with mvn verify.");
+      throw new IllegalStateException(
+          "Cannot start the standalone cluster: "
+              + jars
+              + " does not hold Spark's jars."
+              + " The build lays it out (maven-dependency-plugin, execution spark-home of spark-tests); run the tests"
+              + " with mvn verify.");
     }
     InetAddress localhost = InetAddress.getByName("localhost");
     if (!localhost.getHostAddress().equals("127.0.0.1")) {
-      throw new IllegalStateException("Cannot start the standalone cluster: localhost resolves to " + localhost
-          + ", not 127.0.0.1; the second worker is named localhost and must stay on loopback.");
+      throw new IllegalStateException(
+          "Cannot start the standalone cluster: localhost resolves to "
+              + localhost
+              + ", not 127.0.0.1; the second worker is named localhost and must stay on loopback.");
     }
     Files.createDirectories(dir.resolve("tmp"));
     StandaloneCluster cluster = new StandaloneCluster(sparkHome, dir, freePort());
     Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
     try {
-      cluster.startDaemon("master", "org.apache.spark.deploy.master.Master", "127.0.0.1", List.of(
-          "--host", "127.0.0.1", "--port", String.valueOf(cluster.masterPort), "--webui-port", "0"));
+      cluster.startDaemon(
+          "master",
+          "org.apache.spark.deploy.master.Master",
+          "127.0.0.1",
+          List.of(
+              "--host",
+              "127.0.0.1",
+              "--port",
+              String.valueOf(cluster.masterPort),
+              "--webui-port",
+              "0"));
       cluster.awaitLog("master", "I have been elected leader", START_TIMEOUT);
       for (int i = 0; i < WORKER_HOSTS.length; i++) {
         String name = "worker-" + (i + 1);
         Path work = Files.createDirectories(dir.resolve(name + "-work"));
-        cluster.startDaemon(name, "org.apache.spark.deploy.worker.Worker", WORKER_HOSTS[i], List.of(
-            "--host", WORKER_HOSTS[i], "--port", "0", "--webui-port", "0", "--cores", "2", "--memory", WORKER_MEMORY,
-            "--work-dir", work.toString(), cluster.masterUrl()));
+        cluster.startDaemon(
+            name,
+            "org.apache.spark.deploy.worker.Worker",
+            WORKER_HOSTS[i],
+            List.of(
+                "--host",
+                WORKER_HOSTS[i],
+                "--port",
+                "0",
+                "--webui-port",
+                "0",
+                "--cores",
+                "2",
+                "--memory",
+                WORKER_MEMORY,
+                "--work-dir",
+                work.toString(),
+                cluster.masterUrl()));
       }
       for (int i = 0; i < WORKER_HOSTS.length; i++) {
         cluster.awaitLog("worker-" + (i + 1), "Successfully registered with master", START_TIMEOUT);
@@ -90,7 +122,8 @@ final class StandaloneCluster implements AutoCloseable {
     } catch (RuntimeException | IOException e) {
       String logs = cluster.logTails();
       cluster.close();
-      throw new IllegalStateException("Cannot start the standalone cluster: " + e.getMessage() + "\n" + logs, e);
+      throw new IllegalStateException(
+          "Cannot start the standalone cluster: " + e.getMessage() + "\n" + logs, e);
     }
   }
 
@@ -102,12 +135,15 @@ final class StandaloneCluster implements AutoCloseable {
     return dir;
   }
 
-  /** Spark's own JVM options for Java 17 (the launcher scripts add them to every JVM they start). */
+  /**
+   * Spark's own JVM options for Java 17 (the launcher scripts add them to every JVM they start).
+   */
   static List<String> sparkModuleOptions() {
     return List.of(JavaModuleOptions.defaultModuleOptionArray());
   }
 
-  private void startDaemon(String name, String mainClass, String host, List<String> args) throws IOException {
+  private void startDaemon(String name, String mainClass, String host, List<String> args)
+      throws IOException {
     List<String> extra = new ArrayList<>(IDLE_JVM);
     extra.add("-Dspark.master.rest.enabled=false");
     List<String> cmd = javaCommand(DAEMON_HEAP, extra);
@@ -135,9 +171,13 @@ final class StandaloneCluster implements AutoCloseable {
    * started from it (drivers and executors inherit a worker's environment) binds to and advertises.
    */
   Process launch(List<String> cmd, String host, Path log) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = pb.environment();
-    env.keySet().removeIf(k -> k.startsWith("SPARK_") || k.equals("HADOOP_CONF_DIR") || k.equals("YARN_CONF_DIR"));
+    env.keySet()
+        .removeIf(
+            k ->
+                k.startsWith("SPARK_") || k.equals("HADOOP_CONF_DIR") || k.equals("YARN_CONF_DIR"));
     env.put("SPARK_HOME", sparkHome.toString());
     env.put("SPARK_SCALA_VERSION", "2.13");
     env.put("SPARK_LOCAL_IP", "127.0.0.1");
@@ -147,12 +187,13 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   /**
-   * Runs spark-submit (as its own JVM, like bin/spark-submit) and waits for it to exit;
-   * {@code driverInside} when the driver runs in that JVM (client deploy mode).
+   * Runs spark-submit (as its own JVM, like bin/spark-submit) and waits for it to exit; {@code
+   * driverInside} when the driver runs in that JVM (client deploy mode).
    */
   SubmitResult submit(String name, boolean driverInside, List<String> submitArgs, Duration timeout)
       throws IOException {
-    List<String> cmd = driverInside ? javaCommand("-Xmx640m", SMALL_JVM) : javaCommand(DAEMON_HEAP, IDLE_JVM);
+    List<String> cmd =
+        driverInside ? javaCommand("-Xmx640m", SMALL_JVM) : javaCommand(DAEMON_HEAP, IDLE_JVM);
     cmd.add("org.apache.spark.deploy.SparkSubmit");
     cmd.addAll(submitArgs);
     Path log = dir.resolve("submit-" + name + ".log");
@@ -182,7 +223,9 @@ final class StandaloneCluster implements AutoCloseable {
     List<ProcessHandle> out = new ArrayList<>();
     for (Map.Entry<String, Process> d : daemons.entrySet()) {
       if (d.getKey().startsWith("worker")) {
-        d.getValue().toHandle().descendants()
+        d.getValue()
+            .toHandle()
+            .descendants()
             .filter(h -> h.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
             .forEach(out::add);
       }
@@ -199,20 +242,26 @@ final class StandaloneCluster implements AutoCloseable {
       }
       Process p = daemons.get(daemon);
       if (!p.isAlive()) {
-        throw new IllegalStateException(daemon + " exited with code " + p.exitValue() + " before logging \"" + line
-            + "\"");
+        throw new IllegalStateException(
+            daemon + " exited with code " + p.exitValue() + " before logging \"" + line + "\"");
       }
       sleep(200);
     }
-    throw new IllegalStateException(daemon + " did not log \"" + line + "\" within " + timeout.toSeconds() + " s");
+    throw new IllegalStateException(
+        daemon + " did not log \"" + line + "\" within " + timeout.toSeconds() + " s");
   }
 
   /** The last lines of every log of the cluster: daemons, spark-submits, executors and drivers. */
   String logTails() {
     StringBuilder sb = new StringBuilder();
     try (Stream<Path> files = Files.walk(dir)) {
-      files.filter(f -> Files.isRegularFile(f) && (f.toString().endsWith(".log") || f.getFileName().toString()
-          .equals("stderr") || f.getFileName().toString().equals("stdout")))
+      files
+          .filter(
+              f ->
+                  Files.isRegularFile(f)
+                      && (f.toString().endsWith(".log")
+                          || f.getFileName().toString().equals("stderr")
+                          || f.getFileName().toString().equals("stdout")))
           .sorted(Comparator.comparing(Path::toString))
           .forEach(f -> sb.append(tail(f, 40)));
     } catch (IOException | UncheckedIOException e) {
@@ -248,7 +297,10 @@ final class StandaloneCluster implements AutoCloseable {
     }
   }
 
-  /** Submits first (their drivers use the cluster), then workers (with executors and drivers), then the master. */
+  /**
+   * Submits first (their drivers use the cluster), then workers (with executors and drivers), then
+   * the master.
+   */
   private void destroyAll() {
     List<Process> order = new ArrayList<>();
     synchronized (submits) {

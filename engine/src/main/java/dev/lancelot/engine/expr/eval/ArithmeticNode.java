@@ -4,12 +4,13 @@ import dev.lancelot.engine.expr.ArithmeticOp;
 import dev.lancelot.engine.expr.FilterEvaluationException;
 
 /**
- * {@code left op right} on two values already cast to the result type (see
- * {@link ValueBinder}), or unary minus when {@code right} is null. Integer division or modulo by
- * zero and an overflowing integer division ({@code MIN / -1}) fail, as in Lance.
+ * {@code left op right} on two values already cast to the result type (see {@link ValueBinder}), or
+ * unary minus when {@code right} is null. Integer division or modulo by zero and an overflowing
+ * integer division ({@code MIN / -1}) fail, as in Lance.
  */
-record ArithmeticNode(ArithmeticOp op, ValueNode left, ValueNode right, ValueType type,
-    String sql, String filter) implements ValueNode {
+record ArithmeticNode(
+    ArithmeticOp op, ValueNode left, ValueNode right, ValueType type, String sql, String filter)
+    implements ValueNode {
 
   @Override
   public Values evaluate(Batch batch) {
@@ -28,13 +29,14 @@ record ArithmeticNode(ArithmeticOp op, ValueNode left, ValueNode right, ValueTyp
       double[] y = b.doubles;
       double[] r = new double[n];
       for (int i = 0; i < n; i++) {
-        double v = switch (op) {
-          case ADD -> x[i] + y[i];
-          case SUBTRACT -> x[i] - y[i];
-          case MULTIPLY -> x[i] * y[i];
-          case DIVIDE -> x[i] / y[i];
-          case MODULO -> x[i] % y[i];
-        };
+        double v =
+            switch (op) {
+              case ADD -> x[i] + y[i];
+              case SUBTRACT -> x[i] - y[i];
+              case MULTIPLY -> x[i] * y[i];
+              case DIVIDE -> x[i] / y[i];
+              case MODULO -> x[i] % y[i];
+            };
         r[i] = Numbers.nan(Numbers.round(kind, v), x[i], y[i]);
       }
       out.doubles = r;
@@ -56,8 +58,9 @@ record ArithmeticNode(ArithmeticOp op, ValueNode left, ValueNode right, ValueTyp
         case DIVIDE -> {
           checkDivisor(y[i]);
           if (signed && y[i] == -1 && x[i] == Numbers.minSigned(kind)) {
-            throw failure("integer overflow in " + sql + ": " + x[i] + " / -1 does not fit "
-                + type.name(), "Cast the dividend to a wider type, e.g. CAST(... AS BIGINT)");
+            throw failure(
+                "integer overflow in " + sql + ": " + x[i] + " / -1 does not fit " + type.name(),
+                "Cast the dividend to a wider type, e.g. CAST(... AS BIGINT)");
           }
           v = kind == ColumnKind.UINT64 ? Long.divideUnsigned(x[i], y[i]) : x[i] / y[i];
         }
@@ -94,7 +97,8 @@ record ArithmeticNode(ArithmeticOp op, ValueNode left, ValueNode right, ValueTyp
 
   private void checkDivisor(long divisor) {
     if (divisor == 0) {
-      throw failure("division by zero in " + sql,
+      throw failure(
+          "division by zero in " + sql,
           "Lance fails on this filter too; make sure no row divides by zero, or divide floats"
               + " (x / 0.0 is Infinity or NaN)");
     }

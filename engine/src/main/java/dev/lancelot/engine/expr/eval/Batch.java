@@ -11,8 +11,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 /**
  * The vectors of one record batch that a bound predicate reads, resolved once, with per-column
  * caches (validity words, decoded keys) shared by all kernels reading the same column. A value
- * nested in a struct is NULL when it or any enclosing struct is NULL. Not thread-safe: one
- * instance per evaluation.
+ * nested in a struct is NULL when it or any enclosing struct is NULL. Not thread-safe: one instance
+ * per evaluation.
  */
 public final class Batch {
   private final int rows;
@@ -42,14 +42,16 @@ public final class Batch {
     List<FieldVector> chain = new ArrayList<>(c.path().size());
     FieldVector v = topLevel.apply(c.topLevelName());
     if (v == null) {
-      throw new IllegalArgumentException("the batch has no column " + c.topLevelName()
-          + ", which the filter reads; include every column of referencedColumns()");
+      throw new IllegalArgumentException(
+          "the batch has no column "
+              + c.topLevelName()
+              + ", which the filter reads; include every column of referencedColumns()");
     }
     chain.add(v);
     for (int i = 1; i < c.path().size(); i++) {
       if (!(v instanceof NonNullableStructVector struct)) {
-        throw new IllegalArgumentException("column " + String.join(".", c.path().subList(0, i))
-            + " in the batch is not a struct");
+        throw new IllegalArgumentException(
+            "column " + String.join(".", c.path().subList(0, i)) + " in the batch is not a struct");
       }
       v = struct.getChild(c.path().get(i));
       if (v == null) {
@@ -60,12 +62,23 @@ public final class Batch {
     ArrowType expected = c.field().getType();
     ArrowType actual = v.getField().getType();
     if (!expected.equals(actual)) {
-      throw new IllegalArgumentException("column " + c.displayName() + " has type " + actual
-          + " in the batch, but the filter was bound to type " + expected);
+      throw new IllegalArgumentException(
+          "column "
+              + c.displayName()
+              + " has type "
+              + actual
+              + " in the batch, but the filter was bound to type "
+              + expected);
     }
     if (v.getValueCount() < rows) {
-      throw new IllegalArgumentException("column " + c.displayName() + " has "
-          + v.getValueCount() + " values, fewer than the batch's " + rows + " rows");
+      throw new IllegalArgumentException(
+          "column "
+              + c.displayName()
+              + " has "
+              + v.getValueCount()
+              + " values, fewer than the batch's "
+              + rows
+              + " rows");
     }
     return chain;
   }

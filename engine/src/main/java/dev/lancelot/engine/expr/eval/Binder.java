@@ -5,6 +5,7 @@ import dev.lancelot.engine.expr.Between;
 import dev.lancelot.engine.expr.BinaryLiteral;
 import dev.lancelot.engine.expr.BooleanColumn;
 import dev.lancelot.engine.expr.BooleanLiteral;
+import dev.lancelot.engine.expr.BooleanValue;
 import dev.lancelot.engine.expr.Column;
 import dev.lancelot.engine.expr.CompareOp;
 import dev.lancelot.engine.expr.Comparison;
@@ -19,7 +20,6 @@ import dev.lancelot.engine.expr.NullLiteral;
 import dev.lancelot.engine.expr.Or;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.StringLiteral;
-import dev.lancelot.engine.expr.BooleanValue;
 import dev.lancelot.engine.expr.TruthTest;
 import dev.lancelot.engine.expr.ValueBetween;
 import dev.lancelot.engine.expr.ValueComparison;
@@ -38,8 +38,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Turns a predicate into a {@link Kernel} tree for a schema: resolves columns, checks that each
- * literal fits its column and converts it to the column's representation (keys, bytes). All
- * type errors surface here, before any data is read.
+ * literal fits its column and converts it to the column's representation (keys, bytes). All type
+ * errors surface here, before any data is read.
  */
 public final class Binder {
   /** The kernel and the columns it reads ({@code columns.get(i).slot() == i}). */
@@ -55,7 +55,9 @@ public final class Binder {
     this.values = new ValueBinder(this, root.toSql());
   }
 
-  /** @throws FilterBindException if the predicate does not fit the schema */
+  /**
+   * @throws FilterBindException if the predicate does not fit the schema
+   */
   public static Result bind(Predicate predicate, Schema schema) {
     Binder b = new Binder(schema, predicate);
     Kernel kernel = b.kernel(predicate);
@@ -92,8 +94,9 @@ public final class Binder {
       return compare(column(c.column()), c.op(), c.value());
     } else if (p instanceof Between b) {
       BoundColumn c = column(b.column());
-      Kernel range = new Logic.And(List.of(
-          compare(c, CompareOp.GE, b.low()), compare(c, CompareOp.LE, b.high())));
+      Kernel range =
+          new Logic.And(
+              List.of(compare(c, CompareOp.GE, b.low()), compare(c, CompareOp.LE, b.high())));
       return b.negated() ? new Logic.Not(range) : range;
     } else if (p instanceof InList in) {
       Kernel k = in(column(in.column()), in.values());
@@ -103,16 +106,24 @@ public final class Binder {
     } else if (p instanceof Like like) {
       BoundColumn c = column(like.column());
       if (!c.kind().isString()) {
-        throw fail("LIKE applies to string columns, but column " + c.displayName()
-            + " has type " + TypeNames.of(c.field()), TypeNames.exampleFor(c.kind()));
+        throw fail(
+            "LIKE applies to string columns, but column "
+                + c.displayName()
+                + " has type "
+                + TypeNames.of(c.field()),
+            TypeNames.exampleFor(c.kind()));
       }
       Kernel k = new LikeKernel(c.slot(), LikePattern.compile(like.pattern()));
       return like.negated() ? new Logic.Not(k) : k;
     } else if (p instanceof BooleanColumn b) {
       BoundColumn c = column(b.column());
       if (c.kind() != ColumnKind.BOOL) {
-        throw fail("column " + c.displayName() + " has type " + TypeNames.of(c.field())
-            + ", not bool, so it cannot be a filter by itself",
+        throw fail(
+            "column "
+                + c.displayName()
+                + " has type "
+                + TypeNames.of(c.field())
+                + ", not bool, so it cannot be a filter by itself",
             "Compare it with a value, e.g. " + b.column().toSql() + " = ...");
       }
       return new BoolKernel(c.slot(), true, false);
@@ -125,8 +136,13 @@ public final class Binder {
   Kernel compare(BoundColumn c, CompareOp op, Literal lit) {
     ColumnKind kind = c.kind();
     if (kind == ColumnKind.OTHER) {
-      throw fail("column " + c.displayName() + " has type " + TypeNames.of(c.field())
-          + ", which filters cannot compare", TypeNames.exampleFor(kind));
+      throw fail(
+          "column "
+              + c.displayName()
+              + " has type "
+              + TypeNames.of(c.field())
+              + ", which filters cannot compare",
+          TypeNames.exampleFor(kind));
     }
     if (lit instanceof NullLiteral) {
       return Logic.Const.UNKNOWN; // any comparison with NULL is unknown, even for NULL values
@@ -150,8 +166,10 @@ public final class Binder {
     if (kind.isFloat()) {
       return KeyTest.floating(op, floatKey(c, lit));
     }
-    ExactNumber value = kind.isInteger() ? Coercions.number(c, lit, this::mismatch)
-        : Coercions.temporal(c, lit, this::mismatch);
+    ExactNumber value =
+        kind.isInteger()
+            ? Coercions.number(c, lit, this::mismatch)
+            : Coercions.temporal(c, lit, this::mismatch);
     IntegerRange range = IntegerRange.of(kind);
     return KeyTest.integral(op, value, range.min(), range.max(), kind == ColumnKind.UINT64);
   }
@@ -164,8 +182,8 @@ public final class Binder {
     return switch (c.kind()) {
       case FLOAT64 -> Keys.ofDouble(Coercions.toDouble(lit));
       case FLOAT32 -> Keys.ofFloat(Coercions.toFloat(lit));
-      default -> Keys.ofHalf(
-          org.apache.arrow.memory.util.Float16.toFloat16(Coercions.toFloat(lit)));
+      default ->
+          Keys.ofHalf(org.apache.arrow.memory.util.Float16.toFloat16(Coercions.toFloat(lit)));
     };
   }
 
@@ -182,8 +200,13 @@ public final class Binder {
   private Kernel in(BoundColumn c, List<Literal> values) {
     ColumnKind kind = c.kind();
     if (kind == ColumnKind.OTHER) {
-      throw fail("column " + c.displayName() + " has type " + TypeNames.of(c.field())
-          + ", which filters cannot compare", TypeNames.exampleFor(kind));
+      throw fail(
+          "column "
+              + c.displayName()
+              + " has type "
+              + TypeNames.of(c.field())
+              + ", which filters cannot compare",
+          TypeNames.exampleFor(kind));
     }
     boolean hasNull = false;
     List<Literal> present = new ArrayList<>();
@@ -195,12 +218,16 @@ public final class Binder {
       }
     }
     if (kind.hasKeys()) {
-      long[] keys = present.stream()
-          .map(v -> keyTest(c, CompareOp.EQ, v))
-          .filter(t -> t instanceof KeyTest.Range) // Always(false): equal to no value
-          .mapToLong(t -> ((KeyTest.Range) t).lo())
-          .distinct().toArray();
-      return keys.length == 0 ? nothingMatches(c, hasNull) : new KeySetKernel(c.slot(), keys, hasNull);
+      long[] keys =
+          present.stream()
+              .map(v -> keyTest(c, CompareOp.EQ, v))
+              .filter(t -> t instanceof KeyTest.Range) // Always(false): equal to no value
+              .mapToLong(t -> ((KeyTest.Range) t).lo())
+              .distinct()
+              .toArray();
+      return keys.length == 0
+          ? nothingMatches(c, hasNull)
+          : new KeySetKernel(c.slot(), keys, hasNull);
     } else if (kind == ColumnKind.BOOL) {
       boolean anyTrue = false;
       boolean anyFalse = false;
@@ -217,7 +244,9 @@ public final class Binder {
       return nothingMatches(c, hasNull);
     }
     List<byte[]> bytes = present.stream().map(v -> bytes(c, v)).toList();
-    return bytes.isEmpty() ? nothingMatches(c, hasNull) : new BytesSetKernel(c.slot(), bytes, hasNull);
+    return bytes.isEmpty()
+        ? nothingMatches(c, hasNull)
+        : new BytesSetKernel(c.slot(), bytes, hasNull);
   }
 
   /** An IN list no value can equal: FALSE for values, or UNKNOWN everywhere if it holds NULL. */
@@ -244,8 +273,14 @@ public final class Binder {
   }
 
   FilterBindException mismatch(BoundColumn c, Literal lit) {
-    return fail("column " + c.displayName() + " has type " + TypeNames.of(c.field())
-        + " and cannot be compared with " + TypeNames.of(lit), TypeNames.exampleFor(c.kind()));
+    return fail(
+        "column "
+            + c.displayName()
+            + " has type "
+            + TypeNames.of(c.field())
+            + " and cannot be compared with "
+            + TypeNames.of(lit),
+        TypeNames.exampleFor(c.kind()));
   }
 
   FilterBindException fail(String reason, String fix) {
@@ -262,9 +297,15 @@ public final class Binder {
     actual.add(field.getName());
     for (int i = 1; i < path.size(); i++) {
       if (!(field.getType() instanceof ArrowType.Struct)) {
-        throw fail("column " + String.join(".", actual) + " has type "
-            + TypeNames.of(field) + ", which has no fields, so " + column.toSql()
-            + " does not exist", "Refer to the column itself as " + String.join(".", actual));
+        throw fail(
+            "column "
+                + String.join(".", actual)
+                + " has type "
+                + TypeNames.of(field)
+                + ", which has no fields, so "
+                + column.toSql()
+                + " does not exist",
+            "Refer to the column itself as " + String.join(".", actual));
       }
       field = find(field.getChildren(), path.get(i), String.join(".", actual), column);
       actual.add(field.getName());
@@ -273,8 +314,8 @@ public final class Binder {
     if (existing != null) {
       return existing;
     }
-    BoundColumn bound = new BoundColumn(columns.size(), actual, field,
-        ColumnKind.of(field.getType()));
+    BoundColumn bound =
+        new BoundColumn(columns.size(), actual, field, ColumnKind.of(field.getType()));
     columns.put(actual, bound);
     return bound;
   }
@@ -290,20 +331,34 @@ public final class Binder {
     if (loose.size() == 1) {
       return loose.get(0);
     }
-    String where = parent == null ? "the schema has no column " + name
-        : "struct column " + parent + " has no field " + name;
+    String where =
+        parent == null
+            ? "the schema has no column " + name
+            : "struct column " + parent + " has no field " + name;
     if (loose.size() > 1) {
-      throw fail(where + "; " + loose.stream().map(Field::getName).collect(Collectors.joining(", "))
-          + " differ from it only in case", "Write the name with its exact case");
+      throw fail(
+          where
+              + "; "
+              + loose.stream().map(Field::getName).collect(Collectors.joining(", "))
+              + " differ from it only in case",
+          "Write the name with its exact case");
     }
     List<String> names = fields.stream().map(Field::getName).toList();
-    String listed = names.size() <= 50 ? String.join(", ", names)
-        : String.join(", ", names.subList(0, 50)) + ", ... (" + (names.size() - 50) + " more)";
+    String listed =
+        names.size() <= 50
+            ? String.join(", ", names)
+            : String.join(", ", names.subList(0, 50)) + ", ... (" + (names.size() - 50) + " more)";
     String fix = (parent == null ? "Available columns: " : "Its fields: ") + listed;
-    if (column.isNested() && parent == null && schema.getFields().stream()
-        .anyMatch(f -> f.getName().equals(String.join(".", column.path())))) {
-      fix = "A column named " + String.join(".", column.path()) + " exists; write it in backquotes: `"
-          + String.join(".", column.path()) + "`";
+    if (column.isNested()
+        && parent == null
+        && schema.getFields().stream()
+            .anyMatch(f -> f.getName().equals(String.join(".", column.path())))) {
+      fix =
+          "A column named "
+              + String.join(".", column.path())
+              + " exists; write it in backquotes: `"
+              + String.join(".", column.path())
+              + "`";
     }
     throw fail(where, fix);
   }

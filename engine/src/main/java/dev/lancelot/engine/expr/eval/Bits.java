@@ -3,9 +3,9 @@ package dev.lancelot.engine.expr.eval;
 import org.apache.arrow.memory.ArrowBuf;
 
 /**
- * Row bitsets as {@code long[]} words: row {@code i} is bit {@code i & 63} of word
- * {@code i >>> 6}, the layout of Arrow validity bitmaps read as little-endian longs. Bits at and
- * beyond the row count are always zero.
+ * Row bitsets as {@code long[]} words: row {@code i} is bit {@code i & 63} of word {@code i >>> 6},
+ * the layout of Arrow validity bitmaps read as little-endian longs. Bits at and beyond the row
+ * count are always zero.
  */
 public final class Bits {
   private Bits() {}

@@ -6,8 +6,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 
 /**
- * Sequential access to the bytes of a string or binary column: {@link #load(int)} copies one
- * row's bytes into the reusable {@link #bytes} scratch array. Not thread-safe; one per batch.
+ * Sequential access to the bytes of a string or binary column: {@link #load(int)} copies one row's
+ * bytes into the reusable {@link #bytes} scratch array. Not thread-safe; one per batch.
  */
 public abstract class ByteRows {
   /** Scratch holding the last loaded row in {@code [0, length)}; grows as needed. */
@@ -25,9 +25,10 @@ public abstract class ByteRows {
   public static ByteRows of(FieldVector vector, ColumnKind kind) {
     return switch (kind) {
       case UTF8, BINARY -> new Offsets32(vector.getOffsetBuffer(), vector.getDataBuffer());
-      case LARGE_UTF8, LARGE_BINARY -> new Offsets64(vector.getOffsetBuffer(), vector.getDataBuffer());
-      case FIXED_BINARY -> new Fixed(vector.getDataBuffer(),
-          ((FixedSizeBinaryVector) vector).getByteWidth());
+      case LARGE_UTF8, LARGE_BINARY ->
+          new Offsets64(vector.getOffsetBuffer(), vector.getDataBuffer());
+      case FIXED_BINARY ->
+          new Fixed(vector.getDataBuffer(), ((FixedSizeBinaryVector) vector).getByteWidth());
       case UTF8_VIEW, BINARY_VIEW -> new Views((BaseVariableWidthViewVector) vector);
       default -> throw new IllegalArgumentException("column kind " + kind + " has no bytes");
     };

@@ -4,8 +4,8 @@ import dev.lancelot.engine.expr.CompareOp;
 import java.util.Arrays;
 
 /**
- * A comparison on a string or binary column: byte-wise unsigned lexicographic order (for UTF-8
- * this is code point order, as in Arrow and Lance); a prefix sorts first.
+ * A comparison on a string or binary column: byte-wise unsigned lexicographic order (for UTF-8 this
+ * is code point order, as in Arrow and Lance); a prefix sorts first.
  */
 public record BytesCompareKernel(int slot, byte[] literal, CompareOp op) implements Kernel {
   public BytesCompareKernel {
@@ -37,7 +37,9 @@ public record BytesCompareKernel(int slot, byte[] literal, CompareOp op) impleme
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BytesCompareKernel k && k.slot == slot && k.op == op
+    return o instanceof BytesCompareKernel k
+        && k.slot == slot
+        && k.op == op
         && Arrays.equals(k.literal, literal);
   }
 
@@ -48,7 +50,12 @@ public record BytesCompareKernel(int slot, byte[] literal, CompareOp op) impleme
 
   @Override
   public String toString() {
-    return "BytesCompareKernel[slot=" + slot + ", op=" + op + ", literal="
-        + Arrays.toString(literal) + "]";
+    return "BytesCompareKernel[slot="
+        + slot
+        + ", op="
+        + op
+        + ", literal="
+        + Arrays.toString(literal)
+        + "]";
   }
 }

@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code column IN (...)} on a string or binary column. Values are bucketed by length so a row
- * is only compared with the literals of its own length.
+ * {@code column IN (...)} on a string or binary column. Values are bucketed by length so a row is
+ * only compared with the literals of its own length.
  */
 public final class BytesSetKernel implements Kernel {
   private final int slot;
@@ -75,7 +75,12 @@ public final class BytesSetKernel implements Kernel {
 
   @Override
   public String toString() {
-    return "BytesSetKernel[slot=" + slot + ", lengths=" + Arrays.toString(lengths)
-        + ", listHasNull=" + listHasNull + "]";
+    return "BytesSetKernel[slot="
+        + slot
+        + ", lengths="
+        + Arrays.toString(lengths)
+        + ", listHasNull="
+        + listHasNull
+        + "]";
   }
 }

@@ -10,8 +10,9 @@ import java.util.Locale;
  * A call of a {@link FilterFunction} on bound arguments; NULL in any argument gives NULL. String
  * functions work on UTF-8 and count characters as code points, as Lance (DataFusion) does.
  */
-record CallNode(FilterFunction function, List<ValueNode> arguments, ValueType type, String sql,
-    String filter) implements ValueNode {
+record CallNode(
+    FilterFunction function, List<ValueNode> arguments, ValueType type, String sql, String filter)
+    implements ValueNode {
 
   @Override
   public Values evaluate(Batch batch) {
@@ -28,8 +29,10 @@ record CallNode(FilterFunction function, List<ValueNode> arguments, ValueType ty
         for (int i = 0; i < n; i++) {
           if (out.isValid(i)) {
             String s = new String(a.bytes[i], StandardCharsets.UTF_8);
-            s = function == FilterFunction.LOWER ? s.toLowerCase(Locale.ROOT)
-                : s.toUpperCase(Locale.ROOT);
+            s =
+                function == FilterFunction.LOWER
+                    ? s.toLowerCase(Locale.ROOT)
+                    : s.toUpperCase(Locale.ROOT);
             r[i] = s.getBytes(StandardCharsets.UTF_8);
           }
         }
@@ -48,8 +51,10 @@ record CallNode(FilterFunction function, List<ValueNode> arguments, ValueType ty
         long[] r = new long[n];
         for (int i = 0; i < n; i++) {
           if (out.isValid(i)) {
-            r[i] = function == FilterFunction.OCTET_LENGTH ? a.bytes[i].length
-                : codePoints(a.bytes[i]);
+            r[i] =
+                function == FilterFunction.OCTET_LENGTH
+                    ? a.bytes[i].length
+                    : codePoints(a.bytes[i]);
           }
         }
         out.longs = r;
@@ -83,10 +88,17 @@ record CallNode(FilterFunction function, List<ValueNode> arguments, ValueType ty
     for (int i = 0; i < n; i++) {
       long v = a.longs[i];
       if (signed && out.isValid(i) && v == Numbers.minSigned(kind)) {
-        throw new FilterEvaluationException("Cannot evaluate filter \"" + filter + "\": " + sql
-            + " overflows: abs(" + v + ") does not fit " + type.name()
-            + ". Lance fails on this filter too; cast the argument to a wider type first,"
-            + " e.g. abs(CAST(x AS BIGINT))");
+        throw new FilterEvaluationException(
+            "Cannot evaluate filter \""
+                + filter
+                + "\": "
+                + sql
+                + " overflows: abs("
+                + v
+                + ") does not fit "
+                + type.name()
+                + ". Lance fails on this filter too; cast the argument to a wider type first,"
+                + " e.g. abs(CAST(x AS BIGINT))");
       }
       r[i] = signed && v < 0 ? -v : v;
     }

@@ -8,16 +8,17 @@ import java.util.regex.Pattern;
 
 /**
  * Converts a value to another type, as Arrow's cast (which Lance uses) does with errors on:
- * integers out of the target's range, floats that are NaN, infinite or out of range for an
- * integer target (others truncate toward zero), strings that are not numbers or bools. Which
- * conversions exist is decided by {@link ValueBinder}; implicit conversions (to a common type)
- * never fail.
+ * integers out of the target's range, floats that are NaN, infinite or out of range for an integer
+ * target (others truncate toward zero), strings that are not numbers or bools. Which conversions
+ * exist is decided by {@link ValueBinder}; implicit conversions (to a common type) never fail.
  */
 record CastNode(ValueNode child, ValueType type, String sql, String filter) implements ValueNode {
   /** Rust's float syntax: no spaces, no hex, optional exponent; inf, infinity and nan. */
   private static final Pattern FLOAT =
-      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?(inf|infinity|nan)",
+      Pattern.compile(
+          "[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?(inf|infinity|nan)",
           Pattern.CASE_INSENSITIVE);
+
   private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
 
   @Override
@@ -65,8 +66,10 @@ record CastNode(ValueNode child, ValueType type, String sql, String filter) impl
     } else if (to.isTemporal() && from.kind().isTemporal()) {
       long[] r = new long[n];
       for (int i = 0; i < n; i++) { // only date32 -> date64 is implicit
-        r[i] = from.kind() == ColumnKind.DATE32 && to == ColumnKind.DATE64
-            ? in.longs[i] * 86_400_000L : in.longs[i];
+        r[i] =
+            from.kind() == ColumnKind.DATE32 && to == ColumnKind.DATE64
+                ? in.longs[i] * 86_400_000L
+                : in.longs[i];
       }
       out.longs = r;
     } else {
@@ -89,14 +92,16 @@ record CastNode(ValueNode child, ValueType type, String sql, String filter) impl
       if (!INTEGER.matcher(s).matches()) {
         throw failure("the string '" + s + "'", to);
       }
-      return checked(new BigInteger(s.startsWith("+") ? s.substring(1) : s), "the string '" + s
-          + "'", to);
+      return checked(
+          new BigInteger(s.startsWith("+") ? s.substring(1) : s), "the string '" + s + "'", to);
     } else if (from == ColumnKind.BOOL) {
       return in.longs[i];
     }
     long v = in.longs[i];
-    BigInteger exact = from == ColumnKind.UINT64 ? new BigInteger(Long.toUnsignedString(v))
-        : BigInteger.valueOf(v);
+    BigInteger exact =
+        from == ColumnKind.UINT64
+            ? new BigInteger(Long.toUnsignedString(v))
+            : BigInteger.valueOf(v);
     return checked(exact, "the value " + exact, to);
   }
 
@@ -127,8 +132,10 @@ record CastNode(ValueNode child, ValueType type, String sql, String filter) impl
         d = Double.NaN;
       } else {
         // Parsed straight to the target precision: rounding once, as Rust's parse does.
-        d = to == ColumnKind.FLOAT64 ? Double.parseDouble(body)
-            : Numbers.round(to, Float.parseFloat(body));
+        d =
+            to == ColumnKind.FLOAT64
+                ? Double.parseDouble(body)
+                : Numbers.round(to, Float.parseFloat(body));
       }
       return negative ? Numbers.negate(d) : d;
     } else if (from == ColumnKind.BOOL) {
@@ -166,8 +173,15 @@ record CastNode(ValueNode child, ValueType type, String sql, String filter) impl
   }
 
   private FilterEvaluationException failure(String what, ColumnKind to) {
-    return new FilterEvaluationException("Cannot evaluate filter \"" + filter + "\": " + sql
-        + " cannot convert " + what + " to " + ValueType.of(to).name()
-        + ". Lance fails on this filter too; cast to a type that holds every value");
+    return new FilterEvaluationException(
+        "Cannot evaluate filter \""
+            + filter
+            + "\": "
+            + sql
+            + " cannot convert "
+            + what
+            + " to "
+            + ValueType.of(to).name()
+            + ". Lance fails on this filter too; cast to a type that holds every value");
   }
 }

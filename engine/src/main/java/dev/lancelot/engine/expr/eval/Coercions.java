@@ -11,8 +11,8 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.temporal.ChronoUnit;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /** Conversion of literals to the values of numeric and temporal columns. */
@@ -57,8 +57,8 @@ final class Coercions {
    *
    * <ul>
    *   <li>a date means midnight UTC;
-   *   <li>a timestamp literal is microsecond-precise: finer digits of its fraction are dropped.
-   *       It is UTC for a column without time zone, local time in the column's zone otherwise;
+   *   <li>a timestamp literal is microsecond-precise: finer digits of its fraction are dropped. It
+   *       is UTC for a column without time zone, local time in the column's zone otherwise;
    *   <li>against a timestamp column the literal is cast to the column's unit, truncating toward
    *       zero ({@code ts_s = timestamp '... 10:00:00.5'} matches 10:00:00);
    *   <li>against a date column the dates are compared as midnight timestamps, exactly.
@@ -74,8 +74,10 @@ final class Coercions {
     }
     LocalDateTime wallClock = t.value().truncatedTo(ChronoUnit.MICROS);
     Instant instant = wallClock.atZone(zone(c)).toInstant();
-    BigInteger micros = BigInteger.valueOf(instant.getEpochSecond()).multiply(MICROS_PER_SECOND)
-        .add(BigInteger.valueOf(instant.getNano() / 1000));
+    BigInteger micros =
+        BigInteger.valueOf(instant.getEpochSecond())
+            .multiply(MICROS_PER_SECOND)
+            .add(BigInteger.valueOf(instant.getNano() / 1000));
     BigInteger nanos = micros.multiply(NANOS_PER_MICRO);
     if (c.kind() != ColumnKind.TIMESTAMP) {
       return ExactNumber.ratio(nanos, unitNanos(c));
@@ -92,9 +94,14 @@ final class Coercions {
     try {
       return ZoneId.of(ts.getTimezone());
     } catch (DateTimeException e) {
-      throw new FilterBindException("Cannot apply filter on column " + c.displayName()
-          + ": its time zone \"" + ts.getTimezone() + "\" is not a zone id this engine knows ("
-          + e.getMessage() + "). Use a column without time zone or with an IANA zone id.");
+      throw new FilterBindException(
+          "Cannot apply filter on column "
+              + c.displayName()
+              + ": its time zone \""
+              + ts.getTimezone()
+              + "\" is not a zone id this engine knows ("
+              + e.getMessage()
+              + "). Use a column without time zone or with an IANA zone id.");
     }
   }
 
@@ -102,13 +109,15 @@ final class Coercions {
     ArrowType type = c.field().getType();
     if (type instanceof ArrowType.Date d) {
       return d.getUnit() == org.apache.arrow.vector.types.DateUnit.DAY
-          ? NANOS_PER_DAY : BigInteger.valueOf(1_000_000L);
+          ? NANOS_PER_DAY
+          : BigInteger.valueOf(1_000_000L);
     }
-    return BigInteger.valueOf(switch (((ArrowType.Timestamp) type).getUnit()) {
-      case SECOND -> 1_000_000_000L;
-      case MILLISECOND -> 1_000_000L;
-      case MICROSECOND -> 1_000L;
-      case NANOSECOND -> 1L;
-    });
+    return BigInteger.valueOf(
+        switch (((ArrowType.Timestamp) type).getUnit()) {
+          case SECOND -> 1_000_000_000L;
+          case MILLISECOND -> 1_000_000L;
+          case MICROSECOND -> 1_000L;
+          case NANOSECOND -> 1L;
+        });
   }
 }

@@ -4,8 +4,17 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /** How filters read a column of a given Arrow type. */
 public enum ColumnKind {
-  INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
-  FLOAT16, FLOAT32, FLOAT64,
+  INT8,
+  INT16,
+  INT32,
+  INT64,
+  UINT8,
+  UINT16,
+  UINT32,
+  UINT64,
+  FLOAT16,
+  FLOAT32,
+  FLOAT64,
   /** Days since the epoch (int32). */
   DATE32,
   /** Milliseconds since the epoch (int64). */
@@ -13,23 +22,29 @@ public enum ColumnKind {
   /** Units since the epoch (int64); unit and zone come from the type. */
   TIMESTAMP,
   BOOL,
-  UTF8, LARGE_UTF8, UTF8_VIEW,
-  BINARY, LARGE_BINARY, BINARY_VIEW, FIXED_BINARY,
+  UTF8,
+  LARGE_UTF8,
+  UTF8_VIEW,
+  BINARY,
+  LARGE_BINARY,
+  BINARY_VIEW,
+  FIXED_BINARY,
   /** Anything else: only IS [NOT] NULL applies. */
   OTHER;
 
   public static ColumnKind of(ArrowType type) {
     switch (type.getTypeID()) {
-      case Int: {
-        ArrowType.Int i = (ArrowType.Int) type;
-        return switch (i.getBitWidth()) {
-          case 8 -> i.getIsSigned() ? INT8 : UINT8;
-          case 16 -> i.getIsSigned() ? INT16 : UINT16;
-          case 32 -> i.getIsSigned() ? INT32 : UINT32;
-          case 64 -> i.getIsSigned() ? INT64 : UINT64;
-          default -> OTHER;
-        };
-      }
+      case Int:
+        {
+          ArrowType.Int i = (ArrowType.Int) type;
+          return switch (i.getBitWidth()) {
+            case 8 -> i.getIsSigned() ? INT8 : UINT8;
+            case 16 -> i.getIsSigned() ? INT16 : UINT16;
+            case 32 -> i.getIsSigned() ? INT32 : UINT32;
+            case 64 -> i.getIsSigned() ? INT64 : UINT64;
+            default -> OTHER;
+          };
+        }
       case FloatingPoint:
         return switch (((ArrowType.FloatingPoint) type).getPrecision()) {
           case HALF -> FLOAT16;
@@ -38,7 +53,8 @@ public enum ColumnKind {
         };
       case Date:
         return ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY
-            ? DATE32 : DATE64;
+            ? DATE32
+            : DATE64;
       case Timestamp:
         return TIMESTAMP;
       case Bool:

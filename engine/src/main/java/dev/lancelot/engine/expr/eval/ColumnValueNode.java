@@ -16,11 +16,12 @@ record ColumnValueNode(BoundColumn column, ValueType type) implements ValueNode 
       ArrowBuf data = batch.vector(slot).getDataBuffer();
       double[] d = new double[n];
       for (int i = 0; i < n; i++) {
-        d[i] = switch (kind) {
-          case FLOAT64 -> data.getDouble((long) i << 3);
-          case FLOAT32 -> data.getFloat((long) i << 2);
-          default -> Float16.toFloat(data.getShort((long) i << 1));
-        };
+        d[i] =
+            switch (kind) {
+              case FLOAT64 -> data.getDouble((long) i << 3);
+              case FLOAT32 -> data.getFloat((long) i << 2);
+              default -> Float16.toFloat(data.getShort((long) i << 1));
+            };
       }
       v.doubles = d;
     } else if (kind == ColumnKind.UINT64) {
@@ -49,8 +50,8 @@ record ColumnValueNode(BoundColumn column, ValueType type) implements ValueNode 
       }
       v.bytes = b;
     } else {
-      throw new IllegalStateException("column " + column.displayName() + " of kind " + kind
-          + " has no values");
+      throw new IllegalStateException(
+          "column " + column.displayName() + " of kind " + kind + " has no values");
     }
     return v;
   }

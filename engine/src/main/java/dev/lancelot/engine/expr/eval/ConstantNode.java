@@ -3,8 +3,9 @@ package dev.lancelot.engine.expr.eval;
 import java.util.Arrays;
 
 /** A literal, the same value on every row (or NULL on every row). */
-record ConstantNode(ValueType type, long longValue, double doubleValue, byte[] bytesValue,
-    String sql) implements ValueNode {
+record ConstantNode(
+    ValueType type, long longValue, double doubleValue, byte[] bytesValue, String sql)
+    implements ValueNode {
   @Override
   public Values evaluate(Batch batch) {
     int n = batch.rows();

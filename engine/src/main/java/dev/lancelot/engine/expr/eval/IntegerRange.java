@@ -17,7 +17,8 @@ record IntegerRange(BigInteger min, BigInteger max) {
       case UINT8 -> of(0, 0xFF);
       case UINT16 -> of(0, 0xFFFF);
       case UINT32 -> of(0, 0xFFFF_FFFFL);
-      case UINT64 -> new IntegerRange(BigInteger.ZERO, BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE));
+      case UINT64 ->
+          new IntegerRange(BigInteger.ZERO, BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE));
       default -> throw new IllegalArgumentException(kind + " is not integer-valued");
     };
   }

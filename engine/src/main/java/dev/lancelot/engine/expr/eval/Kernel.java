@@ -2,8 +2,8 @@ package dev.lancelot.engine.expr.eval;
 
 /**
  * Vectorised evaluation of a bound predicate over one batch, in SQL's three-valued logic. The
- * result is two disjoint row bitsets (see {@link Bits}): rows where the predicate is TRUE and
- * rows where it is UNKNOWN; every other row is FALSE. Kernels are immutable and thread-safe.
+ * result is two disjoint row bitsets (see {@link Bits}): rows where the predicate is TRUE and rows
+ * where it is UNKNOWN; every other row is FALSE. Kernels are immutable and thread-safe.
  */
 public interface Kernel {
   /**
@@ -13,12 +13,12 @@ public interface Kernel {
   void evaluate(Batch batch, long[] isTrue, long[] isUnknown);
 
   /**
-   * Finishes a leaf comparison: {@code match} says where the values satisfy the test; rows with
-   * a NULL value are UNKNOWN; with {@code listHasNull} (an IN list containing NULL) so are the
+   * Finishes a leaf comparison: {@code match} says where the values satisfy the test; rows with a
+   * NULL value are UNKNOWN; with {@code listHasNull} (an IN list containing NULL) so are the
    * non-matching rows.
    */
-  static void finish(Batch batch, int slot, long[] match, boolean listHasNull, long[] isTrue,
-      long[] isUnknown) {
+  static void finish(
+      Batch batch, int slot, long[] match, boolean listHasNull, long[] isTrue, long[] isUnknown) {
     long[] valid = batch.validity(slot);
     for (int w = 0; w < valid.length; w++) {
       long m = match[w] & valid[w];

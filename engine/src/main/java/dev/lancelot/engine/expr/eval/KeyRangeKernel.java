@@ -1,9 +1,9 @@
 package dev.lancelot.engine.expr.eval;
 
 /**
- * A comparison on a numeric or temporal column as a key range: values whose key lies in
- * {@code [lo, hi]} (signed) match, or with {@code negated} those outside it. Every comparison
- * operator maps to one such range (see {@link Keys}), e.g. {@code x < 5} is {@code [MIN, 4]}.
+ * A comparison on a numeric or temporal column as a key range: values whose key lies in {@code [lo,
+ * hi]} (signed) match, or with {@code negated} those outside it. Every comparison operator maps to
+ * one such range (see {@link Keys}), e.g. {@code x < 5} is {@code [MIN, 4]}.
  */
 public record KeyRangeKernel(int slot, long lo, long hi, boolean negated) implements Kernel {
   public KeyRangeKernel {

@@ -3,8 +3,8 @@ package dev.lancelot.engine.expr.eval;
 import java.util.Arrays;
 
 /**
- * {@code column IN (...)} on a numeric or temporal column: values whose key is one of
- * {@code keys} (sorted, distinct) match. With {@code listHasNull}, non-matching rows are UNKNOWN.
+ * {@code column IN (...)} on a numeric or temporal column: values whose key is one of {@code keys}
+ * (sorted, distinct) match. With {@code listHasNull}, non-matching rows are UNKNOWN.
  */
 public record KeySetKernel(int slot, long[] keys, boolean listHasNull) implements Kernel {
   private static final int LINEAR_MAX = 8;
@@ -45,7 +45,9 @@ public record KeySetKernel(int slot, long[] keys, boolean listHasNull) implement
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof KeySetKernel k && k.slot == slot && k.listHasNull == listHasNull
+    return o instanceof KeySetKernel k
+        && k.slot == slot
+        && k.listHasNull == listHasNull
         && Arrays.equals(k.keys, keys);
   }
 
@@ -56,7 +58,12 @@ public record KeySetKernel(int slot, long[] keys, boolean listHasNull) implement
 
   @Override
   public String toString() {
-    return "KeySetKernel[slot=" + slot + ", keys=" + Arrays.toString(keys) + ", listHasNull="
-        + listHasNull + "]";
+    return "KeySetKernel[slot="
+        + slot
+        + ", keys="
+        + Arrays.toString(keys)
+        + ", listHasNull="
+        + listHasNull
+        + "]";
   }
 }

@@ -15,25 +15,26 @@ sealed interface KeyTest {
   record Range(long lo, long hi, boolean negated) implements KeyTest {}
 
   /**
-   * A comparison on an integer-valued column whose values are the integers in
-   * {@code [min, max]}; {@code flipTopBit} maps values to keys for uint64.
+   * A comparison on an integer-valued column whose values are the integers in {@code [min, max]};
+   * {@code flipTopBit} maps values to keys for uint64.
    */
-  static KeyTest integral(CompareOp op, ExactNumber lit, BigInteger min, BigInteger max,
-      boolean flipTopBit) {
+  static KeyTest integral(
+      CompareOp op, ExactNumber lit, BigInteger min, BigInteger max, boolean flipTopBit) {
     if (!lit.isFinite()) {
       boolean above = lit.infinity() > 0; // the literal is above (or below) every value
-      return new Always(switch (op) {
-        case EQ -> false;
-        case NE -> true;
-        case LT, LE -> above;
-        case GT, GE -> !above;
-      });
+      return new Always(
+          switch (op) {
+            case EQ -> false;
+            case NE -> true;
+            case LT, LE -> above;
+            case GT, GE -> !above;
+          });
     }
     switch (op) {
       case EQ, NE -> {
         BigInteger value = lit.floor();
-        boolean representable = lit.isInteger()
-            && value.compareTo(min) >= 0 && value.compareTo(max) <= 0;
+        boolean representable =
+            lit.isInteger() && value.compareTo(min) >= 0 && value.compareTo(max) <= 0;
         if (!representable) {
           return new Always(op == CompareOp.NE);
         }

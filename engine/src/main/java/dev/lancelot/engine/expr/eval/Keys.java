@@ -10,9 +10,9 @@ import org.apache.arrow.vector.FieldVector;
  * <ul>
  *   <li>signed integers, dates, timestamps: the value itself;
  *   <li>uint8/16/32: the value (non-negative); uint64: the value with its top bit flipped;
- *   <li>floats: the IEEE bits with the magnitude bits flipped for negative numbers, which is
- *       Rust's {@code total_cmp} order used by Arrow and Lance: {@code -NaN < -inf < ... < -0.0 <
- *       +0.0 < ... < +inf < NaN}, NaNs equal only to NaNs with the same bits.
+ *   <li>floats: the IEEE bits with the magnitude bits flipped for negative numbers, which is Rust's
+ *       {@code total_cmp} order used by Arrow and Lance: {@code -NaN < -inf < ... < -0.0 < +0.0 <
+ *       ... < +inf < NaN}, NaNs equal only to NaNs with the same bits.
  * </ul>
  */
 public final class Keys {

@@ -10,15 +10,21 @@ import java.util.Arrays;
  * whatever it is ({@code \%}, {@code \_}, {@code \\}, {@code \a} = {@code a}); a backslash at the
  * very end is a literal backslash. Matching is case-sensitive and covers the whole value.
  *
- * <p>Common shapes get direct byte tests: exact, {@code prefix%}, {@code %suffix},
- * {@code %infix%}; anything else runs a wildcard matcher with single-star backtracking, linear in
- * practice and never exponential.
+ * <p>Common shapes get direct byte tests: exact, {@code prefix%}, {@code %suffix}, {@code %infix%};
+ * anything else runs a wildcard matcher with single-star backtracking, linear in practice and never
+ * exponential.
  */
 public final class LikePattern {
   private static final int ANY_RUN = -1; // %
   private static final int ANY_ONE = -2; // _
 
-  private enum Shape { EXACT, PREFIX, SUFFIX, CONTAINS, GENERAL }
+  private enum Shape {
+    EXACT,
+    PREFIX,
+    SUFFIX,
+    CONTAINS,
+    GENERAL
+  }
 
   private final Shape shape;
   private final byte[] text; // the literal bytes for the simple shapes
@@ -93,10 +99,11 @@ public final class LikePattern {
   public boolean matches(byte[] s, int length) {
     return switch (shape) {
       case EXACT -> length == text.length && Arrays.equals(s, 0, length, text, 0, length);
-      case PREFIX -> length >= text.length
-          && Arrays.equals(s, 0, text.length, text, 0, text.length);
-      case SUFFIX -> length >= text.length
-          && Arrays.equals(s, length - text.length, length, text, 0, text.length);
+      case PREFIX ->
+          length >= text.length && Arrays.equals(s, 0, text.length, text, 0, text.length);
+      case SUFFIX ->
+          length >= text.length
+              && Arrays.equals(s, length - text.length, length, text, 0, text.length);
       case CONTAINS -> indexOf(s, length) >= 0;
       case GENERAL -> wildcard(s, length);
     };
@@ -117,9 +124,9 @@ public final class LikePattern {
   }
 
   /**
-   * Greedy matching that remembers the last {@code %}: on a mismatch it lets that {@code %}
-   * swallow one more character and retries. Correct for {@code %}/{@code _} patterns because a
-   * later {@code %} can absorb anything an earlier one could.
+   * Greedy matching that remembers the last {@code %}: on a mismatch it lets that {@code %} swallow
+   * one more character and retries. Correct for {@code %}/{@code _} patterns because a later {@code
+   * %} can absorb anything an earlier one could.
    */
   private boolean wildcard(byte[] s, int length) {
     int[] p = program;

@@ -8,7 +8,9 @@ public final class Logic {
 
   /** The same answer for every row. */
   public enum Const implements Kernel {
-    TRUE, FALSE, UNKNOWN;
+    TRUE,
+    FALSE,
+    UNKNOWN;
 
     @Override
     public void evaluate(Batch batch, long[] isTrue, long[] isUnknown) {

@@ -28,7 +28,9 @@ final class Numbers {
   }
 
   static boolean isSigned(ColumnKind kind) {
-    return kind == ColumnKind.INT8 || kind == ColumnKind.INT16 || kind == ColumnKind.INT32
+    return kind == ColumnKind.INT8
+        || kind == ColumnKind.INT16
+        || kind == ColumnKind.INT32
         || kind == ColumnKind.INT64;
   }
 

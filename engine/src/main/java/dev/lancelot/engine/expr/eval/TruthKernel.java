@@ -10,11 +10,12 @@ record TruthKernel(Kernel condition, TruthTest.Truth truth, boolean negated) imp
     long[] u = new long[isTrue.length];
     condition.evaluate(batch, t, u);
     for (int w = 0; w < isTrue.length; w++) {
-      long hit = switch (truth) {
-        case TRUE -> t[w];
-        case FALSE -> ~(t[w] | u[w]);
-        case NULL -> u[w];
-      };
+      long hit =
+          switch (truth) {
+            case TRUE -> t[w];
+            case FALSE -> ~(t[w] | u[w]);
+            case NULL -> u[w];
+          };
       isTrue[w] = negated ? ~hit : hit;
     }
     Bits.clearTail(isTrue, batch.rows());

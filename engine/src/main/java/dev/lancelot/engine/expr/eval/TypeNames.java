@@ -22,7 +22,8 @@ final class TypeNames {
     } else if ((type instanceof ArrowType.List || type instanceof ArrowType.LargeList)
         && field.getChildren().size() == 1) {
       return (type instanceof ArrowType.List ? "list<" : "large_list<")
-          + of(field.getChildren().get(0)) + ">";
+          + of(field.getChildren().get(0))
+          + ">";
     }
     return of(type);
   }
@@ -37,12 +38,13 @@ final class TypeNames {
         case DOUBLE -> "float64";
       };
     } else if (type instanceof ArrowType.Timestamp t) {
-      String unit = switch (t.getUnit()) {
-        case SECOND -> "s";
-        case MILLISECOND -> "ms";
-        case MICROSECOND -> "us";
-        case NANOSECOND -> "ns";
-      };
+      String unit =
+          switch (t.getUnit()) {
+            case SECOND -> "s";
+            case MILLISECOND -> "ms";
+            case MICROSECOND -> "us";
+            case NANOSECOND -> "ns";
+          };
       return "timestamp(" + unit + (t.getTimezone() == null ? "" : ", " + t.getTimezone()) + ")";
     } else if (type instanceof ArrowType.Date d) {
       return d.getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? "date32" : "date64";

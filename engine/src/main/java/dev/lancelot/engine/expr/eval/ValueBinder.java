@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * kernels, with Lance's (DataFusion's) typing: the operands of arithmetic and comparisons meet in
  * the narrowest type holding both (any float wins over integers; {@code uint64} with a signed
  * integer is exact decimal arithmetic in Lance, which is refused here for arithmetic and compared
- * exactly). A column compared with a literal still goes to {@link Binder}'s kernels, which
- * scalar indexes understand.
+ * exactly). A column compared with a literal still goes to {@link Binder}'s kernels, which scalar
+ * indexes understand.
  */
 final class ValueBinder {
   private final Binder binder;
@@ -75,14 +75,18 @@ final class ValueBinder {
       ValueType common = ValueType.of(commonNumeric(ta.kind(), tb.kind()));
       a = implicit(a, common);
       b = implicit(b, common);
-      order = common.kind().isFloat() ? ValueCompareKernel.Order.FLOAT
-          : common.kind() == ColumnKind.UINT64 ? ValueCompareKernel.Order.UNSIGNED
-          : ValueCompareKernel.Order.SIGNED;
+      order =
+          common.kind().isFloat()
+              ? ValueCompareKernel.Order.FLOAT
+              : common.kind() == ColumnKind.UINT64
+                  ? ValueCompareKernel.Order.UNSIGNED
+                  : ValueCompareKernel.Order.SIGNED;
     } else if (ta.isBytes() && tb.isBytes()) {
       order = ValueCompareKernel.Order.BYTES;
     } else if (ta.kind() == ColumnKind.BOOL && tb.kind() == ColumnKind.BOOL) {
       order = ValueCompareKernel.Order.SIGNED;
-    } else if (ta.kind().isTemporal() && tb.kind().isTemporal()
+    } else if (ta.kind().isTemporal()
+        && tb.kind().isTemporal()
         && (ta.arrow().equals(tb.arrow()) || bothDates(ta, tb))) {
       if (!ta.arrow().equals(tb.arrow())) {
         a = implicit(a, ValueType.of(ColumnKind.DATE64));
@@ -90,9 +94,17 @@ final class ValueBinder {
       }
       order = ValueCompareKernel.Order.SIGNED;
     } else {
-      throw binder.fail(a.sql() + " has type " + ta.name() + " and " + b.sql() + " has type "
-          + tb.name() + ", which cannot be compared", "Compare values of the same kind (numbers"
-          + " with numbers, strings with strings, equal date or timestamp types), or CAST one side");
+      throw binder.fail(
+          a.sql()
+              + " has type "
+              + ta.name()
+              + " and "
+              + b.sql()
+              + " has type "
+              + tb.name()
+              + ", which cannot be compared",
+          "Compare values of the same kind (numbers"
+              + " with numbers, strings with strings, equal date or timestamp types), or CAST one side");
     }
     return new ValueCompareKernel(a, op, b, order);
   }
@@ -120,8 +132,9 @@ final class ValueBinder {
    * comparison into float16).
    */
   Kernel between(Expr value, Expr low, Expr high, boolean negated) {
-    Kernel range = new Logic.And(List.of(compare(value, CompareOp.GE, low),
-        compare(value, CompareOp.LE, high)));
+    Kernel range =
+        new Logic.And(
+            List.of(compare(value, CompareOp.GE, low), compare(value, CompareOp.LE, high)));
     return negated ? new Logic.Not(range) : range;
   }
 
@@ -140,8 +153,8 @@ final class ValueBinder {
 
   /**
    * The numeric type all of {@code operands} meet in, or null to compare pair by pair (any
-   * non-numeric operand, or uint64 with a signed integer). A literal compared with a column
-   * {@code value} counts with the column's type.
+   * non-numeric operand, or uint64 with a signed integer). A literal compared with a column {@code
+   * value} counts with the column's type.
    */
   private ValueType commonType(Expr value, List<Expr> operands) {
     ColumnKind common = null;
@@ -156,8 +169,9 @@ final class ValueBinder {
         return null;
       }
       ColumnKind k = t.kind();
-      if (common != null && ((common == ColumnKind.UINT64 && Numbers.isSigned(k))
-          || (k == ColumnKind.UINT64 && Numbers.isSigned(common)))) {
+      if (common != null
+          && ((common == ColumnKind.UINT64 && Numbers.isSigned(k))
+              || (k == ColumnKind.UINT64 && Numbers.isSigned(common)))) {
         return null;
       }
       common = common == null ? k : commonNumeric(common, k);
@@ -170,8 +184,8 @@ final class ValueBinder {
     if (v.type().isNull()) {
       return negated ? Logic.Const.FALSE : Logic.Const.TRUE;
     }
-    return new ValueTestKernel(v, negated ? ValueTestKernel.Test.IS_NOT_NULL
-        : ValueTestKernel.Test.IS_NULL, null, null);
+    return new ValueTestKernel(
+        v, negated ? ValueTestKernel.Test.IS_NOT_NULL : ValueTestKernel.Test.IS_NULL, null, null);
   }
 
   Kernel like(Expr value, String pattern, boolean negated, boolean ignoreCase) {
@@ -179,12 +193,18 @@ final class ValueBinder {
     if (v.type().isNull()) {
       return Logic.Const.UNKNOWN;
     } else if (!v.type().kind().isString() || v.type().isNull()) {
-      throw binder.fail((ignoreCase ? "ILIKE" : "LIKE") + " applies to strings, but " + v.sql()
-          + " has type " + v.type().name(), "Match a string column or expression");
+      throw binder.fail(
+          (ignoreCase ? "ILIKE" : "LIKE")
+              + " applies to strings, but "
+              + v.sql()
+              + " has type "
+              + v.type().name(),
+          "Match a string column or expression");
     }
-    Kernel k = ignoreCase
-        ? new ValueTestKernel(v, ValueTestKernel.Test.ILIKE, null, ilike(pattern))
-        : new ValueTestKernel(v, ValueTestKernel.Test.LIKE, LikePattern.compile(pattern), null);
+    Kernel k =
+        ignoreCase
+            ? new ValueTestKernel(v, ValueTestKernel.Test.ILIKE, null, ilike(pattern))
+            : new ValueTestKernel(v, ValueTestKernel.Test.LIKE, LikePattern.compile(pattern), null);
     return negated ? new Logic.Not(k) : k;
   }
 
@@ -193,9 +213,12 @@ final class ValueBinder {
     if (v.type().isNull()) {
       return Logic.Const.UNKNOWN;
     } else if (v.type().kind() != ColumnKind.BOOL) {
-      throw binder.fail(v.sql() + " has type " + v.type().name()
-          + ", not bool, so it cannot be a filter by itself", "Compare it with a value, e.g. "
-          + v.sql() + " = ...");
+      throw binder.fail(
+          v.sql()
+              + " has type "
+              + v.type().name()
+              + ", not bool, so it cannot be a filter by itself",
+          "Compare it with a value, e.g. " + v.sql() + " = ...");
     }
     return new ValueTestKernel(v, ValueTestKernel.Test.BOOL, null, null);
   }
@@ -206,8 +229,13 @@ final class ValueBinder {
     if (e instanceof Column c) {
       BoundColumn bc = binder.column(c);
       if (bc.kind() == ColumnKind.OTHER) {
-        throw binder.fail("column " + bc.displayName() + " has type " + TypeNames.of(bc.field())
-            + ", which filters cannot compute with", TypeNames.exampleFor(bc.kind()));
+        throw binder.fail(
+            "column "
+                + bc.displayName()
+                + " has type "
+                + TypeNames.of(bc.field())
+                + ", which filters cannot compute with",
+            TypeNames.exampleFor(bc.kind()));
       }
       return new ColumnValueNode(bc, new ValueType(bc.kind(), bc.field().getType()));
     } else if (e instanceof Literal lit) {
@@ -216,7 +244,8 @@ final class ValueBinder {
       ValueNode child = node(n.value());
       ValueType t = child.type();
       if (!t.isNull() && !(t.kind().isFloat() || Numbers.isSigned(t.kind()))) {
-        throw binder.fail("cannot negate " + child.sql() + " of type " + t.name(),
+        throw binder.fail(
+            "cannot negate " + child.sql() + " of type " + t.name(),
             "Negate signed integers and floats only, e.g. CAST(x AS BIGINT)");
       }
       return new ArithmeticNode(ArithmeticOp.SUBTRACT, child, null, t, e.toSql(), filter);
@@ -227,8 +256,8 @@ final class ValueBinder {
       if (l.type().isNull() || r.type().isNull()) {
         return new ConstantNode(ValueType.NULL, 0, 0, null, e.toSql());
       }
-      return new ArithmeticNode(a.op(), implicit(l, type), implicit(r, type), type, e.toSql(),
-          filter);
+      return new ArithmeticNode(
+          a.op(), implicit(l, type), implicit(r, type), type, e.toSql(), filter);
     } else if (e instanceof Cast c) {
       ValueNode child = node(c.value());
       ValueType to = castTarget(c.type());
@@ -247,20 +276,21 @@ final class ValueBinder {
     } else if (lit instanceof DoubleLiteral d) {
       return new ConstantNode(ValueType.FLOAT64, 0, d.value(), null, sql);
     } else if (lit instanceof StringLiteral s) {
-      return new ConstantNode(ValueType.UTF8, 0, 0, s.value().getBytes(StandardCharsets.UTF_8),
-          sql);
+      return new ConstantNode(
+          ValueType.UTF8, 0, 0, s.value().getBytes(StandardCharsets.UTF_8), sql);
     } else if (lit instanceof BinaryLiteral b) {
       return new ConstantNode(ValueType.BINARY, 0, 0, b.value(), sql);
     } else if (lit instanceof BooleanLiteral b) {
       return new ConstantNode(ValueType.BOOL, b.value() ? 1 : 0, 0, null, sql);
     } else if (lit instanceof DateLiteral d) {
-      return new ConstantNode(ValueType.of(ColumnKind.DATE32), d.value().toEpochDay(), 0, null,
-          sql);
+      return new ConstantNode(
+          ValueType.of(ColumnKind.DATE32), d.value().toEpochDay(), 0, null, sql);
     } else if (lit instanceof NullLiteral) {
       return new ConstantNode(ValueType.NULL, 0, 0, null, sql);
     }
-    throw binder.fail("the literal " + sql + " can only be compared with a date or timestamp"
-        + " column", "Compare a timestamp column with it directly, e.g. ts > " + sql);
+    throw binder.fail(
+        "the literal " + sql + " can only be compared with a date or timestamp" + " column",
+        "Compare a timestamp column with it directly, e.g. ts > " + sql);
   }
 
   private ValueType arithmeticType(ValueNode l, ValueNode r, Arithmetic a) {
@@ -268,28 +298,41 @@ final class ValueBinder {
     ValueType tr = r.type();
     for (ValueNode side : List.of(l, r)) {
       if (!side.type().isNull() && !side.type().isNumeric()) {
-        throw binder.fail("arithmetic (" + a.op().sql() + ") needs numbers, but " + side.sql()
-            + " has type " + side.type().name(), side.type().kind().isTemporal()
-            ? "Date and timestamp arithmetic is not supported; compare with a literal instead"
-            : "Use numeric columns or CAST the value to a number");
+        throw binder.fail(
+            "arithmetic ("
+                + a.op().sql()
+                + ") needs numbers, but "
+                + side.sql()
+                + " has type "
+                + side.type().name(),
+            side.type().kind().isTemporal()
+                ? "Date and timestamp arithmetic is not supported; compare with a literal instead"
+                : "Use numeric columns or CAST the value to a number");
       }
     }
     if (tl.isNull() || tr.isNull()) {
       return tl.isNull() ? tr : tl;
     }
-    boolean mixedUnsigned = (tl.kind() == ColumnKind.UINT64 && Numbers.isSigned(tr.kind()))
-        || (tr.kind() == ColumnKind.UINT64 && Numbers.isSigned(tl.kind()));
+    boolean mixedUnsigned =
+        (tl.kind() == ColumnKind.UINT64 && Numbers.isSigned(tr.kind()))
+            || (tr.kind() == ColumnKind.UINT64 && Numbers.isSigned(tl.kind()));
     if (mixedUnsigned) {
-      throw binder.fail(a.toSql() + " mixes uint64 with a signed integer, which Lance computes"
-          + " as a 20-digit decimal; this engine does not", "CAST one side, e.g. CAST("
-          + l.sql() + " AS BIGINT) or CAST(" + r.sql() + " AS BIGINT UNSIGNED)");
+      throw binder.fail(
+          a.toSql()
+              + " mixes uint64 with a signed integer, which Lance computes"
+              + " as a 20-digit decimal; this engine does not",
+          "CAST one side, e.g. CAST("
+              + l.sql()
+              + " AS BIGINT) or CAST("
+              + r.sql()
+              + " AS BIGINT UNSIGNED)");
     }
     return ValueType.of(commonNumeric(tl.kind(), tr.kind()));
   }
 
   /**
-   * DataFusion's numeric coercion: float64, float32, float16 win in that order; two integers
-   * meet in the narrowest integer type holding both ranges (uint64 with a signed type excluded).
+   * DataFusion's numeric coercion: float64, float32, float16 win in that order; two integers meet
+   * in the narrowest integer type holding both ranges (uint64 with a signed type excluded).
    */
   static ColumnKind commonNumeric(ColumnKind a, ColumnKind b) {
     if (a == b) {
@@ -365,8 +408,8 @@ final class ValueBinder {
 
   /**
    * {@code CAST(int_expr AS int_type)} compared with an integer literal the type holds is the
-   * comparison of {@code int_expr} itself: Lance's optimizer drops such casts (so no cast error
-   * is raised), and this engine does the same.
+   * comparison of {@code int_expr} itself: Lance's optimizer drops such casts (so no cast error is
+   * raised), and this engine does the same.
    */
   private Expr unwrapIntegerCast(Expr e, Expr other) {
     if (!(e instanceof Cast c) || !(other instanceof LongLiteral lit)) {
@@ -386,20 +429,21 @@ final class ValueBinder {
   }
 
   static ValueType castTarget(CastType type) {
-    return ValueType.of(switch (type) {
-      case TINYINT -> ColumnKind.INT8;
-      case SMALLINT -> ColumnKind.INT16;
-      case INT -> ColumnKind.INT32;
-      case BIGINT -> ColumnKind.INT64;
-      case TINYINT_UNSIGNED -> ColumnKind.UINT8;
-      case SMALLINT_UNSIGNED -> ColumnKind.UINT16;
-      case INT_UNSIGNED -> ColumnKind.UINT32;
-      case BIGINT_UNSIGNED -> ColumnKind.UINT64;
-      case FLOAT -> ColumnKind.FLOAT32;
-      case DOUBLE -> ColumnKind.FLOAT64;
-      case STRING -> ColumnKind.UTF8;
-      case BOOLEAN -> ColumnKind.BOOL;
-    });
+    return ValueType.of(
+        switch (type) {
+          case TINYINT -> ColumnKind.INT8;
+          case SMALLINT -> ColumnKind.INT16;
+          case INT -> ColumnKind.INT32;
+          case BIGINT -> ColumnKind.INT64;
+          case TINYINT_UNSIGNED -> ColumnKind.UINT8;
+          case SMALLINT_UNSIGNED -> ColumnKind.UINT16;
+          case INT_UNSIGNED -> ColumnKind.UINT32;
+          case BIGINT_UNSIGNED -> ColumnKind.UINT64;
+          case FLOAT -> ColumnKind.FLOAT32;
+          case DOUBLE -> ColumnKind.FLOAT64;
+          case STRING -> ColumnKind.UTF8;
+          case BOOLEAN -> ColumnKind.BOOL;
+        });
   }
 
   private void checkCast(ValueNode child, ValueType to, Cast c) {
@@ -421,8 +465,15 @@ final class ValueBinder {
       }
     }
     if (!ok) {
-      throw binder.fail(c.toSql() + " converts " + from.name() + " to " + c.type().sql()
-          + ", which is not supported" + why, "See docs/filters.md for the supported casts");
+      throw binder.fail(
+          c.toSql()
+              + " converts "
+              + from.name()
+              + " to "
+              + c.type().sql()
+              + ", which is not supported"
+              + why,
+          "See docs/filters.md for the supported casts");
     }
   }
 
@@ -451,8 +502,9 @@ final class ValueBinder {
       case ABS -> {
         ValueType t = args.get(0).type();
         if (!t.isNull() && !t.isNumeric()) {
-          throw binder.fail("abs needs a number, but " + args.get(0).sql() + " has type "
-              + t.name(), "Pass a numeric column or expression");
+          throw binder.fail(
+              "abs needs a number, but " + args.get(0).sql() + " has type " + t.name(),
+              "Pass a numeric column or expression");
         }
         type = t.isNull() ? ValueType.INT64 : t;
       }
@@ -464,11 +516,19 @@ final class ValueBinder {
   private void requireArgs(Call call, List<ValueNode> args, boolean strings, boolean binaries) {
     for (ValueNode a : args) {
       ValueType t = a.type();
-      boolean ok = t.isNull() || (strings && t.kind().isString() && !t.isNull())
-          || (binaries && t.kind().isBinary() && !t.isNull());
+      boolean ok =
+          t.isNull()
+              || (strings && t.kind().isString() && !t.isNull())
+              || (binaries && t.kind().isBinary() && !t.isNull());
       if (!ok) {
-        throw binder.fail(call.function().sql() + " needs " + (binaries ? "strings or binaries"
-            : "strings") + ", but " + a.sql() + " has type " + t.name(),
+        throw binder.fail(
+            call.function().sql()
+                + " needs "
+                + (binaries ? "strings or binaries" : "strings")
+                + ", but "
+                + a.sql()
+                + " has type "
+                + t.name(),
             "CAST it to STRING first, e.g. " + call.function().sql() + "(CAST(x AS STRING))");
       }
     }
@@ -493,7 +553,7 @@ final class ValueBinder {
         regex.append(Pattern.quote(new String(Character.toChars(c))));
       }
     }
-    return Pattern.compile(regex.toString(),
-        Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.DOTALL);
+    return Pattern.compile(
+        regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.DOTALL);
   }
 }

@@ -4,9 +4,9 @@ import dev.lancelot.engine.expr.CompareOp;
 import java.util.Arrays;
 
 /**
- * {@code left op right} on two computed values of a common type (see {@link ValueBinder}):
- * UNKNOWN where either is NULL. Floats compare in IEEE total order, strings and binaries
- * byte-wise, bools with false before true.
+ * {@code left op right} on two computed values of a common type (see {@link ValueBinder}): UNKNOWN
+ * where either is NULL. Floats compare in IEEE total order, strings and binaries byte-wise, bools
+ * with false before true.
  */
 record ValueCompareKernel(ValueNode left, CompareOp op, ValueNode right, Order order)
     implements Kernel {

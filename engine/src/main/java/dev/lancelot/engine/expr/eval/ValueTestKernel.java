@@ -1,15 +1,20 @@
 package dev.lancelot.engine.expr.eval;
 
 /**
- * Row tests on a computed value: {@code IS [NOT] NULL} (never UNKNOWN), {@code [NOT] LIKE} /
- * {@code ILIKE} on strings, or a bool value used as a condition; the latter two are UNKNOWN on
- * NULL.
+ * Row tests on a computed value: {@code IS [NOT] NULL} (never UNKNOWN), {@code [NOT] LIKE} / {@code
+ * ILIKE} on strings, or a bool value used as a condition; the latter two are UNKNOWN on NULL.
  */
-record ValueTestKernel(ValueNode value, Test test, LikePattern like,
-    java.util.regex.Pattern ilike) implements Kernel {
+record ValueTestKernel(ValueNode value, Test test, LikePattern like, java.util.regex.Pattern ilike)
+    implements Kernel {
 
   /** Which test. NOT LIKE wraps a LIKE test in {@link Logic.Not}. */
-  enum Test { IS_NULL, IS_NOT_NULL, LIKE, ILIKE, BOOL }
+  enum Test {
+    IS_NULL,
+    IS_NOT_NULL,
+    LIKE,
+    ILIKE,
+    BOOL
+  }
 
   @Override
   public void evaluate(Batch batch, long[] isTrue, long[] isUnknown) {
@@ -47,8 +52,8 @@ record ValueTestKernel(ValueNode value, Test test, LikePattern like,
   private boolean matches(Values v, int i) {
     return switch (test) {
       case LIKE -> like.matches(v.bytes[i], v.bytes[i].length);
-      case ILIKE -> ilike.matcher(
-          new String(v.bytes[i], java.nio.charset.StandardCharsets.UTF_8)).matches();
+      case ILIKE ->
+          ilike.matcher(new String(v.bytes[i], java.nio.charset.StandardCharsets.UTF_8)).matches();
       default -> v.longs[i] != 0;
     };
   }

@@ -16,32 +16,36 @@ record ValueType(ColumnKind kind, ArrowType arrow) {
   static final ValueType BINARY = of(ColumnKind.BINARY);
 
   static ValueType of(ColumnKind kind) {
-    ArrowType arrow = switch (kind) {
-      case INT8 -> new ArrowType.Int(8, true);
-      case INT16 -> new ArrowType.Int(16, true);
-      case INT32 -> new ArrowType.Int(32, true);
-      case INT64 -> new ArrowType.Int(64, true);
-      case UINT8 -> new ArrowType.Int(8, false);
-      case UINT16 -> new ArrowType.Int(16, false);
-      case UINT32 -> new ArrowType.Int(32, false);
-      case UINT64 -> new ArrowType.Int(64, false);
-      case FLOAT16 -> new ArrowType.FloatingPoint(
-          org.apache.arrow.vector.types.FloatingPointPrecision.HALF);
-      case FLOAT32 -> new ArrowType.FloatingPoint(
-          org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE);
-      case FLOAT64 -> new ArrowType.FloatingPoint(
-          org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE);
-      case BOOL -> ArrowType.Bool.INSTANCE;
-      case UTF8 -> ArrowType.Utf8.INSTANCE;
-      case LARGE_UTF8 -> ArrowType.LargeUtf8.INSTANCE;
-      case UTF8_VIEW -> ArrowType.Utf8View.INSTANCE;
-      case BINARY -> ArrowType.Binary.INSTANCE;
-      case LARGE_BINARY -> ArrowType.LargeBinary.INSTANCE;
-      case BINARY_VIEW -> ArrowType.BinaryView.INSTANCE;
-      case DATE32 -> new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY);
-      case DATE64 -> new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.MILLISECOND);
-      default -> throw new IllegalArgumentException("no default Arrow type for " + kind);
-    };
+    ArrowType arrow =
+        switch (kind) {
+          case INT8 -> new ArrowType.Int(8, true);
+          case INT16 -> new ArrowType.Int(16, true);
+          case INT32 -> new ArrowType.Int(32, true);
+          case INT64 -> new ArrowType.Int(64, true);
+          case UINT8 -> new ArrowType.Int(8, false);
+          case UINT16 -> new ArrowType.Int(16, false);
+          case UINT32 -> new ArrowType.Int(32, false);
+          case UINT64 -> new ArrowType.Int(64, false);
+          case FLOAT16 ->
+              new ArrowType.FloatingPoint(
+                  org.apache.arrow.vector.types.FloatingPointPrecision.HALF);
+          case FLOAT32 ->
+              new ArrowType.FloatingPoint(
+                  org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE);
+          case FLOAT64 ->
+              new ArrowType.FloatingPoint(
+                  org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE);
+          case BOOL -> ArrowType.Bool.INSTANCE;
+          case UTF8 -> ArrowType.Utf8.INSTANCE;
+          case LARGE_UTF8 -> ArrowType.LargeUtf8.INSTANCE;
+          case UTF8_VIEW -> ArrowType.Utf8View.INSTANCE;
+          case BINARY -> ArrowType.Binary.INSTANCE;
+          case LARGE_BINARY -> ArrowType.LargeBinary.INSTANCE;
+          case BINARY_VIEW -> ArrowType.BinaryView.INSTANCE;
+          case DATE32 -> new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY);
+          case DATE64 -> new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.MILLISECOND);
+          default -> throw new IllegalArgumentException("no default Arrow type for " + kind);
+        };
     return new ValueType(kind, arrow);
   }
 

@@ -2,10 +2,10 @@ package dev.lancelot.engine.expr.eval;
 
 /**
  * The values of one computed expression over the rows of a batch. Exactly one array holds them,
- * chosen by the type: {@link #longs} for integers (uint64 as its raw bits), bools (0 or 1),
- * dates and timestamps; {@link #doubles} for floats (float16/32 widened exactly, NaN signs kept);
- * {@link #bytes} for strings (UTF-8) and binaries. {@link #valid} has a bit per non-NULL row (see
- * {@link Bits}); the value slots of NULL rows are unspecified.
+ * chosen by the type: {@link #longs} for integers (uint64 as its raw bits), bools (0 or 1), dates
+ * and timestamps; {@link #doubles} for floats (float16/32 widened exactly, NaN signs kept); {@link
+ * #bytes} for strings (UTF-8) and binaries. {@link #valid} has a bit per non-NULL row (see {@link
+ * Bits}); the value slots of NULL rows are unspecified.
  */
 final class Values {
   final ValueType type;

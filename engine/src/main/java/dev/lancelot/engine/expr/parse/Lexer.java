@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits filter SQL into tokens. Strings use {@code ''} (or {@code ""}) to escape their quote
- * and nothing else, so a backslash is an ordinary character, as in Lance's dialect.
+ * Splits filter SQL into tokens. Strings use {@code ''} (or {@code ""}) to escape their quote and
+ * nothing else, so a backslash is an ordinary character, as in Lance's dialect.
  */
 public final class Lexer {
   private final String filter;
@@ -102,7 +102,9 @@ public final class Lexer {
       default:
         break;
     }
-    throw new FilterParseException(filter, start,
+    throw new FilterParseException(
+        filter,
+        start,
         "unexpected character '" + new String(Character.toChars(filter.codePointAt(start))) + "'");
   }
 
@@ -158,8 +160,8 @@ public final class Lexer {
       }
     }
     String what = quote == '`' ? "quoted name" : "string literal";
-    throw new FilterParseException(filter, tokenStart,
-        "unterminated " + what + " (missing closing " + quote + ")");
+    throw new FilterParseException(
+        filter, tokenStart, "unterminated " + what + " (missing closing " + quote + ")");
   }
 
   private static boolean isDigit(char c) {

@@ -4,8 +4,8 @@ package dev.lancelot.engine.expr.parse;
  * A token of filter SQL.
  *
  * @param type its category
- * @param text the value: a name or string with quoting removed, a number's digits, hex digits,
- *     or the operator as written
+ * @param text the value: a name or string with quoting removed, a number's digits, hex digits, or
+ *     the operator as written
  * @param position 0-based index of its first character in the filter
  */
 public record Token(TokenType type, String text, int position) {

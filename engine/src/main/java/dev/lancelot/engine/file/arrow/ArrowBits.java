@@ -54,11 +54,20 @@ final class ArrowBits {
     }
   }
 
-  /** Copies {@code n} bits like {@link #copyBits} but also clears destination bits that are 0 in the source. */
+  /**
+   * Copies {@code n} bits like {@link #copyBits} but also clears destination bits that are 0 in the
+   * source.
+   */
   static void overwriteBits(ByteBuffer src, long srcBit, ArrowBuf dst, long dstBit, int n) {
     if ((srcBit + n + 7) / 8 > src.limit()) {
-      throw DecodeException.corrupt("bit buffer of " + src.limit() + " bytes is too short for bits [" + srcBit + ", "
-          + (srcBit + n) + ")");
+      throw DecodeException.corrupt(
+          "bit buffer of "
+              + src.limit()
+              + " bytes is too short for bits ["
+              + srcBit
+              + ", "
+              + (srcBit + n)
+              + ")");
     }
     int b = 0;
     if ((srcBit & 7) == 0 && (dstBit & 7) == 0) {
@@ -82,16 +91,22 @@ final class ArrowBits {
   }
 
   /**
-   * Copies {@code n} bits from {@code src} (starting at bit {@code srcBit} of byte 0 of the
-   * buffer) to {@code dst} at bit {@code dstBit}, OR-ing into bits that are currently zero.
+   * Copies {@code n} bits from {@code src} (starting at bit {@code srcBit} of byte 0 of the buffer)
+   * to {@code dst} at bit {@code dstBit}, OR-ing into bits that are currently zero.
    */
   static void copyBits(ByteBuffer src, long srcBit, ArrowBuf dst, long dstBit, int n) {
     if (n <= 0) {
       return;
     }
     if ((srcBit + n + 7) / 8 > src.limit()) {
-      throw DecodeException.corrupt("bit buffer of " + src.limit() + " bytes is too short for bits [" + srcBit + ", "
-          + (srcBit + n) + ")");
+      throw DecodeException.corrupt(
+          "bit buffer of "
+              + src.limit()
+              + " bytes is too short for bits ["
+              + srcBit
+              + ", "
+              + (srcBit + n)
+              + ")");
     }
     if ((srcBit & 7) == 0 && (dstBit & 7) == 0) {
       int bytes = n >>> 3;

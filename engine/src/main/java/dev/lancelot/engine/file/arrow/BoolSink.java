@@ -32,9 +32,11 @@ final class BoolSink implements ColumnSink {
 
   @Override
   public void append(Values values, int from, int n, short[] defs, int defFrom) {
-    if (!(values instanceof FixedValues fixed) || (fixed.bitsPerValue() != 1 && fixed.bitsPerValue() != 8)) {
-      throw DecodeException.corrupt("expected 1-bit values for a boolean column but decoded "
-          + FixedWidthSink.describe(values));
+    if (!(values instanceof FixedValues fixed)
+        || (fixed.bitsPerValue() != 1 && fixed.bitsPerValue() != 8)) {
+      throw DecodeException.corrupt(
+          "expected 1-bit values for a boolean column but decoded "
+              + FixedWidthSink.describe(values));
     }
     ensure(size + n);
     if (fixed.bitsPerValue() == 8) {
@@ -45,7 +47,8 @@ final class BoolSink implements ColumnSink {
         }
       }
     } else {
-      ArrowBits.copyBits(fixed.data(), (long) fixed.offset() * 8 + from, vector.getDataBuffer(), size, n);
+      ArrowBits.copyBits(
+          fixed.data(), (long) fixed.offset() * 8 + from, vector.getDataBuffer(), size, n);
     }
     if (defs == null) {
       ArrowBits.setRange(vector.getValidityBuffer(), size, n);

@@ -7,20 +7,23 @@ import java.util.Arrays;
 /**
  * The offsets and validity of a top-level list whose items are the leaf itself (canonical layers
  * item/list, e.g. {@code list<int32>}), built as the levels arrive instead of being buffered and
- * unravelled at the end. Canonical levels of such a column: 0 valid item, 1 null item, 2 null
- * list, 3 empty list; an entry with repetition level 1 starts a list (a row), one with 0 adds an
- * item to the current list.
+ * unravelled at the end. Canonical levels of such a column: 0 valid item, 1 null item, 2 null list,
+ * 3 empty list; an entry with repetition level 1 starts a list (a row), one with 0 adds an item to
+ * the current list.
  */
 final class DirectList {
   private static final int NULL_LIST = 2;
   private static final int EMPTY_LIST = 3;
+
   /** Levels below this one have an item behind them. */
   private static final int FIRST_SPECIAL = 2;
 
   /** Offsets of the lists so far ({@code lists + 1} of them valid once finished). */
   private int[] offsets;
+
   /** 1 per valid list, 0 per null one. */
   private byte[] valid;
+
   private int lists;
   private int items;
 
@@ -71,7 +74,8 @@ final class DirectList {
       int d = def == null ? 0 : def[i];
       if (r != 0) {
         if (d > EMPTY_LIST || r != 1) {
-          throw DecodeException.corrupt("level (rep " + r + ", def " + d + ") out of range for a list column");
+          throw DecodeException.corrupt(
+              "level (rep " + r + ", def " + d + ") out of range for a list column");
         }
         off[l] = current;
         val[l] = (byte) (d == NULL_LIST ? 0 : 1);
@@ -89,12 +93,19 @@ final class DirectList {
   }
 
   /**
-   * Level entries of a list page given by their row starts: the lists starting at entries
-   * {@code rowStarts[firstStart..endStart)}, with {@code rowItems} the items before each of those
-   * entries, and the items {@code [fromItem, toItem)} of the span. {@code def} (canonical, null
-   * for zeros) gives each list's validity.
+   * Level entries of a list page given by their row starts: the lists starting at entries {@code
+   * rowStarts[firstStart..endStart)}, with {@code rowItems} the items before each of those entries,
+   * and the items {@code [fromItem, toItem)} of the span. {@code def} (canonical, null for zeros)
+   * gives each list's validity.
    */
-  void rows(short[] def, int[] rowStarts, int[] rowItems, int firstStart, int endStart, int fromItem, int toItem) {
+  void rows(
+      short[] def,
+      int[] rowStarts,
+      int[] rowItems,
+      int firstStart,
+      int endStart,
+      int fromItem,
+      int toItem) {
     int n = endStart - firstStart;
     ensure(n);
     int base = items - fromItem;

@@ -48,11 +48,18 @@ final class FixedWidthSink implements ColumnSink {
   @Override
   public void append(Values values, int from, int n, short[] defs, int defFrom) {
     if (!(values instanceof FixedValues fixed) || fixed.bitsPerValue() != width * 8) {
-      throw DecodeException.corrupt("expected " + (width * 8) + "-bit values for a " + vector.getField().getType()
-          + " column but decoded " + describe(values));
+      throw DecodeException.corrupt(
+          "expected "
+              + (width * 8)
+              + "-bit values for a "
+              + vector.getField().getType()
+              + " column but decoded "
+              + describe(values));
     }
     ensure(size + n);
-    vector.getDataBuffer().setBytes((long) size * width, fixed.data(), fixed.offset() + from * width, n * width);
+    vector
+        .getDataBuffer()
+        .setBytes((long) size * width, fixed.data(), fixed.offset() + from * width, n * width);
     if (defs == null) {
       ArrowBits.setRange(vector.getValidityBuffer(), size, n);
     } else {

@@ -46,16 +46,25 @@ final class FslSink implements ColumnSink {
   @Override
   public void append(Values values, int from, int n, short[] defs, int defFrom) {
     if (!(values instanceof FslValues fsl) || fsl.dimension() != dimension) {
-      throw DecodeException.corrupt("expected fixed-size lists of " + dimension + " items but decoded "
-          + (values instanceof FslValues f ? "lists of " + f.dimension() : FixedWidthSink.describe(values)));
+      throw DecodeException.corrupt(
+          "expected fixed-size lists of "
+              + dimension
+              + " items but decoded "
+              + (values instanceof FslValues f
+                  ? "lists of " + f.dimension()
+                  : FixedWidthSink.describe(values)));
     }
     ensure(size + n);
     int childStart = child.size();
     child.append(fsl.items(), from * dimension, n * dimension, null, 0);
     if (fsl.validity() != null) {
       ArrowBuf childValidity = vector.getDataVector().getValidityBuffer();
-      ArrowBits.overwriteBits(fsl.validity(), fsl.validityBitOffset() + (long) from * dimension, childValidity,
-          childStart, n * dimension);
+      ArrowBits.overwriteBits(
+          fsl.validity(),
+          fsl.validityBitOffset() + (long) from * dimension,
+          childValidity,
+          childStart,
+          n * dimension);
     }
     ArrowBuf validity = vector.getValidityBuffer();
     if (defs == null) {

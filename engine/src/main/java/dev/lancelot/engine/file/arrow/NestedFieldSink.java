@@ -14,13 +14,13 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * A top-level struct or (large) list field: its leaves' values are decoded straight into the
- * leaf vectors of the field's vector tree, their levels are buffered, and {@link #finish()}
- * builds the validity and offsets of every struct and list above them.
+ * A top-level struct or (large) list field: its leaves' values are decoded straight into the leaf
+ * vectors of the field's vector tree, their levels are buffered, and {@link #finish()} builds the
+ * validity and offsets of every struct and list above them.
  *
- * <p>Assembly goes bottom-up. A struct's validity, and a list's offsets and validity, come from
- * the levels of the first leaf below it (every leaf below a node carries the same levels for the
- * node and its ancestors), unravelled with {@link Unraveler}; each leaf's levels are therefore
+ * <p>Assembly goes bottom-up. A struct's validity, and a list's offsets and validity, come from the
+ * levels of the first leaf below it (every leaf below a node carries the same levels for the node
+ * and its ancestors), unravelled with {@link Unraveler}; each leaf's levels are therefore
  * unravelled only up to the highest node it is the first leaf of.
  */
 final class NestedFieldSink implements FieldSink {
@@ -40,7 +40,9 @@ final class NestedFieldSink implements FieldSink {
   }
 
   static boolean isNested(ArrowType type) {
-    return type instanceof ArrowType.Struct || type instanceof ArrowType.List || type instanceof ArrowType.LargeList;
+    return type instanceof ArrowType.Struct
+        || type instanceof ArrowType.List
+        || type instanceof ArrowType.LargeList;
   }
 
   private void collect(FieldVector v, List<Boolean> ancestors, int capacity) {
@@ -50,7 +52,8 @@ final class NestedFieldSink implements FieldSink {
       for (int i = 0; i < ancestors.size(); i++) {
         kinds[i + 1] = ancestors.get(ancestors.size() - 1 - i);
       }
-      leaves.add(new NestedLeafSink(Sinks.wrap(v, capacity, true), CanonicalLevels.of(kinds), capacity));
+      leaves.add(
+          new NestedLeafSink(Sinks.wrap(v, capacity, true), CanonicalLevels.of(kinds), capacity));
       return;
     }
     List<FieldVector> children = v.getChildrenFromFields();
@@ -74,7 +77,9 @@ final class NestedFieldSink implements FieldSink {
     return leaves.get(i);
   }
 
-  /** A node assembled: the unraveler of its first leaf (positioned above the node) and its length. */
+  /**
+   * A node assembled: the unraveler of its first leaf (positioned above the node) and its length.
+   */
   private record Built(Unraveler unraveler, int count) {}
 
   @Override
@@ -99,16 +104,28 @@ final class NestedFieldSink implements FieldSink {
         if (first == null) {
           first = b;
         } else if (b.count() != first.count()) {
-          throw DecodeException.corrupt("struct fields of " + v.getField().getName() + " decoded to " + first.count()
-              + " and " + b.count() + " entries");
+          throw DecodeException.corrupt(
+              "struct fields of "
+                  + v.getField().getName()
+                  + " decoded to "
+                  + first.count()
+                  + " and "
+                  + b.count()
+                  + " entries");
         }
       }
       Unraveler.Validity validity = first.unraveler().structValidity();
       if (validity.count() != first.count()) {
-        throw DecodeException.corrupt("struct " + v.getField().getName() + " has " + validity.count()
-            + " entries but its fields " + first.count());
+        throw DecodeException.corrupt(
+            "struct "
+                + v.getField().getName()
+                + " has "
+                + validity.count()
+                + " entries but its fields "
+                + first.count());
       }
-      NestedVectors.loadStruct(s, validity.bits(), validity.count(), validity.nullCount(), allocator);
+      NestedVectors.loadStruct(
+          s, validity.bits(), validity.count(), validity.nullCount(), allocator);
       return new Built(first.unraveler(), validity.count());
     }
     if (v instanceof ListVector || v instanceof LargeListVector) {
@@ -125,8 +142,14 @@ final class NestedFieldSink implements FieldSink {
     Unraveler u = new Unraveler(leaf.levels(), leaf.scheme());
     int items = u.countItems();
     if (items != leaf.size()) {
-      throw DecodeException.corrupt("leaf " + v.getField().getName() + " has levels for " + items + " items but "
-          + leaf.size() + " values");
+      throw DecodeException.corrupt(
+          "leaf "
+              + v.getField().getName()
+              + " has levels for "
+              + items
+              + " items but "
+              + leaf.size()
+              + " values");
     }
     u.skipLeaf();
     return new Built(u, items);
@@ -136,8 +159,14 @@ final class NestedFieldSink implements FieldSink {
   private Built buildDirect(FieldVector v, NestedLeafSink leaf) {
     DirectList d = leaf.direct();
     if (d.items() != leaf.size()) {
-      throw DecodeException.corrupt("list " + v.getField().getName() + " has levels for " + d.items()
-          + " items but " + leaf.size() + " values");
+      throw DecodeException.corrupt(
+          "list "
+              + v.getField().getName()
+              + " has levels for "
+              + d.items()
+              + " items but "
+              + leaf.size()
+              + " values");
     }
     NestedVectors.loadList(v, d.offsets(), d.bits(), d.lists(), d.nulls(), allocator);
     return new Built(null, d.lists());

@@ -11,8 +11,10 @@ final class NestedLeafSink implements ColumnSink {
   private final ColumnSink values;
   private final CanonicalLevels scheme;
   private final LevelBuffer levels;
+
   /** Non-null for the items of a top-level list: its offsets are built as levels arrive. */
   private final DirectList direct;
+
   /** The last page scheme found equal to {@link #scheme}. */
   private CanonicalLevels lastScheme;
 
@@ -23,7 +25,9 @@ final class NestedLeafSink implements ColumnSink {
     this.levels = direct == null ? new LevelBuffer(scheme.numLists() > 0, capacity) : null;
   }
 
-  /** The list built directly from the levels, or null when they are buffered in {@link #levels()}. */
+  /**
+   * The list built directly from the levels, or null when they are buffered in {@link #levels()}.
+   */
   DirectList direct() {
     return direct;
   }
@@ -51,20 +55,30 @@ final class NestedLeafSink implements ColumnSink {
     }
   }
 
-  /** Fails unless the page's scheme is the column's (pages hand over the same instance each time). */
+  /**
+   * Fails unless the page's scheme is the column's (pages hand over the same instance each time).
+   */
   @SuppressWarnings("ReferenceEquality") // identity is the fast path; equals() decides
   private void checkScheme(CanonicalLevels pageScheme) {
     if (pageScheme != lastScheme) {
       if (!pageScheme.equals(scheme)) {
-        throw DecodeException.corrupt("page layers " + pageScheme + " do not match the column's nesting " + scheme);
+        throw DecodeException.corrupt(
+            "page layers " + pageScheme + " do not match the column's nesting " + scheme);
       }
       lastScheme = pageScheme;
     }
   }
 
   @Override
-  public boolean appendListRows(CanonicalLevels pageScheme, short[] def, int[] rowStarts, int[] rowItems,
-      int firstStart, int endStart, int fromItem, int toItem) {
+  public boolean appendListRows(
+      CanonicalLevels pageScheme,
+      short[] def,
+      int[] rowStarts,
+      int[] rowItems,
+      int firstStart,
+      int endStart,
+      int fromItem,
+      int toItem) {
     if (direct == null) {
       return false;
     }

@@ -19,7 +19,8 @@ public final class NestedVectors {
   private NestedVectors() {}
 
   /** Sets a struct's validity and length ({@code count} entries, {@code nulls} of them null). */
-  public static void loadStruct(StructVector s, byte[] bits, int count, int nulls, BufferAllocator allocator) {
+  public static void loadStruct(
+      StructVector s, byte[] bits, int count, int nulls, BufferAllocator allocator) {
     ArrowBuf validity = bitmap(allocator, bits, count);
     try {
       s.loadFieldBuffers(new ArrowFieldNode(count, nulls), List.of(validity));
@@ -30,37 +31,56 @@ public final class NestedVectors {
   }
 
   /**
-   * Sets a list's validity, offsets ({@code count + 1}, from 0) and length; works for
-   * {@link ListVector} and {@link LargeListVector}.
+   * Sets a list's validity, offsets ({@code count + 1}, from 0) and length; works for {@link
+   * ListVector} and {@link LargeListVector}.
    */
-  public static void loadList(FieldVector v, long[] offsets, byte[] bits, int count, int nulls,
-      BufferAllocator allocator) {
-    loadList(v, bits, count, nulls, allocator, (off, large) -> {
-      for (int i = 0; i <= count; i++) {
-        if (large) {
-          off.setLong(8L * i, offsets[i]);
-        } else {
-          if (offsets[i] > Integer.MAX_VALUE) {
-            throw DecodeException.unsupported("more than 2^31 list items in one batch; use a smaller batch size");
+  public static void loadList(
+      FieldVector v, long[] offsets, byte[] bits, int count, int nulls, BufferAllocator allocator) {
+    loadList(
+        v,
+        bits,
+        count,
+        nulls,
+        allocator,
+        (off, large) -> {
+          for (int i = 0; i <= count; i++) {
+            if (large) {
+              off.setLong(8L * i, offsets[i]);
+            } else {
+              if (offsets[i] > Integer.MAX_VALUE) {
+                throw DecodeException.unsupported(
+                    "more than 2^31 list items in one batch; use a smaller batch size");
+              }
+              off.setInt(4L * i, (int) offsets[i]);
+            }
           }
-          off.setInt(4L * i, (int) offsets[i]);
-        }
-      }
-    });
+        });
   }
 
-  /** {@link #loadList(FieldVector, long[], byte[], int, int, BufferAllocator)} for offsets that fit an int. */
-  public static void loadList(FieldVector v, int[] offsets, byte[] bits, int count, int nulls,
-      BufferAllocator allocator) {
-    loadList(v, bits, count, nulls, allocator, (off, large) -> {
-      if (large) {
-        for (int i = 0; i <= count; i++) {
-          off.setLong(8L * i, offsets[i]);
-        }
-      } else {
-        off.nioBuffer(0, (count + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(offsets, 0, count + 1);
-      }
-    });
+  /**
+   * {@link #loadList(FieldVector, long[], byte[], int, int, BufferAllocator)} for offsets that fit
+   * an int.
+   */
+  public static void loadList(
+      FieldVector v, int[] offsets, byte[] bits, int count, int nulls, BufferAllocator allocator) {
+    loadList(
+        v,
+        bits,
+        count,
+        nulls,
+        allocator,
+        (off, large) -> {
+          if (large) {
+            for (int i = 0; i <= count; i++) {
+              off.setLong(8L * i, offsets[i]);
+            }
+          } else {
+            off.nioBuffer(0, (count + 1) * 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .asIntBuffer()
+                .put(offsets, 0, count + 1);
+          }
+        });
   }
 
   /** Writes {@code count + 1} offsets into a buffer of 8-byte ({@code large}) or 4-byte entries. */
@@ -68,7 +88,12 @@ public final class NestedVectors {
     void write(ArrowBuf offsets, boolean large);
   }
 
-  private static void loadList(FieldVector v, byte[] bits, int count, int nulls, BufferAllocator allocator,
+  private static void loadList(
+      FieldVector v,
+      byte[] bits,
+      int count,
+      int nulls,
+      BufferAllocator allocator,
       OffsetWriter writer) {
     boolean large = v instanceof LargeListVector;
     if (!large && !(v instanceof ListVector)) {

@@ -79,13 +79,18 @@ public final class Sinks {
     if (!allocate) {
       throw DecodeException.unsupported("fixed-size lists of " + vector.getField().getType());
     }
-    if (vector instanceof BaseVariableWidthVector || vector instanceof BaseLargeVariableWidthVector) {
+    if (vector instanceof BaseVariableWidthVector
+        || vector instanceof BaseLargeVariableWidthVector) {
       return new VarWidthSink(vector, capacity);
     }
     if (vector instanceof NullVector nulls) {
       return new NullSink(nulls);
     }
-    throw DecodeException.unsupported("reading Arrow type " + vector.getField().getType() + " ("
-        + vector.getClass().getSimpleName() + ")");
+    throw DecodeException.unsupported(
+        "reading Arrow type "
+            + vector.getField().getType()
+            + " ("
+            + vector.getClass().getSimpleName()
+            + ")");
   }
 }

@@ -9,8 +9,8 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Strings and binary with 32-bit (utf8, binary) or 64-bit (large_utf8, large_binary) offsets.
- * The value bytes of a run are copied with one {@code setBytes}; offsets are rebased in a loop.
+ * Strings and binary with 32-bit (utf8, binary) or 64-bit (large_utf8, large_binary) offsets. The
+ * value bytes of a run are copied with one {@code setBytes}; offsets are rebased in a loop.
  */
 final class VarWidthSink implements ColumnSink {
   private final FieldVector vector;
@@ -42,8 +42,9 @@ final class VarWidthSink implements ColumnSink {
       offsets().setLong((long) row * 8, value);
     } else {
       if (value > Integer.MAX_VALUE) {
-        throw DecodeException.unsupported("more than 2 GiB of string data in one batch; use a large_string"
-            + " column or a smaller batch size");
+        throw DecodeException.unsupported(
+            "more than 2 GiB of string data in one batch; use a large_string"
+                + " column or a smaller batch size");
       }
       offsets().setInt((long) row * 4, (int) value);
     }
@@ -54,7 +55,8 @@ final class VarWidthSink implements ColumnSink {
       if (large) {
         ((BaseLargeVariableWidthVector) vector).reallocDataBuffer();
       } else {
-        ((BaseVariableWidthVector) vector).reallocDataBuffer(Math.max(needed, data().capacity() * 2));
+        ((BaseVariableWidthVector) vector)
+            .reallocDataBuffer(Math.max(needed, data().capacity() * 2));
       }
     }
   }
@@ -92,15 +94,24 @@ final class VarWidthSink implements ColumnSink {
   @Override
   public void append(Values values, int from, int n, short[] defs, int defFrom) {
     if (!(values instanceof VarValues var)) {
-      throw DecodeException.corrupt("expected variable-width values for a " + vector.getField().getType()
-          + " column but decoded " + FixedWidthSink.describe(values));
+      throw DecodeException.corrupt(
+          "expected variable-width values for a "
+              + vector.getField().getType()
+              + " column but decoded "
+              + FixedWidthSink.describe(values));
     }
     long start = var.offset(from);
     long end = var.offset(from + n);
     long bytes = end - start;
     if (bytes < 0 || end > var.data().limit()) {
-      throw DecodeException.corrupt("value bytes [" + start + ", " + end + ") lie outside a buffer of "
-          + var.data().limit() + " bytes");
+      throw DecodeException.corrupt(
+          "value bytes ["
+              + start
+              + ", "
+              + end
+              + ") lie outside a buffer of "
+              + var.data().limit()
+              + " bytes");
     }
     ensureRows(size + n);
     ensureData(dataSize + bytes);

@@ -9,6 +9,7 @@ public final class Bitpacking {
 
   /**
    * InlineBitpacking: one chunk of at most 1024 values. Layout:
+   *
    * <pre>
    *   [T-bit word] bit width W
    *   [T-bit words x 1024*W/T] FastLanes-packed values (the tail of a short chunk is zero padding)
@@ -16,28 +17,41 @@ public final class Bitpacking {
    */
   public static FixedValues decodeInline(int typeBits, ByteBuffer chunk, int numValues) {
     if (numValues > 1024) {
-      throw DecodeException.corrupt("an inline bit-packed chunk holds at most 1024 values, not " + numValues);
+      throw DecodeException.corrupt(
+          "an inline bit-packed chunk holds at most 1024 values, not " + numValues);
     }
     int bytes = typeBits / 8;
     if (chunk.limit() < bytes) {
-      throw DecodeException.corrupt("inline bit-packed chunk of " + chunk.limit() + " bytes has no bit width");
+      throw DecodeException.corrupt(
+          "inline bit-packed chunk of " + chunk.limit() + " bytes has no bit width");
     }
-    long width = switch (typeBits) {
-      case 8 -> Byte.toUnsignedLong(chunk.get(0));
-      case 16 -> Short.toUnsignedLong(chunk.getShort(0));
-      case 32 -> Integer.toUnsignedLong(chunk.getInt(0));
-      case 64 -> chunk.getLong(0);
-      default -> throw DecodeException.unsupported("inline bit-packing of " + typeBits + "-bit values");
-    };
+    long width =
+        switch (typeBits) {
+          case 8 -> Byte.toUnsignedLong(chunk.get(0));
+          case 16 -> Short.toUnsignedLong(chunk.getShort(0));
+          case 32 -> Integer.toUnsignedLong(chunk.getInt(0));
+          case 64 -> chunk.getLong(0);
+          default ->
+              throw DecodeException.unsupported(
+                  "inline bit-packing of " + typeBits + "-bit values");
+        };
     if (width < 0 || width > typeBits) {
-      throw DecodeException.corrupt("inline bit-packed chunk declares bit width " + width + " for "
-          + typeBits + "-bit values");
+      throw DecodeException.corrupt(
+          "inline bit-packed chunk declares bit width "
+              + width
+              + " for "
+              + typeBits
+              + "-bit values");
     }
     int w = (int) width;
     int numWords = FastLanes.packedWords(typeBits, w);
     if (bytes + (long) numWords * bytes > chunk.limit()) {
-      throw DecodeException.corrupt("bit-packed block needs " + (numWords * bytes) + " bytes but only "
-          + (chunk.limit() - bytes) + " remain");
+      throw DecodeException.corrupt(
+          "bit-packed block needs "
+              + (numWords * bytes)
+              + " bytes but only "
+              + (chunk.limit() - bytes)
+              + " remain");
     }
     ByteBuffer in = chunk.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(bytes);
     ByteBuffer out = ByteBuffer.allocate(1024 * bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -74,11 +88,12 @@ public final class Bitpacking {
 
   /**
    * OutOfLineBitpacking: a whole buffer packed with one bit width W (given by the encoding).
-   * Layout: {@code floor(n/1024)} FastLanes blocks of {@code 1024*W/T} T-bit words, then, if
-   * {@code n % 1024 != 0}, either one more zero-padded block or the remaining values unpacked as
-   * plain T-bit words (the writer picks whichever is smaller; the buffer length tells which).
+   * Layout: {@code floor(n/1024)} FastLanes blocks of {@code 1024*W/T} T-bit words, then, if {@code
+   * n % 1024 != 0}, either one more zero-padded block or the remaining values unpacked as plain
+   * T-bit words (the writer picks whichever is smaller; the buffer length tells which).
    */
-  public static FixedValues decodeOutOfLine(int typeBits, int width, ByteBuffer buf, int numValues) {
+  public static FixedValues decodeOutOfLine(
+      int typeBits, int width, ByteBuffer buf, int numValues) {
     if (typeBits == 16) {
       short[] values = decodeOutOfLine16(width, buf, numValues);
       ByteBuffer out = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
@@ -87,8 +102,12 @@ public final class Bitpacking {
     }
     int bytes = typeBits / 8;
     if (buf.limit() % bytes != 0) {
-      throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit()
-          + " bytes is not a whole number of " + typeBits + "-bit words");
+      throw DecodeException.corrupt(
+          "out-of-line bit-packed buffer of "
+              + buf.limit()
+              + " bytes is not a whole number of "
+              + typeBits
+              + "-bit words");
     }
     int wordsPerBlock = (1024 * width + typeBits - 1) / typeBits;
     int totalWords = buf.limit() / bytes;
@@ -97,11 +116,18 @@ public final class Bitpacking {
     boolean rawTail = tail > 0 && totalWords == wholeBlocks * wordsPerBlock + tail;
     int blocksToUnpack = wholeBlocks + (tail > 0 && !rawTail ? 1 : 0);
     if ((long) blocksToUnpack * wordsPerBlock + (rawTail ? tail : 0) > totalWords) {
-      throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit() + " bytes is too short for "
-          + numValues + " values of " + width + " bits");
+      throw DecodeException.corrupt(
+          "out-of-line bit-packed buffer of "
+              + buf.limit()
+              + " bytes is too short for "
+              + numValues
+              + " values of "
+              + width
+              + " bits");
     }
-    ByteBuffer out = ByteBuffer.allocate(blocksToUnpack * 1024 * bytes + (rawTail ? tail * bytes : 0))
-        .order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer out =
+        ByteBuffer.allocate(blocksToUnpack * 1024 * bytes + (rawTail ? tail * bytes : 0))
+            .order(ByteOrder.LITTLE_ENDIAN);
     for (int b = 0; b < blocksToUnpack; b++) {
       FastLanes.unpack(typeBits, width, buf, b * wordsPerBlock * bytes, out, b * 1024 * bytes);
     }
@@ -121,8 +147,10 @@ public final class Bitpacking {
    */
   public static short[] decodeOutOfLine16(int width, ByteBuffer buf, int numValues) {
     if (buf.limit() % 2 != 0) {
-      throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit()
-          + " bytes is not a whole number of 16-bit words");
+      throw DecodeException.corrupt(
+          "out-of-line bit-packed buffer of "
+              + buf.limit()
+              + " bytes is not a whole number of 16-bit words");
     }
     FastLanes.checkWidth(16, width);
     int wordsPerBlock = (1024 * width + 15) / 16;
@@ -132,8 +160,14 @@ public final class Bitpacking {
     boolean rawTail = tail > 0 && totalWords == wholeBlocks * wordsPerBlock + tail;
     int blocksToUnpack = wholeBlocks + (tail > 0 && !rawTail ? 1 : 0);
     if ((long) blocksToUnpack * wordsPerBlock + (rawTail ? tail : 0) > totalWords) {
-      throw DecodeException.corrupt("out-of-line bit-packed buffer of " + buf.limit() + " bytes is too short for "
-          + numValues + " values of " + width + " bits");
+      throw DecodeException.corrupt(
+          "out-of-line bit-packed buffer of "
+              + buf.limit()
+              + " bytes is too short for "
+              + numValues
+              + " values of "
+              + width
+              + " bits");
     }
     int numWords = blocksToUnpack * wordsPerBlock + (rawTail ? tail : 0);
     short[] words = new short[numWords];

@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds decoders from {@code lance.encodings21.CompressiveEncoding} trees. Each structural
- * layout uses a different family: mini-block chunks, self-contained blocks (levels and
- * dictionaries), and per-value decoders for full-zip pages. An encoding a family cannot decode
- * fails with a {@link DecodeException} naming it ({@link #describe}).
+ * Builds decoders from {@code lance.encodings21.CompressiveEncoding} trees. Each structural layout
+ * uses a different family: mini-block chunks, self-contained blocks (levels and dictionaries), and
+ * per-value decoders for full-zip pages. An encoding a family cannot decode fails with a {@link
+ * DecodeException} naming it ({@link #describe}).
  */
 public final class Codecs {
   private Codecs() {}
@@ -20,8 +20,14 @@ public final class Codecs {
   /** A little-endian view of {@code [from, from + len)} positioned at 0. */
   public static ByteBuffer slice(ByteBuffer buf, int from, int len) {
     if (from < 0 || len < 0 || from + len > buf.limit()) {
-      throw DecodeException.corrupt("range [" + from + ", " + (from + len) + ") lies outside a buffer of "
-          + buf.limit() + " bytes");
+      throw DecodeException.corrupt(
+          "range ["
+              + from
+              + ", "
+              + (from + len)
+              + ") lies outside a buffer of "
+              + buf.limit()
+              + " bytes");
     }
     return buf.slice(from, len).order(ByteOrder.LITTLE_ENDIAN);
   }
@@ -31,57 +37,64 @@ public final class Codecs {
   /** Decoder of mini-block chunk values. */
   public static MiniBlockDecoder miniBlock(CompressiveEncoding e) {
     switch (e.getCompressionCase()) {
-      case FLAT: {
-        int bits = flatBits(e);
-        rejectBufferCompression(e);
-        return (bufs, n) -> new FixedValues(bufs.get(0), 0, bits, n);
-      }
-      case VARIABLE: {
-        int width = offsetWidth(e);
-        return (bufs, n) -> new VarValues(bufs.get(0), bufs.get(0), 0, width, n).validate();
-      }
-      case INLINE_BITPACKING: {
-        int bits = typeBits((int) e.getInlineBitpacking().getUncompressedBitsPerValue(), e);
-        if (e.getInlineBitpacking().hasValues()) {
-          throw DecodeException.unsupported(describe(e) + " with compressed values");
+      case FLAT:
+        {
+          int bits = flatBits(e);
+          rejectBufferCompression(e);
+          return (bufs, n) -> new FixedValues(bufs.get(0), 0, bits, n);
         }
-        return (bufs, n) -> Bitpacking.decodeInline(bits, bufs.get(0), n);
-      }
-      case RLE: {
-        CompressiveEncoding values = e.getRle().getValues();
-        CompressiveEncoding lengths = e.getRle().getRunLengths();
-        if (!values.hasFlat() || !lengths.hasFlat() || flatBits(lengths) != 8) {
-          throw DecodeException.unsupported(describe(e));
+      case VARIABLE:
+        {
+          int width = offsetWidth(e);
+          return (bufs, n) -> new VarValues(bufs.get(0), bufs.get(0), 0, width, n).validate();
         }
-        int bits = flatBits(values);
-        return (bufs, n) -> Rle.decode(bits, bufs.get(0), bufs.get(1), n);
-      }
-      case FSST: {
-        Fsst fsst = Fsst.fromSymbolTable(e.getFsst().getSymbolTable().asReadOnlyByteBuffer());
-        MiniBlockDecoder inner = miniBlock(e.getFsst().getValues());
-        return (bufs, n) -> fsst.decode(asVar(inner.decode(bufs, n), e));
-      }
+      case INLINE_BITPACKING:
+        {
+          int bits = typeBits((int) e.getInlineBitpacking().getUncompressedBitsPerValue(), e);
+          if (e.getInlineBitpacking().hasValues()) {
+            throw DecodeException.unsupported(describe(e) + " with compressed values");
+          }
+          return (bufs, n) -> Bitpacking.decodeInline(bits, bufs.get(0), n);
+        }
+      case RLE:
+        {
+          CompressiveEncoding values = e.getRle().getValues();
+          CompressiveEncoding lengths = e.getRle().getRunLengths();
+          if (!values.hasFlat() || !lengths.hasFlat() || flatBits(lengths) != 8) {
+            throw DecodeException.unsupported(describe(e));
+          }
+          int bits = flatBits(values);
+          return (bufs, n) -> Rle.decode(bits, bufs.get(0), bufs.get(1), n);
+        }
+      case FSST:
+        {
+          Fsst fsst = Fsst.fromSymbolTable(e.getFsst().getSymbolTable().asReadOnlyByteBuffer());
+          MiniBlockDecoder inner = miniBlock(e.getFsst().getValues());
+          return (bufs, n) -> fsst.decode(asVar(inner.decode(bufs, n), e));
+        }
       case FIXED_SIZE_LIST:
         return fixedSizeListMiniBlock(e);
-      case GENERAL: {
-        CompressionScheme scheme = e.getGeneral().getCompression().getScheme();
-        MiniBlockDecoder inner = miniBlock(e.getGeneral().getValues());
-        return (bufs, n) -> {
-          List<ByteBuffer> copy = new ArrayList<>(bufs);
-          ByteBuffer first = bufs.get(0);
-          byte[] raw = GeneralCompression.decompress(scheme, first, 0, first.limit());
-          copy.set(0, ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN));
-          return inner.decode(copy, n);
-        };
-      }
-      case BYTE_STREAM_SPLIT: {
-        CompressiveEncoding values = e.getByteStreamSplit().getValues();
-        if (!values.hasFlat()) {
-          throw DecodeException.unsupported(describe(e));
+      case GENERAL:
+        {
+          CompressionScheme scheme = e.getGeneral().getCompression().getScheme();
+          MiniBlockDecoder inner = miniBlock(e.getGeneral().getValues());
+          return (bufs, n) -> {
+            List<ByteBuffer> copy = new ArrayList<>(bufs);
+            ByteBuffer first = bufs.get(0);
+            byte[] raw = GeneralCompression.decompress(scheme, first, 0, first.limit());
+            copy.set(0, ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN));
+            return inner.decode(copy, n);
+          };
         }
-        int bits = flatBits(values);
-        return (bufs, n) -> byteStreamSplit(bufs.get(0), bits, n);
-      }
+      case BYTE_STREAM_SPLIT:
+        {
+          CompressiveEncoding values = e.getByteStreamSplit().getValues();
+          if (!values.hasFlat()) {
+            throw DecodeException.unsupported(describe(e));
+          }
+          int bits = flatBits(values);
+          return (bufs, n) -> byteStreamSplit(bufs.get(0), bits, n);
+        }
       default:
         throw DecodeException.unsupported("mini-block encoding " + describe(e));
     }
@@ -110,19 +123,27 @@ public final class Codecs {
     };
   }
 
-  private static Values buildFsl(List<FixedSizeList> layers, ByteBuffer[] validity, ByteBuffer data, int dataOffset,
-      int itemBits, int n) {
+  private static Values buildFsl(
+      List<FixedSizeList> layers,
+      ByteBuffer[] validity,
+      ByteBuffer data,
+      int dataOffset,
+      int itemBits,
+      int n) {
     long[] counts = new long[layers.size() + 1];
     counts[0] = n;
     for (int i = 0; i < layers.size(); i++) {
       counts[i + 1] = counts[i] * layers.get(i).getItemsPerValue();
     }
     if (counts[layers.size()] > Integer.MAX_VALUE) {
-      throw DecodeException.corrupt("fixed-size list chunk with " + counts[layers.size()] + " items");
+      throw DecodeException.corrupt(
+          "fixed-size list chunk with " + counts[layers.size()] + " items");
     }
     Values values = new FixedValues(data, dataOffset, itemBits, (int) counts[layers.size()]);
     for (int i = layers.size() - 1; i >= 0; i--) {
-      values = new FslValues((int) layers.get(i).getItemsPerValue(), validity[i], 0, values, (int) counts[i]);
+      values =
+          new FslValues(
+              (int) layers.get(i).getItemsPerValue(), validity[i], 0, values, (int) counts[i]);
     }
     return values;
   }
@@ -130,8 +151,14 @@ public final class Codecs {
   private static FixedValues byteStreamSplit(ByteBuffer in, int bits, int n) {
     int w = bits / 8;
     if (in.limit() < n * w) {
-      throw DecodeException.corrupt("byte-stream-split buffer of " + in.limit() + " bytes is too short for " + n
-          + " values of " + bits + " bits");
+      throw DecodeException.corrupt(
+          "byte-stream-split buffer of "
+              + in.limit()
+              + " bytes is too short for "
+              + n
+              + " values of "
+              + bits
+              + " bits");
     }
     byte[] out = new byte[n * w];
     for (int k = 0; k < w; k++) {
@@ -148,64 +175,74 @@ public final class Codecs {
   /** Decoder of a self-contained block (levels, dictionary items). */
   public static BlockDecoder block(CompressiveEncoding e) {
     switch (e.getCompressionCase()) {
-      case FLAT: {
-        int bits = flatBits(e);
-        rejectBufferCompression(e);
-        return (buf, n) -> new FixedValues(buf, 0, bits, n);
-      }
-      case INLINE_BITPACKING: {
-        int bits = typeBits((int) e.getInlineBitpacking().getUncompressedBitsPerValue(), e);
-        return (buf, n) -> Bitpacking.decodeInline(bits, buf, n);
-      }
-      case OUT_OF_LINE_BITPACKING: {
-        int bits = typeBits((int) e.getOutOfLineBitpacking().getUncompressedBitsPerValue(), e);
-        CompressiveEncoding values = e.getOutOfLineBitpacking().getValues();
-        if (!values.hasFlat()) {
-          throw DecodeException.unsupported("block encoding " + describe(e));
+      case FLAT:
+        {
+          int bits = flatBits(e);
+          rejectBufferCompression(e);
+          return (buf, n) -> new FixedValues(buf, 0, bits, n);
         }
-        int width = flatBits(values);
-        if (width > bits) {
-          throw DecodeException.corrupt(describe(e) + " packs to more bits than the value type has");
+      case INLINE_BITPACKING:
+        {
+          int bits = typeBits((int) e.getInlineBitpacking().getUncompressedBitsPerValue(), e);
+          return (buf, n) -> Bitpacking.decodeInline(bits, buf, n);
         }
-        if (bits == 16) {
-          return new BlockDecoder() {
-            @Override
-            public Values decode(ByteBuffer buf, int n) {
-              return Bitpacking.decodeOutOfLine(16, width, buf, n);
-            }
+      case OUT_OF_LINE_BITPACKING:
+        {
+          int bits = typeBits((int) e.getOutOfLineBitpacking().getUncompressedBitsPerValue(), e);
+          CompressiveEncoding values = e.getOutOfLineBitpacking().getValues();
+          if (!values.hasFlat()) {
+            throw DecodeException.unsupported("block encoding " + describe(e));
+          }
+          int width = flatBits(values);
+          if (width > bits) {
+            throw DecodeException.corrupt(
+                describe(e) + " packs to more bits than the value type has");
+          }
+          if (bits == 16) {
+            return new BlockDecoder() {
+              @Override
+              public Values decode(ByteBuffer buf, int n) {
+                return Bitpacking.decodeOutOfLine(16, width, buf, n);
+              }
 
-            @Override
-            public short[] decodeLevels(ByteBuffer buf, int n) {
-              return Bitpacking.decodeOutOfLine16(width, buf, n);
-            }
-          };
+              @Override
+              public short[] decodeLevels(ByteBuffer buf, int n) {
+                return Bitpacking.decodeOutOfLine16(width, buf, n);
+              }
+            };
+          }
+          return (buf, n) -> Bitpacking.decodeOutOfLine(bits, width, buf, n);
         }
-        return (buf, n) -> Bitpacking.decodeOutOfLine(bits, width, buf, n);
-      }
       case VARIABLE:
         return Codecs::binaryBlock;
-      case RLE: {
-        CompressiveEncoding values = e.getRle().getValues();
-        CompressiveEncoding lengths = e.getRle().getRunLengths();
-        if (!values.hasFlat() || !lengths.hasFlat() || flatBits(lengths) != 8) {
-          throw DecodeException.unsupported("block encoding " + describe(e));
+      case RLE:
+        {
+          CompressiveEncoding values = e.getRle().getValues();
+          CompressiveEncoding lengths = e.getRle().getRunLengths();
+          if (!values.hasFlat() || !lengths.hasFlat() || flatBits(lengths) != 8) {
+            throw DecodeException.unsupported("block encoding " + describe(e));
+          }
+          int bits = flatBits(values);
+          return (buf, n) -> rleBlock(bits, buf, n);
         }
-        int bits = flatBits(values);
-        return (buf, n) -> rleBlock(bits, buf, n);
-      }
-      case CONSTANT: {
-        if (!e.getConstant().hasValue()) {
-          throw DecodeException.unsupported("block encoding " + describe(e) + " without a value");
+      case CONSTANT:
+        {
+          if (!e.getConstant().hasValue()) {
+            throw DecodeException.unsupported("block encoding " + describe(e) + " without a value");
+          }
+          byte[] value = e.getConstant().getValue().toByteArray();
+          return (buf, n) -> constant(value, n);
         }
-        byte[] value = e.getConstant().getValue().toByteArray();
-        return (buf, n) -> constant(value, n);
-      }
-      case GENERAL: {
-        CompressionScheme scheme = e.getGeneral().getCompression().getScheme();
-        BlockDecoder inner = block(e.getGeneral().getValues());
-        return (buf, n) -> inner.decode(
-            ByteBuffer.wrap(GeneralCompression.decompress(scheme, buf, 0, buf.limit())).order(ByteOrder.LITTLE_ENDIAN), n);
-      }
+      case GENERAL:
+        {
+          CompressionScheme scheme = e.getGeneral().getCompression().getScheme();
+          BlockDecoder inner = block(e.getGeneral().getValues());
+          return (buf, n) ->
+              inner.decode(
+                  ByteBuffer.wrap(GeneralCompression.decompress(scheme, buf, 0, buf.limit()))
+                      .order(ByteOrder.LITTLE_ENDIAN),
+                  n);
+        }
       default:
         throw DecodeException.unsupported("block encoding " + describe(e));
     }
@@ -213,18 +250,21 @@ public final class Codecs {
 
   /**
    * A variable-width block. Layout (32-bit offsets; 64-bit uses u64 for the two header fields):
+   *
    * <pre>
    *   [u32] bits per offset (32 or 64)
    *   [u32] byte position where the value bytes start
    *   [u32 x (n + 1)] offsets, relative to the start of the value bytes
    *   [bytes] values
    * </pre>
+   *
    * Early 2.1 writers stored {@code [u8 bits][u32|u64 n][u32|u64 start]} instead; that form is
    * recognised by a non-zero second byte.
    */
   static VarValues binaryBlock(ByteBuffer buf, int n) {
     if (buf.limit() < 8) {
-      throw DecodeException.corrupt("variable-width block of " + buf.limit() + " bytes has no header");
+      throw DecodeException.corrupt(
+          "variable-width block of " + buf.limit() + " bytes has no header");
     }
     boolean oldScheme = buf.get(1) != 0 || buf.get(2) != 0 || buf.get(3) != 0;
     int bits;
@@ -254,8 +294,12 @@ public final class Codecs {
       }
     }
     if (bytesStart < offsetsStart || bytesStart > buf.limit()) {
-      throw DecodeException.corrupt("variable-width block value bytes start at " + bytesStart + " in a buffer of "
-          + buf.limit() + " bytes");
+      throw DecodeException.corrupt(
+          "variable-width block value bytes start at "
+              + bytesStart
+              + " in a buffer of "
+              + buf.limit()
+              + " bytes");
     }
     ByteBuffer data = slice(buf, (int) bytesStart, buf.limit() - (int) bytesStart);
     return new VarValues(data, buf, offsetsStart, bits / 8, n).validate();
@@ -263,6 +307,7 @@ public final class Codecs {
 
   /**
    * A run-length encoded block (format 2.2, e.g. definition levels). Layout:
+   *
    * <pre>
    *   [u64] byte length L of the run values
    *   [L bytes] run values
@@ -275,12 +320,19 @@ public final class Codecs {
     }
     long valueBytes = buf.getLong(0);
     if (valueBytes < 0 || 8 + valueBytes > buf.limit() || valueBytes % (bits / 8) != 0) {
-      throw DecodeException.corrupt("run-length block declares " + valueBytes + " bytes of run values in a buffer of "
-          + buf.limit() + " bytes");
+      throw DecodeException.corrupt(
+          "run-length block declares "
+              + valueBytes
+              + " bytes of run values in a buffer of "
+              + buf.limit()
+              + " bytes");
     }
     int runs = (int) (valueBytes / (bits / 8));
-    return Rle.decode(bits, slice(buf, 8, (int) valueBytes), slice(buf, 8 + (int) valueBytes,
-        Math.min(runs, buf.limit() - 8 - (int) valueBytes)), n);
+    return Rle.decode(
+        bits,
+        slice(buf, 8, (int) valueBytes),
+        slice(buf, 8 + (int) valueBytes, Math.min(runs, buf.limit() - 8 - (int) valueBytes)),
+        n);
   }
 
   private static FixedValues constant(byte[] value, int n) {
@@ -296,21 +348,22 @@ public final class Codecs {
   /** Decoder of fixed-width full-zip values. */
   public static FixedPerValueDecoder fixedPerValue(CompressiveEncoding e) {
     switch (e.getCompressionCase()) {
-      case FLAT: {
-        int bits = flatBits(e);
-        rejectBufferCompression(e);
-        return new FixedPerValueDecoder() {
-          @Override
-          public int bitsPerValue() {
-            return bits;
-          }
+      case FLAT:
+        {
+          int bits = flatBits(e);
+          rejectBufferCompression(e);
+          return new FixedPerValueDecoder() {
+            @Override
+            public int bitsPerValue() {
+              return bits;
+            }
 
-          @Override
-          public Values decode(ByteBuffer data, int offset, int n) {
-            return new FixedValues(data, offset, bits, n);
-          }
-        };
-      }
+            @Override
+            public Values decode(ByteBuffer data, int offset, int n) {
+              return new FixedValues(data, offset, bits, n);
+            }
+          };
+        }
       case FIXED_SIZE_LIST:
         return fixedSizeListPerValue(e);
       default:
@@ -359,22 +412,35 @@ public final class Codecs {
         if (!hasValidity) {
           return buildFsl(layers, new ByteBuffer[layers.size()], data, offset, itemBits, n);
         }
-        return unzipFslValidity(layers, layerBits, validityTotal, (int) dataBytes, itemBits, data, offset, n);
+        return unzipFslValidity(
+            layers, layerBits, validityTotal, (int) dataBytes, itemBits, data, offset, n);
       }
     };
   }
 
-  /** Splits values stored as {@code [validity bytes of each layer][item bytes]} into bitmaps and items. */
-  private static Values unzipFslValidity(List<FixedSizeList> layers, long[] layerBits, int validityBytes,
-      int dataBytes, int itemBits, ByteBuffer data, int offset, int n) {
+  /**
+   * Splits values stored as {@code [validity bytes of each layer][item bytes]} into bitmaps and
+   * items.
+   */
+  private static Values unzipFslValidity(
+      List<FixedSizeList> layers,
+      long[] layerBits,
+      int validityBytes,
+      int dataBytes,
+      int itemBits,
+      ByteBuffer data,
+      int offset,
+      int n) {
     int stride = validityBytes + dataBytes;
     if (offset + (long) stride * n > data.limit()) {
-      throw DecodeException.corrupt("full-zip buffer too short for " + n + " values of " + stride + " bytes");
+      throw DecodeException.corrupt(
+          "full-zip buffer too short for " + n + " values of " + stride + " bytes");
     }
     ByteBuffer[] validity = new ByteBuffer[layers.size()];
     for (int i = 0; i < layers.size(); i++) {
       if (layers.get(i).getHasValidity()) {
-        validity[i] = ByteBuffer.allocate((int) ((layerBits[i] * n + 7) / 8)).order(ByteOrder.LITTLE_ENDIAN);
+        validity[i] =
+            ByteBuffer.allocate((int) ((layerBits[i] * n + 7) / 8)).order(ByteOrder.LITTLE_ENDIAN);
       }
     }
     byte[] items = new byte[dataBytes * n];
@@ -393,10 +459,14 @@ public final class Codecs {
       }
       data.get(pos, items, r * dataBytes, dataBytes);
     }
-    return buildFsl(layers, validity, ByteBuffer.wrap(items).order(ByteOrder.LITTLE_ENDIAN), 0, itemBits, n);
+    return buildFsl(
+        layers, validity, ByteBuffer.wrap(items).order(ByteOrder.LITTLE_ENDIAN), 0, itemBits, n);
   }
 
-  /** Copies {@code bits} bits from byte {@code srcByte} (bit 0) to bit {@code dstBit} of {@code dst}. */
+  /**
+   * Copies {@code bits} bits from byte {@code srcByte} (bit 0) to bit {@code dstBit} of {@code
+   * dst}.
+   */
   private static void copyBits(ByteBuffer src, int srcByte, ByteBuffer dst, long dstBit, int bits) {
     for (int b = 0; b < bits; b++) {
       if ((src.get(srcByte + (b >>> 3)) & (1 << (b & 7))) != 0) {
@@ -412,22 +482,25 @@ public final class Codecs {
     switch (e.getCompressionCase()) {
       case VARIABLE:
         return expanding(v -> v, ValueExpander.VERBATIM);
-      case FSST: {
-        Fsst fsst = Fsst.fromSymbolTable(e.getFsst().getSymbolTable().asReadOnlyByteBuffer());
-        VariablePerValueDecoder inner = variablePerValue(e.getFsst().getValues());
-        VariablePerValueDecoder whole = v -> fsst.decode(inner.decode(v));
-        return inner.expander() == ValueExpander.VERBATIM ? expanding(whole, fsst) : whole;
-      }
-      case GENERAL: {
-        CompressionScheme scheme = e.getGeneral().getCompression().getScheme();
-        return v -> perValueDecompress(scheme, v);
-      }
+      case FSST:
+        {
+          Fsst fsst = Fsst.fromSymbolTable(e.getFsst().getSymbolTable().asReadOnlyByteBuffer());
+          VariablePerValueDecoder inner = variablePerValue(e.getFsst().getValues());
+          VariablePerValueDecoder whole = v -> fsst.decode(inner.decode(v));
+          return inner.expander() == ValueExpander.VERBATIM ? expanding(whole, fsst) : whole;
+        }
+      case GENERAL:
+        {
+          CompressionScheme scheme = e.getGeneral().getCompression().getScheme();
+          return v -> perValueDecompress(scheme, v);
+        }
       default:
         throw DecodeException.unsupported("full-zip variable-width encoding " + describe(e));
     }
   }
 
-  private static VariablePerValueDecoder expanding(VariablePerValueDecoder whole, ValueExpander expander) {
+  private static VariablePerValueDecoder expanding(
+      VariablePerValueDecoder whole, ValueExpander expander) {
     return new VariablePerValueDecoder() {
       @Override
       public VarValues decode(VarValues stored) {
@@ -449,7 +522,8 @@ public final class Codecs {
     for (int i = 0; i < n; i++) {
       int from = (int) stored.offset(i);
       int to = (int) stored.offset(i + 1);
-      parts[i] = from == to ? new byte[0] : GeneralCompression.decompress(scheme, stored.data(), from, to);
+      parts[i] =
+          from == to ? new byte[0] : GeneralCompression.decompress(scheme, stored.data(), from, to);
       total += parts[i].length;
       if (total > Integer.MAX_VALUE - 16) {
         throw DecodeException.unsupported("more than 2 GiB of decompressed values in one read");
@@ -469,7 +543,8 @@ public final class Codecs {
     if (v instanceof VarValues var) {
       return var;
     }
-    throw DecodeException.corrupt(describe(e) + " wraps an encoding that does not produce variable-width values");
+    throw DecodeException.corrupt(
+        describe(e) + " wraps an encoding that does not produce variable-width values");
   }
 
   /**
@@ -503,7 +578,9 @@ public final class Codecs {
 
   private static int offsetWidth(CompressiveEncoding e) {
     CompressiveEncoding offsets = e.getVariable().getOffsets();
-    if (!offsets.hasFlat() || (flatBits(offsets) != 32 && flatBits(offsets) != 64) || e.getVariable().hasValues()) {
+    if (!offsets.hasFlat()
+        || (flatBits(offsets) != 32 && flatBits(offsets) != 64)
+        || e.getVariable().hasValues()) {
       throw DecodeException.unsupported("variable-width encoding " + describe(e));
     }
     return flatBits(offsets) / 8;
@@ -522,21 +599,52 @@ public final class Codecs {
       return "none";
     }
     return switch (e.getCompressionCase()) {
-      case FLAT -> "Flat(" + e.getFlat().getBitsPerValue() + (e.getFlat().hasData() ? ", " + scheme(e.getFlat().getData().getScheme()) : "") + ")";
+      case FLAT ->
+          "Flat("
+              + e.getFlat().getBitsPerValue()
+              + (e.getFlat().hasData() ? ", " + scheme(e.getFlat().getData().getScheme()) : "")
+              + ")";
       case VARIABLE -> "Variable(" + describe(e.getVariable().getOffsets()) + ")";
-      case CONSTANT -> "Constant(" + (e.getConstant().hasValue() ? e.getConstant().getValue().size() + " bytes" : "null") + ")";
-      case OUT_OF_LINE_BITPACKING -> "OutOfLineBitpacking(" + e.getOutOfLineBitpacking().getUncompressedBitsPerValue()
-          + " -> " + describe(e.getOutOfLineBitpacking().getValues()) + ")";
-      case INLINE_BITPACKING -> "InlineBitpacking(" + e.getInlineBitpacking().getUncompressedBitsPerValue() + ")";
+      case CONSTANT ->
+          "Constant("
+              + (e.getConstant().hasValue() ? e.getConstant().getValue().size() + " bytes" : "null")
+              + ")";
+      case OUT_OF_LINE_BITPACKING ->
+          "OutOfLineBitpacking("
+              + e.getOutOfLineBitpacking().getUncompressedBitsPerValue()
+              + " -> "
+              + describe(e.getOutOfLineBitpacking().getValues())
+              + ")";
+      case INLINE_BITPACKING ->
+          "InlineBitpacking(" + e.getInlineBitpacking().getUncompressedBitsPerValue() + ")";
       case FSST -> "Fsst(" + describe(e.getFsst().getValues()) + ")";
-      case DICTIONARY -> "Dictionary(" + describe(e.getDictionary().getIndices()) + ", "
-          + describe(e.getDictionary().getItems()) + ")";
-      case RLE -> "Rle(" + describe(e.getRle().getValues()) + ", " + describe(e.getRle().getRunLengths()) + ")";
-      case BYTE_STREAM_SPLIT -> "ByteStreamSplit(" + describe(e.getByteStreamSplit().getValues()) + ")";
-      case GENERAL -> "General(" + scheme(e.getGeneral().getCompression().getScheme()) + ", "
-          + describe(e.getGeneral().getValues()) + ")";
-      case FIXED_SIZE_LIST -> "FixedSizeList(" + e.getFixedSizeList().getItemsPerValue()
-          + (e.getFixedSizeList().getHasValidity() ? ", validity" : "") + ", " + describe(e.getFixedSizeList().getValues()) + ")";
+      case DICTIONARY ->
+          "Dictionary("
+              + describe(e.getDictionary().getIndices())
+              + ", "
+              + describe(e.getDictionary().getItems())
+              + ")";
+      case RLE ->
+          "Rle("
+              + describe(e.getRle().getValues())
+              + ", "
+              + describe(e.getRle().getRunLengths())
+              + ")";
+      case BYTE_STREAM_SPLIT ->
+          "ByteStreamSplit(" + describe(e.getByteStreamSplit().getValues()) + ")";
+      case GENERAL ->
+          "General("
+              + scheme(e.getGeneral().getCompression().getScheme())
+              + ", "
+              + describe(e.getGeneral().getValues())
+              + ")";
+      case FIXED_SIZE_LIST ->
+          "FixedSizeList("
+              + e.getFixedSizeList().getItemsPerValue()
+              + (e.getFixedSizeList().getHasValidity() ? ", validity" : "")
+              + ", "
+              + describe(e.getFixedSizeList().getValues())
+              + ")";
       case PACKED_STRUCT -> "PackedStruct(" + describe(e.getPackedStruct().getValues()) + ")";
       case VARIABLE_PACKED_STRUCT -> "VariablePackedStruct";
       case COMPRESSION_NOT_SET -> "unset";

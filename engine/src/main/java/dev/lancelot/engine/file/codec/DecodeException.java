@@ -1,9 +1,9 @@
 package dev.lancelot.engine.file.codec;
 
 /**
- * Internal decoding failure, raised where the file name is not known. The file reader wraps it
- * into a {@link dev.lancelot.engine.file.CorruptFileException} or
- * {@link dev.lancelot.engine.file.UnsupportedFileFeatureException} naming file, column and page.
+ * Internal decoding failure, raised where the file name is not known. The file reader wraps it into
+ * a {@link dev.lancelot.engine.file.CorruptFileException} or {@link
+ * dev.lancelot.engine.file.UnsupportedFileFeatureException} naming file, column and page.
  */
 public final class DecodeException extends RuntimeException {
   private final boolean unsupported;

@@ -5,15 +5,14 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * The FastLanes bit-packing layout used by Lance's bitpacking encodings: 1024 values of a
- * T-bit unsigned type (T = 8, 16, 32 or 64) packed to W bits each.
+ * The FastLanes bit-packing layout used by Lance's bitpacking encodings: 1024 values of a T-bit
+ * unsigned type (T = 8, 16, 32 or 64) packed to W bits each.
  *
- * <p>The 1024 values are spread over {@code LANES = 1024 / T} lanes of T "rows" each. The value
- * of row {@code r} in lane {@code l} is input element
- * {@code ORDER[r / 8] * 16 + (r % 8) * 128 + l} with {@code ORDER = [0, 4, 2, 6, 1, 5, 3, 7]}.
- * Each lane is a little bit stream: row {@code r} occupies bits {@code [r*W, (r+1)*W)} and the
- * stream's k-th T-bit word is stored at word index {@code LANES * k + l} of the packed output,
- * which has {@code 1024 * W / T} words.
+ * <p>The 1024 values are spread over {@code LANES = 1024 / T} lanes of T "rows" each. The value of
+ * row {@code r} in lane {@code l} is input element {@code ORDER[r / 8] * 16 + (r % 8) * 128 + l}
+ * with {@code ORDER = [0, 4, 2, 6, 1, 5, 3, 7]}. Each lane is a little bit stream: row {@code r}
+ * occupies bits {@code [r*W, (r+1)*W)} and the stream's k-th T-bit word is stored at word index
+ * {@code LANES * k + l} of the packed output, which has {@code 1024 * W / T} words.
  */
 public final class FastLanes {
   private static final int[] ORDER = {0, 4, 2, 6, 1, 5, 3, 7};
@@ -46,7 +45,8 @@ public final class FastLanes {
    * starting at byte {@code srcPos}) into {@code dst} as T-bit little-endian values starting at
    * byte {@code dstPos}.
    */
-  public static void unpack(int typeBits, int width, ByteBuffer src, int srcPos, ByteBuffer dst, int dstPos) {
+  public static void unpack(
+      int typeBits, int width, ByteBuffer src, int srcPos, ByteBuffer dst, int dstPos) {
     if (typeBits != 8 && typeBits != 16 && typeBits != 32 && typeBits != 64) {
       throw DecodeException.unsupported("bit-packing of " + typeBits + "-bit values");
     }
@@ -54,8 +54,12 @@ public final class FastLanes {
     int bytes = typeBits / 8;
     int numWords = packedWords(typeBits, width);
     if (srcPos + (long) numWords * bytes > src.limit()) {
-      throw DecodeException.corrupt("bit-packed block needs " + (numWords * bytes) + " bytes but only "
-          + (src.limit() - srcPos) + " remain");
+      throw DecodeException.corrupt(
+          "bit-packed block needs "
+              + (numWords * bytes)
+              + " bytes but only "
+              + (src.limit() - srcPos)
+              + " remain");
     }
     ByteBuffer in = src.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(srcPos);
     ByteBuffer out = dst.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(dstPos);
@@ -93,7 +97,8 @@ public final class FastLanes {
 
   static void checkWidth(int typeBits, int width) {
     if (width > typeBits || width < 0) {
-      throw DecodeException.corrupt("bit width " + width + " does not fit the " + typeBits + "-bit value type");
+      throw DecodeException.corrupt(
+          "bit width " + width + " does not fit the " + typeBits + "-bit value type");
     }
   }
 
@@ -103,8 +108,8 @@ public final class FastLanes {
   // vectorised by the JIT). A row whose bits straddle two words ORs in the next word's low bits.
 
   /**
-   * Unpacks one block of 64-bit lanes: {@code packedWords(64, width)} words from {@code words}
-   * at {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
+   * Unpacks one block of 64-bit lanes: {@code packedWords(64, width)} words from {@code words} at
+   * {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
    */
   public static void unpack64(int width, long[] words, int wordsPos, long[] out, int outPos) {
     checkWidth(64, width);
@@ -134,8 +139,8 @@ public final class FastLanes {
   }
 
   /**
-   * Unpacks one block of 32-bit lanes: {@code packedWords(32, width)} words from {@code words}
-   * at {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
+   * Unpacks one block of 32-bit lanes: {@code packedWords(32, width)} words from {@code words} at
+   * {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
    */
   public static void unpack32(int width, int[] words, int wordsPos, int[] out, int outPos) {
     checkWidth(32, width);
@@ -165,8 +170,8 @@ public final class FastLanes {
   }
 
   /**
-   * Unpacks one block of 16-bit lanes: {@code packedWords(16, width)} words from {@code words}
-   * at {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
+   * Unpacks one block of 16-bit lanes: {@code packedWords(16, width)} words from {@code words} at
+   * {@code wordsPos} into 1024 values of {@code out} at {@code outPos}.
    */
   public static void unpack16(int width, short[] words, int wordsPos, short[] out, int outPos) {
     checkWidth(16, width);
@@ -189,7 +194,8 @@ public final class FastLanes {
         int b = a + lanes;
         int back = 16 - shift;
         for (int l = 0; l < lanes; l++) {
-          out[o + l] = (short) ((((words[a + l] & 0xFFFF) >>> shift) | (words[b + l] << back)) & mask);
+          out[o + l] =
+              (short) ((((words[a + l] & 0xFFFF) >>> shift) | (words[b + l] << back)) & mask);
         }
       }
     }
@@ -227,8 +233,8 @@ public final class FastLanes {
   }
 
   /**
-   * Packs 1024 values ({@code values[i]}, unsigned, at most {@code width} bits each) into
-   * {@link #packedWords} T-bit words, the inverse of {@link #unpack}.
+   * Packs 1024 values ({@code values[i]}, unsigned, at most {@code width} bits each) into {@link
+   * #packedWords} T-bit words, the inverse of {@link #unpack}.
    */
   public static long[] pack(int typeBits, int width, long[] values) {
     int lanes = 1024 / typeBits;

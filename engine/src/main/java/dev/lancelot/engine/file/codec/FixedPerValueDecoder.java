@@ -7,6 +7,8 @@ public interface FixedPerValueDecoder {
   /** Width of one stored value, including any inner validity bytes. */
   int bitsPerValue();
 
-  /** Decodes {@code numValues} values stored back to back in {@code data} from byte {@code offset}. */
+  /**
+   * Decodes {@code numValues} values stored back to back in {@code data} from byte {@code offset}.
+   */
   Values decode(ByteBuffer data, int offset, int numValues);
 }

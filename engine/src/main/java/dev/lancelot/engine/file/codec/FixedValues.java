@@ -8,21 +8,31 @@ import java.nio.ByteOrder;
  * occupies bytes {@code [offset + i*w/8, offset + (i+1)*w/8)} of {@code data}; for 1-bit values
  * (booleans) value {@code i} is bit {@code i} (LSB first) counted from byte {@code offset}.
  */
-public record FixedValues(ByteBuffer data, int offset, int bitsPerValue, int count) implements Values {
+public record FixedValues(ByteBuffer data, int offset, int bitsPerValue, int count)
+    implements Values {
   public FixedValues {
     if (bitsPerValue != 1 && bitsPerValue % 8 != 0) {
-      throw DecodeException.unsupported("fixed-width values of " + bitsPerValue + " bits are not supported");
+      throw DecodeException.unsupported(
+          "fixed-width values of " + bitsPerValue + " bits are not supported");
     }
     long needed = bitsPerValue == 1 ? (count + 7L) / 8 : (long) count * (bitsPerValue / 8);
     if (offset < 0 || offset + needed > data.limit()) {
-      throw DecodeException.corrupt("a buffer of " + data.limit() + " bytes is too short for " + count
-          + " values of " + bitsPerValue + " bits at offset " + offset);
+      throw DecodeException.corrupt(
+          "a buffer of "
+              + data.limit()
+              + " bytes is too short for "
+              + count
+              + " values of "
+              + bitsPerValue
+              + " bits at offset "
+              + offset);
     }
   }
 
   /** Values in a freshly allocated little-endian buffer. */
   public static FixedValues wrap(byte[] bytes, int bitsPerValue, int count) {
-    return new FixedValues(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN), 0, bitsPerValue, count);
+    return new FixedValues(
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN), 0, bitsPerValue, count);
   }
 
   public int bytesPerValue() {
@@ -37,7 +47,9 @@ public record FixedValues(ByteBuffer data, int offset, int bitsPerValue, int cou
       case 16 -> Short.toUnsignedLong(data.getShort(offset + 2 * i));
       case 32 -> Integer.toUnsignedLong(data.getInt(offset + 4 * i));
       case 64 -> data.getLong(offset + 8 * i);
-      default -> throw DecodeException.unsupported("cannot read " + bitsPerValue + "-bit values as integers");
+      default ->
+          throw DecodeException.unsupported(
+              "cannot read " + bitsPerValue + "-bit values as integers");
     };
   }
 }

@@ -13,10 +13,11 @@ import java.nio.ByteOrder;
 
 /**
  * General-purpose buffer compression (pure Java, via aircompressor). Framing, as Lance writes it:
+ *
  * <ul>
  *   <li>zstd: {@code [u64 uncompressed length][zstd frame]}; buffers that start directly with a
- *       zstd frame (magic 0xFD2FB528, older writers) are also accepted;</li>
- *   <li>lz4: {@code [u32 uncompressed length][lz4 block]}.</li>
+ *       zstd frame (magic 0xFD2FB528, older writers) are also accepted;
+ *   <li>lz4: {@code [u32 uncompressed length][lz4 block]}.
  * </ul>
  */
 public final class GeneralCompression {
@@ -56,12 +57,14 @@ public final class GeneralCompression {
     }
     long len = b.getLong(0);
     if (len < 0 || len > Integer.MAX_VALUE - 16) {
-      throw DecodeException.corrupt("zstd buffer declares an uncompressed length of " + len + " bytes");
+      throw DecodeException.corrupt(
+          "zstd buffer declares an uncompressed length of " + len + " bytes");
     }
     byte[] out = new byte[(int) len];
     int n = new ZstdDecompressor().decompress(in, 8, in.length - 8, out, 0, out.length);
     if (n != len) {
-      throw DecodeException.corrupt("zstd buffer decompressed to " + n + " bytes, " + len + " expected");
+      throw DecodeException.corrupt(
+          "zstd buffer decompressed to " + n + " bytes, " + len + " expected");
     }
     return out;
   }
@@ -77,7 +80,8 @@ public final class GeneralCompression {
     byte[] out = new byte[len];
     int n = new Lz4Decompressor().decompress(in, 4, in.length - 4, out, 0, out.length);
     if (n != len) {
-      throw DecodeException.corrupt("lz4 buffer decompressed to " + n + " bytes, " + len + " expected");
+      throw DecodeException.corrupt(
+          "lz4 buffer decompressed to " + n + " bytes, " + len + " expected");
     }
     return out;
   }

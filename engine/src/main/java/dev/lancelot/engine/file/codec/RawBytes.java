@@ -7,15 +7,15 @@ import java.lang.reflect.Field;
 import java.nio.ByteOrder;
 
 /**
- * Unchecked access to primitive arrays for the innermost decoding loops, where the JIT cannot
- * prove indexes in range and the per-access checks cost more than the work. Callers validate
- * every range before the loop. {@link #AVAILABLE} is false when {@code sun.misc.Unsafe} is not
- * accessible or the platform is big endian; callers then take their checked path.
+ * Unchecked access to primitive arrays for the innermost decoding loops, where the JIT cannot prove
+ * indexes in range and the per-access checks cost more than the work. Callers validate every range
+ * before the loop. {@link #AVAILABLE} is false when {@code sun.misc.Unsafe} is not accessible or
+ * the platform is big endian; callers then take their checked path.
  *
  * <p>The accessors go through method handles bound to the {@code Unsafe} instance and held in
- * constants, which the JIT inlines down to the plain loads and stores; the class never names
- * {@code sun.misc.Unsafe} in a type, so main code compiles without the proprietary-API warning
- * that {@code -Werror} would turn into an error.
+ * constants, which the JIT inlines down to the plain loads and stores; the class never names {@code
+ * sun.misc.Unsafe} in a type, so main code compiles without the proprietary-API warning that {@code
+ * -Werror} would turn into an error.
  */
 final class RawBytes {
   static final boolean AVAILABLE;
@@ -85,7 +85,8 @@ final class RawBytes {
   }
 
   private static MethodHandle[] load() {
-    if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN || Boolean.getBoolean("lancelot.checkedDecoding")) {
+    if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN
+        || Boolean.getBoolean("lancelot.checkedDecoding")) {
       return null;
     }
     try {
@@ -95,21 +96,45 @@ final class RawBytes {
       Object unsafe = f.get(null);
       MethodHandles.Lookup lookup = MethodHandles.publicLookup();
       return new MethodHandle[] {
-        accessor(lookup, type, unsafe, "getByte", MethodType.methodType(byte.class, Object.class, long.class)),
-        accessor(lookup, type, unsafe, "getInt", MethodType.methodType(int.class, Object.class, long.class)),
-        accessor(lookup, type, unsafe, "getLong", MethodType.methodType(long.class, Object.class, long.class)),
-        accessor(lookup, type, unsafe, "putByte", MethodType.methodType(void.class, Object.class, long.class,
-            byte.class)),
-        accessor(lookup, type, unsafe, "putLong", MethodType.methodType(void.class, Object.class, long.class,
-            long.class)),
+        accessor(
+            lookup,
+            type,
+            unsafe,
+            "getByte",
+            MethodType.methodType(byte.class, Object.class, long.class)),
+        accessor(
+            lookup,
+            type,
+            unsafe,
+            "getInt",
+            MethodType.methodType(int.class, Object.class, long.class)),
+        accessor(
+            lookup,
+            type,
+            unsafe,
+            "getLong",
+            MethodType.methodType(long.class, Object.class, long.class)),
+        accessor(
+            lookup,
+            type,
+            unsafe,
+            "putByte",
+            MethodType.methodType(void.class, Object.class, long.class, byte.class)),
+        accessor(
+            lookup,
+            type,
+            unsafe,
+            "putLong",
+            MethodType.methodType(void.class, Object.class, long.class, long.class)),
       };
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return null;
     }
   }
 
-  private static MethodHandle accessor(MethodHandles.Lookup lookup, Class<?> type, Object unsafe, String name,
-      MethodType signature) throws ReflectiveOperationException {
+  private static MethodHandle accessor(
+      MethodHandles.Lookup lookup, Class<?> type, Object unsafe, String name, MethodType signature)
+      throws ReflectiveOperationException {
     return lookup.findVirtual(type, name, signature).bindTo(unsafe);
   }
 

@@ -5,24 +5,33 @@ import java.nio.ByteOrder;
 
 /**
  * Run-length encoding of fixed-width values (mini-block chunks). Two buffers:
+ *
  * <pre>
  *   buffer 0: [T-bit value] per run
  *   buffer 1: [u8 run length] per run (1..255; longer runs are split)
  * </pre>
+ *
  * The runs expand to at least the chunk's value count; extra values are ignored.
  */
 public final class Rle {
   private Rle() {}
 
-  public static FixedValues decode(int bitsPerValue, ByteBuffer values, ByteBuffer lengths, int numValues) {
+  public static FixedValues decode(
+      int bitsPerValue, ByteBuffer values, ByteBuffer lengths, int numValues) {
     if (bitsPerValue % 8 != 0 || bitsPerValue == 0 || bitsPerValue > 64) {
       throw DecodeException.unsupported("run-length encoding of " + bitsPerValue + "-bit values");
     }
     int width = bitsPerValue / 8;
     int runs = lengths.limit();
     if (values.limit() != runs * width) {
-      throw DecodeException.corrupt("run-length chunk has " + runs + " run lengths but " + values.limit()
-          + " bytes of values (" + width + " bytes each)");
+      throw DecodeException.corrupt(
+          "run-length chunk has "
+              + runs
+              + " run lengths but "
+              + values.limit()
+              + " bytes of values ("
+              + width
+              + " bytes each)");
     }
     ByteBuffer out = ByteBuffer.allocate(numValues * width).order(ByteOrder.LITTLE_ENDIAN);
     int pos = 0;
@@ -68,8 +77,8 @@ public final class Rle {
       pos += n;
     }
     if (pos < numValues) {
-      throw DecodeException.corrupt("run-length chunk expands to " + pos + " values but " + numValues
-          + " were expected");
+      throw DecodeException.corrupt(
+          "run-length chunk expands to " + pos + " values but " + numValues + " were expected");
     }
     return new FixedValues(out, 0, bitsPerValue, numValues);
   }

@@ -6,27 +6,29 @@ package dev.lancelot.engine.file.codec;
  */
 public interface ValueExpander {
   /** Stored bytes copied verbatim. */
-  ValueExpander VERBATIM = new ValueExpander() {
-    @Override
-    public long room(long len) {
-      return len;
-    }
+  ValueExpander VERBATIM =
+      new ValueExpander() {
+        @Override
+        public long room(long len) {
+          return len;
+        }
 
-    @Override
-    public int expand(byte[] in, int ip, int ie, byte[] out, int op) {
-      System.arraycopy(in, ip, out, op, ie - ip);
-      return op + ie - ip;
-    }
-  };
+        @Override
+        public int expand(byte[] in, int ip, int ie, byte[] out, int op) {
+          System.arraycopy(in, ip, out, op, ie - ip);
+          return op + ie - ip;
+        }
+      };
 
   /**
    * Decodes values {@code from, from + 1, ...} before {@code to} (value {@code i} is stored in
-   * {@code in[starts[i], ends[i])}) into {@code out} from position 0, as long as {@link #room}
-   * for the next one is left, writing the end of value {@code i} to
-   * {@code offsets[i - from + 1]}. Returns the first value not decoded ({@code to} when all
-   * are; {@code from} when even the first needs a larger array).
+   * {@code in[starts[i], ends[i])}) into {@code out} from position 0, as long as {@link #room} for
+   * the next one is left, writing the end of value {@code i} to {@code offsets[i - from + 1]}.
+   * Returns the first value not decoded ({@code to} when all are; {@code from} when even the first
+   * needs a larger array).
    */
-  default int expandRun(byte[] in, int[] starts, int[] ends, int from, int to, byte[] out, int[] offsets) {
+  default int expandRun(
+      byte[] in, int[] starts, int[] ends, int from, int to, byte[] out, int[] offsets) {
     int op = 0;
     for (int i = from; i < to; i++) {
       if (op + room(ends[i] - starts[i]) > out.length) {
@@ -42,9 +44,9 @@ public interface ValueExpander {
   long room(long len);
 
   /**
-   * Decodes the stored value {@code in[ip, ie)} into {@code out} from {@code op}, which has
-   * {@link #room} bytes free (bytes past the returned end may be overwritten); returns the end
-   * of the decoded bytes.
+   * Decodes the stored value {@code in[ip, ie)} into {@code out} from {@code op}, which has {@link
+   * #room} bytes free (bytes past the returned end may be overwritten); returns the end of the
+   * decoded bytes.
    */
   int expand(byte[] in, int ip, int ie, byte[] out, int op);
 }

@@ -6,8 +6,8 @@ public interface VariablePerValueDecoder {
   VarValues decode(VarValues stored);
 
   /**
-   * The same decoding one value at a time, straight from the stored bytes, when every value
-   * decodes on its own (plain or FSST values); null otherwise.
+   * The same decoding one value at a time, straight from the stored bytes, when every value decodes
+   * on its own (plain or FSST values); null otherwise.
    */
   default ValueExpander expander() {
     return null;

@@ -5,13 +5,17 @@ import java.util.List;
 /**
  * One column of a file: its pages in row order and its column-level buffers.
  *
- * @param index        column index within the file
- * @param pages        pages in row order
+ * @param index column index within the file
+ * @param pages pages in row order
  * @param encodingType type URL of the column encoding ({@code /lance.encodings.ColumnEncoding})
  * @param bufferOffsets column buffer offsets (Lance 7 writes none for plain columns)
- * @param bufferSizes  column buffer sizes
+ * @param bufferSizes column buffer sizes
  */
-public record ColumnInfo(int index, List<PageInfo> pages, String encodingType, long[] bufferOffsets,
+public record ColumnInfo(
+    int index,
+    List<PageInfo> pages,
+    String encodingType,
+    long[] bufferOffsets,
     long[] bufferSizes) {
 
   public long numRows() {

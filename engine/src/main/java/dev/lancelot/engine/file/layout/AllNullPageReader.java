@@ -20,24 +20,24 @@ import java.util.List;
  * The all-null layout, and the constant pages format 2.2 stores in the same message.
  *
  * <ul>
- *   <li>All null: no buffers, one {@code NULLABLE_ITEM} layer. Nothing is read.</li>
- *   <li>Constant (2.2): every valid row has the same value, stored either inline in
- *       {@code constant_value} or, when absent, in page buffer 0 as a serialized one-value array:
+ *   <li>All null: no buffers, one {@code NULLABLE_ITEM} layer. Nothing is read.
+ *   <li>Constant (2.2): every valid row has the same value, stored either inline in {@code
+ *       constant_value} or, when absent, in page buffer 0 as a serialized one-value array:
  *       <pre>
  *         [u32] number of buffers b (1 for fixed width; 2 for strings/binary: offsets, bytes)
  *         [u32 x b] byte length of each buffer
  *         [buffers] back to back
  *       </pre>
  *       With a {@code NULLABLE_ITEM} layer two more buffers follow: repetition levels (empty for
- *       non-nested columns) and definition levels, raw u16 per row (0 = valid).</li>
+ *       non-nested columns) and definition levels, raw u16 per row (0 = valid).
  *   <li>Nested columns (several layers): no item has a value (all null, or only null and empty
  *       lists), or (2.2) every valid item has the constant value. The levels are stored raw:
  *       <pre>
  *         buffer b:     [u16 x entries] repetition levels (empty without lists)
  *         buffer b + 1: [u16 x entries] definition levels (empty when all valid)
  *       </pre>
- *       where b is 1 after a constant's value buffer, else 0. They are read whole on first use
- *       and rows are located by their max-repetition entries.</li>
+ *       where b is 1 after a constant's value buffer, else 0. They are read whole on first use and
+ *       rows are located by their max-repetition entries.
  * </ul>
  */
 public final class AllNullPageReader implements PageReader {
@@ -65,8 +65,11 @@ public final class AllNullPageReader implements PageReader {
     int levelBuffers = buffers - scalarBuffers;
     if (repdef.nested()) {
       if (levelBuffers != 0 && levelBuffers != 2) {
-        throw DecodeException.corrupt((constant ? "constant" : "all-null") + " page of a nested column with "
-            + buffers + " buffers");
+        throw DecodeException.corrupt(
+            (constant ? "constant" : "all-null")
+                + " page of a nested column with "
+                + buffers
+                + " buffers");
       }
       this.levelBuffer = levelBuffers == 2 ? scalarBuffers : -1;
       this.defBuffer = -1;
@@ -79,25 +82,33 @@ public final class AllNullPageReader implements PageReader {
     RepDefLayer layer = layout.getLayers(0);
     if (!constant) {
       if (buffers != 0 || layer != RepDefLayer.REPDEF_NULLABLE_ITEM) {
-        throw DecodeException.unsupported("all-null pages with " + buffers + " buffers and layer " + layer);
+        throw DecodeException.unsupported(
+            "all-null pages with " + buffers + " buffers and layer " + layer);
       }
       this.defBuffer = -1;
     } else if (levelBuffers == 0) {
       if (layer != RepDefLayer.REPDEF_ALL_VALID_ITEM) {
-        throw DecodeException.corrupt("constant page with layer " + layer + " but no definition levels");
+        throw DecodeException.corrupt(
+            "constant page with layer " + layer + " but no definition levels");
       }
       this.defBuffer = -1;
     } else if (levelBuffers == 2 && layer == RepDefLayer.REPDEF_NULLABLE_ITEM) {
       if (page.bufferSize(scalarBuffers) != 0) {
-        throw DecodeException.corrupt("constant page of a non-nested column with repetition levels");
+        throw DecodeException.corrupt(
+            "constant page of a non-nested column with repetition levels");
       }
       this.defBuffer = scalarBuffers + 1;
       if (page.bufferSize(defBuffer) != 2 * page.numRows()) {
-        throw DecodeException.corrupt("constant page has " + page.bufferSize(defBuffer)
-            + " bytes of definition levels for " + page.numRows() + " rows");
+        throw DecodeException.corrupt(
+            "constant page has "
+                + page.bufferSize(defBuffer)
+                + " bytes of definition levels for "
+                + page.numRows()
+                + " rows");
       }
     } else {
-      throw DecodeException.corrupt("constant page with " + buffers + " buffers and layer " + layer);
+      throw DecodeException.corrupt(
+          "constant page with " + buffers + " buffers and layer " + layer);
     }
   }
 
@@ -133,7 +144,9 @@ public final class AllNullPageReader implements PageReader {
     return new Load(ranges);
   }
 
-  /** At most one round: the constant's buffer (first use only) and the ranges' definition levels. */
+  /**
+   * At most one round: the constant's buffer (first use only) and the ranges' definition levels.
+   */
   private final class Load implements PageLoad {
     private final List<RowRange> ranges;
     private final boolean needValue;
@@ -172,7 +185,8 @@ public final class AllNullPageReader implements PageReader {
       }
       if (needLevels) {
         out.add(new ByteRange(page.bufferOffset(levelBuffer), page.bufferSize(levelBuffer)));
-        out.add(new ByteRange(page.bufferOffset(levelBuffer + 1), page.bufferSize(levelBuffer + 1)));
+        out.add(
+            new ByteRange(page.bufferOffset(levelBuffer + 1), page.bufferSize(levelBuffer + 1)));
       }
       if (defBuffer >= 0) {
         for (RowRange r : ranges) {
@@ -209,7 +223,9 @@ public final class AllNullPageReader implements PageReader {
     private void build(List<ByteBuffer> buffers, int firstDef) {
       List<RowSource> out = new ArrayList<>(ranges.size());
       for (int i = 0; i < ranges.size(); i++) {
-        out.add(new Rows(value, defBuffer < 0 ? null : buffers.get(firstDef + i), ranges.get(i).length()));
+        out.add(
+            new Rows(
+                value, defBuffer < 0 ? null : buffers.get(firstDef + i), ranges.get(i).length()));
       }
       sources = out;
     }
@@ -263,7 +279,8 @@ public final class AllNullPageReader implements PageReader {
   }
 
   /** Decodes one level buffer: raw u16, or (2.2) block-compressed; null when empty. */
-  private static short[] levels(ByteBuffer buf, boolean compressed, CompressiveEncoding encoding, long count) {
+  private static short[] levels(
+      ByteBuffer buf, boolean compressed, CompressiveEncoding encoding, long count) {
     if (buf.limit() == 0) {
       return null;
     }
@@ -271,7 +288,8 @@ public final class AllNullPageReader implements PageReader {
       if (count <= 0 || count > Integer.MAX_VALUE) {
         throw DecodeException.corrupt("compressed level buffer of " + count + " levels");
       }
-      return MiniBlockPageReader.toLevels(Codecs.block(encoding).decode(buf, (int) count), (int) count);
+      return MiniBlockPageReader.toLevels(
+          Codecs.block(encoding).decode(buf, (int) count), (int) count);
     }
     if (buf.limit() % 2 != 0) {
       throw DecodeException.corrupt("level buffer of " + buf.limit() + " bytes");
@@ -282,11 +300,22 @@ public final class AllNullPageReader implements PageReader {
   }
 
   private Levels parseLevels(ByteBuffer repBuf, ByteBuffer defBuf) {
-    short[] rep = levels(repBuf, layout.hasRepCompression(), layout.getRepCompression(), layout.getNumRepValues());
-    short[] def = levels(defBuf, layout.hasDefCompression(), layout.getDefCompression(), layout.getNumDefValues());
+    short[] rep =
+        levels(
+            repBuf,
+            layout.hasRepCompression(),
+            layout.getRepCompression(),
+            layout.getNumRepValues());
+    short[] def =
+        levels(
+            defBuf,
+            layout.hasDefCompression(),
+            layout.getDefCompression(),
+            layout.getNumDefValues());
     int count = rep != null ? rep.length : def != null ? def.length : (int) page.numRows();
     if (rep != null && def != null && rep.length != def.length) {
-      throw DecodeException.corrupt(rep.length + " repetition levels but " + def.length + " definition levels");
+      throw DecodeException.corrupt(
+          rep.length + " repetition levels but " + def.length + " definition levels");
     }
     int[] rowStart = null;
     if (repdef.maxRep() > 0) {
@@ -304,7 +333,8 @@ public final class AllNullPageReader implements PageReader {
         }
       }
       if (rows != page.numRows() || (count > 0 && rep[0] != repdef.maxRep())) {
-        throw DecodeException.corrupt("repetition levels describe " + rows + " rows, the page " + page.numRows());
+        throw DecodeException.corrupt(
+            "repetition levels describe " + rows + " rows, the page " + page.numRows());
       }
       rowStart[rows] = count;
     } else if (count != page.numRows()) {
@@ -316,7 +346,9 @@ public final class AllNullPageReader implements PageReader {
     return new Levels(rep, def, count, rowStart);
   }
 
-  /** Rows of a nested page: their levels, and null (or constant) items behind the visible entries. */
+  /**
+   * Rows of a nested page: their levels, and null (or constant) items behind the visible entries.
+   */
   private final class NestedRows implements RowSource {
     private final Values value;
     private final Levels levels;
@@ -341,7 +373,8 @@ public final class AllNullPageReader implements PageReader {
         throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
       }
       if (!sink.nested()) {
-        throw DecodeException.corrupt("page layers " + repdef + " do not match the column's nesting");
+        throw DecodeException.corrupt(
+            "page layers " + repdef + " do not match the column's nesting");
       }
       short[] rep = levels == null ? null : levels.rep();
       short[] def = levels == null ? null : levels.def();

@@ -10,9 +10,9 @@ public final class Dictionaries {
   private Dictionaries() {}
 
   /**
-   * Materialises the values at {@code indices}. Rows whose definition level is non-zero are
-   * null: their index is not looked up (writers may store anything there) and they get an
-   * empty (or zero) value.
+   * Materialises the values at {@code indices}. Rows whose definition level is non-zero are null:
+   * their index is not looked up (writers may store anything there) and they get an empty (or zero)
+   * value.
    */
   public static Values gather(Values dictionary, Values indexValues, short[] defs) {
     if (!(indexValues instanceof FixedValues indices) || indices.bitsPerValue() == 1) {
@@ -30,7 +30,8 @@ public final class Dictionaries {
         }
         long k = indices.getUnsigned(i);
         if (k < 0 || k >= size) {
-          throw DecodeException.corrupt("dictionary index " + k + " out of range for " + size + " entries");
+          throw DecodeException.corrupt(
+              "dictionary index " + k + " out of range for " + size + " entries");
         }
         idx[i] = (int) k;
         total += dict.offset(idx[i] + 1) - dict.offset(idx[i]);
@@ -63,7 +64,8 @@ public final class Dictionaries {
         }
         long k = indices.getUnsigned(i);
         if (k < 0 || k >= size) {
-          throw DecodeException.corrupt("dictionary index " + k + " out of range for " + size + " entries");
+          throw DecodeException.corrupt(
+              "dictionary index " + k + " out of range for " + size + " entries");
         }
         dict.data().get(dict.offset() + (int) k * w, out, i * w, w);
       }

@@ -18,8 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The full-zip layout for wide values: each value's control word is zipped with its bytes, so
- * any row can be located without decoding its neighbours. Page buffers:
+ * The full-zip layout for wide values: each value's control word is zipped with its bytes, so any
+ * row can be located without decoding its neighbours. Page buffers:
+ *
  * <pre>
  *   buffer 0: per item: [control word][value]
  *             control word: 0, 1, 2 or 4 bytes holding (rep << bits_def) | def; absent when
@@ -35,8 +36,9 @@ import java.util.List;
  *             1, 2, 4 or 8 bytes (width = buffer size / (rows + 1)); entry r is the byte
  *             position of row r in buffer 0, the last entry its size
  * </pre>
- * Fixed-width rows without lists are found by multiplication; others through the repetition
- * index, reading only its entries for the requested ranges.
+ *
+ * Fixed-width rows without lists are found by multiplication; others through the repetition index,
+ * reading only its entries for the requested ranges.
  */
 public final class FullZipPageReader implements PageReader {
   private final PageInfo page;
@@ -53,6 +55,7 @@ public final class FullZipPageReader implements PageReader {
   private final int valueBytes;
   private final int lengthBytes;
   private final int indexWidth;
+
   /** Decoded bytes handed to the sink at a time by the direct variable-width path. */
   private static final int CHUNK = 1 << 16;
 
@@ -62,13 +65,21 @@ public final class FullZipPageReader implements PageReader {
     this.repdef = RepDefLayers.of(layout.getLayersList());
     this.lists = repdef.maxRep() > 0;
     if (lists != layout.getBitsRep() > 0) {
-      throw DecodeException.corrupt("full-zip page with layers " + repdef + " and " + layout.getBitsRep()
-          + " repetition bits");
+      throw DecodeException.corrupt(
+          "full-zip page with layers "
+              + repdef
+              + " and "
+              + layout.getBitsRep()
+              + " repetition bits");
     }
     int bits = layout.getBitsRep() + layout.getBitsDef();
     if (layout.getBitsRep() > 16 || layout.getBitsDef() > 16) {
-      throw DecodeException.corrupt("full-zip page with " + layout.getBitsRep() + " repetition and "
-          + layout.getBitsDef() + " definition bits");
+      throw DecodeException.corrupt(
+          "full-zip page with "
+              + layout.getBitsRep()
+              + " repetition and "
+              + layout.getBitsDef()
+              + " definition bits");
     }
     this.controlBytes = bits == 0 ? 0 : bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
     this.bitsDef = layout.getBitsDef();
@@ -82,16 +93,26 @@ public final class FullZipPageReader implements PageReader {
         this.fixed = Codecs.fixedPerValue(layout.getValueCompression());
         this.variable = null;
         if (layout.getBitsPerValue() % 8 != 0 || fixed.bitsPerValue() != layout.getBitsPerValue()) {
-          throw DecodeException.corrupt("full-zip page declares " + layout.getBitsPerValue()
-              + " bits per value but its encoding " + Codecs.describe(layout.getValueCompression()) + " needs "
-              + fixed.bitsPerValue());
+          throw DecodeException.corrupt(
+              "full-zip page declares "
+                  + layout.getBitsPerValue()
+                  + " bits per value but its encoding "
+                  + Codecs.describe(layout.getValueCompression())
+                  + " needs "
+                  + fixed.bitsPerValue());
         }
         this.valueBytes = layout.getBitsPerValue() / 8;
         this.lengthBytes = 0;
         long expected = (long) (controlBytes + valueBytes) * page.numRows();
         if (!lists && page.bufferSize(0) < expected) {
-          throw DecodeException.corrupt("full-zip page buffer of " + page.bufferSize(0) + " bytes, " + expected
-              + " expected for " + page.numRows() + " rows");
+          throw DecodeException.corrupt(
+              "full-zip page buffer of "
+                  + page.bufferSize(0)
+                  + " bytes, "
+                  + expected
+                  + " expected for "
+                  + page.numRows()
+                  + " rows");
         }
       }
       case BITS_PER_OFFSET -> {
@@ -100,23 +121,31 @@ public final class FullZipPageReader implements PageReader {
         this.valueBytes = 0;
         int lb = layout.getBitsPerOffset() / 8;
         if ((lb != 1 && lb != 2 && lb != 4 && lb != 8) || layout.getBitsPerOffset() % 8 != 0) {
-          throw DecodeException.corrupt("full-zip page with " + layout.getBitsPerOffset() + "-bit lengths");
+          throw DecodeException.corrupt(
+              "full-zip page with " + layout.getBitsPerOffset() + "-bit lengths");
         }
         this.lengthBytes = lb;
       }
-      default -> throw DecodeException.corrupt("full-zip page without bits_per_value or bits_per_offset");
+      default ->
+          throw DecodeException.corrupt("full-zip page without bits_per_value or bits_per_offset");
     }
     this.expander = variable == null ? null : variable.expander();
     if (variable != null || lists) {
       if (page.numBuffers() < 2) {
-        throw DecodeException.corrupt("full-zip page of " + (lists ? "lists" : "variable-width values")
-            + " without a repetition index");
+        throw DecodeException.corrupt(
+            "full-zip page of "
+                + (lists ? "lists" : "variable-width values")
+                + " without a repetition index");
       }
       long entries = page.numRows() + 1;
       long w = page.bufferSize(1) / entries;
       if (page.bufferSize(1) % entries != 0 || (w != 1 && w != 2 && w != 4 && w != 8)) {
-        throw DecodeException.corrupt("full-zip repetition index of " + page.bufferSize(1) + " bytes for "
-            + page.numRows() + " rows");
+        throw DecodeException.corrupt(
+            "full-zip repetition index of "
+                + page.bufferSize(1)
+                + " bytes for "
+                + page.numRows()
+                + " rows");
       }
       this.indexWidth = (int) w;
     } else {
@@ -138,7 +167,10 @@ public final class FullZipPageReader implements PageReader {
    * nesting or inner validity) that a reader may use as stored; otherwise null.
    */
   public PlainRows plainRows() {
-    if (fixed == null || lists || repdef.nested() || controlBytes > 2
+    if (fixed == null
+        || lists
+        || repdef.nested()
+        || controlBytes > 2
         || !Codecs.isPlainFixed(layout.getValueCompression())) {
       return null;
     }
@@ -210,7 +242,9 @@ public final class FullZipPageReader implements PageReader {
       long index = page.bufferOffset(1);
       List<ByteRange> out = new ArrayList<>(ranges.size());
       for (RowRange r : ranges) {
-        out.add(new ByteRange(index + (long) r.start() * indexWidth, (long) (r.length() + 1) * indexWidth));
+        out.add(
+            new ByteRange(
+                index + (long) r.start() * indexWidth, (long) (r.length() + 1) * indexWidth));
       }
       return out;
     }
@@ -224,8 +258,14 @@ public final class FullZipPageReader implements PageReader {
           long from = entry(buffers.get(i), 0);
           long to = entry(buffers.get(i), ranges.get(i).length());
           if (from < 0 || to < from || to > page.bufferSize(0)) {
-            throw DecodeException.corrupt("full-zip repetition index points to [" + from + ", " + to
-                + ") outside a data buffer of " + page.bufferSize(0) + " bytes");
+            throw DecodeException.corrupt(
+                "full-zip repetition index points to ["
+                    + from
+                    + ", "
+                    + to
+                    + ") outside a data buffer of "
+                    + page.bufferSize(0)
+                    + " bytes");
           }
           out.add(new ByteRange(data + from, to - from));
         }
@@ -234,8 +274,10 @@ public final class FullZipPageReader implements PageReader {
       }
       List<RowSource> out = new ArrayList<>(ranges.size());
       for (int i = 0; i < ranges.size(); i++) {
-        out.add(lists ? new ListRows(buffers.get(i), ranges.get(i).length())
-            : new VariableRows(buffers.get(i), ranges.get(i).length()));
+        out.add(
+            lists
+                ? new ListRows(buffers.get(i), ranges.get(i).length())
+                : new VariableRows(buffers.get(i), ranges.get(i).length()));
       }
       sources = out;
     }
@@ -334,9 +376,9 @@ public final class FullZipPageReader implements PageReader {
   }
 
   /**
-   * Variable-width rows: plain and FSST values are decoded one by one straight from the page
-   * bytes into an array reused by every batch of the range; others (zstd, ...) are unzipped into
-   * offsets and bytes first, then decoded.
+   * Variable-width rows: plain and FSST values are decoded one by one straight from the page bytes
+   * into an array reused by every batch of the range; others (zstd, ...) are unzipped into offsets
+   * and bytes first, then decoded.
    */
   private final class VariableRows implements RowSource {
     private final ByteBuffer buf;
@@ -349,8 +391,10 @@ public final class FullZipPageReader implements PageReader {
     private int[] offsets;
     private int[] starts;
     private int[] ends;
+
     /** Stored and decoded bytes of earlier batches, for estimating the decoded size of the next. */
     private long storedSeen;
+
     private long decodedSeen;
 
     VariableRows(ByteBuffer buf, int rows) {
@@ -389,13 +433,18 @@ public final class FullZipPageReader implements PageReader {
           long len = readLength(buf, pos);
           pos += lengthBytes;
           if (len < 0 || pos + len > buf.limit()) {
-            throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
+            throw DecodeException.corrupt(
+                "full-zip value of " + len + " bytes runs past its page range");
           }
           if (size + len > Integer.MAX_VALUE - 16) {
-            throw DecodeException.unsupported("more than 2 GiB of values in one batch; use a smaller batch size");
+            throw DecodeException.unsupported(
+                "more than 2 GiB of values in one batch; use a smaller batch size");
           }
           if (size + len > data.length) {
-            data = java.util.Arrays.copyOf(data, (int) Math.max(size + len, Math.min(2L * data.length, Integer.MAX_VALUE - 16)));
+            data =
+                java.util.Arrays.copyOf(
+                    data,
+                    (int) Math.max(size + len, Math.min(2L * data.length, Integer.MAX_VALUE - 16)));
           }
           buf.get(pos, data, size, (int) len);
           size += (int) len;
@@ -415,9 +464,9 @@ public final class FullZipPageReader implements PageReader {
     }
 
     /**
-     * First pass: control words and value extents; second pass: values decoded into a small
-     * reused array, handed to the sink every {@link #CHUNK} bytes or so (so the copy into the
-     * vector reads from cache).
+     * First pass: control words and value extents; second pass: values decoded into a small reused
+     * array, handed to the sink every {@link #CHUNK} bytes or so (so the copy into the vector reads
+     * from cache).
      */
     private void emitExpanded(int n, ColumnSink sink) {
       if (in == null) {
@@ -452,7 +501,8 @@ public final class FullZipPageReader implements PageReader {
           long len = readLength(buf, p);
           p += lengthBytes;
           if (len < 0 || p + len > end) {
-            throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
+            throw DecodeException.corrupt(
+                "full-zip value of " + len + " bytes runs past its page range");
           }
           st[i] = inBase + p;
           p += (int) len;
@@ -507,11 +557,12 @@ public final class FullZipPageReader implements PageReader {
     }
 
     /**
-     * Tells the sink how many bytes this batch will decode to: those decoded so far plus the
-     * rest of its stored bytes times the ratio seen so far.
+     * Tells the sink how many bytes this batch will decode to: those decoded so far plus the rest
+     * of its stored bytes times the ratio seen so far.
      */
     private void reserve(ColumnSink sink, long storedBytes, long stored, int decoded) {
-      double ratio = storedSeen + stored == 0 ? 1 : (double) (decodedSeen + decoded) / (storedSeen + stored);
+      double ratio =
+          storedSeen + stored == 0 ? 1 : (double) (decodedSeen + decoded) / (storedSeen + stored);
       sink.reserveBytes(decoded + (long) ((storedBytes - stored) * ratio * 1.05) + 64);
     }
   }
@@ -523,8 +574,8 @@ public final class FullZipPageReader implements PageReader {
   }
 
   /**
-   * Rows of a list page: level entries are parsed from their control words until the requested
-   * rows are complete (the next max-repetition entry, or the end of the range's bytes).
+   * Rows of a list page: level entries are parsed from their control words until the requested rows
+   * are complete (the next max-repetition entry, or the end of the range's bytes).
    */
   private final class ListRows implements RowSource {
     private final ByteBuffer buf;
@@ -558,7 +609,9 @@ public final class FullZipPageReader implements PageReader {
       int count = 0;
       int items = 0;
       int[] offsets = variable != null ? new int[rep.length + 1] : null;
-      byte[] data = new byte[Math.max(64, fixed != null ? n * valueBytes : Math.min(buf.limit() - pos, 1 << 20))];
+      byte[] data =
+          new byte
+              [Math.max(64, fixed != null ? n * valueBytes : Math.min(buf.limit() - pos, 1 << 20))];
       int size = 0;
       int done = 0;
       boolean begun = false;
@@ -595,14 +648,18 @@ public final class FullZipPageReader implements PageReader {
           }
         }
         if (len < 0 || pos + len > buf.limit()) {
-          throw DecodeException.corrupt("full-zip value of " + len + " bytes runs past its page range");
+          throw DecodeException.corrupt(
+              "full-zip value of " + len + " bytes runs past its page range");
         }
         if (size + len > Integer.MAX_VALUE - 16) {
-          throw DecodeException.unsupported("more than 2 GiB of values in one batch; use a smaller batch size");
+          throw DecodeException.unsupported(
+              "more than 2 GiB of values in one batch; use a smaller batch size");
         }
         if (size + len > data.length) {
-          data = java.util.Arrays.copyOf(data, (int) Math.max(size + len, Math.min(2L * data.length,
-              Integer.MAX_VALUE - 16)));
+          data =
+              java.util.Arrays.copyOf(
+                  data,
+                  (int) Math.max(size + len, Math.min(2L * data.length, Integer.MAX_VALUE - 16)));
         }
         buf.get(pos, data, size, (int) len);
         size += (int) len;
@@ -626,9 +683,10 @@ public final class FullZipPageReader implements PageReader {
           itemDefs[k++] = def[i];
         }
       }
-      Values v = fixed != null
-          ? fixed.decode(ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN), 0, items)
-          : variable.decode(VarValues.wrap(data, size, offsets, items));
+      Values v =
+          fixed != null
+              ? fixed.decode(ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN), 0, items)
+              : variable.decode(VarValues.wrap(data, size, offsets, items));
       sink.appendLevels(repdef.canonical(), rep, def, 0, count);
       if (items > 0) {
         sink.append(v, 0, items, itemDefs, 0);

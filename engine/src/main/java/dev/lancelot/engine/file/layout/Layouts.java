@@ -2,7 +2,6 @@ package dev.lancelot.engine.file.layout;
 
 import dev.lancelot.engine.file.codec.Codecs;
 import dev.lancelot.engine.file.codec.DecodeException;
-import dev.lancelot.engine.file.container.FileMetadata;
 import dev.lancelot.engine.file.container.PageInfo;
 import dev.lancelot.engine.file.proto.Encodings21Protos.AllNullLayout;
 import dev.lancelot.engine.file.proto.Encodings21Protos.FullZipLayout;
@@ -33,8 +32,9 @@ public final class Layouts {
       case FULL_ZIP_LAYOUT -> new FullZipPageReader(page, layout.getFullZipLayout());
       case ALL_NULL_LAYOUT -> new AllNullPageReader(page, layout.getAllNullLayout());
       case BLOB_LAYOUT -> throw DecodeException.unsupported("blob page layout");
-      default -> throw DecodeException.unsupported("page layout " + layout.getLayoutCase()
-          + " (unknown to this reader)");
+      default ->
+          throw DecodeException.unsupported(
+              "page layout " + layout.getLayoutCase() + " (unknown to this reader)");
     };
   }
 
@@ -44,11 +44,17 @@ public final class Layouts {
    */
   static void rejectUnknownFields(com.google.protobuf.Message m, String path) {
     if (!m.getUnknownFields().asMap().isEmpty()) {
-      throw DecodeException.unsupported("page layout field(s) " + m.getUnknownFields().asMap().keySet() + " of " + path
-          + " (written by a newer Lance)");
+      throw DecodeException.unsupported(
+          "page layout field(s) "
+              + m.getUnknownFields().asMap().keySet()
+              + " of "
+              + path
+              + " (written by a newer Lance)");
     }
-    for (java.util.Map.Entry<com.google.protobuf.Descriptors.FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
-      if (e.getKey().getJavaType() != com.google.protobuf.Descriptors.FieldDescriptor.JavaType.MESSAGE) {
+    for (java.util.Map.Entry<com.google.protobuf.Descriptors.FieldDescriptor, Object> e :
+        m.getAllFields().entrySet()) {
+      if (e.getKey().getJavaType()
+          != com.google.protobuf.Descriptors.FieldDescriptor.JavaType.MESSAGE) {
         continue;
       }
       if (e.getKey().isRepeated()) {
@@ -56,7 +62,8 @@ public final class Layouts {
           rejectUnknownFields((com.google.protobuf.Message) o, path + "." + e.getKey().getName());
         }
       } else {
-        rejectUnknownFields((com.google.protobuf.Message) e.getValue(), path + "." + e.getKey().getName());
+        rejectUnknownFields(
+            (com.google.protobuf.Message) e.getValue(), path + "." + e.getKey().getName());
       }
     }
   }
@@ -77,14 +84,19 @@ public final class Layouts {
       case MINI_BLOCK_LAYOUT -> describe(layout.getMiniBlockLayout());
       case FULL_ZIP_LAYOUT -> describe(layout.getFullZipLayout());
       case ALL_NULL_LAYOUT -> describe(layout.getAllNullLayout());
-      case BLOB_LAYOUT -> "Blob[" + describe(layout.getBlobLayout().getInnerLayout()) + ", layers="
-          + layers(layout.getBlobLayout().getLayersList()) + "]";
+      case BLOB_LAYOUT ->
+          "Blob["
+              + describe(layout.getBlobLayout().getInnerLayout())
+              + ", layers="
+              + layers(layout.getBlobLayout().getLayersList())
+              + "]";
       default -> "unknown layout";
     };
   }
 
   static String describe(MiniBlockLayout l) {
-    StringBuilder sb = new StringBuilder("MiniBlock[values=").append(Codecs.describe(l.getValueCompression()));
+    StringBuilder sb =
+        new StringBuilder("MiniBlock[values=").append(Codecs.describe(l.getValueCompression()));
     if (l.hasDefCompression()) {
       sb.append(", def=").append(Codecs.describe(l.getDefCompression()));
     }
@@ -92,7 +104,9 @@ public final class Layouts {
       sb.append(", rep=").append(Codecs.describe(l.getRepCompression()));
     }
     if (l.hasDictionary()) {
-      sb.append(", dictionary=").append(Codecs.describe(l.getDictionary())).append(" x")
+      sb.append(", dictionary=")
+          .append(Codecs.describe(l.getDictionary()))
+          .append(" x")
           .append(l.getNumDictionaryItems());
     }
     if (l.getRepetitionIndexDepth() > 0) {
@@ -120,17 +134,26 @@ public final class Layouts {
 
   static String describe(AllNullLayout l) {
     if (l.hasConstantValue()) {
-      return "Constant[inline " + l.getConstantValue().size() + " bytes, layers=" + layers(l.getLayersList()) + "]";
+      return "Constant[inline "
+          + l.getConstantValue().size()
+          + " bytes, layers="
+          + layers(l.getLayersList())
+          + "]";
     }
     return "AllNull[layers=" + layers(l.getLayersList()) + "]";
   }
 
-  /** Like {@link #describe(PageLayout)} but tells constant pages whose value is in a buffer (2.2). */
+  /**
+   * Like {@link #describe(PageLayout)} but tells constant pages whose value is in a buffer (2.2).
+   */
   static String describeWithBuffers(PageInfo page) {
     PageLayout layout = page.layout();
-    if (layout.hasAllNullLayout() && !layout.getAllNullLayout().hasConstantValue()
+    if (layout.hasAllNullLayout()
+        && !layout.getAllNullLayout().hasConstantValue()
         && (page.numBuffers() == 1 || page.numBuffers() == 3)) {
-      return "Constant[value in buffer 0, layers=" + layers(layout.getAllNullLayout().getLayersList()) + "]";
+      return "Constant[value in buffer 0, layers="
+          + layers(layout.getAllNullLayout().getLayersList())
+          + "]";
     }
     return describe(layout);
   }

@@ -7,10 +7,10 @@ import java.util.function.IntFunction;
 
 /**
  * Rows {@code [start, end)} of a mini-block page of a list column. A row is the run of level
- * entries from one max-repetition entry to the next, and may continue across chunks (the next
- * chunk then begins with a "preamble" finishing it). Reading starts at the row's start in the
- * chunk the repetition index names, and emits level spans and the items behind them chunk by
- * chunk, never touching a chunk beyond the last row's end.
+ * entries from one max-repetition entry to the next, and may continue across chunks (the next chunk
+ * then begins with a "preamble" finishing it). Reading starts at the row's start in the chunk the
+ * repetition index names, and emits level spans and the items behind them chunk by chunk, never
+ * touching a chunk beyond the last row's end.
  */
 final class MiniBlockListRows implements RowSource {
   private final IntFunction<MiniBlockChunk> chunks;
@@ -21,11 +21,17 @@ final class MiniBlockListRows implements RowSource {
   private int level;
   private int item;
   private int remaining;
+
   /** Index into the current chunk's row starts of the first one at or after {@code level}. */
   private int rowStart;
+
   private boolean positioned;
 
-  MiniBlockListRows(IntFunction<MiniBlockChunk> chunks, MiniBlockMeta meta, CanonicalLevels scheme, int start,
+  MiniBlockListRows(
+      IntFunction<MiniBlockChunk> chunks,
+      MiniBlockMeta meta,
+      CanonicalLevels scheme,
+      int start,
       int end) {
     this.chunks = chunks;
     this.meta = meta;
@@ -48,8 +54,8 @@ final class MiniBlockListRows implements RowSource {
   private void position() {
     MiniBlockChunk d = chunks.apply(chunk);
     if (rowsToSkip >= d.numRowStarts()) {
-      throw DecodeException.corrupt("mini-block chunk " + chunk
-          + " has fewer row starts than its repetition index says");
+      throw DecodeException.corrupt(
+          "mini-block chunk " + chunk + " has fewer row starts than its repetition index says");
     }
     rowStart = (int) rowsToSkip;
     level = d.rowStarts()[rowStart];
@@ -90,7 +96,8 @@ final class MiniBlockListRows implements RowSource {
       if (!stop && numStarts > completing) {
         done += numStarts - completing;
       }
-      if (!sink.appendListRows(scheme, d.def(), starts, d.rowItems(), rowStart, to, item, d.rowItems()[to])) {
+      if (!sink.appendListRows(
+          scheme, d.def(), starts, d.rowItems(), rowStart, to, item, d.rowItems()[to])) {
         span(sink, d, level, starts[to], item, d.rowItems()[to]);
       } else if (d.rowItems()[to] > item) {
         sink.append(d.values(), item, d.rowItems()[to] - item, d.itemDefs(), item);
@@ -121,15 +128,17 @@ final class MiniBlockListRows implements RowSource {
   }
 
   /**
-   * Lets the sink make room for about {@code n} rows at the current chunk's levels and items
-   * per row, so its buffers do not grow by repeated doubling.
+   * Lets the sink make room for about {@code n} rows at the current chunk's levels and items per
+   * row, so its buffers do not grow by repeated doubling.
    */
   private void reserve(int n, ColumnSink sink) {
     MiniBlockChunk d = chunks.apply(chunk);
     int rows = Math.max(1, d.numRowStarts());
     long levels = (long) n * d.numLevels() / rows;
     long items = (long) n * d.rowItems()[d.numRowStarts()] / rows;
-    sink.reserveNested(n, (int) Math.min(Integer.MAX_VALUE / 2, levels + levels / 8 + 16),
+    sink.reserveNested(
+        n,
+        (int) Math.min(Integer.MAX_VALUE / 2, levels + levels / 8 + 16),
         (int) Math.min(Integer.MAX_VALUE / 2, items + items / 8 + 16));
   }
 

@@ -9,12 +9,15 @@ import java.nio.ByteBuffer;
  * dictionary. Loaded once per page and shared.
  *
  * <p>Chunk table (page buffer 0): one u16 word per chunk (u32 with {@code has_large_chunk}):
+ *
  * <pre>
  *   bits 0-3  log2(items in chunk); 0 for the last chunk, which holds the rest
  *   bits 4+   (chunk bytes / 8) - 1
  * </pre>
- * Repetition index (last page buffer, list pages only): per chunk {@code depth + 1} u64 values,
- * of which the first two are read:
+ *
+ * Repetition index (last page buffer, list pages only): per chunk {@code depth + 1} u64 values, of
+ * which the first two are read:
+ *
  * <pre>
  *   [u64] ends     rows that end in this chunk (a row ending exactly at the chunk's end counts
  *                  here when the next chunk starts a new row)
@@ -22,9 +25,10 @@ import java.nio.ByteBuffer;
  *                  the next chunk, else 0
  *   [u64 x (depth - 1)] reserved for deeper indices
  * </pre>
- * From it: a chunk "has a preamble" when the previous chunk's last row continues into it; the
- * rows starting in chunk c are {@code ends + (partial > 0) - preamble}, numbered from
- * {@code firstRow[c]}. A chunk holding only the middle of one long row starts no row.
+ *
+ * From it: a chunk "has a preamble" when the previous chunk's last row continues into it; the rows
+ * starting in chunk c are {@code ends + (partial > 0) - preamble}, numbered from {@code
+ * firstRow[c]}. A chunk holding only the middle of one long row starts no row.
  */
 final class MiniBlockMeta {
   final long[] offsets;
@@ -32,13 +36,25 @@ final class MiniBlockMeta {
   final int[] firstItem;
   final int[] items;
   final Values dictionary;
-  /** List pages only (else null): first row starting in each chunk, rows starting there, preamble flag. */
+
+  /**
+   * List pages only (else null): first row starting in each chunk, rows starting there, preamble
+   * flag.
+   */
   final long[] firstRow;
+
   final long[] starts;
   final boolean[] preamble;
 
-  private MiniBlockMeta(long[] offsets, int[] sizes, int[] firstItem, int[] items, Values dictionary, long[] firstRow,
-      long[] starts, boolean[] preamble) {
+  private MiniBlockMeta(
+      long[] offsets,
+      int[] sizes,
+      int[] firstItem,
+      int[] items,
+      Values dictionary,
+      long[] firstRow,
+      long[] starts,
+      boolean[] preamble) {
     this.offsets = offsets;
     this.sizes = sizes;
     this.firstItem = firstItem;
@@ -54,11 +70,19 @@ final class MiniBlockMeta {
   }
 
   /**
-   * Parses the chunk table {@code words} of a page holding {@code totalItems} items in
-   * {@code chunkBytes} bytes starting at file offset {@code chunksStart}.
+   * Parses the chunk table {@code words} of a page holding {@code totalItems} items in {@code
+   * chunkBytes} bytes starting at file offset {@code chunksStart}.
    */
-  static MiniBlockMeta parse(ByteBuffer words, boolean large, long totalItems, long chunksStart, long chunkBytes,
-      Values dictionary, ByteBuffer repIndex, int repIndexDepth, long numRows) {
+  static MiniBlockMeta parse(
+      ByteBuffer words,
+      boolean large,
+      long totalItems,
+      long chunksStart,
+      long chunkBytes,
+      Values dictionary,
+      ByteBuffer repIndex,
+      int repIndexDepth,
+      long numRows) {
     int wordBytes = large ? 4 : 2;
     if (words.limit() % wordBytes != 0) {
       throw DecodeException.corrupt("mini-block chunk table of " + words.limit() + " bytes");
@@ -72,13 +96,20 @@ final class MiniBlockMeta {
     long end = chunksStart + chunkBytes;
     long item = 0;
     for (int i = 0; i < n; i++) {
-      long word = large ? Integer.toUnsignedLong(words.getInt(4 * i)) : Short.toUnsignedInt(words.getShort(2 * i));
+      long word =
+          large
+              ? Integer.toUnsignedLong(words.getInt(4 * i))
+              : Short.toUnsignedInt(words.getShort(2 * i));
       int log = (int) (word & 0xF);
       long bytes = ((word >>> 4) + 1) * 8;
       long count = i < n - 1 ? 1L << log : totalItems - item;
       if (count <= 0 || item + count > totalItems || pos + bytes > end) {
-        throw DecodeException.corrupt("mini-block chunk table does not match the page (" + totalItems + " items, "
-            + chunkBytes + " bytes of chunks)");
+        throw DecodeException.corrupt(
+            "mini-block chunk table does not match the page ("
+                + totalItems
+                + " items, "
+                + chunkBytes
+                + " bytes of chunks)");
       }
       offsets[i] = pos;
       sizes[i] = (int) bytes;
@@ -88,15 +119,21 @@ final class MiniBlockMeta {
       item += count;
     }
     if (item != totalItems) {
-      throw DecodeException.corrupt("mini-block chunks hold " + item + " items, the page " + totalItems);
+      throw DecodeException.corrupt(
+          "mini-block chunks hold " + item + " items, the page " + totalItems);
     }
     if (repIndex == null) {
       return new MiniBlockMeta(offsets, sizes, first, items, dictionary, null, null, null);
     }
     int stride = repIndexDepth + 1;
     if (repIndex.limit() != (long) n * stride * 8) {
-      throw DecodeException.corrupt("mini-block repetition index of " + repIndex.limit() + " bytes for " + n
-          + " chunks of depth " + repIndexDepth);
+      throw DecodeException.corrupt(
+          "mini-block repetition index of "
+              + repIndex.limit()
+              + " bytes for "
+              + n
+              + " chunks of depth "
+              + repIndexDepth);
     }
     long[] firstRow = new long[n];
     long[] starts = new long[n];
@@ -109,8 +146,14 @@ final class MiniBlockMeta {
       boolean trailer = partial != 0;
       long s = ends + (trailer ? 1 : 0) - (hasPreamble ? 1 : 0);
       if (ends < 0 || s < 0 || (i == n - 1 && trailer)) {
-        throw DecodeException.corrupt("mini-block repetition index entry " + i + " (" + ends + " rows, " + partial
-            + " partial levels) is inconsistent");
+        throw DecodeException.corrupt(
+            "mini-block repetition index entry "
+                + i
+                + " ("
+                + ends
+                + " rows, "
+                + partial
+                + " partial levels) is inconsistent");
       }
       firstRow[i] = row;
       starts[i] = s;
@@ -119,7 +162,8 @@ final class MiniBlockMeta {
       row += s;
     }
     if (row != numRows) {
-      throw DecodeException.corrupt("mini-block repetition index counts " + row + " rows, the page has " + numRows);
+      throw DecodeException.corrupt(
+          "mini-block repetition index counts " + row + " rows, the page has " + numRows);
     }
     return new MiniBlockMeta(offsets, sizes, first, items, dictionary, firstRow, starts, preamble);
   }

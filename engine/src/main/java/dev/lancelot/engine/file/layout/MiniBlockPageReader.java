@@ -15,8 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The mini-block layout: values split into small chunks (up to 4Ki values, a few KiB each) that
- * are decoded whole. Page buffers:
+ * The mini-block layout: values split into small chunks (up to 4Ki values, a few KiB each) that are
+ * decoded whole. Page buffers:
+ *
  * <pre>
  *   buffer 0: chunk table, one u16 word per chunk (u32 when has_large_chunk, format 2.2):
  *             bits 0-3 log2(values in chunk) (0 for the last chunk, which holds the rest),
@@ -25,7 +26,9 @@ import java.util.List;
  *   buffer 2: the dictionary (only when the layout has one), decoded with a block decoder
  *   last:     the repetition index (only when repetition_index_depth > 0), see {@link MiniBlockMeta}
  * </pre>
+ *
  * Chunk layout:
+ *
  * <pre>
  *   [u16] number of rep/def levels in the chunk
  *   [u16] bytes of repetition levels      (only with rep_compression)
@@ -35,10 +38,11 @@ import java.util.List;
  *   [rep levels] padding to 8; [def levels] padding to 8
  *   [value buffer] padding to 8, for each value buffer
  * </pre>
+ *
  * Levels are decoded with block decoders into u16; a definition level of 0 means valid. A chunk's
- * item count comes from the chunk table; with lists it may hold more level entries than items
- * (null and empty lists have a level entry but no item), and rows may span chunks (see
- * {@link MiniBlockListRows}). With a dictionary, the chunk values are indices into it.
+ * item count comes from the chunk table; with lists it may hold more level entries than items (null
+ * and empty lists have a level entry but no item), and rows may span chunks (see {@link
+ * MiniBlockListRows}). With a dictionary, the chunk values are indices into it.
  */
 public final class MiniBlockPageReader implements PageReader {
   private final PageInfo page;
@@ -59,8 +63,11 @@ public final class MiniBlockPageReader implements PageReader {
     this.repdef = RepDefLayers.of(layout.getLayersList());
     this.lists = repdef.maxRep() > 0;
     if (lists != layout.hasRepCompression()) {
-      throw DecodeException.corrupt("mini-block page with layers " + repdef + (lists ? " without" : " with")
-          + " repetition levels");
+      throw DecodeException.corrupt(
+          "mini-block page with layers "
+              + repdef
+              + (lists ? " without" : " with")
+              + " repetition levels");
     }
     if (lists && layout.getRepetitionIndexDepth() < 1) {
       throw DecodeException.unsupported("mini-block list pages without a repetition index");
@@ -74,13 +81,19 @@ public final class MiniBlockPageReader implements PageReader {
     this.dictionaryDecoder = layout.hasDictionary() ? Codecs.block(layout.getDictionary()) : null;
     this.numBuffers = (int) layout.getNumBuffers();
     this.large = layout.getHasLargeChunk();
-    int needed = 2 + (layout.hasDictionary() ? 1 : 0) + (layout.getRepetitionIndexDepth() > 0 ? 1 : 0);
+    int needed =
+        2 + (layout.hasDictionary() ? 1 : 0) + (layout.getRepetitionIndexDepth() > 0 ? 1 : 0);
     if (page.numBuffers() < needed) {
-      throw DecodeException.corrupt("mini-block page has " + page.numBuffers() + " buffers, " + needed + " needed");
+      throw DecodeException.corrupt(
+          "mini-block page has " + page.numBuffers() + " buffers, " + needed + " needed");
     }
     if (!lists && layout.getNumItems() != page.numRows()) {
-      throw DecodeException.corrupt("mini-block page holds " + layout.getNumItems() + " items for "
-          + page.numRows() + " rows");
+      throw DecodeException.corrupt(
+          "mini-block page holds "
+              + layout.getNumItems()
+              + " items for "
+              + page.numRows()
+              + " rows");
     }
   }
 
@@ -113,8 +126,17 @@ public final class MiniBlockPageReader implements PageReader {
       dictionary = dictionaryDecoder.decode(bufs.get(1), (int) num);
     }
     ByteBuffer repIndex = lists ? bufs.get(bufs.size() - 1) : null;
-    MiniBlockMeta m = MiniBlockMeta.parse(bufs.get(0), large, layout.getNumItems(), page.bufferOffset(1),
-        page.bufferSize(1), dictionary, repIndex, layout.getRepetitionIndexDepth(), page.numRows());
+    MiniBlockMeta m =
+        MiniBlockMeta.parse(
+            bufs.get(0),
+            large,
+            layout.getNumItems(),
+            page.bufferOffset(1),
+            page.bufferSize(1),
+            dictionary,
+            repIndex,
+            layout.getRepetitionIndexDepth(),
+            page.numRows());
     meta = m;
     return m;
   }
@@ -161,8 +183,10 @@ public final class MiniBlockPageReader implements PageReader {
       ChunkCache cache = new ChunkCache(m, chunks, fetched);
       List<RowSource> out = new ArrayList<>(ranges.size());
       for (RowRange r : ranges) {
-        out.add(lists ? new MiniBlockListRows(cache::get, m, repdef.canonical(), r.start(), r.end())
-            : new Rows(cache, r.start(), r.end()));
+        out.add(
+            lists
+                ? new MiniBlockListRows(cache::get, m, repdef.canonical(), r.start(), r.end())
+                : new Rows(cache, r.start(), r.end()));
       }
       sources = out;
     }
@@ -235,8 +259,9 @@ public final class MiniBlockPageReader implements PageReader {
         if (idx < 0) {
           throw new IllegalStateException("chunk " + chunk + " was not fetched");
         }
-        cached = decodeChunk(data.get(idx), meta.items[chunk], lists ? meta.starts[chunk] : 0,
-            meta.dictionary);
+        cached =
+            decodeChunk(
+                data.get(idx), meta.items[chunk], lists ? meta.starts[chunk] : 0, meta.dictionary);
         cachedChunk = chunk;
       }
       return cached;
@@ -247,7 +272,8 @@ public final class MiniBlockPageReader implements PageReader {
    * Decodes one chunk of {@code items} items; {@code expectedStarts} is the number of rows the
    * repetition index says start in it (list pages).
    */
-  private MiniBlockChunk decodeChunk(ByteBuffer chunk, int items, long expectedStarts, Values dictionary) {
+  private MiniBlockChunk decodeChunk(
+      ByteBuffer chunk, int items, long expectedStarts, Values dictionary) {
     int pos = 0;
     int numLevels = Short.toUnsignedInt(chunk.getShort(pos));
     pos += 2;
@@ -275,7 +301,8 @@ public final class MiniBlockPageReader implements PageReader {
     short[] rep = null;
     if (reps != null) {
       if (numLevels < items) {
-        throw DecodeException.corrupt("mini-block chunk has " + numLevels + " levels for " + items + " items");
+        throw DecodeException.corrupt(
+            "mini-block chunk has " + numLevels + " levels for " + items + " items");
       }
       rep = reps.decodeLevels(Codecs.slice(chunk, pos, repBytes), numLevels);
       pos = align8(pos + repBytes);
@@ -283,8 +310,8 @@ public final class MiniBlockPageReader implements PageReader {
     short[] def = null;
     if (defs != null) {
       if (!lists && numLevels != items) {
-        throw DecodeException.corrupt("mini-block chunk has " + numLevels + " definition levels for " + items
-            + " items");
+        throw DecodeException.corrupt(
+            "mini-block chunk has " + numLevels + " definition levels for " + items + " items");
       }
       def = defs.decodeLevels(Codecs.slice(chunk, pos, defBytes), numLevels);
       pos = align8(pos + defBytes);
@@ -292,8 +319,12 @@ public final class MiniBlockPageReader implements PageReader {
         repdef.toCanonical(def, 0, numLevels);
       }
     } else if (lists && numLevels != items) {
-      throw DecodeException.corrupt("mini-block chunk has " + numLevels + " levels but no definition levels for "
-          + items + " items");
+      throw DecodeException.corrupt(
+          "mini-block chunk has "
+              + numLevels
+              + " levels but no definition levels for "
+              + items
+              + " items");
     }
     short[] itemDefs = def;
     int[] rowStarts = null;
@@ -346,7 +377,8 @@ public final class MiniBlockPageReader implements PageReader {
         cap = numLevels + 1;
       }
       if (n != items) {
-        throw DecodeException.corrupt("mini-block chunk has " + n + " visible levels for " + items + " items");
+        throw DecodeException.corrupt(
+            "mini-block chunk has " + n + " visible levels for " + items + " items");
       }
       rowStarts[numRowStarts] = numLevels;
       rowItems[numRowStarts] = items;
@@ -363,7 +395,8 @@ public final class MiniBlockPageReader implements PageReader {
     if (dictionary != null) {
       v = Dictionaries.gather(dictionary, v, itemDefs);
     }
-    return new MiniBlockChunk(v, rep, def, itemDefs, lists ? numLevels : items, rowStarts, rowItems, numRowStarts);
+    return new MiniBlockChunk(
+        v, rep, def, itemDefs, lists ? numLevels : items, rowStarts, rowItems, numRowStarts);
   }
 
   /** 1 if {@code x == 0}, else 0, without a branch. */
@@ -402,7 +435,8 @@ public final class MiniBlockPageReader implements PageReader {
         throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
       }
       if (sink.nested() != repdef.nested()) {
-        throw DecodeException.corrupt("page layers " + repdef + " do not match the column's nesting");
+        throw DecodeException.corrupt(
+            "page layers " + repdef + " do not match the column's nesting");
       }
       while (n > 0) {
         int chunk = cache.meta.chunkOfItem(row);

@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The I/O of loading some rows of one page, as a sequence of rounds: {@link #reads()} lists the
  * ranges needed next, {@link #supply} hands them over, until {@link #done()}. Splitting I/O into
- * rounds lets a caller batch the reads of many pages and columns into one request per round (a
- * take needs at most three rounds: page metadata, index entries, values).
+ * rounds lets a caller batch the reads of many pages and columns into one request per round (a take
+ * needs at most three rounds: page metadata, index entries, values).
  */
 public interface PageLoad {
   /** Ranges needed for the next round (empty only when done). */

@@ -5,15 +5,15 @@ import java.util.List;
 
 /**
  * Reads rows of one page. Thread-safe: page metadata (chunk tables, dictionaries) is loaded once
- * and shared; everything specific to a read lives in the returned {@link PageLoad} and
- * {@link RowSource}s.
+ * and shared; everything specific to a read lives in the returned {@link PageLoad} and {@link
+ * RowSource}s.
  */
 public interface PageReader {
   PageInfo page();
 
   /**
-   * Plans loading the given sorted ranges: only their bytes, plus page metadata on first use.
-   * The returned load yields one source per range, in order.
+   * Plans loading the given sorted ranges: only their bytes, plus page metadata on first use. The
+   * returned load yields one source per range, in order.
    */
   PageLoad plan(List<RowRange> ranges);
 

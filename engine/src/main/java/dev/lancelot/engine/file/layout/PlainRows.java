@@ -6,9 +6,10 @@ import java.nio.ByteBuffer;
 /**
  * Where the rows of a full-zip page of plain fixed-width values lie, for readers that use the
  * stored bytes as they are (flat KNN scores float32 vectors straight from them). Only pages whose
- * values are stored uncompressed, without lists, nesting or inner validity have one
- * ({@link FullZipPageReader#plainRows()}). Layout of the page's buffer 0, at file position
- * {@code dataOffset}:
+ * values are stored uncompressed, without lists, nesting or inner validity have one ({@link
+ * FullZipPageReader#plainRows()}). Layout of the page's buffer 0, at file position {@code
+ * dataOffset}:
+ *
  * <pre>
  *   per row:
  *     [controlBytes: u8 or u16 LE] definition level (0 = valid row, otherwise null; absent when
@@ -19,8 +20,8 @@ import java.nio.ByteBuffer;
 public record PlainRows(long dataOffset, int controlBytes, int valueBytes, int defMask) {
   public PlainRows {
     if ((controlBytes != 0 && controlBytes != 1 && controlBytes != 2) || valueBytes <= 0) {
-      throw new IllegalArgumentException("Plain rows of " + controlBytes + " control and " + valueBytes
-          + " value bytes");
+      throw new IllegalArgumentException(
+          "Plain rows of " + controlBytes + " control and " + valueBytes + " value bytes");
     }
   }
 
@@ -39,7 +40,10 @@ public record PlainRows(long dataOffset, int controlBytes, int valueBytes, int d
       return false;
     }
     int pos = i * stride();
-    int control = controlBytes == 1 ? Byte.toUnsignedInt(rows.get(pos)) : Short.toUnsignedInt(rows.getShort(pos));
+    int control =
+        controlBytes == 1
+            ? Byte.toUnsignedInt(rows.get(pos))
+            : Short.toUnsignedInt(rows.getShort(pos));
     return (control & defMask) != 0;
   }
 

@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * The canonical definition levels of a nested leaf column: every layer gets the levels it could
- * need, whatever a given page uses. Innermost layer first; level 0 means valid; an item layer
- * (the leaf, or a struct) {@code k} has one level, {@code base(k)} = null; a list layer two,
- * {@code base(k)} = null list and {@code base(k) + 1} = empty list.
+ * need, whatever a given page uses. Innermost layer first; level 0 means valid; an item layer (the
+ * leaf, or a struct) {@code k} has one level, {@code base(k)} = null; a list layer two, {@code
+ * base(k)} = null list and {@code base(k) + 1} = empty list.
  *
  * <p>Example, {@code list<struct<x: int>>}, layers x, struct, list: 0 valid, 1 null x, 2 null
  * struct, 3 null list, 4 empty list. Entries at levels 3 and 4 are special (no item).
@@ -18,7 +18,10 @@ public final class CanonicalLevels {
   private final int[] levelsToRep;
   private final int firstListBase;
   private final int numLists;
-  /** {@code seenBelow[k]}: entries below this level are seen once {@code k} lists are unravelled. */
+
+  /**
+   * {@code seenBelow[k]}: entries below this level are seen once {@code k} lists are unravelled.
+   */
   private final int[] seenBelow;
 
   private CanonicalLevels(boolean[] isList) {
@@ -85,14 +88,16 @@ public final class CanonicalLevels {
     return numLists;
   }
 
-  /** Whether an entry at {@code level} has an item behind it (it lies inside the innermost list). */
+  /**
+   * Whether an entry at {@code level} has an item behind it (it lies inside the innermost list).
+   */
   public boolean visible(int level) {
     return level < firstListBase;
   }
 
   /**
-   * The lowest level with an item behind it no more: entries below it lie inside the innermost
-   * list (or every level, without lists). Same as {@link #visible}.
+   * The lowest level with an item behind it no more: entries below it lie inside the innermost list
+   * (or every level, without lists). Same as {@link #visible}.
    */
   public int firstListBase() {
     return Math.min(firstListBase, maxLevel() + 1);

@@ -15,8 +15,8 @@ public final class LevelBuffer {
   private int size;
 
   /**
-   * Levels for about {@code capacity} entries; the arrays are allocated on first use, at that
-   * size or at the size {@link #reserve} asks for.
+   * Levels for about {@code capacity} entries; the arrays are allocated on first use, at that size
+   * or at the size {@link #reserve} asks for.
    */
   public LevelBuffer(boolean withRep, int capacity) {
     this.withRep = withRep;
@@ -26,8 +26,8 @@ public final class LevelBuffer {
   }
 
   /**
-   * Appends levels {@code [from, from + n)}; a null {@code rep} or {@code def} stands for zeros
-   * (no lists in the page, or no nulls).
+   * Appends levels {@code [from, from + n)}; a null {@code rep} or {@code def} stands for zeros (no
+   * lists in the page, or no nulls).
    */
   public void append(short[] repLevels, short[] defLevels, int from, int n) {
     ensure(size + n);

@@ -6,25 +6,27 @@ import java.util.List;
 
 /**
  * How one page interprets its repetition and definition levels (its {@code layers}), and the
- * translation of its definition levels into the <em>canonical</em> levels every reader of a
- * column uses, whatever the page.
+ * translation of its definition levels into the <em>canonical</em> levels every reader of a column
+ * uses, whatever the page.
  *
- * <p>Lance (2.1+) describes a leaf column's nesting as layers, innermost first: the leaf item,
- * then one layer per struct or list ancestor up to (not including) the top level. Levels:
+ * <p>Lance (2.1+) describes a leaf column's nesting as layers, innermost first: the leaf item, then
+ * one layer per struct or list ancestor up to (not including) the top level. Levels:
+ *
  * <ul>
  *   <li>Repetition: one per list layer; an entry's repetition level is the number of the outermost
  *       list that starts at it, counted from the innermost list (1) to the outermost (max rep), or
- *       0 when it continues the current innermost list. A row starts at every max-rep entry.</li>
- *   <li>Definition: 0 means "valid item"; then, from the innermost layer outwards, each layer
- *       takes the next levels it needs: a nullable item/struct layer one (null), a nullable list
- *       one (null), an emptyable list one (empty), a list with both two (null, then empty),
- *       all-valid layers none. An entry whose level belongs to a list layer (or to a struct
- *       outside a list) is a "special" entry: a null or empty list, or a list hidden by a null
- *       struct, with no item behind it.</li>
+ *       0 when it continues the current innermost list. A row starts at every max-rep entry.
+ *   <li>Definition: 0 means "valid item"; then, from the innermost layer outwards, each layer takes
+ *       the next levels it needs: a nullable item/struct layer one (null), a nullable list one
+ *       (null), an emptyable list one (empty), a list with both two (null, then empty), all-valid
+ *       layers none. An entry whose level belongs to a list layer (or to a struct outside a list)
+ *       is a "special" entry: a null or empty list, or a list hidden by a null struct, with no item
+ *       behind it.
  * </ul>
- * Pages of one column may differ in which layers are nullable, so definition levels are mapped
- * to a canonical scheme that gives every item layer one level and every list layer two
- * ({@link CanonicalLevels}).
+ *
+ * Pages of one column may differ in which layers are nullable, so definition levels are mapped to a
+ * canonical scheme that gives every item layer one level and every list layer two ({@link
+ * CanonicalLevels}).
  */
 public final class RepDefLayers {
   private final List<RepDefLayer> layers;
@@ -43,11 +45,16 @@ public final class RepDefLayers {
     int def = 0;
     for (int k = 0; k < n; k++) {
       RepDefLayer l = layers.get(k);
-      isList[k] = switch (l) {
-        case REPDEF_ALL_VALID_ITEM, REPDEF_NULLABLE_ITEM -> false;
-        case REPDEF_ALL_VALID_LIST, REPDEF_NULLABLE_LIST, REPDEF_EMPTYABLE_LIST, REPDEF_NULL_AND_EMPTY_LIST -> true;
-        default -> throw DecodeException.corrupt("unknown rep/def layer " + l);
-      };
+      isList[k] =
+          switch (l) {
+            case REPDEF_ALL_VALID_ITEM, REPDEF_NULLABLE_ITEM -> false;
+            case REPDEF_ALL_VALID_LIST,
+                REPDEF_NULLABLE_LIST,
+                REPDEF_EMPTYABLE_LIST,
+                REPDEF_NULL_AND_EMPTY_LIST ->
+                true;
+            default -> throw DecodeException.corrupt("unknown rep/def layer " + l);
+          };
       rep += isList[k] ? 1 : 0;
       def += width(l);
     }
@@ -114,8 +121,8 @@ public final class RepDefLayers {
   }
 
   /**
-   * Highest page definition level of an entry that has an item (value) behind it: the levels of
-   * the layers inside the innermost list. Entries above it are special (null/empty lists).
+   * Highest page definition level of an entry that has an item (value) behind it: the levels of the
+   * layers inside the innermost list. Entries above it are special (null/empty lists).
    */
   public int maxVisibleDef() {
     return maxVisibleDef;
@@ -129,7 +136,8 @@ public final class RepDefLayers {
   /** Canonical definition level of page level {@code def}. */
   public short toCanonical(int def) {
     if (def < 0 || def >= toCanonical.length) {
-      throw DecodeException.corrupt("definition level " + def + " above the page's maximum " + maxDef);
+      throw DecodeException.corrupt(
+          "definition level " + def + " above the page's maximum " + maxDef);
     }
     return toCanonical[def];
   }
@@ -139,7 +147,8 @@ public final class RepDefLayers {
     for (int i = from; i < from + n; i++) {
       int d = defs[i];
       if (d < 0 || d >= toCanonical.length) {
-        throw DecodeException.corrupt("definition level " + d + " above the page's maximum " + maxDef);
+        throw DecodeException.corrupt(
+            "definition level " + d + " above the page's maximum " + maxDef);
       }
       defs[i] = toCanonical[d];
     }

@@ -7,11 +7,10 @@ import dev.lancelot.engine.file.codec.DecodeException;
  * ancestors, layer by layer from the innermost outwards (the reverse of how a writer zips them).
  *
  * <p>The state is the layer about to be unravelled: entries whose definition level is at most
- * {@code validUpTo} are valid at that layer, and only entries whose level belongs to a list
- * already unravelled ({@code levelToRep(level) <= listsDone}) are seen. Unravelling a list
- * rewrites the levels in place, keeping one entry per list of that layer (and the entries of
- * outer special lists, still to be seen by outer layers), and decrements their repetition
- * levels.
+ * {@code validUpTo} are valid at that layer, and only entries whose level belongs to a list already
+ * unravelled ({@code levelToRep(level) <= listsDone}) are seen. Unravelling a list rewrites the
+ * levels in place, keeping one entry per list of that layer (and the entries of outer special
+ * lists, still to be seen by outer layers), and decrements their repetition levels.
  */
 public final class Unraveler {
   private final LevelBuffer levels;
@@ -80,7 +79,9 @@ public final class Unraveler {
     return new Validity(count, bits, nulls);
   }
 
-  /** Skips the current struct layer (for leaves other than the one a struct's validity comes from). */
+  /**
+   * Skips the current struct layer (for leaves other than the one a struct's validity comes from).
+   */
   public void skipStruct() {
     checkLayer(false);
     layer++;
@@ -146,7 +147,8 @@ public final class Unraveler {
       nulls += 1 - valid[j];
     }
     if (current != childCount) {
-      throw DecodeException.corrupt("list levels describe " + current + " items but " + childCount + " were decoded");
+      throw DecodeException.corrupt(
+          "list levels describe " + current + " items but " + childCount + " were decoded");
     }
     offsets[lists] = current;
     levels.truncate(w);
@@ -173,8 +175,13 @@ public final class Unraveler {
 
   private void checkLayer(boolean list) {
     if (layer >= canonical.numLayers() || canonical.isList(layer) != list) {
-      throw new IllegalStateException("Unravelling layer " + layer + " as a " + (list ? "list" : "struct")
-          + " but the column's layers are " + canonical);
+      throw new IllegalStateException(
+          "Unravelling layer "
+              + layer
+              + " as a "
+              + (list ? "list" : "struct")
+              + " but the column's layers are "
+              + canonical);
     }
   }
 }

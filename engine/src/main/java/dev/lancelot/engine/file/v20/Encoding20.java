@@ -7,9 +7,10 @@ import dev.lancelot.engine.file.proto.Encodings20Protos.Flat;
 import dev.lancelot.engine.file.proto.Encodings21Protos.CompressionScheme;
 
 /**
- * The shapes of format 2.0 page encodings ({@code lance.encodings.ArrayEncoding} trees) that
- * Lance writes, parsed into flat descriptions; anything else is refused naming the encoding.
- * Byte layouts (all little-endian, buffers are page buffers by index):
+ * The shapes of format 2.0 page encodings ({@code lance.encodings.ArrayEncoding} trees) that Lance
+ * writes, parsed into flat descriptions; anything else is refused naming the encoding. Byte layouts
+ * (all little-endian, buffers are page buffers by index):
+ *
  * <pre>
  *   Flat(b)              [b bits x rows] values; b = 1 is a bitmap (LSB first); with
  *                        {@code compression} the whole buffer is compressed (see
@@ -28,10 +29,27 @@ import dev.lancelot.engine.file.proto.Encodings21Protos.CompressionScheme;
  *   SimpleStruct         (struct columns) no buffers: structs are never null in 2.0
  * </pre>
  */
-record Encoding20(Kind kind, FlatRef validity, FlatRef values, int dimension, FlatRef itemValidity, FlatRef indices,
-    FlatRef bytes, long nullAdjustment, int numDictionaryItems, long numItems) {
+record Encoding20(
+    Kind kind,
+    FlatRef validity,
+    FlatRef values,
+    int dimension,
+    FlatRef itemValidity,
+    FlatRef indices,
+    FlatRef bytes,
+    long nullAdjustment,
+    int numDictionaryItems,
+    long numItems) {
 
-  enum Kind { ALL_NULL, VALUES, FSL, BINARY, DICTIONARY, LIST, STRUCT }
+  enum Kind {
+    ALL_NULL,
+    VALUES,
+    FSL,
+    BINARY,
+    DICTIONARY,
+    LIST,
+    STRUCT
+  }
 
   /** A fixed-width page buffer: its index, bits per value and compression (null: none). */
   record FlatRef(int buffer, int bits, CompressionScheme compression) {}
@@ -43,7 +61,8 @@ record Encoding20(Kind kind, FlatRef validity, FlatRef values, int dimension, Fl
         return switch (n.getNullabilityCase()) {
           case ALL_NULLS -> new Encoding20(Kind.ALL_NULL, null, null, 0, null, null, null, 0, 0, 0);
           case NO_NULLS -> values(null, n.getNoNulls().getValues());
-          case SOME_NULLS -> values(bitmap(n.getSomeNulls().getValidity()), n.getSomeNulls().getValues());
+          case SOME_NULLS ->
+              values(bitmap(n.getSomeNulls().getValidity()), n.getSomeNulls().getValues());
           default -> throw unsupported(e);
         };
       }
@@ -52,8 +71,17 @@ record Encoding20(Kind kind, FlatRef validity, FlatRef values, int dimension, Fl
       }
       case BINARY -> {
         var b = e.getBinary();
-        return new Encoding20(Kind.BINARY, null, null, 0, null, indices(b.getIndices()), flat(b.getBytes(), 8), b.getNullAdjustment(),
-            0, 0);
+        return new Encoding20(
+            Kind.BINARY,
+            null,
+            null,
+            0,
+            null,
+            indices(b.getIndices()),
+            flat(b.getBytes(), 8),
+            b.getNullAdjustment(),
+            0,
+            0);
       }
       case DICTIONARY -> {
         var d = e.getDictionary();
@@ -62,17 +90,35 @@ record Encoding20(Kind kind, FlatRef validity, FlatRef values, int dimension, Fl
         }
         var items = d.getItems().getBinary();
         // values: the dictionary's value ends; bytes: its bytes
-        return new Encoding20(Kind.DICTIONARY, null, indices(items.getIndices()), 0, null, indices(d.getIndices()),
-            flat(items.getBytes(), 8), items.getNullAdjustment(), d.getNumDictionaryItems(), 0);
+        return new Encoding20(
+            Kind.DICTIONARY,
+            null,
+            indices(items.getIndices()),
+            0,
+            null,
+            indices(d.getIndices()),
+            flat(items.getBytes(), 8),
+            items.getNullAdjustment(),
+            d.getNumDictionaryItems(),
+            0);
       }
       case LIST -> {
         var l = e.getList();
         if (l.getNullOffsetAdjustment() <= 0) {
-          throw DecodeException.corrupt("format 2.0 list page with null offset adjustment "
-              + l.getNullOffsetAdjustment());
+          throw DecodeException.corrupt(
+              "format 2.0 list page with null offset adjustment " + l.getNullOffsetAdjustment());
         }
-        return new Encoding20(Kind.LIST, null, null, 0, null, indices(l.getOffsets()), null, l.getNullOffsetAdjustment(),
-            0, l.getNumItems());
+        return new Encoding20(
+            Kind.LIST,
+            null,
+            null,
+            0,
+            null,
+            indices(l.getOffsets()),
+            null,
+            l.getNullOffsetAdjustment(),
+            0,
+            l.getNumItems());
       }
       case STRUCT -> {
         return new Encoding20(Kind.STRUCT, null, null, 0, null, null, null, 0, 0, 0);
@@ -107,7 +153,8 @@ record Encoding20(Kind kind, FlatRef validity, FlatRef values, int dimension, Fl
       if (itemValues.bits() % 8 != 0 || itemValues.compression() != null) {
         throw unsupported(v);
       }
-      return new Encoding20(Kind.FSL, validity, itemValues, fsl.getDimension(), itemValidity, null, null, 0, 0, 0);
+      return new Encoding20(
+          Kind.FSL, validity, itemValues, fsl.getDimension(), itemValidity, null, null, 0, 0, 0);
     }
     throw unsupported(v);
   }
@@ -118,7 +165,8 @@ record Encoding20(Kind kind, FlatRef validity, FlatRef values, int dimension, Fl
       e = e.getNullable().getNoNulls().getValues();
     }
     FlatRef f = flat(e, -1);
-    if (f.compression() != null || (f.bits() != 8 && f.bits() != 16 && f.bits() != 32 && f.bits() != 64)) {
+    if (f.compression() != null
+        || (f.bits() != 8 && f.bits() != 16 && f.bits() != 32 && f.bits() != 64)) {
       throw unsupported(e);
     }
     return f;
@@ -149,12 +197,14 @@ record Encoding20(Kind kind, FlatRef validity, FlatRef values, int dimension, Fl
     CompressionScheme scheme = null;
     String name = f.hasCompression() ? f.getCompression().getScheme() : "";
     if (!name.isEmpty() && !name.equals("none")) {
-      scheme = switch (name) {
-        case "zstd" -> CompressionScheme.COMPRESSION_ALGORITHM_ZSTD;
-        case "lz4" -> CompressionScheme.COMPRESSION_ALGORITHM_LZ4;
-        default -> throw DecodeException.unsupported("format 2.0 buffer compression \"" + f.getCompression().getScheme()
-            + "\"");
-      };
+      scheme =
+          switch (name) {
+            case "zstd" -> CompressionScheme.COMPRESSION_ALGORITHM_ZSTD;
+            case "lz4" -> CompressionScheme.COMPRESSION_ALGORITHM_LZ4;
+            default ->
+                throw DecodeException.unsupported(
+                    "format 2.0 buffer compression \"" + f.getCompression().getScheme() + "\"");
+          };
     }
     return new FlatRef(b.getBufferIndex(), (int) bpv, scheme);
   }
@@ -166,22 +216,45 @@ record Encoding20(Kind kind, FlatRef validity, FlatRef values, int dimension, Fl
   /** A compact description, e.g. {@code Nullable(Flat(64))}. */
   static String describe(ArrayEncoding e) {
     return switch (e.getArrayEncodingCase()) {
-      case FLAT -> "Flat(" + e.getFlat().getBitsPerValue()
-          + (e.getFlat().hasCompression() ? ", " + e.getFlat().getCompression().getScheme() : "") + ")";
-      case NULLABLE -> switch (e.getNullable().getNullabilityCase()) {
-        case NO_NULLS -> "Nullable(" + describe(e.getNullable().getNoNulls().getValues()) + ")";
-        case SOME_NULLS -> "Nullable(validity " + describe(e.getNullable().getSomeNulls().getValidity()) + ", "
-            + describe(e.getNullable().getSomeNulls().getValues()) + ")";
-        case ALL_NULLS -> "Nullable(all null)";
-        default -> "Nullable(?)";
-      };
-      case FIXED_SIZE_LIST -> "FixedSizeList(" + e.getFixedSizeList().getDimension() + ", "
-          + describe(e.getFixedSizeList().getItems()) + ")";
+      case FLAT ->
+          "Flat("
+              + e.getFlat().getBitsPerValue()
+              + (e.getFlat().hasCompression()
+                  ? ", " + e.getFlat().getCompression().getScheme()
+                  : "")
+              + ")";
+      case NULLABLE ->
+          switch (e.getNullable().getNullabilityCase()) {
+            case NO_NULLS -> "Nullable(" + describe(e.getNullable().getNoNulls().getValues()) + ")";
+            case SOME_NULLS ->
+                "Nullable(validity "
+                    + describe(e.getNullable().getSomeNulls().getValidity())
+                    + ", "
+                    + describe(e.getNullable().getSomeNulls().getValues())
+                    + ")";
+            case ALL_NULLS -> "Nullable(all null)";
+            default -> "Nullable(?)";
+          };
+      case FIXED_SIZE_LIST ->
+          "FixedSizeList("
+              + e.getFixedSizeList().getDimension()
+              + ", "
+              + describe(e.getFixedSizeList().getItems())
+              + ")";
       case LIST -> "List(" + describe(e.getList().getOffsets()) + ")";
       case STRUCT -> "SimpleStruct";
-      case BINARY -> "Binary(" + describe(e.getBinary().getIndices()) + ", " + describe(e.getBinary().getBytes()) + ")";
-      case DICTIONARY -> "Dictionary(" + describe(e.getDictionary().getIndices()) + ", "
-          + describe(e.getDictionary().getItems()) + ")";
+      case BINARY ->
+          "Binary("
+              + describe(e.getBinary().getIndices())
+              + ", "
+              + describe(e.getBinary().getBytes())
+              + ")";
+      case DICTIONARY ->
+          "Dictionary("
+              + describe(e.getDictionary().getIndices())
+              + ", "
+              + describe(e.getDictionary().getItems())
+              + ")";
       case ARRAYENCODING_NOT_SET -> "unset";
       default -> e.getArrayEncodingCase().name();
     };

@@ -22,10 +22,10 @@ import java.util.List;
 
 /**
  * Reads rows of one format 2.0 page (see {@link Encoding20} for the byte layouts). Fixed-width
- * values, validity bits and binary indices are read for the requested rows only; binary value
- * bytes in a second round once the indices give their range; dictionaries and compressed
- * buffers whole (dictionaries once per page). List and struct pages are read by
- * {@link Nested20Reader} ({@link #listRanges}).
+ * values, validity bits and binary indices are read for the requested rows only; binary value bytes
+ * in a second round once the indices give their range; dictionaries and compressed buffers whole
+ * (dictionaries once per page). List and struct pages are read by {@link Nested20Reader} ({@link
+ * #listRanges}).
  */
 public final class Page20Reader implements PageReader {
   private final PageInfo page;
@@ -73,15 +73,24 @@ public final class Page20Reader implements PageReader {
     long from = f.bits() == 1 ? firstValue >>> 3 : firstValue * f.bits() / 8;
     long to = f.bits() == 1 ? (endValue + 7) >>> 3 : endValue * f.bits() / 8;
     if (to > page.bufferSize(f.buffer())) {
-      throw DecodeException.corrupt("page buffer " + f.buffer() + " of " + page.bufferSize(f.buffer())
-          + " bytes is too short for " + endValue + " values of " + f.bits() + " bits");
+      throw DecodeException.corrupt(
+          "page buffer "
+              + f.buffer()
+              + " of "
+              + page.bufferSize(f.buffer())
+              + " bytes is too short for "
+              + endValue
+              + " values of "
+              + f.bits()
+              + " bits");
     }
     return new ByteRange(pos + from, to - from);
   }
 
   private int checkBuffer(Encoding20.FlatRef f) {
     if (f.buffer() < 0 || f.buffer() >= page.numBuffers()) {
-      throw DecodeException.corrupt("encoding refers to page buffer " + f.buffer() + " of " + page.numBuffers());
+      throw DecodeException.corrupt(
+          "encoding refers to page buffer " + f.buffer() + " of " + page.numBuffers());
     }
     return f.buffer();
   }
@@ -95,9 +104,12 @@ public final class Page20Reader implements PageReader {
     long from = first * f.bits() / 8;
     long to = end * f.bits() / 8;
     if (f.bits() % 8 != 0 || to > raw.length) {
-      throw DecodeException.corrupt("compressed buffer of " + raw.length + " bytes holds fewer than " + end + " values");
+      throw DecodeException.corrupt(
+          "compressed buffer of " + raw.length + " bytes holds fewer than " + end + " values");
     }
-    return ByteBuffer.wrap(raw, (int) from, (int) (to - from)).slice().order(ByteOrder.LITTLE_ENDIAN);
+    return ByteBuffer.wrap(raw, (int) from, (int) (to - from))
+        .slice()
+        .order(ByteOrder.LITTLE_ENDIAN);
   }
 
   @Override
@@ -106,8 +118,11 @@ public final class Page20Reader implements PageReader {
       case ALL_NULL -> new Load(ranges, 0);
       case VALUES, FSL -> new Load(ranges, 1);
       case BINARY, DICTIONARY -> new Load(ranges, 2);
-      case LIST, STRUCT -> throw DecodeException.corrupt("a format 2.0 " + enc.kind().name().toLowerCase(java.util.Locale.ROOT)
-          + " page read as values");
+      case LIST, STRUCT ->
+          throw DecodeException.corrupt(
+              "a format 2.0 "
+                  + enc.kind().name().toLowerCase(java.util.Locale.ROOT)
+                  + " page read as values");
     };
   }
 
@@ -157,8 +172,14 @@ public final class Page20Reader implements PageReader {
           }
         }
         if (enc.kind() == Encoding20.Kind.DICTIONARY && dictionary == null) {
-          out.add(new ByteRange(page.bufferOffset(checkBuffer(enc.values())), page.bufferSize(enc.values().buffer())));
-          out.add(new ByteRange(page.bufferOffset(checkBuffer(enc.bytes())), page.bufferSize(enc.bytes().buffer())));
+          out.add(
+              new ByteRange(
+                  page.bufferOffset(checkBuffer(enc.values())),
+                  page.bufferSize(enc.values().buffer())));
+          out.add(
+              new ByteRange(
+                  page.bufferOffset(checkBuffer(enc.bytes())),
+                  page.bufferSize(enc.bytes().buffer())));
         }
         return out;
       }
@@ -178,8 +199,14 @@ public final class Page20Reader implements PageReader {
         first = buffers;
         if (enc.kind() == Encoding20.Kind.DICTIONARY && dictionary == null) {
           int n = buffers.size();
-          dictionary = binary(buffers.get(n - 2), buffers.get(n - 1), enc.numDictionaryItems(), enc.values(),
-              enc.bytes(), enc.nullAdjustment());
+          dictionary =
+              binary(
+                  buffers.get(n - 2),
+                  buffers.get(n - 1),
+                  enc.numDictionaryItems(),
+                  enc.values(),
+                  enc.bytes(),
+                  enc.nullAdjustment());
         }
         if (rounds == 1 || enc.kind() == Encoding20.Kind.DICTIONARY) {
           build(buffers, null);
@@ -253,27 +280,38 @@ public final class Page20Reader implements PageReader {
     long from = base == 1 ? norm(index(indices, 0)) : 0;
     long to = norm(index(indices, base + r.length() - 1));
     if (to < from) {
-      throw DecodeException.corrupt("format 2.0 binary indices go backwards (" + from + " then " + to + ")");
+      throw DecodeException.corrupt(
+          "format 2.0 binary indices go backwards (" + from + " then " + to + ")");
     }
     return new long[] {from, to};
   }
 
   /** Decodes a whole binary array of {@code n} values (dictionary items). */
-  private static VarValues binary(ByteBuffer indices, ByteBuffer bytes, int n, Encoding20.FlatRef indexRef,
-      Encoding20.FlatRef bytesRef, long nullAdjustment) {
+  private static VarValues binary(
+      ByteBuffer indices,
+      ByteBuffer bytes,
+      int n,
+      Encoding20.FlatRef indexRef,
+      Encoding20.FlatRef bytesRef,
+      long nullAdjustment) {
     if (indices.limit() < (long) n * indexRef.bits() / 8) {
-      throw DecodeException.corrupt("dictionary of " + n + " items with " + indices.limit() + " bytes of indices");
+      throw DecodeException.corrupt(
+          "dictionary of " + n + " items with " + indices.limit() + " bytes of indices");
     }
-    ByteBuffer data = bytesRef.compression() == null ? bytes
-        : ByteBuffer.wrap(GeneralCompression.decompress(bytesRef.compression(), bytes, 0, bytes.limit()))
-            .order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer data =
+        bytesRef.compression() == null
+            ? bytes
+            : ByteBuffer.wrap(
+                    GeneralCompression.decompress(bytesRef.compression(), bytes, 0, bytes.limit()))
+                .order(ByteOrder.LITTLE_ENDIAN);
     FixedValues idx = new FixedValues(indices, 0, indexRef.bits(), n);
     int[] offsets = new int[n + 1];
     for (int i = 0; i < n; i++) {
       long v = idx.getUnsigned(i);
       long end = v >= nullAdjustment ? v - nullAdjustment : v;
       if (end < offsets[i] || end > data.limit()) {
-        throw DecodeException.corrupt("dictionary item " + i + " ends at " + end + " of " + data.limit() + " bytes");
+        throw DecodeException.corrupt(
+            "dictionary item " + i + " ends at " + end + " of " + data.limit() + " bytes");
       }
       offsets[i + 1] = (int) end;
     }
@@ -355,7 +393,9 @@ public final class Page20Reader implements PageReader {
       if (enc.kind() == Encoding20.Kind.FSL) {
         int d = enc.dimension();
         long itemBit = itemValidity == null ? 0 : ((long) start * d) & 7;
-        v = new FslValues(d, itemValidity, itemBit, new FixedValues(values, 0, bits, rows * d), rows);
+        v =
+            new FslValues(
+                d, itemValidity, itemBit, new FixedValues(values, 0, bits, rows * d), rows);
         from = next;
       } else if (bits == 1) {
         int bit = enc.values().compression() == null ? start & 7 : 0;
@@ -402,8 +442,12 @@ public final class Page20Reader implements PageReader {
         }
         long end = norm(v);
         if (end < prev || end - base > bytes.limit()) {
-          throw DecodeException.corrupt("format 2.0 binary value ends at " + end + " outside its " + bytes.limit()
-              + " bytes");
+          throw DecodeException.corrupt(
+              "format 2.0 binary value ends at "
+                  + end
+                  + " outside its "
+                  + bytes.limit()
+                  + " bytes");
         }
         offsets[i + 1] = (int) (end - base);
         prev = end;
@@ -448,7 +492,8 @@ public final class Page20Reader implements PageReader {
   }
 
   /** Per requested range of a list page: list validity and lengths, and the items they span. */
-  public record ListRange(int lists, long[] lengths, boolean[] valid, long itemStart, long itemEnd) {}
+  public record ListRange(
+      int lists, long[] lengths, boolean[] valid, long itemStart, long itemEnd) {}
 
   /** Reads the offsets of list-page rows (one round of I/O). */
   public List<ListRange> listRanges(List<RowRange> ranges, PageIo io) {
@@ -474,14 +519,16 @@ public final class Page20Reader implements PageReader {
         long v = index(b, k + j);
         long end = v % adjustment;
         if (end < prev) {
-          throw DecodeException.corrupt("format 2.0 list offsets go backwards (" + prev + " then " + end + ")");
+          throw DecodeException.corrupt(
+              "format 2.0 list offsets go backwards (" + prev + " then " + end + ")");
         }
         valid[j] = v < adjustment;
         lengths[j] = end - prev;
         prev = end;
       }
       if (prev > enc.numItems()) {
-        throw DecodeException.corrupt("format 2.0 list page refers to item " + prev + " of " + enc.numItems());
+        throw DecodeException.corrupt(
+            "format 2.0 list page refers to item " + prev + " of " + enc.numItems());
       }
       out.add(new ListRange(r.length(), lengths, valid, start, prev));
     }

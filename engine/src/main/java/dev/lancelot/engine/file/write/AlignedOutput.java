@@ -3,7 +3,9 @@ package dev.lancelot.engine.file.write;
 import dev.lancelot.engine.io.PositionOutputStream;
 import java.io.IOException;
 
-/** Writes buffers at 64-byte aligned positions, as Lance 2.1 requires for page and global buffers. */
+/**
+ * Writes buffers at 64-byte aligned positions, as Lance 2.1 requires for page and global buffers.
+ */
 public final class AlignedOutput {
   public static final int ALIGNMENT = 64;
   private static final byte[] PADDING = new byte[ALIGNMENT];
@@ -26,7 +28,9 @@ public final class AlignedOutput {
     return pos;
   }
 
-  /** Pads to the next aligned position, writes {@code len} bytes of {@code bytes} from {@code off}. */
+  /**
+   * Pads to the next aligned position, writes {@code len} bytes of {@code bytes} from {@code off}.
+   */
   public long writeAligned(byte[] bytes, int off, int len) throws IOException {
     pad();
     long pos = out.position();

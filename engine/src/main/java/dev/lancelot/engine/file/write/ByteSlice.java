@@ -1,8 +1,8 @@
 package dev.lancelot.engine.file.write;
 
 /**
- * A byte range of an array, handed from encoders to the output without copying. The array may
- * be a reused buffer: a slice is valid only until its owner is appended to again.
+ * A byte range of an array, handed from encoders to the output without copying. The array may be a
+ * reused buffer: a slice is valid only until its owner is appended to again.
  */
 record ByteSlice(byte[] array, int offset, int length) {
   static ByteSlice of(byte[] a) {

@@ -31,34 +31,53 @@ public final class ColumnBuffers {
     return new NestedFieldWriter(field, columns, shredders);
   }
 
-  private static void collect(LanceField field, Field arrow, List<Integer> path, List<Boolean> ancestors,
-      List<ColumnWriter> columns, List<Shredder> shredders, long maxPageBytes) {
+  private static void collect(
+      LanceField field,
+      Field arrow,
+      List<Integer> path,
+      List<Boolean> ancestors,
+      List<ColumnWriter> columns,
+      List<Shredder> shredders,
+      long maxPageBytes) {
     ArrowType type = arrow.getType();
     if (!isNested(type)) {
       boolean[] kinds = new boolean[ancestors.size() + 1];
       for (int i = 0; i < ancestors.size(); i++) {
         kinds[i + 1] = ancestors.get(ancestors.size() - 1 - i);
       }
-      NestedColumnBuffer buffer = new NestedColumnBuffer(CanonicalLevels.of(kinds), items(field, arrow));
+      NestedColumnBuffer buffer =
+          new NestedColumnBuffer(CanonicalLevels.of(kinds), items(field, arrow));
       columns.add(new ColumnWriter(field, buffer, maxPageBytes));
       shredders.add(new Shredder(path.stream().mapToInt(Integer::intValue).toArray(), buffer));
       return;
     }
     if (field.children().isEmpty()) {
-      throw new SchemaException("Cannot write field \"" + field.name() + "\": structs without fields cannot be"
-          + " stored. Remove the field or give it a child field.");
+      throw new SchemaException(
+          "Cannot write field \""
+              + field.name()
+              + "\": structs without fields cannot be"
+              + " stored. Remove the field or give it a child field.");
     }
     ancestors.add(!(type instanceof ArrowType.Struct));
     for (int i = 0; i < field.children().size(); i++) {
       path.add(i);
-      collect(field.children().get(i), arrow.getChildren().get(i), path, ancestors, columns, shredders, maxPageBytes);
+      collect(
+          field.children().get(i),
+          arrow.getChildren().get(i),
+          path,
+          ancestors,
+          columns,
+          shredders,
+          maxPageBytes);
       path.remove(path.size() - 1);
     }
     ancestors.remove(ancestors.size() - 1);
   }
 
   static boolean isNested(ArrowType type) {
-    return type instanceof ArrowType.Struct || type instanceof ArrowType.List || type instanceof ArrowType.LargeList;
+    return type instanceof ArrowType.Struct
+        || type instanceof ArrowType.List
+        || type instanceof ArrowType.LargeList;
   }
 
   /** The item buffer of a leaf type. */
@@ -76,32 +95,39 @@ public final class ColumnBuffers {
         return new VarItems(4);
       case LargeUtf8, LargeBinary:
         return new VarItems(8);
-      case FixedSizeList: {
-        Field item = arrow.getChildren().get(0);
-        int itemWidth = fixedWidth(item.getType());
-        if (itemWidth <= 0) {
-          break;
+      case FixedSizeList:
+        {
+          Field item = arrow.getChildren().get(0);
+          int itemWidth = fixedWidth(item.getType());
+          if (itemWidth <= 0) {
+            break;
+          }
+          return new FslItems(((ArrowType.FixedSizeList) type).getListSize(), itemWidth);
         }
-        return new FslItems(((ArrowType.FixedSizeList) type).getListSize(), itemWidth);
-      }
       default:
         break;
     }
-    throw new SchemaException("Cannot write field \"" + field.name() + "\" of type " + field.logicalType()
-        + ": the lancelot file writer supports primitive, string/binary, fixed-size-list-of-primitive values"
-        + " and structs and lists of them only. Convert the column to a supported type.");
+    throw new SchemaException(
+        "Cannot write field \""
+            + field.name()
+            + "\" of type "
+            + field.logicalType()
+            + ": the lancelot file writer supports primitive, string/binary, fixed-size-list-of-primitive values"
+            + " and structs and lists of them only. Convert the column to a supported type.");
   }
 
   /** Byte width of a fixed-width Arrow type, or -1. */
   static int fixedWidth(ArrowType type) {
     return switch (type.getTypeID()) {
       case Int -> ((ArrowType.Int) type).getBitWidth() / 8;
-      case FloatingPoint -> switch (((ArrowType.FloatingPoint) type).getPrecision()) {
-        case HALF -> 2;
-        case SINGLE -> 4;
-        case DOUBLE -> 8;
-      };
-      case Date -> ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 4 : 8;
+      case FloatingPoint ->
+          switch (((ArrowType.FloatingPoint) type).getPrecision()) {
+            case HALF -> 2;
+            case SINGLE -> 4;
+            case DOUBLE -> 8;
+          };
+      case Date ->
+          ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 4 : 8;
       case Time -> ((ArrowType.Time) type).getBitWidth() / 8;
       case Timestamp, Duration -> 8;
       case Decimal -> ((ArrowType.Decimal) type).getBitWidth() / 8;

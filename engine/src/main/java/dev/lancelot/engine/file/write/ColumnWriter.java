@@ -18,10 +18,13 @@ public final class ColumnWriter implements FieldWriter {
   private final LanceField field;
   private final ColumnBuffer buffer;
   private final long maxPageBytes;
-  private final File2Protos.ColumnMetadata.Builder metadata = File2Protos.ColumnMetadata.newBuilder();
+  private final File2Protos.ColumnMetadata.Builder metadata =
+      File2Protos.ColumnMetadata.newBuilder();
   private long rowsWritten;
 
-  /** {@code field}: the top-level field of a flat column, or the leaf of a nested field's column. */
+  /**
+   * {@code field}: the top-level field of a flat column, or the leaf of a nested field's column.
+   */
   ColumnWriter(LanceField field, ColumnBuffer buffer, long maxPageBytes) {
     this.field = field;
     this.buffer = buffer;
@@ -82,12 +85,17 @@ public final class ColumnWriter implements FieldWriter {
         p.addBufferOffsets(out.writeAligned(b.array(), b.offset(), b.length()));
         p.addBufferSizes(b.length());
       }
-      Any any = Any.newBuilder().setTypeUrl("/lance.encodings21.PageLayout").setValue(page.layout().toByteString())
-          .build();
+      Any any =
+          Any.newBuilder()
+              .setTypeUrl("/lance.encodings21.PageLayout")
+              .setValue(page.layout().toByteString())
+              .build();
       p.setLength(page.numRows())
           .setPriority(rowsWritten)
-          .setEncoding(File2Protos.Encoding.newBuilder()
-              .setDirect(File2Protos.DirectEncoding.newBuilder().setEncoding(any.toByteString())));
+          .setEncoding(
+              File2Protos.Encoding.newBuilder()
+                  .setDirect(
+                      File2Protos.DirectEncoding.newBuilder().setEncoding(any.toByteString())));
       metadata.addPages(p);
       rowsWritten += page.numRows();
     }
@@ -103,11 +111,21 @@ public final class ColumnWriter implements FieldWriter {
 
   /** The column metadata message (call after the final flush). */
   public File2Protos.ColumnMetadata metadata() {
-    Any columnEncoding = Any.newBuilder().setTypeUrl("/lance.encodings.ColumnEncoding")
-        .setValue(dev.lancelot.engine.file.proto.Encodings20Protos.ColumnEncoding.newBuilder()
-            .setValues(com.google.protobuf.Empty.getDefaultInstance()).build().toByteString())
+    Any columnEncoding =
+        Any.newBuilder()
+            .setTypeUrl("/lance.encodings.ColumnEncoding")
+            .setValue(
+                dev.lancelot.engine.file.proto.Encodings20Protos.ColumnEncoding.newBuilder()
+                    .setValues(com.google.protobuf.Empty.getDefaultInstance())
+                    .build()
+                    .toByteString())
+            .build();
+    return metadata
+        .setEncoding(
+            File2Protos.Encoding.newBuilder()
+                .setDirect(
+                    File2Protos.DirectEncoding.newBuilder()
+                        .setEncoding(columnEncoding.toByteString())))
         .build();
-    return metadata.setEncoding(File2Protos.Encoding.newBuilder()
-        .setDirect(File2Protos.DirectEncoding.newBuilder().setEncoding(columnEncoding.toByteString()))).build();
   }
 }

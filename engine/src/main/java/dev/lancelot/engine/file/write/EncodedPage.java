@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A page ready to be written: its layout and its buffers (each written 64-byte aligned). Buffers
- * may share arrays with the column's item buffer, so a page must be written before the column
- * takes more rows.
+ * may share arrays with the column's item buffer, so a page must be written before the column takes
+ * more rows.
  */
 record EncodedPage(PageLayout layout, List<ByteSlice> buffers, long numRows) {}

@@ -9,8 +9,8 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /**
  * Fixed-size lists of fixed-width items (vectors). Item nulls, if any, become an item validity
- * bitmap inside the values ({@code FixedSizeList.has_validity}): mini-block chunk buffers
- * {@code [item validity,] items}, full-zip values {@code [item validity bytes][items]}.
+ * bitmap inside the values ({@code FixedSizeList.has_validity}): mini-block chunk buffers {@code
+ * [item validity,] items}, full-zip values {@code [item validity bytes][items]}.
  */
 final class FslItems extends ItemBuffer {
   private final int dim;
@@ -69,10 +69,13 @@ final class FslItems extends ItemBuffer {
 
   @Override
   CompressiveEncoding encoding() {
-    return CompressiveEncoding.newBuilder().setFixedSizeList(FixedSizeList.newBuilder()
-        .setItemsPerValue(dim)
-        .setHasValidity(itemNulls())
-        .setValues(MiniBlockBuilder.flat(itemWidth * 8))).build();
+    return CompressiveEncoding.newBuilder()
+        .setFixedSizeList(
+            FixedSizeList.newBuilder()
+                .setItemsPerValue(dim)
+                .setHasValidity(itemNulls())
+                .setValues(MiniBlockBuilder.flat(itemWidth * 8)))
+        .build();
   }
 
   @Override

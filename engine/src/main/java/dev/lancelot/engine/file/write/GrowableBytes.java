@@ -3,7 +3,9 @@ package dev.lancelot.engine.file.write;
 import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 
-/** A growable little-endian byte array with direct access (no synchronization, no copies on read). */
+/**
+ * A growable little-endian byte array with direct access (no synchronization, no copies on read).
+ */
 final class GrowableBytes {
   private byte[] bytes;
   private int size;
@@ -30,7 +32,9 @@ final class GrowableBytes {
       throw new IllegalStateException("page buffer would exceed 2 GiB");
     }
     if (needed > bytes.length) {
-      bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(needed, 2L * bytes.length)));
+      bytes =
+          Arrays.copyOf(
+              bytes, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(needed, 2L * bytes.length)));
     }
   }
 

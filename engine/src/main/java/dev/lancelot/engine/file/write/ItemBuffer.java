@@ -6,9 +6,9 @@ import org.apache.arrow.vector.FieldVector;
 
 /**
  * The items (leaf values) of one column waiting to become a page, copied out of the caller's
- * vectors in bulk, with their nullness. A flat column's items are its rows; a nested column's
- * are the values behind its visible level entries. Layout-independent: {@link PageEncoder} asks
- * for mini-block chunk buffers or full-zip values.
+ * vectors in bulk, with their nullness. A flat column's items are its rows; a nested column's are
+ * the values behind its visible level entries. Layout-independent: {@link PageEncoder} asks for
+ * mini-block chunk buffers or full-zip values.
  */
 abstract class ItemBuffer {
   /** Values under this many bytes are "narrow" and go to mini-block pages (as Lance 7 decides). */
@@ -67,8 +67,8 @@ abstract class ItemBuffer {
   }
 
   /**
-   * Items {@code [first, first + n)} as full-zip stores them back to back, when the buffered
-   * bytes already are exactly that (no copy); null otherwise.
+   * Items {@code [first, first + n)} as full-zip stores them back to back, when the buffered bytes
+   * already are exactly that (no copy); null otherwise.
    */
   ByteSlice zippedRange(int first, int n) {
     return null;

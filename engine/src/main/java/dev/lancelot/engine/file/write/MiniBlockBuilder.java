@@ -8,18 +8,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Serializes mini-block chunks (format 2.1, see
- * {@link dev.lancelot.engine.file.layout.MiniBlockPageReader} for the byte layout). Levels, when
- * the page has any, are stored raw as {@code Flat(16)}. With repetition levels the page gets a
- * repetition index of depth 1 (see {@link dev.lancelot.engine.file.layout.MiniBlockPageReader}):
- * per chunk the rows ending in it and the levels left over after its last row start when that
- * row continues into the next chunk.
+ * Serializes mini-block chunks (format 2.1, see {@link
+ * dev.lancelot.engine.file.layout.MiniBlockPageReader} for the byte layout). Levels, when the page
+ * has any, are stored raw as {@code Flat(16)}. With repetition levels the page gets a repetition
+ * index of depth 1 (see {@link dev.lancelot.engine.file.layout.MiniBlockPageReader}): per chunk the
+ * rows ending in it and the levels left over after its last row start when that row continues into
+ * the next chunk.
  */
 final class MiniBlockBuilder {
   /** Upper bound of a chunk in bytes (12 bits of 8-byte words). */
   static final int MAX_CHUNK_BYTES = 32 * 1024;
+
   /** Upper bound of values per chunk. */
   static final int MAX_CHUNK_VALUES = 4096;
+
   /** Upper bound of level entries per chunk (keeps chunks of lists with many empty ones small). */
   static final int MAX_CHUNK_LEVELS = 4096;
 
@@ -50,7 +52,8 @@ final class MiniBlockBuilder {
       throw new IllegalStateException("invalid mini-block chunk size " + count);
     }
     if (buffers.size() != numBuffers) {
-      throw new IllegalStateException("chunk has " + buffers.size() + " buffers, " + numBuffers + " expected");
+      throw new IllegalStateException(
+          "chunk has " + buffers.size() + " buffers, " + numBuffers + " expected");
     }
     int start = data.size();
     data.putShort(withRep || withDefs ? numLevels : 0);
@@ -76,7 +79,8 @@ final class MiniBlockBuilder {
     }
     int bytes = data.size() - start;
     if (bytes > MAX_CHUNK_BYTES) {
-      throw new IllegalStateException("mini-block chunk of " + bytes + " bytes exceeds " + MAX_CHUNK_BYTES);
+      throw new IllegalStateException(
+          "mini-block chunk of " + bytes + " bytes exceeds " + MAX_CHUNK_BYTES);
     }
     int log = last ? 0 : Integer.numberOfTrailingZeros(count);
     meta.putShort(((bytes / 8 - 1) << 4) | log);
@@ -133,13 +137,15 @@ final class MiniBlockBuilder {
 
   EncodedPage finish(CompressiveEncoding values) {
     if (items != levels.itemCount()) {
-      throw new IllegalStateException("mini-block chunks hold " + items + " values for " + levels.itemCount() + " items");
+      throw new IllegalStateException(
+          "mini-block chunks hold " + items + " values for " + levels.itemCount() + " items");
     }
-    MiniBlockLayout.Builder layout = MiniBlockLayout.newBuilder()
-        .setValueCompression(values)
-        .addAllLayers(levels.layers())
-        .setNumBuffers(numBuffers)
-        .setNumItems(items);
+    MiniBlockLayout.Builder layout =
+        MiniBlockLayout.newBuilder()
+            .setValueCompression(values)
+            .addAllLayers(levels.layers())
+            .setNumBuffers(numBuffers)
+            .setNumItems(items);
     if (withRep) {
       layout.setRepCompression(flat(16)).setRepetitionIndexDepth(1);
     }
@@ -157,7 +163,8 @@ final class MiniBlockBuilder {
       }
       buffers.add(index.slice());
     }
-    return new EncodedPage(PageLayout.newBuilder().setMiniBlockLayout(layout).build(), buffers, levels.rows());
+    return new EncodedPage(
+        PageLayout.newBuilder().setMiniBlockLayout(layout).build(), buffers, levels.rows());
   }
 
   int chunks() {
@@ -165,7 +172,9 @@ final class MiniBlockBuilder {
   }
 
   static CompressiveEncoding flat(int bits) {
-    return CompressiveEncoding.newBuilder().setFlat(Flat.newBuilder().setBitsPerValue(bits)).build();
+    return CompressiveEncoding.newBuilder()
+        .setFlat(Flat.newBuilder().setBitsPerValue(bits))
+        .build();
   }
 
   /** Values per chunk for fixed-width values: a power of two, about 4 KiB of data. */

@@ -11,9 +11,9 @@ import org.apache.arrow.vector.FieldVector;
  * {@link CanonicalLevels}), the row starts, and the items behind the visible entries. Items are
  * gathered in runs of consecutive indices of the leaf vector and copied in bulk.
  *
- * <p>Pages: rows are split so that long runs of rows without any item (at least
- * {@value #ITEMLESS_RUN_LEVELS} level entries of null or empty lists) become all-null pages of
- * their own; the other rows become mini-block or full-zip pages.
+ * <p>Pages: rows are split so that long runs of rows without any item (at least {@value
+ * #ITEMLESS_RUN_LEVELS} level entries of null or empty lists) become all-null pages of their own;
+ * the other rows become mini-block or full-zip pages.
  */
 final class NestedColumnBuffer extends ColumnBuffer {
   static final int ITEMLESS_RUN_LEVELS = 1024;
@@ -162,7 +162,9 @@ final class NestedColumnBuffer extends ColumnBuffer {
   }
 
   private EncodedPage page(int fromRow, int toRow, int firstItem) {
-    PageLevels levels = PageLevels.fromCanonical(scheme, rep, def, levelOf(fromRow), levelOf(toRow), toRow - fromRow);
+    PageLevels levels =
+        PageLevels.fromCanonical(
+            scheme, rep, def, levelOf(fromRow), levelOf(toRow), toRow - fromRow);
     return PageEncoder.encode(items, firstItem, levels);
   }
 }

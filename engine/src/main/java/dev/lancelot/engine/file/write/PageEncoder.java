@@ -9,9 +9,9 @@ import java.util.List;
 
 /**
  * Encodes items {@code [first, first + levels.itemCount())} of an {@link ItemBuffer} with their
- * page levels as one page, choosing the layout as Lance 7 does for 2.1: all-null when no item
- * has a value, mini-block for values under 256 bytes, full-zip otherwise. Values are not
- * compressed (Flat, Variable, FixedSizeList), which every 2.1 reader decodes.
+ * page levels as one page, choosing the layout as Lance 7 does for 2.1: all-null when no item has a
+ * value, mini-block for values under 256 bytes, full-zip otherwise. Values are not compressed
+ * (Flat, Variable, FixedSizeList), which every 2.1 reader decodes.
  */
 final class PageEncoder {
   private PageEncoder() {}
@@ -34,13 +34,22 @@ final class PageEncoder {
    */
   static EncodedPage allNull(PageLevels levels) {
     if (!levels.nested()) {
-      return new EncodedPage(PageLayout.newBuilder()
-          .setAllNullLayout(AllNullLayout.newBuilder().addLayers(RepDefLayer.REPDEF_NULLABLE_ITEM)).build(),
-          List.of(), levels.rows());
+      return new EncodedPage(
+          PageLayout.newBuilder()
+              .setAllNullLayout(
+                  AllNullLayout.newBuilder().addLayers(RepDefLayer.REPDEF_NULLABLE_ITEM))
+              .build(),
+          List.of(),
+          levels.rows());
     }
-    List<ByteSlice> buffers = List.of(raw(levels.rep(), levels.count()), raw(levels.def(), levels.count()));
-    return new EncodedPage(PageLayout.newBuilder()
-        .setAllNullLayout(AllNullLayout.newBuilder().addAllLayers(levels.layers())).build(), buffers, levels.rows());
+    List<ByteSlice> buffers =
+        List.of(raw(levels.rep(), levels.count()), raw(levels.def(), levels.count()));
+    return new EncodedPage(
+        PageLayout.newBuilder()
+            .setAllNullLayout(AllNullLayout.newBuilder().addAllLayers(levels.layers()))
+            .build(),
+        buffers,
+        levels.rows());
   }
 
   private static ByteSlice raw(short[] values, int n) {
@@ -71,13 +80,17 @@ final class PageEncoder {
           break;
         }
         if (count == 1) {
-          throw new IllegalStateException("Cannot write a mini-block chunk: " + (levelEnd - level)
-              + " level entries (empty or null lists) surround one value; at most "
-              + MiniBlockBuilder.MAX_CHUNK_LEVELS + " are supported");
+          throw new IllegalStateException(
+              "Cannot write a mini-block chunk: "
+                  + (levelEnd - level)
+                  + " level entries (empty or null lists) surround one value; at most "
+                  + MiniBlockBuilder.MAX_CHUNK_LEVELS
+                  + " are supported");
         }
         max = ItemBuffer.floorPow2(count - 1);
       }
-      b.addChunk(count, item + count == n, level, levelEnd - level, items.chunk(first + item, count));
+      b.addChunk(
+          count, item + count == n, level, levelEnd - level, items.chunk(first + item, count));
       item += count;
       level = levelEnd;
     }
@@ -103,14 +116,16 @@ final class PageEncoder {
     int controlBytes = bits == 0 ? 0 : bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
     boolean variable = items.zippedBits() == 0;
     boolean index = variable || levels.rep() != null;
-    ByteSlice contiguous = controlBytes == 0 && !index ? items.zippedRange(first, levels.itemCount()) : null;
-    FullZipLayout.Builder layout = FullZipLayout.newBuilder()
-        .setBitsRep(bitsRep)
-        .setBitsDef(bitsDef)
-        .setNumItems(levels.count())
-        .setNumVisibleItems(levels.itemCount())
-        .setValueCompression(items.encoding())
-        .addAllLayers(levels.layers());
+    ByteSlice contiguous =
+        controlBytes == 0 && !index ? items.zippedRange(first, levels.itemCount()) : null;
+    FullZipLayout.Builder layout =
+        FullZipLayout.newBuilder()
+            .setBitsRep(bitsRep)
+            .setBitsDef(bitsDef)
+            .setNumItems(levels.count())
+            .setNumVisibleItems(levels.itemCount())
+            .setValueCompression(items.encoding())
+            .addAllLayers(levels.layers());
     if (variable) {
       layout.setBitsPerOffset(items.lengthBytes() * 8);
     } else {
@@ -118,10 +133,14 @@ final class PageEncoder {
     }
     if (contiguous != null) {
       // no control words, no index: the zipped values are the items as they are buffered
-      return new EncodedPage(PageLayout.newBuilder().setFullZipLayout(layout).build(), List.of(contiguous),
+      return new EncodedPage(
+          PageLayout.newBuilder().setFullZipLayout(layout).build(),
+          List.of(contiguous),
           levels.rows());
     }
-    long estimate = items.bytes() + (long) levels.count() * (controlBytes + (variable ? items.lengthBytes() : 0));
+    long estimate =
+        items.bytes()
+            + (long) levels.count() * (controlBytes + (variable ? items.lengthBytes() : 0));
     GrowableBytes zipped = new GrowableBytes((int) Math.min(Integer.MAX_VALUE - 16, estimate));
     List<Long> rowStarts = index ? new ArrayList<>(levels.rows() + 1) : null;
     int item = first;
@@ -144,10 +163,14 @@ final class PageEncoder {
     if (index) {
       rowStarts.add((long) zipped.size());
       if (rowStarts.size() != levels.rows() + 1) {
-        throw new IllegalStateException(rowStarts.size() - 1 + " rows zipped, " + levels.rows() + " expected");
+        throw new IllegalStateException(
+            rowStarts.size() - 1 + " rows zipped, " + levels.rows() + " expected");
       }
-      buffers.add(ByteSlice.of(RepetitionIndex.bytepack(rowStarts.stream().mapToLong(Long::longValue).toArray())));
+      buffers.add(
+          ByteSlice.of(
+              RepetitionIndex.bytepack(rowStarts.stream().mapToLong(Long::longValue).toArray())));
     }
-    return new EncodedPage(PageLayout.newBuilder().setFullZipLayout(layout).build(), buffers, levels.rows());
+    return new EncodedPage(
+        PageLayout.newBuilder().setFullZipLayout(layout).build(), buffers, levels.rows());
   }
 }

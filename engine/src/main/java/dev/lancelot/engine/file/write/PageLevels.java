@@ -8,26 +8,34 @@ import java.util.List;
 
 /**
  * The repetition/definition levels of one page as they are stored: the page's layers (only the
- * nullability and emptiness its rows need, as Lance does), and its levels in that page's
- * numbering (see {@link RepDefLayers}). For a flat column a level entry is a row and an item.
+ * nullability and emptiness its rows need, as Lance does), and its levels in that page's numbering
+ * (see {@link RepDefLayers}). For a flat column a level entry is a row and an item.
  *
- * @param layers        innermost first
- * @param rep           repetition levels, null without lists
- * @param def           definition levels, null when every entry is a valid item
- * @param count         level entries
- * @param rows          rows of the page
- * @param itemLevel     level index of each visible entry (item), null when entries are items
- * @param maxRep        repetition level starting a row
+ * @param layers innermost first
+ * @param rep repetition levels, null without lists
+ * @param def definition levels, null when every entry is a valid item
+ * @param count level entries
+ * @param rows rows of the page
+ * @param itemLevel level index of each visible entry (item), null when entries are items
+ * @param maxRep repetition level starting a row
  * @param maxVisibleDef highest definition level of an entry with an item
  */
-record PageLevels(List<RepDefLayer> layers, short[] rep, short[] def, int count, int rows, int[] itemLevel,
-    int maxRep, int maxVisibleDef) {
+record PageLevels(
+    List<RepDefLayer> layers,
+    short[] rep,
+    short[] def,
+    int count,
+    int rows,
+    int[] itemLevel,
+    int maxRep,
+    int maxVisibleDef) {
 
   /** A flat column's page: one entry per row, null rows at level 1. */
   static PageLevels flat(Validity validity) {
     int n = validity.size();
     if (validity.nullCount() == 0) {
-      return new PageLevels(List.of(RepDefLayer.REPDEF_ALL_VALID_ITEM), null, null, n, n, null, 0, 0);
+      return new PageLevels(
+          List.of(RepDefLayer.REPDEF_ALL_VALID_ITEM), null, null, n, n, null, 0, 0);
     }
     short[] def = new short[n];
     for (int i = 0; i < n; i++) {
@@ -40,7 +48,8 @@ record PageLevels(List<RepDefLayer> layers, short[] rep, short[] def, int count,
    * The page form of canonical levels {@code [from, to)} (covering {@code rows} whole rows): the
    * layers get only the null / empty levels that occur.
    */
-  static PageLevels fromCanonical(CanonicalLevels scheme, short[] rep, short[] def, int from, int to, int rows) {
+  static PageLevels fromCanonical(
+      CanonicalLevels scheme, short[] rep, short[] def, int from, int to, int rows) {
     int layersCount = scheme.numLayers();
     boolean[] nulls = new boolean[layersCount];
     boolean[] empties = new boolean[layersCount];
@@ -97,7 +106,14 @@ record PageLevels(List<RepDefLayer> layers, short[] rep, short[] def, int count,
         itemLevel[k++] = i - from;
       }
     }
-    return new PageLevels(List.copyOf(layers), pageRep, pageDef, count, rows, itemLevel, page.maxRep(),
+    return new PageLevels(
+        List.copyOf(layers),
+        pageRep,
+        pageDef,
+        count,
+        rows,
+        itemLevel,
+        page.maxRep(),
         page.maxVisibleDef());
   }
 

@@ -1,6 +1,9 @@
 package dev.lancelot.engine.file.write;
 
-/** Byte-packing of full-zip repetition indices: the narrowest of 1, 2, 4, 8 bytes fitting the maximum. */
+/**
+ * Byte-packing of full-zip repetition indices: the narrowest of 1, 2, 4, 8 bytes fitting the
+ * maximum.
+ */
 final class RepetitionIndex {
   private RepetitionIndex() {}
 

@@ -8,16 +8,17 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 
 /**
- * Shreds rows of a nested field into the canonical levels and items of one of its leaves,
- * walking from the top-level vector down the leaf's path (the reverse of
- * {@link dev.lancelot.engine.file.repdef.Unraveler}):
+ * Shreds rows of a nested field into the canonical levels and items of one of its leaves, walking
+ * from the top-level vector down the leaf's path (the reverse of {@link
+ * dev.lancelot.engine.file.repdef.Unraveler}):
+ *
  * <ul>
  *   <li>a row starts with repetition level max rep; each list element after a list's first takes
- *       the number of lists inside that list (0 in the innermost list);</li>
+ *       the number of lists inside that list (0 in the innermost list);
  *   <li>the first null met on the way down sets the definition level to that layer's null level
- *       (outer nulls win); below a null struct the walk goes on (struct children are still
- *       items), but a null, empty or hidden list ends it with a special entry (no item);</li>
- *   <li>a leaf entry is an item, null when any ancestor or the leaf itself is null.</li>
+ *       (outer nulls win); below a null struct the walk goes on (struct children are still items),
+ *       but a null, empty or hidden list ends it with a special entry (no item);
+ *   <li>a leaf entry is an item, null when any ancestor or the leaf itself is null.
  * </ul>
  */
 final class Shredder {
@@ -27,8 +28,8 @@ final class Shredder {
   private final NestedColumnBuffer target;
 
   /**
-   * @param path   child position taken at each struct on the way to the leaf (list children are
-   *               position 0), top-level first
+   * @param path child position taken at each struct on the way to the leaf (list children are
+   *     position 0), top-level first
    * @param target the leaf's buffer (its scheme gives the layers)
    */
   Shredder(int[] path, NestedColumnBuffer target) {

@@ -32,7 +32,10 @@ final class Validity {
     size += n;
   }
 
-  /** Set bits of {@code bits} in {@code [from, from + n)} (counts only the range, 64 bits at a time). */
+  /**
+   * Set bits of {@code bits} in {@code [from, from + n)} (counts only the range, 64 bits at a
+   * time).
+   */
   static int validCount(ArrowBuf bits, int from, int n) {
     int end = from + n;
     int i = from;

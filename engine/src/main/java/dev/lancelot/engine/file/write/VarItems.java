@@ -87,11 +87,15 @@ final class VarItems extends ItemBuffer {
   int chunkItems(int start, int remaining, int max) {
     int limit = Math.min(MiniBlockBuilder.MAX_CHUNK_VALUES, max);
     int count = 1;
-    while (count * 2 <= limit && count * 2 <= remaining && chunkBytes(start, count * 2) <= TARGET_CHUNK_BYTES) {
+    while (count * 2 <= limit
+        && count * 2 <= remaining
+        && chunkBytes(start, count * 2) <= TARGET_CHUNK_BYTES) {
       count *= 2;
     }
     // The final chunk may hold any number of values: take the rest if it fits.
-    if (count < remaining && remaining <= limit && chunkBytes(start, remaining) <= TARGET_CHUNK_BYTES) {
+    if (count < remaining
+        && remaining <= limit
+        && chunkBytes(start, remaining) <= TARGET_CHUNK_BYTES) {
       count = remaining;
     }
     return count;
@@ -102,8 +106,8 @@ final class VarItems extends ItemBuffer {
   }
 
   /**
-   * {@code [offsets x (count + 1), relative to the chunk start][value bytes][padding]}; Lance
-   * views the chunk as an array of offsets, so its size must be a multiple of the offset width.
+   * {@code [offsets x (count + 1), relative to the chunk start][value bytes][padding]}; Lance views
+   * the chunk as an array of offsets, so its size must be a multiple of the offset width.
    */
   @Override
   List<ByteSlice> chunk(int start, int count) {
@@ -127,7 +131,8 @@ final class VarItems extends ItemBuffer {
   @Override
   CompressiveEncoding encoding() {
     return CompressiveEncoding.newBuilder()
-        .setVariable(Variable.newBuilder().setOffsets(MiniBlockBuilder.flat(offsetBytes * 8))).build();
+        .setVariable(Variable.newBuilder().setOffsets(MiniBlockBuilder.flat(offsetBytes * 8)))
+        .build();
   }
 
   @Override

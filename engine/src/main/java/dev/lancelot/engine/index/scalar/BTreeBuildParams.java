@@ -5,8 +5,8 @@ import dev.lancelot.engine.index.scalar.btree.BTreeFiles;
 
 /**
  * What {@link BTreeIndexBuilder} builds: a BTree on {@code column}, named {@code name} (default
- * {@code <column>_idx}, as Lance names it), replacing an index of that name only when
- * {@code replace} is set, with {@code pageSize} rows per page (Lance's default, 4,096).
+ * {@code <column>_idx}, as Lance names it), replacing an index of that name only when {@code
+ * replace} is set, with {@code pageSize} rows per page (Lance's default, 4,096).
  */
 public record BTreeBuildParams(String column, String name, boolean replace, int pageSize) {
   public BTreeBuildParams {
@@ -14,11 +14,16 @@ public record BTreeBuildParams(String column, String name, boolean replace, int 
       throw new InvalidInputException("Cannot build a BTree index: no column given");
     }
     if (name == null || name.isBlank()) {
-      throw new InvalidInputException("Cannot build a BTree index on " + column + ": the index name is empty");
+      throw new InvalidInputException(
+          "Cannot build a BTree index on " + column + ": the index name is empty");
     }
     if (pageSize < 1) {
-      throw new InvalidInputException("Cannot build a BTree index on " + column + ": page size must be at least 1,"
-          + " got " + pageSize);
+      throw new InvalidInputException(
+          "Cannot build a BTree index on "
+              + column
+              + ": page size must be at least 1,"
+              + " got "
+              + pageSize);
     }
   }
 

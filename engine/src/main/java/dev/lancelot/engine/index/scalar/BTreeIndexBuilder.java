@@ -1,7 +1,6 @@
 package dev.lancelot.engine.index.scalar;
 
 import com.google.protobuf.Any;
-import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.expr.eval.ColumnKind;
@@ -15,6 +14,7 @@ import dev.lancelot.engine.index.scalar.btree.BTreeFiles;
 import dev.lancelot.engine.index.scalar.btree.BTreeWriter;
 import dev.lancelot.engine.index.scalar.btree.IndexColumnData;
 import dev.lancelot.engine.index.scalar.btree.ValueCodec;
+import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.scan.FragmentScan;
 import dev.lancelot.engine.schema.LanceField;
@@ -34,9 +34,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The build scans the column with {@code _rowaddr} (deleted rows excluded), sorts NULLs first,
  * then values, equal values by row address, writes page_data.lance and page_lookup.lance under a
- * new {@code _indices/<uuid>/}, and commits one segment covering every fragment of the version. Rows
- * appended later are in fragments the segment does not cover. The whole column is held in memory,
- * so a build takes up to about 2^31 rows. Progress is logged at INFO.
+ * new {@code _indices/<uuid>/}, and commits one segment covering every fragment of the version.
+ * Rows appended later are in fragments the segment does not cover. The whole column is held in
+ * memory, so a build takes up to about 2^31 rows. Progress is logged at INFO.
  */
 public final class BTreeIndexBuilder {
   private static final Logger LOG = LoggerFactory.getLogger(BTreeIndexBuilder.class);
@@ -47,25 +47,39 @@ public final class BTreeIndexBuilder {
   /**
    * Builds and commits the index; returns the new version.
    *
-   * @throws InvalidInputException when the column is missing or of a type a BTree cannot hold, or the
-   *     name is taken and {@code replace} is not set
+   * @throws InvalidInputException when the column is missing or of a type a BTree cannot hold, or
+   *     the name is taken and {@code replace} is not set
    */
   public static Dataset build(Dataset dataset, BTreeBuildParams params) {
     LanceField field = checkColumn(dataset, params.column());
     List<IndexSegment> existing = dataset.indexes().segments(params.name());
     if (!existing.isEmpty() && !params.replace()) {
-      throw new InvalidInputException("Cannot create index \"" + params.name() + "\" on column " + params.column()
-          + " of " + dataset.location() + ": an index with that name already exists (" + existing.get(0).type()
-          + "). Replace it (replace=true, --replace) or choose another name.");
+      throw new InvalidInputException(
+          "Cannot create index \""
+              + params.name()
+              + "\" on column "
+              + params.column()
+              + " of "
+              + dataset.location()
+              + ": an index with that name already exists ("
+              + existing.get(0).type()
+              + "). Replace it (replace=true, --replace) or choose another name.");
     }
     IndexMetadata segment = writeSegment(dataset, params, field);
     String directory = dataset.context().paths().indexDir(uuidOf(segment).toString());
     try {
-      Dataset committed = dataset.commitIndexes(List.of(segment), existing.stream().map(IndexSegment::proto).toList());
-      LOG.info("BTree index {} on {}: committed as version {}", params.name(), params.column(), committed.version());
+      Dataset committed =
+          dataset.commitIndexes(
+              List.of(segment), existing.stream().map(IndexSegment::proto).toList());
+      LOG.info(
+          "BTree index {} on {}: committed as version {}",
+          params.name(),
+          params.column(),
+          committed.version());
       return committed;
     } catch (RuntimeException e) {
-      if (!(e instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
+      if (!(e
+          instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
         try {
           dataset.context().io().deleteRecursively(directory);
         } catch (RuntimeException cleanup) {
@@ -78,14 +92,31 @@ public final class BTreeIndexBuilder {
 
   /** The column to index, or a clear refusal. */
   static LanceField checkColumn(Dataset dataset, String column) {
-    LanceField field = dataset.lanceSchema().field(column).orElseThrow(() -> new InvalidInputException(
-        "Cannot create a BTree index on column \"" + column + "\" of " + dataset.location()
-            + ": the dataset has no such column. Its columns are " + dataset.lanceSchema().names() + "."));
+    LanceField field =
+        dataset
+            .lanceSchema()
+            .field(column)
+            .orElseThrow(
+                () ->
+                    new InvalidInputException(
+                        "Cannot create a BTree index on column \""
+                            + column
+                            + "\" of "
+                            + dataset.location()
+                            + ": the dataset has no such column. Its columns are "
+                            + dataset.lanceSchema().names()
+                            + "."));
     ColumnKind kind = ColumnKind.of(field.arrowType());
     if (!ValueCodec.supports(kind)) {
-      throw new InvalidInputException("Cannot create a BTree index on column \"" + column + "\" of "
-          + dataset.location() + ": its type " + field.logicalType() + " cannot be indexed by a BTree. Index an "
-          + "integer, float, date, timestamp, bool, string or binary column (vectors take a vector index).");
+      throw new InvalidInputException(
+          "Cannot create a BTree index on column \""
+              + column
+              + "\" of "
+              + dataset.location()
+              + ": its type "
+              + field.logicalType()
+              + " cannot be indexed by a BTree. Index an "
+              + "integer, float, date, timestamp, bool, string or binary column (vectors take a vector index).");
     }
     return field;
   }
@@ -95,20 +126,35 @@ public final class BTreeIndexBuilder {
     long start = System.nanoTime();
     long rows = dataset.countRows();
     if (rows > Integer.MAX_VALUE - 8) {
-      throw new InvalidInputException("Cannot create BTree index \"" + params.name() + "\" on column "
-          + params.column() + ": the version has " + rows + " rows and a build holds at most " + (Integer.MAX_VALUE - 8)
-          + " in memory. Build it with Lance.");
+      throw new InvalidInputException(
+          "Cannot create BTree index \""
+              + params.name()
+              + "\" on column "
+              + params.column()
+              + ": the version has "
+              + rows
+              + " rows and a build holds at most "
+              + (Integer.MAX_VALUE - 8)
+              + " in memory. Build it with Lance.");
     }
-    LOG.info("BTree index {} on {} of {} version {}: scanning {} rows in {} fragments", params.name(),
-        params.column(), dataset.location(), dataset.version(), rows, dataset.snapshot().fragments().size());
+    LOG.info(
+        "BTree index {} on {} of {} version {}: scanning {} rows in {} fragments",
+        params.name(),
+        params.column(),
+        dataset.location(),
+        dataset.version(),
+        rows,
+        dataset.snapshot().fragments().size());
     ColumnKind kind = ColumnKind.of(field.arrowType());
     IndexColumnData data = new IndexColumnData(kind, (int) rows);
-    try (CloseableIterator<VectorSchemaRoot> batches = dataset.newScan().columns(params.column())
-        .withRowAddress(true).batches()) {
+    try (CloseableIterator<VectorSchemaRoot> batches =
+        dataset.newScan().columns(params.column()).withRowAddress(true).batches()) {
       long nextLog = LOG_EVERY_ROWS;
       while (batches.hasNext()) {
         VectorSchemaRoot batch = batches.next();
-        data.append(batch.getVector(params.column()), batch.getVector(FragmentScan.ROW_ADDRESS_FIELD.getName()),
+        data.append(
+            batch.getVector(params.column()),
+            batch.getVector(FragmentScan.ROW_ADDRESS_FIELD.getName()),
             batch.getRowCount());
         if (data.size() >= nextLog) {
           LOG.info("BTree index {}: scanned {} of {} rows", params.name(), data.size(), rows);
@@ -120,15 +166,28 @@ public final class BTreeIndexBuilder {
     String directory = dataset.context().paths().indexDir(uuid.toString());
     BTreeWriter.Written written;
     try {
-      written = BTreeWriter.write(dataset.context().io(), directory, field.arrowType(), data, params.pageSize(),
-          dataset.context().allocator());
+      written =
+          BTreeWriter.write(
+              dataset.context().io(),
+              directory,
+              field.arrowType(),
+              data,
+              params.pageSize(),
+              dataset.context().allocator());
     } catch (RuntimeException e) {
       dataset.context().io().deleteRecursively(directory);
       throw e;
     }
-    LOG.info("BTree index {} on {}: {} rows ({} null) in {} pages, {} + {} bytes, in {} ms", params.name(),
-        params.column(), written.rows(), written.nullCount(), written.pages(), written.lookupBytes(),
-        written.pagesBytes(), (System.nanoTime() - start) / 1_000_000);
+    LOG.info(
+        "BTree index {} on {}: {} rows ({} null) in {} pages, {} + {} bytes, in {} ms",
+        params.name(),
+        params.column(),
+        written.rows(),
+        written.nullCount(),
+        written.pages(),
+        written.lookupBytes(),
+        written.pagesBytes(),
+        (System.nanoTime() - start) / 1_000_000);
     RoaringBitmap fragments = new RoaringBitmap();
     for (DataFragment f : dataset.snapshot().fragments()) {
       fragments.add((int) f.getId());
@@ -139,12 +198,20 @@ public final class BTreeIndexBuilder {
         .setName(params.name())
         .setDatasetVersion(dataset.version())
         .setFragmentBitmap(IndexSegment.bitmapBytes(fragments))
-        .setIndexDetails(Any.newBuilder().setTypeUrl(IndexSegment.BTREE_DETAILS_TYPE)
-            .setValue(BTreeIndexDetails.getDefaultInstance().toByteString()))
+        .setIndexDetails(
+            Any.newBuilder()
+                .setTypeUrl(IndexSegment.BTREE_DETAILS_TYPE)
+                .setValue(BTreeIndexDetails.getDefaultInstance().toByteString()))
         .setIndexVersion(0)
         .setCreatedAt(System.currentTimeMillis())
-        .addFiles(IndexFile.newBuilder().setPath(BTreeFiles.LOOKUP_FILE).setSizeBytes(written.lookupBytes()))
-        .addFiles(IndexFile.newBuilder().setPath(BTreeFiles.PAGES_FILE).setSizeBytes(written.pagesBytes()))
+        .addFiles(
+            IndexFile.newBuilder()
+                .setPath(BTreeFiles.LOOKUP_FILE)
+                .setSizeBytes(written.lookupBytes()))
+        .addFiles(
+            IndexFile.newBuilder()
+                .setPath(BTreeFiles.PAGES_FILE)
+                .setSizeBytes(written.pagesBytes()))
         .build();
   }
 

@@ -19,8 +19,17 @@ import org.roaringbitmap.RoaringBitmap;
  * @param unindexedFragments fragments of the version outside every segment (e.g. appended later)
  * @param unindexedRows live rows in those fragments
  */
-public record BTreeIndexStatistics(String name, String column, int segments, long rowsIndexed, long nullRows,
-    int pages, int pageSize, RoaringBitmap fragmentsCovered, List<Long> unindexedFragments, long unindexedRows) {
+public record BTreeIndexStatistics(
+    String name,
+    String column,
+    int segments,
+    long rowsIndexed,
+    long nullRows,
+    int pages,
+    int pageSize,
+    RoaringBitmap fragmentsCovered,
+    List<Long> unindexedFragments,
+    long unindexedRows) {
 
   public BTreeIndexStatistics {
     fragmentsCovered = fragmentsCovered.clone();
@@ -37,21 +46,46 @@ public record BTreeIndexStatistics(String name, String column, int segments, lon
     IndexCatalog catalog = dataset.indexes();
     List<IndexSegment> segments = catalog.segments(name);
     if (segments.isEmpty() || segments.stream().anyMatch(s -> s.type() != IndexType.BTREE)) {
-      throw new InvalidInputException("Cannot describe BTree index \"" + name + "\" of " + dataset.location()
-          + " version " + dataset.version() + ": " + (segments.isEmpty() ? "there is no index of that name"
-          : "it is a " + segments.get(0).type() + " index") + ". Its indexes are " + catalog.names() + ".");
+      throw new InvalidInputException(
+          "Cannot describe BTree index \""
+              + name
+              + "\" of "
+              + dataset.location()
+              + " version "
+              + dataset.version()
+              + ": "
+              + (segments.isEmpty()
+                  ? "there is no index of that name"
+                  : "it is a " + segments.get(0).type() + " index")
+              + ". Its indexes are "
+              + catalog.names()
+              + ".");
     }
     int fieldId = segments.get(0).fieldIds().get(0);
-    LanceField field = dataset.lanceSchema().fieldById(fieldId).orElseThrow(() -> new ScalarIndexException(
-        "Cannot describe BTree index \"" + name + "\": it indexes field id " + fieldId
-            + ", which the dataset's schema no longer has. Drop the index."));
+    LanceField field =
+        dataset
+            .lanceSchema()
+            .fieldById(fieldId)
+            .orElseThrow(
+                () ->
+                    new ScalarIndexException(
+                        "Cannot describe BTree index \""
+                            + name
+                            + "\": it indexes field id "
+                            + fieldId
+                            + ", which the dataset's schema no longer has. Drop the index."));
     long rows = 0;
     long nulls = 0;
     int pages = 0;
     int pageSize = 0;
     for (IndexSegment s : segments) {
-      try (BTreeSegmentReader reader = BTreeSegmentReader.open(dataset.context().io(),
-          dataset.context().paths().indexDir(s.uuid().toString()), s, field, dataset.context().allocator())) {
+      try (BTreeSegmentReader reader =
+          BTreeSegmentReader.open(
+              dataset.context().io(),
+              dataset.context().paths().indexDir(s.uuid().toString()),
+              s,
+              field,
+              dataset.context().allocator())) {
         rows += reader.numRows();
         nulls += reader.lookup().nullCount();
         pages += reader.lookup().pages().size();
@@ -61,9 +95,19 @@ public record BTreeIndexStatistics(String name, String column, int segments, lon
     List<DataFragment> unindexed = catalog.unindexedFragments(name);
     long unindexedRows = 0;
     for (DataFragment f : unindexed) {
-      unindexedRows += f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      unindexedRows +=
+          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
     }
-    return new BTreeIndexStatistics(name, field.name(), segments.size(), rows, nulls, pages, pageSize,
-        catalog.indexedFragments(name), unindexed.stream().map(DataFragment::getId).toList(), unindexedRows);
+    return new BTreeIndexStatistics(
+        name,
+        field.name(),
+        segments.size(),
+        rows,
+        nulls,
+        pages,
+        pageSize,
+        catalog.indexedFragments(name),
+        unindexed.stream().map(DataFragment::getId).toList(),
+        unindexedRows);
   }
 }

@@ -16,17 +16,33 @@ public class ScalarIndexException extends LancelotException {
     super(message, cause);
   }
 
-  /** An index file the storage could not deliver (missing, shorter than recorded, or unreachable). */
-  public static ScalarIndexException unreadable(String indexName, String location, Throwable cause) {
-    return new ScalarIndexException("Cannot read BTree index \"" + indexName + "\" from " + location + ": "
-        + cause.getMessage() + ". If the file is missing or damaged, rebuild the index (replace it) or drop it.",
+  /**
+   * An index file the storage could not deliver (missing, shorter than recorded, or unreachable).
+   */
+  public static ScalarIndexException unreadable(
+      String indexName, String location, Throwable cause) {
+    return new ScalarIndexException(
+        "Cannot read BTree index \""
+            + indexName
+            + "\" from "
+            + location
+            + ": "
+            + cause.getMessage()
+            + ". If the file is missing or damaged, rebuild the index (replace it) or drop it.",
         cause);
   }
 
   /** An index file that cannot be read or contradicts itself. */
-  public static ScalarIndexException corrupt(String indexName, String location, String reason, Throwable cause) {
-    return new ScalarIndexException("Cannot read BTree index \"" + indexName + "\" from " + location + ": " + reason
-        + ". The index file is corrupt or was not written by Lance; rebuild the index (replace it) or drop it.",
+  public static ScalarIndexException corrupt(
+      String indexName, String location, String reason, Throwable cause) {
+    return new ScalarIndexException(
+        "Cannot read BTree index \""
+            + indexName
+            + "\" from "
+            + location
+            + ": "
+            + reason
+            + ". The index file is corrupt or was not written by Lance; rebuild the index (replace it) or drop it.",
         cause);
   }
 }

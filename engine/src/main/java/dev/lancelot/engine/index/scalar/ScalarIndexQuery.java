@@ -23,10 +23,10 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Answers a filter from BTree indexes when they can do so exactly (SPEC Q7): the filter, after
- * binding, must be ANDs, ORs and NOTs of comparisons, {@code BETWEEN}, {@code IN} and
- * {@code IS [NOT] NULL} on columns that each have a BTree index. The answer then equals what a scan
- * with the same filter selects (same NULL logic, coercions and orderings, see docs/filters.md) on
- * every {@linkplain #coveredFragments() covered fragment}: those that every index used covers.
+ * binding, must be ANDs, ORs and NOTs of comparisons, {@code BETWEEN}, {@code IN} and {@code IS
+ * [NOT] NULL} on columns that each have a BTree index. The answer then equals what a scan with the
+ * same filter selects (same NULL logic, coercions and orderings, see docs/filters.md) on every
+ * {@linkplain #coveredFragments() covered fragment}: those that every index used covers.
  *
  * <pre>{@code
  * ScalarIndexQuery q = ScalarIndexQuery.plan(dataset, "tenant_id IN (3, 5) AND name >= 'user-1'");
@@ -41,7 +41,9 @@ import org.roaringbitmap.RoaringBitmap;
  * and the page_data.lance pages that can match. Immutable and thread-safe.
  */
 public final class ScalarIndexQuery {
-  /** Lance's index of deferred row-address remaps after compaction; index addresses may be stale. */
+  /**
+   * Lance's index of deferred row-address remaps after compaction; index addresses may be stale.
+   */
   static final String FRAG_REUSE_INDEX = "__lance_frag_reuse";
 
   private final Dataset dataset;
@@ -52,8 +54,14 @@ public final class ScalarIndexQuery {
   private final Map<Integer, IndexEvaluator.Binding> bindings;
   private final RoaringBitmap covered;
 
-  private ScalarIndexQuery(Dataset dataset, Predicate filter, IndexExpr expr, String reason, List<BoundColumn> columns,
-      Map<Integer, IndexEvaluator.Binding> bindings, RoaringBitmap covered) {
+  private ScalarIndexQuery(
+      Dataset dataset,
+      Predicate filter,
+      IndexExpr expr,
+      String reason,
+      List<BoundColumn> columns,
+      Map<Integer, IndexEvaluator.Binding> bindings,
+      RoaringBitmap covered) {
     this.dataset = dataset;
     this.filter = filter;
     this.expr = expr;
@@ -79,15 +87,24 @@ public final class ScalarIndexQuery {
   }
 
   /**
-   * Decides whether the indexes of {@code dataset}'s version answer an already bound filter exactly.
+   * Decides whether the indexes of {@code dataset}'s version answer an already bound filter
+   * exactly.
    *
-   * @throws IllegalArgumentException if {@code filter} was bound to other fields than this version has
+   * @throws IllegalArgumentException if {@code filter} was bound to other fields than this version
+   *     has
    */
   public static ScalarIndexQuery plan(Dataset dataset, BoundPredicate boundFilter) {
     if (!boundFilter.fits(dataset.schema())) {
-      throw new IllegalArgumentException("Cannot plan filter \"" + boundFilter.sql() + "\" on " + dataset.location()
-          + " version " + dataset.version() + ": it was bound to the fields " + boundFilter.referencedSchema()
-          + ", which this version does not have");
+      throw new IllegalArgumentException(
+          "Cannot plan filter \""
+              + boundFilter.sql()
+              + "\" on "
+              + dataset.location()
+              + " version "
+              + dataset.version()
+              + ": it was bound to the fields "
+              + boundFilter.referencedSchema()
+              + ", which this version does not have");
     }
     Predicate filter = boundFilter.predicate();
     Binder.Result bound = boundFilter.binding();
@@ -98,8 +115,14 @@ public final class ScalarIndexQuery {
     }
     IndexCatalog catalog = dataset.indexes();
     if (catalog.names().contains(FRAG_REUSE_INDEX)) {
-      return notExact(dataset, filter, columns, "the dataset has a " + FRAG_REUSE_INDEX + " index (a compaction "
-          + "deferred remapping index row addresses), so BTree answers may be stale");
+      return notExact(
+          dataset,
+          filter,
+          columns,
+          "the dataset has a "
+              + FRAG_REUSE_INDEX
+              + " index (a compaction "
+              + "deferred remapping index row addresses), so BTree answers may be stale");
     }
     if (columns.isEmpty()) {
       return notExact(dataset, filter, columns, "the filter reads no column");
@@ -110,9 +133,11 @@ public final class ScalarIndexQuery {
       LanceField field = dataset.field(c.topLevelName());
       Optional<String> index = btreeOn(catalog, field.id());
       if (index.isEmpty()) {
-        return notExact(dataset, filter, columns, "column " + c.displayName() + " has no BTree index");
+        return notExact(
+            dataset, filter, columns, "column " + c.displayName() + " has no BTree index");
       }
-      bindings.put(c.slot(), new IndexEvaluator.Binding(index.get(), catalog.segments(index.get()), field));
+      bindings.put(
+          c.slot(), new IndexEvaluator.Binding(index.get(), catalog.segments(index.get()), field));
       RoaringBitmap fragments = catalog.indexedFragments(index.get());
       covered = covered == null ? fragments : RoaringBitmap.and(covered, fragments);
     }
@@ -122,15 +147,21 @@ public final class ScalarIndexQuery {
   /** The BTree index on a field covering the most fragments (then by name), if any. */
   static Optional<String> btreeOn(IndexCatalog catalog, int fieldId) {
     return catalog.indexesOn(fieldId).stream()
-        .filter(name -> catalog.segments(name).stream()
-            .allMatch(s -> s.type() == IndexType.BTREE && s.fieldIds().equals(List.of(fieldId))))
-        .min(Comparator.comparingInt((String name) -> -catalog.indexedFragments(name).getCardinality())
-            .thenComparing(Comparator.naturalOrder()));
+        .filter(
+            name ->
+                catalog.segments(name).stream()
+                    .allMatch(
+                        s -> s.type() == IndexType.BTREE && s.fieldIds().equals(List.of(fieldId))))
+        .min(
+            Comparator.comparingInt(
+                    (String name) -> -catalog.indexedFragments(name).getCardinality())
+                .thenComparing(Comparator.naturalOrder()));
   }
 
-  private static ScalarIndexQuery notExact(Dataset dataset, Predicate filter, List<BoundColumn> columns,
-      String reason) {
-    return new ScalarIndexQuery(dataset, filter, null, reason, columns, Map.of(), new RoaringBitmap());
+  private static ScalarIndexQuery notExact(
+      Dataset dataset, Predicate filter, List<BoundColumn> columns, String reason) {
+    return new ScalarIndexQuery(
+        dataset, filter, null, reason, columns, Map.of(), new RoaringBitmap());
   }
 
   /** Whether the indexes answer the filter exactly (on the covered fragments). */
@@ -175,7 +206,9 @@ public final class ScalarIndexQuery {
     return isExact() && RoaringBitmap.andNot(fragments, covered).isEmpty();
   }
 
-  /** One line for explain output, e.g. {@code ScalarIndexQuery: filter=x = 1, indexes=[x_idx], ...}. */
+  /**
+   * One line for explain output, e.g. {@code ScalarIndexQuery: filter=x = 1, indexes=[x_idx], ...}.
+   */
   public String explain() {
     StringBuilder sb = new StringBuilder("ScalarIndexQuery: filter=").append(filter.toSql());
     if (!isExact()) {
@@ -200,10 +233,11 @@ public final class ScalarIndexQuery {
    */
   public ScalarIndexResult evaluate() {
     if (!isExact()) {
-      throw new IllegalStateException("Cannot evaluate " + filter.toSql() + " with scalar indexes: " + reason);
+      throw new IllegalStateException(
+          "Cannot evaluate " + filter.toSql() + " with scalar indexes: " + reason);
     }
-    IndexEvaluator.Outcome o = IndexEvaluator.evaluate(expr, bindings, dataset.context().io(),
-        dataset.context().paths());
+    IndexEvaluator.Outcome o =
+        IndexEvaluator.evaluate(expr, bindings, dataset.context().io(), dataset.context().paths());
     o.rows().retainFragments(covered);
     return new ScalarIndexResult(o.rows(), covered, o.pagesRead(), o.pagesTotal());
   }

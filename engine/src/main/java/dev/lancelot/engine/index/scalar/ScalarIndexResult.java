@@ -9,9 +9,9 @@ import org.roaringbitmap.RoaringBitmap;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
- * The rows a filter selects according to scalar indexes, as row addresses
- * ({@code (fragment << 32) | offset}), valid for the {@link #coveredFragments()} only: rows of other
- * fragments were not looked at.
+ * The rows a filter selects according to scalar indexes, as row addresses ({@code (fragment << 32)
+ * | offset}), valid for the {@link #coveredFragments()} only: rows of other fragments were not
+ * looked at.
  *
  * <p><b>Deleted rows.</b> An index is not updated when rows are deleted after it was built, so the
  * answer may include deleted rows; {@link #withoutDeletedRows(Dataset)} removes them using the
@@ -23,7 +23,8 @@ public final class ScalarIndexResult {
   private final int pagesRead;
   private final int pagesTotal;
 
-  ScalarIndexResult(FragmentRows rows, RoaringBitmap coveredFragments, int pagesRead, int pagesTotal) {
+  ScalarIndexResult(
+      FragmentRows rows, RoaringBitmap coveredFragments, int pagesRead, int pagesTotal) {
     this.rows = rows;
     this.coveredFragments = coveredFragments.clone();
     this.pagesRead = pagesRead;
@@ -40,7 +41,9 @@ public final class ScalarIndexResult {
     return out;
   }
 
-  /** Selected row offsets per fragment id (fragments with no selected row are absent); read-only. */
+  /**
+   * Selected row offsets per fragment id (fragments with no selected row are absent); read-only.
+   */
   public SortedMap<Integer, RoaringBitmap> fragmentOffsets() {
     return rows.byFragment();
   }
@@ -88,12 +91,20 @@ public final class ScalarIndexResult {
       }
     }
     kept.retainFragments(present);
-    return new ScalarIndexResult(kept, RoaringBitmap.and(coveredFragments, present), pagesRead, pagesTotal);
+    return new ScalarIndexResult(
+        kept, RoaringBitmap.and(coveredFragments, present), pagesRead, pagesTotal);
   }
 
   @Override
   public String toString() {
-    return "ScalarIndexResult[rows=" + count() + ", fragments=" + coveredFragments + ", pagesRead=" + pagesRead + "/"
-        + pagesTotal + "]";
+    return "ScalarIndexResult[rows="
+        + count()
+        + ", fragments="
+        + coveredFragments
+        + ", pagesRead="
+        + pagesRead
+        + "/"
+        + pagesTotal
+        + "]";
   }
 }

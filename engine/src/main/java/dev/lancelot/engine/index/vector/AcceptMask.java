@@ -6,13 +6,13 @@ import java.util.function.LongPredicate;
 /**
  * Which node ids a search may return (a prefilter turned into node ids of one storage). A plain
  * bitset: a final class so membership tests inline in search loops. Searches still traverse
- * rejected nodes (a graph needs them as stepping stones) but never return them. A {@code null}
- * mask means "accept all". Mutable while being filled; treat it as read-only once searches use it.
+ * rejected nodes (a graph needs them as stepping stones) but never return them. A {@code null} mask
+ * means "accept all". Mutable while being filled; treat it as read-only once searches use it.
  *
  * <p>A {@link #lazy} mask asks a row predicate about node {@code i} (row {@code rowIds[i]}) the
- * first time {@link #get} needs it and remembers the answer, so a search that looks at few nodes
- * (a graph walk, a scan whose candidates mostly lose to the current top k) tests few rows instead
- * of every row of the partition. Not thread-safe.
+ * first time {@link #get} needs it and remembers the answer, so a search that looks at few nodes (a
+ * graph walk, a scan whose candidates mostly lose to the current top k) tests few rows instead of
+ * every row of the partition. Not thread-safe.
  */
 public final class AcceptMask {
   private final long[] words;
@@ -37,8 +37,8 @@ public final class AcceptMask {
   }
 
   /**
-   * A mask over {@code rowIds.length} nodes accepting node {@code i} when
-   * {@code accept.test(rowIds[i])}, evaluated on demand (at most once per node).
+   * A mask over {@code rowIds.length} nodes accepting node {@code i} when {@code
+   * accept.test(rowIds[i])}, evaluated on demand (at most once per node).
    */
   public static AcceptMask lazy(long[] rowIds, LongPredicate accept) {
     if (accept == null || rowIds == null) {

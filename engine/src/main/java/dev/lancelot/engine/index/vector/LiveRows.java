@@ -9,10 +9,10 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The rows of one dataset version, as a predicate on row addresses ({@code (fragment << 32) |
- * offset}): an address is live when its fragment is part of the version and its offset is below
- * the fragment's row count and not deleted. An index segment keeps the addresses it was built
- * with, so searches pass this (or a prefilter mask combined with it) as their accept predicate:
- * rows deleted after a build, or of fragments no longer in the version, never come back.
+ * offset}): an address is live when its fragment is part of the version and its offset is below the
+ * fragment's row count and not deleted. An index segment keeps the addresses it was built with, so
+ * searches pass this (or a prefilter mask combined with it) as their accept predicate: rows deleted
+ * after a build, or of fragments no longer in the version, never come back.
  *
  * <p>Reads every deletion file of the version once, at construction. Immutable and thread-safe.
  */

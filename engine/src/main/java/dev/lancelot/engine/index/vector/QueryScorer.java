@@ -1,9 +1,9 @@
 package dev.lancelot.engine.index.vector;
 
 /**
- * Distances from one query to the vectors of a {@link VectorStorage}, addressed by node id
- * ({@code 0 .. size-1}, local to the storage, e.g. an IVF partition). Smaller is closer, in the
- * storage's own metric (see {@link VectorStorage#metric()}).
+ * Distances from one query to the vectors of a {@link VectorStorage}, addressed by node id ({@code
+ * 0 .. size-1}, local to the storage, e.g. an IVF partition). Smaller is closer, in the storage's
+ * own metric (see {@link VectorStorage#metric()}).
  *
  * <p>Hot loops call the bulk methods, so a search makes one interface call per neighbour list or
  * block, not per vector. A scorer holds per-query state (a lookup table, an encoded query) and is

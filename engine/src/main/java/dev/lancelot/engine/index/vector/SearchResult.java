@@ -3,8 +3,8 @@ package dev.lancelot.engine.index.vector;
 import java.util.Arrays;
 
 /**
- * Search hits, best first: {@code ids[i]} (node id or row address, as the producer says) at
- * {@code distances[i]}. The arrays belong to the result; callers must not modify them.
+ * Search hits, best first: {@code ids[i]} (node id or row address, as the producer says) at {@code
+ * distances[i]}. The arrays belong to the result; callers must not modify them.
  */
 public record SearchResult(long[] ids, float[] distances) {
   public SearchResult {
@@ -19,7 +19,9 @@ public record SearchResult(long[] ids, float[] distances) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SearchResult r && Arrays.equals(ids, r.ids) && Arrays.equals(distances, r.distances);
+    return o instanceof SearchResult r
+        && Arrays.equals(ids, r.ids)
+        && Arrays.equals(distances, r.distances);
   }
 
   @Override
@@ -29,6 +31,10 @@ public record SearchResult(long[] ids, float[] distances) {
 
   @Override
   public String toString() {
-    return "SearchResult{ids=" + Arrays.toString(ids) + ", distances=" + Arrays.toString(distances) + "}";
+    return "SearchResult{ids="
+        + Arrays.toString(ids)
+        + ", distances="
+        + Arrays.toString(distances)
+        + "}";
   }
 }

@@ -3,7 +3,8 @@ package dev.lancelot.engine.index.vector;
 /**
  * Work counters of one search, filled by searchers for "analyze" output (SPEC Q12) and for tests
  * that bound the work: IVF partitions probed, nodes visited (graph nodes expanded or marked
- * visited, rows scanned) and distances computed. Not thread-safe; one per search or per searcher, reset between searches.
+ * visited, rows scanned) and distances computed. Not thread-safe; one per search or per searcher,
+ * reset between searches.
  */
 public final class SearchStats {
   private long partitionsProbed;
@@ -48,6 +49,11 @@ public final class SearchStats {
 
   @Override
   public String toString() {
-    return "partitions_probed=" + partitionsProbed + ", nodes_visited=" + nodesVisited + ", distances_computed=" + distancesComputed;
+    return "partitions_probed="
+        + partitionsProbed
+        + ", nodes_visited="
+        + nodesVisited
+        + ", distances_computed="
+        + distancesComputed;
   }
 }

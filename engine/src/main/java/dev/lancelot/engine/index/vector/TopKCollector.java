@@ -88,7 +88,10 @@ public final class TopKCollector {
         break;
       }
       int right = left + 1;
-      int child = right < n && worse(ids[right], distances[right], ids[left], distances[left]) ? right : left;
+      int child =
+          right < n && worse(ids[right], distances[right], ids[left], distances[left])
+              ? right
+              : left;
       if (!worse(ids[child], distances[child], id, distance)) {
         break;
       }
@@ -120,7 +123,10 @@ public final class TopKCollector {
           break;
         }
         int right = left + 1;
-        int child = right < last && worse(hIds[right], hDist[right], hIds[left], hDist[left]) ? right : left;
+        int child =
+            right < last && worse(hIds[right], hDist[right], hIds[left], hDist[left])
+                ? right
+                : left;
         if (!worse(hIds[child], hDist[child], id, d)) {
           break;
         }

@@ -10,22 +10,34 @@ import dev.lancelot.engine.vector.VectorException;
  * new spec. Parameters that do not apply to the type are ignored (e.g. {@code m} for IVF_PQ).
  *
  * <ul>
- *   <li>{@code numPartitions}: IVF partitions; 0 = Lance's rule, {@code rows / target} clamped
- *       to [1, 4096] with target 4,096 rows (IVF_FLAT), 8,192 (IVF_PQ, IVF_SQ) or 1,048,576
+ *   <li>{@code numPartitions}: IVF partitions; 0 = Lance's rule, {@code rows / target} clamped to
+ *       [1, 4096] with target 4,096 rows (IVF_FLAT), 8,192 (IVF_PQ, IVF_SQ) or 1,048,576
  *       (IVF_HNSW_*);
- *   <li>{@code numSubVectors} (PQ, default 16; must divide the dimension), {@code numBits}
- *       (PQ/SQ code width, 8 — the only width implemented);
+ *   <li>{@code numSubVectors} (PQ, default 16; must divide the dimension), {@code numBits} (PQ/SQ
+ *       code width, 8 — the only width implemented);
  *   <li>{@code m} (20), {@code efConstruction} (150), {@code maxLevel} (7): HNSW;
  *   <li>{@code sampleRate} (256): IVF trains on {@code numPartitions × sampleRate} rows, PQ and SQ
  *       on {@code 256 × sampleRate}; {@code maxIters} (50): k-means iterations of IVF and PQ;
  *   <li>{@code seed}: all randomness (sampling, k-means init, HNSW levels), so builds repeat;
- *   <li>{@code name}: index name, {@code null} = {@code <column>_idx} as Lance names it;
- *       {@code replace}: replace an index of that name (else building over it is an error).
+ *   <li>{@code name}: index name, {@code null} = {@code <column>_idx} as Lance names it; {@code
+ *       replace}: replace an index of that name (else building over it is an error).
  * </ul>
  */
-public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPartitions, int numSubVectors,
-    int numBits, int m, int efConstruction, int maxLevel, int sampleRate, int maxIters, long seed, String name,
-    boolean replace) implements java.io.Serializable {
+public record VectorIndexSpec(
+    IndexType type,
+    DistanceMetric metric,
+    int numPartitions,
+    int numSubVectors,
+    int numBits,
+    int m,
+    int efConstruction,
+    int maxLevel,
+    int sampleRate,
+    int maxIters,
+    long seed,
+    String name,
+    boolean replace)
+    implements java.io.Serializable {
   public static final int DEFAULT_NUM_SUB_VECTORS = 16;
   public static final int DEFAULT_SAMPLE_RATE = 256;
   public static final int DEFAULT_MAX_ITERS = 50;
@@ -34,48 +46,91 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
 
   public VectorIndexSpec {
     if (type == null || !type.isVector()) {
-      throw new VectorException("Cannot create a vector index of type " + type + ": it is not a vector index type. "
-          + "Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ.");
+      throw new VectorException(
+          "Cannot create a vector index of type "
+              + type
+              + ": it is not a vector index type. "
+              + "Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ.");
     }
     if (metric == null || metric == DistanceMetric.HAMMING) {
-      throw new VectorException("Cannot create a " + type + " index with metric " + (metric == null ? "null"
-          : metric.lanceName()) + ": float vector indexes support l2, cosine and dot. Use one of those.");
+      throw new VectorException(
+          "Cannot create a "
+              + type
+              + " index with metric "
+              + (metric == null ? "null" : metric.lanceName())
+              + ": float vector indexes support l2, cosine and dot. Use one of those.");
     }
     if (numPartitions < 0 || numPartitions > MAX_PARTITIONS) {
-      throw new VectorException("Cannot create a " + type + " index with num_partitions=" + numPartitions
-          + ": it must be between 1 and " + MAX_PARTITIONS + " (or 0 to derive it from the row count).");
+      throw new VectorException(
+          "Cannot create a "
+              + type
+              + " index with num_partitions="
+              + numPartitions
+              + ": it must be between 1 and "
+              + MAX_PARTITIONS
+              + " (or 0 to derive it from the row count).");
     }
     if (numSubVectors < 1) {
-      throw new VectorException("Cannot create a " + type + " index with num_sub_vectors=" + numSubVectors
-          + ": it must be at least 1 (Lance's default is 16).");
+      throw new VectorException(
+          "Cannot create a "
+              + type
+              + " index with num_sub_vectors="
+              + numSubVectors
+              + ": it must be at least 1 (Lance's default is 16).");
     }
     if (numBits != 8) {
-      throw new VectorException("Cannot create a " + type + " index with num_bits=" + numBits
-          + ": only 8-bit codes are implemented. Use num_bits=8.");
+      throw new VectorException(
+          "Cannot create a "
+              + type
+              + " index with num_bits="
+              + numBits
+              + ": only 8-bit codes are implemented. Use num_bits=8.");
     }
     // HNSW parameters are checked by HnswBuildParams (messages name the parameter).
     if (type.isHnsw()) {
       new HnswBuildParams(m, efConstruction, maxLevel, seed);
     }
     if (sampleRate < 1) {
-      throw new VectorException("Cannot create a " + type + " index with sample_rate=" + sampleRate
-          + ": it must be positive (Lance's default is 256).");
+      throw new VectorException(
+          "Cannot create a "
+              + type
+              + " index with sample_rate="
+              + sampleRate
+              + ": it must be positive (Lance's default is 256).");
     }
     if (maxIters < 1) {
-      throw new VectorException("Cannot create a " + type + " index with max_iters=" + maxIters
-          + ": it must be at least 1 (Lance's default is 50).");
+      throw new VectorException(
+          "Cannot create a "
+              + type
+              + " index with max_iters="
+              + maxIters
+              + ": it must be at least 1 (Lance's default is 50).");
     }
     if (name != null && name.isBlank()) {
-      throw new VectorException("Cannot create a " + type + " index with a blank name. Pass a name or leave it unset"
-          + " (default <column>_idx).");
+      throw new VectorException(
+          "Cannot create a "
+              + type
+              + " index with a blank name. Pass a name or leave it unset"
+              + " (default <column>_idx).");
     }
   }
 
   /** A spec with Lance 7's defaults for everything but type and metric. */
   public static VectorIndexSpec of(IndexType type, DistanceMetric metric) {
-    return new VectorIndexSpec(type, metric, 0, DEFAULT_NUM_SUB_VECTORS, 8, HnswBuildParams.DEFAULT_M,
-        HnswBuildParams.DEFAULT_EF_CONSTRUCTION, HnswBuildParams.DEFAULT_MAX_LEVEL, DEFAULT_SAMPLE_RATE,
-        DEFAULT_MAX_ITERS, DEFAULT_SEED, null, false);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        0,
+        DEFAULT_NUM_SUB_VECTORS,
+        8,
+        HnswBuildParams.DEFAULT_M,
+        HnswBuildParams.DEFAULT_EF_CONSTRUCTION,
+        HnswBuildParams.DEFAULT_MAX_LEVEL,
+        DEFAULT_SAMPLE_RATE,
+        DEFAULT_MAX_ITERS,
+        DEFAULT_SEED,
+        null,
+        false);
   }
 
   /** Parses user input, e.g. {@code of("ivf_pq", "cosine")}. */
@@ -84,9 +139,21 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
   }
 
   /** Keys {@link #fromMap} takes (Lance's parameter names). */
-  public static final java.util.List<String> MAP_KEYS = java.util.List.of("index_type", "metric", "num_partitions",
-      "num_sub_vectors", "num_bits", "m", "ef_construction", "max_level", "sample_rate", "max_iterations", "seed",
-      "name", "replace");
+  public static final java.util.List<String> MAP_KEYS =
+      java.util.List.of(
+          "index_type",
+          "metric",
+          "num_partitions",
+          "num_sub_vectors",
+          "num_bits",
+          "m",
+          "ef_construction",
+          "max_level",
+          "sample_rate",
+          "max_iterations",
+          "seed",
+          "name",
+          "replace");
 
   /**
    * A spec from named parameters, as SQL and Python callers pass them: {@code index_type}
@@ -99,18 +166,24 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
     params.forEach((k, v) -> p.put(k.toLowerCase(java.util.Locale.ROOT), v));
     for (String key : p.keySet()) {
       if (!MAP_KEYS.contains(key)) {
-        throw new VectorException("Cannot build a vector index: unknown parameter \"" + key + "\". Known: "
-            + String.join(", ", MAP_KEYS) + ".");
+        throw new VectorException(
+            "Cannot build a vector index: unknown parameter \""
+                + key
+                + "\". Known: "
+                + String.join(", ", MAP_KEYS)
+                + ".");
       }
     }
     Object typeName = p.get("index_type");
     if (typeName == null) {
-      throw new VectorException("Cannot build a vector index: index_type is required (IVF_FLAT, IVF_PQ, IVF_SQ,"
-          + " IVF_HNSW_FLAT, IVF_HNSW_SQ or IVF_HNSW_PQ).");
+      throw new VectorException(
+          "Cannot build a vector index: index_type is required (IVF_FLAT, IVF_PQ, IVF_SQ,"
+              + " IVF_HNSW_FLAT, IVF_HNSW_SQ or IVF_HNSW_PQ).");
     }
     IndexType type = IndexType.parse(typeName.toString());
     if (!type.isVector()) {
-      throw new VectorException("Cannot build a vector index of type " + type + ": it is not a vector index type.");
+      throw new VectorException(
+          "Cannot build a vector index of type " + type + ": it is not a vector index type.");
     }
     boolean pq = type == IndexType.IVF_PQ || type == IndexType.IVF_HNSW_PQ;
     boolean sq = type == IndexType.IVF_SQ || type == IndexType.IVF_HNSW_SQ;
@@ -119,7 +192,8 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
     for (String hnsw : new String[] {"m", "ef_construction", "max_level"}) {
       applies(p, hnsw, type.isHnsw(), type);
     }
-    VectorIndexSpec spec = of(type, DistanceMetric.parse(String.valueOf(p.getOrDefault("metric", "l2"))));
+    VectorIndexSpec spec =
+        of(type, DistanceMetric.parse(String.valueOf(p.getOrDefault("metric", "l2"))));
     if (p.containsKey("num_partitions")) {
       spec = spec.withNumPartitions(intOf(p, "num_partitions"));
     }
@@ -130,9 +204,13 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
       spec = spec.withNumBits(intOf(p, "num_bits"));
     }
     if (type.isHnsw()) {
-      spec = spec.withHnsw(p.containsKey("m") ? intOf(p, "m") : spec.m(),
-          p.containsKey("ef_construction") ? intOf(p, "ef_construction") : spec.efConstruction(),
-          p.containsKey("max_level") ? intOf(p, "max_level") : spec.maxLevel());
+      spec =
+          spec.withHnsw(
+              p.containsKey("m") ? intOf(p, "m") : spec.m(),
+              p.containsKey("ef_construction")
+                  ? intOf(p, "ef_construction")
+                  : spec.efConstruction(),
+              p.containsKey("max_level") ? intOf(p, "max_level") : spec.maxLevel());
     }
     if (p.containsKey("sample_rate")) {
       spec = spec.withSampleRate(intOf(p, "sample_rate"));
@@ -148,19 +226,27 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
     }
     if (p.containsKey("replace")) {
       Object r = p.get("replace");
-      if (!(r instanceof Boolean) && !"true".equalsIgnoreCase(String.valueOf(r))
+      if (!(r instanceof Boolean)
+          && !"true".equalsIgnoreCase(String.valueOf(r))
           && !"false".equalsIgnoreCase(String.valueOf(r))) {
-        throw new VectorException("Cannot build a vector index: replace must be true or false, got \"" + r + "\".");
+        throw new VectorException(
+            "Cannot build a vector index: replace must be true or false, got \"" + r + "\".");
       }
       spec = spec.withReplace(r instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(r)));
     }
     return spec;
   }
 
-  private static void applies(java.util.Map<String, Object> p, String key, boolean applies, IndexType type) {
+  private static void applies(
+      java.util.Map<String, Object> p, String key, boolean applies, IndexType type) {
     if (p.containsKey(key) && !applies) {
-      throw new VectorException("Cannot build a " + type + " index: parameter " + key + " does not apply to this"
-          + " type; remove it or choose another index_type.");
+      throw new VectorException(
+          "Cannot build a "
+              + type
+              + " index: parameter "
+              + key
+              + " does not apply to this"
+              + " type; remove it or choose another index_type.");
     }
   }
 
@@ -168,60 +254,170 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
     Object v = p.get(key);
     try {
       if (v instanceof Number n) {
-        if (n.doubleValue() != Math.rint(n.doubleValue()) || Math.abs(n.doubleValue()) > Integer.MAX_VALUE) {
+        if (n.doubleValue() != Math.rint(n.doubleValue())
+            || Math.abs(n.doubleValue()) > Integer.MAX_VALUE) {
           throw new NumberFormatException();
         }
         return n.intValue();
       }
       return Integer.parseInt(String.valueOf(v).trim());
     } catch (NumberFormatException e) {
-      throw new VectorException("Cannot build a vector index: " + key + " must be an integer, got \"" + v + "\".");
+      throw new VectorException(
+          "Cannot build a vector index: " + key + " must be an integer, got \"" + v + "\".");
     }
   }
 
   public VectorIndexSpec withNumPartitions(int n) {
-    return new VectorIndexSpec(type, metric, n, numSubVectors, numBits, m, efConstruction, maxLevel, sampleRate,
-        maxIters, seed, name, replace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        n,
+        numSubVectors,
+        numBits,
+        m,
+        efConstruction,
+        maxLevel,
+        sampleRate,
+        maxIters,
+        seed,
+        name,
+        replace);
   }
 
   public VectorIndexSpec withNumSubVectors(int n) {
-    return new VectorIndexSpec(type, metric, numPartitions, n, numBits, m, efConstruction, maxLevel, sampleRate,
-        maxIters, seed, name, replace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        numPartitions,
+        n,
+        numBits,
+        m,
+        efConstruction,
+        maxLevel,
+        sampleRate,
+        maxIters,
+        seed,
+        name,
+        replace);
   }
 
   public VectorIndexSpec withNumBits(int bits) {
-    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, bits, m, efConstruction, maxLevel,
-        sampleRate, maxIters, seed, name, replace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        numPartitions,
+        numSubVectors,
+        bits,
+        m,
+        efConstruction,
+        maxLevel,
+        sampleRate,
+        maxIters,
+        seed,
+        name,
+        replace);
   }
 
   public VectorIndexSpec withHnsw(int newM, int newEfConstruction, int newMaxLevel) {
-    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, newM, newEfConstruction,
-        newMaxLevel, sampleRate, maxIters, seed, name, replace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        numPartitions,
+        numSubVectors,
+        numBits,
+        newM,
+        newEfConstruction,
+        newMaxLevel,
+        sampleRate,
+        maxIters,
+        seed,
+        name,
+        replace);
   }
 
   public VectorIndexSpec withSampleRate(int rate) {
-    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel, rate,
-        maxIters, seed, name, replace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        numPartitions,
+        numSubVectors,
+        numBits,
+        m,
+        efConstruction,
+        maxLevel,
+        rate,
+        maxIters,
+        seed,
+        name,
+        replace);
   }
 
   public VectorIndexSpec withMaxIters(int iters) {
-    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel,
-        sampleRate, iters, seed, name, replace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        numPartitions,
+        numSubVectors,
+        numBits,
+        m,
+        efConstruction,
+        maxLevel,
+        sampleRate,
+        iters,
+        seed,
+        name,
+        replace);
   }
 
   public VectorIndexSpec withSeed(long newSeed) {
-    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel,
-        sampleRate, maxIters, newSeed, name, replace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        numPartitions,
+        numSubVectors,
+        numBits,
+        m,
+        efConstruction,
+        maxLevel,
+        sampleRate,
+        maxIters,
+        newSeed,
+        name,
+        replace);
   }
 
   public VectorIndexSpec withName(String newName) {
-    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel,
-        sampleRate, maxIters, seed, newName, replace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        numPartitions,
+        numSubVectors,
+        numBits,
+        m,
+        efConstruction,
+        maxLevel,
+        sampleRate,
+        maxIters,
+        seed,
+        newName,
+        replace);
   }
 
   public VectorIndexSpec withReplace(boolean newReplace) {
-    return new VectorIndexSpec(type, metric, numPartitions, numSubVectors, numBits, m, efConstruction, maxLevel,
-        sampleRate, maxIters, seed, name, newReplace);
+    return new VectorIndexSpec(
+        type,
+        metric,
+        numPartitions,
+        numSubVectors,
+        numBits,
+        m,
+        efConstruction,
+        maxLevel,
+        sampleRate,
+        maxIters,
+        seed,
+        name,
+        newReplace);
   }
 
   /** The index name for {@code column}: {@link #name()} or {@code <column>_idx}. */
@@ -246,7 +442,9 @@ public record VectorIndexSpec(IndexType type, DistanceMetric metric, int numPart
     };
   }
 
-  /** The partition count for {@code rows} rows: {@link #numPartitions()}, or Lance's rule when 0. */
+  /**
+   * The partition count for {@code rows} rows: {@link #numPartitions()}, or Lance's rule when 0.
+   */
   public int partitionsFor(long rows) {
     if (numPartitions > 0) {
       return numPartitions;

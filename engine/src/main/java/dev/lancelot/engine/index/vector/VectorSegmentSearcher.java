@@ -11,8 +11,8 @@ import dev.lancelot.engine.index.vector.ivf.PartitionRanking;
 import dev.lancelot.engine.index.vector.pq.PqCodebook;
 import dev.lancelot.engine.index.vector.store.IndexSegmentReader;
 import dev.lancelot.engine.index.vector.store.PartitionData;
-import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.io.FileIO;
+import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.table.DatasetPaths;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.VectorException;
@@ -50,10 +50,14 @@ import org.apache.arrow.memory.RootAllocator;
 public final class VectorSegmentSearcher {
   /** Transient Arrow memory for partition reads; every read frees its buffers before returning. */
   private static final BufferAllocator READ_ALLOCATOR = new RootAllocator();
+
   /** System property with the byte budget of the process-wide searcher cache. */
   public static final String CACHE_MAX_BYTES_PROPERTY = "lancelot.cache.maxBytes";
+
   /** Searchers in least-recently-used order; guarded by itself. */
-  private static final Map<String, VectorSegmentSearcher> CACHE = new LinkedHashMap<>(16, 0.75f, true);
+  private static final Map<String, VectorSegmentSearcher> CACHE =
+      new LinkedHashMap<>(16, 0.75f, true);
+
   private static volatile long cacheMaxBytes = defaultCacheMaxBytes();
 
   private final IndexSegment segment;
@@ -74,26 +78,49 @@ public final class VectorSegmentSearcher {
     return open(dataset.context().io(), dataset.location(), segment);
   }
 
-  /** Opens a segment of the dataset at {@code datasetLocation} (fully qualified) through {@code io}. */
-  public static VectorSegmentSearcher open(FileIO io, String datasetLocation, IndexSegment segment) {
+  /**
+   * Opens a segment of the dataset at {@code datasetLocation} (fully qualified) through {@code io}.
+   */
+  public static VectorSegmentSearcher open(
+      FileIO io, String datasetLocation, IndexSegment segment) {
     if (!segment.type().isVector()) {
-      throw new LancelotException("Cannot search index " + segment.name() + " (" + segment.uuid() + "): it is a "
-          + segment.type() + " index, not a vector index. Pick a vector index of the column.");
+      throw new LancelotException(
+          "Cannot search index "
+              + segment.name()
+              + " ("
+              + segment.uuid()
+              + "): it is a "
+              + segment.type()
+              + " index, not a vector index. Pick a vector index of the column.");
     }
     if (segment.proto().hasBaseId()) {
-      throw new LancelotException("Cannot open index " + segment.name() + " (" + segment.uuid() + ") of "
-          + datasetLocation + ": its files live under another base path (base id " + segment.proto().getBaseId()
-          + "), which is not supported. Search without the index (use_index=false).");
+      throw new LancelotException(
+          "Cannot open index "
+              + segment.name()
+              + " ("
+              + segment.uuid()
+              + ") of "
+              + datasetLocation
+              + ": its files live under another base path (base id "
+              + segment.proto().getBaseId()
+              + "), which is not supported. Search without the index (use_index=false).");
     }
     IndexSegmentReader reader;
     try {
-      reader = IndexSegmentReader.open(io, DatasetPaths.of(datasetLocation).indexDir(segment.uuid().toString()));
+      reader =
+          IndexSegmentReader.open(
+              io, DatasetPaths.of(datasetLocation).indexDir(segment.uuid().toString()));
     } catch (LancelotException e) {
       throw segment.inContext(e);
     }
     if (segment.metric().isPresent() && segment.metric().get() != reader.metric()) {
-      throw segment.inContext(new dev.lancelot.engine.format.CorruptFileException(reader.indexLocation(), "its metric "
-          + reader.metric().lanceName() + " differs from the manifest's " + segment.metric().get().lanceName()));
+      throw segment.inContext(
+          new dev.lancelot.engine.format.CorruptFileException(
+              reader.indexLocation(),
+              "its metric "
+                  + reader.metric().lanceName()
+                  + " differs from the manifest's "
+                  + segment.metric().get().lanceName()));
     }
     return new VectorSegmentSearcher(segment, reader);
   }
@@ -124,7 +151,10 @@ public final class VectorSegmentSearcher {
     return shared;
   }
 
-  /** The byte budget of the searcher cache: {@value #CACHE_MAX_BYTES_PROPERTY}, else 1 GiB or a quarter of the heap. */
+  /**
+   * The byte budget of the searcher cache: {@value #CACHE_MAX_BYTES_PROPERTY}, else 1 GiB or a
+   * quarter of the heap.
+   */
   public static long cacheMaxBytes() {
     return cacheMaxBytes;
   }
@@ -230,12 +260,12 @@ public final class VectorSegmentSearcher {
    * The best {@code k} rows among {@code partitions} accepted by {@code accept} (row addresses;
    * {@code null} accepts all), best first by approximate distance then row address.
    *
-   * @param k     candidate budget ({@code k × refine_factor} of the query)
-   * @param ef    HNSW search width, at least {@code k} (ignored by IVF_FLAT/PQ/SQ)
+   * @param k candidate budget ({@code k × refine_factor} of the query)
+   * @param ef HNSW search width, at least {@code k} (ignored by IVF_FLAT/PQ/SQ)
    * @param stats counters to add to (partitions probed, rows visited, distances computed), or null
    */
-  public SearchResult search(float[] query, int[] partitions, int k, int ef, LongPredicate accept,
-      SearchStats stats) {
+  public SearchResult search(
+      float[] query, int[] partitions, int k, int ef, LongPredicate accept, SearchStats stats) {
     TopKCollector collector = new TopKCollector(checkK(k));
     search(query, partitions, ef, accept, collector, stats);
     return collector.result();
@@ -245,19 +275,30 @@ public final class VectorSegmentSearcher {
    * As {@link #search(float[], int[], int, int, LongPredicate, SearchStats)}, offering candidates
    * to {@code collector} (its {@code k} is the budget), so several segments can share one.
    */
-  public void search(float[] query, int[] partitions, int ef, LongPredicate accept, TopKCollector collector,
+  public void search(
+      float[] query,
+      int[] partitions,
+      int ef,
+      LongPredicate accept,
+      TopKCollector collector,
       SearchStats stats) {
     search(query, partitions, ef, accept, collector, stats, false);
   }
 
   /**
    * As above; {@code prefiltered} says that {@code accept} is a query's prefilter (not only deleted
-   * rows). Then, as Lance does, an HNSW partition where the filter admits fewer than
-   * {@value #FLAT_FRACTION_PERCENT}% of the nodes is scanned (admitted nodes only, on the index's
-   * storage) instead of walked: a graph walk under so selective a mask visits mostly rejected nodes.
+   * rows). Then, as Lance does, an HNSW partition where the filter admits fewer than {@value
+   * #FLAT_FRACTION_PERCENT}% of the nodes is scanned (admitted nodes only, on the index's storage)
+   * instead of walked: a graph walk under so selective a mask visits mostly rejected nodes.
    */
-  public void search(float[] query, int[] partitions, int ef, LongPredicate accept, TopKCollector collector,
-      SearchStats stats, boolean prefiltered) {
+  public void search(
+      float[] query,
+      int[] partitions,
+      int ef,
+      LongPredicate accept,
+      TopKCollector collector,
+      SearchStats stats,
+      boolean prefiltered) {
     checkQuery(query);
     int k = collector.k();
     checkEf(k, ef);
@@ -267,8 +308,11 @@ public final class VectorSegmentSearcher {
     for (int p : partitions) {
       PartitionData data = partition(p);
       AcceptMask mask = mask(data, accept);
-      boolean flat = hnsw != null && prefiltered && mask != null
-          && (long) mask.cardinality() * 100 < (long) data.size() * FLAT_FRACTION_PERCENT;
+      boolean flat =
+          hnsw != null
+              && prefiltered
+              && mask != null
+              && (long) mask.cardinality() * 100 < (long) data.size() * FLAT_FRACTION_PERCENT;
       searchPartition(p, data, q, scratch, k, ef, mask, flat ? null : hnsw, flat, collector, stats);
     }
   }
@@ -282,10 +326,16 @@ public final class VectorSegmentSearcher {
    * Returns one result per query, as {@link #search(float[], int[], int, int, LongPredicate,
    * SearchStats)} would.
    */
-  public SearchResult[] searchBatch(float[][] queries, int[][] partitions, int k, int ef, LongPredicate accept,
+  public SearchResult[] searchBatch(
+      float[][] queries,
+      int[][] partitions,
+      int k,
+      int ef,
+      LongPredicate accept,
       SearchStats stats) {
     if (queries.length != partitions.length) {
-      throw new IllegalArgumentException(queries.length + " queries but " + partitions.length + " partition lists");
+      throw new IllegalArgumentException(
+          queries.length + " queries but " + partitions.length + " partition lists");
     }
     checkEf(checkK(k), ef);
     float[][] prepared = new float[queries.length][];
@@ -306,7 +356,8 @@ public final class VectorSegmentSearcher {
       PartitionData data = partition(p);
       AcceptMask mask = mask(data, accept);
       for (int qi : e.getValue()) {
-        searchPartition(p, data, prepared[qi], scratch, k, ef, mask, hnsw, false, collectors[qi], stats);
+        searchPartition(
+            p, data, prepared[qi], scratch, k, ef, mask, hnsw, false, collectors[qi], stats);
       }
     }
     SearchResult[] out = new SearchResult[queries.length];
@@ -319,8 +370,16 @@ public final class VectorSegmentSearcher {
   /** Partition {@code p}, read on first use and cached. */
   public PartitionData partition(int p) {
     if (p < 0 || p >= numPartitions()) {
-      throw new IllegalArgumentException("Cannot probe partition " + p + " of index " + segment.name() + ": it has "
-          + numPartitions() + " partitions (0.." + (numPartitions() - 1) + ")");
+      throw new IllegalArgumentException(
+          "Cannot probe partition "
+              + p
+              + " of index "
+              + segment.name()
+              + ": it has "
+              + numPartitions()
+              + " partitions (0.."
+              + (numPartitions() - 1)
+              + ")");
     }
     PartitionData data = partitions.get(p);
     if (data != null) {
@@ -337,8 +396,18 @@ public final class VectorSegmentSearcher {
    * Searches one partition: an HNSW walk when {@code hnsw} is given, else a scan — of the nodes
    * {@code mask} admits only when {@code admittedOnly}, else of every node.
    */
-  private void searchPartition(int p, PartitionData data, float[] q, float[] scratch, int k, int ef, AcceptMask mask,
-      HnswSearcher hnsw, boolean admittedOnly, TopKCollector collector, SearchStats stats) {
+  private void searchPartition(
+      int p,
+      PartitionData data,
+      float[] q,
+      float[] scratch,
+      int k,
+      int ef,
+      AcceptMask mask,
+      HnswSearcher hnsw,
+      boolean admittedOnly,
+      TopKCollector collector,
+      SearchStats stats) {
     if (stats != null) {
       stats.addPartitionsProbed(1);
     }
@@ -373,24 +442,37 @@ public final class VectorSegmentSearcher {
 
   private void checkQuery(float[] query) {
     if (query == null || query.length != dimension()) {
-      throw new VectorException("Cannot search index " + segment.name() + ": the query vector has "
-          + (query == null ? "no values" : query.length + " dimensions") + " but the index has " + dimension()
-          + ". Pass a query of the column's dimension.");
+      throw new VectorException(
+          "Cannot search index "
+              + segment.name()
+              + ": the query vector has "
+              + (query == null ? "no values" : query.length + " dimensions")
+              + " but the index has "
+              + dimension()
+              + ". Pass a query of the column's dimension.");
     }
   }
 
   private static int checkK(int k) {
     if (k < 1) {
-      throw new VectorException("Cannot search with k=" + k + ": k must be at least 1. Ask for 1 or more results.");
+      throw new VectorException(
+          "Cannot search with k=" + k + ": k must be at least 1. Ask for 1 or more results.");
     }
     return k;
   }
 
   private void checkEf(int k, int ef) {
     if (type().isHnsw() && ef < k) {
-      throw new VectorException("Cannot search HNSW index " + segment.name() + " with ef=" + ef
-          + ": ef must be >= k × refine_factor (" + k + "). Raise ef to at least " + k
-          + " or leave it unset (default k + k/2).");
+      throw new VectorException(
+          "Cannot search HNSW index "
+              + segment.name()
+              + " with ef="
+              + ef
+              + ": ef must be >= k × refine_factor ("
+              + k
+              + "). Raise ef to at least "
+              + k
+              + " or leave it unset (default k + k/2).");
     }
   }
 }

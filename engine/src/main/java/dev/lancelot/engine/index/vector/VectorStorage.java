@@ -19,8 +19,8 @@ public interface VectorStorage {
   int dimension();
 
   /**
-   * The metric of the distances scorers return, as Lance computes them for this storage: for
-   * cosine indexes PQ and SQ storages compute l2 on unit vectors (= 2 × cosine distance).
+   * The metric of the distances scorers return, as Lance computes them for this storage: for cosine
+   * indexes PQ and SQ storages compute l2 on unit vectors (= 2 × cosine distance).
    */
   DistanceMetric metric();
 

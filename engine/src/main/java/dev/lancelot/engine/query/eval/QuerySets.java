@@ -30,40 +30,63 @@ public final class QuerySets {
     try (InputStream in = Files.newInputStream(file)) {
       bytes = in.readAllBytes();
     } catch (IOException e) {
-      throw new InvalidInputException("Cannot read query vectors from " + file + ": " + e.getMessage(), e);
+      throw new InvalidInputException(
+          "Cannot read query vectors from " + file + ": " + e.getMessage(), e);
     }
     return parseFvecs(bytes, file.toString(), limit);
   }
 
   /**
-   * The first {@code limit} vectors (all when ≤ 0) of the bytes of an {@code .fvecs} file, read from
-   * anywhere (a Hadoop file system…); {@code file} names it in errors.
+   * The first {@code limit} vectors (all when ≤ 0) of the bytes of an {@code .fvecs} file, read
+   * from anywhere (a Hadoop file system…); {@code file} names it in errors.
    */
   public static float[][] parseFvecs(byte[] bytes, String file, int limit) {
     ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     List<float[]> out = new ArrayList<>();
     while (buf.remaining() > 0 && (limit <= 0 || out.size() < limit)) {
       if (buf.remaining() < 4) {
-        throw new InvalidInputException("Cannot read query vectors from " + file + ": truncated record header at byte "
-            + buf.position() + ". An .fvecs file holds, per vector, an int32 dimension then that many float32.");
+        throw new InvalidInputException(
+            "Cannot read query vectors from "
+                + file
+                + ": truncated record header at byte "
+                + buf.position()
+                + ". An .fvecs file holds, per vector, an int32 dimension then that many float32.");
       }
       int dim = buf.getInt();
       if (dim <= 0 || dim > 65536 || buf.remaining() < dim * 4L) {
-        throw new InvalidInputException("Cannot read query vectors from " + file + ": vector " + out.size()
-            + " declares dimension " + dim + " but " + buf.remaining() / 4 + " floats remain. The file is not .fvecs "
-            + "or is truncated.");
+        throw new InvalidInputException(
+            "Cannot read query vectors from "
+                + file
+                + ": vector "
+                + out.size()
+                + " declares dimension "
+                + dim
+                + " but "
+                + buf.remaining() / 4
+                + " floats remain. The file is not .fvecs "
+                + "or is truncated.");
       }
       float[] v = new float[dim];
       buf.asFloatBuffer().get(v);
       buf.position(buf.position() + dim * 4);
       if (!out.isEmpty() && out.get(0).length != dim) {
-        throw new InvalidInputException("Cannot read query vectors from " + file + ": vector " + out.size() + " has "
-            + "dimension " + dim + " but vector 0 has " + out.get(0).length + ".");
+        throw new InvalidInputException(
+            "Cannot read query vectors from "
+                + file
+                + ": vector "
+                + out.size()
+                + " has "
+                + "dimension "
+                + dim
+                + " but vector 0 has "
+                + out.get(0).length
+                + ".");
       }
       out.add(v);
     }
     if (out.isEmpty()) {
-      throw new InvalidInputException("Cannot read query vectors from " + file + ": the file holds no vector.");
+      throw new InvalidInputException(
+          "Cannot read query vectors from " + file + ": the file holds no vector.");
     }
     return out.toArray(new float[0][]);
   }
@@ -93,8 +116,12 @@ public final class QuerySets {
         VectorSchemaRoot batch = it.next();
         if (!(batch.getVector(0) instanceof FixedSizeListVector fsl)
             || !(fsl.getDataVector() instanceof Float4Vector values)) {
-          throw new InvalidInputException("Cannot read query vectors from column \"" + column + "\" of "
-              + dataset.location() + ": it is not a float32 vector column.");
+          throw new InvalidInputException(
+              "Cannot read query vectors from column \""
+                  + column
+                  + "\" of "
+                  + dataset.location()
+                  + ": it is not a float32 vector column.");
         }
         int dim = fsl.getListSize();
         for (int r = 0; r < batch.getRowCount() && (limit <= 0 || out.size() < limit); r++) {

@@ -6,6 +6,7 @@ import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.scan.ScanSpec;
+import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import dev.lancelot.engine.vector.DistanceMetric;
 import org.apache.arrow.vector.UInt8Vector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
  * Recall evaluation (SPEC E1, E2): runs the five scenarios of E2 — no filter, prefilter, highly
  * selective prefilter, unindexed data present, fast_search — for every parameter setting of a grid,
  * each against exact search ({@code use_index=false}, SPEC Q11) with the same filter and filter
- * placement on the same version, ranked by the metric the search itself uses: the setting's
- * {@code metric} when it names one, else the index's (SPEC Q3; see
- * {@link VectorSearch#exactCounterpart}). Recall@k = |ANN ∩ exact| / min(k, |exact|), averaged over queries (the denominator is
- * the exact result's size when a filter admits fewer than k rows).
+ * placement on the same version, ranked by the metric the search itself uses: the setting's {@code
+ * metric} when it names one, else the index's (SPEC Q3; see {@link VectorSearch#exactCounterpart}).
+ * Recall@k = |ANN ∩ exact| / min(k, |exact|), averaged over queries (the denominator is the exact
+ * result's size when a filter admits fewer than k rows).
  */
 public final class RecallEvaluator {
   private static final Logger LOG = LoggerFactory.getLogger(RecallEvaluator.class);
@@ -74,14 +74,21 @@ public final class RecallEvaluator {
       }
       String[] kv = part.split("=", 2);
       if (kv.length != 2 || kv[0].isBlank()) {
-        throw new InvalidQueryException("Cannot parse grid \"" + grid + "\": expected "
-            + "name=v1,v2;name=v1,... e.g. \"nprobes=1,4,16;refine_factor=1,4\".");
+        throw new InvalidQueryException(
+            "Cannot parse grid \""
+                + grid
+                + "\": expected "
+                + "name=v1,v2;name=v1,... e.g. \"nprobes=1,4,16;refine_factor=1,4\".");
       }
       String[] values = kv[1].split(",", -1);
       for (String v : values) {
         if (v.isBlank()) {
-          throw new InvalidQueryException("Cannot parse grid \"" + grid + "\": parameter \"" + kv[0].trim()
-              + "\" has an empty value. Give one or more values separated by commas, e.g. \"nprobes=1,4,16\".");
+          throw new InvalidQueryException(
+              "Cannot parse grid \""
+                  + grid
+                  + "\": parameter \""
+                  + kv[0].trim()
+                  + "\" has an empty value. Give one or more values separated by commas, e.g. \"nprobes=1,4,16\".");
         }
       }
       List<Map<String, Object>> next = new ArrayList<>();
@@ -109,7 +116,8 @@ public final class RecallEvaluator {
   }
 
   /** Query parameters the evaluation sets itself, so a grid may not vary them. */
-  private static final Set<String> FIXED = Set.of("column", "q", "k", "columns", "with_row_id", "filter");
+  private static final Set<String> FIXED =
+      Set.of("column", "q", "k", "columns", "with_row_id", "filter");
 
   /**
    * Measures every scenario under every setting of {@code grid}. Bad input (no queries, a grid
@@ -117,10 +125,11 @@ public final class RecallEvaluator {
    * runs; a setting that cannot run in one scenario (e.g. {@code use_index=false} with fast_search)
    * is reported as not measured, with the reason, and the others are still measured.
    */
-  public static List<RecallRow> evaluate(Dataset dataset, float[][] queries, Options options,
-      List<Map<String, Object>> grid) {
+  public static List<RecallRow> evaluate(
+      Dataset dataset, float[][] queries, Options options, List<Map<String, Object>> grid) {
     if (queries.length == 0) {
-      throw new InvalidQueryException("Cannot evaluate recall: there are no query vectors. Give at least one.");
+      throw new InvalidQueryException(
+          "Cannot evaluate recall: there are no query vectors. Give at least one.");
     }
     for (Map<String, Object> setting : grid) {
       checkSetting(setting, options);
@@ -143,15 +152,18 @@ public final class RecallEvaluator {
   }
 
   /**
-   * Checks one grid setting before anything runs: a parameter the evaluation sets itself
-   * ({@code column}, {@code q}, {@code k}, {@code columns}, {@code with_row_id}, {@code filter}), an
+   * Checks one grid setting before anything runs: a parameter the evaluation sets itself ({@code
+   * column}, {@code q}, {@code k}, {@code columns}, {@code with_row_id}, {@code filter}), an
    * unknown parameter or a bad value fails with an {@link InvalidQueryException} naming it.
    */
   public static void checkSetting(Map<String, Object> setting, Options o) {
     for (String name : setting.keySet()) {
       if (FIXED.contains(name)) {
-        throw new InvalidQueryException("Cannot evaluate recall with grid parameter \"" + name + "\": the "
-            + "evaluation sets it itself. Vary only search parameters such as nprobes, refine_factor, ef or metric.");
+        throw new InvalidQueryException(
+            "Cannot evaluate recall with grid parameter \""
+                + name
+                + "\": the "
+                + "evaluation sets it itself. Vary only search parameters such as nprobes, refine_factor, ef or metric.");
       }
     }
     // unknown names and bad values fail here
@@ -162,10 +174,15 @@ public final class RecallEvaluator {
   public record IndexState(String indexName, long unindexedRows) {
     public static IndexState of(Dataset dataset, String column) {
       String indexName = dataset.indexes().vectorIndexOn(dataset.field(column).id()).orElse(null);
-      long unindexedRows = indexName == null ? 0
-          : dataset.indexes().unindexedFragments(indexName).stream()
-              .mapToLong(f -> f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0))
-              .sum();
+      long unindexedRows =
+          indexName == null
+              ? 0
+              : dataset.indexes().unindexedFragments(indexName).stream()
+                  .mapToLong(
+                      f ->
+                          f.getPhysicalRows()
+                              - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0))
+                  .sum();
       return new IndexState(indexName, unindexedRows);
     }
   }
@@ -188,20 +205,27 @@ public final class RecallEvaluator {
   }
 
   private static String skipReason(Scenario s, Options o, String index, long unindexedRows) {
-    if (index == null && s != Scenario.NO_FILTER && s != Scenario.PREFILTER && s != Scenario.SELECTIVE_PREFILTER) {
+    if (index == null
+        && s != Scenario.NO_FILTER
+        && s != Scenario.PREFILTER
+        && s != Scenario.SELECTIVE_PREFILTER) {
       return "no vector index on \"" + o.column() + "\"";
     }
     return switch (s) {
       case PREFILTER -> o.filter() == null ? "not measured: give a filter" : null;
-      case SELECTIVE_PREFILTER -> o.selectiveFilter() == null ? "not measured: give a selective filter" : null;
-      case UNINDEXED, FAST_SEARCH -> unindexedRows == 0
-          ? "not applicable: every fragment is indexed (append data after the index to measure)" : null;
+      case SELECTIVE_PREFILTER ->
+          o.selectiveFilter() == null ? "not measured: give a selective filter" : null;
+      case UNINDEXED, FAST_SEARCH ->
+          unindexedRows == 0
+              ? "not applicable: every fragment is indexed (append data after the index to measure)"
+              : null;
       default -> null;
     };
   }
 
   /** The search of one query vector under one setting in one scenario. */
-  private static VectorQuery query(Options o, Scenario scenario, Map<String, Object> setting, float[] vector) {
+  private static VectorQuery query(
+      Options o, Scenario scenario, Map<String, Object> setting, float[] vector) {
     Map<String, Object> params = scenarioParameters(o, scenario, setting);
     params.put("q", vector);
     return VectorQuery.fromMap(params);
@@ -209,11 +233,13 @@ public final class RecallEvaluator {
 
   /**
    * Lance's {@code nearest} parameters (without {@code q}) of the search under {@code setting} in
-   * {@code scenario}: the scenario's filter as a prefilter, {@code fast_search} in that scenario, the
-   * setting ({@code refine_factor=1} meaning no refine step, Lance's default), then the evaluation's
-   * own column, k, no result columns and row ids. {@link VectorQuery#parametersFromMap} reads them.
+   * {@code scenario}: the scenario's filter as a prefilter, {@code fast_search} in that scenario,
+   * the setting ({@code refine_factor=1} meaning no refine step, Lance's default), then the
+   * evaluation's own column, k, no result columns and row ids. {@link
+   * VectorQuery#parametersFromMap} reads them.
    */
-  public static Map<String, Object> scenarioParameters(Options o, Scenario scenario, Map<String, Object> setting) {
+  public static Map<String, Object> scenarioParameters(
+      Options o, Scenario scenario, Map<String, Object> setting) {
     String filter = filterOf(scenario, o);
     Map<String, Object> params = new LinkedHashMap<>();
     if (filter != null) {
@@ -234,8 +260,13 @@ public final class RecallEvaluator {
     return params;
   }
 
-  private static RecallRow measure(Dataset dataset, float[][] queries, Options o, Scenario scenario,
-      Map<String, Object> setting, Map<String, List<Set<Long>>> truths) {
+  private static RecallRow measure(
+      Dataset dataset,
+      float[][] queries,
+      Options o,
+      Scenario scenario,
+      Map<String, Object> setting,
+      Map<String, List<Set<Long>>> truths) {
     List<VectorQuery> searches = new ArrayList<>(queries.length);
     for (float[] q : queries) {
       searches.add(query(o, scenario, setting, q));
@@ -244,17 +275,21 @@ public final class RecallEvaluator {
     try {
       exactShape = VectorSearch.exactCounterpart(dataset, searches.get(0));
     } catch (InvalidQueryException e) {
-      LOG.info("recall {} {}: not measured: {}", scenario.label(), describe(setting), e.getMessage());
+      LOG.info(
+          "recall {} {}: not measured: {}", scenario.label(), describe(setting), e.getMessage());
       return notMeasured(scenario, describe(setting), "not measured: " + e.getMessage());
     }
     DistanceMetric metric = exactShape.metric().orElseThrow();
-    List<Set<Long>> truth = truths.computeIfAbsent(metric.lanceName() + "/" + exactShape.prefilter(), key -> {
-      List<Set<Long>> t = new ArrayList<>(queries.length);
-      for (float[] q : queries) {
-        t.add(ids(dataset, exactShape.toBuilder().vector(q).build()));
-      }
-      return t;
-    });
+    List<Set<Long>> truth =
+        truths.computeIfAbsent(
+            metric.lanceName() + "/" + exactShape.prefilter(),
+            key -> {
+              List<Set<Long>> t = new ArrayList<>(queries.length);
+              for (float[] q : queries) {
+                t.add(ids(dataset, exactShape.toBuilder().vector(q).build()));
+              }
+              return t;
+            });
     double recallSum = 0;
     long rows = 0;
     long[] nanos = new long[queries.length];
@@ -270,22 +305,37 @@ public final class RecallEvaluator {
       millis[i] = nanos[i] / 1e6;
     }
     Arrays.sort(millis);
-    RecallRow row = new RecallRow(scenario.label(), describe(setting), metric.lanceName(), queries.length,
-        (double) rows / queries.length, recallSum / queries.length, percentile(millis, 0.50),
-        percentile(millis, 0.99), null);
-    LOG.info("recall {} {}: {} against exact {} search (rows {}, p50 {} ms)", scenario.label(), row.setting(),
-        String.format("%.4f", row.recall()), row.metric(), String.format("%.2f", row.meanRows()),
+    RecallRow row =
+        new RecallRow(
+            scenario.label(),
+            describe(setting),
+            metric.lanceName(),
+            queries.length,
+            (double) rows / queries.length,
+            recallSum / queries.length,
+            percentile(millis, 0.50),
+            percentile(millis, 0.99),
+            null);
+    LOG.info(
+        "recall {} {}: {} against exact {} search (rows {}, p50 {} ms)",
+        scenario.label(),
+        row.setting(),
+        String.format("%.4f", row.recall()),
+        row.metric(),
+        String.format("%.2f", row.meanRows()),
         String.format("%.2f", row.p50Millis()));
     return row;
   }
 
   private static RecallRow notMeasured(Scenario scenario, String setting, String why) {
-    return new RecallRow(scenario.label(), setting, null, 0, 0, Double.NaN, Double.NaN, Double.NaN, why);
+    return new RecallRow(
+        scenario.label(), setting, null, 0, 0, Double.NaN, Double.NaN, Double.NaN, why);
   }
 
   /**
-   * Recall@k of one query (SPEC E1): the share of the exact answer's rows ({@code expected}, at most
-   * k) that the search returned; when exact search finds nothing, 1 if the search found nothing too.
+   * Recall@k of one query (SPEC E1): the share of the exact answer's rows ({@code expected}, at
+   * most k) that the search returned; when exact search finds nothing, 1 if the search found
+   * nothing too.
    */
   public static double recallOf(Set<Long> got, Set<Long> expected, int k) {
     if (expected.isEmpty()) {
@@ -325,12 +375,13 @@ public final class RecallEvaluator {
       return "defaults";
     }
     StringBuilder sb = new StringBuilder();
-    setting.forEach((k, v) -> {
-      if (sb.length() > 0) {
-        sb.append(", ");
-      }
-      sb.append(k).append('=').append(v);
-    });
+    setting.forEach(
+        (k, v) -> {
+          if (sb.length() > 0) {
+            sb.append(", ");
+          }
+          sb.append(k).append('=').append(v);
+        });
     return sb.toString();
   }
 }

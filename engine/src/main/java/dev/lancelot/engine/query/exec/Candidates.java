@@ -8,7 +8,8 @@ import java.util.Arrays;
  * the index scored) and exact distance (from the original vector; NaN when not computed). Flat
  * search fills both with the exact distance. Parallel arrays; small and serializable.
  */
-public record Candidates(long[] rowAddresses, float[] approx, float[] exact) implements Serializable {
+public record Candidates(long[] rowAddresses, float[] approx, float[] exact)
+    implements Serializable {
   public static final Candidates EMPTY = new Candidates(new long[0], new float[0], new float[0]);
 
   public Candidates {
@@ -28,7 +29,9 @@ public record Candidates(long[] rowAddresses, float[] approx, float[] exact) imp
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Candidates c && Arrays.equals(rowAddresses, c.rowAddresses) && Arrays.equals(approx, c.approx)
+    return o instanceof Candidates c
+        && Arrays.equals(rowAddresses, c.rowAddresses)
+        && Arrays.equals(approx, c.approx)
         && Arrays.equals(exact, c.exact);
   }
 

@@ -32,9 +32,9 @@ import org.roaringbitmap.RoaringBitmap;
  * feed the same kernel the same floats in the same row order, so they answer bit for bit alike.
  *
  * <p>Given an {@link Executor} (the local executor's pool), a unit of many rows is cut into row
- * ranges scanned in parallel; the calling thread scans ranges too and takes back any range no
- * other thread has started, so waiting on the pool cannot deadlock. Results do not depend on the
- * split: the best {@code limit} rows are kept by the same total order.
+ * ranges scanned in parallel; the calling thread scans ranges too and takes back any range no other
+ * thread has started, so waiting on the pool cannot deadlock. Results do not depend on the split:
+ * the best {@code limit} rows are kept by the same total order.
  */
 public final class FlatKnnExecutor {
   /** Fewest rows worth a range of their own (smaller units are scanned by one thread). */
@@ -42,8 +42,8 @@ public final class FlatKnnExecutor {
 
   private FlatKnnExecutor() {}
 
-  public static UnitResult run(Dataset dataset, FlatUnit unit, String column, float[][] queries, Float lower,
-      Float upper) {
+  public static UnitResult run(
+      Dataset dataset, FlatUnit unit, String column, float[][] queries, Float lower, Float upper) {
     return run(dataset, unit, column, queries, lower, upper, null, 1);
   }
 
@@ -51,14 +51,27 @@ public final class FlatKnnExecutor {
    * Runs the unit with up to {@code parallelism} row ranges scanned at once on {@code pool} (null:
    * on the calling thread only).
    */
-  public static UnitResult run(Dataset dataset, FlatUnit unit, String column, float[][] queries, Float lower,
-      Float upper, Executor pool, int parallelism) {
+  public static UnitResult run(
+      Dataset dataset,
+      FlatUnit unit,
+      String column,
+      float[][] queries,
+      Float lower,
+      Float upper,
+      Executor pool,
+      int parallelism) {
     long start = System.nanoTime();
-    Scanner scanner = dataset.newScan().columns(column).filter(unit.filter()).withRowAddress(true)
-        .fragments(unit.fragments());
+    Scanner scanner =
+        dataset
+            .newScan()
+            .columns(column)
+            .filter(unit.filter())
+            .withRowAddress(true)
+            .fragments(unit.fragments());
     List<ScanTask> whole = scanner.planTasks(Long.MAX_VALUE);
     long rows = whole.stream().mapToLong(ScanTask::physicalRows).sum();
-    int parts = pool == null ? 1 : (int) Math.max(1, Math.min(parallelism, rows / MIN_ROWS_PER_RANGE));
+    int parts =
+        pool == null ? 1 : (int) Math.max(1, Math.min(parallelism, rows / MIN_ROWS_PER_RANGE));
     List<ScanTask> tasks = parts == 1 ? whole : scanner.planTasks((rows + parts - 1) / parts);
     Part total;
     if (tasks.size() <= 1 || parts == 1) {
@@ -66,7 +79,9 @@ public final class FlatKnnExecutor {
     } else {
       List<FutureTask<Part>> work = new ArrayList<>(tasks.size());
       for (ScanTask t : tasks) {
-        work.add(new FutureTask<>(() -> scan(dataset, scanner, List.of(t), unit, column, queries, lower, upper)));
+        work.add(
+            new FutureTask<>(
+                () -> scan(dataset, scanner, List.of(t), unit, column, queries, lower, upper)));
       }
       // the first range stays here; the others are offered to the pool
       for (int i = 1; i < work.size(); i++) {
@@ -84,8 +99,16 @@ public final class FlatKnnExecutor {
       perQuery.add(Candidates.exact(r.ids(), r.distances()));
       candidates += r.size();
     }
-    UnitStats stats = new UnitStats(unit.id(), 0, total.rows, total.distances, candidates, System.nanoTime() - start,
-        null, 0);
+    UnitStats stats =
+        new UnitStats(
+            unit.id(),
+            0,
+            total.rows,
+            total.distances,
+            candidates,
+            System.nanoTime() - start,
+            null,
+            0);
     return new UnitResult(unit.id(), perQuery, stats);
   }
 
@@ -121,12 +144,20 @@ public final class FlatKnnExecutor {
 
   private static final int CHUNK_BYTES = 128 * 1024;
 
-  private static Part scan(Dataset dataset, Scanner scanner, List<ScanTask> tasks, FlatUnit unit, String column,
-      float[][] queries, Float lower, Float upper) {
+  private static Part scan(
+      Dataset dataset,
+      Scanner scanner,
+      List<ScanTask> tasks,
+      FlatUnit unit,
+      String column,
+      float[][] queries,
+      Float lower,
+      Float upper) {
     Part part = new Part(unit.limit(), queries.length);
     GenericScan generic = null;
     for (ScanTask task : tasks) {
-      if (unit.filter() == null && scanPlain(dataset, task, unit.metric(), column, queries, lower, upper, part)) {
+      if (unit.filter() == null
+          && scanPlain(dataset, task, unit.metric(), column, queries, lower, upper, part)) {
         continue;
       }
       if (generic == null) {
@@ -143,8 +174,15 @@ public final class FlatKnnExecutor {
    * array, no Arrow vectors); returns false, having read nothing, when they do not. Deleted and
    * null rows are skipped as the scan skips them, so the result equals the generic path's.
    */
-  private static boolean scanPlain(Dataset dataset, ScanTask task, DistanceMetric metric, String column,
-      float[][] queries, Float lower, Float upper, Part part) {
+  private static boolean scanPlain(
+      Dataset dataset,
+      ScanTask task,
+      DistanceMetric metric,
+      String column,
+      float[][] queries,
+      Float lower,
+      Float upper,
+      Part part) {
     DataFragment fragment = dataset.snapshot().fragment(task.fragmentId()).orElse(null);
     if (fragment == null) {
       return false; // the generic scan reports it
@@ -159,27 +197,34 @@ public final class FlatKnnExecutor {
       int dim = pages.dimension();
       float[] dist = new float[chunkRows(dim)];
       long fragmentId = task.fragmentId();
-      pages.scan(task.startRow(), task.endRow(), chunkRows(dim), (firstRow, n, vectors, nulls) -> {
-        long live = n - (deletions ? deleted.rangeCardinality(firstRow, firstRow + n) : 0);
-        part.rows += live;
-        for (int qi = 0; qi < queries.length; qi++) {
-          metric.distances(queries[qi], 0, vectors, 0, n, dim, dist, 0);
-          part.distances += live;
-          TopKCollector c = part.top[qi];
-          float worst = c.worstDistance();
-          for (int r = 0; r < n; r++) {
-            float d = dist[r];
-            // as the generic scan: cheap rejection first (NaN fails too)
-            if (!(d <= worst) || (lower != null && d < lower) || (upper != null && d >= upper)
-                || (nulls != null && nulls[r]) || (deletions && deleted.contains((int) (firstRow + r)))) {
-              continue;
+      pages.scan(
+          task.startRow(),
+          task.endRow(),
+          chunkRows(dim),
+          (firstRow, n, vectors, nulls) -> {
+            long live = n - (deletions ? deleted.rangeCardinality(firstRow, firstRow + n) : 0);
+            part.rows += live;
+            for (int qi = 0; qi < queries.length; qi++) {
+              metric.distances(queries[qi], 0, vectors, 0, n, dim, dist, 0);
+              part.distances += live;
+              TopKCollector c = part.top[qi];
+              float worst = c.worstDistance();
+              for (int r = 0; r < n; r++) {
+                float d = dist[r];
+                // as the generic scan: cheap rejection first (NaN fails too)
+                if (!(d <= worst)
+                    || (lower != null && d < lower)
+                    || (upper != null && d >= upper)
+                    || (nulls != null && nulls[r])
+                    || (deletions && deleted.contains((int) (firstRow + r)))) {
+                  continue;
+                }
+                if (c.collect(RowAddress.of(fragmentId, firstRow + r), d)) {
+                  worst = c.worstDistance();
+                }
+              }
             }
-            if (c.collect(RowAddress.of(fragmentId, firstRow + r), d)) {
-              worst = c.worstDistance();
-            }
-          }
-        }
-      });
+          });
       return true;
     }
   }
@@ -189,8 +234,15 @@ public final class FlatKnnExecutor {
     private final VectorBlocks blocks = new VectorBlocks();
     private float[] dist = new float[0];
 
-    void scan(Scanner scanner, ScanTask task, DistanceMetric metric, String column, float[][] queries, Float lower,
-        Float upper, Part part) {
+    void scan(
+        Scanner scanner,
+        ScanTask task,
+        DistanceMetric metric,
+        String column,
+        float[][] queries,
+        Float lower,
+        Float upper,
+        Part part) {
       int dim = queries[0].length;
       try (CloseableIterator<VectorSchemaRoot> it = scanner.execute(task)) {
         while (it.hasNext()) {
@@ -210,8 +262,11 @@ public final class FlatKnnExecutor {
             float worst = c.worstDistance();
             for (int r = 0; r < n; r++) {
               float d = dist[r];
-              // cheap rejection first: most rows of a large scan cannot enter the top k (NaN fails too)
-              if (!(d <= worst) || (lower != null && d < lower) || (upper != null && d >= upper)
+              // cheap rejection first: most rows of a large scan cannot enter the top k (NaN fails
+              // too)
+              if (!(d <= worst)
+                  || (lower != null && d < lower)
+                  || (upper != null && d >= upper)
                   || vectors.isNull(r)) {
                 continue;
               }

@@ -18,7 +18,8 @@ public final class Futures {
    * cancelled; an unchecked exception of a task is rethrown as it is, anything else is wrapped in a
    * {@link LancelotException} naming {@code what}.
    */
-  public static <T> List<T> collect(List<? extends Future<T>> futures, boolean runUnstarted, String what) {
+  public static <T> List<T> collect(
+      List<? extends Future<T>> futures, boolean runUnstarted, String what) {
     List<T> out = new ArrayList<>(futures.size());
     try {
       for (Future<T> f : futures) {

@@ -26,14 +26,17 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
  * The merge of a search plan (SPEC Q6, Q8, Q9, Q13, Q14), run where the unit results meet (the
- * local executor, or the Spark driver): global top-k, postfilter, then the result columns taken
- * for the surviving rows only.
+ * local executor, or the Spark driver): global top-k, postfilter, then the result columns taken for
+ * the surviving rows only.
  */
 public final class Merger {
-  public static final Field DISTANCE = new Field("_distance",
-      FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
-  public static final Field QUERY_INDEX = new Field("query_index", FieldType.notNullable(new ArrowType.Int(32, true)),
-      null);
+  public static final Field DISTANCE =
+      new Field(
+          "_distance",
+          FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+          null);
+  public static final Field QUERY_INDEX =
+      new Field("query_index", FieldType.notNullable(new ArrowType.Int(32, true)), null);
 
   private Merger() {}
 
@@ -47,10 +50,11 @@ public final class Merger {
   /**
    * Ranks {@code queries} query vectors whose candidates {@code results} hold (each result has one
    * entry per query, in the same order), by the rules of {@code m}; {@code planUnits} tells which
-   * results come from ANN units. For callers that merge a block of queries apart from the plan's own
-   * vectors (queries read from a DataFrame).
+   * results come from ANN units. For callers that merge a block of queries apart from the plan's
+   * own vectors (queries read from a DataFrame).
    */
-  public static List<Ranked> rank(MergeSpec m, List<SearchUnit> planUnits, List<UnitResult> results, int queries) {
+  public static List<Ranked> rank(
+      MergeSpec m, List<SearchUnit> planUnits, List<UnitResult> results, int queries) {
     Map<String, SearchUnit> units = new HashMap<>();
     planUnits.forEach(u -> units.put(u.id(), u));
     List<Ranked> out = new ArrayList<>(queries);
@@ -82,7 +86,8 @@ public final class Merger {
           break;
         }
         float d = exact ? e.exact : e.approx;
-        if ((m.lowerBound() != null && d < m.lowerBound()) || (m.upperBound() != null && d >= m.upperBound())) {
+        if ((m.lowerBound() != null && d < m.lowerBound())
+            || (m.upperBound() != null && d >= m.upperBound())) {
           continue;
         }
         rows[n] = e.row;
@@ -96,23 +101,28 @@ public final class Merger {
 
   /** Distance ascending (NaN last), then row address ascending: deterministic ties (SPEC Q14). */
   private static int compare(float d1, long r1, float d2, long r2) {
-    int c = Float.compare(Float.isNaN(d1) ? Float.POSITIVE_INFINITY : d1, Float.isNaN(d2) ? Float.POSITIVE_INFINITY : d2);
+    int c =
+        Float.compare(
+            Float.isNaN(d1) ? Float.POSITIVE_INFINITY : d1,
+            Float.isNaN(d2) ? Float.POSITIVE_INFINITY : d2);
     return c != 0 ? c : Long.compare(r1, r2);
   }
 
   private record Entry(long row, float approx, float exact) {}
 
   /** Applies the postfilter and takes the result columns; the root belongs to the caller. */
-  public static VectorSchemaRoot materialize(Dataset dataset, SearchPlan plan, List<Ranked> ranked) {
+  public static VectorSchemaRoot materialize(
+      Dataset dataset, SearchPlan plan, List<Ranked> ranked) {
     return materialize(dataset, plan.merge(), plan.query().isBatch(), ranked);
   }
 
   /**
-   * The result rows of {@code ranked}: the postfilter applied, then the result columns taken for the
-   * surviving rows only, with {@code _distance}, a leading {@code query_index} (position in
+   * The result rows of {@code ranked}: the postfilter applied, then the result columns taken for
+   * the surviving rows only, with {@code _distance}, a leading {@code query_index} (position in
    * {@code ranked}) when {@code batch}, and {@code _rowid} when asked.
    */
-  public static VectorSchemaRoot materialize(Dataset dataset, MergeSpec m, boolean batch, List<Ranked> ranked) {
+  public static VectorSchemaRoot materialize(
+      Dataset dataset, MergeSpec m, boolean batch, List<Ranked> ranked) {
     List<Ranked> kept = ranked;
     if (m.postfilter() != null) {
       kept = postfilter(dataset, m.postfilter(), ranked);
@@ -147,7 +157,8 @@ public final class Merger {
     }
     try (VectorSchemaRoot taken = dataset.take(rows, m.columns())) {
       if (taken.getRowCount() != total) {
-        throw new IllegalStateException("Took " + taken.getRowCount() + " rows for " + total + " results");
+        throw new IllegalStateException(
+            "Took " + taken.getRowCount() + " rows for " + total + " results");
       }
       for (FieldVector v : taken.getFieldVectors()) {
         var pair = v.getTransferPair(allocator);
@@ -177,8 +188,11 @@ public final class Merger {
     return new VectorSchemaRoot(fields, vectors, total);
   }
 
-  /** SPEC Q8: removes the rows failing the filter from each query's top k; nothing is backfilled. */
-  private static List<Ranked> postfilter(Dataset dataset, BoundPredicate filter, List<Ranked> ranked) {
+  /**
+   * SPEC Q8: removes the rows failing the filter from each query's top k; nothing is backfilled.
+   */
+  private static List<Ranked> postfilter(
+      Dataset dataset, BoundPredicate filter, List<Ranked> ranked) {
     List<Ranked> out = new ArrayList<>();
     for (Ranked r : ranked) {
       if (r.rows().length == 0) {

@@ -1,7 +1,7 @@
 package dev.lancelot.engine.query.exec;
 
-import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.scan.RowAddress;
@@ -20,8 +20,12 @@ import org.roaringbitmap.RoaringBitmap;
  */
 public final class PrefilterMask {
   private final Map<Long, RoaringBitmap> allowed;
-  /** The same bitmaps indexed by fragment id (ids below {@value #DENSE_LIMIT}), for per-row checks. */
+
+  /**
+   * The same bitmaps indexed by fragment id (ids below {@value #DENSE_LIMIT}), for per-row checks.
+   */
   private final RoaringBitmap[] dense;
+
   private static final long DENSE_LIMIT = 1 << 20;
   private final long cardinality;
   private final String source;
@@ -65,8 +69,14 @@ public final class PrefilterMask {
     for (long id : fragments) {
       out.put(id, new RoaringBitmap());
     }
-    try (CloseableIterator<VectorSchemaRoot> it = dataset.newScan().columns(List.of()).filter(filter)
-        .withRowAddress(true).fragments(fragments).batches()) {
+    try (CloseableIterator<VectorSchemaRoot> it =
+        dataset
+            .newScan()
+            .columns(List.of())
+            .filter(filter)
+            .withRowAddress(true)
+            .fragments(fragments)
+            .batches()) {
       while (it.hasNext()) {
         VectorSchemaRoot batch = it.next();
         UInt8Vector addresses = (UInt8Vector) batch.getVector(ScanSpec.ROW_ADDRESS);
@@ -80,14 +90,15 @@ public final class PrefilterMask {
   }
 
   /** A scalar index answer (which may include deleted rows) restricted to live rows. */
-  public static PrefilterMask fromIndexAnswer(Dataset dataset, Map<Long, RoaringBitmap> answer, List<Long> fragments,
-      String indexName) {
+  public static PrefilterMask fromIndexAnswer(
+      Dataset dataset, Map<Long, RoaringBitmap> answer, List<Long> fragments, String indexName) {
     PrefilterMask live = liveRows(dataset, fragments);
     Map<Long, RoaringBitmap> out = new HashMap<>();
-    live.allowed.forEach((id, rows) -> {
-      RoaringBitmap hit = answer.get(id);
-      out.put(id, hit == null ? new RoaringBitmap() : RoaringBitmap.and(rows, hit));
-    });
+    live.allowed.forEach(
+        (id, rows) -> {
+          RoaringBitmap hit = answer.get(id);
+          out.put(id, hit == null ? new RoaringBitmap() : RoaringBitmap.and(rows, hit));
+        });
     return new PrefilterMask(out, "scalar index " + indexName);
   }
 

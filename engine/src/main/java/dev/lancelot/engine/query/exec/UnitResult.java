@@ -4,7 +4,8 @@ import java.io.Serializable;
 import java.util.List;
 
 /** A unit's candidates, one entry per query vector, and what it did. */
-public record UnitResult(String unitId, List<Candidates> perQuery, UnitStats stats) implements Serializable {
+public record UnitResult(String unitId, List<Candidates> perQuery, UnitStats stats)
+    implements Serializable {
   public UnitResult {
     perQuery = List.copyOf(perQuery);
   }

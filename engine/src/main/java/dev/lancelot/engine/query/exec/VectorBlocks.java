@@ -43,7 +43,8 @@ final class VectorBlocks {
       buf.nioBuffer(0, n).get(bytes, 0, n);
       return 1;
     }
-    throw new IllegalStateException("Unsupported vector element vector " + data.getClass().getSimpleName());
+    throw new IllegalStateException(
+        "Unsupported vector element vector " + data.getClass().getSimpleName());
   }
 
   /** Distances of rows {@code [0, count)} of the last loaded batch to {@code query}. */
@@ -60,35 +61,42 @@ final class VectorBlocks {
     float[] v = new float[dim];
     for (int d = 0; d < dim; d++) {
       int i = row * dim + d;
-      v[d] = switch (kind) {
-        case 4 -> floats[i];
-        case 2 -> dev.lancelot.engine.vector.Float16.toFloat(halves[i]);
-        default -> bytes[i] & 0xFF;
-      };
+      v[d] =
+          switch (kind) {
+            case 4 -> floats[i];
+            case 2 -> dev.lancelot.engine.vector.Float16.toFloat(halves[i]);
+            default -> bytes[i] & 0xFF;
+          };
     }
     return v;
   }
 
-  private final java.util.IdentityHashMap<float[], short[]> halfQueries = new java.util.IdentityHashMap<>();
-  private final java.util.IdentityHashMap<float[], byte[]> byteQueries = new java.util.IdentityHashMap<>();
+  private final java.util.IdentityHashMap<float[], short[]> halfQueries =
+      new java.util.IdentityHashMap<>();
+  private final java.util.IdentityHashMap<float[], byte[]> byteQueries =
+      new java.util.IdentityHashMap<>();
 
   private short[] toHalves(float[] q) {
-    return halfQueries.computeIfAbsent(q, k -> {
-      short[] h = new short[k.length];
-      for (int i = 0; i < k.length; i++) {
-        h[i] = dev.lancelot.engine.vector.Float16.fromFloat(k[i]);
-      }
-      return h;
-    });
+    return halfQueries.computeIfAbsent(
+        q,
+        k -> {
+          short[] h = new short[k.length];
+          for (int i = 0; i < k.length; i++) {
+            h[i] = dev.lancelot.engine.vector.Float16.fromFloat(k[i]);
+          }
+          return h;
+        });
   }
 
   private byte[] toBytes(float[] q) {
-    return byteQueries.computeIfAbsent(q, k -> {
-      byte[] b = new byte[k.length];
-      for (int i = 0; i < k.length; i++) {
-        b[i] = (byte) Math.round(Math.max(0, Math.min(255, k[i])));
-      }
-      return b;
-    });
+    return byteQueries.computeIfAbsent(
+        q,
+        k -> {
+          byte[] b = new byte[k.length];
+          for (int i = 0; i < k.length; i++) {
+            b[i] = (byte) Math.round(Math.max(0, Math.min(255, k[i])));
+          }
+          return b;
+        });
   }
 }

@@ -9,12 +9,18 @@ import java.util.List;
  * prefilter, the filter's columns), skips deleted rows and rows failing {@code filter}, and keeps
  * the best {@code limit} rows by exact distance (ties by row address).
  *
- * @param filter the prefilter applied while scanning, bound once by the planner, or null (postfilter
- *     or no filter)
+ * @param filter the prefilter applied while scanning, bound once by the planner, or null
+ *     (postfilter or no filter)
  * @param reason why flat search is used (unindexed fragments, no index, use_index=false, ...)
  */
-public record FlatUnit(String id, List<Long> fragments, DistanceMetric metric, int limit,
-    BoundPredicate filter, String reason) implements SearchUnit {
+public record FlatUnit(
+    String id,
+    List<Long> fragments,
+    DistanceMetric metric,
+    int limit,
+    BoundPredicate filter,
+    String reason)
+    implements SearchUnit {
   public FlatUnit {
     fragments = List.copyOf(fragments);
   }

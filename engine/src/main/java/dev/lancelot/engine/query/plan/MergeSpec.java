@@ -12,8 +12,17 @@ import java.util.List;
  * distance range) are kept; a postfilter then removes rows (never backfilled); finally the result
  * columns are taken for the surviving rows only.
  */
-public record MergeSpec(int k, int candidateK, boolean exactRerank, DistanceMetric metric, BoundPredicate postfilter,
-    List<String> columns, boolean withRowId, Float lowerBound, Float upperBound) implements Serializable {
+public record MergeSpec(
+    int k,
+    int candidateK,
+    boolean exactRerank,
+    DistanceMetric metric,
+    BoundPredicate postfilter,
+    List<String> columns,
+    boolean withRowId,
+    Float lowerBound,
+    Float upperBound)
+    implements Serializable {
   public MergeSpec {
     columns = List.copyOf(columns);
   }

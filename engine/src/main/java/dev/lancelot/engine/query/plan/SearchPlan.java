@@ -12,8 +12,17 @@ import java.util.List;
  * @param emptyResult true when the answer is known to be empty without reading data (fast_search
  *     without a usable index, SPEC Q10)
  */
-public record SearchPlan(String location, long version, VectorQuery query, String vectorColumn, int dimension,
-    List<SearchUnit> units, MergeSpec merge, List<String> notes, boolean emptyResult) implements Serializable {
+public record SearchPlan(
+    String location,
+    long version,
+    VectorQuery query,
+    String vectorColumn,
+    int dimension,
+    List<SearchUnit> units,
+    MergeSpec merge,
+    List<String> notes,
+    boolean emptyResult)
+    implements Serializable {
   public SearchPlan {
     units = List.copyOf(units);
     notes = List.copyOf(notes);

@@ -9,7 +9,9 @@ import java.util.List;
  * other; the {@link MergeSpec} combines their results.
  */
 public sealed interface SearchUnit extends Serializable permits AnnUnit, FlatUnit {
-  /** Short id used in explain output and Spark partition names, e.g. {@code ann-0}, {@code flat-2}. */
+  /**
+   * Short id used in explain output and Spark partition names, e.g. {@code ann-0}, {@code flat-2}.
+   */
   String id();
 
   /** Fragments whose rows this unit searches. */

@@ -46,15 +46,19 @@ public final class PanamaKernels extends ScalarKernels {
       FloatVector acc0 = FloatVector.zero(F);
       FloatVector acc1 = FloatVector.zero(F);
       for (int bound = dim - dim % (2 * LANES); i < bound; i += 2 * LANES) {
-        acc0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), acc0);
-        acc1 = FloatVector.fromArray(F, a, aOff + i + LANES)
-            .fma(FloatVector.fromArray(F, b, bOff + i + LANES), acc1);
+        acc0 =
+            FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), acc0);
+        acc1 =
+            FloatVector.fromArray(F, a, aOff + i + LANES)
+                .fma(FloatVector.fromArray(F, b, bOff + i + LANES), acc1);
       }
       sum = acc0.add(acc1).reduceLanes(VectorOperators.ADD);
     }
     for (int bound = F.loopBound(dim); i < bound; i += LANES) {
-      sum += FloatVector.fromArray(F, a, aOff + i).mul(FloatVector.fromArray(F, b, bOff + i))
-          .reduceLanes(VectorOperators.ADD);
+      sum +=
+          FloatVector.fromArray(F, a, aOff + i)
+              .mul(FloatVector.fromArray(F, b, bOff + i))
+              .reduceLanes(VectorOperators.ADD);
     }
     for (; i < dim; i++) {
       sum += a[aOff + i] * b[bOff + i];
@@ -70,16 +74,19 @@ public final class PanamaKernels extends ScalarKernels {
       FloatVector acc0 = FloatVector.zero(F);
       FloatVector acc1 = FloatVector.zero(F);
       for (int bound = dim - dim % (2 * LANES); i < bound; i += 2 * LANES) {
-        FloatVector d0 = FloatVector.fromArray(F, a, aOff + i).sub(FloatVector.fromArray(F, b, bOff + i));
-        FloatVector d1 = FloatVector.fromArray(F, a, aOff + i + LANES)
-            .sub(FloatVector.fromArray(F, b, bOff + i + LANES));
+        FloatVector d0 =
+            FloatVector.fromArray(F, a, aOff + i).sub(FloatVector.fromArray(F, b, bOff + i));
+        FloatVector d1 =
+            FloatVector.fromArray(F, a, aOff + i + LANES)
+                .sub(FloatVector.fromArray(F, b, bOff + i + LANES));
         acc0 = d0.fma(d0, acc0);
         acc1 = d1.fma(d1, acc1);
       }
       sum = acc0.add(acc1).reduceLanes(VectorOperators.ADD);
     }
     for (int bound = F.loopBound(dim); i < bound; i += LANES) {
-      FloatVector d = FloatVector.fromArray(F, a, aOff + i).sub(FloatVector.fromArray(F, b, bOff + i));
+      FloatVector d =
+          FloatVector.fromArray(F, a, aOff + i).sub(FloatVector.fromArray(F, b, bOff + i));
       sum += d.mul(d).reduceLanes(VectorOperators.ADD);
     }
     for (; i < dim; i++) {
@@ -114,13 +121,14 @@ public final class PanamaKernels extends ScalarKernels {
   }
 
   @Override
-  public void squareDistancesToColumns(float[] q, int qOff, int dim, float[] columns, int colOff,
-      int count, float[] out) {
+  public void squareDistancesToColumns(
+      float[] q, int qOff, int dim, float[] columns, int colOff, int count, float[] out) {
     int i = 0;
     for (int bound = F.loopBound(count); i < bound; i += LANES) {
       FloatVector acc = FloatVector.zero(F);
       for (int d = 0; d < dim; d++) {
-        FloatVector diff = FloatVector.fromArray(F, columns, colOff + d * count + i).sub(q[qOff + d]);
+        FloatVector diff =
+            FloatVector.fromArray(F, columns, colOff + d * count + i).sub(q[qOff + d]);
         acc = diff.fma(diff, acc);
       }
       acc.intoArray(out, i);
@@ -136,13 +144,15 @@ public final class PanamaKernels extends ScalarKernels {
   }
 
   @Override
-  public void dotProductsToColumns(float[] q, int qOff, int dim, float[] columns, int colOff, int count,
-      float[] out) {
+  public void dotProductsToColumns(
+      float[] q, int qOff, int dim, float[] columns, int colOff, int count, float[] out) {
     int i = 0;
     for (int bound = F.loopBound(count); i < bound; i += LANES) {
       FloatVector acc = FloatVector.zero(F);
       for (int d = 0; d < dim; d++) {
-        acc = FloatVector.fromArray(F, columns, colOff + d * count + i).fma(FloatVector.broadcast(F, q[qOff + d]), acc);
+        acc =
+            FloatVector.fromArray(F, columns, colOff + d * count + i)
+                .fma(FloatVector.broadcast(F, q[qOff + d]), acc);
       }
       acc.intoArray(out, i);
     }
@@ -164,7 +174,8 @@ public final class PanamaKernels extends ScalarKernels {
     VectorMask<Integer> infOrNan = magnitude.compare(VectorOperators.GE, 0x7C00);
     bits = bits.blend(bits.add(0x38000000), infOrNan);
     VectorMask<Integer> subnormal = magnitude.compare(VectorOperators.LT, 0x0400);
-    IntVector subnormalBits = ((FloatVector) magnitude.castShape(F, 0)).mul(0x1p-24f).reinterpretAsInts();
+    IntVector subnormalBits =
+        ((FloatVector) magnitude.castShape(F, 0)).mul(0x1p-24f).reinterpretAsInts();
     bits = bits.blend(subnormalBits, subnormal).or(sign);
     return bits.reinterpretAsFloats();
   }

@@ -86,8 +86,8 @@ public class ScalarKernels implements VectorKernels {
   }
 
   @Override
-  public void squareDistancesToColumns(float[] q, int qOff, int dim, float[] columns, int colOff,
-      int count, float[] out) {
+  public void squareDistancesToColumns(
+      float[] q, int qOff, int dim, float[] columns, int colOff, int count, float[] out) {
     java.util.Arrays.fill(out, 0, count, 0f);
     for (int d = 0; d < dim; d++) {
       float x = q[qOff + d];
@@ -100,8 +100,8 @@ public class ScalarKernels implements VectorKernels {
   }
 
   @Override
-  public void dotProductsToColumns(float[] q, int qOff, int dim, float[] columns, int colOff, int count,
-      float[] out) {
+  public void dotProductsToColumns(
+      float[] q, int qOff, int dim, float[] columns, int colOff, int count, float[] out) {
     java.util.Arrays.fill(out, 0, count, 0f);
     for (int d = 0; d < dim; d++) {
       float x = q[qOff + d];

@@ -16,15 +16,43 @@ class LikePatternTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-      "abc|abc|true", "abc|ab|false", "abc|a%|true", "abc|%c|true", "abc|%b%|true",
-      "abc|%%|true", "''|%|true", "''|''|true", "''|_|false", "abc|a_c|true", "abc|_b_|true",
-      "abc|___|true", "abc|____|false", "aXbXc|a%b%c|true", "abcbc|a%bc|true", "abcbd|a%bc|false",
-      "é|_|true", "éa|_a|true", "😀x|_x|true", "a%b|a\\%b|true", "aXb|a\\%b|false",
-      "a_b|a\\_b|true", "aXb|a\\_b|false", "a\\b|a\\\\b|true", "ab|a\\b|true", "zz\\|zz\\|true",
-      "zz\\|%\\\\|true", "mississippi|%iss%ipp%|true", "mississippi|m%s%s%s%i|true",
-      "mississippi|m%s%s%s%s%s|false", "aaa|%a%a%a%|true", "aa|%a%a%a%|false",
-  })
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "abc|abc|true",
+        "abc|ab|false",
+        "abc|a%|true",
+        "abc|%c|true",
+        "abc|%b%|true",
+        "abc|%%|true",
+        "''|%|true",
+        "''|''|true",
+        "''|_|false",
+        "abc|a_c|true",
+        "abc|_b_|true",
+        "abc|___|true",
+        "abc|____|false",
+        "aXbXc|a%b%c|true",
+        "abcbc|a%bc|true",
+        "abcbd|a%bc|false",
+        "é|_|true",
+        "éa|_a|true",
+        "😀x|_x|true",
+        "a%b|a\\%b|true",
+        "aXb|a\\%b|false",
+        "a_b|a\\_b|true",
+        "aXb|a\\_b|false",
+        "a\\b|a\\\\b|true",
+        "ab|a\\b|true",
+        "zz\\|zz\\|true",
+        "zz\\|%\\\\|true",
+        "mississippi|%iss%ipp%|true",
+        "mississippi|m%s%s%s%i|true",
+        "mississippi|m%s%s%s%s%s|false",
+        "aaa|%a%a%a%|true",
+        "aa|%a%a%a%|false",
+      })
   void semantics(String value, String pattern, boolean expected) {
     assertThat(like(value, pattern)).as("'%s' LIKE '%s'", value, pattern).isEqualTo(expected);
   }
@@ -45,7 +73,8 @@ class LikePatternTest {
     for (int i = 0; i < 20_000; i++) {
       String value = randomString(random, "abé%_\\", 6);
       String pattern = randomString(random, alphabet, 5);
-      assertThat(like(value, pattern)).as("seed %d: '%s' LIKE '%s'", seed, value, pattern)
+      assertThat(like(value, pattern))
+          .as("seed %d: '%s' LIKE '%s'", seed, value, pattern)
           .isEqualTo(reference(pattern).matcher(value).matches());
     }
   }

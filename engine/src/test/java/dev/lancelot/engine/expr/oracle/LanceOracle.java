@@ -18,8 +18,8 @@ import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 
 /**
- * Test-only access to the real Lance 7 (lance-core, via JNI): writes a dataset from an Arrow
- * batch and scans it with or without a filter. Every dataset needs an int64 column {@code id}.
+ * Test-only access to the real Lance 7 (lance-core, via JNI): writes a dataset from an Arrow batch
+ * and scans it with or without a filter. Every dataset needs an int64 column {@code id}.
  */
 final class LanceOracle implements AutoCloseable {
   private final BufferAllocator allocator;
@@ -31,8 +31,9 @@ final class LanceOracle implements AutoCloseable {
   }
 
   /** Writes {@code root} as a new dataset at {@code uri}, {@code rowsPerFile} rows a fragment. */
-  static LanceOracle write(BufferAllocator allocator, VectorSchemaRoot root, String uri,
-      int rowsPerFile) throws IOException {
+  static LanceOracle write(
+      BufferAllocator allocator, VectorSchemaRoot root, String uri, int rowsPerFile)
+      throws IOException {
     ByteArrayOutputStream ipc = new ByteArrayOutputStream();
     try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, ipc)) {
       writer.start();
@@ -41,8 +42,13 @@ final class LanceOracle implements AutoCloseable {
     }
     try (ArrowStreamReader reader =
         new ArrowStreamReader(new ByteArrayInputStream(ipc.toByteArray()), allocator)) {
-      Dataset.write().allocator(allocator).reader(reader).uri(uri)
-          .maxRowsPerFile(rowsPerFile).execute().close();
+      Dataset.write()
+          .allocator(allocator)
+          .reader(reader)
+          .uri(uri)
+          .maxRowsPerFile(rowsPerFile)
+          .execute()
+          .close();
     }
     return new LanceOracle(allocator, Dataset.open(uri, allocator));
   }
@@ -54,12 +60,14 @@ final class LanceOracle implements AutoCloseable {
   /** Sorted ids of the rows Lance selects with {@code filter}. */
   List<Long> idsMatching(String filter) {
     List<Long> ids = new ArrayList<>();
-    scan(new ScanOptions.Builder().filter(filter).columns(List.of("id")).build(), root -> {
-      BigIntVector id = (BigIntVector) root.getVector("id");
-      for (int i = 0; i < root.getRowCount(); i++) {
-        ids.add(id.get(i));
-      }
-    });
+    scan(
+        new ScanOptions.Builder().filter(filter).columns(List.of("id")).build(),
+        root -> {
+          BigIntVector id = (BigIntVector) root.getVector("id");
+          for (int i = 0; i < root.getRowCount(); i++) {
+            ids.add(id.get(i));
+          }
+        });
     Collections.sort(ids);
     return ids;
   }

@@ -32,8 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("oracle")
 class LanceOracleTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   private static BufferAllocator allocator;
   private static LanceOracle lance;
@@ -56,107 +55,111 @@ class LanceOracleTest {
   static List<Long> ourIds(LanceOracle lance, Predicate predicate) {
     BoundPredicate bound = BoundPredicate.bind(predicate, lance.schema());
     List<Long> ids = new ArrayList<>();
-    lance.forEachBatch(700, root -> {
-      BigIntVector id = (BigIntVector) root.getVector("id");
-      for (int row : bound.evaluate(root).toRowIndexes()) {
-        ids.add(id.get(row));
-      }
-    });
+    lance.forEachBatch(
+        700,
+        root -> {
+          BigIntVector id = (BigIntVector) root.getVector("id");
+          for (int row : bound.evaluate(root).toRowIndexes()) {
+            ids.add(id.get(row));
+          }
+        });
     Collections.sort(ids);
     return ids;
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "tenant_id = 42",
-      "tenant_id != 42",
-      "tenant_id <> 42",
-      "tenant_id < 5",
-      "tenant_id <= 5",
-      "tenant_id > 15",
-      "tenant_id >= 15",
-      "7 < tenant_id",
-      "tenant_id == 3",
-      "tenant_id = -3",
-      "tenant_id IN (1, 2, 3)",
-      "tenant_id NOT IN (1, 2, 42)",
-      "tenant_id IN (1, NULL)",
-      "tenant_id NOT IN (1, NULL)",
-      "tenant_id BETWEEN 3 AND 7",
-      "tenant_id NOT BETWEEN 3 AND 7",
-      "tenant_id BETWEEN 7 AND 3",
-      "tenant_id BETWEEN NULL AND 7",
-      "tenant_id NOT BETWEEN NULL AND 7",
-      "tenant_id IS NULL",
-      "tenant_id IS NOT NULL",
-      "tenant_id = NULL",
-      "NOT (tenant_id = 42 OR tenant_id IS NULL)",
-      "TENANT_ID = 42",
-      "`tenant_id` = 42",
-      "name = 'alpha'",
-      "name = 'it''s'",
-      "name = \"beta\"",
-      "name > 'delta'",
-      "name <= 'b'",
-      "name >= 'é'",
-      "name < ''",
-      "name = ''",
-      "name IN ('alpha', 'beta', NULL)",
-      "name NOT IN ('alpha', 'beta')",
-      "name BETWEEN 'b' AND 'e'",
-      "name LIKE 'al%'",
-      "name LIKE '%a'",
-      "name LIKE '%ph%'",
-      "name LIKE '_eta'",
-      "name LIKE 'a\\_%'",
-      "name LIKE 'a_%'",
-      "name LIKE '%\\\\%'",
-      "name LIKE 'zz\\'",
-      "name LIKE '%i%e'",
-      "name LIKE 'multi_line'",
-      "name LIKE '_n_code'",
-      "name NOT LIKE 'a%'",
-      "name IS NULL",
-      "score > 0.5",
-      "score < 0",
-      "score = 0",
-      "score = -0.0",
-      "score >= 0",
-      "score <= -0.0",
-      "score != 0.25",
-      "score > 1e308",
-      "score < -1e308",
-      "score = double 'NaN'",
-      "score > double 'Infinity'",
-      "score IN (0.25, double 'NaN', 1e300)",
-      "NOT score > 0.5",
-      "score BETWEEN -1 AND 1",
-      "score BETWEEN -0.0 AND 0.0",
-      "score = 1",
-      "score IS NULL",
-      "flag",
-      "NOT flag",
-      "flag = false",
-      "flag != true",
-      "flag IS NULL",
-      "flag IN (true, NULL)",
-      "flag AND tenant_id = 42",
-      "flag OR name LIKE 'b%'",
-      "NOT (flag AND score > 0.5)",
-      "tenant_id = 42 AND (name IS NULL OR score < 0.1) AND NOT flag",
-      "id < 100 OR id >= 2900",
-      "id IN (0, 1, 2, 1000, 2999)",
-      "id = 1 OR NOT (name = 'alpha' AND flag)",
-      "true",
-      "false",
-      "NOT true OR flag",
-      "score > 0.5 AND score < 0.25",
-  })
+  @ValueSource(
+      strings = {
+        "tenant_id = 42",
+        "tenant_id != 42",
+        "tenant_id <> 42",
+        "tenant_id < 5",
+        "tenant_id <= 5",
+        "tenant_id > 15",
+        "tenant_id >= 15",
+        "7 < tenant_id",
+        "tenant_id == 3",
+        "tenant_id = -3",
+        "tenant_id IN (1, 2, 3)",
+        "tenant_id NOT IN (1, 2, 42)",
+        "tenant_id IN (1, NULL)",
+        "tenant_id NOT IN (1, NULL)",
+        "tenant_id BETWEEN 3 AND 7",
+        "tenant_id NOT BETWEEN 3 AND 7",
+        "tenant_id BETWEEN 7 AND 3",
+        "tenant_id BETWEEN NULL AND 7",
+        "tenant_id NOT BETWEEN NULL AND 7",
+        "tenant_id IS NULL",
+        "tenant_id IS NOT NULL",
+        "tenant_id = NULL",
+        "NOT (tenant_id = 42 OR tenant_id IS NULL)",
+        "TENANT_ID = 42",
+        "`tenant_id` = 42",
+        "name = 'alpha'",
+        "name = 'it''s'",
+        "name = \"beta\"",
+        "name > 'delta'",
+        "name <= 'b'",
+        "name >= 'é'",
+        "name < ''",
+        "name = ''",
+        "name IN ('alpha', 'beta', NULL)",
+        "name NOT IN ('alpha', 'beta')",
+        "name BETWEEN 'b' AND 'e'",
+        "name LIKE 'al%'",
+        "name LIKE '%a'",
+        "name LIKE '%ph%'",
+        "name LIKE '_eta'",
+        "name LIKE 'a\\_%'",
+        "name LIKE 'a_%'",
+        "name LIKE '%\\\\%'",
+        "name LIKE 'zz\\'",
+        "name LIKE '%i%e'",
+        "name LIKE 'multi_line'",
+        "name LIKE '_n_code'",
+        "name NOT LIKE 'a%'",
+        "name IS NULL",
+        "score > 0.5",
+        "score < 0",
+        "score = 0",
+        "score = -0.0",
+        "score >= 0",
+        "score <= -0.0",
+        "score != 0.25",
+        "score > 1e308",
+        "score < -1e308",
+        "score = double 'NaN'",
+        "score > double 'Infinity'",
+        "score IN (0.25, double 'NaN', 1e300)",
+        "NOT score > 0.5",
+        "score BETWEEN -1 AND 1",
+        "score BETWEEN -0.0 AND 0.0",
+        "score = 1",
+        "score IS NULL",
+        "flag",
+        "NOT flag",
+        "flag = false",
+        "flag != true",
+        "flag IS NULL",
+        "flag IN (true, NULL)",
+        "flag AND tenant_id = 42",
+        "flag OR name LIKE 'b%'",
+        "NOT (flag AND score > 0.5)",
+        "tenant_id = 42 AND (name IS NULL OR score < 0.1) AND NOT flag",
+        "id < 100 OR id >= 2900",
+        "id IN (0, 1, 2, 1000, 2999)",
+        "id = 1 OR NOT (name = 'alpha' AND flag)",
+        "true",
+        "false",
+        "NOT true OR flag",
+        "score > 0.5 AND score < 0.25",
+      })
   void sameRowsAsLance(String filter) {
     Predicate parsed = FilterParser.parse(filter);
     List<Long> expected = lance.idsMatching(filter);
     assertThat(ourIds(lance, parsed)).as("ours for %s", filter).isEqualTo(expected);
-    assertThat(lance.idsMatching(parsed.toSql())).as("Lance for our rendering %s", parsed.toSql())
+    assertThat(lance.idsMatching(parsed.toSql()))
+        .as("Lance for our rendering %s", parsed.toSql())
         .isEqualTo(expected);
   }
 
@@ -166,8 +169,11 @@ class LanceOracleTest {
     List<Predicate> built = new ArrayList<>();
     Column name = Column.named("name");
     for (String s : OracleData.NAMES) {
-      for (String part : List.of(s, s.length() > 1 ? s.substring(0, 2) : s,
-          s.length() > 1 ? s.substring(s.length() - 2) : s)) {
+      for (String part :
+          List.of(
+              s,
+              s.length() > 1 ? s.substring(0, 2) : s,
+              s.length() > 1 ? s.substring(s.length() - 2) : s)) {
         built.add(Predicates.startsWith(name, part));
         built.add(Predicates.endsWith(name, part));
         built.add(Predicates.contains(name, part));
@@ -177,8 +183,11 @@ class LanceOracleTest {
     built.add(Predicates.nullSafeEq(name, null));
     built.add(Predicates.in("tenant_id", List.of(1, 2, 42)));
     built.add(Predicates.notIn("tenant_id", List.of(1, 2, 42)));
-    built.add(Predicates.and(Predicates.gt("score", 0.1), Predicates.isTrue("flag"),
-        Predicates.not(Predicates.eq("tenant_id", 42))));
+    built.add(
+        Predicates.and(
+            Predicates.gt("score", 0.1),
+            Predicates.isTrue("flag"),
+            Predicates.not(Predicates.eq("tenant_id", 42))));
     built.add(Predicates.or(Predicates.isNull("name"), Predicates.le("id", 10L)));
     built.add(Predicates.between("score", -0.5, 0.5f));
     for (Predicate p : built) {
@@ -192,18 +201,20 @@ class LanceOracleTest {
    * equivalent filter that Lance accepts.
    */
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "tenant_id > 2.5|tenant_id >= 3",
-      "tenant_id <= 2.5|tenant_id <= 2",
-      "tenant_id = 3.0|tenant_id = 3",
-      "tenant_id = 2.5|tenant_id IS NOT NULL AND false",
-      "tenant_id != 2.5|tenant_id IS NOT NULL",
-      "tenant_id IN (3, 4.5)|tenant_id IN (3)",
-      "tenant_id < 1e10|tenant_id IS NOT NULL",
-      "tenant_id > 3000000000|false",
-      "tenant_id BETWEEN -0.5 AND 4.2|tenant_id BETWEEN 0 AND 4",
-      "id < 1e3|id < 1000",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "tenant_id > 2.5|tenant_id >= 3",
+        "tenant_id <= 2.5|tenant_id <= 2",
+        "tenant_id = 3.0|tenant_id = 3",
+        "tenant_id = 2.5|tenant_id IS NOT NULL AND false",
+        "tenant_id != 2.5|tenant_id IS NOT NULL",
+        "tenant_id IN (3, 4.5)|tenant_id IN (3)",
+        "tenant_id < 1e10|tenant_id IS NOT NULL",
+        "tenant_id > 3000000000|false",
+        "tenant_id BETWEEN -0.5 AND 4.2|tenant_id BETWEEN 0 AND 4",
+        "id < 1e3|id < 1000",
+      })
   void integerColumnsAgainstLiteralsLanceRefuses(String filter, String lanceEquivalent) {
     assertThatThrownBy(() -> lance.idsMatching(filter))
         .hasMessageContaining("could not convert to literal of type");

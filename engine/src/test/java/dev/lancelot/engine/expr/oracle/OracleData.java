@@ -19,19 +19,38 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class OracleData {
   static final int ROWS = 3000;
   static final String[] NAMES = {
-      "alpha", "beta", "gamma", "delta", "epsilon", "eta", "theta", "a_b", "a%c", "it's", "é",
-      "Zed", "", "back\\slash", "multi\nline", "ünïcode", "alphabet", "zz\\"};
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "eta",
+    "theta",
+    "a_b",
+    "a%c",
+    "it's",
+    "é",
+    "Zed",
+    "",
+    "back\\slash",
+    "multi\nline",
+    "ünïcode",
+    "alphabet",
+    "zz\\"
+  };
 
   private OracleData() {}
 
   static VectorSchemaRoot build(BufferAllocator allocator, long seed) {
     Random random = new Random(seed);
-    Schema schema = new Schema(List.of(
-        Field.nullable("id", new ArrowType.Int(64, true)),
-        Field.nullable("tenant_id", new ArrowType.Int(32, true)),
-        Field.nullable("name", ArrowType.Utf8.INSTANCE),
-        Field.nullable("score", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-        Field.nullable("flag", ArrowType.Bool.INSTANCE)));
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.nullable("id", new ArrowType.Int(64, true)),
+                Field.nullable("tenant_id", new ArrowType.Int(32, true)),
+                Field.nullable("name", ArrowType.Utf8.INSTANCE),
+                Field.nullable("score", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                Field.nullable("flag", ArrowType.Bool.INSTANCE)));
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     root.allocateNew();
     BigIntVector id = (BigIntVector) root.getVector("id");
@@ -39,8 +58,9 @@ final class OracleData {
     VarCharVector name = (VarCharVector) root.getVector("name");
     Float8Vector score = (Float8Vector) root.getVector("score");
     BitVector flag = (BitVector) root.getVector("flag");
-    double[] special = {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY,
-        Double.NEGATIVE_INFINITY, 0.25, 1e300};
+    double[] special = {
+      Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.25, 1e300
+    };
     for (int i = 0; i < ROWS; i++) {
       id.setSafe(i, i);
       int t = random.nextInt(100);

@@ -23,16 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Differential test against Lance 7 over every supported column type: random predicates, each
- * rendered with {@code toSql()}, must select the same ids in Lance and in this engine. The seed
- * is printed in every failure; rerun with {@code -Doracle.seed=N}.
+ * rendered with {@code toSql()}, must select the same ids in Lance and in this engine. The seed is
+ * printed in every failure; rerun with {@code -Doracle.seed=N}.
  */
 @Tag("oracle")
 class RandomOracleTest {
   private static final long SEED = Long.getLong("oracle.seed", 11L);
   private static final int CASES = Integer.getInteger("oracle.cases", 300);
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   private static BufferAllocator allocator;
   private static LanceOracle lance;
@@ -45,15 +44,17 @@ class RandomOracleTest {
       lance = LanceOracle.write(allocator, root, dir.resolve("typed").toString(), 700);
     }
     // Keep the batches as Lance returns them, so each case does one Lance scan only.
-    lance.forEachBatch(500, root -> {
-      List<FieldVector> copies = new ArrayList<>();
-      for (FieldVector v : root.getFieldVectors()) {
-        TransferPair t = v.getTransferPair(allocator);
-        t.transfer();
-        copies.add((FieldVector) t.getTo());
-      }
-      batches.add(new VectorSchemaRoot(root.getSchema(), copies, root.getRowCount()));
-    });
+    lance.forEachBatch(
+        500,
+        root -> {
+          List<FieldVector> copies = new ArrayList<>();
+          for (FieldVector v : root.getFieldVectors()) {
+            TransferPair t = v.getTransferPair(allocator);
+            t.transfer();
+            copies.add((FieldVector) t.getTo());
+          }
+          batches.add(new VectorSchemaRoot(root.getSchema(), copies, root.getRowCount()));
+        });
   }
 
   @AfterAll
@@ -109,14 +110,16 @@ class RandomOracleTest {
       var f16 = (org.apache.arrow.vector.Float2Vector) root.getVector("f16");
       BigIntVector id = (BigIntVector) root.getVector("id");
       for (int i = 0; i < root.getRowCount(); i++) {
-        if (!f16.isNull(i) && (f16.getValueAsFloat(i) > 0.5f || Float.isNaN(f16.getValueAsFloat(i)))) {
+        if (!f16.isNull(i)
+            && (f16.getValueAsFloat(i) > 0.5f || Float.isNaN(f16.getValueAsFloat(i)))) {
           expected.add(id.get(i));
         }
       }
     }
     Collections.sort(expected);
     assertThat(ours(dev.lancelot.engine.expr.FilterParser.parse("f16 > 0.5")))
-        .isNotEmpty().isEqualTo(expected);
+        .isNotEmpty()
+        .isEqualTo(expected);
   }
 
   /**
@@ -126,14 +129,22 @@ class RandomOracleTest {
    */
   @Test
   void float32LiteralsAreRoundedOutsideNot() {
-    for (String filter : List.of("f32 = 0.1", "f32 != 0.1", "f32 > 0.1", "f32 IN (0.1, 2.75)",
-        "f32 BETWEEN 0.1 AND 1")) {
-      assertThat(ours(dev.lancelot.engine.expr.FilterParser.parse(filter))).as(filter)
-          .isNotEmpty().isEqualTo(lance.idsMatching(filter));
+    for (String filter :
+        List.of(
+            "f32 = 0.1",
+            "f32 != 0.1",
+            "f32 > 0.1",
+            "f32 IN (0.1, 2.75)",
+            "f32 BETWEEN 0.1 AND 1")) {
+      assertThat(ours(dev.lancelot.engine.expr.FilterParser.parse(filter)))
+          .as(filter)
+          .isNotEmpty()
+          .isEqualTo(lance.idsMatching(filter));
     }
     List<Long> ours = ours(dev.lancelot.engine.expr.FilterParser.parse("NOT (f32 = 0.1)"));
     assertThat(ours).isEqualTo(lance.idsMatching("f32 != 0.1"));
-    assertThat(lance.idsMatching("NOT (f32 = 0.1)")).isNotEqualTo(ours)
+    assertThat(lance.idsMatching("NOT (f32 = 0.1)"))
+        .isNotEqualTo(ours)
         .as("Lance's NOT quirk keeps the rows equal to 0.1f")
         .containsAll(lance.idsMatching("f32 = 0.1"));
   }
@@ -157,9 +168,17 @@ class RandomOracleTest {
         onlyLance.removeAll(ours);
         List<Long> onlyOurs = new ArrayList<>(ours);
         onlyOurs.removeAll(expected);
-        throw new AssertionError("seed " + SEED + " case " + i + ": " + sql
-            + "\n  only Lance selects ids " + head(onlyLance)
-            + "\n  only we select ids " + head(onlyOurs));
+        throw new AssertionError(
+            "seed "
+                + SEED
+                + " case "
+                + i
+                + ": "
+                + sql
+                + "\n  only Lance selects ids "
+                + head(onlyLance)
+                + "\n  only we select ids "
+                + head(onlyOurs));
       }
       if (!expected.isEmpty() && expected.size() < TypedData.ROWS) {
         nonTrivial++;
@@ -176,7 +195,8 @@ class RandomOracleTest {
     for (int i = 0; i < CASES; i++) {
       Predicate p = gen.predicate(2);
       String sql = p.toSql();
-      assertThat(dev.lancelot.engine.expr.FilterParser.parse(sql)).as("round trip of %s", sql)
+      assertThat(dev.lancelot.engine.expr.FilterParser.parse(sql))
+          .as("round trip of %s", sql)
           .isEqualTo(p);
       List<Long> expected;
       try {
@@ -190,9 +210,17 @@ class RandomOracleTest {
         onlyLance.removeAll(ours);
         List<Long> onlyOurs = new ArrayList<>(ours);
         onlyOurs.removeAll(expected);
-        throw new AssertionError("seed " + SEED + " case " + i + ": " + sql
-            + "\n  only Lance selects ids " + head(onlyLance)
-            + "\n  only we select ids " + head(onlyOurs));
+        throw new AssertionError(
+            "seed "
+                + SEED
+                + " case "
+                + i
+                + ": "
+                + sql
+                + "\n  only Lance selects ids "
+                + head(onlyLance)
+                + "\n  only we select ids "
+                + head(onlyOurs));
       }
       if (!expected.isEmpty() && expected.size() < TypedData.ROWS) {
         nonTrivial++;

@@ -4,13 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.Float16;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
-import org.apache.arrow.memory.util.Float16;
 import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -37,55 +37,73 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A dataset with one column per supported type, values drawn from small domains (so random
- * literals often hit them), about 12% NULLs everywhere, and a struct column.
+ * A dataset with one column per supported type, values drawn from small domains (so random literals
+ * often hit them), about 12% NULLs everywhere, and a struct column.
  */
 final class TypedData {
   static final int ROWS = 2000;
+
   /** 2023-11-14 22:13:20 UTC in microseconds. */
   static final long BASE_MICROS = 1_700_000_000_000_000L;
+
   static final int BASE_DAY = 19_700; // 2023-12-09
   static final String[] STRINGS = {
-      "apple", "Apple", "a_b", "a%b", "ab", "", "é", "zz\\", "a\\b", "b", "ba", "bab",
-      "Ünïcödé", "x\ny", "%", "_", "\\"};
-  static final double[] FLOATS = {-1.5, -0.0, 0.0, 0.5, 1.0, 0.1, 2.75, Double.NaN,
-      Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, -3};
-  static final byte[][] BYTES = {{}, {0}, {1, (byte) 0xFF}, {1}, {5, 0}, {(byte) 0x80},
-      {0, 0, 1}};
+    "apple", "Apple", "a_b", "a%b", "ab", "", "é", "zz\\", "a\\b", "b", "ba", "bab", "Ünïcödé",
+    "x\ny", "%", "_", "\\"
+  };
+  static final double[] FLOATS = {
+    -1.5,
+    -0.0,
+    0.0,
+    0.5,
+    1.0,
+    0.1,
+    2.75,
+    Double.NaN,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    -3
+  };
+  static final byte[][] BYTES = {{}, {0}, {1, (byte) 0xFF}, {1}, {5, 0}, {(byte) 0x80}, {0, 0, 1}};
   static final byte[][] FIXED = {{0, 0, 0}, {0, 0, 1}, {1, 2, 3}, {(byte) 0xFF, 0, 0}};
 
   private TypedData() {}
 
   static Schema schema() {
-    return new Schema(List.of(
-        Field.nullable("id", new ArrowType.Int(64, true)),
-        Field.nullable("i8", new ArrowType.Int(8, true)),
-        Field.nullable("i16", new ArrowType.Int(16, true)),
-        Field.nullable("i32", new ArrowType.Int(32, true)),
-        Field.nullable("u8", new ArrowType.Int(8, false)),
-        Field.nullable("u16", new ArrowType.Int(16, false)),
-        Field.nullable("u32", new ArrowType.Int(32, false)),
-        Field.nullable("u64", new ArrowType.Int(64, false)),
-        Field.nullable("f32", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
-        Field.nullable("f64", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-        Field.nullable("f16", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)),
-        Field.nullable("d32", new ArrowType.Date(DateUnit.DAY)),
-        Field.nullable("d64", new ArrowType.Date(DateUnit.MILLISECOND)),
-        Field.nullable("ts_s", new ArrowType.Timestamp(TimeUnit.SECOND, null)),
-        Field.nullable("ts_ms", new ArrowType.Timestamp(TimeUnit.MILLISECOND, null)),
-        Field.nullable("ts_us", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null)),
-        Field.nullable("ts_ns", new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)),
-        Field.nullable("tstz", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "America/New_York")),
-        Field.nullable("s", ArrowType.Utf8.INSTANCE),
-        Field.nullable("ls", ArrowType.LargeUtf8.INSTANCE),
-        Field.nullable("bin", ArrowType.Binary.INSTANCE),
-        Field.nullable("lbin", ArrowType.LargeBinary.INSTANCE),
-        Field.nullable("fbin", new ArrowType.FixedSizeBinary(3)),
-        Field.nullable("flag", ArrowType.Bool.INSTANCE),
-        Field.nullable("Odd name-1", new ArrowType.Int(32, true)),
-        new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
-            Field.nullable("x", new ArrowType.Int(32, true)),
-            Field.nullable("s", ArrowType.Utf8.INSTANCE)))));
+    return new Schema(
+        List.of(
+            Field.nullable("id", new ArrowType.Int(64, true)),
+            Field.nullable("i8", new ArrowType.Int(8, true)),
+            Field.nullable("i16", new ArrowType.Int(16, true)),
+            Field.nullable("i32", new ArrowType.Int(32, true)),
+            Field.nullable("u8", new ArrowType.Int(8, false)),
+            Field.nullable("u16", new ArrowType.Int(16, false)),
+            Field.nullable("u32", new ArrowType.Int(32, false)),
+            Field.nullable("u64", new ArrowType.Int(64, false)),
+            Field.nullable("f32", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            Field.nullable("f64", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+            Field.nullable("f16", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)),
+            Field.nullable("d32", new ArrowType.Date(DateUnit.DAY)),
+            Field.nullable("d64", new ArrowType.Date(DateUnit.MILLISECOND)),
+            Field.nullable("ts_s", new ArrowType.Timestamp(TimeUnit.SECOND, null)),
+            Field.nullable("ts_ms", new ArrowType.Timestamp(TimeUnit.MILLISECOND, null)),
+            Field.nullable("ts_us", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null)),
+            Field.nullable("ts_ns", new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)),
+            Field.nullable(
+                "tstz", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "America/New_York")),
+            Field.nullable("s", ArrowType.Utf8.INSTANCE),
+            Field.nullable("ls", ArrowType.LargeUtf8.INSTANCE),
+            Field.nullable("bin", ArrowType.Binary.INSTANCE),
+            Field.nullable("lbin", ArrowType.LargeBinary.INSTANCE),
+            Field.nullable("fbin", new ArrowType.FixedSizeBinary(3)),
+            Field.nullable("flag", ArrowType.Bool.INSTANCE),
+            Field.nullable("Odd name-1", new ArrowType.Int(32, true)),
+            new Field(
+                "st",
+                FieldType.nullable(ArrowType.Struct.INSTANCE),
+                List.of(
+                    Field.nullable("x", new ArrowType.Int(32, true)),
+                    Field.nullable("s", ArrowType.Utf8.INSTANCE)))));
   }
 
   static VectorSchemaRoot build(BufferAllocator allocator, long seed) {
@@ -96,21 +114,24 @@ final class TypedData {
       ((BigIntVector) root.getVector("id")).setSafe(i, i);
       ((TinyIntVector) root.getVector("i8")).setSafe(i, pick(r, -128, 127, -3, 3));
       ((SmallIntVector) root.getVector("i16")).setSafe(i, pick(r, -32768, 32767, -3, 3));
-      ((IntVector) root.getVector("i32")).setSafe(i, pick(r, Integer.MIN_VALUE, Integer.MAX_VALUE, -3, 3));
+      ((IntVector) root.getVector("i32"))
+          .setSafe(i, pick(r, Integer.MIN_VALUE, Integer.MAX_VALUE, -3, 3));
       ((UInt1Vector) root.getVector("u8")).setSafe(i, pick(r, 0, 255, 0, 6));
       ((UInt2Vector) root.getVector("u16")).setSafe(i, pick(r, 0, 65535, 0, 6));
       ((UInt4Vector) root.getVector("u32")).setSafe(i, pick(r, 0, -1, 0, 6));
-      ((UInt8Vector) root.getVector("u64")).setSafe(i,
-          r.nextInt(8) == 0 ? -1L : r.nextInt(8) == 0 ? Long.MIN_VALUE : r.nextInt(7));
+      ((UInt8Vector) root.getVector("u64"))
+          .setSafe(i, r.nextInt(8) == 0 ? -1L : r.nextInt(8) == 0 ? Long.MIN_VALUE : r.nextInt(7));
       double d = FLOATS[r.nextInt(FLOATS.length)];
       ((Float4Vector) root.getVector("f32")).setSafe(i, (float) d);
       ((Float8Vector) root.getVector("f64")).setSafe(i, d);
       ((Float2Vector) root.getVector("f16")).setSafe(i, Float16.toFloat16((float) d));
       ((DateDayVector) root.getVector("d32")).setSafe(i, BASE_DAY + r.nextInt(7) - 3);
-      ((DateMilliVector) root.getVector("d64")).setSafe(i,
-          (BASE_DAY + r.nextInt(7) - 3) * 86_400_000L + (r.nextInt(4) == 0 ? 500 : 0));
-      long micros = BASE_MICROS + (r.nextInt(9) - 4) * 3_600_000_000L
-          + (r.nextBoolean() ? 0 : r.nextInt(3) * 500_000L);
+      ((DateMilliVector) root.getVector("d64"))
+          .setSafe(i, (BASE_DAY + r.nextInt(7) - 3) * 86_400_000L + (r.nextInt(4) == 0 ? 500 : 0));
+      long micros =
+          BASE_MICROS
+              + (r.nextInt(9) - 4) * 3_600_000_000L
+              + (r.nextBoolean() ? 0 : r.nextInt(3) * 500_000L);
       ((TimeStampVector) root.getVector("ts_s")).setSafe(i, Math.floorDiv(micros, 1_000_000L));
       ((TimeStampVector) root.getVector("ts_ms")).setSafe(i, Math.floorDiv(micros, 1000L));
       ((TimeStampVector) root.getVector("ts_us")).setSafe(i, micros);
@@ -127,8 +148,8 @@ final class TypedData {
       ((IntVector) root.getVector("Odd name-1")).setSafe(i, r.nextInt(5));
       StructVector st = (StructVector) root.getVector("st");
       ((IntVector) st.getChild("x")).setSafe(i, r.nextInt(7) - 3);
-      ((VarCharVector) st.getChild("s")).setSafe(i,
-          STRINGS[r.nextInt(STRINGS.length)].getBytes(StandardCharsets.UTF_8));
+      ((VarCharVector) st.getChild("s"))
+          .setSafe(i, STRINGS[r.nextInt(STRINGS.length)].getBytes(StandardCharsets.UTF_8));
       st.setIndexDefined(i);
       for (FieldVector v : root.getFieldVectors()) {
         if (!v.getName().equals("id") && r.nextInt(8) == 0) {

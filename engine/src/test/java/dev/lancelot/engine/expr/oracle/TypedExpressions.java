@@ -70,16 +70,19 @@ final class TypedExpressions {
     } else if (shape == 10) {
       Predicate inner = predicate(depth - 1);
       TruthTest.Truth truth = TruthTest.Truth.values()[r.nextInt(3)];
-      if (truth == TruthTest.Truth.NULL && (inner instanceof dev.lancelot.engine.expr.BooleanValue
-          || inner instanceof dev.lancelot.engine.expr.BooleanColumn)) {
+      if (truth == TruthTest.Truth.NULL
+          && (inner instanceof dev.lancelot.engine.expr.BooleanValue
+              || inner instanceof dev.lancelot.engine.expr.BooleanColumn)) {
         truth = TruthTest.Truth.TRUE;
       }
       return new TruthTest(inner, truth, r.nextBoolean());
     }
     // CAST of an integer expression to STRING compared with a string.
     Expr text = new Cast(integer(1, r.nextBoolean()), CastType.STRING);
-    return Predicates.compareValues(text, op(), new StringLiteral(
-        List.of("0", "1", "-3", "10", "2", "-1", "127").get(r.nextInt(7))));
+    return Predicates.compareValues(
+        text,
+        op(),
+        new StringLiteral(List.of("0", "1", "-3", "10", "2", "-1", "127").get(r.nextInt(7))));
   }
 
   private Predicate strings() {
@@ -89,17 +92,28 @@ final class TypedExpressions {
     }
     String word = WORDS[r.nextInt(WORDS.length)];
     return switch (r.nextInt(6)) {
-      case 0 -> Predicates.condition(new Call(FilterFunction.STARTS_WITH,
-          List.of(s, new StringLiteral(word))));
-      case 1 -> Predicates.condition(new Call(FilterFunction.ENDS_WITH,
-          List.of(s, new StringLiteral(word))));
-      case 2 -> Predicates.condition(new Call(FilterFunction.CONTAINS,
-          List.of(s, r.nextBoolean() ? new StringLiteral(word) : column(STRINGS))));
+      case 0 ->
+          Predicates.condition(
+              new Call(FilterFunction.STARTS_WITH, List.of(s, new StringLiteral(word))));
+      case 1 ->
+          Predicates.condition(
+              new Call(FilterFunction.ENDS_WITH, List.of(s, new StringLiteral(word))));
+      case 2 ->
+          Predicates.condition(
+              new Call(
+                  FilterFunction.CONTAINS,
+                  List.of(s, r.nextBoolean() ? new StringLiteral(word) : column(STRINGS))));
       case 3 -> Predicates.likeValue(s, word + "%", r.nextBoolean(), true);
-      case 4 -> Predicates.compareValues(new Call(r.nextBoolean() ? FilterFunction.LENGTH
-          : FilterFunction.OCTET_LENGTH, List.of(s)), op(), new LongLiteral(r.nextInt(4)));
-      default -> Predicates.compareValues(s, op(), r.nextBoolean() ? column(STRINGS)
-          : new StringLiteral(word));
+      case 4 ->
+          Predicates.compareValues(
+              new Call(
+                  r.nextBoolean() ? FilterFunction.LENGTH : FilterFunction.OCTET_LENGTH,
+                  List.of(s)),
+              op(),
+              new LongLiteral(r.nextInt(4)));
+      default ->
+          Predicates.compareValues(
+              s, op(), r.nextBoolean() ? column(STRINGS) : new StringLiteral(word));
     };
   }
 
@@ -121,18 +135,25 @@ final class TypedExpressions {
       case 0, 1 -> new Arithmetic(l, ArithmeticOp.ADD, integer(depth - 1, signed));
       case 2 -> new Arithmetic(l, ArithmeticOp.SUBTRACT, integer(depth - 1, signed));
       case 3 -> new Arithmetic(l, ArithmeticOp.MULTIPLY, integer(depth - 1, signed));
-      case 4 -> new Arithmetic(l, r.nextBoolean() ? ArithmeticOp.DIVIDE : ArithmeticOp.MODULO,
-          new LongLiteral(List.of(2L, 3L, 7L, -3L, 100L).get(r.nextInt(5))));
+      case 4 ->
+          new Arithmetic(
+              l,
+              r.nextBoolean() ? ArithmeticOp.DIVIDE : ArithmeticOp.MODULO,
+              new LongLiteral(List.of(2L, 3L, 7L, -3L, 100L).get(r.nextInt(5))));
       case 5 -> signed ? new Negate(l) : new Cast(l, CastType.BIGINT);
-      default -> r.nextBoolean() ? new Cast(l, CastType.BIGINT)
-          : new Call(FilterFunction.ABS, List.of(new Arithmetic(l, ArithmeticOp.ADD,
-              new LongLiteral(0))));
+      default ->
+          r.nextBoolean()
+              ? new Cast(l, CastType.BIGINT)
+              : new Call(
+                  FilterFunction.ABS,
+                  List.of(new Arithmetic(l, ArithmeticOp.ADD, new LongLiteral(0))));
     };
   }
 
   private Expr floating(int depth) {
     if (depth <= 0 || r.nextInt(3) == 0) {
-      return r.nextInt(5) == 0 ? new DoubleLiteral(List.of(0.5, -1.5, 0.1, 2.0).get(r.nextInt(4)))
+      return r.nextInt(5) == 0
+          ? new DoubleLiteral(List.of(0.5, -1.5, 0.1, 2.0).get(r.nextInt(4)))
           : column(FLOATS);
     }
     Expr l = floating(depth - 1);
@@ -144,15 +165,17 @@ final class TypedExpressions {
       case 4 -> new Arithmetic(other, ArithmeticOp.DIVIDE, l);
       case 5 -> new Arithmetic(l, ArithmeticOp.MODULO, other);
       case 6 -> new Negate(l);
-      default -> r.nextBoolean() ? new Call(FilterFunction.ABS, List.of(l))
-          : new Cast(other, r.nextBoolean() ? CastType.DOUBLE : CastType.FLOAT);
+      default ->
+          r.nextBoolean()
+              ? new Call(FilterFunction.ABS, List.of(l))
+              : new Cast(other, r.nextBoolean() ? CastType.DOUBLE : CastType.FLOAT);
     };
   }
 
   /**
    * A bare column becomes {@code column + 0}: a column compared with a literal is the form Lance
-   * coerces literal-first and refuses for e.g. {@code u16 > 2.0} (the existing generator in
-   * {@link TypedPredicates} covers that form with literals Lance accepts).
+   * coerces literal-first and refuses for e.g. {@code u16 > 2.0} (the existing generator in {@link
+   * TypedPredicates} covers that form with literals Lance accepts).
    */
   private static Expr notBare(Expr e) {
     return e instanceof Column ? new Arithmetic(e, ArithmeticOp.ADD, new LongLiteral(0)) : e;

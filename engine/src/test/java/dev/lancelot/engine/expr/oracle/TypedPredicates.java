@@ -29,14 +29,37 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Random predicates over {@link TypedData}'s columns, limited to literals Lance 7 accepts for
- * each column type (Lance refuses e.g. fractional or out-of-range literals for integer columns).
+ * Random predicates over {@link TypedData}'s columns, limited to literals Lance 7 accepts for each
+ * column type (Lance refuses e.g. fractional or out-of-range literals for integer columns).
  */
 final class TypedPredicates {
   private static final String[] COLUMNS = {
-      "i8", "i16", "i32", "u8", "u16", "u32", "u64", "f32", "f64", "d32", "d64", "ts_s", "ts_ms",
-      "ts_us", "ts_ns", "tstz", "s", "ls", "bin", "lbin", "fbin", "flag", "st.x", "st.s",
-      "Odd name-1"};
+    "i8",
+    "i16",
+    "i32",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "f32",
+    "f64",
+    "d32",
+    "d64",
+    "ts_s",
+    "ts_ms",
+    "ts_us",
+    "ts_ns",
+    "tstz",
+    "s",
+    "ls",
+    "bin",
+    "lbin",
+    "fbin",
+    "flag",
+    "st.x",
+    "st.s",
+    "Odd name-1"
+  };
 
   private final Random r;
 
@@ -49,16 +72,17 @@ final class TypedPredicates {
   }
 
   /**
-   * Siblings under AND/OR read disjoint columns: Lance's optimizer folds e.g. {@code x IN (a)
-   * AND x NOT IN (a, b)} to {@code false} without regard to NULLs (so {@code NOT} of it selects
-   * NULL rows), a Lance quirk this engine does not copy. {@code columns} is consumed.
+   * Siblings under AND/OR read disjoint columns: Lance's optimizer folds e.g. {@code x IN (a) AND x
+   * NOT IN (a, b)} to {@code false} without regard to NULLs (so {@code NOT} of it selects NULL
+   * rows), a Lance quirk this engine does not copy. {@code columns} is consumed.
    */
   private Predicate predicate(int depth, List<String> columns) {
     int c = r.nextInt(depth <= 0 || columns.size() < 2 ? 10 : 14);
     if (c >= 10) {
       return switch (c) {
         case 10 -> new Not(predicate(depth - 1, columns));
-        case 11, 12 -> new And(List.of(predicate(depth - 1, columns), predicate(depth - 1, columns)));
+        case 11, 12 ->
+            new And(List.of(predicate(depth - 1, columns), predicate(depth - 1, columns)));
         default -> new Or(List.of(predicate(depth - 1, columns), predicate(depth - 1, columns)));
       };
     }
@@ -118,28 +142,36 @@ final class TypedPredicates {
         return new LongLiteral(Math.abs(pick(0, 0xFFFF_FFFFL)));
       case "u64":
         return new LongLiteral(r.nextInt(5) == 0 ? Long.MAX_VALUE : r.nextInt(8));
-      case "f32": {
-        // Only literals exact in float32: under NOT, Lance compares float32 columns with the
-        // unrounded double (a quirk; see RandomOracleTest#float32LiteralsAreRoundedOutsideNot).
-        double d = TypedData.FLOATS[r.nextInt(TypedData.FLOATS.length)];
-        return r.nextInt(4) == 0 ? new LongLiteral(r.nextInt(7) - 3)
-            : new DoubleLiteral((float) d == d || Double.isNaN(d) ? d : -2.25);
-      }
+      case "f32":
+        {
+          // Only literals exact in float32: under NOT, Lance compares float32 columns with the
+          // unrounded double (a quirk; see RandomOracleTest#float32LiteralsAreRoundedOutsideNot).
+          double d = TypedData.FLOATS[r.nextInt(TypedData.FLOATS.length)];
+          return r.nextInt(4) == 0
+              ? new LongLiteral(r.nextInt(7) - 3)
+              : new DoubleLiteral((float) d == d || Double.isNaN(d) ? d : -2.25);
+        }
       case "f64":
-        return r.nextInt(4) == 0 ? new LongLiteral(r.nextInt(7) - 3)
-            : new DoubleLiteral(r.nextInt(5) == 0 ? r.nextGaussian()
-                : TypedData.FLOATS[r.nextInt(TypedData.FLOATS.length)]);
+        return r.nextInt(4) == 0
+            ? new LongLiteral(r.nextInt(7) - 3)
+            : new DoubleLiteral(
+                r.nextInt(5) == 0
+                    ? r.nextGaussian()
+                    : TypedData.FLOATS[r.nextInt(TypedData.FLOATS.length)]);
       case "d32":
       case "d64":
-        return r.nextInt(4) == 0 ? timestamp()
+        return r.nextInt(4) == 0
+            ? timestamp()
             : new DateLiteral(LocalDate.ofEpochDay(TypedData.BASE_DAY + r.nextInt(9) - 4));
       case "ts_s", "ts_ms", "ts_us", "ts_ns", "tstz":
         return r.nextInt(5) == 0
             ? new DateLiteral(LocalDate.ofEpochDay(TypedData.BASE_DAY - 25 + r.nextInt(3)))
             : timestamp();
       case "s", "ls", "st.s":
-        return new StringLiteral(r.nextInt(6) == 0 ? "a" + r.nextInt(3)
-            : TypedData.STRINGS[r.nextInt(TypedData.STRINGS.length)]);
+        return new StringLiteral(
+            r.nextInt(6) == 0
+                ? "a" + r.nextInt(3)
+                : TypedData.STRINGS[r.nextInt(TypedData.STRINGS.length)]);
       case "fbin": // Lance refuses literals of another width than the column's
         return new BinaryLiteral(TypedData.FIXED[r.nextInt(TypedData.FIXED.length)]);
       default: // bin, lbin
@@ -149,15 +181,20 @@ final class TypedPredicates {
 
   /** Near the data's timestamps, at whole hours, half seconds or odd microseconds. */
   private Literal timestamp() {
-    long micros = TypedData.BASE_MICROS + (r.nextInt(11) - 5) * 3_600_000_000L
-        + switch (r.nextInt(4)) {
-          case 0 -> 500_000L;
-          case 1 -> r.nextInt(1_000_000);
-          case 2 -> -5 * 3_600_000_000L; // local time in New York for tstz
-          default -> 0;
-        };
-    LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
-        (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
+    long micros =
+        TypedData.BASE_MICROS
+            + (r.nextInt(11) - 5) * 3_600_000_000L
+            + switch (r.nextInt(4)) {
+              case 0 -> 500_000L;
+              case 1 -> r.nextInt(1_000_000);
+              case 2 -> -5 * 3_600_000_000L; // local time in New York for tstz
+              default -> 0;
+            };
+    LocalDateTime t =
+        LocalDateTime.ofEpochSecond(
+            Math.floorDiv(micros, 1_000_000L),
+            (int) Math.floorMod(micros, 1_000_000L) * 1000,
+            ZoneOffset.UTC);
     return new TimestampLiteral(t);
   }
 
@@ -173,18 +210,20 @@ final class TypedPredicates {
     if (r.nextInt(3) == 0) {
       sb.append('%');
     }
-    base.codePoints().forEach(cp -> {
-      int c = r.nextInt(10);
-      if (c == 0) {
-        sb.append('_');
-      } else if (c == 1) {
-        sb.append('%');
-      } else if (c == 2) {
-        sb.append('\\').appendCodePoint(cp);
-      } else {
-        sb.appendCodePoint(cp);
-      }
-    });
+    base.codePoints()
+        .forEach(
+            cp -> {
+              int c = r.nextInt(10);
+              if (c == 0) {
+                sb.append('_');
+              } else if (c == 1) {
+                sb.append('%');
+              } else if (c == 2) {
+                sb.append('\\').appendCodePoint(cp);
+              } else {
+                sb.appendCodePoint(cp);
+              }
+            });
     if (r.nextInt(3) == 0) {
       sb.append('%');
     }

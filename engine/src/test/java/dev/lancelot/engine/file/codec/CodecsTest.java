@@ -20,7 +20,8 @@ class CodecsTest {
 
   static ByteBuffer words(int typeBits, long[] words, int prefixWords, long prefix) {
     int bytes = typeBits / 8;
-    ByteBuffer b = ByteBuffer.allocate((words.length + prefixWords) * bytes).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b =
+        ByteBuffer.allocate((words.length + prefixWords) * bytes).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < prefixWords + words.length; i++) {
       long w = i < prefixWords ? prefix : words[i - prefixWords];
       switch (typeBits) {
@@ -51,13 +52,17 @@ class CodecsTest {
         FastLanes.unpack(t, w, packed, 0, out, 0);
         FixedValues fv = new FixedValues(out, 0, t, 1024);
         for (int i = 0; i < 1024; i++) {
-          assertThat(fv.getUnsigned(i)).as("T=%d W=%d i=%d", t, w, i).isEqualTo(values[i] & mask(t));
+          assertThat(fv.getUnsigned(i))
+              .as("T=%d W=%d i=%d", t, w, i)
+              .isEqualTo(values[i] & mask(t));
         }
       }
     }
   }
 
-  /** The layout documented in LANCE-FORMAT-NOTES: word {@code LANES*w + lane} holds row w of a lane. */
+  /**
+   * The layout documented in LANCE-FORMAT-NOTES: word {@code LANES*w + lane} holds row w of a lane.
+   */
   @Test
   void fastLanesFullWidthIsTheTransposedOrder() {
     long[] values = new long[1024];
@@ -86,7 +91,8 @@ class CodecsTest {
       assertThat(fv.getUnsigned(i)).isEqualTo(i % 37);
     }
     ByteBuffer bad = words(64, FastLanes.pack(64, 6, values), 1, 65);
-    assertThatThrownBy(() -> Bitpacking.decodeInline(64, bad, 10)).isInstanceOf(DecodeException.class)
+    assertThatThrownBy(() -> Bitpacking.decodeInline(64, bad, 10))
+        .isInstanceOf(DecodeException.class)
         .hasMessageContaining("bit width 65");
   }
 
@@ -99,7 +105,8 @@ class CodecsTest {
     }
     long[] block0 = FastLanes.pack(16, 1, Arrays.copyOfRange(all, 0, 1024));
     long[] block1 = FastLanes.pack(16, 1, Arrays.copyOfRange(all, 1024, 2048));
-    long[] tailPadded = FastLanes.pack(16, 1, Arrays.copyOf(Arrays.copyOfRange(all, 2048, n), 1024));
+    long[] tailPadded =
+        FastLanes.pack(16, 1, Arrays.copyOf(Arrays.copyOfRange(all, 2048, n), 1024));
     long[] padded = concat(block0, block1, tailPadded);
     long[] raw = concat(block0, block1, Arrays.copyOfRange(all, 2048, n));
     for (long[] layout : new long[][] {padded, raw}) {
@@ -124,9 +131,11 @@ class CodecsTest {
     assertThat(fv.getUnsigned(255)).isEqualTo(0xFFFFFFFFL);
     assertThat(fv.getUnsigned(257)).isEqualTo(3);
     assertThatThrownBy(() -> Rle.decode(32, values, le(new byte[] {1, 0, 1}), 3))
-        .isInstanceOf(DecodeException.class).hasMessageContaining("length 0");
+        .isInstanceOf(DecodeException.class)
+        .hasMessageContaining("length 0");
     assertThatThrownBy(() -> Rle.decode(32, values, lengths, 300))
-        .isInstanceOf(DecodeException.class).hasMessageContaining("expands to 267");
+        .isInstanceOf(DecodeException.class)
+        .hasMessageContaining("expands to 267");
   }
 
   @Test
@@ -145,11 +154,15 @@ class CodecsTest {
     assertThat(string(out, 1)).isEmpty();
     assertThat(string(out, 2)).isEqualTo("celan");
     ByteBuffer noMagic = ByteBuffer.allocate(16);
-    assertThatThrownBy(() -> Fsst.fromSymbolTable(noMagic)).isInstanceOf(DecodeException.class)
+    assertThatThrownBy(() -> Fsst.fromSymbolTable(noMagic))
+        .isInstanceOf(DecodeException.class)
         .hasMessageContaining("magic");
   }
 
-  /** A table of {@code n} random symbols of 1 to 8 bytes (some with zero bytes inside or at the end). */
+  /**
+   * A table of {@code n} random symbols of 1 to 8 bytes (some with zero bytes inside or at the
+   * end).
+   */
   static ByteBuffer fsstTable(Random r, int n, long[] symbols, int[] lengths) {
     ByteBuffer table = ByteBuffer.allocate(2312).order(ByteOrder.LITTLE_ENDIAN);
     table.putLong(0, (0x46535354L << 32) | (1L << 24) | n);
@@ -197,7 +210,8 @@ class CodecsTest {
       VarValues out = fsst.decode(VarValues.wrap(data, data.length, offsets, values));
       byte[] want = expected.toByteArray();
       for (int v = 0; v < values; v++) {
-        assertThat(out.offset(v + 1) - out.offset(v)).isEqualTo(expectedEnds[v + 1] - expectedEnds[v]);
+        assertThat(out.offset(v + 1) - out.offset(v))
+            .isEqualTo(expectedEnds[v + 1] - expectedEnds[v]);
         byte[] got = new byte[expectedEnds[v + 1] - expectedEnds[v]];
         out.data().get((int) out.offset(v), got);
         assertThat(got).isEqualTo(Arrays.copyOfRange(want, expectedEnds[v], expectedEnds[v + 1]));
@@ -232,17 +246,24 @@ class CodecsTest {
     Fsst fsst = Fsst.fromSymbolTable(fsstTable(r, 10, new long[10], new int[10]));
     byte[] unknown = {1, 2, 10};
     assertThatThrownBy(() -> fsst.decode(VarValues.wrap(unknown, 3, new int[] {0, 3}, 1)))
-        .isInstanceOf(DecodeException.class).hasMessageContaining("code 10");
+        .isInstanceOf(DecodeException.class)
+        .hasMessageContaining("code 10");
     byte[] trailing = {1, (byte) 255, 3, (byte) 255};
     assertThatThrownBy(() -> fsst.decode(VarValues.wrap(trailing, 4, new int[] {0, 2, 4}, 2)))
-        .isInstanceOf(DecodeException.class).hasMessageContaining("escape");
+        .isInstanceOf(DecodeException.class)
+        .hasMessageContaining("escape");
     byte[] out = new byte[24];
-    assertThatThrownBy(() -> fsst.expand(unknown, 0, 3, out, 0)).isInstanceOf(DecodeException.class);
-    assertThatThrownBy(() -> fsst.expandChecked(unknown, 0, 3, out, 0)).isInstanceOf(DecodeException.class);
-    assertThatThrownBy(() -> fsst.expandChecked(trailing, 0, 4, new byte[40], 0)).isInstanceOf(DecodeException.class);
+    assertThatThrownBy(() -> fsst.expand(unknown, 0, 3, out, 0))
+        .isInstanceOf(DecodeException.class);
+    assertThatThrownBy(() -> fsst.expandChecked(unknown, 0, 3, out, 0))
+        .isInstanceOf(DecodeException.class);
+    assertThatThrownBy(() -> fsst.expandChecked(trailing, 0, 4, new byte[40], 0))
+        .isInstanceOf(DecodeException.class);
     // 8 bytes of room per code are required, and the value must lie inside its array
-    assertThatThrownBy(() -> fsst.expand(unknown, 0, 3, out, 1)).isInstanceOf(IndexOutOfBoundsException.class);
-    assertThatThrownBy(() -> fsst.expand(unknown, 2, 4, out, 0)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> fsst.expand(unknown, 0, 3, out, 1))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> fsst.expand(unknown, 2, 4, out, 0))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   static String string(VarValues v, int i) {
@@ -255,36 +276,59 @@ class CodecsTest {
   void binaryBlocksInBothSchemes() {
     // standard: [u32 32][u32 start][offsets][bytes]
     ByteBuffer std = ByteBuffer.allocate(8 + 12 + 5).order(ByteOrder.LITTLE_ENDIAN);
-    std.putInt(32).putInt(20).putInt(0).putInt(2).putInt(5).put("abxyz".getBytes(StandardCharsets.US_ASCII));
+    std.putInt(32)
+        .putInt(20)
+        .putInt(0)
+        .putInt(2)
+        .putInt(5)
+        .put("abxyz".getBytes(StandardCharsets.US_ASCII));
     VarValues v = Codecs.binaryBlock(std, 2);
     assertThat(string(v, 0)).isEqualTo("ab");
     assertThat(string(v, 1)).isEqualTo("xyz");
     // old: [u8 32][u32 n][u32 start][offsets][bytes]
     ByteBuffer old = ByteBuffer.allocate(9 + 12 + 5).order(ByteOrder.LITTLE_ENDIAN);
-    old.put((byte) 32).putInt(2).putInt(21).putInt(0).putInt(2).putInt(5).put("abxyz".getBytes(StandardCharsets.US_ASCII));
+    old.put((byte) 32)
+        .putInt(2)
+        .putInt(21)
+        .putInt(0)
+        .putInt(2)
+        .putInt(5)
+        .put("abxyz".getBytes(StandardCharsets.US_ASCII));
     VarValues o = Codecs.binaryBlock(old, 2);
     assertThat(string(o, 1)).isEqualTo("xyz");
   }
 
   @Test
   void generalCompressionFraming() {
-    byte[] input = "lance lance lance lance lance lance lance".repeat(50).getBytes(StandardCharsets.UTF_8);
+    byte[] input =
+        "lance lance lance lance lance lance lance".repeat(50).getBytes(StandardCharsets.UTF_8);
     byte[] z = new byte[new ZstdCompressor().maxCompressedLength(input.length)];
     int zn = new ZstdCompressor().compress(input, 0, input.length, z, 0, z.length);
     ByteBuffer prefixed = ByteBuffer.allocate(8 + zn).order(ByteOrder.LITTLE_ENDIAN);
     prefixed.putLong(input.length).put(z, 0, zn);
-    assertThat(GeneralCompression.decompress(CompressionScheme.COMPRESSION_ALGORITHM_ZSTD, prefixed, 0, 8 + zn))
+    assertThat(
+            GeneralCompression.decompress(
+                CompressionScheme.COMPRESSION_ALGORITHM_ZSTD, prefixed, 0, 8 + zn))
         .isEqualTo(input);
-    assertThat(GeneralCompression.decompress(CompressionScheme.COMPRESSION_ALGORITHM_ZSTD, le(Arrays.copyOf(z, zn)), 0, zn))
-        .as("raw zstd frame").isEqualTo(input);
+    assertThat(
+            GeneralCompression.decompress(
+                CompressionScheme.COMPRESSION_ALGORITHM_ZSTD, le(Arrays.copyOf(z, zn)), 0, zn))
+        .as("raw zstd frame")
+        .isEqualTo(input);
     byte[] l = new byte[new Lz4Compressor().maxCompressedLength(input.length)];
     int ln = new Lz4Compressor().compress(input, 0, input.length, l, 0, l.length);
     ByteBuffer lz = ByteBuffer.allocate(4 + ln).order(ByteOrder.LITTLE_ENDIAN);
     lz.putInt(input.length).put(l, 0, ln);
-    assertThat(GeneralCompression.decompress(CompressionScheme.COMPRESSION_ALGORITHM_LZ4, lz, 0, 4 + ln)).isEqualTo(input);
+    assertThat(
+            GeneralCompression.decompress(
+                CompressionScheme.COMPRESSION_ALGORITHM_LZ4, lz, 0, 4 + ln))
+        .isEqualTo(input);
     ByteBuffer broken = ByteBuffer.allocate(8 + zn).order(ByteOrder.LITTLE_ENDIAN);
     broken.putLong(input.length).put(new byte[zn]);
-    assertThatThrownBy(() -> GeneralCompression.decompress(CompressionScheme.COMPRESSION_ALGORITHM_ZSTD, broken, 0, 8 + zn))
+    assertThatThrownBy(
+            () ->
+                GeneralCompression.decompress(
+                    CompressionScheme.COMPRESSION_ALGORITHM_ZSTD, broken, 0, 8 + zn))
         .isInstanceOf(DecodeException.class);
   }
 }

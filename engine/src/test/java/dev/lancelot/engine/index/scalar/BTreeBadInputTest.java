@@ -50,7 +50,8 @@ class BTreeBadInputTest {
 
   @Test
   void unknownAndUnsupportedColumnsAndTakenNames(@TempDir Path tmp) {
-    try (Dataset ds = BTreeTesting.write(allocator, tmp.resolve("ds"), 0, 50, 50, WriteMode.CREATE)) {
+    try (Dataset ds =
+        BTreeTesting.write(allocator, tmp.resolve("ds"), 0, 50, 50, WriteMode.CREATE)) {
       assertThatThrownBy(() -> BTreeIndexBuilder.build(ds, BTreeBuildParams.of("nope")))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageStartingWith("Cannot create a BTree index on column \"nope\"")
@@ -59,18 +60,23 @@ class BTreeBadInputTest {
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("Cannot create a BTree index on column \"vec\"")
           .hasMessageContaining("its type fixed_size_list:float:2 cannot be indexed by a BTree")
-          .hasMessageContaining("Index an integer, float, date, timestamp, bool, string or binary column");
+          .hasMessageContaining(
+              "Index an integer, float, date, timestamp, bool, string or binary column");
       Dataset v = BTreeIndexBuilder.build(ds, BTreeBuildParams.of("i32"));
-      assertThatThrownBy(() -> BTreeIndexBuilder.build(v, BTreeBuildParams.of("s").withName("i32_idx")))
+      assertThatThrownBy(
+              () -> BTreeIndexBuilder.build(v, BTreeBuildParams.of("s").withName("i32_idx")))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("Cannot create index \"i32_idx\" on column s")
           .hasMessageContaining("an index with that name already exists (BTREE)")
           .hasMessageContaining("Replace it (replace=true, --replace) or choose another name.");
-      Dataset replaced = BTreeIndexBuilder.build(v, BTreeBuildParams.of("s").withName("i32_idx").withReplace(true));
+      Dataset replaced =
+          BTreeIndexBuilder.build(
+              v, BTreeBuildParams.of("s").withName("i32_idx").withReplace(true));
       assertThat(replaced.indexes().segments("i32_idx")).hasSize(1);
       assertThat(ScalarIndexQuery.plan(replaced, "s = 'a'").indexes()).containsExactly("i32_idx");
       assertThat(ScalarIndexQuery.plan(replaced, "i32 = 1").isExact()).isFalse();
-      assertThatThrownBy(() -> BTreeBuildParams.of("x").withPageSize(0)).isInstanceOf(InvalidInputException.class)
+      assertThatThrownBy(() -> BTreeBuildParams.of("x").withPageSize(0))
+          .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("page size must be at least 1");
     }
   }
@@ -105,10 +111,12 @@ class BTreeBadInputTest {
       Files.delete(pages);
       BTreeSegmentReader.clearCache();
       assertThatThrownBy(() -> ScalarIndexQuery.plan(ds, "i32 = 1").evaluate())
-          .isInstanceOf(LancelotException.class).hasMessageContaining(pages.getFileName().toString());
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining(pages.getFileName().toString());
       Files.write(pages, pageBytes);
       BTreeSegmentReader.clearCache();
-      assertThat(ScalarIndexQuery.plan(ds, "i32 = 1").evaluate().count()).isEqualTo(ds.countRows("i32 = 1"));
+      assertThat(ScalarIndexQuery.plan(ds, "i32 = 1").evaluate().count())
+          .isEqualTo(ds.countRows("i32 = 1"));
     }
   }
 
@@ -130,33 +138,51 @@ class BTreeBadInputTest {
     writeInts(io, b, 1000);
     io.deleteRecursively(a + "/" + BTreeFiles.LOOKUP_FILE);
     try (var in = io.newInputFile(b + "/" + BTreeFiles.LOOKUP_FILE);
-         var out = io.create(a + "/" + BTreeFiles.LOOKUP_FILE)) {
+        var out = io.create(a + "/" + BTreeFiles.LOOKUP_FILE)) {
       out.write(in.read(0, (int) in.length()).array());
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    IndexSegment segment = IndexSegment.of(IndexMetadata.newBuilder().setName("x_idx")
-        .setUuid(dev.lancelot.engine.format.proto.TableProtos.UUID.newBuilder()
-            .setUuid(IndexSegment.uuidBytes(java.util.UUID.randomUUID())))
-        .build());
-    LanceField column = LanceField.fromArrow(new org.apache.arrow.vector.types.pojo.Field("x",
-        org.apache.arrow.vector.types.pojo.FieldType.nullable(new ArrowType.Int(32, true)), null));
+    IndexSegment segment =
+        IndexSegment.of(
+            IndexMetadata.newBuilder()
+                .setName("x_idx")
+                .setUuid(
+                    dev.lancelot.engine.format.proto.TableProtos.UUID
+                        .newBuilder()
+                        .setUuid(IndexSegment.uuidBytes(java.util.UUID.randomUUID())))
+                .build());
+    LanceField column =
+        LanceField.fromArrow(
+            new org.apache.arrow.vector.types.pojo.Field(
+                "x",
+                org.apache.arrow.vector.types.pojo.FieldType.nullable(new ArrowType.Int(32, true)),
+                null));
     try (BTreeSegmentReader reader = BTreeSegmentReader.open(io, a, segment, column, allocator)) {
       assertThatThrownBy(() -> reader.search(List.of(new Condition.Nulls(true))))
           .isInstanceOf(ScalarIndexException.class)
           .hasMessageContaining(a + "/page_data.lance")
-          .hasMessageContaining("page 0 row 0 holds a value outside the page's [min, max] in page_lookup.lance");
+          .hasMessageContaining(
+              "page 0 row 0 holds a value outside the page's [min, max] in page_lookup.lance");
     }
-    IndexSegment ambiguous = IndexSegment.of(segment.proto().toBuilder()
-        .addFiles(IndexFile.newBuilder().setPath("part_0_page_lookup.lance"))
-        .addFiles(IndexFile.newBuilder().setPath("part_1_page_lookup.lance"))
-        .addFiles(IndexFile.newBuilder().setPath("part_0_page_data.lance")).build());
+    IndexSegment ambiguous =
+        IndexSegment.of(
+            segment.proto().toBuilder()
+                .addFiles(IndexFile.newBuilder().setPath("part_0_page_lookup.lance"))
+                .addFiles(IndexFile.newBuilder().setPath("part_1_page_lookup.lance"))
+                .addFiles(IndexFile.newBuilder().setPath("part_0_page_data.lance"))
+                .build());
     assertThatThrownBy(() -> BTreeSegmentReader.open(io, a, ambiguous, column, allocator))
         .isInstanceOf(ScalarIndexException.class)
-        .hasMessageContaining("the manifest lists page lookup files [part_0_page_lookup.lance, part_1_page_lookup.lance]")
+        .hasMessageContaining(
+            "the manifest lists page lookup files [part_0_page_lookup.lance, part_1_page_lookup.lance]")
         .hasMessageContaining("Rebuild the index, or merge it with Lance.");
-    LanceField strings = LanceField.fromArrow(new org.apache.arrow.vector.types.pojo.Field("x",
-        org.apache.arrow.vector.types.pojo.FieldType.nullable(ArrowType.Utf8.INSTANCE), null));
+    LanceField strings =
+        LanceField.fromArrow(
+            new org.apache.arrow.vector.types.pojo.Field(
+                "x",
+                org.apache.arrow.vector.types.pojo.FieldType.nullable(ArrowType.Utf8.INSTANCE),
+                null));
     assertThatThrownBy(() -> BTreeSegmentReader.open(io, a, segment, strings, allocator))
         .isInstanceOf(ScalarIndexException.class)
         .hasMessageContaining("column min has type int32 but the indexed column has type Utf8");
@@ -165,7 +191,8 @@ class BTreeBadInputTest {
   /** An int32 BTree over 300 rows with values {@code offset + row}. */
   private void writeInts(HadoopFileIO io, String directory, int offset) {
     IndexColumnData data = new IndexColumnData(ColumnKind.INT32, 300);
-    try (IntVector values = new IntVector("x", allocator); UInt8Vector ids = new UInt8Vector("_rowaddr", allocator)) {
+    try (IntVector values = new IntVector("x", allocator);
+        UInt8Vector ids = new UInt8Vector("_rowaddr", allocator)) {
       values.allocateNew(300);
       ids.allocateNew(300);
       for (int i = 0; i < 300; i++) {

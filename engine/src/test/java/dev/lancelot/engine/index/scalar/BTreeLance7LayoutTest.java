@@ -49,7 +49,8 @@ import org.roaringbitmap.RoaringBitmap;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BTreeLance7LayoutTest {
   private static final int ROWS = 9000;
-  private static final List<String> COLUMNS = List.of("i32", "i64", "u64", "f64", "f32", "s", "bin", "d", "ts", "flag");
+  private static final List<String> COLUMNS =
+      List.of("i32", "i64", "u64", "f64", "f32", "s", "bin", "d", "ts", "flag");
   private BufferAllocator allocator;
   private Path dir;
   private long versionBeforeFirstIndex;
@@ -59,14 +60,21 @@ class BTreeLance7LayoutTest {
     allocator = new RootAllocator();
     dir = tmp.resolve("ds");
     try (VectorSchemaRoot batch = BTreeTesting.mixed(allocator, 0, ROWS, 5);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
-      Dataset.write().allocator(allocator).reader(reader).uri(dir.toString()).maxRowsPerFile(4000).execute().close();
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      Dataset.write()
+          .allocator(allocator)
+          .reader(reader)
+          .uri(dir.toString())
+          .maxRowsPerFile(4000)
+          .execute()
+          .close();
     }
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
       ds.delete("i32 = 7");
       versionBeforeFirstIndex = ds.version();
       for (String c : COLUMNS) {
-        IndexParams p = IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
+        IndexParams p =
+            IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
         ds.createIndex(List.of(c), IndexType.BTREE, Optional.of(c + "_idx"), p, true);
       }
     }
@@ -93,15 +101,18 @@ class BTreeLance7LayoutTest {
     try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
       IndexSegment first = ours.indexes().segments("i32_idx").get(0);
       assertThat(first.type()).isEqualTo(dev.lancelot.engine.index.IndexType.BTREE);
-      assertThat(first.proto().getIndexDetails().getTypeUrl()).isEqualTo("/lance.table.BTreeIndexDetails");
+      assertThat(first.proto().getIndexDetails().getTypeUrl())
+          .isEqualTo("/lance.table.BTreeIndexDetails");
       assertThat(first.proto().getIndexDetails().getValue().isEmpty()).isTrue();
       assertThat(first.proto().getIndexVersion()).isZero();
       assertThat(first.datasetVersion()).isEqualTo(versionBeforeFirstIndex);
       assertThat(first.fragments()).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2));
-      assertThat(first.proto().getFilesList()).extracting(IndexFile::getPath)
+      assertThat(first.proto().getFilesList())
+          .extracting(IndexFile::getPath)
           .containsExactly("page_lookup.lance", "page_data.lance");
       for (IndexFile f : first.proto().getFilesList()) {
-        assertThat(Files.size(dir.resolve(first.directory()).resolve(f.getPath()))).isEqualTo(f.getSizeBytes());
+        assertThat(Files.size(dir.resolve(first.directory()).resolve(f.getPath())))
+            .isEqualTo(f.getSizeBytes());
       }
     }
   }
@@ -117,9 +128,12 @@ class BTreeLance7LayoutTest {
         Table pages = read(dir.resolve(seg.directory()).resolve("page_data.lance"), kind);
 
         assertThat(lookup.names).containsExactly("min", "max", "null_count", "page_idx");
-        assertThat(lookup.types).containsExactly(field.logicalType(), field.logicalType(), "uint32", "uint32");
+        assertThat(lookup.types)
+            .containsExactly(field.logicalType(), field.logicalType(), "uint32", "uint32");
         assertThat(lookup.nullable).containsExactly(true, true, false, false);
-        assertThat(lookup.metadata).containsEntry("batch_size", "4096").containsEntry("range_partitioned", "false");
+        assertThat(lookup.metadata)
+            .containsEntry("batch_size", "4096")
+            .containsEntry("range_partitioned", "false");
         assertThat(pages.names).containsExactly("values", "ids");
         assertThat(pages.types).containsExactly(field.logicalType(), "uint64");
         assertThat(pages.nullable).containsExactly(true, false);
@@ -157,7 +171,9 @@ class BTreeLance7LayoutTest {
             int row = (int) ((long) i * (live - 1) / (ids.length - 1));
             assertThat(fromRows.isNull(i)).isEqualTo(sorted.isNull(row));
             if (!sorted.isNull(row)) {
-              assertThat(fromRows.value(i)).as("%s row %d", column, row).isEqualTo(sorted.value(row));
+              assertThat(fromRows.value(i))
+                  .as("%s row %d", column, row)
+                  .isEqualTo(sorted.value(row));
             }
           }
         }
@@ -169,7 +185,8 @@ class BTreeLance7LayoutTest {
   void ourBuilderWritesTheSamePagesAsLance() {
     for (String column : List.of("f64", "s", "i32")) {
       try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
-        dev.lancelot.engine.Dataset v = BTreeIndexBuilder.build(ours, BTreeBuildParams.of(column).withName(column + "_ours"));
+        dev.lancelot.engine.Dataset v =
+            BTreeIndexBuilder.build(ours, BTreeBuildParams.of(column).withName(column + "_ours"));
         ColumnKind kind = ColumnKind.of(ours.field(column).arrowType());
         Path lance = dir.resolve(v.indexes().segments(column + "_idx").get(0).directory());
         Path mine = dir.resolve(v.indexes().segments(column + "_ours").get(0).directory());
@@ -185,7 +202,9 @@ class BTreeLance7LayoutTest {
         assertThat(myPages.names).isEqualTo(lancePages.names);
         assertThat(myPages.types).isEqualTo(lancePages.types);
         assertThat(myPages.nullable).isEqualTo(lancePages.nullable);
-        assertThat(myPages.column(0)).as("values in the same order").isEqualTo(lancePages.column(0));
+        assertThat(myPages.column(0))
+            .as("values in the same order")
+            .isEqualTo(lancePages.column(0));
         // equal values may list their row addresses in another order; the pairs are the same
         assertThat(myPages.decoded.get(0).pairs()).isEqualTo(lancePages.decoded.get(0).pairs());
       }
@@ -194,7 +213,10 @@ class BTreeLance7LayoutTest {
 
   // ---------------------------------------------------------------- reading raw index files
 
-  /** A whole small Lance file read with our reader: cells normalized for equality, value columns decoded. */
+  /**
+   * A whole small Lance file read with our reader: cells normalized for equality, value columns
+   * decoded.
+   */
   private static final class Table {
     final List<String> names = new ArrayList<>();
     final List<String> types = new ArrayList<>();
@@ -239,8 +261,8 @@ class BTreeLance7LayoutTest {
       t.metadata = reader.schema().metadata();
       t.rows = reader.numRows();
       int n = (int) t.rows;
-      try (LanceBatchReader batches = reader.read(FileProjection.all(reader.schema()), 0, n, Math.max(1, n),
-          allocator)) {
+      try (LanceBatchReader batches =
+          reader.read(FileProjection.all(reader.schema()), 0, n, Math.max(1, n), allocator)) {
         while (batches.loadNextBatch()) {
           VectorSchemaRoot root = batches.getVectorSchemaRoot();
           FieldVector ids = t.names.contains("ids") ? root.getVector("ids") : null;
@@ -249,8 +271,10 @@ class BTreeLance7LayoutTest {
             for (int i = 0; i < root.getRowCount(); i++) {
               t.values.get(c).add(normalize(v.getObject(i)));
             }
-            boolean valueColumn = t.names.get(c).equals("values") || t.names.get(c).equals("min")
-                || t.names.get(c).equals("max");
+            boolean valueColumn =
+                t.names.get(c).equals("values")
+                    || t.names.get(c).equals("min")
+                    || t.names.get(c).equals("max");
             t.decoded.add(valueColumn ? Sorted.ofVector(v, kind, n, ids) : null);
           }
         }
@@ -288,7 +312,8 @@ class BTreeLance7LayoutTest {
           ids[i] = ((Number) idVector.getObject(i)).longValue();
         }
       }
-      return ValueCodec.usesKeys(kind) ? new Sorted(nulls, ValueCodec.keys(v, kind, rows), null, ids)
+      return ValueCodec.usesKeys(kind)
+          ? new Sorted(nulls, ValueCodec.keys(v, kind, rows), null, ids)
           : new Sorted(nulls, null, ValueCodec.bytes(v, kind, rows), ids);
     }
 
@@ -314,7 +339,10 @@ class BTreeLance7LayoutTest {
           return false;
         }
         if (!nulls[i] && !nulls[i - 1]) {
-          int c = keys != null ? Long.compare(keys[i - 1], keys[i]) : Arrays.compareUnsigned(bytes[i - 1], bytes[i]);
+          int c =
+              keys != null
+                  ? Long.compare(keys[i - 1], keys[i])
+                  : Arrays.compareUnsigned(bytes[i - 1], bytes[i]);
           if (c > 0) {
             return false;
           }

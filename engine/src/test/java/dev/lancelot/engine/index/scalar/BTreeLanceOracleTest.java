@@ -43,16 +43,38 @@ class BTreeLanceOracleTest {
   private static final int DIM = 16;
   private BufferAllocator allocator;
 
-  static final List<String> FILTERS = List.of(
-      "tenant_id = 0", "tenant_id = 7", "tenant_id != 0", "tenant_id < 3", "tenant_id <= 3", "tenant_id > 90",
-      "tenant_id >= 99", "tenant_id BETWEEN 10 AND 20", "tenant_id IN (1, 5, 50)", "tenant_id NOT IN (0, 1, 2)",
-      "tenant_id = 1000", "tenant_id > -1", "NOT (tenant_id < 50)", "tenant_id = 3 OR tenant_id = 60",
-      "tenant_id >= 5 AND tenant_id < 8", "tenant_id IS NOT NULL",
-      "name = 'user-13-1io8'", "name < 'user-2'", "name >= 'user-9'", "name BETWEEN 'user-1' AND 'user-2'",
-      "name IN ('user-13-1io8', 'user-5-1kmy', 'nobody')", "name IS NULL", "name IS NOT NULL", "name != 'user-5-1kmy'",
-      "name > 'zzz'", "NOT (name < 'user-5')",
-      "tenant_id = 0 AND name IS NULL", "tenant_id < 2 OR name < 'user-11'", "NOT (tenant_id = 0 OR name IS NULL)",
-      "tenant_id IN (4, 5) AND name >= 'user-3'");
+  static final List<String> FILTERS =
+      List.of(
+          "tenant_id = 0",
+          "tenant_id = 7",
+          "tenant_id != 0",
+          "tenant_id < 3",
+          "tenant_id <= 3",
+          "tenant_id > 90",
+          "tenant_id >= 99",
+          "tenant_id BETWEEN 10 AND 20",
+          "tenant_id IN (1, 5, 50)",
+          "tenant_id NOT IN (0, 1, 2)",
+          "tenant_id = 1000",
+          "tenant_id > -1",
+          "NOT (tenant_id < 50)",
+          "tenant_id = 3 OR tenant_id = 60",
+          "tenant_id >= 5 AND tenant_id < 8",
+          "tenant_id IS NOT NULL",
+          "name = 'user-13-1io8'",
+          "name < 'user-2'",
+          "name >= 'user-9'",
+          "name BETWEEN 'user-1' AND 'user-2'",
+          "name IN ('user-13-1io8', 'user-5-1kmy', 'nobody')",
+          "name IS NULL",
+          "name IS NOT NULL",
+          "name != 'user-5-1kmy'",
+          "name > 'zzz'",
+          "NOT (name < 'user-5')",
+          "tenant_id = 0 AND name IS NULL",
+          "tenant_id < 2 OR name < 'user-11'",
+          "NOT (tenant_id = 0 OR name IS NULL)",
+          "tenant_id IN (4, 5) AND name >= 'user-3'");
 
   @BeforeAll
   void setUp() {
@@ -93,10 +115,14 @@ class BTreeLanceOracleTest {
       assertThat(stats.pages()).isEqualTo(3);
       assertThat(stats.pageSize()).isEqualTo(4096);
       assertThat(stats.fragmentsCovered()).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2));
-      long nullNamesDeletedAfterBuild = java.util.stream.LongStream.range(0, ROWS)
-          .filter(id -> id % 10 == 2 && id % 7 == 3).count(); // StandardData: name is NULL when id % 7 == 3
-      assertThat(BTreeIndexStatistics.of(ours, "name_idx").nullRows()).isEqualTo(
-          LanceBTreeScans.scan(allocator, dir, "name IS NULL", false).addresses().size() + nullNamesDeletedAfterBuild);
+      long nullNamesDeletedAfterBuild =
+          java.util.stream.LongStream.range(0, ROWS)
+              .filter(id -> id % 10 == 2 && id % 7 == 3)
+              .count(); // StandardData: name is NULL when id % 7 == 3
+      assertThat(BTreeIndexStatistics.of(ours, "name_idx").nullRows())
+          .isEqualTo(
+              LanceBTreeScans.scan(allocator, dir, "name IS NULL", false).addresses().size()
+                  + nullNamesDeletedAfterBuild);
     }
     LanceOracle.write(allocator, dir, ROWS, 1000, DIM, 11, WriteParams.WriteMode.APPEND, 4000);
     try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
@@ -110,11 +136,14 @@ class BTreeLanceOracleTest {
   void lanceUsesOurBTreesWithTheSameRows(@TempDir Path dir) {
     writeStandard(dir);
     try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
-      dev.lancelot.engine.Dataset v = BTreeIndexBuilder.build(ours, BTreeBuildParams.of("tenant_id"));
+      dev.lancelot.engine.Dataset v =
+          BTreeIndexBuilder.build(ours, BTreeBuildParams.of("tenant_id"));
       BTreeIndexBuilder.build(v, BTreeBuildParams.of("name"));
     }
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
-      assertThat(ds.getIndexes()).extracting(Index::name).containsExactlyInAnyOrder("tenant_id_idx", "name_idx");
+      assertThat(ds.getIndexes())
+          .extracting(Index::name)
+          .containsExactlyInAnyOrder("tenant_id_idx", "name_idx");
       assertThat(ds.getIndexes()).extracting(Index::indexType).containsOnly(IndexType.BTREE);
       Map<String, Object> stats = ds.getIndexStatistics("tenant_id_idx");
       assertThat(stats).containsEntry("index_type", "BTree");
@@ -124,15 +153,24 @@ class BTreeLanceOracleTest {
     checkLanceAgrees(dir, FILTERS);
     float[] q = new float[DIM];
     q[0] = 1;
-    for (String filter : List.of("tenant_id = 7", "tenant_id >= 90", "name < 'user-2'", "tenant_id IN (3, 4) AND name IS NOT NULL")) {
-      List<Long> withIndex = LanceBTreeScans.nearestPrefiltered(allocator, dir, q, 10, filter, true);
-      assertThat(withIndex).as(filter).hasSize(10)
+    for (String filter :
+        List.of(
+            "tenant_id = 7",
+            "tenant_id >= 90",
+            "name < 'user-2'",
+            "tenant_id IN (3, 4) AND name IS NOT NULL")) {
+      List<Long> withIndex =
+          LanceBTreeScans.nearestPrefiltered(allocator, dir, q, 10, filter, true);
+      assertThat(withIndex)
+          .as(filter)
+          .hasSize(10)
           .isEqualTo(LanceBTreeScans.nearestPrefiltered(allocator, dir, q, 10, filter, false));
     }
     // a filter admitting fewer than k rows returns them all
     String rare = "tenant_id >= 0 AND name IN ('user-13-1io8', 'user-5-1kmy', 'nobody')";
     List<Long> few = LanceBTreeScans.nearestPrefiltered(allocator, dir, q, 10, rare, true);
-    assertThat(few).hasSize(LanceBTreeScans.scan(allocator, dir, rare, false).addresses().size())
+    assertThat(few)
+        .hasSize(LanceBTreeScans.scan(allocator, dir, rare, false).addresses().size())
         .hasSize(2);
 
     // deletes and appends after our build: Lance still gets the same rows with our index
@@ -142,7 +180,9 @@ class BTreeLanceOracleTest {
     LanceOracle.write(allocator, dir, ROWS, 1500, DIM, 11, WriteParams.WriteMode.APPEND, 4000);
     checkLanceAgrees(dir, FILTERS.subList(0, 12));
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
-      assertThat(((Number) ds.getIndexStatistics("tenant_id_idx").get("num_unindexed_fragments")).longValue())
+      assertThat(
+              ((Number) ds.getIndexStatistics("tenant_id_idx").get("num_unindexed_fragments"))
+                  .longValue())
           .isEqualTo(1);
       // Lance folds the new fragment into our index, reading our pages
       ds.optimizeIndices(OptimizeOptions.builder().indexNames(List.of("tenant_id_idx")).build());
@@ -159,18 +199,24 @@ class BTreeLanceOracleTest {
   void lanceDistributedSegmentsReadAsOneIndex(@TempDir Path dir) {
     writeStandard(dir);
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
-      IndexParams params = IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
+      IndexParams params =
+          IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
       List<Index> segments = new java.util.ArrayList<>();
       for (List<Integer> fragments : List.of(List.of(0), List.of(1, 2))) {
-        segments.add(ds.createIndex(IndexOptions.builder(List.of("tenant_id"), IndexType.BTREE, params)
-            .withIndexName("tenant_id_idx").withFragmentIds(fragments).build()));
+        segments.add(
+            ds.createIndex(
+                IndexOptions.builder(List.of("tenant_id"), IndexType.BTREE, params)
+                    .withIndexName("tenant_id_idx")
+                    .withFragmentIds(fragments)
+                    .build()));
       }
       ds.commitExistingIndexSegments("tenant_id_idx", "tenant_id", segments);
     }
     try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
       assertThat(ours.indexes().segments("tenant_id_idx")).hasSize(2);
       assertThat(ours.indexes().segments("tenant_id_idx").get(0).proto().getFiles(0).getPath())
-          .startsWith("part_").endsWith("_page_data.lance");
+          .startsWith("part_")
+          .endsWith("_page_data.lance");
       for (String filter : FILTERS.subList(0, 16)) {
         TreeSet<Long> lance = LanceBTreeScans.scan(allocator, dir, filter, true).addresses();
         assertThat(indexAddresses(ours, filter)).as(filter).isEqualTo(lance);

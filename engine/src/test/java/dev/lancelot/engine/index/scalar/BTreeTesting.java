@@ -37,25 +37,48 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class BTreeTesting {
   private BTreeTesting() {}
 
-  static final double[] SPECIAL_DOUBLES = {Double.NaN, Double.longBitsToDouble(0xfff8000000000000L), -0.0, 0.0,
-      Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, Double.MAX_VALUE, -Double.MIN_VALUE};
-  static final String[] WORDS = {"", "a", "ab", "abc", "b", "B", "zz", "é", "éa", "user-1", "user-10", "user-2"};
+  static final double[] SPECIAL_DOUBLES = {
+    Double.NaN,
+    Double.longBitsToDouble(0xfff8000000000000L),
+    -0.0,
+    0.0,
+    Double.NEGATIVE_INFINITY,
+    Double.POSITIVE_INFINITY,
+    Double.MAX_VALUE,
+    -Double.MIN_VALUE
+  };
+  static final String[] WORDS = {
+    "", "a", "ab", "abc", "b", "B", "zz", "é", "éa", "user-1", "user-10", "user-2"
+  };
 
   static Schema mixedSchema() {
-    Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
-        null);
-    return new Schema(List.of(
-        new Field("i32", FieldType.nullable(new ArrowType.Int(32, true)), null),
-        new Field("i64", FieldType.nullable(new ArrowType.Int(64, true)), null),
-        new Field("u64", FieldType.nullable(new ArrowType.Int(64, false)), null),
-        new Field("f64", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null),
-        new Field("f32", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null),
-        new Field("s", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
-        new Field("bin", FieldType.nullable(ArrowType.Binary.INSTANCE), null),
-        new Field("d", FieldType.nullable(new ArrowType.Date(DateUnit.DAY)), null),
-        new Field("ts", FieldType.nullable(new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")), null),
-        new Field("flag", FieldType.nullable(ArrowType.Bool.INSTANCE), null),
-        new Field("vec", FieldType.nullable(new ArrowType.FixedSizeList(2)), List.of(item))));
+    Field item =
+        new Field(
+            "item",
+            FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            null);
+    return new Schema(
+        List.of(
+            new Field("i32", FieldType.nullable(new ArrowType.Int(32, true)), null),
+            new Field("i64", FieldType.nullable(new ArrowType.Int(64, true)), null),
+            new Field("u64", FieldType.nullable(new ArrowType.Int(64, false)), null),
+            new Field(
+                "f64",
+                FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                null),
+            new Field(
+                "f32",
+                FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+                null),
+            new Field("s", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+            new Field("bin", FieldType.nullable(ArrowType.Binary.INSTANCE), null),
+            new Field("d", FieldType.nullable(new ArrowType.Date(DateUnit.DAY)), null),
+            new Field(
+                "ts",
+                FieldType.nullable(new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")),
+                null),
+            new Field("flag", FieldType.nullable(ArrowType.Bool.INSTANCE), null),
+            new Field("vec", FieldType.nullable(new ArrowType.FixedSizeList(2)), List.of(item))));
   }
 
   /** {@code rows} rows starting at row number {@code first}; deterministic per (seed, first). */
@@ -93,20 +116,30 @@ final class BTreeTesting {
       if (n % 17 == 0) {
         f64.setNull(k);
       } else {
-        f64.setSafe(k, n % 7 == 0 ? SPECIAL_DOUBLES[(n / 7) % SPECIAL_DOUBLES.length] : Math.round(r.nextGaussian() * 8) / 4.0);
+        f64.setSafe(
+            k,
+            n % 7 == 0
+                ? SPECIAL_DOUBLES[(n / 7) % SPECIAL_DOUBLES.length]
+                : Math.round(r.nextGaussian() * 8) / 4.0);
       }
       float[] floats = {0.1f, -0.0f, 0.0f, Float.NaN, 1.5f, -2.25f};
       f32.setSafe(k, floats[r.nextInt(floats.length)]);
       if (n % 9 == 0) {
         s.setNull(k);
       } else {
-        s.setSafe(k, (WORDS[r.nextInt(WORDS.length)] + (n % 4 == 0 ? "" : Integer.toString(r.nextInt(5))))
-            .getBytes(StandardCharsets.UTF_8));
+        s.setSafe(
+            k,
+            (WORDS[r.nextInt(WORDS.length)] + (n % 4 == 0 ? "" : Integer.toString(r.nextInt(5))))
+                .getBytes(StandardCharsets.UTF_8));
       }
       if (n % 10 == 0) {
         bin.setNull(k);
       } else {
-        bin.setSafe(k, new byte[] {(byte) r.nextInt(4), (byte) (r.nextBoolean() ? 0xFF : 0x01)}, 0, 1 + r.nextInt(2));
+        bin.setSafe(
+            k,
+            new byte[] {(byte) r.nextInt(4), (byte) (r.nextBoolean() ? 0xFF : 0x01)},
+            0,
+            1 + r.nextInt(2));
       }
       if (n % 8 == 0) {
         d.setNull(k);
@@ -132,10 +165,17 @@ final class BTreeTesting {
   }
 
   /** Writes {@code rows} mixed rows with this project's writer (create or append). */
-  static Dataset write(BufferAllocator allocator, Path dir, int first, int rows, int rowsPerFragment, WriteMode mode) {
+  static Dataset write(
+      BufferAllocator allocator,
+      Path dir,
+      int first,
+      int rows,
+      int rowsPerFragment,
+      WriteMode mode) {
     try (VectorSchemaRoot batch = mixed(allocator, first, rows, 5);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
-      return Dataset.write(dir.toString(), reader, WriteOptions.of(mode).withMaxRowsPerFile(rowsPerFragment));
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      return Dataset.write(
+          dir.toString(), reader, WriteOptions.of(mode).withMaxRowsPerFile(rowsPerFragment));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -144,8 +184,8 @@ final class BTreeTesting {
   /** Row addresses our scan selects with {@code filter}. */
   static TreeSet<Long> scanAddresses(Dataset dataset, String filter) {
     TreeSet<Long> out = new TreeSet<>();
-    try (CloseableIterator<VectorSchemaRoot> it = dataset.newScan().columns(List.of()).filter(filter)
-        .withRowAddress(true).batches()) {
+    try (CloseableIterator<VectorSchemaRoot> it =
+        dataset.newScan().columns(List.of()).filter(filter).withRowAddress(true).batches()) {
       while (it.hasNext()) {
         VectorSchemaRoot b = it.next();
         UInt8Vector a = (UInt8Vector) b.getVector("_rowaddr");

@@ -16,7 +16,10 @@ import org.lance.ipc.Query;
 import org.lance.ipc.ScanOptions;
 import org.lance.ipc.ScanStats;
 
-/** Filtered scans and prefiltered nearest queries run by lance-core 7.0.0, for the BTree oracle tests. */
+/**
+ * Filtered scans and prefiltered nearest queries run by lance-core 7.0.0, for the BTree oracle
+ * tests.
+ */
 final class LanceBTreeScans {
   private LanceBTreeScans() {}
 
@@ -27,8 +30,15 @@ final class LanceBTreeScans {
   static Scan scan(BufferAllocator allocator, Path dir, String filter, boolean useScalarIndex) {
     TreeSet<Long> out = new TreeSet<>();
     try (Dataset ds = LanceOracle.open(allocator, dir);
-         LanceScanner scanner = ds.newScan(new ScanOptions.Builder().columns(List.of("id")).filter(filter)
-             .withRowAddress(true).useScalarIndex(useScalarIndex).collectStats(true).build())) {
+        LanceScanner scanner =
+            ds.newScan(
+                new ScanOptions.Builder()
+                    .columns(List.of("id"))
+                    .filter(filter)
+                    .withRowAddress(true)
+                    .useScalarIndex(useScalarIndex)
+                    .collectStats(true)
+                    .build())) {
       try (ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -44,15 +54,30 @@ final class LanceBTreeScans {
     }
   }
 
-  /** Lance's flat nearest query with {@code prefilter=true}: ids of the k rows found, nearest first. */
-  static List<Long> nearestPrefiltered(BufferAllocator allocator, Path dir, float[] q, int k, String filter,
+  /**
+   * Lance's flat nearest query with {@code prefilter=true}: ids of the k rows found, nearest first.
+   */
+  static List<Long> nearestPrefiltered(
+      BufferAllocator allocator,
+      Path dir,
+      float[] q,
+      int k,
+      String filter,
       boolean useScalarIndex) {
     List<Long> out = new ArrayList<>();
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
-      Query query = new Query.Builder().setColumn("vector").setKey(q).setK(k).setUseIndex(false).build();
-      ScanOptions options = new ScanOptions.Builder().nearest(query).columns(List.of("id", "_distance")).filter(filter)
-          .prefilter(true).useScalarIndex(useScalarIndex).build();
-      try (LanceScanner scanner = ds.newScan(options); ArrowReader reader = scanner.scanBatches()) {
+      Query query =
+          new Query.Builder().setColumn("vector").setKey(q).setK(k).setUseIndex(false).build();
+      ScanOptions options =
+          new ScanOptions.Builder()
+              .nearest(query)
+              .columns(List.of("id", "_distance"))
+              .filter(filter)
+              .prefilter(true)
+              .useScalarIndex(useScalarIndex)
+              .build();
+      try (LanceScanner scanner = ds.newScan(options);
+          ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
           BigIntVector ids = (BigIntVector) root.getVector("id");

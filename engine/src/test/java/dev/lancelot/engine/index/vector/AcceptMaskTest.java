@@ -98,24 +98,25 @@ class AcceptMaskTest {
     }
     dist[17] = dist[18]; // a tie, broken by id
     long[] ids = rowIds(n);
-    QueryScorer scorer = new QueryScorer() {
-      @Override
-      public float score(int node) {
-        return dist[node];
-      }
+    QueryScorer scorer =
+        new QueryScorer() {
+          @Override
+          public float score(int node) {
+            return dist[node];
+          }
 
-      @Override
-      public void score(int[] nodes, int count, float[] out) {
-        for (int i = 0; i < count; i++) {
-          out[i] = dist[nodes[i]];
-        }
-      }
+          @Override
+          public void score(int[] nodes, int count, float[] out) {
+            for (int i = 0; i < count; i++) {
+              out[i] = dist[nodes[i]];
+            }
+          }
 
-      @Override
-      public void scoreRange(int from, int count, float[] out) {
-        System.arraycopy(dist, from, out, 0, count);
-      }
-    };
+          @Override
+          public void scoreRange(int from, int count, float[] out) {
+            System.arraycopy(dist, from, out, 0, count);
+          }
+        };
     LongPredicate rule = row -> (row & 0xFFFFFFFFL) % 5 != 0;
     AcceptMask eager = AcceptMask.none(n);
     for (int i = 0; i < n; i++) {

@@ -36,7 +36,8 @@ class SelectivePrefilterTest {
     float[][] vectors;
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot b = ClusteredData.generate(allocator, 0, 3000, DIM, 10, 4)) {
-      Float4Vector values = (Float4Vector) ((FixedSizeListVector) b.getVector("vector")).getDataVector();
+      Float4Vector values =
+          (Float4Vector) ((FixedSizeListVector) b.getVector("vector")).getDataVector();
       vectors = new float[3000][DIM];
       for (int i = 0; i < 3000; i++) {
         for (int d = 0; d < DIM; d++) {
@@ -48,18 +49,27 @@ class SelectivePrefilterTest {
       }
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_HNSW_FLAT, DistanceMetric.L2)
-          .withNumPartitions(2).withHnsw(4, 16, 3)).close();
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_HNSW_FLAT, DistanceMetric.L2)
+                  .withNumPartitions(2)
+                  .withHnsw(4, 16, 3))
+          .close();
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
-      VectorSegmentSearcher s = VectorSegmentSearcher.open(ds, ds.indexes().segments("vector_idx").get(0));
-      LongPredicate accept = row -> row % 40 == 3; // one fragment: row address = row id; 2.5% admitted
+      VectorSegmentSearcher s =
+          VectorSegmentSearcher.open(ds, ds.indexes().segments("vector_idx").get(0));
+      LongPredicate accept =
+          row -> row % 40 == 3; // one fragment: row address = row id; 2.5% admitted
       float[] q = ClusteredData.queries(1, DIM, 10, 4, 8)[0];
       int[] all = s.rankPartitions(q).partitions();
       TopKCollector c = new TopKCollector(10);
       SearchStats stats = new SearchStats();
       s.search(q, all, 10, accept, c, stats, true);
-      assertThat(stats.distancesComputed()).as("only the 75 admitted nodes are scored").isEqualTo(75);
+      assertThat(stats.distancesComputed())
+          .as("only the 75 admitted nodes are scored")
+          .isEqualTo(75);
       List<Long> expected = new ArrayList<>();
       for (int i = 3; i < 3000; i += 40) {
         expected.add((long) i);

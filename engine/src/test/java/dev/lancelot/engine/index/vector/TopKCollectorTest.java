@@ -17,7 +17,8 @@ class TopKCollectorTest {
     for (int i = 0; i < d.length; i++) {
       c.collect(i, d[i]);
     }
-    assertThat(c.result()).isEqualTo(new SearchResult(new long[] {5, 1, 3}, new float[] {0.5f, 1, 2}));
+    assertThat(c.result())
+        .isEqualTo(new SearchResult(new long[] {5, 1, 3}, new float[] {0.5f, 1, 2}));
     assertThat(c.worstDistance()).isEqualTo(2f);
   }
 

@@ -42,7 +42,8 @@ class VectorIndexErrorsTest {
     allocator.close();
   }
 
-  static Dataset write(Path dir, int rows, java.util.function.Consumer<VectorSchemaRoot> edit) throws Exception {
+  static Dataset write(Path dir, int rows, java.util.function.Consumer<VectorSchemaRoot> edit)
+      throws Exception {
     try (VectorSchemaRoot b = ClusteredData.generate(allocator, 0, rows, DIM, 10, 1)) {
       edit.accept(b);
       try (ArrowReader r = ArrowStreams.readerOf(allocator, List.of(b))) {
@@ -53,59 +54,119 @@ class VectorIndexErrorsTest {
 
   @Test
   void unknownIndexType() {
-    assertThatThrownBy(() -> VectorIndexSpec.of("IVF_XYZ", "l2")).hasMessageContaining("IVF_XYZ")
+    assertThatThrownBy(() -> VectorIndexSpec.of("IVF_XYZ", "l2"))
+        .hasMessageContaining("IVF_XYZ")
         .hasMessageContaining("Use one of IVF_FLAT, IVF_PQ");
   }
 
   @Test
   void wrongColumnType(@TempDir Path tmp) throws Exception {
-    try (Dataset ds = write(tmp, 500, b -> { })) {
-      assertThatThrownBy(() -> VectorIndexes.create(ds, "tenant_id", VectorIndexSpec.of(IndexType.IVF_FLAT,
-          DistanceMetric.L2).withNumPartitions(2))).hasMessageContaining("tenant_id").hasMessageContaining("vector");
-      assertThatThrownBy(() -> VectorIndexes.create(ds, "nope", VectorIndexSpec.of(IndexType.IVF_FLAT,
-          DistanceMetric.L2).withNumPartitions(2))).hasMessageContaining("nope");
+    try (Dataset ds = write(tmp, 500, b -> {})) {
+      assertThatThrownBy(
+              () ->
+                  VectorIndexes.create(
+                      ds,
+                      "tenant_id",
+                      VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2)
+                          .withNumPartitions(2)))
+          .hasMessageContaining("tenant_id")
+          .hasMessageContaining("vector");
+      assertThatThrownBy(
+              () ->
+                  VectorIndexes.create(
+                      ds,
+                      "nope",
+                      VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2)
+                          .withNumPartitions(2)))
+          .hasMessageContaining("nope");
     }
   }
 
   @Test
   void dimensionNotDivisibleByNumSubVectors(@TempDir Path tmp) throws Exception {
-    try (Dataset ds = write(tmp, 500, b -> { })) {
-      assertThatThrownBy(() -> VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_PQ,
-          DistanceMetric.L2).withNumPartitions(2).withNumSubVectors(5))).hasMessageContaining("12")
-          .hasMessageContaining("5").hasMessageContaining("num_sub_vectors");
+    try (Dataset ds = write(tmp, 500, b -> {})) {
+      assertThatThrownBy(
+              () ->
+                  VectorIndexes.create(
+                      ds,
+                      "vector",
+                      VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+                          .withNumPartitions(2)
+                          .withNumSubVectors(5)))
+          .hasMessageContaining("12")
+          .hasMessageContaining("5")
+          .hasMessageContaining("num_sub_vectors");
     }
   }
 
   @Test
   void tooFewRowsToTrain(@TempDir Path tmp) throws Exception {
-    try (Dataset ds = write(tmp, 20, b -> { })) {
-      assertThatThrownBy(() -> VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_FLAT,
-          DistanceMetric.L2).withNumPartitions(64))).hasMessageContaining("20").hasMessageContaining("64");
+    try (Dataset ds = write(tmp, 20, b -> {})) {
+      assertThatThrownBy(
+              () ->
+                  VectorIndexes.create(
+                      ds,
+                      "vector",
+                      VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2)
+                          .withNumPartitions(64)))
+          .hasMessageContaining("20")
+          .hasMessageContaining("64");
     }
   }
 
   @Test
   void nanAndNullVectors(@TempDir Path tmp) throws Exception {
-    try (Dataset ds = write(tmp.resolve("nan"), 500, b -> ((Float4Vector) ((FixedSizeListVector) b.getVector("vector"))
-        .getDataVector()).set(37 * DIM + 3, Float.NaN))) {
-      assertThatThrownBy(() -> VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_PQ,
-          DistanceMetric.L2).withNumPartitions(2).withNumSubVectors(4))).hasMessageContaining("NaN");
+    try (Dataset ds =
+        write(
+            tmp.resolve("nan"),
+            500,
+            b ->
+                ((Float4Vector) ((FixedSizeListVector) b.getVector("vector")).getDataVector())
+                    .set(37 * DIM + 3, Float.NaN))) {
+      assertThatThrownBy(
+              () ->
+                  VectorIndexes.create(
+                      ds,
+                      "vector",
+                      VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+                          .withNumPartitions(2)
+                          .withNumSubVectors(4)))
+          .hasMessageContaining("NaN");
     }
-    try (Dataset ds = write(tmp.resolve("null"), 500, b -> ((FixedSizeListVector) b.getVector("vector")).setNull(41))) {
-      assertThatThrownBy(() -> VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_FLAT,
-          DistanceMetric.L2).withNumPartitions(2))).hasMessageContaining("null");
+    try (Dataset ds =
+        write(
+            tmp.resolve("null"),
+            500,
+            b -> ((FixedSizeListVector) b.getVector("vector")).setNull(41))) {
+      assertThatThrownBy(
+              () ->
+                  VectorIndexes.create(
+                      ds,
+                      "vector",
+                      VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2)
+                          .withNumPartitions(2)))
+          .hasMessageContaining("null");
     }
   }
 
   @Test
   void corruptIndexFileNamesTheFile(@TempDir Path tmp) throws Exception {
-    try (Dataset ds = write(tmp, 1000, b -> { })) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2).withNumPartitions(4)
-          .withNumSubVectors(4)).close();
+    try (Dataset ds = write(tmp, 1000, b -> {})) {
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+                  .withNumPartitions(4)
+                  .withNumSubVectors(4))
+          .close();
     }
     Path idx;
     try (Stream<Path> files = Files.walk(tmp.resolve("_indices"))) {
-      idx = files.filter(p -> p.getFileName().toString().equals("index.idx")).findFirst().orElseThrow();
+      idx =
+          files
+              .filter(p -> p.getFileName().toString().equals("index.idx"))
+              .findFirst()
+              .orElseThrow();
     }
     try (RandomAccessFile f = new RandomAccessFile(idx.toFile(), "rw")) {
       f.seek(f.length() - 40);
@@ -113,7 +174,8 @@ class VectorIndexErrorsTest {
     }
     try (Dataset ds = Dataset.open(tmp.toString())) {
       float[] q = new float[DIM];
-      assertThatThrownBy(() -> VectorSearch.search(ds, VectorQuery.builder("vector").vector(q).k(3).build()))
+      assertThatThrownBy(
+              () -> VectorSearch.search(ds, VectorQuery.builder("vector").vector(q).k(3).build()))
           .hasMessageContaining("index.idx");
     }
   }

@@ -9,20 +9,41 @@ import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Index parameters by name (SQL and Python callers): Lance's names, defaults, and clear refusals. */
+/**
+ * Index parameters by name (SQL and Python callers): Lance's names, defaults, and clear refusals.
+ */
 class VectorIndexSpecFromMapTest {
   @Test
   void namedParametersSetTheSpecAndTheRestKeepLancesDefaults() {
-    VectorIndexSpec spec = VectorIndexSpec.fromMap(Map.of("INDEX_TYPE", "ivf_hnsw_pq", "metric", "dot",
-        "num_partitions", 12L, "num_sub_vectors", "8", "m", 10, "ef_construction", 99, "seed", 3, "name", "v",
-        "replace", "true"));
+    VectorIndexSpec spec =
+        VectorIndexSpec.fromMap(
+            Map.of(
+                "INDEX_TYPE",
+                "ivf_hnsw_pq",
+                "metric",
+                "dot",
+                "num_partitions",
+                12L,
+                "num_sub_vectors",
+                "8",
+                "m",
+                10,
+                "ef_construction",
+                99,
+                "seed",
+                3,
+                "name",
+                "v",
+                "replace",
+                "true"));
     assertThat(spec.type()).isEqualTo(IndexType.IVF_HNSW_PQ);
     assertThat(spec.metric()).isEqualTo(DistanceMetric.DOT);
     assertThat(spec.numPartitions()).isEqualTo(12);
     assertThat(spec.numSubVectors()).isEqualTo(8);
     assertThat(spec.m()).isEqualTo(10);
     assertThat(spec.efConstruction()).isEqualTo(99);
-    assertThat(spec.maxLevel()).isEqualTo(VectorIndexSpec.of(IndexType.IVF_HNSW_PQ, DistanceMetric.DOT).maxLevel());
+    assertThat(spec.maxLevel())
+        .isEqualTo(VectorIndexSpec.of(IndexType.IVF_HNSW_PQ, DistanceMetric.DOT).maxLevel());
     assertThat(spec.seed()).isEqualTo(3);
     assertThat(spec.name()).isEqualTo("v");
     assertThat(spec.replace()).isTrue();
@@ -33,14 +54,17 @@ class VectorIndexSpecFromMapTest {
   @Test
   void badParametersAreRefusedNamingThem() {
     assertThatThrownBy(() -> VectorIndexSpec.fromMap(Map.of("metric", "l2")))
-        .isInstanceOf(LancelotException.class).hasMessageContaining("index_type is required");
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("index_type is required");
     assertThatThrownBy(() -> VectorIndexSpec.fromMap(Map.of("index_type", "IVF_PQ", "nprobes", 3)))
         .hasMessageContaining("unknown parameter \"nprobes\"");
     assertThatThrownBy(() -> VectorIndexSpec.fromMap(Map.of("index_type", "IVF_FLAT", "m", 3)))
         .hasMessageContaining("m does not apply");
-    assertThatThrownBy(() -> VectorIndexSpec.fromMap(Map.of("index_type", "IVF_PQ", "num_partitions", 2.5)))
+    assertThatThrownBy(
+            () -> VectorIndexSpec.fromMap(Map.of("index_type", "IVF_PQ", "num_partitions", 2.5)))
         .hasMessageContaining("num_partitions must be an integer");
-    assertThatThrownBy(() -> VectorIndexSpec.fromMap(Map.of("index_type", "IVF_PQ", "replace", "maybe")))
+    assertThatThrownBy(
+            () -> VectorIndexSpec.fromMap(Map.of("index_type", "IVF_PQ", "replace", "maybe")))
         .hasMessageContaining("replace must be true or false");
     assertThatThrownBy(() -> VectorIndexSpec.fromMap(Map.of("index_type", "BTREE")))
         .hasMessageContaining("not a vector index type");

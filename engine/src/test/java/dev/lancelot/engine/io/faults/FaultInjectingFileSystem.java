@@ -16,15 +16,16 @@ import org.apache.hadoop.util.Progressable;
 
 /**
  * A Hadoop {@link FileSystem} for tests that wraps another one and breaks it on command. A location
- * {@code faulty://<id>/a/b} is {@code /a/b} of the wrapped file system ({@value #TARGET}, default the
- * raw local file system); {@code <id>} names the {@link Faults} script (see {@link Faults#register})
- * that decides which calls fail and how. Register it with {@link #configure(Configuration)}.
+ * {@code faulty://<id>/a/b} is {@code /a/b} of the wrapped file system ({@value #TARGET}, default
+ * the raw local file system); {@code <id>} names the {@link Faults} script (see {@link
+ * Faults#register}) that decides which calls fail and how. Register it with {@link
+ * #configure(Configuration)}.
  *
- * <p>It can also stand in for a store under the store's own scheme ({@link #wrap}): then
- * {@code hdfs://nn/a/b} or {@code s3a://bucket/a/b} reach the real file system of that scheme through
- * this one, so that the engine sees the store it would see in production (its scheme, hence its
- * commit protocol: S3's conditional PUT, HDFS's rename) with faults in between. The script is then
- * named by {@value #SCRIPT}.
+ * <p>It can also stand in for a store under the store's own scheme ({@link #wrap}): then {@code
+ * hdfs://nn/a/b} or {@code s3a://bucket/a/b} reach the real file system of that scheme through this
+ * one, so that the engine sees the store it would see in production (its scheme, hence its commit
+ * protocol: S3's conditional PUT, HDFS's rename) with faults in between. The script is then named
+ * by {@value #SCRIPT}.
  *
  * <p>Every call that reaches the store is an operation of one {@link Faults.Op} kind: creating,
  * opening, each positioned read, closing a written file, renaming, deleting, listing, getting a
@@ -33,10 +34,16 @@ import org.apache.hadoop.util.Progressable;
  */
 public final class FaultInjectingFileSystem extends FileSystem {
   public static final String SCHEME = "faulty";
-  /** Hadoop setting: URI of the wrapped file system (e.g. {@code hdfs://nn:8020}); default {@code file:///}. */
+
+  /**
+   * Hadoop setting: URI of the wrapped file system (e.g. {@code hdfs://nn:8020}); default {@code
+   * file:///}.
+   */
   public static final String TARGET = "fs.faulty.target";
+
   /** Hadoop setting, when standing in for a store's scheme: the id of the {@link Faults} script. */
   public static final String SCRIPT = "fs.faulty.script";
+
   private static final String WRAPPED_IMPL = "fs.faulty.wrapped.impl.";
 
   private URI uri;
@@ -53,9 +60,9 @@ public final class FaultInjectingFileSystem extends FileSystem {
 
   /**
    * Makes {@code scheme} locations in {@code conf} reach {@code impl} (the store's real file system
-   * class, e.g. {@code org.apache.hadoop.hdfs.DistributedFileSystem}) through a fault-injecting file
-   * system run by {@code faults}. Each wrapper is new (not cached) and light; the real file system
-   * under it is the one Hadoop caches for the location, shared with unfaulted users.
+   * class, e.g. {@code org.apache.hadoop.hdfs.DistributedFileSystem}) through a fault-injecting
+   * file system run by {@code faults}. Each wrapper is new (not cached) and light; the real file
+   * system under it is the one Hadoop caches for the location, shared with unfaulted users.
    */
   public static Configuration wrap(Configuration conf, String scheme, String impl, Faults faults) {
     conf.set("fs." + scheme + ".impl", FaultInjectingFileSystem.class.getName());
@@ -73,7 +80,8 @@ public final class FaultInjectingFileSystem extends FileSystem {
       String impl = conf.get(WRAPPED_IMPL + name.getScheme());
       String script = conf.get(SCRIPT);
       if (impl == null || script == null) {
-        throw new IllegalStateException("Cannot stand in for " + name + ": set up with FaultInjectingFileSystem.wrap");
+        throw new IllegalStateException(
+            "Cannot stand in for " + name + ": set up with FaultInjectingFileSystem.wrap");
       }
       this.uri = URI.create(name.getScheme() + "://" + name.getAuthority());
       this.faults = Faults.forId(script);
@@ -120,7 +128,8 @@ public final class FaultInjectingFileSystem extends FileSystem {
 
   private Path inner(Path p) {
     Path q = p.isAbsolute() ? p : new Path(workingDirectory, p);
-    return new Path(target.getUri().getScheme(), target.getUri().getAuthority(), q.toUri().getPath());
+    return new Path(
+        target.getUri().getScheme(), target.getUri().getAuthority(), q.toUri().getPath());
   }
 
   private Path outer(Path innerPath) {
@@ -128,24 +137,43 @@ public final class FaultInjectingFileSystem extends FileSystem {
   }
 
   private FileStatus outer(FileStatus s) {
-    return new FileStatus(s.getLen(), s.isDirectory(), s.getReplication(), s.getBlockSize(), s.getModificationTime(),
+    return new FileStatus(
+        s.getLen(),
+        s.isDirectory(),
+        s.getReplication(),
+        s.getBlockSize(),
+        s.getModificationTime(),
         outer(s.getPath()));
   }
 
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     String path = f.toString();
-    FSDataInputStream in = faults.around(Faults.Op.OPEN, path, () -> target.open(inner(f), bufferSize));
+    FSDataInputStream in =
+        faults.around(Faults.Op.OPEN, path, () -> target.open(inner(f), bufferSize));
     return new FSDataInputStream(new FaultyInputStream(path, in));
   }
 
   @Override
-  public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
-      short replication, long blockSize, Progressable progress) throws IOException {
+  public FSDataOutputStream create(
+      Path f,
+      FsPermission permission,
+      boolean overwrite,
+      int bufferSize,
+      short replication,
+      long blockSize,
+      Progressable progress)
+      throws IOException {
     String path = f.toString();
     Faults.Decision decision = faults.decide(Faults.Op.CREATE, path);
-    FSDataOutputStream out = faults.apply(decision, Faults.Op.CREATE, path,
-        () -> target.create(inner(f), permission, overwrite, bufferSize, replication, blockSize, progress));
+    FSDataOutputStream out =
+        faults.apply(
+            decision,
+            Faults.Op.CREATE,
+            path,
+            () ->
+                target.create(
+                    inner(f), permission, overwrite, bufferSize, replication, blockSize, progress));
     return new FSDataOutputStream(new FaultyOutputStream(path, out, decision), statistics);
   }
 
@@ -174,23 +202,29 @@ public final class FaultInjectingFileSystem extends FileSystem {
       Path f = getPath();
       String path = f.toString();
       Faults.Decision decision = faults.decide(Faults.Op.CREATE, path);
-      FSDataOutputStream out = faults.apply(decision, Faults.Op.CREATE, path, () -> {
-        org.apache.hadoop.fs.FSDataOutputStreamBuilder<?, ?> inner = target.createFile(inner(f));
-        inner.overwrite(getFlags().contains(org.apache.hadoop.fs.CreateFlag.OVERWRITE));
-        if (isRecursive()) {
-          inner.recursive();
-        }
-        Configuration options = getOptions();
-        for (String key : getMandatoryKeys()) {
-          inner.must(key, options.get(key));
-        }
-        for (java.util.Map.Entry<String, String> e : options) {
-          if (!getMandatoryKeys().contains(e.getKey())) {
-            inner.opt(e.getKey(), e.getValue());
-          }
-        }
-        return inner.build();
-      });
+      FSDataOutputStream out =
+          faults.apply(
+              decision,
+              Faults.Op.CREATE,
+              path,
+              () -> {
+                org.apache.hadoop.fs.FSDataOutputStreamBuilder<?, ?> inner =
+                    target.createFile(inner(f));
+                inner.overwrite(getFlags().contains(org.apache.hadoop.fs.CreateFlag.OVERWRITE));
+                if (isRecursive()) {
+                  inner.recursive();
+                }
+                Configuration options = getOptions();
+                for (String key : getMandatoryKeys()) {
+                  inner.must(key, options.get(key));
+                }
+                for (java.util.Map.Entry<String, String> e : options) {
+                  if (!getMandatoryKeys().contains(e.getKey())) {
+                    inner.opt(e.getKey(), e.getValue());
+                  }
+                }
+                return inner.build();
+              });
       return new FSDataOutputStream(new FaultyOutputStream(path, out, decision), statistics);
     }
   }
@@ -211,20 +245,24 @@ public final class FaultInjectingFileSystem extends FileSystem {
   }
 
   @Override
-  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
+  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress)
+      throws IOException {
     throw new IOException("append is not supported by " + SCHEME + ": (nor used by lancelot)");
   }
 
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
-    return faults.around(Faults.Op.RENAME, src + " -> " + dst, () -> {
-      Path to = inner(dst);
-      // HDFS semantics: a rename never replaces an existing destination.
-      if (target.exists(to)) {
-        return false;
-      }
-      return target.rename(inner(src), to);
-    });
+    return faults.around(
+        Faults.Op.RENAME,
+        src + " -> " + dst,
+        () -> {
+          Path to = inner(dst);
+          // HDFS semantics: a rename never replaces an existing destination.
+          if (target.exists(to)) {
+            return false;
+          }
+          return target.rename(inner(src), to);
+        });
   }
 
   @Override
@@ -234,14 +272,17 @@ public final class FaultInjectingFileSystem extends FileSystem {
 
   @Override
   public FileStatus[] listStatus(Path f) throws IOException {
-    return faults.around(Faults.Op.LIST, f.toString(), () -> {
-      FileStatus[] inner = target.listStatus(inner(f));
-      FileStatus[] out = new FileStatus[inner.length];
-      for (int i = 0; i < inner.length; i++) {
-        out[i] = outer(inner[i]);
-      }
-      return out;
-    });
+    return faults.around(
+        Faults.Op.LIST,
+        f.toString(),
+        () -> {
+          FileStatus[] inner = target.listStatus(inner(f));
+          FileStatus[] out = new FileStatus[inner.length];
+          for (int i = 0; i < inner.length; i++) {
+            out[i] = outer(inner[i]);
+          }
+          return out;
+        });
   }
 
   @Override
@@ -261,13 +302,16 @@ public final class FaultInjectingFileSystem extends FileSystem {
 
   @Override
   public FileStatus getFileStatus(Path f) throws IOException {
-    return faults.around(Faults.Op.STATUS, f.toString(), () -> {
-      try {
-        return outer(target.getFileStatus(inner(f)));
-      } catch (FileNotFoundException e) {
-        throw new FileNotFoundException("File " + f + " does not exist");
-      }
-    });
+    return faults.around(
+        Faults.Op.STATUS,
+        f.toString(),
+        () -> {
+          try {
+            return outer(target.getFileStatus(inner(f)));
+          } catch (FileNotFoundException e) {
+            throw new FileNotFoundException("File " + f + " does not exist");
+          }
+        });
   }
 
   /** Each positioned read is one {@link Faults.Op#READ}. */
@@ -359,14 +403,21 @@ public final class FaultInjectingFileSystem extends FileSystem {
 
     @Override
     public void close() throws IOException {
-      faults.around(Faults.Op.CLOSE, path, () -> {
-        out.close();
-        if (throwOnClose) {
-          throw new IOException("injected: the connection broke after " + Math.min(keep, written) + " of " + written
-              + " bytes were stored");
-        }
-        return null;
-      });
+      faults.around(
+          Faults.Op.CLOSE,
+          path,
+          () -> {
+            out.close();
+            if (throwOnClose) {
+              throw new IOException(
+                  "injected: the connection broke after "
+                      + Math.min(keep, written)
+                      + " of "
+                      + written
+                      + " bytes were stored");
+            }
+            return null;
+          });
     }
   }
 }

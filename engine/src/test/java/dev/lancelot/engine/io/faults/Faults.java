@@ -22,23 +22,44 @@ import java.util.function.Predicate;
  */
 public final class Faults {
   /** The kinds of storage operation. */
-  public enum Op { CREATE, OPEN, READ, CLOSE, RENAME, DELETE, LIST, STATUS, MKDIRS }
+  public enum Op {
+    CREATE,
+    OPEN,
+    READ,
+    CLOSE,
+    RENAME,
+    DELETE,
+    LIST,
+    STATUS,
+    MKDIRS
+  }
 
   /** What a matched operation suffers. */
   public enum Kind {
     /** Fails before acting, with a permanent error (access denied). */
     FAIL,
-    /** Acts, then fails with a permanent error: on {@link Op#CLOSE}, a close that throws after storing the file. */
+    /**
+     * Acts, then fails with a permanent error: on {@link Op#CLOSE}, a close that throws after
+     * storing the file.
+     */
     FAIL_AFTER,
     /** Fails before acting, as S3 throttling does (HTTP 503 SlowDown). */
     SLOW_DOWN,
     /** Fails before acting with a connection reset. */
     CONNECTION_RESET,
-    /** Blocks until released or the hang time-out passes, then (if not released) times out without acting. */
+    /**
+     * Blocks until released or the hang time-out passes, then (if not released) times out without
+     * acting.
+     */
     HANG,
-    /** Acts, then blocks until released or the time-out passes, then (if not released) times out. */
+    /**
+     * Acts, then blocks until released or the time-out passes, then (if not released) times out.
+     */
     HANG_AFTER,
-    /** On {@link Op#CREATE}: the stream silently keeps only the first bytes (optionally the close then throws). */
+    /**
+     * On {@link Op#CREATE}: the stream silently keeps only the first bytes (optionally the close
+     * then throws).
+     */
     TRUNCATE
   }
 
@@ -48,7 +69,12 @@ public final class Faults {
   /** What a rule decided for one call. */
   public record Decision(Kind kind, long keepBytes, boolean throwOnClose) {}
 
-  private record Rule(Set<Op> ops, Predicate<String> path, int from, int times, Decision decision,
+  private record Rule(
+      Set<Op> ops,
+      Predicate<String> path,
+      int from,
+      int times,
+      Decision decision,
       java.util.concurrent.atomic.AtomicInteger matched) {}
 
   private static final Map<String, Faults> BY_ID = new ConcurrentHashMap<>();
@@ -119,17 +145,29 @@ public final class Faults {
 
   /** Faults the {@code n}-th operation and every one after it with {@code kind}. */
   public synchronized Faults failFromNth(int n, Kind kind) {
-    return add(EnumSet.allOf(Op.class), p -> true, n, Integer.MAX_VALUE, new Decision(kind, 0, false));
+    return add(
+        EnumSet.allOf(Op.class), p -> true, n, Integer.MAX_VALUE, new Decision(kind, 0, false));
   }
 
-  /** Faults {@code times} operations of kind {@code op} on paths matching {@code path}, from its {@code n}-th. */
+  /**
+   * Faults {@code times} operations of kind {@code op} on paths matching {@code path}, from its
+   * {@code n}-th.
+   */
   public synchronized Faults fail(Op op, Predicate<String> path, int n, int times, Kind kind) {
     return add(EnumSet.of(op), path, n, times, new Decision(kind, 0, false));
   }
 
-  /** The {@code n}-th file created keeps only its first {@code keepBytes}; its close throws when asked. */
+  /**
+   * The {@code n}-th file created keeps only its first {@code keepBytes}; its close throws when
+   * asked.
+   */
   public synchronized Faults truncateNthCreate(int n, long keepBytes, boolean throwOnClose) {
-    return add(EnumSet.of(Op.CREATE), p -> true, n, 1, new Decision(Kind.TRUNCATE, keepBytes, throwOnClose));
+    return add(
+        EnumSet.of(Op.CREATE),
+        p -> true,
+        n,
+        1,
+        new Decision(Kind.TRUNCATE, keepBytes, throwOnClose));
   }
 
   private Faults add(Set<Op> ops, Predicate<String> path, int from, int times, Decision d) {
@@ -184,22 +222,27 @@ public final class Faults {
       case FAIL:
         throw new AccessDeniedException(null, null, "Access Denied (injected " + op + " failure)");
       case SLOW_DOWN:
-        throw new IOException("injected " + op + ": software.amazon.awssdk.services.s3.model.S3Exception: Please "
-            + "reduce your request rate. (Service: S3, Status Code: 503, Request ID: injected) SlowDown");
+        throw new IOException(
+            "injected "
+                + op
+                + ": software.amazon.awssdk.services.s3.model.S3Exception: Please "
+                + "reduce your request rate. (Service: S3, Status Code: 503, Request ID: injected) SlowDown");
       case CONNECTION_RESET:
         throw new SocketException("Connection reset");
-      case FAIL_AFTER: {
-        action.run();
-        throw new IOException("injected " + op + " failure after the store acted");
-      }
+      case FAIL_AFTER:
+        {
+          action.run();
+          throw new IOException("injected " + op + " failure after the store acted");
+        }
       case HANG:
         hang(op);
         return action.run();
-      case HANG_AFTER: {
-        T result = action.run();
-        hang(op);
-        return result;
-      }
+      case HANG_AFTER:
+        {
+          T result = action.run();
+          hang(op);
+          return result;
+        }
       default:
         throw new IllegalStateException("Unhandled fault kind " + decision.kind());
     }
@@ -209,7 +252,8 @@ public final class Faults {
     CountDownLatch latch = release;
     try {
       if (!latch.await(hangMillis, TimeUnit.MILLISECONDS)) {
-        throw new SocketTimeoutException("injected " + op + ": no answer within " + hangMillis + " ms (timed out)");
+        throw new SocketTimeoutException(
+            "injected " + op + ": no answer within " + hangMillis + " ms (timed out)");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

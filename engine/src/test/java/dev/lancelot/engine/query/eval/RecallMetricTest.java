@@ -39,11 +39,11 @@ import org.lance.WriteParams;
 import org.lance.index.DistanceType;
 
 /**
- * SPEC E1 with Q3: recall is measured against exact search in the metric the search ranks by —
- * the index's when the query names none. On cosine and dot indexes built by lancelot and by Lance
- * 7, every recall the evaluator reports equals the recall of the same searches against a brute
- * force computed here in plain Java in the index's metric, whether the grid names the metric or
- * leaves it to the index; unfiltered, prefiltered and with unindexed rows present.
+ * SPEC E1 with Q3: recall is measured against exact search in the metric the search ranks by — the
+ * index's when the query names none. On cosine and dot indexes built by lancelot and by Lance 7,
+ * every recall the evaluator reports equals the recall of the same searches against a brute force
+ * computed here in plain Java in the index's metric, whether the grid names the metric or leaves it
+ * to the index; unfiltered, prefiltered and with unindexed rows present.
  */
 @Tag("oracle")
 class RecallMetricTest {
@@ -65,21 +65,32 @@ class RecallMetricTest {
     ourCosine = Files.createTempDirectory("recall-our-cosine");
     write(ourCosine, 0, 3000, WriteMode.CREATE);
     try (Dataset ds = Dataset.open(ourCosine.toString())) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_HNSW_SQ, DistanceMetric.COSINE)
-          .withNumPartitions(4)).close();
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_HNSW_SQ, DistanceMetric.COSINE).withNumPartitions(4))
+          .close();
     }
-    write(ourCosine, 3000, 400, WriteMode.APPEND); // unindexed: searched flat, in the index's metric
+    write(
+        ourCosine, 3000, 400, WriteMode.APPEND); // unindexed: searched flat, in the index's metric
     ourDot = Files.createTempDirectory("recall-our-dot");
     write(ourDot, 0, 3000, WriteMode.CREATE);
     try (Dataset ds = Dataset.open(ourDot.toString())) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.DOT)
-          .withNumPartitions(6).withNumSubVectors(4)).close();
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.DOT)
+                  .withNumPartitions(6)
+                  .withNumSubVectors(4))
+          .close();
     }
     lanceCosine = Files.createTempDirectory("recall-lance-cosine");
-    ClusteredData.write(allocator, lanceCosine, 0, 3000, DIM, CLUSTERS, 5, WriteParams.WriteMode.CREATE, 1500);
+    ClusteredData.write(
+        allocator, lanceCosine, 0, 3000, DIM, CLUSTERS, 5, WriteParams.WriteMode.CREATE, 1500);
     LanceOracle.createIvfHnswSq(allocator, lanceCosine, "vector", 4, DistanceType.Cosine);
     lanceDot = Files.createTempDirectory("recall-lance-dot");
-    ClusteredData.write(allocator, lanceDot, 0, 3000, DIM, CLUSTERS, 5, WriteParams.WriteMode.CREATE, 1500);
+    ClusteredData.write(
+        allocator, lanceDot, 0, 3000, DIM, CLUSTERS, 5, WriteParams.WriteMode.CREATE, 1500);
     LanceOracle.createIvfPq(allocator, lanceDot, "vector", 6, 4, DistanceType.Dot);
     queries = ClusteredData.queries(20, DIM, CLUSTERS, 5, 17);
   }
@@ -118,15 +129,19 @@ class RecallMetricTest {
 
   /**
    * For the grid left to the index's metric and the grid naming it, each measured row's recall
-   * equals an independent computation, and the l2 ground truth would have given another number
-   * (so this test tells the two apart).
+   * equals an independent computation, and the l2 ground truth would have given another number (so
+   * this test tells the two apart).
    */
   static void assertRecallIsAgainstTheIndexMetric(Path dir, String metric) {
     BruteForce truth = BruteForce.of(dir.toString());
     try (Dataset ds = Dataset.open(dir.toString())) {
       for (String grid : List.of("nprobes=2", "nprobes=2;metric=" + metric)) {
-        List<RecallRow> rows = RecallEvaluator.evaluate(ds, queries,
-            new RecallEvaluator.Options("vector", K, FILTER, null), RecallEvaluator.parseGrid(grid));
+        List<RecallRow> rows =
+            RecallEvaluator.evaluate(
+                ds,
+                queries,
+                new RecallEvaluator.Options("vector", K, FILTER, null),
+                RecallEvaluator.parseGrid(grid));
         int measured = 0;
         for (RecallRow row : rows) {
           if (!row.measured()) {
@@ -139,8 +154,13 @@ class RecallMetricTest {
           double independent = 0;
           double againstL2 = 0;
           for (float[] q : queries) {
-            VectorQuery.Builder b = VectorQuery.builder("vector").vector(q).k(K).nprobes(2).columns("id")
-                .fastSearch(row.scenario().equals("fast_search"));
+            VectorQuery.Builder b =
+                VectorQuery.builder("vector")
+                    .vector(q)
+                    .k(K)
+                    .nprobes(2)
+                    .columns("id")
+                    .fastSearch(row.scenario().equals("fast_search"));
             if (filtered) {
               b.filter(FILTER).prefilter(true);
             }
@@ -150,8 +170,11 @@ class RecallMetricTest {
           }
           independent /= queries.length;
           againstL2 /= queries.length;
-          assertThat(row.recall()).as("%s, %s on %s", grid, row.scenario(), dir).isCloseTo(independent, within(0.006));
-          assertThat(Math.abs(againstL2 - independent)).as("l2 truth must differ (%s)", row.scenario())
+          assertThat(row.recall())
+              .as("%s, %s on %s", grid, row.scenario(), dir)
+              .isCloseTo(independent, within(0.006));
+          assertThat(Math.abs(againstL2 - independent))
+              .as("l2 truth must differ (%s)", row.scenario())
               .isGreaterThan(0.02);
         }
         assertThat(measured).as(grid).isGreaterThanOrEqualTo(2);
@@ -170,8 +193,12 @@ class RecallMetricTest {
   @Test
   void aMetricOtherThanTheIndexesIsMeasuredAgainstExactSearchInThatMetric() {
     try (Dataset ds = Dataset.open(ourCosine.toString())) {
-      List<RecallRow> rows = RecallEvaluator.evaluate(ds, queries, new RecallEvaluator.Options("vector", K, null,
-          null), RecallEvaluator.parseGrid("metric=l2,cosine;nprobes=2"));
+      List<RecallRow> rows =
+          RecallEvaluator.evaluate(
+              ds,
+              queries,
+              new RecallEvaluator.Options("vector", K, null, null),
+              RecallEvaluator.parseGrid("metric=l2,cosine;nprobes=2"));
       RecallRow l2 = rows.get(0);
       RecallRow cosine = rows.get(1);
       assertThat(l2.setting()).isEqualTo("metric=l2, nprobes=2");
@@ -185,7 +212,13 @@ class RecallMetricTest {
   @Test
   void theExactCounterpartRanksByTheIndexMetric() {
     try (Dataset ds = Dataset.open(lanceDot.toString())) {
-      VectorQuery q = VectorQuery.builder("vector").vector(queries[0]).k(K).filter(FILTER).prefilter(true).build();
+      VectorQuery q =
+          VectorQuery.builder("vector")
+              .vector(queries[0])
+              .k(K)
+              .filter(FILTER)
+              .prefilter(true)
+              .build();
       VectorQuery exact = VectorSearch.exactCounterpart(ds, q);
       assertThat(exact.metric()).contains(DistanceMetric.DOT);
       assertThat(exact.useIndex()).isFalse();
@@ -200,15 +233,19 @@ class RecallMetricTest {
   @Test
   void flatUnitsOfAnAnnQueryRankByTheIndexMetric() {
     BruteForce truth = BruteForce.of(ourCosine.toString());
-    // Row 3100 lies in the unindexed fragment. Scaled by 5 it is still at cosine distance 0 from the
+    // Row 3100 lies in the unindexed fragment. Scaled by 5 it is still at cosine distance 0 from
+    // the
     // query, but far from it in l2: only a cosine flat unit ranks it first.
     float[] q = truth.vectorOf(3100);
     for (int d = 0; d < q.length; d++) {
       q[d] *= 5;
     }
     try (Dataset ds = Dataset.open(ourCosine.toString())) {
-      VectorQuery query = VectorQuery.builder("vector").vector(q).k(5).nprobes(1).columns("id").build();
-      assertThat(VectorSearch.explain(ds, query)).contains("FlatKnn").contains("metric=cosine")
+      VectorQuery query =
+          VectorQuery.builder("vector").vector(q).k(5).nprobes(1).columns("id").build();
+      assertThat(VectorSearch.explain(ds, query))
+          .contains("FlatKnn")
+          .contains("metric=cosine")
           .doesNotContain("metric=l2");
       try (VectorSearchResult r = VectorSearch.search(ds, query)) {
         List<List<Object>> rows = Rows.of(r.rows());
@@ -217,8 +254,8 @@ class RecallMetricTest {
           float distance = (Float) row.get(row.size() - 1);
           long id = (Long) row.get(0);
           if (id >= 3000) { // exact distances of the flat unit, in the index's metric
-            assertThat((double) distance).isCloseTo(BruteForce.distance("cosine", q, truth.vectorOf(id)),
-                within(1e-4));
+            assertThat((double) distance)
+                .isCloseTo(BruteForce.distance("cosine", q, truth.vectorOf(id)), within(1e-4));
           }
         }
       }
@@ -228,14 +265,21 @@ class RecallMetricTest {
   @Test
   void aSettingThatCannotRunInOneScenarioIsReportedAndTheOthersAreMeasured() {
     try (Dataset ds = Dataset.open(ourCosine.toString())) {
-      List<RecallRow> rows = RecallEvaluator.evaluate(ds, queries, new RecallEvaluator.Options("vector", K, FILTER,
-          null), RecallEvaluator.parseGrid("use_index=false,true"));
+      List<RecallRow> rows =
+          RecallEvaluator.evaluate(
+              ds,
+              queries,
+              new RecallEvaluator.Options("vector", K, FILTER, null),
+              RecallEvaluator.parseGrid("use_index=false,true"));
       Map<String, List<RecallRow>> byScenario = new java.util.LinkedHashMap<>();
-      rows.forEach(r -> byScenario.computeIfAbsent(r.scenario(), s -> new java.util.ArrayList<>()).add(r));
+      rows.forEach(
+          r -> byScenario.computeIfAbsent(r.scenario(), s -> new java.util.ArrayList<>()).add(r));
       RecallRow fastExact = byScenario.get("fast_search").get(0);
       assertThat(fastExact.measured()).isFalse();
       assertThat(fastExact.setting()).isEqualTo("use_index=false");
-      assertThat(fastExact.note()).contains("not measured").contains("fast_search and use_index=false");
+      assertThat(fastExact.note())
+          .contains("not measured")
+          .contains("fast_search and use_index=false");
       assertThat(byScenario.get("fast_search").get(1).measured()).isTrue();
       assertThat(byScenario.get("no filter").get(0).recall()).isEqualTo(1.0);
       assertThat(byScenario.get("prefilter").get(0).recall()).isEqualTo(1.0);
@@ -251,46 +295,73 @@ class RecallMetricTest {
   @Test
   void exactSearchWithoutAMetricRanksAsLanceDoes() {
     for (Path dir : List.of(lanceCosine, lanceDot)) {
-      List<LanceOracle.Hit> lance = LanceOracle.nearest(allocator, dir, queries[1], K, null, null, null, false, null,
-          false);
-      try (Dataset ds = Dataset.open(dir.toString()); VectorSearchResult r = VectorSearch.search(ds,
-          VectorQuery.builder("vector").vector(queries[1]).k(K).useIndex(false).columns("id").build())) {
+      List<LanceOracle.Hit> lance =
+          LanceOracle.nearest(allocator, dir, queries[1], K, null, null, null, false, null, false);
+      try (Dataset ds = Dataset.open(dir.toString());
+          VectorSearchResult r =
+              VectorSearch.search(
+                  ds,
+                  VectorQuery.builder("vector")
+                      .vector(queries[1])
+                      .k(K)
+                      .useIndex(false)
+                      .columns("id")
+                      .build())) {
         List<List<Object>> ours = Rows.of(r.rows());
         assertThat(ours).hasSize(lance.size());
         for (int i = 0; i < ours.size(); i++) {
           assertThat(ours.get(i).get(0)).isEqualTo(lance.get(i).id());
           assertThat((Float) ours.get(i).get(1)).isCloseTo(lance.get(i).distance(), within(1e-3f));
-          assertThat((double) lance.get(i).distance()).isCloseTo(BruteForce.distance("l2", queries[1],
-              BruteForce.of(dir.toString()).vectorOf(lance.get(i).id())), within(1e-2));
+          assertThat((double) lance.get(i).distance())
+              .isCloseTo(
+                  BruteForce.distance(
+                      "l2", queries[1], BruteForce.of(dir.toString()).vectorOf(lance.get(i).id())),
+                  within(1e-2));
         }
       }
     }
   }
 
-  /** Q3: an index whose segments were built with different metrics cannot rank; it is refused, naming both. */
+  /**
+   * Q3: an index whose segments were built with different metrics cannot rank; it is refused,
+   * naming both.
+   */
   @Test
   void anIndexWhoseSegmentsDisagreeOnTheMetricIsRefused() throws Exception {
     Path dir = Files.createTempDirectory("recall-mixed-metrics");
     write(dir, 0, 1000, WriteMode.CREATE);
     try (Dataset ds = Dataset.open(dir.toString())) {
-      VectorIndexes.create(ds, "vector", VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.COSINE)
-          .withNumPartitions(2)).close();
+      VectorIndexes.create(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.COSINE).withNumPartitions(2))
+          .close();
     }
     write(dir, 1000, 300, WriteMode.APPEND);
     try (Dataset ds = Dataset.open(dir.toString())) {
-      var delta = dev.lancelot.engine.index.vector.build.VectorIndexBuilder.build(ds, "vector",
-          VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2),
-          ds.indexes().unindexedFragments("vector_idx"), null);
+      var delta =
+          dev.lancelot.engine.index.vector.build.VectorIndexBuilder.build(
+              ds,
+              "vector",
+              VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2),
+              ds.indexes().unindexedFragments("vector_idx"),
+              null);
       ds.commitIndexes(List.of(delta.metadata()), List.of()).close();
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
       VectorQuery q = VectorQuery.builder("vector").vector(queries[0]).k(K).build();
-      assertThatThrownBy(() -> VectorSearch.plan(ds, q)).isInstanceOf(InvalidQueryException.class)
-          .hasMessageContaining("segments were built with different metrics").hasMessageContaining("cosine")
+      assertThatThrownBy(() -> VectorSearch.plan(ds, q))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("segments were built with different metrics")
+          .hasMessageContaining("cosine")
           .hasMessageContaining("l2");
       // the recall report says so in every cell it cannot measure
-      List<RecallRow> rows = RecallEvaluator.evaluate(ds, queries, new RecallEvaluator.Options("vector", K, null,
-          null), RecallEvaluator.parseGrid(""));
+      List<RecallRow> rows =
+          RecallEvaluator.evaluate(
+              ds,
+              queries,
+              new RecallEvaluator.Options("vector", K, null, null),
+              RecallEvaluator.parseGrid(""));
       assertThat(rows.get(0).measured()).isFalse();
       assertThat(rows.get(0).note()).contains("different metrics");
     }
@@ -300,14 +371,24 @@ class RecallMetricTest {
   void badGridsFailBeforeAnythingRuns() {
     try (Dataset ds = Dataset.open(ourCosine.toString())) {
       RecallEvaluator.Options o = new RecallEvaluator.Options("vector", K, null, null);
-      assertThatThrownBy(() -> RecallEvaluator.evaluate(ds, queries, o, RecallEvaluator.parseGrid("nprobs=4")))
-          .isInstanceOf(InvalidQueryException.class).hasMessageContaining("unknown parameter \"nprobs\"");
-      assertThatThrownBy(() -> RecallEvaluator.evaluate(ds, queries, o, RecallEvaluator.parseGrid("k=5")))
-          .isInstanceOf(InvalidQueryException.class).hasMessageContaining("grid parameter \"k\"");
-      assertThatThrownBy(() -> RecallEvaluator.evaluate(ds, queries, o, RecallEvaluator.parseGrid("metric=manhattan")))
-          .isInstanceOf(dev.lancelot.engine.LancelotException.class).hasMessageContaining("manhattan");
-      assertThatThrownBy(() -> RecallEvaluator.evaluate(ds, new float[0][], o, RecallEvaluator.parseGrid("")))
-          .isInstanceOf(InvalidQueryException.class).hasMessageContaining("no query vectors");
+      assertThatThrownBy(
+              () -> RecallEvaluator.evaluate(ds, queries, o, RecallEvaluator.parseGrid("nprobs=4")))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("unknown parameter \"nprobs\"");
+      assertThatThrownBy(
+              () -> RecallEvaluator.evaluate(ds, queries, o, RecallEvaluator.parseGrid("k=5")))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("grid parameter \"k\"");
+      assertThatThrownBy(
+              () ->
+                  RecallEvaluator.evaluate(
+                      ds, queries, o, RecallEvaluator.parseGrid("metric=manhattan")))
+          .isInstanceOf(dev.lancelot.engine.LancelotException.class)
+          .hasMessageContaining("manhattan");
+      assertThatThrownBy(
+              () -> RecallEvaluator.evaluate(ds, new float[0][], o, RecallEvaluator.parseGrid("")))
+          .isInstanceOf(InvalidQueryException.class)
+          .hasMessageContaining("no query vectors");
     }
   }
 }

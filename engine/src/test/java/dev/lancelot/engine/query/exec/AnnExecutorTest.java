@@ -14,6 +14,8 @@ class AnnExecutorTest {
     assertThat(AnnExecutor.earlyPruning(sorted, 10)).isEqualTo(4);
     assertThat(AnnExecutor.earlyPruning(sorted, 11)).as("k > 10: factor 81").isEqualTo(7);
     assertThat(AnnExecutor.earlyPruning(new float[0], 10)).isZero();
-    assertThat(AnnExecutor.earlyPruning(new float[] {0f, 0f, 1f}, 10)).as("a zero best distance").isEqualTo(2);
+    assertThat(AnnExecutor.earlyPruning(new float[] {0f, 0f, 1f}, 10))
+        .as("a zero best distance")
+        .isEqualTo(2);
   }
 }

@@ -48,11 +48,13 @@ class FlatKnnDirectReadsTest {
 
   static BufferAllocator allocator;
   static ExecutorService pool;
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static String location;
 
-  /** The local file system under another scheme: Hadoop reads it as it reads HDFS or S3, not as local. */
+  /**
+   * The local file system under another scheme: Hadoop reads it as it reads HDFS or S3, not as
+   * local.
+   */
   public static final class OtherSchemeFileSystem extends RawLocalFileSystem {
     @Override
     public URI getUri() {
@@ -71,10 +73,12 @@ class FlatKnnDirectReadsTest {
     pool = Executors.newFixedThreadPool(3);
     location = dir.resolve("ds").toString();
     // two fragments; every 11th vector null; row 5 duplicated at every 1,000th row (ties across
-    // chunk, page and range boundaries); deletions in both fragments, one spanning the file boundary
+    // chunk, page and range boundaries); deletions in both fragments, one spanning the file
+    // boundary
     try (VectorSchemaRoot batch = StandardData.generate(allocator, 0, ROWS, DIM, 17)) {
       FixedSizeListVector vectors = (FixedSizeListVector) batch.getVector("vector");
-      org.apache.arrow.vector.Float4Vector values = (org.apache.arrow.vector.Float4Vector) vectors.getDataVector();
+      org.apache.arrow.vector.Float4Vector values =
+          (org.apache.arrow.vector.Float4Vector) vectors.getDataVector();
       for (int r = 0; r < ROWS; r++) {
         if (r % 11 == 4) {
           vectors.setNull(r);
@@ -85,8 +89,13 @@ class FlatKnnDirectReadsTest {
         }
       }
       try (ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
-           Dataset ds = Dataset.write(location, reader, WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(18_000))
-               .delete("id = 2000 OR (id >= 7000 AND id < 7400) OR (id >= 17990 AND id < 18020)")) {
+          Dataset ds =
+              Dataset.write(
+                      location,
+                      reader,
+                      WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(18_000))
+                  .delete(
+                      "id = 2000 OR (id >= 7000 AND id < 7400) OR (id >= 17990 AND id < 18020)")) {
         assertThat(ds.fragments()).hasSize(2);
       }
     }
@@ -119,9 +128,16 @@ class FlatKnnDirectReadsTest {
   static List<UnitResult> search(Dataset ds, String filter) {
     List<Long> fragments = ds.fragments().stream().map(f -> f.id()).toList();
     List<UnitResult> out = new ArrayList<>();
-    for (DistanceMetric metric : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
-      FlatUnit unit = new FlatUnit("flat-0", fragments, metric, 40, filter == null ? null : ds.bindFilter(filter),
-          "test");
+    for (DistanceMetric metric :
+        new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
+      FlatUnit unit =
+          new FlatUnit(
+              "flat-0",
+              fragments,
+              metric,
+              40,
+              filter == null ? null : ds.bindFilter(filter),
+              "test");
       out.add(FlatKnnExecutor.run(ds, unit, "vector", queries(), null, null));
       out.add(FlatKnnExecutor.run(ds, unit, "vector", queries(), null, null, pool, 3));
       out.add(FlatKnnExecutor.run(ds, unit, "vector", queries(), -50f, 1e9f, pool, 2));
@@ -132,18 +148,24 @@ class FlatKnnDirectReadsTest {
   static void assertSame(List<UnitResult> got, List<UnitResult> want, String what) {
     assertThat(got).hasSameSizeAs(want);
     for (int i = 0; i < want.size(); i++) {
-      assertThat(got.get(i).stats().rowsScanned()).as("%s, search %d", what, i)
+      assertThat(got.get(i).stats().rowsScanned())
+          .as("%s, search %d", what, i)
           .isEqualTo(want.get(i).stats().rowsScanned());
       for (int q = 0; q < queries().length; q++) {
         Candidates a = want.get(i).perQuery().get(q);
         Candidates b = got.get(i).perQuery().get(q);
-        assertThat(b.rowAddresses()).as("%s, search %d, query %d", what, i, q).containsExactly(a.rowAddresses());
+        assertThat(b.rowAddresses())
+            .as("%s, search %d, query %d", what, i, q)
+            .containsExactly(a.rowAddresses());
         assertThat(b.exact()).as("%s, search %d, query %d", what, i, q).containsExactly(a.exact());
       }
     }
   }
 
-  /** Whether every fragment's vectors are read directly (otherwise this test would compare the Arrow scan with itself). */
+  /**
+   * Whether every fragment's vectors are read directly (otherwise this test would compare the Arrow
+   * scan with itself).
+   */
   static boolean allDirect(Dataset ds) {
     for (DataFragment f : ds.snapshot().fragments()) {
       try (FragmentReader r = ds.openFragment(f)) {
@@ -169,14 +191,27 @@ class FlatKnnDirectReadsTest {
           for (long a : c.rowAddresses()) {
             long offset = RowAddress.offset(a) + (RowAddress.fragment(a) == 0 ? 0 : 18_000);
             assertThat(offset % 11).as("null vectors never match").isNotEqualTo(4);
-            assertThat(offset == 2000 || offset >= 7000 && offset < 7400 || offset >= 17990 && offset < 18020)
-                .as("deleted rows never match").isFalse();
+            assertThat(
+                    offset == 2000
+                        || offset >= 7000 && offset < 7400
+                        || offset >= 17990 && offset < 18020)
+                .as("deleted rows never match")
+                .isFalse();
           }
         }
       }
-      UnitResult ties = FlatKnnExecutor.run(ds, new FlatUnit("flat-0", List.of(0L, 1L), DistanceMetric.L2, 4, null,
-          "test"), "vector", new float[][] {vectorOfRow5(ds)}, null, null, pool, 3);
-      // row 5 and its copies at 0, 1000, 3000 (2000 is deleted) all at distance 0: smallest addresses win
+      UnitResult ties =
+          FlatKnnExecutor.run(
+              ds,
+              new FlatUnit("flat-0", List.of(0L, 1L), DistanceMetric.L2, 4, null, "test"),
+              "vector",
+              new float[][] {vectorOfRow5(ds)},
+              null,
+              null,
+              pool,
+              3);
+      // row 5 and its copies at 0, 1000, 3000 (2000 is deleted) all at distance 0: smallest
+      // addresses win
       assertThat(ties.perQuery().get(0).rowAddresses()).containsExactly(0L, 5L, 1000L, 3000L);
     }
   }
@@ -210,7 +245,8 @@ class FlatKnnDirectReadsTest {
     try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(off))) {
       assertSame(search(ds, null), want, "positioned reads");
     }
-    try (Dataset ds = Dataset.open(SCHEME + ":" + location, OpenOptions.defaults().withHadoopConf(conf()))) {
+    try (Dataset ds =
+        Dataset.open(SCHEME + ":" + location, OpenOptions.defaults().withHadoopConf(conf()))) {
       assertThat(ds.location()).startsWith(SCHEME + ":");
       assertThat(allDirect(ds)).isTrue();
       assertSame(search(ds, null), want, "non-local file system");

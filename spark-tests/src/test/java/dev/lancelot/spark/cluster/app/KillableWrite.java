@@ -7,9 +7,9 @@ import org.apache.spark.api.java.function.MapPartitionsFunction;
 
 /**
  * Ids for a write that an executor can be killed in the middle of: the first attempt of every task
- * passes {@code pause} ids on (so the write task has rows in hand and files open), writes the marker
- * {@code paused-<partition>-<pid>} and waits for the marker {@code release}, which the test writes
- * after killing one of the executors. Later attempts do not wait.
+ * passes {@code pause} ids on (so the write task has rows in hand and files open), writes the
+ * marker {@code paused-<partition>-<pid>} and waits for the marker {@code release}, which the test
+ * writes after killing one of the executors. Later attempts do not wait.
  */
 final class KillableWrite implements MapPartitionsFunction<Long, Long> {
   private static final long serialVersionUID = 1L;
@@ -35,9 +35,11 @@ final class KillableWrite implements MapPartitionsFunction<Long, Long> {
       @Override
       public Long next() {
         if (passed++ == pause && task.attemptNumber() == 0) {
-          Markers.touch(markers, "paused-" + task.partitionId() + "-" + ProcessHandle.current().pid(), "");
+          Markers.touch(
+              markers, "paused-" + task.partitionId() + "-" + ProcessHandle.current().pid(), "");
           if (!Markers.await(markers, "release", Duration.ofMinutes(3))) {
-            throw new IllegalStateException("The test did not release the paused write within 3 minutes");
+            throw new IllegalStateException(
+                "The test did not release the paused write within 3 minutes");
           }
         }
         return ids.next();

@@ -7,7 +7,10 @@ import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
 
-/** Counts what a fault test must have provoked: speculative attempts, failed attempts, lost executors. */
+/**
+ * Counts what a fault test must have provoked: speculative attempts, failed attempts, lost
+ * executors.
+ */
 final class TaskCounts extends SparkListener {
   final AtomicInteger speculativeAttempts = new AtomicInteger();
   final AtomicInteger failedAttempts = new AtomicInteger();

@@ -29,13 +29,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * </pre>
  *
  * <p>Rows deleted before the build are absent; NULL values are indexed. The manifest records the
- * segment with {@code index_details} = {@code /lance.table.BTreeIndexDetails} (empty),
- * {@code index_version} 0 and {@code files} = [page_lookup.lance, page_data.lance] with their
- * sizes. A segment built by Lance 7 for some fragments only (a distributed build, committed with
- * {@code commit_existing_index_segments}) names its files {@code part_<first fragment << 32>_page_lookup.lance}
- * and {@code part_<...>_page_data.lance}, same layout; the manifest's {@code files} say which.
- * {@code range_partitioned = "true"} marks a newer layout spreading one segment over several page
- * files, which this engine refuses.
+ * segment with {@code index_details} = {@code /lance.table.BTreeIndexDetails} (empty), {@code
+ * index_version} 0 and {@code files} = [page_lookup.lance, page_data.lance] with their sizes. A
+ * segment built by Lance 7 for some fragments only (a distributed build, committed with {@code
+ * commit_existing_index_segments}) names its files {@code part_<first fragment <<
+ * 32>_page_lookup.lance} and {@code part_<...>_page_data.lance}, same layout; the manifest's {@code
+ * files} say which. {@code range_partitioned = "true"} marks a newer layout spreading one segment
+ * over several page files, which this engine refuses.
  */
 public final class BTreeFiles {
   public static final String LOOKUP_FILE = "page_lookup.lance";
@@ -70,27 +70,36 @@ public final class BTreeFiles {
       return new String[] {LOOKUP_FILE, PAGES_FILE};
     }
     if (lookups.size() != 1 || pages.size() != 1) {
-      throw new dev.lancelot.engine.index.scalar.ScalarIndexException("Cannot read BTree index \"" + indexName
-          + "\" in " + directory + ": the manifest lists page lookup files " + lookups + " and page files " + pages
-          + ", not one of each (an unmerged distributed build?). Rebuild the index, or merge it with Lance.");
+      throw new dev.lancelot.engine.index.scalar.ScalarIndexException(
+          "Cannot read BTree index \""
+              + indexName
+              + "\" in "
+              + directory
+              + ": the manifest lists page lookup files "
+              + lookups
+              + " and page files "
+              + pages
+              + ", not one of each (an unmerged distributed build?). Rebuild the index, or merge it with Lance.");
     }
     return new String[] {lookups.get(0), pages.get(0)};
   }
 
   /** Schema of page_lookup.lance for values of {@code valueType}, with its metadata. */
   public static Schema lookupSchema(ArrowType valueType, int batchSize) {
-    return new Schema(List.of(
-        new Field(MIN, FieldType.nullable(valueType), null),
-        new Field(MAX, FieldType.nullable(valueType), null),
-        new Field(NULL_COUNT, FieldType.notNullable(UINT32), null),
-        new Field(PAGE_IDX, FieldType.notNullable(UINT32), null)),
+    return new Schema(
+        List.of(
+            new Field(MIN, FieldType.nullable(valueType), null),
+            new Field(MAX, FieldType.nullable(valueType), null),
+            new Field(NULL_COUNT, FieldType.notNullable(UINT32), null),
+            new Field(PAGE_IDX, FieldType.notNullable(UINT32), null)),
         Map.of(BATCH_SIZE_KEY, Integer.toString(batchSize), RANGE_PARTITIONED_KEY, "false"));
   }
 
   /** Schema of page_data.lance for values of {@code valueType}. */
   public static Schema pagesSchema(ArrowType valueType) {
-    return new Schema(List.of(
-        new Field(VALUES, FieldType.nullable(valueType), null),
-        new Field(IDS, FieldType.notNullable(UINT64), null)));
+    return new Schema(
+        List.of(
+            new Field(VALUES, FieldType.nullable(valueType), null),
+            new Field(IDS, FieldType.notNullable(UINT64), null)));
   }
 }

@@ -32,17 +32,23 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public final class BTreeSegmentReader implements AutoCloseable {
   /** Pages read per request to page_data.lance (bounds the memory of one read). */
   private static final int PAGES_PER_READ = 32;
+
   /** Segments kept open by {@link #cached} (index files never change once written). */
   private static final int CACHE_CAPACITY = 16;
-  /** Decoded pages each cached reader keeps (a page holds one lookup batch of values and row ids). */
+
+  /**
+   * Decoded pages each cached reader keeps (a page holds one lookup batch of values and row ids).
+   */
   private static final int PAGE_CACHE_CAPACITY = 64;
+
   private static final BufferAllocator CACHE_ALLOCATOR = new RootAllocator();
-  private static final Map<String, BTreeSegmentReader> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, BTreeSegmentReader> eldest) {
-      return size() > CACHE_CAPACITY;
-    }
-  };
+  private static final Map<String, BTreeSegmentReader> CACHE =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, BTreeSegmentReader> eldest) {
+          return size() > CACHE_CAPACITY;
+        }
+      };
 
   private final String indexName;
   private final ColumnKind kind;
@@ -53,31 +59,46 @@ public final class BTreeSegmentReader implements AutoCloseable {
   private final BufferAllocator allocator;
   private final String lookupName;
   private final String pagesName;
+
   /** The manifest listing the segment (named in errors), or null. */
   private final String listedIn;
+
   private final PageLookup lookup;
   private InputFile pagesFile;
   private LanceFileReader pagesReader;
+
   /** Decoded pages by page number; null for readers that are not shared. */
   private final Map<Integer, PageValues> pageCache;
 
-  private BTreeSegmentReader(String indexName, ColumnKind kind, ArrowType valueType, FileIO io, String directory,
-      List<IndexFile> files, BufferAllocator allocator, boolean cachePages, String listedIn) {
+  private BTreeSegmentReader(
+      String indexName,
+      ColumnKind kind,
+      ArrowType valueType,
+      FileIO io,
+      String directory,
+      List<IndexFile> files,
+      BufferAllocator allocator,
+      boolean cachePages,
+      String listedIn) {
     this.indexName = indexName;
     this.listedIn = listedIn;
-    this.pageCache = !cachePages ? null : new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Integer, PageValues> eldest) {
-        return size() > PAGE_CACHE_CAPACITY;
-      }
-    };
+    this.pageCache =
+        !cachePages
+            ? null
+            : new LinkedHashMap<>(16, 0.75f, true) {
+              @Override
+              protected boolean removeEldestEntry(Map.Entry<Integer, PageValues> eldest) {
+                return size() > PAGE_CACHE_CAPACITY;
+              }
+            };
     this.kind = kind;
     this.valueType = valueType;
     this.io = io;
     this.directory = directory;
     this.files = files;
     this.allocator = allocator;
-    String[] names = BTreeFiles.fileNames(files.stream().map(IndexFile::getPath).toList(), indexName, directory);
+    String[] names =
+        BTreeFiles.fileNames(files.stream().map(IndexFile::getPath).toList(), indexName, directory);
     this.lookupName = names[0];
     this.pagesName = names[1];
     try (InputFile in = openFile(lookupName)) {
@@ -91,23 +112,44 @@ public final class BTreeSegmentReader implements AutoCloseable {
    * Opens the segment stored under {@code directory} (the segment's {@code _indices/<uuid>}
    * location) of an index on {@code column}.
    */
-  public static BTreeSegmentReader open(FileIO io, String directory, IndexSegment segment, LanceField column,
+  public static BTreeSegmentReader open(
+      FileIO io,
+      String directory,
+      IndexSegment segment,
+      LanceField column,
       BufferAllocator allocator) {
     try {
-      return new BTreeSegmentReader(segment.name(), kindOf(segment, column), column.arrowType(), io, directory,
-          segment.proto().getFilesList(), allocator, false, segment.listedIn());
+      return new BTreeSegmentReader(
+          segment.name(),
+          kindOf(segment, column),
+          column.arrowType(),
+          io,
+          directory,
+          segment.proto().getFilesList(),
+          allocator,
+          false,
+          segment.listedIn());
     } catch (dev.lancelot.engine.LancelotException e) {
       throw segment.inContext(e);
     }
   }
 
-  /** The value kind of the indexed column, refused with an explanation when this engine cannot read it. */
+  /**
+   * The value kind of the indexed column, refused with an explanation when this engine cannot read
+   * it.
+   */
   private static ColumnKind kindOf(IndexSegment segment, LanceField column) {
     ColumnKind kind = ColumnKind.of(column.arrowType());
     if (!ValueCodec.supports(kind)) {
-      throw new ScalarIndexException("Cannot read BTree index \"" + segment.name() + "\": its column "
-          + column.name() + " has type " + column.logicalType() + ", which this engine does not index. Drop the "
-          + "index or query without it.");
+      throw new ScalarIndexException(
+          "Cannot read BTree index \""
+              + segment.name()
+              + "\": its column "
+              + column.name()
+              + " has type "
+              + column.logicalType()
+              + ", which this engine does not index. Drop the "
+              + "index or query without it.");
     }
     return kind;
   }
@@ -117,7 +159,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
    * directory: its page lookup is read once, and up to {@value #PAGE_CACHE_CAPACITY} decoded pages
    * are kept, so repeated prefilters do not reread the index. Callers must not close it.
    */
-  public static BTreeSegmentReader cached(FileIO io, String directory, IndexSegment segment, LanceField column) {
+  public static BTreeSegmentReader cached(
+      FileIO io, String directory, IndexSegment segment, LanceField column) {
     String key = directory + "#" + segment.uuid() + "#" + column.arrowType();
     synchronized (CACHE) {
       BTreeSegmentReader r = CACHE.get(key);
@@ -127,8 +170,17 @@ public final class BTreeSegmentReader implements AutoCloseable {
     }
     BTreeSegmentReader fresh;
     try {
-      fresh = new BTreeSegmentReader(segment.name(), kindOf(segment, column), column.arrowType(), io, directory,
-          segment.proto().getFilesList(), CACHE_ALLOCATOR, true, segment.listedIn());
+      fresh =
+          new BTreeSegmentReader(
+              segment.name(),
+              kindOf(segment, column),
+              column.arrowType(),
+              io,
+              directory,
+              segment.proto().getFilesList(),
+              CACHE_ALLOCATOR,
+              true,
+              segment.listedIn());
     } catch (dev.lancelot.engine.LancelotException e) {
       throw segment.inContext(e);
     }
@@ -185,7 +237,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
       }
     }
     for (int from = 0; from < pageList.size(); from += PAGES_PER_READ) {
-      List<Integer> chunk = pageList.subList(from, Math.min(pageList.size(), from + PAGES_PER_READ));
+      List<Integer> chunk =
+          pageList.subList(from, Math.min(pageList.size(), from + PAGES_PER_READ));
       List<PageValues> values = readPages(chunk);
       for (int j = 0; j < chunk.size(); j++) {
         if (pageCache != null) {
@@ -197,7 +250,11 @@ public final class BTreeSegmentReader implements AutoCloseable {
     return new Answer(out, needed.size());
   }
 
-  private static void apply(List<Condition> conditions, List<BitSet> pagesOf, int page, PageValues values,
+  private static void apply(
+      List<Condition> conditions,
+      List<BitSet> pagesOf,
+      int page,
+      PageValues values,
       List<FragmentRows> out) {
     for (int i = 0; i < conditions.size(); i++) {
       if (pagesOf.get(i).get(page)) {
@@ -228,8 +285,16 @@ public final class BTreeSegmentReader implements AutoCloseable {
     for (int i = 0; i < pages.size(); i++) {
       starts[i] = (long) pages.get(i) * batch;
       if (starts[i] >= total) {
-        throw corrupt("the page lookup lists page " + pages.get(i) + " but the page file has only " + total
-            + " rows (" + batch + " per page)", null, lookupName);
+        throw corrupt(
+            "the page lookup lists page "
+                + pages.get(i)
+                + " but the page file has only "
+                + total
+                + " rows ("
+                + batch
+                + " per page)",
+            null,
+            lookupName);
       }
       counts[i] = (int) Math.min(batch, total - starts[i]);
       rows += counts[i];
@@ -242,7 +307,8 @@ public final class BTreeSegmentReader implements AutoCloseable {
       }
     }
     PageValues all;
-    try (VectorSchemaRoot root = reader.take(FileProjection.all(reader.schema()), take, allocator)) {
+    try (VectorSchemaRoot root =
+        reader.take(FileProjection.all(reader.schema()), take, allocator)) {
       all = PageValues.decode(root.getVector(0), root.getVector(1), kind, rows);
     } catch (LanceFileException e) {
       throw corrupt("its pages cannot be decoded (" + e.getMessage() + ")", e, pagesName);
@@ -263,14 +329,28 @@ public final class BTreeSegmentReader implements AutoCloseable {
   /** A page must agree with its lookup entry: same NULL count, every value within [min, max]. */
   private void check(PageValues page, PageEntry entry) {
     if (page.nullCount() != entry.nullCount()) {
-      throw corrupt("page " + entry.page() + " holds " + page.nullCount() + " NULL values but page_lookup.lance says "
-          + entry.nullCount(), null, pagesName);
+      throw corrupt(
+          "page "
+              + entry.page()
+              + " holds "
+              + page.nullCount()
+              + " NULL values but page_lookup.lance says "
+              + entry.nullCount(),
+          null,
+          pagesName);
     }
     Condition bounds = entry.hasValues() ? boundsOf(entry, page.hasKeys()) : null;
     for (int r = 0; r < page.rows(); r++) {
       if (!page.isNull(r) && (bounds == null || !bounds.test(page, r))) {
-        throw corrupt("page " + entry.page() + " row " + r + " holds a value outside the page's [min, max] in "
-            + "page_lookup.lance", null, pagesName);
+        throw corrupt(
+            "page "
+                + entry.page()
+                + " row "
+                + r
+                + " holds a value outside the page's [min, max] in "
+                + "page_lookup.lance",
+            null,
+            pagesName);
       }
     }
   }
@@ -295,7 +375,9 @@ public final class BTreeSegmentReader implements AutoCloseable {
       if (!names.equals(List.of(BTreeFiles.VALUES, BTreeFiles.IDS))
           || !fields.get(0).arrowType().equals(valueType)
           || !fields.get(1).arrowType().equals(new ArrowType.Int(64, false))) {
-        throw corrupt("its columns are " + fields + ", expected [values: " + valueType + ", ids: uint64]", null,
+        throw corrupt(
+            "its columns are " + fields + ", expected [values: " + valueType + ", ids: uint64]",
+            null,
             pagesName);
       }
       pagesFile = file;
@@ -330,8 +412,11 @@ public final class BTreeSegmentReader implements AutoCloseable {
   }
 
   private ScalarIndexException corrupt(String reason, Throwable cause, String file) {
-    return ScalarIndexException.corrupt(indexName, directory + "/" + file,
-        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")", cause);
+    return ScalarIndexException.corrupt(
+        indexName,
+        directory + "/" + file,
+        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")",
+        cause);
   }
 
   @Override
@@ -345,7 +430,16 @@ public final class BTreeSegmentReader implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "BTreeSegmentReader[" + indexName + ", " + directory + ", pages=" + lookup.pages().size() + ", kind="
-        + kind + ", " + Arrays.asList(files.stream().map(IndexFile::getPath).toArray()) + "]";
+    return "BTreeSegmentReader["
+        + indexName
+        + ", "
+        + directory
+        + ", pages="
+        + lookup.pages().size()
+        + ", kind="
+        + kind
+        + ", "
+        + Arrays.asList(files.stream().map(IndexFile::getPath).toArray())
+        + "]";
   }
 }

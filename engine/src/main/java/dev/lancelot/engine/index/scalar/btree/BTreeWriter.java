@@ -29,7 +29,12 @@ public final class BTreeWriter {
   public record Written(long rows, int pages, long nullCount, long lookupBytes, long pagesBytes) {}
 
   /** Writes both files under {@code directory} (which must not hold them yet). */
-  public static Written write(FileIO io, String directory, ArrowType valueType, IndexColumnData data, int batchSize,
+  public static Written write(
+      FileIO io,
+      String directory,
+      ArrowType valueType,
+      IndexColumnData data,
+      int batchSize,
       BufferAllocator allocator) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size must be positive, got " + batchSize);
@@ -37,15 +42,20 @@ public final class BTreeWriter {
     int[] order = data.sortedOrder();
     Schema pagesSchema = BTreeFiles.pagesSchema(valueType);
     Field valueField = pagesSchema.getFields().get(0);
-    List<int[]> bounds = new ArrayList<>(); // per page: first row, last row (positions in data), nulls
+    List<int[]> bounds =
+        new ArrayList<>(); // per page: first row, last row (positions in data), nulls
     WriteSummary pages;
-    try (LanceFileWriter writer = LanceFileWriter.create(io.create(directory + "/" + BTreeFiles.PAGES_FILE),
-        LanceSchema.fromArrow(pagesSchema), WriterOptions.defaults())) {
+    try (LanceFileWriter writer =
+        LanceFileWriter.create(
+            io.create(directory + "/" + BTreeFiles.PAGES_FILE),
+            LanceSchema.fromArrow(pagesSchema),
+            WriterOptions.defaults())) {
       for (int from = 0; from < order.length; from += batchSize) {
         int to = Math.min(order.length, from + batchSize);
         int nulls = 0;
-        try (ValueCodec.VectorBuilder values = new ValueCodec.VectorBuilder(valueField, data.kind(), to - from,
-            allocator); UInt8Vector ids = new UInt8Vector(BTreeFiles.IDS, allocator)) {
+        try (ValueCodec.VectorBuilder values =
+                new ValueCodec.VectorBuilder(valueField, data.kind(), to - from, allocator);
+            UInt8Vector ids = new UInt8Vector(BTreeFiles.IDS, allocator)) {
           ids.allocateNew(to - from);
           for (int i = from; i < to; i++) {
             int row = order[i];
@@ -68,18 +78,27 @@ public final class BTreeWriter {
     return new Written(order.length, bounds.size(), nullCount, lookupBytes, pages.fileSizeBytes());
   }
 
-  private static long writeLookup(FileIO io, String directory, ArrowType valueType, IndexColumnData data,
-      List<int[]> bounds, int batchSize, BufferAllocator allocator) {
+  private static long writeLookup(
+      FileIO io,
+      String directory,
+      ArrowType valueType,
+      IndexColumnData data,
+      List<int[]> bounds,
+      int batchSize,
+      BufferAllocator allocator) {
     Schema schema = BTreeFiles.lookupSchema(valueType, batchSize);
     int n = bounds.size();
-    try (ValueCodec.VectorBuilder min = new ValueCodec.VectorBuilder(schema.getFields().get(0), data.kind(), n,
-             allocator);
-         ValueCodec.VectorBuilder max = new ValueCodec.VectorBuilder(schema.getFields().get(1), data.kind(), n,
-             allocator);
-         UInt4Vector nullCounts = new UInt4Vector(BTreeFiles.NULL_COUNT, allocator);
-         UInt4Vector pageIdx = new UInt4Vector(BTreeFiles.PAGE_IDX, allocator);
-         LanceFileWriter writer = LanceFileWriter.create(io.create(directory + "/" + BTreeFiles.LOOKUP_FILE),
-             LanceSchema.fromArrow(schema), WriterOptions.defaults())) {
+    try (ValueCodec.VectorBuilder min =
+            new ValueCodec.VectorBuilder(schema.getFields().get(0), data.kind(), n, allocator);
+        ValueCodec.VectorBuilder max =
+            new ValueCodec.VectorBuilder(schema.getFields().get(1), data.kind(), n, allocator);
+        UInt4Vector nullCounts = new UInt4Vector(BTreeFiles.NULL_COUNT, allocator);
+        UInt4Vector pageIdx = new UInt4Vector(BTreeFiles.PAGE_IDX, allocator);
+        LanceFileWriter writer =
+            LanceFileWriter.create(
+                io.create(directory + "/" + BTreeFiles.LOOKUP_FILE),
+                LanceSchema.fromArrow(schema),
+                WriterOptions.defaults())) {
       nullCounts.allocateNew(Math.max(1, n));
       pageIdx.allocateNew(Math.max(1, n));
       for (int p = 0; p < n; p++) {
@@ -106,7 +125,8 @@ public final class BTreeWriter {
     }
   }
 
-  private static void set(ValueCodec.VectorBuilder target, int slot, IndexColumnData data, int row) {
+  private static void set(
+      ValueCodec.VectorBuilder target, int slot, IndexColumnData data, int row) {
     if (data.keyed()) {
       target.setKey(slot, data.key(row));
     } else {

@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * A test on the values of one indexed column that a BTree answers exactly: the rows it selects
- * (TRUE rows in SQL's three-valued logic). Value tests never select NULL values. Each condition
- * can rule out whole pages from their lookup entry ({@link #mayMatch}) and tests single rows
- * ({@link #test}). Keys and bytes are compared as {@link ValueCodec} describes.
+ * (TRUE rows in SQL's three-valued logic). Value tests never select NULL values. Each condition can
+ * rule out whole pages from their lookup entry ({@link #mayMatch}) and tests single rows ({@link
+ * #test}). Keys and bytes are compared as {@link ValueCodec} describes.
  */
 public sealed interface Condition {
   /** False only if no row of the page can satisfy the condition. */
@@ -79,8 +79,13 @@ public sealed interface Condition {
 
     @Override
     public String describe() {
-      return "(" + String.join(" or ", terms.stream()
-          .map(c -> c instanceof AllOf ? "(" + c.describe() + ")" : c.describe()).toList()) + ")";
+      return "("
+          + String.join(
+              " or ",
+              terms.stream()
+                  .map(c -> c instanceof AllOf ? "(" + c.describe() + ")" : c.describe())
+                  .toList())
+          + ")";
     }
   }
 
@@ -184,8 +189,11 @@ public sealed interface Condition {
 
     @Override
     public String describe() {
-      return (outside ? "key not in {" : "key in {") + Arrays.stream(keys).mapToObj(Long::toString)
-          .collect(java.util.stream.Collectors.joining(", ")) + "}";
+      return (outside ? "key not in {" : "key in {")
+          + Arrays.stream(keys)
+              .mapToObj(Long::toString)
+              .collect(java.util.stream.Collectors.joining(", "))
+          + "}";
     }
 
     @Override
@@ -226,8 +234,10 @@ public sealed interface Condition {
         boolean lowInside = low == null ? lo == null : inside(low);
         return !lowInside || !inside(high);
       }
-      boolean highReachesLo = lo == null || cmp(high, lo) > 0 || (loInclusive && cmp(high, lo) == 0);
-      boolean lowBelowHi = hi == null || low == null || cmp(low, hi) < 0 || (hiInclusive && cmp(low, hi) == 0);
+      boolean highReachesLo =
+          lo == null || cmp(high, lo) > 0 || (loInclusive && cmp(high, lo) == 0);
+      boolean lowBelowHi =
+          hi == null || low == null || cmp(low, hi) < 0 || (hiInclusive && cmp(low, hi) == 0);
       return highReachesLo && lowBelowHi;
     }
 
@@ -252,14 +262,22 @@ public sealed interface Condition {
 
     @Override
     public String describe() {
-      return (outside ? "bytes not in " : "bytes in ") + (loInclusive ? "[" : "(") + text(lo) + ", " + text(hi)
+      return (outside ? "bytes not in " : "bytes in ")
+          + (loInclusive ? "[" : "(")
+          + text(lo)
+          + ", "
+          + text(hi)
           + (hiInclusive ? "]" : ")");
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof BytesRange b && b.loInclusive == loInclusive && b.hiInclusive == hiInclusive
-          && b.outside == outside && Arrays.equals(b.lo, lo) && Arrays.equals(b.hi, hi);
+      return o instanceof BytesRange b
+          && b.loInclusive == loInclusive
+          && b.hiInclusive == hiInclusive
+          && b.outside == outside
+          && Arrays.equals(b.lo, lo)
+          && Arrays.equals(b.hi, hi);
     }
 
     @Override
@@ -273,10 +291,13 @@ public sealed interface Condition {
     }
   }
 
-  /** Non-NULL byte strings equal to one of {@code values}, or with {@code outside} to none of them. */
+  /**
+   * Non-NULL byte strings equal to one of {@code values}, or with {@code outside} to none of them.
+   */
   record BytesSet(List<byte[]> values, boolean outside) implements Condition {
     public BytesSet {
-      byte[][] sorted = values.stream().map(byte[]::clone).sorted(Arrays::compareUnsigned).toArray(byte[][]::new);
+      byte[][] sorted =
+          values.stream().map(byte[]::clone).sorted(Arrays::compareUnsigned).toArray(byte[][]::new);
       values = List.of(sorted);
       if (values.isEmpty()) {
         throw new IllegalArgumentException("a set of byte strings needs at least one value");
@@ -325,8 +346,9 @@ public sealed interface Condition {
 
     @Override
     public String describe() {
-      return (outside ? "bytes not in {" : "bytes in {") + values.stream().map(Condition::text)
-          .collect(java.util.stream.Collectors.joining(", ")) + "}";
+      return (outside ? "bytes not in {" : "bytes in {")
+          + values.stream().map(Condition::text).collect(java.util.stream.Collectors.joining(", "))
+          + "}";
     }
 
     @Override

@@ -13,7 +13,8 @@ import org.roaringbitmap.RoaringBitmap;
  * leave their inputs unchanged.
  */
 public final class FragmentRows {
-  private final TreeMap<Integer, RoaringBitmap> byFragment = new TreeMap<>(Integer::compareUnsigned);
+  private final TreeMap<Integer, RoaringBitmap> byFragment =
+      new TreeMap<>(Integer::compareUnsigned);
   private int lastFragment;
   private RoaringBitmap last;
 

@@ -42,7 +42,10 @@ public final class IndexColumnData {
     return size;
   }
 
-  /** Appends the first {@code rows} values of {@code values} with their addresses ({@code _rowaddr}, uint64). */
+  /**
+   * Appends the first {@code rows} values of {@code values} with their addresses ({@code _rowaddr},
+   * uint64).
+   */
   public void append(FieldVector values, FieldVector rowAddresses, int rows) {
     ensure(size + rows);
     boolean[] n = ValueCodec.nulls(values, rows);
@@ -137,7 +140,8 @@ public final class IndexColumnData {
     if (capacity <= nulls.length) {
       return;
     }
-    int next = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(capacity, (long) nulls.length * 3 / 2));
+    int next =
+        (int) Math.min(Integer.MAX_VALUE - 8, Math.max(capacity, (long) nulls.length * 3 / 2));
     if (next < capacity) {
       throw new IllegalStateException("cannot hold " + capacity + " rows in one build");
     }

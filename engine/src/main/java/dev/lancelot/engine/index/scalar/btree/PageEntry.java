@@ -6,8 +6,15 @@ package dev.lancelot.engine.index.scalar.btree;
  * NULL {@code max} means the page holds only NULLs. Values are keys or bytes as {@link ValueCodec}
  * says for the column kind (the unused form is 0 / null).
  */
-public record PageEntry(int page, int nullCount, boolean minNull, boolean maxNull, long minKey, long maxKey,
-    byte[] minBytes, byte[] maxBytes) {
+public record PageEntry(
+    int page,
+    int nullCount,
+    boolean minNull,
+    boolean maxNull,
+    long minKey,
+    long maxKey,
+    byte[] minBytes,
+    byte[] maxBytes) {
 
   /** Whether the page holds at least one non-NULL value. */
   public boolean hasValues() {

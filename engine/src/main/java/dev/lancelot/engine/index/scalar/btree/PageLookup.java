@@ -18,7 +18,10 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
-/** The page lookup of one BTree segment ({@link BTreeFiles}): one {@link PageEntry} per page. Immutable. */
+/**
+ * The page lookup of one BTree segment ({@link BTreeFiles}): one {@link PageEntry} per page.
+ * Immutable.
+ */
 public final class PageLookup {
   private final List<PageEntry> pages;
   private final Map<Integer, PageEntry> byPage = new HashMap<>();
@@ -62,7 +65,11 @@ public final class PageLookup {
    * Reads page_lookup.lance, checking its schema against the indexed column's type and refusing
    * layouts this engine does not know.
    */
-  static PageLookup read(InputFile file, String indexName, ColumnKind kind, ArrowType columnType,
+  static PageLookup read(
+      InputFile file,
+      String indexName,
+      ColumnKind kind,
+      ArrowType columnType,
       BufferAllocator allocator) {
     try {
       LanceFileReader reader = LanceFileReader.open(file);
@@ -71,8 +78,13 @@ public final class PageLookup {
       List<PageEntry> entries = new ArrayList<>();
       long rows = reader.numRows();
       if (rows > 0) {
-        try (LanceBatchReader batches = reader.read(FileProjection.all(reader.schema()), 0, rows,
-            (int) Math.min(rows, 1 << 16), allocator)) {
+        try (LanceBatchReader batches =
+            reader.read(
+                FileProjection.all(reader.schema()),
+                0,
+                rows,
+                (int) Math.min(rows, 1 << 16),
+                allocator)) {
           while (batches.loadNextBatch()) {
             decode(batches.getVectorSchemaRoot(), kind, entries, file.location(), indexName);
           }
@@ -81,32 +93,47 @@ public final class PageLookup {
       java.util.Set<Integer> seen = new java.util.HashSet<>();
       for (PageEntry e : entries) {
         if (!seen.add(e.page())) {
-          throw ScalarIndexException.corrupt(indexName, file.location(), "page " + e.page() + " is listed twice",
-              null);
+          throw ScalarIndexException.corrupt(
+              indexName, file.location(), "page " + e.page() + " is listed twice", null);
         }
       }
       return new PageLookup(entries, batchSize);
     } catch (LanceFileException | IOException e) {
-      throw ScalarIndexException.corrupt(indexName, file.location(), "it is not a readable Lance file ("
-          + e.getMessage() + ")", e);
+      throw ScalarIndexException.corrupt(
+          indexName,
+          file.location(),
+          "it is not a readable Lance file (" + e.getMessage() + ")",
+          e);
     }
   }
 
-  private static void checkSchema(LanceFileReader reader, String location, String indexName, ArrowType columnType) {
+  private static void checkSchema(
+      LanceFileReader reader, String location, String indexName, ArrowType columnType) {
     List<LanceField> fields = reader.schema().fields();
     List<String> names = fields.stream().map(LanceField::name).toList();
-    if (!names.equals(List.of(BTreeFiles.MIN, BTreeFiles.MAX, BTreeFiles.NULL_COUNT, BTreeFiles.PAGE_IDX))) {
-      throw ScalarIndexException.corrupt(indexName, location, "its columns are " + names
-          + ", expected [min, max, null_count, page_idx]", null);
+    if (!names.equals(
+        List.of(BTreeFiles.MIN, BTreeFiles.MAX, BTreeFiles.NULL_COUNT, BTreeFiles.PAGE_IDX))) {
+      throw ScalarIndexException.corrupt(
+          indexName,
+          location,
+          "its columns are " + names + ", expected [min, max, null_count, page_idx]",
+          null);
     }
     ArrowType uint32 = new ArrowType.Int(32, false);
     for (int i = 0; i < 4; i++) {
       ArrowType actual = fields.get(i).arrowType();
       ArrowType expected = i < 2 ? columnType : uint32;
       if (!actual.equals(expected)) {
-        throw ScalarIndexException.corrupt(indexName, location, "column " + names.get(i) + " has type "
-            + fields.get(i).logicalType() + " but " + (i < 2 ? "the indexed column has type " + expected
-            : "uint32 is expected"), null);
+        throw ScalarIndexException.corrupt(
+            indexName,
+            location,
+            "column "
+                + names.get(i)
+                + " has type "
+                + fields.get(i).logicalType()
+                + " but "
+                + (i < 2 ? "the indexed column has type " + expected : "uint32 is expected"),
+            null);
       }
     }
   }
@@ -114,9 +141,16 @@ public final class PageLookup {
   private static int batchSize(Map<String, String> metadata, String location, String indexName) {
     String partitioned = metadata.get(BTreeFiles.RANGE_PARTITIONED_KEY);
     if (partitioned != null && !partitioned.equals("false")) {
-      throw new ScalarIndexException("Cannot read BTree index \"" + indexName + "\" from " + location
-          + ": it uses the range-partitioned layout (" + BTreeFiles.RANGE_PARTITIONED_KEY + "=" + partitioned
-          + "), which this engine does not read. Rebuild the index without range partitions.");
+      throw new ScalarIndexException(
+          "Cannot read BTree index \""
+              + indexName
+              + "\" from "
+              + location
+              + ": it uses the range-partitioned layout ("
+              + BTreeFiles.RANGE_PARTITIONED_KEY
+              + "="
+              + partitioned
+              + "), which this engine does not read. Rebuild the index without range partitions.");
     }
     String value = metadata.get(BTreeFiles.BATCH_SIZE_KEY);
     if (value == null) {
@@ -130,11 +164,18 @@ public final class PageLookup {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw ScalarIndexException.corrupt(indexName, location, "its batch_size metadata is \"" + value
-        + "\", not a positive number of rows", null);
+    throw ScalarIndexException.corrupt(
+        indexName,
+        location,
+        "its batch_size metadata is \"" + value + "\", not a positive number of rows",
+        null);
   }
 
-  private static void decode(VectorSchemaRoot root, ColumnKind kind, List<PageEntry> out, String location,
+  private static void decode(
+      VectorSchemaRoot root,
+      ColumnKind kind,
+      List<PageEntry> out,
+      String location,
       String indexName) {
     int n = root.getRowCount();
     FieldVector min = root.getVector(0);
@@ -148,11 +189,22 @@ public final class PageLookup {
       long nullCount = root.getVector(2).getDataBuffer().getInt((long) i << 2) & 0xFFFFFFFFL;
       long page = root.getVector(3).getDataBuffer().getInt((long) i << 2) & 0xFFFFFFFFL;
       if (page > Integer.MAX_VALUE || nullCount > Integer.MAX_VALUE) {
-        throw ScalarIndexException.corrupt(indexName, location, "lookup row " + out.size() + " has page_idx "
-            + page + " and null_count " + nullCount, null);
+        throw ScalarIndexException.corrupt(
+            indexName,
+            location,
+            "lookup row " + out.size() + " has page_idx " + page + " and null_count " + nullCount,
+            null);
       }
-      out.add(new PageEntry((int) page, (int) nullCount, min.isNull(i), max.isNull(i),
-          keys ? minKeys[i] : 0, keys ? maxKeys[i] : 0, keys ? null : minBytes[i], keys ? null : maxBytes[i]));
+      out.add(
+          new PageEntry(
+              (int) page,
+              (int) nullCount,
+              min.isNull(i),
+              max.isNull(i),
+              keys ? minKeys[i] : 0,
+              keys ? maxKeys[i] : 0,
+              keys ? null : minBytes[i],
+              keys ? null : maxBytes[i]));
     }
   }
 }

@@ -21,7 +21,8 @@ public final class PageValues {
     this(nulls, keys, bytes, ids, 0, ids.length);
   }
 
-  private PageValues(boolean[] nulls, long[] keys, byte[][] bytes, long[] ids, int offset, int rows) {
+  private PageValues(
+      boolean[] nulls, long[] keys, byte[][] bytes, long[] ids, int offset, int rows) {
     this.offset = offset;
     this.rows = rows;
     this.nulls = nulls;
@@ -30,7 +31,10 @@ public final class PageValues {
     this.ids = ids;
   }
 
-  /** Decodes the first {@code rows} rows of a {@code values} vector and an {@code ids} (uint64) vector. */
+  /**
+   * Decodes the first {@code rows} rows of a {@code values} vector and an {@code ids} (uint64)
+   * vector.
+   */
   static PageValues decode(FieldVector values, FieldVector ids, ColumnKind kind, int rows) {
     long[] addresses = new long[rows];
     for (int i = 0; i < rows; i++) {

@@ -16,10 +16,10 @@ import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Converts between Arrow vectors and the two comparable forms index values take: 64-bit keys
- * whose signed order is the filter order ({@link Keys}; bool as 0/1) for numbers, dates,
- * timestamps and bools, and byte arrays compared unsigned for strings and binaries. The filter
- * kernels compare in exactly these forms, so index answers equal scan answers.
+ * Converts between Arrow vectors and the two comparable forms index values take: 64-bit keys whose
+ * signed order is the filter order ({@link Keys}; bool as 0/1) for numbers, dates, timestamps and
+ * bools, and byte arrays compared unsigned for strings and binaries. The filter kernels compare in
+ * exactly these forms, so index answers equal scan answers.
  */
 public final class ValueCodec {
   private ValueCodec() {}
@@ -36,8 +36,11 @@ public final class ValueCodec {
 
   /** Strings and binaries (not the view types, which Lance does not write): compared byte-wise. */
   public static boolean usesBytes(ColumnKind kind) {
-    return kind == ColumnKind.UTF8 || kind == ColumnKind.LARGE_UTF8 || kind == ColumnKind.BINARY
-        || kind == ColumnKind.LARGE_BINARY || kind == ColumnKind.FIXED_BINARY;
+    return kind == ColumnKind.UTF8
+        || kind == ColumnKind.LARGE_UTF8
+        || kind == ColumnKind.BINARY
+        || kind == ColumnKind.LARGE_BINARY
+        || kind == ColumnKind.FIXED_BINARY;
   }
 
   /** Keys of the first {@code rows} values (null slots hold garbage). */
@@ -78,8 +81,8 @@ public final class ValueCodec {
   }
 
   /**
-   * Builds a vector of {@code field}'s type, slot by slot: unset slots are null. Closing the builder
-   * closes the vector. Not thread-safe.
+   * Builds a vector of {@code field}'s type, slot by slot: unset slots are null. Closing the
+   * builder closes the vector. Not thread-safe.
    */
   public static final class VectorBuilder implements AutoCloseable {
     private final FieldVector vector;
@@ -136,7 +139,9 @@ public final class ValueCodec {
     }
   }
 
-  /** The raw little-endian value whose key is {@code key} (every key transform is an involution). */
+  /**
+   * The raw little-endian value whose key is {@code key} (every key transform is an involution).
+   */
   static long rawOf(ColumnKind kind, long key) {
     return switch (kind) {
       case UINT64 -> Keys.ofUnsigned64(key);

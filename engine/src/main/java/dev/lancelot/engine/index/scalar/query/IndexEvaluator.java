@@ -30,7 +30,8 @@ public final class IndexEvaluator {
   /** The rows selected and what reading them cost. */
   public record Outcome(FragmentRows rows, int pagesRead, int pagesTotal, int segmentsRead) {}
 
-  public static Outcome evaluate(IndexExpr expr, Map<Integer, Binding> bySlot, FileIO io, DatasetPaths paths) {
+  public static Outcome evaluate(
+      IndexExpr expr, Map<Integer, Binding> bySlot, FileIO io, DatasetPaths paths) {
     if (expr instanceof IndexExpr.None) {
       return new Outcome(new FragmentRows(), 0, 0, 0);
     }
@@ -53,8 +54,9 @@ public final class IndexEvaluator {
       List<FragmentRows> rows = new ArrayList<>();
       e.getValue().forEach(c -> rows.add(new FragmentRows()));
       for (IndexSegment segment : binding.segments()) {
-        BTreeSegmentReader reader = BTreeSegmentReader.cached(io, paths.indexDir(segment.uuid().toString()),
-            segment, binding.column());
+        BTreeSegmentReader reader =
+            BTreeSegmentReader.cached(
+                io, paths.indexDir(segment.uuid().toString()), segment, binding.column());
         BTreeSegmentReader.Answer answer = reader.search(e.getValue());
         for (int i = 0; i < rows.size(); i++) {
           rows.set(i, FragmentRows.or(rows.get(i), answer.rows().get(i)));
@@ -69,7 +71,9 @@ public final class IndexEvaluator {
     return new Outcome(rows, pagesRead, pagesTotal, segmentsRead);
   }
 
-  private static FragmentRows combine(IndexExpr e, Map<Integer, List<Condition>> conditions,
+  private static FragmentRows combine(
+      IndexExpr e,
+      Map<Integer, List<Condition>> conditions,
       Map<Integer, List<FragmentRows>> answers) {
     if (e instanceof IndexExpr.Leaf leaf) {
       int at = conditions.get(leaf.slot()).indexOf(leaf.condition());

@@ -33,8 +33,10 @@ public sealed interface IndexExpr {
   /** No row (e.g. {@code x = NULL}). */
   record None() implements IndexExpr {}
 
-  /** Every row. A method, not a constant: a constant of a nested implementation would risk a
-   * class-initialization deadlock between this interface and the record. */
+  /**
+   * Every row. A method, not a constant: a constant of a nested implementation would risk a
+   * class-initialization deadlock between this interface and the record.
+   */
   static IndexExpr all() {
     return new All();
   }
@@ -76,7 +78,8 @@ public sealed interface IndexExpr {
 
   /**
    * Joins the leaves on one column into one leaf, so an index reads only pages every (AND) or some
-   * (OR) of them may match: {@code x >= 3 AND x <= 7} reads the pages of [3, 7], not of both halves.
+   * (OR) of them may match: {@code x >= 3 AND x <= 7} reads the pages of [3, 7], not of both
+   * halves.
    */
   private static List<IndexExpr> mergeLeaves(List<IndexExpr> terms, boolean conjunction) {
     java.util.Map<Integer, List<Condition>> bySlot = new java.util.LinkedHashMap<>();
@@ -92,8 +95,14 @@ public sealed interface IndexExpr {
         out.add(t);
       } else if (emitted.add(l.slot())) {
         List<Condition> conditions = bySlot.get(l.slot());
-        out.add(conditions.size() == 1 ? l : new Leaf(l.slot(), conjunction
-            ? new Condition.AllOf(conditions) : new Condition.AnyOf(conditions)));
+        out.add(
+            conditions.size() == 1
+                ? l
+                : new Leaf(
+                    l.slot(),
+                    conjunction
+                        ? new Condition.AllOf(conditions)
+                        : new Condition.AnyOf(conditions)));
       }
     }
     return out;

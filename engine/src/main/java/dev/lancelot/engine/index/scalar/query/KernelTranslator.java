@@ -67,7 +67,11 @@ public final class KernelTranslator {
     } else if (k instanceof KeySetKernel s) {
       return set(s.slot(), new Condition.KeySet(s.keys(), negate), s.listHasNull(), negate);
     } else if (k instanceof BoolKernel b) {
-      return set(b.slot(), new Condition.KeySet(new long[] {b.accepted() ? 1 : 0}, negate), b.listHasNull(), negate);
+      return set(
+          b.slot(),
+          new Condition.KeySet(new long[] {b.accepted() ? 1 : 0}, negate),
+          b.listHasNull(),
+          negate);
     } else if (k instanceof ValidRowsKernel v) {
       checkColumn(v.slot());
       return v.whenValid() != negate ? leaf(v.slot(), new Condition.Nulls(true)) : IndexExpr.none();
@@ -78,8 +82,11 @@ public final class KernelTranslator {
     } else if (k instanceof BytesSetKernel s) {
       return set(s.slot(), new Condition.BytesSet(s.values(), negate), s.listHasNull(), negate);
     } else if (k instanceof LikeKernel l) {
-      throw new NotIndexable("LIKE on column " + columns.get(l.slot()).displayName() + " is not answered by a BTree"
-          + " index");
+      throw new NotIndexable(
+          "LIKE on column "
+              + columns.get(l.slot()).displayName()
+              + " is not answered by a BTree"
+              + " index");
     }
     throw new NotIndexable("the filter part " + k + " has no index equivalent");
   }
@@ -117,11 +124,16 @@ public final class KernelTranslator {
   private void checkColumn(int slot) {
     BoundColumn c = columns.get(slot);
     if (c.path().size() > 1) {
-      throw new NotIndexable("column " + c.displayName() + " is a nested field, which BTree indexes do not cover");
+      throw new NotIndexable(
+          "column " + c.displayName() + " is a nested field, which BTree indexes do not cover");
     }
     if (!ValueCodec.supports(c.kind())) {
-      throw new NotIndexable("column " + c.displayName() + " has type " + c.field().getType()
-          + ", which a BTree index cannot hold");
+      throw new NotIndexable(
+          "column "
+              + c.displayName()
+              + " has type "
+              + c.field().getType()
+              + ", which a BTree index cannot hold");
     }
   }
 

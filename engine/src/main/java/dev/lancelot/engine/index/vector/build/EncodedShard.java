@@ -9,13 +9,14 @@ import java.util.List;
 /**
  * The rows of some fragments assigned and encoded with a trained model, by IVF partition, in scan
  * order: what an executor of a distributed build sends back to be written as one segment. Per
- * partition the row addresses and either the codes (PQ or SQ, row-major, {@code width} bytes a
- * row) or the vectors (flat storage, {@code width} floats a row).
+ * partition the row addresses and either the codes (PQ or SQ, row-major, {@code width} bytes a row)
+ * or the vectors (flat storage, {@code width} floats a row).
  *
  * @param loss sum over the encoded rows of the distance to their centroid
  * @param skipped rows left out (zero vectors of a cosine index)
  */
-public record EncodedShard(int width, long[][] rowIds, byte[][] codes, float[][] vectors, double loss, long skipped)
+public record EncodedShard(
+    int width, long[][] rowIds, byte[][] codes, float[][] vectors, double loss, long skipped)
     implements Serializable {
   /** Rows held. */
   public long rows() {
@@ -27,15 +28,24 @@ public record EncodedShard(int width, long[][] rowIds, byte[][] codes, float[][]
   }
 
   /**
-   * The rows of {@code shards} (of disjoint fragments, in fragment order) as one shard, partition by
-   * partition in that order; a lone shard is returned as it is. Every shard must have
-   * {@code numPartitions} partitions of {@code width}.
+   * The rows of {@code shards} (of disjoint fragments, in fragment order) as one shard, partition
+   * by partition in that order; a lone shard is returned as it is. Every shard must have {@code
+   * numPartitions} partitions of {@code width}.
    */
-  static EncodedShard concat(List<EncodedShard> shards, int numPartitions, int width, boolean floats) {
+  static EncodedShard concat(
+      List<EncodedShard> shards, int numPartitions, int width, boolean floats) {
     for (EncodedShard s : shards) {
       if (s.rowIds.length != numPartitions || s.width != width) {
-        throw new IllegalArgumentException("an encoded shard of " + s.rowIds.length + " partitions and width "
-            + s.width + " does not match the model (" + numPartitions + " partitions, width " + width + ")");
+        throw new IllegalArgumentException(
+            "an encoded shard of "
+                + s.rowIds.length
+                + " partitions and width "
+                + s.width
+                + " does not match the model ("
+                + numPartitions
+                + " partitions, width "
+                + width
+                + ")");
       }
     }
     if (shards.size() == 1) {
@@ -76,7 +86,10 @@ public record EncodedShard(int width, long[][] rowIds, byte[][] codes, float[][]
     return new EncodedShard(width, ids, codes, vectors, loss, skipped);
   }
 
-  /** The partitions as the segment writer takes them (PQ codes column-major when {@code transposePq}). */
+  /**
+   * The partitions as the segment writer takes them (PQ codes column-major when {@code
+   * transposePq}).
+   */
   List<IndexSegmentWriter.Partition> partitions(boolean transposePq) {
     List<IndexSegmentWriter.Partition> out = new ArrayList<>(rowIds.length);
     for (int p = 0; p < rowIds.length; p++) {
@@ -84,8 +97,12 @@ public record EncodedShard(int width, long[][] rowIds, byte[][] codes, float[][]
       if (vectors != null) {
         out.add(new IndexSegmentWriter.Partition(rowIds[p], vectors[p], null, null));
       } else {
-        out.add(new IndexSegmentWriter.Partition(rowIds[p], null,
-            transposePq ? PqCodes.transpose(codes[p], n, width) : codes[p], null));
+        out.add(
+            new IndexSegmentWriter.Partition(
+                rowIds[p],
+                null,
+                transposePq ? PqCodes.transpose(codes[p], n, width) : codes[p],
+                null));
       }
     }
     return out;

@@ -40,8 +40,12 @@ final class SegmentEncoder {
     float[] prepared = new float[count * dim];
     byte[] codes = flat ? null : new byte[count * width];
     int chunks = (count + CHUNK - 1) / CHUNK;
-    IntStream.range(0, chunks).parallel().forEach(c -> encodeRange(vectors, parts, c * CHUNK,
-        Math.min(count, (c + 1) * CHUNK), prepared, codes));
+    IntStream.range(0, chunks)
+        .parallel()
+        .forEach(
+            c ->
+                encodeRange(
+                    vectors, parts, c * CHUNK, Math.min(count, (c + 1) * CHUNK), prepared, codes));
     for (int i = 0; i < count; i++) {
       if (parts[i] < 0) {
         skipped++;
@@ -56,7 +60,8 @@ final class SegmentEncoder {
     }
   }
 
-  private void encodeRange(float[] vectors, int[] parts, int from, int to, float[] prepared, byte[] codes) {
+  private void encodeRange(
+      float[] vectors, int[] parts, int from, int to, float[] prepared, byte[] codes) {
     PqCodebook pq = model.codebook();
     ScalarQuantizer sq = model.quantizer();
     boolean cosine = model.metric() == DistanceMetric.COSINE;

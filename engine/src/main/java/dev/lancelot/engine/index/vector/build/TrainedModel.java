@@ -8,14 +8,23 @@ import dev.lancelot.engine.index.vector.store.IndexSegmentReader;
 import dev.lancelot.engine.vector.DistanceMetric;
 
 /**
- * What training produces and delta segments reuse: IVF centroids plus, by type, the PQ codebook
- * or the SQ bounds. Immutable.
+ * What training produces and delta segments reuse: IVF centroids plus, by type, the PQ codebook or
+ * the SQ bounds. Immutable.
  */
-public record TrainedModel(IndexType type, DistanceMetric metric, IvfModel ivf, PqCodebook codebook,
-    ScalarQuantizer quantizer) implements java.io.Serializable {
+public record TrainedModel(
+    IndexType type,
+    DistanceMetric metric,
+    IvfModel ivf,
+    PqCodebook codebook,
+    ScalarQuantizer quantizer)
+    implements java.io.Serializable {
   /** The model stored in an existing segment (to encode new rows the same way). */
   public static TrainedModel of(IndexSegmentReader segment) {
-    return new TrainedModel(segment.type(), segment.metric(), segment.ivf(), segment.codebook(),
+    return new TrainedModel(
+        segment.type(),
+        segment.metric(),
+        segment.ivf(),
+        segment.codebook(),
         segment.scalarQuantizer());
   }
 

@@ -13,16 +13,19 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /**
- * Streams a vector column of some fragments as blocks of (row address, vector), deletions
- * applied, in fragment and row order. Every vector is checked: a null vector, a null element or a
- * non-finite value stops the build with an error naming the row, since an index silently missing
- * rows gives wrong answers later.
+ * Streams a vector column of some fragments as blocks of (row address, vector), deletions applied,
+ * in fragment and row order. Every vector is checked: a null vector, a null element or a non-finite
+ * value stops the build with an error naming the row, since an index silently missing rows gives
+ * wrong answers later.
  */
 final class VectorScan {
   static final int BATCH_ROWS = 8192;
 
   interface BlockConsumer {
-    /** {@code count} rows: {@code addresses[i]}, vector at {@code vectors[i * dim ..]}. Arrays are reused. */
+    /**
+     * {@code count} rows: {@code addresses[i]}, vector at {@code vectors[i * dim ..]}. Arrays are
+     * reused.
+     */
     void accept(long[] addresses, float[] vectors, int count);
   }
 
@@ -32,12 +35,17 @@ final class VectorScan {
   static long liveRows(List<DataFragment> fragments) {
     long n = 0;
     for (DataFragment f : fragments) {
-      n += f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      n +=
+          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
     }
     return n;
   }
 
-  static void scan(Dataset dataset, VectorColumn column, List<DataFragment> fragments, String action,
+  static void scan(
+      Dataset dataset,
+      VectorColumn column,
+      List<DataFragment> fragments,
+      String action,
       BlockConsumer consumer) {
     if (fragments.isEmpty()) {
       return;
@@ -45,8 +53,14 @@ final class VectorScan {
     int dim = column.dimension();
     long[] addresses = new long[BATCH_ROWS];
     float[] vectors = new float[BATCH_ROWS * dim];
-    try (CloseableIterator<VectorSchemaRoot> it = dataset.newScan().columns(column.name()).withRowAddress(true)
-        .batchSize(BATCH_ROWS).fragments(fragments.stream().map(DataFragment::getId).toList()).batches()) {
+    try (CloseableIterator<VectorSchemaRoot> it =
+        dataset
+            .newScan()
+            .columns(column.name())
+            .withRowAddress(true)
+            .batchSize(BATCH_ROWS)
+            .fragments(fragments.stream().map(DataFragment::getId).toList())
+            .batches()) {
       while (it.hasNext()) {
         VectorSchemaRoot root = it.next();
         int n = root.getRowCount();
@@ -54,14 +68,24 @@ final class VectorScan {
           addresses = new long[n];
           vectors = new float[n * dim];
         }
-        UInt8Vector addr = (UInt8Vector) root.getVector(dev.lancelot.engine.scan.ScanSpec.ROW_ADDRESS);
+        UInt8Vector addr =
+            (UInt8Vector) root.getVector(dev.lancelot.engine.scan.ScanSpec.ROW_ADDRESS);
         FixedSizeListVector list = (FixedSizeListVector) root.getVector(column.name());
         FieldVector items = list.getDataVector();
         if (!(items instanceof Float4Vector)) {
-          throw new IllegalStateException("column " + column.name() + " scanned as " + items.getField());
+          throw new IllegalStateException(
+              "column " + column.name() + " scanned as " + items.getField());
         }
-        addr.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(addresses, 0, n);
-        items.getDataBuffer().nioBuffer(0, n * dim * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
+        addr.getDataBuffer()
+            .nioBuffer(0, n * 8)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .asLongBuffer()
+            .get(addresses, 0, n);
+        items
+            .getDataBuffer()
+            .nioBuffer(0, n * dim * 4)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .asFloatBuffer()
             .get(vectors, 0, n * dim);
         if (list.getNullCount() > 0 || items.getNullCount() > 0) {
           for (int i = 0; i < n; i++) {
@@ -77,8 +101,14 @@ final class VectorScan {
         }
         for (int i = 0; i < n * dim; i++) {
           if (!Float.isFinite(vectors[i])) {
-            throw badRow(action, column, addresses[i / dim], "has a " + (Float.isNaN(vectors[i]) ? "NaN" : "infinite")
-                + " value at position " + (i % dim));
+            throw badRow(
+                action,
+                column,
+                addresses[i / dim],
+                "has a "
+                    + (Float.isNaN(vectors[i]) ? "NaN" : "infinite")
+                    + " value at position "
+                    + (i % dim));
           }
         }
         consumer.accept(addresses, vectors, n);
@@ -86,9 +116,21 @@ final class VectorScan {
     }
   }
 
-  private static VectorException badRow(String action, VectorColumn column, long address, String what) {
-    return new VectorException("Cannot " + action + ": the vector of column \"" + column.name() + "\" at row address "
-        + address + " (fragment " + (address >>> 32) + ", row " + (int) address + ") " + what
-        + ". Delete or fix rows with null or non-finite vectors before building the index.");
+  private static VectorException badRow(
+      String action, VectorColumn column, long address, String what) {
+    return new VectorException(
+        "Cannot "
+            + action
+            + ": the vector of column \""
+            + column.name()
+            + "\" at row address "
+            + address
+            + " (fragment "
+            + (address >>> 32)
+            + ", row "
+            + (int) address
+            + ") "
+            + what
+            + ". Delete or fix rows with null or non-finite vectors before building the index.");
   }
 }

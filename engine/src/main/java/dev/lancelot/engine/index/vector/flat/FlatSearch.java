@@ -18,12 +18,17 @@ public final class FlatSearch {
   private FlatSearch() {}
 
   /**
-   * Scores only the nodes {@code accept} admits (for a selective mask: fewer distances than
-   * {@link #search(QueryScorer, int, AcceptMask, long[], TopKCollector, SearchStats)}), and
-   * collects them. Node ids as there.
+   * Scores only the nodes {@code accept} admits (for a selective mask: fewer distances than {@link
+   * #search(QueryScorer, int, AcceptMask, long[], TopKCollector, SearchStats)}), and collects them.
+   * Node ids as there.
    */
-  public static void searchAccepted(QueryScorer scorer, int size, AcceptMask accept, long[] rowIds,
-      TopKCollector collector, SearchStats stats) {
+  public static void searchAccepted(
+      QueryScorer scorer,
+      int size,
+      AcceptMask accept,
+      long[] rowIds,
+      TopKCollector collector,
+      SearchStats stats) {
     int[] nodes = new int[Math.min(BLOCK, Math.max(size, 1))];
     float[] block = new float[nodes.length];
     int n = 0;
@@ -45,7 +50,12 @@ public final class FlatSearch {
     }
   }
 
-  private static int offerNodes(QueryScorer scorer, int[] nodes, int n, float[] block, long[] rowIds,
+  private static int offerNodes(
+      QueryScorer scorer,
+      int[] nodes,
+      int n,
+      float[] block,
+      long[] rowIds,
       TopKCollector collector) {
     if (n == 0) {
       return 0;
@@ -61,8 +71,13 @@ public final class FlatSearch {
    * Scores nodes {@code 0 .. size-1} with {@code scorer} and collects accepted ones. The id
    * collected for node {@code i} is {@code rowIds[i]} when {@code rowIds} is given, else {@code i}.
    */
-  public static void search(QueryScorer scorer, int size, AcceptMask accept, long[] rowIds,
-      TopKCollector collector, SearchStats stats) {
+  public static void search(
+      QueryScorer scorer,
+      int size,
+      AcceptMask accept,
+      long[] rowIds,
+      TopKCollector collector,
+      SearchStats stats) {
     float[] block = new float[Math.min(BLOCK, Math.max(size, 1))];
     for (int from = 0; from < size; from += BLOCK) {
       int count = Math.min(BLOCK, size - from);
@@ -79,8 +94,15 @@ public final class FlatSearch {
    * Exact KNN over {@code count} float32 vectors stored back to back in {@code vectors}; ids as in
    * {@link #search(QueryScorer, int, AcceptMask, long[], TopKCollector, SearchStats)}.
    */
-  public static void search(float[] query, float[] vectors, int dim, DistanceMetric metric, AcceptMask accept,
-      long[] rowIds, TopKCollector collector, SearchStats stats) {
+  public static void search(
+      float[] query,
+      float[] vectors,
+      int dim,
+      DistanceMetric metric,
+      AcceptMask accept,
+      long[] rowIds,
+      TopKCollector collector,
+      SearchStats stats) {
     int count = checkBlock(vectors.length, dim, query.length);
     float[] block = new float[Math.min(BLOCK, Math.max(count, 1))];
     for (int from = 0; from < count; from += BLOCK) {
@@ -92,8 +114,15 @@ public final class FlatSearch {
   }
 
   /** Exact KNN over float16 vectors (half-precision bits), as above. */
-  public static void search(short[] query, short[] vectors, int dim, DistanceMetric metric, AcceptMask accept,
-      long[] rowIds, TopKCollector collector, SearchStats stats) {
+  public static void search(
+      short[] query,
+      short[] vectors,
+      int dim,
+      DistanceMetric metric,
+      AcceptMask accept,
+      long[] rowIds,
+      TopKCollector collector,
+      SearchStats stats) {
     int count = checkBlock(vectors.length, dim, query.length);
     float[] block = new float[Math.min(BLOCK, Math.max(count, 1))];
     for (int from = 0; from < count; from += BLOCK) {
@@ -105,8 +134,15 @@ public final class FlatSearch {
   }
 
   /** Exact KNN over uint8 (binary) vectors with the hamming metric, as above. */
-  public static void search(byte[] query, byte[] vectors, int dim, DistanceMetric metric, AcceptMask accept,
-      long[] rowIds, TopKCollector collector, SearchStats stats) {
+  public static void search(
+      byte[] query,
+      byte[] vectors,
+      int dim,
+      DistanceMetric metric,
+      AcceptMask accept,
+      long[] rowIds,
+      TopKCollector collector,
+      SearchStats stats) {
     int count = checkBlock(vectors.length, dim, query.length);
     float[] block = new float[Math.min(BLOCK, Math.max(count, 1))];
     for (int from = 0; from < count; from += BLOCK) {
@@ -119,15 +155,22 @@ public final class FlatSearch {
 
   private static int checkBlock(int length, int dim, int queryLength) {
     if (dim <= 0 || length % dim != 0) {
-      throw new IllegalArgumentException("vector block length " + length + " is not a multiple of dim " + dim);
+      throw new IllegalArgumentException(
+          "vector block length " + length + " is not a multiple of dim " + dim);
     }
     if (queryLength != dim) {
-      throw new IllegalArgumentException("query has dimension " + queryLength + ", vectors have " + dim);
+      throw new IllegalArgumentException(
+          "query has dimension " + queryLength + ", vectors have " + dim);
     }
     return length / dim;
   }
 
-  private static void offer(float[] block, int from, int count, AcceptMask accept, long[] rowIds,
+  private static void offer(
+      float[] block,
+      int from,
+      int count,
+      AcceptMask accept,
+      long[] rowIds,
       TopKCollector collector) {
     if (accept == null) {
       for (int i = 0; i < count; i++) {
@@ -139,7 +182,8 @@ public final class FlatSearch {
     for (int i = 0; i < count; i++) {
       int node = from + i;
       // Ask the mask only about nodes that could enter the top k (a lazy mask then tests few rows).
-      if ((!collector.isFull() || Float.compare(block[i], collector.worstDistance()) <= 0) && accept.get(node)) {
+      if ((!collector.isFull() || Float.compare(block[i], collector.worstDistance()) <= 0)
+          && accept.get(node)) {
         collector.collect(rowIds == null ? node : rowIds[node], block[i]);
       }
     }

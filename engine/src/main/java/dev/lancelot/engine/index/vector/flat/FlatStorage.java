@@ -25,7 +25,8 @@ public final class FlatStorage implements VectorStorage {
 
   private FlatStorage(float[] vectors, int dim, DistanceMetric metric) {
     if (dim <= 0 || vectors.length % dim != 0) {
-      throw new IllegalArgumentException("vectors length " + vectors.length + " is not a multiple of dim " + dim);
+      throw new IllegalArgumentException(
+          "vectors length " + vectors.length + " is not a multiple of dim " + dim);
     }
     metric.checkSupports(ElementType.FLOAT32);
     this.vectors = vectors;
@@ -61,7 +62,8 @@ public final class FlatStorage implements VectorStorage {
   @Override
   public QueryScorer scorer(float[] query) {
     if (query.length != dim) {
-      throw new IllegalArgumentException("query has dimension " + query.length + ", storage has " + dim);
+      throw new IllegalArgumentException(
+          "query has dimension " + query.length + ", storage has " + dim);
     }
     return new Scorer(query, 0);
   }

@@ -4,8 +4,8 @@ import dev.lancelot.engine.index.vector.AcceptMask;
 import dev.lancelot.engine.index.vector.QueryScorer;
 
 /**
- * Greedy descent and beam search over one level, as Lance's {@code greedy_search} and
- * {@code beam_search} ({@code lance-index/src/vector/graph.rs}), with scratch reused across calls.
+ * Greedy descent and beam search over one level, as Lance's {@code greedy_search} and {@code
+ * beam_search} ({@code lance-index/src/vector/graph.rs}), with scratch reused across calls.
  * Neighbour lists are scored in bulk: one scorer call per expanded node. Not thread-safe.
  */
 final class GraphSearch {
@@ -17,6 +17,7 @@ final class GraphSearch {
   private float[] freshDist = new float[64];
   long nodesVisited;
   long distancesComputed;
+
   /** Distance of the node {@link #greedy} returned. */
   float greedyDistance;
 
@@ -62,7 +63,8 @@ final class GraphSearch {
    * Beam search with list size {@code ef} from {@code ep}; afterwards {@link #results} holds up to
    * {@code ef} accepted nodes (max-first). Rejected nodes are still expanded.
    */
-  void beam(Adjacency g, int level, int ep, float epDist, int ef, QueryScorer scorer, AcceptMask accept) {
+  void beam(
+      Adjacency g, int level, int ep, float epDist, int ef, QueryScorer scorer, AcceptMask accept) {
     ensure(g.maxDegree());
     visited.reset(g.numNodes());
     candidates.clear();

@@ -7,8 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds an {@link HnswGraph} over any {@link VectorStorage}, following Lance's
- * {@code HnswBuilder} ({@code lance-index/src/vector/hnsw/builder.rs}):
+ * Builds an {@link HnswGraph} over any {@link VectorStorage}, following Lance's {@code HnswBuilder}
+ * ({@code lance-index/src/vector/hnsw/builder.rs}):
  *
  * <ul>
  *   <li>Node 0 is the entry point and lives on all {@code max_level} levels; every other node gets
@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *       neighbour's current furthest (or the neighbour has room), then is pruned the same way.
  *   <li>Heuristic ({@code select_neighbors_heuristic}, HNSW paper algorithm 4 without refilling):
  *       take candidates nearest first, keep one if it is closer to the base node than to every
- *       neighbour kept so far, stop at {@code m_max}; lists of at most {@code m_max} are kept as is.
+ *       neighbour kept so far, stop at {@code m_max}; lists of at most {@code m_max} are kept as
+ *       is.
  * </ul>
  *
  * <p>Unlike Lance (parallel, unseeded) the build is sequential and seeded, hence reproducible.
@@ -34,8 +35,10 @@ public final class HnswBuilder implements Adjacency {
   private final int n;
   private final int numLevels;
   private final int[] levels;
+
   /** [level][node] → neighbour ids / distances, nearest first; null where the node is absent. */
   private final int[][][] ids;
+
   private final float[][][] dists;
   private final int[][] counts;
   private final GraphSearch search = new GraphSearch();
@@ -81,9 +84,15 @@ public final class HnswBuilder implements Adjacency {
       b.insert(node);
     }
     HnswGraph graph = b.freeze();
-    LOG.debug("Built HNSW graph: nodes={}, levels={}, m={}, ef_construction={}, metric={}, distances={}, {} ms",
-        b.n, b.numLevels, params.m(), params.efConstruction(), storage.metric().lanceName(),
-        b.search.distancesComputed, (System.nanoTime() - start) / 1_000_000);
+    LOG.debug(
+        "Built HNSW graph: nodes={}, levels={}, m={}, ef_construction={}, metric={}, distances={}, {} ms",
+        b.n,
+        b.numLevels,
+        params.m(),
+        params.efConstruction(),
+        storage.metric().lanceName(),
+        b.search.distancesComputed,
+        (System.nanoTime() - start) / 1_000_000);
     return graph;
   }
 
@@ -101,8 +110,11 @@ public final class HnswBuilder implements Adjacency {
       search.beam(this, level, ep, epDist, params.efConstruction(), scorer, null);
       int found = search.results.drainAscending(resultNodes, resultDists);
       int mMax = params.maxNeighbors(level);
-      int kept = found <= mMax ? copyAll(found, node, level) : selectHeuristic(resultNodes, resultDists, found,
-          mMax, ids[level][node], dists[level][node]);
+      int kept =
+          found <= mMax
+              ? copyAll(found, node, level)
+              : selectHeuristic(
+                  resultNodes, resultDists, found, mMax, ids[level][node], dists[level][node]);
       counts[level][node] = kept;
       if (found > 0) {
         ep = resultNodes[0];
@@ -137,7 +149,8 @@ public final class HnswBuilder implements Adjacency {
     float[] ds = dists[level][node];
     int c = counts[level][node];
     int pos = c;
-    while (pos > 0 && (Float.compare(ds[pos - 1], d) > 0 || (ds[pos - 1] == d && list[pos - 1] > other))) {
+    while (pos > 0
+        && (Float.compare(ds[pos - 1], d) > 0 || (ds[pos - 1] == d && list[pos - 1] > other))) {
       list[pos] = list[pos - 1];
       ds[pos] = ds[pos - 1];
       pos--;
@@ -151,14 +164,16 @@ public final class HnswBuilder implements Adjacency {
     int c = counts[level][node];
     int[] candIds = ids[level][node].clone();
     float[] candDists = dists[level][node].clone();
-    counts[level][node] = selectHeuristic(candIds, candDists, c, mMax, ids[level][node], dists[level][node]);
+    counts[level][node] =
+        selectHeuristic(candIds, candDists, c, mMax, ids[level][node], dists[level][node]);
   }
 
   /**
    * Lance's {@code select_neighbors_heuristic} over candidates sorted nearest first; writes the
    * kept ones (still nearest first) to {@code outIds/outDists} and returns how many.
    */
-  private int selectHeuristic(int[] candIds, float[] candDists, int count, int k, int[] outIds, float[] outDists) {
+  private int selectHeuristic(
+      int[] candIds, float[] candDists, int count, int k, int[] outIds, float[] outDists) {
     int kept = 0;
     for (int i = 0; i < count && kept < k; i++) {
       int u = candIds[i];

@@ -11,14 +11,14 @@ import java.util.Arrays;
  * the {@code lance:hnsw} metadata (first row of each level, plus the total), the entry point is
  * node 0, which Lance places on every level.
  *
- * <p>Per level: {@code nodes} (ascending), CSR {@code offsets} ({@code nodes.length + 1}),
- * {@code neighbors} and {@code distances}. Level 0 holds every node, so node id = row there.
+ * <p>Per level: {@code nodes} (ascending), CSR {@code offsets} ({@code nodes.length + 1}), {@code
+ * neighbors} and {@code distances}. Level 0 holds every node, so node id = row there.
  *
- * <p>Note for readers and writers of Lance files (checked against lance-core 7.0.0 in
- * {@code LanceIndexOracleTest}): Lance counts level sizes without node 0 on levels above 0
- * ({@code level_count} in {@code hnsw/builder.rs}) but writes node 0's row on every level, so its
- * stored {@code level_offsets} fall one short per upper level ({@link #lanceLevelOffsets()}). Each
- * level's rows start with node 0, which is how a reader finds the real boundaries.
+ * <p>Note for readers and writers of Lance files (checked against lance-core 7.0.0 in {@code
+ * LanceIndexOracleTest}): Lance counts level sizes without node 0 on levels above 0 ({@code
+ * level_count} in {@code hnsw/builder.rs}) but writes node 0's row on every level, so its stored
+ * {@code level_offsets} fall one short per upper level ({@link #lanceLevelOffsets()}). Each level's
+ * rows start with node 0, which is how a reader finds the real boundaries.
  */
 public final class HnswGraph implements Adjacency, java.io.Serializable {
   private static final long serialVersionUID = 1L;
@@ -32,8 +32,14 @@ public final class HnswGraph implements Adjacency, java.io.Serializable {
   private final float[][] distances;
   private final int maxDegree;
 
-  HnswGraph(int numNodes, int entryPoint, HnswBuildParams params, int[][] levelNodes, int[][] offsets,
-      int[][] neighbors, float[][] distances) {
+  HnswGraph(
+      int numNodes,
+      int entryPoint,
+      HnswBuildParams params,
+      int[][] levelNodes,
+      int[][] offsets,
+      int[][] neighbors,
+      float[][] distances) {
     this.numNodes = numNodes;
     this.entryPoint = entryPoint;
     this.params = params;
@@ -43,7 +49,8 @@ public final class HnswGraph implements Adjacency, java.io.Serializable {
     this.distances = distances;
     int degree = 1;
     for (int l = 0; l < levelNodes.length; l++) {
-      if (offsets[l].length != levelNodes[l].length + 1 || neighbors[l].length != distances[l].length
+      if (offsets[l].length != levelNodes[l].length + 1
+          || neighbors[l].length != distances[l].length
           || offsets[l][levelNodes[l].length] != neighbors[l].length) {
         throw new IllegalArgumentException("inconsistent CSR arrays on level " + l);
       }
@@ -69,10 +76,22 @@ public final class HnswGraph implements Adjacency, java.io.Serializable {
    * A graph from arrays as read from an index file (copied): per level the ascending node ids, CSR
    * offsets, neighbour ids and distances.
    */
-  public static HnswGraph of(int numNodes, int entryPoint, HnswBuildParams params, int[][] levelNodes,
-      int[][] offsets, int[][] neighbors, float[][] distances) {
-    return new HnswGraph(numNodes, entryPoint, params, deepCopy(levelNodes), deepCopy(offsets),
-        deepCopy(neighbors), deepCopy(distances));
+  public static HnswGraph of(
+      int numNodes,
+      int entryPoint,
+      HnswBuildParams params,
+      int[][] levelNodes,
+      int[][] offsets,
+      int[][] neighbors,
+      float[][] distances) {
+    return new HnswGraph(
+        numNodes,
+        entryPoint,
+        params,
+        deepCopy(levelNodes),
+        deepCopy(offsets),
+        deepCopy(neighbors),
+        deepCopy(distances));
   }
 
   @Override
@@ -137,15 +156,21 @@ public final class HnswGraph implements Adjacency, java.io.Serializable {
     return distances[level].clone();
   }
 
-  /** Neighbours of {@code node} on {@code level} (a copy); empty if the node is not on that level. */
+  /**
+   * Neighbours of {@code node} on {@code level} (a copy); empty if the node is not on that level.
+   */
   public int[] neighbors(int level, int node) {
     int row = row(level, node);
-    return row < 0 ? new int[0] : Arrays.copyOfRange(neighbors[level], offsets[level][row], offsets[level][row + 1]);
+    return row < 0
+        ? new int[0]
+        : Arrays.copyOfRange(neighbors[level], offsets[level][row], offsets[level][row + 1]);
   }
 
   public float[] neighborDistances(int level, int node) {
     int row = row(level, node);
-    return row < 0 ? new float[0] : Arrays.copyOfRange(distances[level], offsets[level][row], offsets[level][row + 1]);
+    return row < 0
+        ? new float[0]
+        : Arrays.copyOfRange(distances[level], offsets[level][row], offsets[level][row + 1]);
   }
 
   /** Highest level {@code node} appears on. */

@@ -32,26 +32,39 @@ public final class HnswSearcher {
    * The best {@code k} accepted nodes for the query behind {@code scorer}, nearest first (ids are
    * node ids). {@code ef} must be at least {@code k}; {@code accept} may be null.
    */
-  public SearchResult search(HnswGraph graph, QueryScorer scorer, int k, int ef, AcceptMask accept) {
+  public SearchResult search(
+      HnswGraph graph, QueryScorer scorer, int k, int ef, AcceptMask accept) {
     TopKCollector collector = new TopKCollector(k);
     search(graph, scorer, k, ef, accept, null, collector);
     return collector.result();
   }
 
   /**
-   * As {@link #search(HnswGraph, QueryScorer, int, int, AcceptMask)}, offering the hits to
-   * {@code collector} with id {@code rowIds[node]} (or the node id when {@code rowIds} is null),
-   * so several partitions can feed one collector. Returns the number of hits offered.
+   * As {@link #search(HnswGraph, QueryScorer, int, int, AcceptMask)}, offering the hits to {@code
+   * collector} with id {@code rowIds[node]} (or the node id when {@code rowIds} is null), so
+   * several partitions can feed one collector. Returns the number of hits offered.
    */
-  public int search(HnswGraph graph, QueryScorer scorer, int k, int ef, AcceptMask accept, long[] rowIds,
+  public int search(
+      HnswGraph graph,
+      QueryScorer scorer,
+      int k,
+      int ef,
+      AcceptMask accept,
+      long[] rowIds,
       TopKCollector collector) {
     if (k < 1) {
-      throw new VectorException("Cannot search HNSW with k=" + k + ": k must be at least 1. Ask for 1 or more results.");
+      throw new VectorException(
+          "Cannot search HNSW with k=" + k + ": k must be at least 1. Ask for 1 or more results.");
     }
     if (ef < k) {
-      throw new VectorException("Cannot search HNSW with ef=" + ef + ": ef must be greater than or equal to k ("
-          + k + "), the number of candidates asked for (k × refine_factor). Raise ef to at least " + k
-          + " or leave it unset (default k + k/2).");
+      throw new VectorException(
+          "Cannot search HNSW with ef="
+              + ef
+              + ": ef must be greater than or equal to k ("
+              + k
+              + "), the number of candidates asked for (k × refine_factor). Raise ef to at least "
+              + k
+              + " or leave it unset (default k + k/2).");
     }
     stats.reset();
     int n = graph.numNodes();
@@ -59,7 +72,8 @@ public final class HnswSearcher {
       return 0;
     }
     if (accept != null && accept.size() != n) {
-      throw new IllegalArgumentException("accept mask covers " + accept.size() + " nodes, graph has " + n);
+      throw new IllegalArgumentException(
+          "accept mask covers " + accept.size() + " nodes, graph has " + n);
     }
     if (accept != null && !accept.atLeast(n * 10L / 100)) {
       return flatOverAccepted(scorer, n, k, accept, rowIds, collector);
@@ -87,8 +101,8 @@ public final class HnswSearcher {
     return offered;
   }
 
-  private int flatOverAccepted(QueryScorer scorer, int n, int k, AcceptMask accept, long[] rowIds,
-      TopKCollector collector) {
+  private int flatOverAccepted(
+      QueryScorer scorer, int n, int k, AcceptMask accept, long[] rowIds, TopKCollector collector) {
     TopKCollector local = new TopKCollector(k);
     int accepted = accept.cardinality();
     int[] ids = new int[accepted];

@@ -83,7 +83,8 @@ final class NodeHeap {
         break;
       }
       int right = left + 1;
-      int child = right < n && above(nodes[right], dists[right], nodes[left], dists[left]) ? right : left;
+      int child =
+          right < n && above(nodes[right], dists[right], nodes[left], dists[left]) ? right : left;
       if (!above(nodes[child], dists[child], node, dist)) {
         break;
       }
@@ -95,9 +96,7 @@ final class NodeHeap {
     dists[i] = dist;
   }
 
-  /**
-   * Empties a max-first heap into {@code outNodes/outDists} nearest first; returns the count.
-   */
+  /** Empties a max-first heap into {@code outNodes/outDists} nearest first; returns the count. */
   int drainAscending(int[] outNodes, float[] outDists) {
     int n = size;
     for (int i = n - 1; i >= 0; i--) {

@@ -10,10 +10,10 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * IVF centroids of binary (uint8) vectors under the hamming metric, as Lance's IVF_FLAT on
- * {@code fixed_size_list<uint8>} with {@code hamming}: centroids from k-modes
- * ({@link BinaryKMeans}, balanced like the float IVF), stored as a uint8 {@code [P, bytes]} tensor.
- * Immutable. Partitions are searched with {@code FlatSearch}'s byte overload.
+ * IVF centroids of binary (uint8) vectors under the hamming metric, as Lance's IVF_FLAT on {@code
+ * fixed_size_list<uint8>} with {@code hamming}: centroids from k-modes ({@link BinaryKMeans},
+ * balanced like the float IVF), stored as a uint8 {@code [P, bytes]} tensor. Immutable. Partitions
+ * are searched with {@code FlatSearch}'s byte overload.
  */
 public final class BinaryIvfModel {
   private static final VectorKernels K = VectorizationProvider.kernels();
@@ -24,7 +24,8 @@ public final class BinaryIvfModel {
 
   private BinaryIvfModel(byte[] centroids, int bytes) {
     if (bytes <= 0 || centroids.length == 0 || centroids.length % bytes != 0) {
-      throw new IllegalArgumentException("centroids length " + centroids.length + " is not a positive multiple of " + bytes);
+      throw new IllegalArgumentException(
+          "centroids length " + centroids.length + " is not a positive multiple of " + bytes);
     }
     this.centroids = centroids;
     this.bytes = bytes;
@@ -35,16 +36,31 @@ public final class BinaryIvfModel {
     return new BinaryIvfModel(centroids.clone(), bytes);
   }
 
-  /** Trains on {@code count} vectors of {@code bytes} bytes, sampling {@code numPartitions × sampleRate}. */
+  /**
+   * Trains on {@code count} vectors of {@code bytes} bytes, sampling {@code numPartitions ×
+   * sampleRate}.
+   */
   public static BinaryIvfModel train(byte[] vectors, int count, int bytes, IvfBuildParams params) {
     String action = "train IVF with " + params.numPartitions() + " partitions";
     if (vectors == null || bytes <= 0 || (long) count * bytes != vectors.length) {
-      throw new VectorException("Cannot " + action + ": expected " + count + " binary vectors of " + bytes
-          + " bytes. Pass the uint8 vectors of the column, row-major.");
+      throw new VectorException(
+          "Cannot "
+              + action
+              + ": expected "
+              + count
+              + " binary vectors of "
+              + bytes
+              + " bytes. Pass the uint8 vectors of the column, row-major.");
     }
     if (count < params.numPartitions()) {
-      throw new VectorException("Cannot " + action + ": only " + count + " rows to train on. Use at most "
-          + count + " partitions, or add rows before building the index.");
+      throw new VectorException(
+          "Cannot "
+              + action
+              + ": only "
+              + count
+              + " rows to train on. Use at most "
+              + count
+              + " partitions, or add rows before building the index.");
     }
     SplittableRandom random = new SplittableRandom(params.seed());
     byte[] sample = vectors;
@@ -57,8 +73,13 @@ public final class BinaryIvfModel {
       }
       n = rows.length;
     }
-    BinaryKMeans.Result r = BinaryKMeans.train(sample, n, bytes, params.numPartitions(),
-        KMeansParams.forIvf(params.maxIters(), random.nextLong()));
+    BinaryKMeans.Result r =
+        BinaryKMeans.train(
+            sample,
+            n,
+            bytes,
+            params.numPartitions(),
+            KMeansParams.forIvf(params.maxIters(), random.nextLong()));
     return new BinaryIvfModel(r.centroids(), bytes);
   }
 
@@ -78,7 +99,8 @@ public final class BinaryIvfModel {
   /** Partitions nearest first by hamming distance (ties by id), the first {@code maxProbes}. */
   public PartitionRanking rankPartitions(byte[] query, int maxProbes) {
     if (query.length != bytes) {
-      throw new IllegalArgumentException("query has " + query.length + " bytes, index has " + bytes);
+      throw new IllegalArgumentException(
+          "query has " + query.length + " bytes, index has " + bytes);
     }
     long[] keys = new long[numPartitions];
     for (int p = 0; p < numPartitions; p++) {

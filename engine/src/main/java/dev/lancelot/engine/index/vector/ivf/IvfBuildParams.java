@@ -14,15 +14,20 @@ public record IvfBuildParams(int numPartitions, int maxIters, int sampleRate, lo
 
   public IvfBuildParams {
     if (numPartitions < 1) {
-      throw new VectorException("Cannot build IVF: num_partitions is " + numPartitions
-          + ". Use at least 1 partition (Lance suggests about sqrt(rows)).");
+      throw new VectorException(
+          "Cannot build IVF: num_partitions is "
+              + numPartitions
+              + ". Use at least 1 partition (Lance suggests about sqrt(rows)).");
     }
     if (maxIters < 1) {
-      throw new VectorException("Cannot build IVF: max_iters is " + maxIters + ". Use at least 1 iteration.");
+      throw new VectorException(
+          "Cannot build IVF: max_iters is " + maxIters + ". Use at least 1 iteration.");
     }
     if (sampleRate < 1) {
-      throw new VectorException("Cannot build IVF: sample_rate is " + sampleRate
-          + ". Use a positive sample rate (Lance's default is 256).");
+      throw new VectorException(
+          "Cannot build IVF: sample_rate is "
+              + sampleRate
+              + ". Use a positive sample rate (Lance's default is 256).");
     }
   }
 

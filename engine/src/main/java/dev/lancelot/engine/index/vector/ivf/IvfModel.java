@@ -9,9 +9,9 @@ import java.util.Arrays;
  * stores in the {@code IVF} proto ({@code centroids_tensor}, shape {@code [P, dim]}, float32).
  *
  * <p>Metric handling as Lance: for a cosine index the centroids were trained on unit vectors with
- * l2, and vectors and queries are normalized before they meet the centroids
- * ({@code IvfTransformer}, {@code ANNIvfPartitionExec}); dot uses {@code 1 - x·c}; l2 is squared
- * Euclidean. Partition assignment and ranking therefore use l2 for cosine.
+ * l2, and vectors and queries are normalized before they meet the centroids ({@code
+ * IvfTransformer}, {@code ANNIvfPartitionExec}); dot uses {@code 1 - x·c}; l2 is squared Euclidean.
+ * Partition assignment and ranking therefore use l2 for cosine.
  */
 public final class IvfModel implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
@@ -25,7 +25,8 @@ public final class IvfModel implements java.io.Serializable {
 
   private IvfModel(float[] centroids, int dim, DistanceMetric metric, double loss) {
     if (dim <= 0 || centroids.length == 0 || centroids.length % dim != 0) {
-      throw new IllegalArgumentException("centroids length " + centroids.length + " is not a positive multiple of " + dim);
+      throw new IllegalArgumentException(
+          "centroids length " + centroids.length + " is not a positive multiple of " + dim);
     }
     if (metric == DistanceMetric.HAMMING) {
       throw new IllegalArgumentException("binary IVF is not supported");
@@ -94,8 +95,8 @@ public final class IvfModel implements java.io.Serializable {
   }
 
   /**
-   * Ranks the partitions nearest first for {@code query} (raw; normalized here for cosine) and keeps
-   * the first {@code maxProbes} (all when {@code maxProbes >= numPartitions}).
+   * Ranks the partitions nearest first for {@code query} (raw; normalized here for cosine) and
+   * keeps the first {@code maxProbes} (all when {@code maxProbes >= numPartitions}).
    */
   public PartitionRanking rankPartitions(float[] query, int maxProbes) {
     if (maxProbes < 1) {
@@ -121,8 +122,8 @@ public final class IvfModel implements java.io.Serializable {
   }
 
   /**
-   * Nearest partition of one raw vector, or -1 when Lance would leave it out of the index: non-finite
-   * values, or a zero vector in a cosine index.
+   * Nearest partition of one raw vector, or -1 when Lance would leave it out of the index:
+   * non-finite values, or a zero vector in a cosine index.
    */
   public int assign(float[] vector, int off) {
     int[] out = new int[1];
@@ -133,8 +134,8 @@ public final class IvfModel implements java.io.Serializable {
   /**
    * Assigns {@code count} raw vectors stored back to back from {@code off}: {@code partitions[i]}
    * gets the nearest partition (-1 for vectors Lance leaves out, see {@link #assign(float[], int)})
-   * and, when given, {@code distances[i]}
-   * the distance to its centroid in {@link #centroidMetric()}.
+   * and, when given, {@code distances[i]} the distance to its centroid in {@link
+   * #centroidMetric()}.
    */
   public void assign(float[] vectors, int off, int count, int[] partitions, float[] distances) {
     int chunk = 2048;
@@ -144,11 +145,21 @@ public final class IvfModel implements java.io.Serializable {
       return;
     }
     // Rows are independent, so parallel chunks give the same answer as a sequential pass.
-    java.util.stream.IntStream.range(0, chunks).parallel()
-        .forEach(c -> assignRange(vectors, off, c * chunk, Math.min(count, (c + 1) * chunk), partitions, distances));
+    java.util.stream.IntStream.range(0, chunks)
+        .parallel()
+        .forEach(
+            c ->
+                assignRange(
+                    vectors,
+                    off,
+                    c * chunk,
+                    Math.min(count, (c + 1) * chunk),
+                    partitions,
+                    distances));
   }
 
-  private void assignRange(float[] vectors, int off, int from, int to, int[] partitions, float[] distances) {
+  private void assignRange(
+      float[] vectors, int off, int from, int to, int[] partitions, float[] distances) {
     float[] scratch = new float[numPartitions];
     float[] unit = metric == DistanceMetric.COSINE ? new float[dim] : null;
     DistanceMetric m = centroidMetric();

@@ -12,9 +12,9 @@ import org.slf4j.LoggerFactory;
  * k-modes for binary (uint8, hamming) vectors, as Lance's {@code KModeAlgo}: the same loop as
  * {@link KMeans} (random init, balance penalty, relative-loss stop) with hamming distance for
  * membership and a per-bit majority vote for the update (bit {@code b} of byte {@code i} is bit
- * {@code 8i + b}, least significant first; a bit is set when more than half the members have it).
- * A cluster left empty gets an all-zero centroid (Lance stores nulls, read as zero bytes); there
- * is no splitting.
+ * {@code 8i + b}, least significant first; a bit is set when more than half the members have it). A
+ * cluster left empty gets an all-zero centroid (Lance stores nulls, read as zero bytes); there is
+ * no splitting.
  */
 public final class BinaryKMeans {
   private static final Logger LOG = LoggerFactory.getLogger(BinaryKMeans.class);
@@ -27,8 +27,14 @@ public final class BinaryKMeans {
 
   public static Result train(byte[] data, int n, int bytes, int k, KMeansParams params) {
     if (n < k) {
-      throw new VectorException("Cannot train k-modes with " + k + " clusters: only " + n
-          + " training rows. Use at most " + n + " clusters or train on more rows.");
+      throw new VectorException(
+          "Cannot train k-modes with "
+              + k
+              + " clusters: only "
+              + n
+              + " training rows. Use at most "
+              + n
+              + " clusters or train on more rows.");
     }
     int rows = (int) Math.min(n, (long) k * 512);
     SplittableRandom random = new SplittableRandom(params.seed());
@@ -87,17 +93,30 @@ public final class BinaryKMeans {
         lastLoss += l;
       }
       centroids = majority(data, rows, bytes, k, membership, sizes);
-      LOG.debug("k-modes iteration {}/{}: k={}, rows={}, loss={}", iter, params.maxIters(), k, rows, lastLoss);
+      LOG.debug(
+          "k-modes iteration {}/{}: k={}, rows={}, loss={}",
+          iter,
+          params.maxIters(),
+          k,
+          rows,
+          lastLoss);
       if (Math.abs(loss - lastLoss) < params.tolerance() * lastLoss) {
         break;
       }
       loss = lastLoss;
     }
-    LOG.info("Trained k-modes: k={}, bytes={}, rows={}, iterations={}, loss={}", k, bytes, rows, iter, lastLoss);
+    LOG.info(
+        "Trained k-modes: k={}, bytes={}, rows={}, iterations={}, loss={}",
+        k,
+        bytes,
+        rows,
+        iter,
+        lastLoss);
     return new Result(centroids, k, bytes, lastLoss, iter);
   }
 
-  private static byte[] majority(byte[] data, int rows, int bytes, int k, int[] membership, int[] sizes) {
+  private static byte[] majority(
+      byte[] data, int rows, int bytes, int k, int[] membership, int[] sizes) {
     int[] ones = new int[k * bytes * 8];
     for (int i = 0; i < rows; i++) {
       int base = membership[i] * bytes * 8;

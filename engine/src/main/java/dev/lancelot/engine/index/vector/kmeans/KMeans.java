@@ -10,15 +10,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lloyd's k-means as Lance runs it ({@code train_kmeans} in {@code lance-index/src/vector/kmeans.rs}):
- * at most {@code k × 512} rows, random or k-means++ init, membership with an optional balance
- * penalty, centroids as member means, empty clusters refilled by splitting a large cluster (the
- * Faiss rule Lance uses: pick cluster j with probability (|j|-1)/(n-k), copy its centroid scaled by
- * 1 ± 1/1024 alternately per dimension), stop when the loss changes by less than tolerance × loss.
+ * Lloyd's k-means as Lance runs it ({@code train_kmeans} in {@code
+ * lance-index/src/vector/kmeans.rs}): at most {@code k × 512} rows, random or k-means++ init,
+ * membership with an optional balance penalty, centroids as member means, empty clusters refilled
+ * by splitting a large cluster (the Faiss rule Lance uses: pick cluster j with probability
+ * (|j|-1)/(n-k), copy its centroid scaled by 1 ± 1/1024 alternately per dimension), stop when the
+ * loss changes by less than tolerance × loss.
  *
  * <p>Metrics: {@link DistanceMetric#L2} and {@link DistanceMetric#DOT} (distance {@code 1 - x·c});
- * cosine callers normalize the data and use L2, as Lance. Deterministic for a given seed. Logs
- * each iteration at debug and a summary at info.
+ * cosine callers normalize the data and use L2, as Lance. Deterministic for a given seed. Logs each
+ * iteration at debug and a summary at info.
  */
 public final class KMeans {
   private static final Logger LOG = LoggerFactory.getLogger(KMeans.class);
@@ -30,10 +31,11 @@ public final class KMeans {
 
   /**
    * Trains {@code k} centroids on rows {@code 0 .. n-1} of {@code data} (row-major, {@code dim}
-   * wide). Rows must be finite; callers sample and validate. For {@code k > 256} this runs
-   * Lance's hierarchical k-means ({@link HierarchicalKMeans}), otherwise flat Lloyd iterations.
+   * wide). Rows must be finite; callers sample and validate. For {@code k > 256} this runs Lance's
+   * hierarchical k-means ({@link HierarchicalKMeans}), otherwise flat Lloyd iterations.
    */
-  public static KMeansResult train(float[] data, int n, int dim, int k, DistanceMetric metric, KMeansParams params) {
+  public static KMeansResult train(
+      float[] data, int n, int dim, int k, DistanceMetric metric, KMeansParams params) {
     checkArgs(n, k, metric);
     if (k > HIERARCHICAL_THRESHOLD) {
       return HierarchicalKMeans.train(data, n, dim, k, metric, params);
@@ -46,31 +48,46 @@ public final class KMeans {
 
   private static void checkArgs(int n, int k, DistanceMetric metric) {
     if (metric != DistanceMetric.L2 && metric != DistanceMetric.DOT) {
-      throw new IllegalArgumentException("k-means runs on l2 or dot; normalize and use l2 for cosine: " + metric);
+      throw new IllegalArgumentException(
+          "k-means runs on l2 or dot; normalize and use l2 for cosine: " + metric);
     }
     if (k < 1) {
       throw new IllegalArgumentException("k must be >= 1: " + k);
     }
     if (n < k) {
-      throw new VectorException("Cannot train k-means with " + k + " clusters: only " + n
-          + " training rows. Use at most " + n + " clusters or train on more rows.");
+      throw new VectorException(
+          "Cannot train k-means with "
+              + k
+              + " clusters: only "
+              + n
+              + " training rows. Use at most "
+              + n
+              + " clusters or train on more rows.");
     }
   }
 
   /** Flat Lloyd iterations (no hierarchy), for any k. */
-  static KMeansResult trainFlat(float[] data, int n, int dim, int k, DistanceMetric metric, KMeansParams params) {
+  static KMeansResult trainFlat(
+      float[] data, int n, int dim, int k, DistanceMetric metric, KMeansParams params) {
     return trainFlat(data, n, dim, k, metric, params, true);
   }
 
-  static KMeansResult trainFlat(float[] data, int n, int dim, int k, DistanceMetric metric, KMeansParams params,
+  static KMeansResult trainFlat(
+      float[] data,
+      int n,
+      int dim,
+      int k,
+      DistanceMetric metric,
+      KMeansParams params,
       boolean summaryAtInfo) {
     checkArgs(n, k, metric);
     long start = System.nanoTime();
     int rows = (int) Math.min(n, (long) k * MAX_ROWS_PER_CLUSTER);
     SplittableRandom random = new SplittableRandom(params.seed());
-    float[] centroids = params.init() == KMeansInit.RANDOM
-        ? randomInit(data, rows, dim, k, random)
-        : plusPlusInit(data, rows, dim, k, metric, random);
+    float[] centroids =
+        params.init() == KMeansInit.RANDOM
+            ? randomInit(data, rows, dim, k, random)
+            : plusPlusInit(data, rows, dim, k, metric, random);
 
     float balance = params.balanceFactor() / rows;
     float adjustedBalance = Float.MAX_VALUE;
@@ -105,8 +122,10 @@ public final class KMeans {
           largest = c;
         }
       }
-      adjustedBalance = sizes[largest] == 0 ? 0f
-          : (radius[largest] - (float) clusterLoss[largest] / sizes[largest]) / rows;
+      adjustedBalance =
+          sizes[largest] == 0
+              ? 0f
+              : (radius[largest] - (float) clusterLoss[largest] / sizes[largest]) / rows;
       double sizeSquares = 0;
       for (int s : sizes) {
         sizeSquares += (double) s * s;
@@ -120,8 +139,14 @@ public final class KMeans {
       centroids = means(data, rows, dim, k, membership, sizes);
       int empty = splitEmptyClusters(rows, k, dim, sizes, centroids, random);
       if (LOG.isDebugEnabled()) {
-        LOG.debug("k-means iteration {}/{}: k={}, rows={}, loss={}, empty clusters refilled={}", iter,
-            params.maxIters(), k, rows, lastLoss, empty);
+        LOG.debug(
+            "k-means iteration {}/{}: k={}, rows={}, loss={}, empty clusters refilled={}",
+            iter,
+            params.maxIters(),
+            k,
+            rows,
+            lastLoss,
+            empty);
       }
       if (Math.abs(loss - lastLoss) < params.tolerance() * lastLoss) {
         break;
@@ -129,8 +154,11 @@ public final class KMeans {
       loss = lastLoss;
     }
     if (summaryAtInfo || LOG.isDebugEnabled()) {
-      String msg = "Trained k-means: k={}, dim={}, rows={}, metric={}, iterations={}, loss={}, {} ms";
-      Object[] args = {k, dim, rows, metric.lanceName(), iter, lastLoss, (System.nanoTime() - start) / 1_000_000};
+      String msg =
+          "Trained k-means: k={}, dim={}, rows={}, metric={}, iterations={}, loss={}, {} ms";
+      Object[] args = {
+        k, dim, rows, metric.lanceName(), iter, lastLoss, (System.nanoTime() - start) / 1_000_000
+      };
       if (summaryAtInfo) {
         LOG.info(msg, args);
       } else {
@@ -149,11 +177,9 @@ public final class KMeans {
     }
   }
 
-  /**
-   * Distances from row {@code x} to every centroid given column-major; {@code 1 - x·c} for dot.
-   */
-  public static void distancesToCentroids(float[] x, int xOff, int dim, float[] columns, int k,
-      DistanceMetric metric, float[] out) {
+  /** Distances from row {@code x} to every centroid given column-major; {@code 1 - x·c} for dot. */
+  public static void distancesToCentroids(
+      float[] x, int xOff, int dim, float[] columns, int k, DistanceMetric metric, float[] out) {
     if (metric == DistanceMetric.DOT) {
       K.dotProductsToColumns(x, xOff, dim, columns, 0, k, out);
       for (int c = 0; c < k; c++) {
@@ -166,21 +192,59 @@ public final class KMeans {
 
   private static final int ASSIGN_CHUNK = 2048;
 
-  /** Nearest (biased) centroid of each row; chunks of rows run in parallel, each row independently. */
-  private static void assign(float[] data, int rows, int dim, float[] columns, int k, DistanceMetric metric,
-      float bias, int[] sizes, int[] membership, float[] memberDistance, float[] scratch) {
+  /**
+   * Nearest (biased) centroid of each row; chunks of rows run in parallel, each row independently.
+   */
+  private static void assign(
+      float[] data,
+      int rows,
+      int dim,
+      float[] columns,
+      int k,
+      DistanceMetric metric,
+      float bias,
+      int[] sizes,
+      int[] membership,
+      float[] memberDistance,
+      float[] scratch) {
     int chunks = (rows + ASSIGN_CHUNK - 1) / ASSIGN_CHUNK;
     if (chunks <= 1 || (long) rows * k * dim < 4_000_000L) {
-      assignRange(data, 0, rows, dim, columns, k, metric, bias, sizes, membership, memberDistance, scratch);
+      assignRange(
+          data, 0, rows, dim, columns, k, metric, bias, sizes, membership, memberDistance, scratch);
       return;
     }
-    java.util.stream.IntStream.range(0, chunks).parallel().forEach(c -> assignRange(data, c * ASSIGN_CHUNK,
-        Math.min(rows, (c + 1) * ASSIGN_CHUNK), dim, columns, k, metric, bias, sizes, membership, memberDistance,
-        new float[k]));
+    java.util.stream.IntStream.range(0, chunks)
+        .parallel()
+        .forEach(
+            c ->
+                assignRange(
+                    data,
+                    c * ASSIGN_CHUNK,
+                    Math.min(rows, (c + 1) * ASSIGN_CHUNK),
+                    dim,
+                    columns,
+                    k,
+                    metric,
+                    bias,
+                    sizes,
+                    membership,
+                    memberDistance,
+                    new float[k]));
   }
 
-  private static void assignRange(float[] data, int from, int to, int dim, float[] columns, int k,
-      DistanceMetric metric, float bias, int[] sizes, int[] membership, float[] memberDistance, float[] scratch) {
+  private static void assignRange(
+      float[] data,
+      int from,
+      int to,
+      int dim,
+      float[] columns,
+      int k,
+      DistanceMetric metric,
+      float bias,
+      int[] sizes,
+      int[] membership,
+      float[] memberDistance,
+      float[] scratch) {
     boolean biased = bias != 0f;
     for (int i = from; i < to; i++) {
       distancesToCentroids(data, i * dim, dim, columns, k, metric, scratch);
@@ -201,7 +265,8 @@ public final class KMeans {
     }
   }
 
-  private static float[] means(float[] data, int rows, int dim, int k, int[] membership, int[] sizes) {
+  private static float[] means(
+      float[] data, int rows, int dim, int k, int[] membership, int[] sizes) {
     float[] sums = new float[k * dim];
     for (int i = 0; i < rows; i++) {
       int c = membership[i];
@@ -226,8 +291,8 @@ public final class KMeans {
   }
 
   /** Faiss's rule, as Lance's {@code split_clusters}. Returns the number of clusters refilled. */
-  private static int splitEmptyClusters(int n, int k, int dim, int[] sizes, float[] centroids,
-      SplittableRandom random) {
+  private static int splitEmptyClusters(
+      int n, int k, int dim, int[] sizes, float[] centroids, SplittableRandom random) {
     int refilled = 0;
     for (int i = 0; i < k; i++) {
       if (sizes[i] != 0) {
@@ -259,7 +324,8 @@ public final class KMeans {
     return refilled;
   }
 
-  private static float[] randomInit(float[] data, int rows, int dim, int k, SplittableRandom random) {
+  private static float[] randomInit(
+      float[] data, int rows, int dim, int k, SplittableRandom random) {
     int[] chosen = Sampling.distinct(rows, k, random);
     float[] centroids = new float[k * dim];
     for (int c = 0; c < k; c++) {
@@ -268,8 +334,8 @@ public final class KMeans {
     return centroids;
   }
 
-  private static float[] plusPlusInit(float[] data, int rows, int dim, int k, DistanceMetric metric,
-      SplittableRandom random) {
+  private static float[] plusPlusInit(
+      float[] data, int rows, int dim, int k, DistanceMetric metric, SplittableRandom random) {
     float[] centroids = new float[k * dim];
     float[] nearest = new float[rows];
     Arrays.fill(nearest, Float.POSITIVE_INFINITY);

@@ -1,16 +1,17 @@
 package dev.lancelot.engine.index.vector.kmeans;
 
 /**
- * k-means training parameters, defaults as Lance's {@code KMeansParams}
- * ({@code lance-index/src/vector/kmeans.rs}): at most 50 iterations, stop when the loss changes by
- * less than {@code tolerance} (1e-4) relative to it, random init.
+ * k-means training parameters, defaults as Lance's {@code KMeansParams} ({@code
+ * lance-index/src/vector/kmeans.rs}): at most 50 iterations, stop when the loss changes by less
+ * than {@code tolerance} (1e-4) relative to it, random init.
  *
  * <p>{@code balanceFactor}: Lance trains IVF centroids with a size penalty ({@code
  * with_balance_factor(1.0)} in {@code do_train_ivf_model}), divided by the number of training rows,
  * adding {@code factor × |cluster|} to each candidate distance so clusters stay balanced; PQ
  * codebooks use 0 (plain k-means).
  */
-public record KMeansParams(int maxIters, double tolerance, float balanceFactor, KMeansInit init, long seed) {
+public record KMeansParams(
+    int maxIters, double tolerance, float balanceFactor, KMeansInit init, long seed) {
   public static final int DEFAULT_MAX_ITERS = 50;
   public static final double DEFAULT_TOLERANCE = 1e-4;
 

@@ -7,26 +7,34 @@ import dev.lancelot.engine.vector.VectorException;
  * (256 centroids per sub-space), 50 k-means iterations, a sample of {@code sampleRate × 256} rows
  * ({@code sample_rate = 256}). Only 8-bit codes are implemented.
  */
-public record PqBuildParams(int numSubVectors, int numBits, int maxIters, int sampleRate, long seed) {
+public record PqBuildParams(
+    int numSubVectors, int numBits, int maxIters, int sampleRate, long seed) {
   public static final int DEFAULT_NUM_SUB_VECTORS = 16;
   public static final int NUM_BITS = 8;
   public static final int NUM_CENTROIDS = 1 << NUM_BITS;
 
   public PqBuildParams {
     if (numSubVectors < 1) {
-      throw new VectorException("Cannot build PQ: num_sub_vectors is " + numSubVectors
-          + ". Use at least 1 sub-vector (Lance's default is 16).");
+      throw new VectorException(
+          "Cannot build PQ: num_sub_vectors is "
+              + numSubVectors
+              + ". Use at least 1 sub-vector (Lance's default is 16).");
     }
     if (numBits != NUM_BITS) {
-      throw new VectorException("Cannot build PQ with num_bits=" + numBits
-          + ": only 8-bit codes are implemented. Use num_bits=8.");
+      throw new VectorException(
+          "Cannot build PQ with num_bits="
+              + numBits
+              + ": only 8-bit codes are implemented. Use num_bits=8.");
     }
     if (maxIters < 1) {
-      throw new VectorException("Cannot build PQ: max_iters is " + maxIters + ". Use at least 1 iteration.");
+      throw new VectorException(
+          "Cannot build PQ: max_iters is " + maxIters + ". Use at least 1 iteration.");
     }
     if (sampleRate < 1) {
-      throw new VectorException("Cannot build PQ: sample_rate is " + sampleRate
-          + ". Use a positive sample rate (Lance's default is 256).");
+      throw new VectorException(
+          "Cannot build PQ: sample_rate is "
+              + sampleRate
+              + ". Use a positive sample rate (Lance's default is 256).");
     }
   }
 
@@ -42,9 +50,16 @@ public record PqBuildParams(int numSubVectors, int numBits, int maxIters, int sa
   /** Throws unless {@code dim} splits into {@link #numSubVectors()} equal sub-vectors. */
   public void checkDimension(int dim) {
     if (dim % numSubVectors != 0) {
-      throw new VectorException("Cannot build PQ with num_sub_vectors=" + numSubVectors + " on " + dim
-          + "-dimensional vectors: the dimension must be divisible by num_sub_vectors. Choose a divisor of "
-          + dim + " (for example " + nearestDivisor(dim, numSubVectors) + ").");
+      throw new VectorException(
+          "Cannot build PQ with num_sub_vectors="
+              + numSubVectors
+              + " on "
+              + dim
+              + "-dimensional vectors: the dimension must be divisible by num_sub_vectors. Choose a divisor of "
+              + dim
+              + " (for example "
+              + nearestDivisor(dim, numSubVectors)
+              + ").");
     }
   }
 

@@ -10,14 +10,14 @@ import dev.lancelot.engine.vector.VectorizationProvider;
  * <p>Layout, exactly Lance's codebook tensor (shape {@code [256, dim]}, float32, in global buffer
  * {@code codebook_position} of {@code auxiliary.idx}): sub-space after sub-space, each holding its
  * 256 centroids of {@code subDim = dim / m} floats. Centroid {@code c} of sub-vector {@code s}
- * starts at {@code (s * 256 + c) * subDim} ({@code get_sub_vector_centroids} in
- * {@code lance-index/src/vector/pq/utils.rs}). The {@code [256, dim]} shape is only a reshape of
- * that buffer: its rows are not whole centroids.
+ * starts at {@code (s * 256 + c) * subDim} ({@code get_sub_vector_centroids} in {@code
+ * lance-index/src/vector/pq/utils.rs}). The {@code [256, dim]} shape is only a reshape of that
+ * buffer: its rows are not whole centroids.
  *
  * <p>Metric, as Lance: codes are always the nearest centroid by l2 (Lance builds the quantizer with
  * l2 whatever the index metric). Lookup tables use l2 (squared) for l2 and cosine indexes and
- * {@code 1 - q_s·c} per sub-space for dot, where the summed table is corrected by {@code -(m-1)}
- * so the total is {@code 1 - q·x̂}.
+ * {@code 1 - q_s·c} per sub-space for dot, where the summed table is corrected by {@code -(m-1)} so
+ * the total is {@code 1 - q·x̂}.
  */
 public final class PqCodebook implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
@@ -26,8 +26,12 @@ public final class PqCodebook implements java.io.Serializable {
   private static final VectorKernels K = VectorizationProvider.kernels();
 
   private final float[] codebook;
-  /** Per sub-space, the centroids column-major: {@code [s][d][c]} at {@code (s*subDim + d)*256 + c}. */
+
+  /**
+   * Per sub-space, the centroids column-major: {@code [s][d][c]} at {@code (s*subDim + d)*256 + c}.
+   */
   private final float[] columns;
+
   private final int dim;
   private final int m;
   private final int subDim;
@@ -35,10 +39,12 @@ public final class PqCodebook implements java.io.Serializable {
 
   private PqCodebook(float[] codebook, int dim, int numSubVectors, DistanceMetric indexMetric) {
     if (numSubVectors < 1 || dim % numSubVectors != 0) {
-      throw new IllegalArgumentException("dim " + dim + " not divisible by num_sub_vectors " + numSubVectors);
+      throw new IllegalArgumentException(
+          "dim " + dim + " not divisible by num_sub_vectors " + numSubVectors);
     }
     if (codebook.length != NUM_CENTROIDS * dim) {
-      throw new IllegalArgumentException("codebook has " + codebook.length + " floats, expected 256 × " + dim);
+      throw new IllegalArgumentException(
+          "codebook has " + codebook.length + " floats, expected 256 × " + dim);
     }
     if (indexMetric == DistanceMetric.HAMMING) {
       throw new IllegalArgumentException("PQ does not support hamming");
@@ -52,18 +58,24 @@ public final class PqCodebook implements java.io.Serializable {
     for (int s = 0; s < m; s++) {
       for (int c = 0; c < NUM_CENTROIDS; c++) {
         for (int d = 0; d < subDim; d++) {
-          columns[(s * subDim + d) * NUM_CENTROIDS + c] = codebook[(s * NUM_CENTROIDS + c) * subDim + d];
+          columns[(s * subDim + d) * NUM_CENTROIDS + c] =
+              codebook[(s * NUM_CENTROIDS + c) * subDim + d];
         }
       }
     }
   }
 
-  /** A codebook over a copy of {@code codebook} (Lance's layout), for an index of {@code indexMetric}. */
-  public static PqCodebook of(float[] codebook, int dim, int numSubVectors, DistanceMetric indexMetric) {
+  /**
+   * A codebook over a copy of {@code codebook} (Lance's layout), for an index of {@code
+   * indexMetric}.
+   */
+  public static PqCodebook of(
+      float[] codebook, int dim, int numSubVectors, DistanceMetric indexMetric) {
     return new PqCodebook(codebook.clone(), dim, numSubVectors, indexMetric);
   }
 
-  static PqCodebook owning(float[] codebook, int dim, int numSubVectors, DistanceMetric indexMetric) {
+  static PqCodebook owning(
+      float[] codebook, int dim, int numSubVectors, DistanceMetric indexMetric) {
     return new PqCodebook(codebook, dim, numSubVectors, indexMetric);
   }
 
@@ -84,7 +96,9 @@ public final class PqCodebook implements java.io.Serializable {
     return tableMetric;
   }
 
-  /** Whether vectors are encoded as residuals against their IVF centroid (l2 and cosine, as Lance). */
+  /**
+   * Whether vectors are encoded as residuals against their IVF centroid (l2 and cosine, as Lance).
+   */
   public static boolean usesResidual(DistanceMetric indexMetric) {
     return indexMetric == DistanceMetric.L2 || indexMetric == DistanceMetric.COSINE;
   }
@@ -99,7 +113,10 @@ public final class PqCodebook implements java.io.Serializable {
     return codebook[(s * NUM_CENTROIDS + c) * subDim + d];
   }
 
-  /** Encodes one vector: {@code out[outOff + s]} = nearest (l2, first on ties) centroid of sub-space s. */
+  /**
+   * Encodes one vector: {@code out[outOff + s]} = nearest (l2, first on ties) centroid of sub-space
+   * s.
+   */
   public void encode(float[] vector, int off, byte[] out, int outOff) {
     encode(vector, off, out, outOff, new float[NUM_CENTROIDS]);
   }
@@ -107,8 +124,14 @@ public final class PqCodebook implements java.io.Serializable {
   /** {@link #encode(float[], int, byte[], int)} with caller scratch of 256 floats. */
   public void encode(float[] vector, int off, byte[] out, int outOff, float[] scratch) {
     for (int s = 0; s < m; s++) {
-      K.squareDistancesToColumns(vector, off + s * subDim, subDim, columns, s * subDim * NUM_CENTROIDS,
-          NUM_CENTROIDS, scratch);
+      K.squareDistancesToColumns(
+          vector,
+          off + s * subDim,
+          subDim,
+          columns,
+          s * subDim * NUM_CENTROIDS,
+          NUM_CENTROIDS,
+          scratch);
       int best = 0;
       float bestDist = Float.POSITIVE_INFINITY;
       for (int c = 0; c < NUM_CENTROIDS; c++) {
@@ -121,7 +144,9 @@ public final class PqCodebook implements java.io.Serializable {
     }
   }
 
-  /** Encodes {@code count} vectors stored back to back into row-major codes ({@code m} bytes each). */
+  /**
+   * Encodes {@code count} vectors stored back to back into row-major codes ({@code m} bytes each).
+   */
   public byte[] encodeAll(float[] vectors, int off, int count) {
     byte[] codes = new byte[count * m];
     float[] scratch = new float[NUM_CENTROIDS];
@@ -135,7 +160,8 @@ public final class PqCodebook implements java.io.Serializable {
   public void decode(byte[] codes, int codesOff, int stride, float[] out, int outOff) {
     for (int s = 0; s < m; s++) {
       int c = codes[codesOff + s * stride] & 0xFF;
-      System.arraycopy(codebook, (s * NUM_CENTROIDS + c) * subDim, out, outOff + s * subDim, subDim);
+      System.arraycopy(
+          codebook, (s * NUM_CENTROIDS + c) * subDim, out, outOff + s * subDim, subDim);
     }
   }
 
@@ -150,12 +176,14 @@ public final class PqCodebook implements java.io.Serializable {
     for (int s = 0; s < m; s++) {
       int colOff = s * subDim * NUM_CENTROIDS;
       if (tableMetric == DistanceMetric.DOT) {
-        K.dotProductsToColumns(query, off + s * subDim, subDim, columns, colOff, NUM_CENTROIDS, scratch);
+        K.dotProductsToColumns(
+            query, off + s * subDim, subDim, columns, colOff, NUM_CENTROIDS, scratch);
         for (int c = 0; c < NUM_CENTROIDS; c++) {
           table[s * NUM_CENTROIDS + c] = 1f - scratch[c];
         }
       } else {
-        K.squareDistancesToColumns(query, off + s * subDim, subDim, columns, colOff, NUM_CENTROIDS, scratch);
+        K.squareDistancesToColumns(
+            query, off + s * subDim, subDim, columns, colOff, NUM_CENTROIDS, scratch);
         System.arraycopy(scratch, 0, table, s * NUM_CENTROIDS, NUM_CENTROIDS);
       }
     }
@@ -163,7 +191,8 @@ public final class PqCodebook implements java.io.Serializable {
 
   public float[] lookupTable(float[] query) {
     if (query.length != dim) {
-      throw new IllegalArgumentException("query has dimension " + query.length + ", codebook has " + dim);
+      throw new IllegalArgumentException(
+          "query has dimension " + query.length + ", codebook has " + dim);
     }
     float[] table = new float[m * NUM_CENTROIDS];
     lookupTable(query, 0, table);

@@ -34,7 +34,8 @@ public final class PqCodes {
 
   private static void checkLength(int length, int rows, int m) {
     if ((long) rows * m != length) {
-      throw new IllegalArgumentException("codes length " + length + " is not " + rows + " rows × " + m);
+      throw new IllegalArgumentException(
+          "codes length " + length + " is not " + rows + " rows × " + m);
     }
   }
 }

@@ -5,10 +5,10 @@ import dev.lancelot.engine.index.vector.VectorStorage;
 import dev.lancelot.engine.vector.DistanceMetric;
 
 /**
- * One partition's PQ codes, transposed as Lance stores them ({@code __pq_code} in
- * {@code auxiliary.idx}, {@code codes[s * rows + row]}), with their codebook. Queries must be in
- * code space (see {@link PqCodebook#lookupTable(float[], int, float[])}). Node-to-node distances
- * decode both nodes and compare the approximations, as Lance's {@code dist_between}.
+ * One partition's PQ codes, transposed as Lance stores them ({@code __pq_code} in {@code
+ * auxiliary.idx}, {@code codes[s * rows + row]}), with their codebook. Queries must be in code
+ * space (see {@link PqCodebook#lookupTable(float[], int, float[])}). Node-to-node distances decode
+ * both nodes and compare the approximations, as Lance's {@code dist_between}.
  *
  * <p>Takes ownership of the code array; callers must not modify it afterwards.
  */
@@ -22,7 +22,8 @@ public final class PqStorage implements VectorStorage {
     this.codebook = codebook;
     this.m = codebook.numSubVectors();
     if ((long) rows * m != transposedCodes.length) {
-      throw new IllegalArgumentException("codes length " + transposedCodes.length + " is not " + rows + " × " + m);
+      throw new IllegalArgumentException(
+          "codes length " + transposedCodes.length + " is not " + rows + " × " + m);
     }
     this.codes = transposedCodes;
     this.rows = rows;

@@ -21,18 +21,26 @@ import java.util.SplittableRandom;
 public final class PqTrainer {
   private PqTrainer() {}
 
-  public static PqCodebook train(float[] vectors, int count, int dim, DistanceMetric indexMetric,
-      PqBuildParams params) {
+  public static PqCodebook train(
+      float[] vectors, int count, int dim, DistanceMetric indexMetric, PqBuildParams params) {
     String action = "train PQ with num_sub_vectors=" + params.numSubVectors();
     if (indexMetric == DistanceMetric.HAMMING) {
-      throw new VectorException("Cannot " + action + " for hamming: PQ needs float vectors. Use a flat"
-          + " search for uint8 (binary) vectors.");
+      throw new VectorException(
+          "Cannot "
+              + action
+              + " for hamming: PQ needs float vectors. Use a flat"
+              + " search for uint8 (binary) vectors.");
     }
     params.checkDimension(dim);
     VectorChecks.checkTrainingBlock(action, vectors, count, dim);
     if (count < PqCodebook.NUM_CENTROIDS) {
-      throw new VectorException("Cannot " + action + ": only " + count + " rows to train on, and 8-bit PQ"
-          + " needs at least 256 (one per centroid). Add rows, or use IVF_FLAT or IVF_SQ for small data.");
+      throw new VectorException(
+          "Cannot "
+              + action
+              + ": only "
+              + count
+              + " rows to train on, and 8-bit PQ"
+              + " needs at least 256 (one per centroid). Add rows, or use IVF_FLAT or IVF_SQ for small data.");
     }
     SplittableRandom random = new SplittableRandom(params.seed());
     int n = count;
@@ -50,9 +58,19 @@ public final class PqTrainer {
       for (int i = 0; i < n; i++) {
         System.arraycopy(sample, i * dim + s * subDim, sub, i * subDim, subDim);
       }
-      KMeansResult result = KMeans.train(sub, n, subDim, PqCodebook.NUM_CENTROIDS, DistanceMetric.L2,
-          KMeansParams.forPq(params.maxIters(), random.nextLong()));
-      System.arraycopy(result.centroids(), 0, codebook, s * PqCodebook.NUM_CENTROIDS * subDim,
+      KMeansResult result =
+          KMeans.train(
+              sub,
+              n,
+              subDim,
+              PqCodebook.NUM_CENTROIDS,
+              DistanceMetric.L2,
+              KMeansParams.forPq(params.maxIters(), random.nextLong()));
+      System.arraycopy(
+          result.centroids(),
+          0,
+          codebook,
+          s * PqCodebook.NUM_CENTROIDS * subDim,
           PqCodebook.NUM_CENTROIDS * subDim);
     }
     return PqCodebook.owning(codebook, dim, m, indexMetric);

@@ -12,8 +12,8 @@ import java.util.SplittableRandom;
  * storage metadata, with the codes in {@code __sq_code fsl<u8, dim>}, row-major).
  *
  * <p>Encoding, in double precision: {@code code = u8((x - start) * 255 / (end - start))} where the
- * cast truncates toward zero and saturates (Rust's {@code as u8}: below 0 and NaN give 0, above
- * 255 gives 255); all codes are 0 when {@code start == end}. A query is encoded the same way and
+ * cast truncates toward zero and saturates (Rust's {@code as u8}: below 0 and NaN give 0, above 255
+ * gives 255); all codes are 0 when {@code start == end}. A query is encoded the same way and
  * distances are computed on codes: l2 as {@code Σ (a-b)²} in integers, dot as {@code 1 - Σ a·b};
  * both scaled by {@code range² / 255²} in float ({@code inverse_scalar_dist}).
  */
@@ -33,7 +33,8 @@ public final class ScalarQuantizer implements java.io.Serializable {
   /** A quantizer with known bounds (e.g. read back from an index file). */
   public static ScalarQuantizer of(int dim, double start, double end) {
     if (dim < 1 || !(start <= end)) {
-      throw new IllegalArgumentException("bad SQ bounds [" + start + ", " + end + "] for dim " + dim);
+      throw new IllegalArgumentException(
+          "bad SQ bounds [" + start + ", " + end + "] for dim " + dim);
     }
     return new ScalarQuantizer(dim, start, end);
   }
@@ -42,21 +43,29 @@ public final class ScalarQuantizer implements java.io.Serializable {
    * Learns the bounds: the minimum and maximum value over a sample of {@code sampleRate × 256} rows
    * (normalized first for cosine indexes, as Lance trains on what it stores).
    */
-  public static ScalarQuantizer train(float[] vectors, int count, int dim, DistanceMetric indexMetric,
-      SqBuildParams params) {
+  public static ScalarQuantizer train(
+      float[] vectors, int count, int dim, DistanceMetric indexMetric, SqBuildParams params) {
     String action = "train SQ";
     if (indexMetric == DistanceMetric.HAMMING) {
-      throw new VectorException("Cannot " + action + " for hamming: SQ needs float vectors. Use a flat"
-          + " search for uint8 (binary) vectors.");
+      throw new VectorException(
+          "Cannot "
+              + action
+              + " for hamming: SQ needs float vectors. Use a flat"
+              + " search for uint8 (binary) vectors.");
     }
     VectorChecks.checkTrainingBlock(action, vectors, count, dim);
     if (count < 1) {
-      throw new VectorException("Cannot " + action + ": there are no rows to learn bounds from. Add rows"
-          + " before building the index.");
+      throw new VectorException(
+          "Cannot "
+              + action
+              + ": there are no rows to learn bounds from. Add rows"
+              + " before building the index.");
     }
-    int[] rows = count > params.sampleSize()
-        ? Sampling.distinct(count, (int) params.sampleSize(), new SplittableRandom(params.seed()))
-        : null;
+    int[] rows =
+        count > params.sampleSize()
+            ? Sampling.distinct(
+                count, (int) params.sampleSize(), new SplittableRandom(params.seed()))
+            : null;
     int n = rows == null ? count : rows.length;
     double lo = Double.MAX_VALUE;
     double hi = -Double.MAX_VALUE;
@@ -73,8 +82,11 @@ public final class ScalarQuantizer implements java.io.Serializable {
       }
     }
     if (lo > hi) {
-      throw new VectorException("Cannot " + action + " for cosine: every training vector is a zero vector."
-          + " Add non-zero vectors before building the index.");
+      throw new VectorException(
+          "Cannot "
+              + action
+              + " for cosine: every training vector is a zero vector."
+              + " Add non-zero vectors before building the index.");
     }
     return new ScalarQuantizer(dim, lo, hi);
   }

@@ -7,10 +7,10 @@ import dev.lancelot.engine.vector.VectorKernels;
 import dev.lancelot.engine.vector.VectorizationProvider;
 
 /**
- * One partition's SQ codes, row-major ({@code codes[row * dim + d]}), scored as Lance's
- * {@code SQDistCalculator}: the query is encoded with the same bounds, then l2 (for l2 and cosine
- * indexes, on unit vectors for cosine) or {@code 1 - Σ a·b} (dot) on the codes, scaled by
- * {@code range² / 255²}. Node scorers use the node's own codes as the query.
+ * One partition's SQ codes, row-major ({@code codes[row * dim + d]}), scored as Lance's {@code
+ * SQDistCalculator}: the query is encoded with the same bounds, then l2 (for l2 and cosine indexes,
+ * on unit vectors for cosine) or {@code 1 - Σ a·b} (dot) on the codes, scaled by {@code range² /
+ * 255²}. Node scorers use the node's own codes as the query.
  *
  * <p>Takes ownership of the code array; callers must not modify it afterwards.
  */
@@ -27,7 +27,8 @@ public final class SqStorage implements VectorStorage {
     this.quantizer = quantizer;
     this.dim = quantizer.dimension();
     if ((long) rows * dim != codes.length) {
-      throw new IllegalArgumentException("codes length " + codes.length + " is not " + rows + " × " + dim);
+      throw new IllegalArgumentException(
+          "codes length " + codes.length + " is not " + rows + " × " + dim);
     }
     if (indexMetric == DistanceMetric.HAMMING) {
       throw new IllegalArgumentException("SQ does not support hamming");
@@ -37,7 +38,8 @@ public final class SqStorage implements VectorStorage {
     this.metric = indexMetric == DistanceMetric.DOT ? DistanceMetric.DOT : DistanceMetric.L2;
   }
 
-  public static SqStorage of(ScalarQuantizer quantizer, byte[] codes, int rows, DistanceMetric indexMetric) {
+  public static SqStorage of(
+      ScalarQuantizer quantizer, byte[] codes, int rows, DistanceMetric indexMetric) {
     return new SqStorage(quantizer, codes, rows, indexMetric);
   }
 
@@ -63,7 +65,8 @@ public final class SqStorage implements VectorStorage {
   @Override
   public QueryScorer scorer(float[] query) {
     if (query.length != dim) {
-      throw new IllegalArgumentException("query has dimension " + query.length + ", storage has " + dim);
+      throw new IllegalArgumentException(
+          "query has dimension " + query.length + ", storage has " + dim);
     }
     byte[] q = new byte[dim];
     quantizer.encode(query, 0, q, 0);
@@ -81,9 +84,10 @@ public final class SqStorage implements VectorStorage {
   }
 
   private float distance(byte[] q, int qOff, int rowOff) {
-    float raw = metric == DistanceMetric.DOT
-        ? 1f - (float) K.dotProductU8(q, qOff, codes, rowOff, dim)
-        : (float) K.squareDistanceU8(q, qOff, codes, rowOff, dim);
+    float raw =
+        metric == DistanceMetric.DOT
+            ? 1f - (float) K.dotProductU8(q, qOff, codes, rowOff, dim)
+            : (float) K.squareDistanceU8(q, qOff, codes, rowOff, dim);
     return quantizer.toValueDistance(raw);
   }
 

@@ -1,9 +1,9 @@
 package dev.lancelot.engine.index.vector.store;
 
-import dev.lancelot.engine.format.CorruptFileException;
 import dev.lancelot.engine.file.FileProjection;
 import dev.lancelot.engine.file.LanceBatchReader;
 import dev.lancelot.engine.file.LanceFileReader;
+import dev.lancelot.engine.format.CorruptFileException;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -15,42 +15,74 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
 
 /**
- * Reads the HNSW graph columns of {@code index.idx} ({@code __vector_id u32},
- * {@code __neighbors list<u32>}, {@code _distance list<f32>}) for a row range into
- * {@link HnswGraphCodec.Rows}: CSR arrays on the heap. The two list columns must have the same
- * list lengths row by row.
+ * Reads the HNSW graph columns of {@code index.idx} ({@code __vector_id u32}, {@code __neighbors
+ * list<u32>}, {@code _distance list<f32>}) for a row range into {@link HnswGraphCodec.Rows}: CSR
+ * arrays on the heap. The two list columns must have the same list lengths row by row.
  */
 final class GraphColumns {
   private GraphColumns() {}
 
-  static HnswGraphCodec.Rows read(LanceFileReader reader, long start, long end, BufferAllocator allocator) {
+  static HnswGraphCodec.Rows read(
+      LanceFileReader reader, long start, long end, BufferAllocator allocator) {
     int rows = Math.toIntExact(end - start);
-    int[] ids = ColumnArrays.uint32(reader, IndexFileLayout.VECTOR_ID_COLUMN, start, end, allocator);
+    int[] ids =
+        ColumnArrays.uint32(reader, IndexFileLayout.VECTOR_ID_COLUMN, start, end, allocator);
     int[] offsets = new int[rows + 1];
     IntList neighbors = new IntList();
     FloatList distances = new FloatList();
-    readList(reader, IndexFileLayout.NEIGHBORS_COLUMN, start, end, allocator, offsets, (items, from, count) -> {
-      if (!(items instanceof UInt4Vector)) {
-        throw new CorruptFileException(reader.location(), "column " + IndexFileLayout.NEIGHBORS_COLUMN
-            + " is not a list of uint32");
-      }
-      int[] tmp = new int[count];
-      items.getDataBuffer().nioBuffer(4L * from, 4 * count).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(tmp);
-      neighbors.addAll(tmp);
-    });
+    readList(
+        reader,
+        IndexFileLayout.NEIGHBORS_COLUMN,
+        start,
+        end,
+        allocator,
+        offsets,
+        (items, from, count) -> {
+          if (!(items instanceof UInt4Vector)) {
+            throw new CorruptFileException(
+                reader.location(),
+                "column " + IndexFileLayout.NEIGHBORS_COLUMN + " is not a list of uint32");
+          }
+          int[] tmp = new int[count];
+          items
+              .getDataBuffer()
+              .nioBuffer(4L * from, 4 * count)
+              .order(ByteOrder.LITTLE_ENDIAN)
+              .asIntBuffer()
+              .get(tmp);
+          neighbors.addAll(tmp);
+        });
     int[] distanceOffsets = new int[rows + 1];
-    readList(reader, IndexFileLayout.DISTANCE_COLUMN, start, end, allocator, distanceOffsets, (items, from, count) -> {
-      if (!(items instanceof Float4Vector)) {
-        throw new CorruptFileException(reader.location(), "column " + IndexFileLayout.DISTANCE_COLUMN
-            + " is not a list of float32");
-      }
-      float[] tmp = new float[count];
-      items.getDataBuffer().nioBuffer(4L * from, 4 * count).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(tmp);
-      distances.addAll(tmp);
-    });
+    readList(
+        reader,
+        IndexFileLayout.DISTANCE_COLUMN,
+        start,
+        end,
+        allocator,
+        distanceOffsets,
+        (items, from, count) -> {
+          if (!(items instanceof Float4Vector)) {
+            throw new CorruptFileException(
+                reader.location(),
+                "column " + IndexFileLayout.DISTANCE_COLUMN + " is not a list of float32");
+          }
+          float[] tmp = new float[count];
+          items
+              .getDataBuffer()
+              .nioBuffer(4L * from, 4 * count)
+              .order(ByteOrder.LITTLE_ENDIAN)
+              .asFloatBuffer()
+              .get(tmp);
+          distances.addAll(tmp);
+        });
     if (!java.util.Arrays.equals(offsets, distanceOffsets)) {
-      throw new CorruptFileException(reader.location(), "HNSW neighbour and distance lists differ in length in rows ["
-          + start + ", " + end + ")");
+      throw new CorruptFileException(
+          reader.location(),
+          "HNSW neighbour and distance lists differ in length in rows ["
+              + start
+              + ", "
+              + end
+              + ")");
     }
     return new HnswGraphCodec.Rows(ids, offsets, neighbors.toArray(), distances.toArray());
   }
@@ -59,8 +91,14 @@ final class GraphColumns {
     void take(FieldVector items, int from, int count);
   }
 
-  private static void readList(LanceFileReader reader, String column, long start, long end, BufferAllocator allocator,
-      int[] offsetsOut, ItemSink sink) {
+  private static void readList(
+      LanceFileReader reader,
+      String column,
+      long start,
+      long end,
+      BufferAllocator allocator,
+      int[] offsetsOut,
+      ItemSink sink) {
     FileProjection p = FileProjection.ofNames(reader.schema(), List.of(column));
     int batch = (int) Math.max(1, Math.min(end - start, 1 << 16));
     int row = 0;
@@ -70,28 +108,32 @@ final class GraphColumns {
         VectorSchemaRoot root = batches.getVectorSchemaRoot();
         FieldVector v = root.getVector(0);
         if (!(v instanceof ListVector list)) {
-          throw new CorruptFileException(reader.location(), "column " + column + " is not a list column");
+          throw new CorruptFileException(
+              reader.location(), "column " + column + " is not a list column");
         }
         int n = root.getRowCount();
         int first = list.getOffsetBuffer().getInt(0);
         for (int i = 0; i < n; i++) {
           if (list.isNull(i)) {
-            throw new CorruptFileException(reader.location(), "column " + column + " has a null list at row "
-                + (start + row + i));
+            throw new CorruptFileException(
+                reader.location(),
+                "column " + column + " has a null list at row " + (start + row + i));
           }
           offsetsOut[row + i] = total + list.getOffsetBuffer().getInt(4L * i) - first;
         }
         int last = list.getOffsetBuffer().getInt(4L * n);
         FieldVector items = list.getDataVector();
         if (items.getNullCount() > 0) {
-          throw new CorruptFileException(reader.location(), "column " + column + " has null list items");
+          throw new CorruptFileException(
+              reader.location(), "column " + column + " has null list items");
         }
         sink.take(items, first, last - first);
         total += last - first;
         row += n;
       }
     } catch (IOException e) {
-      throw new CorruptFileException(reader.location(), "reading column " + column + " failed: " + e.getMessage(), e);
+      throw new CorruptFileException(
+          reader.location(), "reading column " + column + " failed: " + e.getMessage(), e);
     }
     offsetsOut[row] = total;
   }

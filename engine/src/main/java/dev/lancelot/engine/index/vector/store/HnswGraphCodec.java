@@ -8,10 +8,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One partition's HNSW graph as rows of {@code index.idx}: {@code [uint32] __vector_id},
- * {@code [list<uint32>] __neighbors}, {@code [list<float32>] _distance}. Rows go level by level;
- * level 0 holds every node in id order (so row = node id there), each upper level the nodes present
- * on it in ascending id order, starting with the entry point, node 0, which is on every level.
+ * One partition's HNSW graph as rows of {@code index.idx}: {@code [uint32] __vector_id}, {@code
+ * [list<uint32>] __neighbors}, {@code [list<float32>] _distance}. Rows go level by level; level 0
+ * holds every node in id order (so row = node id there), each upper level the nodes present on it
+ * in ascending id order, starting with the entry point, node 0, which is on every level.
  *
  * <p>Level boundaries are found from the rows themselves (a level ends where ids stop ascending),
  * not from {@code level_offsets}, because lance-core 7.0.0 stores those one short per upper level;
@@ -20,7 +20,10 @@ import java.util.List;
 public final class HnswGraphCodec {
   private HnswGraphCodec() {}
 
-  /** Rows of one partition: ids, and neighbour/distance lists in CSR form sharing {@code listOffsets}. */
+  /**
+   * Rows of one partition: ids, and neighbour/distance lists in CSR form sharing {@code
+   * listOffsets}.
+   */
   public record Rows(int[] vectorIds, int[] listOffsets, int[] neighbors, float[] distances) {
     public int size() {
       return vectorIds.length;
@@ -61,29 +64,52 @@ public final class HnswGraphCodec {
   /** The {@code lance:hnsw} entry written for {@code graph} (exact level offsets). */
   public static HnswPartitionMetadata metadata(HnswGraph graph, Integer prefetchDistance) {
     HnswBuildParams p = graph.params();
-    return new HnswPartitionMetadata(graph.entryPoint(), graph.numLevels(), p.m(), p.efConstruction(),
-        prefetchDistance, graph.levelOffsets());
+    return new HnswPartitionMetadata(
+        graph.entryPoint(),
+        graph.numLevels(),
+        p.m(),
+        p.efConstruction(),
+        prefetchDistance,
+        graph.levelOffsets());
   }
 
-  /** Rebuilds the graph of a partition of {@code numNodes} nodes; {@code file} names the file in errors. */
-  public static HnswGraph decode(String file, int partition, int numNodes, HnswPartitionMetadata meta, Rows rows) {
+  /**
+   * Rebuilds the graph of a partition of {@code numNodes} nodes; {@code file} names the file in
+   * errors.
+   */
+  public static HnswGraph decode(
+      String file, int partition, int numNodes, HnswPartitionMetadata meta, Rows rows) {
     if (meta.entryPoint() != 0) {
-      throw new CorruptFileException(file, "HNSW partition " + partition + " has entry point " + meta.entryPoint()
-          + "; Lance graphs enter at node 0");
+      throw new CorruptFileException(
+          file,
+          "HNSW partition "
+              + partition
+              + " has entry point "
+              + meta.entryPoint()
+              + "; Lance graphs enter at node 0");
     }
     int n = rows.size();
     if (n < numNodes) {
-      throw new CorruptFileException(file, "HNSW partition " + partition + " has " + n + " graph rows for "
-          + numNodes + " vectors");
+      throw new CorruptFileException(
+          file,
+          "HNSW partition " + partition + " has " + n + " graph rows for " + numNodes + " vectors");
     }
     if (numNodes == 0) {
-      return HnswGraph.of(0, 0, params(meta), new int[0][], new int[0][], new int[0][], new float[0][]);
+      return HnswGraph.of(
+          0, 0, params(meta), new int[0][], new int[0][], new int[0][], new float[0][]);
     }
     int[] ids = rows.vectorIds();
     for (int r = 0; r < numNodes; r++) {
       if (ids[r] != r) {
-        throw new CorruptFileException(file, "HNSW partition " + partition + " row " + r + " of level 0 holds node "
-            + ids[r] + "; level 0 must list every node in order");
+        throw new CorruptFileException(
+            file,
+            "HNSW partition "
+                + partition
+                + " row "
+                + r
+                + " of level 0 holds node "
+                + ids[r]
+                + "; level 0 must list every node in order");
       }
     }
     List<int[]> bounds = new ArrayList<>();
@@ -97,8 +123,14 @@ public final class HnswGraphCodec {
     }
     int levels = bounds.size();
     if (levels > meta.maxLevel()) {
-      throw new CorruptFileException(file, "HNSW partition " + partition + " has level sizes " + sizes(bounds)
-          + ", more levels than its max_level " + meta.maxLevel());
+      throw new CorruptFileException(
+          file,
+          "HNSW partition "
+              + partition
+              + " has level sizes "
+              + sizes(bounds)
+              + ", more levels than its max_level "
+              + meta.maxLevel());
     }
     checkOffsets(file, partition, meta.levelOffsets(), bounds);
     int[][] levelNodes = new int[levels][];
@@ -117,21 +149,29 @@ public final class HnswGraphCodec {
       neighbors[l] = Arrays.copyOfRange(rows.neighbors(), e0, rows.listOffsets()[to]);
       distances[l] = Arrays.copyOfRange(rows.distances(), e0, rows.listOffsets()[to]);
       if (l > 0 && levelNodes[l][0] != 0) {
-        throw new CorruptFileException(file, "HNSW partition " + partition + " level " + l
-            + " does not start with the entry point (node 0)");
+        throw new CorruptFileException(
+            file,
+            "HNSW partition "
+                + partition
+                + " level "
+                + l
+                + " does not start with the entry point (node 0)");
       }
     }
     try {
       return HnswGraph.of(numNodes, 0, params(meta), levelNodes, offsets, neighbors, distances);
     } catch (IllegalArgumentException e) {
-      throw new CorruptFileException(file, "HNSW partition " + partition + " is not a valid graph: " + e.getMessage(),
-          e);
+      throw new CorruptFileException(
+          file, "HNSW partition " + partition + " is not a valid graph: " + e.getMessage(), e);
     }
   }
 
   private static HnswBuildParams params(HnswPartitionMetadata meta) {
-    return new HnswBuildParams(Math.max(2, meta.m()), Math.max(1, meta.efConstruction()),
-        Math.min(64, Math.max(1, meta.maxLevel())), 0);
+    return new HnswBuildParams(
+        Math.max(2, meta.m()),
+        Math.max(1, meta.efConstruction()),
+        Math.min(64, Math.max(1, meta.maxLevel())),
+        0);
   }
 
   private static void checkOffsets(String file, int partition, int[] stored, List<int[]> bounds) {
@@ -152,8 +192,14 @@ public final class HnswGraphCodec {
       lanceShort &= stored[l] == shortPos;
     }
     if (!exact && !lanceShort) {
-      throw new CorruptFileException(file, "HNSW partition " + partition + " stores level_offsets "
-          + Arrays.toString(stored) + " but its rows have level sizes " + sizes(bounds));
+      throw new CorruptFileException(
+          file,
+          "HNSW partition "
+              + partition
+              + " stores level_offsets "
+              + Arrays.toString(stored)
+              + " but its rows have level sizes "
+              + sizes(bounds));
     }
   }
 

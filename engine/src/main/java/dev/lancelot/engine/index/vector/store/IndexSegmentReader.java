@@ -22,9 +22,9 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Reads one vector index segment in Lance 7's layout ({@link IndexFileLayout}): {@link #open}
- * reads and validates the metadata of both files (IVF centroids, quantizer, partition ranges);
- * {@link #readPartition} reads one partition's rows (only those rows) on demand.
+ * Reads one vector index segment in Lance 7's layout ({@link IndexFileLayout}): {@link #open} reads
+ * and validates the metadata of both files (IVF centroids, quantizer, partition ranges); {@link
+ * #readPartition} reads one partition's rows (only those rows) on demand.
  *
  * <p>Immutable and thread-safe. It holds no open files: each read opens the files it needs and
  * closes them, so a reader can be cached and dropped freely. Caching partitions is the caller's
@@ -44,9 +44,19 @@ public final class IndexSegmentReader {
   private final IvfProto.Decoded graphIvf;
   private final List<HnswPartitionMetadata> hnsw;
 
-  private IndexSegmentReader(FileIO io, String indexLocation, String auxLocation, IndexType type,
-      DistanceMetric metric, IvfModel ivf, String codeColumn, PqCodebook codebook, ScalarQuantizer quantizer,
-      IvfProto.Decoded storageIvf, IvfProto.Decoded graphIvf, List<HnswPartitionMetadata> hnsw) {
+  private IndexSegmentReader(
+      FileIO io,
+      String indexLocation,
+      String auxLocation,
+      IndexType type,
+      DistanceMetric metric,
+      IvfModel ivf,
+      String codeColumn,
+      PqCodebook codebook,
+      ScalarQuantizer quantizer,
+      IvfProto.Decoded storageIvf,
+      IvfProto.Decoded graphIvf,
+      List<HnswPartitionMetadata> hnsw) {
     this.io = io;
     this.indexLocation = indexLocation;
     this.auxLocation = auxLocation;
@@ -61,7 +71,9 @@ public final class IndexSegmentReader {
     this.hnsw = hnsw;
   }
 
-  /** Opens the segment in {@code directory} ({@code <dataset>/_indices/<uuid>}, fully qualified). */
+  /**
+   * Opens the segment in {@code directory} ({@code <dataset>/_indices/<uuid>}, fully qualified).
+   */
   public static IndexSegmentReader open(FileIO io, String directory) {
     String indexLocation = directory + "/" + IndexFileLayout.INDEX_FILE;
     String auxLocation = directory + "/" + IndexFileLayout.AUXILIARY_FILE;
@@ -72,54 +84,91 @@ public final class IndexSegmentReader {
     try (InputFile in = io.newInputFile(indexLocation)) {
       LanceFileReader r = LanceFileReader.open(in);
       Map<String, String> meta = r.schema().metadata();
-      JsonNode index = json(indexLocation, require(indexLocation, meta, IndexFileLayout.INDEX_METADATA_KEY));
+      JsonNode index =
+          json(indexLocation, require(indexLocation, meta, IndexFileLayout.INDEX_METADATA_KEY));
       type = indexType(indexLocation, index.path("type").asText(""));
       metric = metric(indexLocation, index.path("distance_type").asText(""));
-      indexIvf = IvfProto.decode(indexLocation, r.readGlobalBuffer(bufferIndex(indexLocation, r, meta)));
+      indexIvf =
+          IvfProto.decode(indexLocation, r.readGlobalBuffer(bufferIndex(indexLocation, r, meta)));
       if (indexIvf.centroids() == null || indexIvf.numPartitions() == 0) {
         throw new CorruptFileException(indexLocation, "its IVF model has no centroids");
       }
       if (type.isHnsw()) {
-        hnsw = HnswPartitionMetadata.parseArray(indexLocation, require(indexLocation, meta,
-            IndexFileLayout.HNSW_METADATA_KEY), indexIvf.numPartitions());
+        hnsw =
+            HnswPartitionMetadata.parseArray(
+                indexLocation,
+                require(indexLocation, meta, IndexFileLayout.HNSW_METADATA_KEY),
+                indexIvf.numPartitions());
         checkRanges(indexLocation, indexIvf, r.numRows());
-        requireColumns(indexLocation, r, IndexFileLayout.VECTOR_ID_COLUMN, IndexFileLayout.NEIGHBORS_COLUMN,
+        requireColumns(
+            indexLocation,
+            r,
+            IndexFileLayout.VECTOR_ID_COLUMN,
+            IndexFileLayout.NEIGHBORS_COLUMN,
             IndexFileLayout.DISTANCE_COLUMN);
       } else {
-        JsonNode flat = json(indexLocation, require(indexLocation, meta, IndexFileLayout.FLAT_METADATA_KEY));
+        JsonNode flat =
+            json(indexLocation, require(indexLocation, meta, IndexFileLayout.FLAT_METADATA_KEY));
         if (!flat.isArray() || flat.size() != indexIvf.numPartitions()) {
-          throw new CorruptFileException(indexLocation, "its " + IndexFileLayout.FLAT_METADATA_KEY
-              + " is not a JSON array with one entry per partition (" + indexIvf.numPartitions() + ")");
+          throw new CorruptFileException(
+              indexLocation,
+              "its "
+                  + IndexFileLayout.FLAT_METADATA_KEY
+                  + " is not a JSON array with one entry per partition ("
+                  + indexIvf.numPartitions()
+                  + ")");
         }
       }
     }
     int dim = indexIvf.dimension();
-    IvfModel ivf = IvfModel.of(indexIvf.centroids(), dim, metric, indexIvf.loss() == null ? 0 : indexIvf.loss());
-    String codeColumn = switch (type) {
-      case IVF_PQ, IVF_HNSW_PQ -> IndexFileLayout.PQ_CODE_COLUMN;
-      case IVF_SQ, IVF_HNSW_SQ -> IndexFileLayout.SQ_CODE_COLUMN;
-      default -> IndexFileLayout.FLAT_COLUMN;
-    };
+    IvfModel ivf =
+        IvfModel.of(
+            indexIvf.centroids(), dim, metric, indexIvf.loss() == null ? 0 : indexIvf.loss());
+    String codeColumn =
+        switch (type) {
+          case IVF_PQ, IVF_HNSW_PQ -> IndexFileLayout.PQ_CODE_COLUMN;
+          case IVF_SQ, IVF_HNSW_SQ -> IndexFileLayout.SQ_CODE_COLUMN;
+          default -> IndexFileLayout.FLAT_COLUMN;
+        };
     try (InputFile in = io.newInputFile(auxLocation)) {
       LanceFileReader r = LanceFileReader.open(in);
       Map<String, String> meta = r.schema().metadata();
-      DistanceMetric auxMetric = metric(auxLocation, require(auxLocation, meta, IndexFileLayout.DISTANCE_TYPE_KEY));
+      DistanceMetric auxMetric =
+          metric(auxLocation, require(auxLocation, meta, IndexFileLayout.DISTANCE_TYPE_KEY));
       if (auxMetric != metric) {
-        throw new CorruptFileException(auxLocation, "its distance_type " + auxMetric.lanceName()
-            + " differs from the index's " + metric.lanceName());
+        throw new CorruptFileException(
+            auxLocation,
+            "its distance_type "
+                + auxMetric.lanceName()
+                + " differs from the index's "
+                + metric.lanceName());
       }
-      IvfProto.Decoded storageIvf = IvfProto.decode(auxLocation, r.readGlobalBuffer(bufferIndex(auxLocation, r, meta)));
+      IvfProto.Decoded storageIvf =
+          IvfProto.decode(auxLocation, r.readGlobalBuffer(bufferIndex(auxLocation, r, meta)));
       if (storageIvf.numPartitions() != indexIvf.numPartitions()) {
-        throw new CorruptFileException(auxLocation, "it has " + storageIvf.numPartitions() + " partitions but "
-            + IndexFileLayout.INDEX_FILE + " has " + indexIvf.numPartitions());
+        throw new CorruptFileException(
+            auxLocation,
+            "it has "
+                + storageIvf.numPartitions()
+                + " partitions but "
+                + IndexFileLayout.INDEX_FILE
+                + " has "
+                + indexIvf.numPartitions());
       }
       checkRanges(auxLocation, storageIvf, r.numRows());
       requireColumns(auxLocation, r, IndexFileLayout.ROW_ID_COLUMN, codeColumn);
-      StorageMetadata storage = StorageMetadata.parse(auxLocation, require(auxLocation, meta,
-          IndexFileLayout.STORAGE_METADATA_KEY), codeColumn);
+      StorageMetadata storage =
+          StorageMetadata.parse(
+              auxLocation,
+              require(auxLocation, meta, IndexFileLayout.STORAGE_METADATA_KEY),
+              codeColumn);
       if (storage.dimension() != dim) {
-        throw new CorruptFileException(auxLocation, "its storage has dimension " + storage.dimension()
-            + " but the IVF centroids have " + dim);
+        throw new CorruptFileException(
+            auxLocation,
+            "its storage has dimension "
+                + storage.dimension()
+                + " but the IVF centroids have "
+                + dim);
       }
       PqCodebook codebook = null;
       ScalarQuantizer sq = null;
@@ -127,13 +176,28 @@ public final class IndexSegmentReader {
         codebook = codebook(auxLocation, r, pq, metric);
       } else if (storage instanceof StorageMetadata.Sq s) {
         if (s.numBits() != 8) {
-          throw new UnsupportedFileFeatureException("Cannot read " + auxLocation + ": SQ with " + s.numBits()
-              + " bits is not supported (only 8). Rebuild the index with num_bits=8.");
+          throw new UnsupportedFileFeatureException(
+              "Cannot read "
+                  + auxLocation
+                  + ": SQ with "
+                  + s.numBits()
+                  + " bits is not supported (only 8). Rebuild the index with num_bits=8.");
         }
         sq = ScalarQuantizer.of(dim, s.start(), s.end());
       }
-      return new IndexSegmentReader(io, indexLocation, auxLocation, type, metric, ivf, codeColumn, codebook, sq,
-          storageIvf, type.isHnsw() ? indexIvf : null, hnsw);
+      return new IndexSegmentReader(
+          io,
+          indexLocation,
+          auxLocation,
+          type,
+          metric,
+          ivf,
+          codeColumn,
+          codebook,
+          sq,
+          storageIvf,
+          type.isHnsw() ? indexIvf : null,
+          hnsw);
     }
   }
 
@@ -167,7 +231,10 @@ public final class IndexSegmentReader {
     return quantizer;
   }
 
-  /** HNSW build parameters recorded for partition {@code p} ({@code null} for non-HNSW or empty partitions). */
+  /**
+   * HNSW build parameters recorded for partition {@code p} ({@code null} for non-HNSW or empty
+   * partitions).
+   */
   public HnswPartitionMetadata hnswMetadata(int p) {
     return hnsw == null ? null : hnsw.get(p);
   }
@@ -193,7 +260,10 @@ public final class IndexSegmentReader {
     return auxLocation;
   }
 
-  /** Reads partition {@code p}: its rows of {@code auxiliary.idx} (and of {@code index.idx} for HNSW). */
+  /**
+   * Reads partition {@code p}: its rows of {@code auxiliary.idx} (and of {@code index.idx} for
+   * HNSW).
+   */
   public PartitionData readPartition(int p, BufferAllocator allocator) {
     if (p < 0 || p >= numPartitions()) {
       throw new IllegalArgumentException("partition " + p + " outside 0.." + (numPartitions() - 1));
@@ -205,7 +275,8 @@ public final class IndexSegmentReader {
     int dim = dimension();
     try (InputFile in = io.newInputFile(auxLocation)) {
       LanceFileReader r = LanceFileReader.open(in);
-      rowIds = ColumnArrays.uint64(r, IndexFileLayout.ROW_ID_COLUMN, start, start + rows, allocator);
+      rowIds =
+          ColumnArrays.uint64(r, IndexFileLayout.ROW_ID_COLUMN, start, start + rows, allocator);
       if (codebook != null) {
         int m = codebook.numSubVectors();
         byte[] codes = ColumnArrays.uint8List(r, codeColumn, m, start, start + rows, allocator);
@@ -214,8 +285,11 @@ public final class IndexSegmentReader {
         byte[] codes = ColumnArrays.uint8List(r, codeColumn, dim, start, start + rows, allocator);
         storage = SqStorage.of(quantizer, codes, rows, metric);
       } else {
-        storage = FlatStorage.of(ColumnArrays.float32List(r, codeColumn, dim, start, start + rows, allocator), dim,
-            metric);
+        storage =
+            FlatStorage.of(
+                ColumnArrays.float32List(r, codeColumn, dim, start, start + rows, allocator),
+                dim,
+                metric);
       }
     }
     HnswGraph graph = null;
@@ -226,8 +300,8 @@ public final class IndexSegmentReader {
   }
 
   /**
-   * Partition {@code p} as stored, for rewriting the segment (compaction's remap): row addresses and
-   * the stored vectors ({@code vectors}, row-major) or codes ({@code codes}: PQ transposed
+   * Partition {@code p} as stored, for rewriting the segment (compaction's remap): row addresses
+   * and the stored vectors ({@code vectors}, row-major) or codes ({@code codes}: PQ transposed
    * {@code [m, rows]}, SQ row-major), without the HNSW graph.
    */
   public IndexSegmentWriter.Partition readStoredPartition(int p, BufferAllocator allocator) {
@@ -239,16 +313,20 @@ public final class IndexSegmentReader {
     int dim = dimension();
     try (InputFile in = io.newInputFile(auxLocation)) {
       LanceFileReader r = LanceFileReader.open(in);
-      long[] rowIds = ColumnArrays.uint64(r, IndexFileLayout.ROW_ID_COLUMN, start, start + rows, allocator);
+      long[] rowIds =
+          ColumnArrays.uint64(r, IndexFileLayout.ROW_ID_COLUMN, start, start + rows, allocator);
       if (codebook != null) {
-        byte[] codes = ColumnArrays.uint8List(r, codeColumn, codebook.numSubVectors(), start, start + rows, allocator);
+        byte[] codes =
+            ColumnArrays.uint8List(
+                r, codeColumn, codebook.numSubVectors(), start, start + rows, allocator);
         return new IndexSegmentWriter.Partition(rowIds, null, codes, null);
       }
       if (quantizer != null) {
         byte[] codes = ColumnArrays.uint8List(r, codeColumn, dim, start, start + rows, allocator);
         return new IndexSegmentWriter.Partition(rowIds, null, codes, null);
       }
-      float[] vectors = ColumnArrays.float32List(r, codeColumn, dim, start, start + rows, allocator);
+      float[] vectors =
+          ColumnArrays.float32List(r, codeColumn, dim, start, start + rows, allocator);
       return new IndexSegmentWriter.Partition(rowIds, vectors, null, null);
     }
   }
@@ -259,11 +337,18 @@ public final class IndexSegmentReader {
     int rows = graphIvf.lengths()[p];
     if (meta == null || numNodes == 0) {
       if (numNodes != 0) {
-        throw new CorruptFileException(indexLocation, "HNSW partition " + p + " has " + numNodes
-            + " vectors but no graph metadata");
+        throw new CorruptFileException(
+            indexLocation,
+            "HNSW partition " + p + " has " + numNodes + " vectors but no graph metadata");
       }
-      return HnswGraph.of(0, 0, dev.lancelot.engine.index.vector.hnsw.HnswBuildParams.defaults(0), new int[0][],
-          new int[0][], new int[0][], new float[0][]);
+      return HnswGraph.of(
+          0,
+          0,
+          dev.lancelot.engine.index.vector.hnsw.HnswBuildParams.defaults(0),
+          new int[0][],
+          new int[0][],
+          new int[0][],
+          new float[0][]);
     }
     try (InputFile in = io.newInputFile(indexLocation)) {
       LanceFileReader r = LanceFileReader.open(in);
@@ -274,28 +359,52 @@ public final class IndexSegmentReader {
 
   // ---------------------------------------------------------------- open helpers
 
-  private static PqCodebook codebook(String file, LanceFileReader r, StorageMetadata.Pq pq, DistanceMetric metric) {
+  private static PqCodebook codebook(
+      String file, LanceFileReader r, StorageMetadata.Pq pq, DistanceMetric metric) {
     if (pq.numBits() != 8) {
-      throw new UnsupportedFileFeatureException("Cannot read " + file + ": PQ with " + pq.numBits()
-          + " bits is not supported (only 8). Rebuild the index with num_bits=8.");
+      throw new UnsupportedFileFeatureException(
+          "Cannot read "
+              + file
+              + ": PQ with "
+              + pq.numBits()
+              + " bits is not supported (only 8). Rebuild the index with num_bits=8.");
     }
     if (pq.dimension() % pq.numSubVectors() != 0) {
-      throw new CorruptFileException(file, "its PQ dimension " + pq.dimension() + " is not divisible by num_sub_vectors "
-          + pq.numSubVectors());
+      throw new CorruptFileException(
+          file,
+          "its PQ dimension "
+              + pq.dimension()
+              + " is not divisible by num_sub_vectors "
+              + pq.numSubVectors());
     }
     if (pq.codebookPosition() >= r.numGlobalBuffers()) {
-      throw new CorruptFileException(file, "its PQ codebook_position " + pq.codebookPosition() + " names no global buffer"
-          + " (the file has " + r.numGlobalBuffers() + ")");
+      throw new CorruptFileException(
+          file,
+          "its PQ codebook_position "
+              + pq.codebookPosition()
+              + " names no global buffer"
+              + " (the file has "
+              + r.numGlobalBuffers()
+              + ")");
     }
-    var tensor = IvfProto.parseTensor(file, "PQ codebook", r.readGlobalBuffer(pq.codebookPosition()));
+    var tensor =
+        IvfProto.parseTensor(file, "PQ codebook", r.readGlobalBuffer(pq.codebookPosition()));
     float[] values = IvfProto.floats(file, "PQ codebook", tensor);
     if (values.length != PqCodebook.NUM_CENTROIDS * pq.dimension()) {
-      throw new CorruptFileException(file, "its PQ codebook has shape " + tensor.getShapeList() + ", expected [256, "
-          + pq.dimension() + "]");
+      throw new CorruptFileException(
+          file,
+          "its PQ codebook has shape "
+              + tensor.getShapeList()
+              + ", expected [256, "
+              + pq.dimension()
+              + "]");
     }
     if (!pq.transposed()) {
-      throw new UnsupportedFileFeatureException("Cannot read " + file + ": PQ codes stored untransposed (a legacy"
-          + " layout) are not supported. Rebuild the index with Lance 7 or lancelot.");
+      throw new UnsupportedFileFeatureException(
+          "Cannot read "
+              + file
+              + ": PQ codes stored untransposed (a legacy"
+              + " layout) are not supported. Rebuild the index with Lance 7 or lancelot.");
     }
     return PqCodebook.of(values, pq.dimension(), pq.numSubVectors(), metric);
   }
@@ -304,8 +413,17 @@ public final class IndexSegmentReader {
     for (int p = 0; p < ivf.numPartitions(); p++) {
       long end = ivf.offsets()[p] + Integer.toUnsignedLong(ivf.lengths()[p]);
       if (ivf.offsets()[p] < 0 || ivf.lengths()[p] < 0 || end > fileRows) {
-        throw new CorruptFileException(file, "IVF partition " + p + " spans rows [" + ivf.offsets()[p] + ", " + end
-            + ") but the file has " + fileRows + " rows");
+        throw new CorruptFileException(
+            file,
+            "IVF partition "
+                + p
+                + " spans rows ["
+                + ivf.offsets()[p]
+                + ", "
+                + end
+                + ") but the file has "
+                + fileRows
+                + " rows");
       }
     }
   }
@@ -313,7 +431,8 @@ public final class IndexSegmentReader {
   private static void requireColumns(String file, LanceFileReader r, String... names) {
     for (String n : names) {
       if (r.schema().field(n).isEmpty()) {
-        throw new CorruptFileException(file, "it has no column " + n + " (columns: " + r.schema().names() + ")");
+        throw new CorruptFileException(
+            file, "it has no column " + n + " (columns: " + r.schema().names() + ")");
       }
     }
   }
@@ -324,12 +443,24 @@ public final class IndexSegmentReader {
     try {
       i = Integer.parseInt(v.trim());
     } catch (NumberFormatException e) {
-      throw new CorruptFileException(file, "its " + IndexFileLayout.IVF_METADATA_KEY + " is \"" + v
-          + "\", not a global buffer index", e);
+      throw new CorruptFileException(
+          file,
+          "its "
+              + IndexFileLayout.IVF_METADATA_KEY
+              + " is \""
+              + v
+              + "\", not a global buffer index",
+          e);
     }
     if (i < 1 || i >= r.numGlobalBuffers()) {
-      throw new CorruptFileException(file, "its " + IndexFileLayout.IVF_METADATA_KEY + " names global buffer " + i
-          + " but the file has " + r.numGlobalBuffers());
+      throw new CorruptFileException(
+          file,
+          "its "
+              + IndexFileLayout.IVF_METADATA_KEY
+              + " names global buffer "
+              + i
+              + " but the file has "
+              + r.numGlobalBuffers());
     }
     return i;
   }
@@ -337,8 +468,13 @@ public final class IndexSegmentReader {
   private static String require(String file, Map<String, String> meta, String key) {
     String v = meta.get(key);
     if (v == null) {
-      throw new CorruptFileException(file, "its schema metadata has no \"" + key + "\" entry (keys: "
-          + meta.keySet() + "); it is not a Lance vector index file");
+      throw new CorruptFileException(
+          file,
+          "its schema metadata has no \""
+              + key
+              + "\" entry (keys: "
+              + meta.keySet()
+              + "); it is not a Lance vector index file");
     }
     return v;
   }
@@ -357,9 +493,14 @@ public final class IndexSegmentReader {
         return t;
       }
     }
-    throw new UnsupportedFileFeatureException("Cannot read " + file + ": index type \"" + name + "\" is not supported"
-        + " (supported: IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ). Search without this index"
-        + " (use_index=false) or rebuild it with a supported type.");
+    throw new UnsupportedFileFeatureException(
+        "Cannot read "
+            + file
+            + ": index type \""
+            + name
+            + "\" is not supported"
+            + " (supported: IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ). Search without this index"
+            + " (use_index=false) or rebuild it with a supported type.");
   }
 
   private static DistanceMetric metric(String file, String name) {
@@ -370,8 +511,11 @@ public final class IndexSegmentReader {
       throw new CorruptFileException(file, "its distance type \"" + name + "\" is unknown", e);
     }
     if (m == DistanceMetric.HAMMING) {
-      throw new UnsupportedFileFeatureException("Cannot read " + file + ": hamming (binary vector) indexes are not"
-          + " supported. Search without this index (use_index=false).");
+      throw new UnsupportedFileFeatureException(
+          "Cannot read "
+              + file
+              + ": hamming (binary vector) indexes are not"
+              + " supported. Search without this index (use_index=false).");
     }
     return m;
   }

@@ -33,8 +33,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Writes one vector index segment in Lance 7's layout ({@link IndexFileLayout}): {@code
  * auxiliary.idx} with the row addresses and codes of every partition (partition order, each
  * partition's rows in the order given) and {@code index.idx} with the IVF centroids and the
- * sub-index (an empty FLAT marker, or the HNSW graphs). The files are created new; an existing
- * file is an error, so a segment directory is written exactly once.
+ * sub-index (an empty FLAT marker, or the HNSW graphs). The files are created new; an existing file
+ * is an error, so a segment directory is written exactly once.
  */
 public final class IndexSegmentWriter {
   /** PQ prefetch hint Lance records with HNSW params (it ignores the value on read). */
@@ -44,8 +44,8 @@ public final class IndexSegmentWriter {
 
   /**
    * One partition's content: row addresses and, by quantizer, raw vectors ({@code vectors},
-   * row-major, already normalized for cosine) or codes ({@code codes}: PQ transposed
-   * {@code [m, rows]}, SQ row-major {@code [rows, dim]}); {@code graph} for HNSW types.
+   * row-major, already normalized for cosine) or codes ({@code codes}: PQ transposed {@code [m,
+   * rows]}, SQ row-major {@code [rows, dim]}); {@code graph} for HNSW types.
    */
   public record Partition(long[] rowIds, float[] vectors, byte[] codes, HnswGraph graph)
       implements java.io.Serializable {
@@ -55,17 +55,25 @@ public final class IndexSegmentWriter {
   }
 
   /** What a segment holds. {@code codebook} for PQ types, {@code quantizer} for SQ types. */
-  public record Content(IndexType type, DistanceMetric metric, IvfModel ivf, PqCodebook codebook,
-      ScalarQuantizer quantizer, List<Partition> partitions, double loss) {
+  public record Content(
+      IndexType type,
+      DistanceMetric metric,
+      IvfModel ivf,
+      PqCodebook codebook,
+      ScalarQuantizer quantizer,
+      List<Partition> partitions,
+      double loss) {
     public Content {
       Objects.requireNonNull(type, "type");
       if (partitions.size() != ivf.numPartitions()) {
-        throw new IllegalArgumentException(partitions.size() + " partitions for " + ivf.numPartitions() + " centroids");
+        throw new IllegalArgumentException(
+            partitions.size() + " partitions for " + ivf.numPartitions() + " centroids");
       }
       boolean pq = type == IndexType.IVF_PQ || type == IndexType.IVF_HNSW_PQ;
       boolean sq = type == IndexType.IVF_SQ || type == IndexType.IVF_HNSW_SQ;
       if (pq != (codebook != null) || sq != (quantizer != null)) {
-        throw new IllegalArgumentException(type + " needs " + (pq ? "a PQ codebook" : sq ? "SQ bounds" : "no quantizer"));
+        throw new IllegalArgumentException(
+            type + " needs " + (pq ? "a PQ codebook" : sq ? "SQ bounds" : "no quantizer"));
       }
     }
   }
@@ -74,27 +82,46 @@ public final class IndexSegmentWriter {
   public record WrittenFile(String name, long sizeBytes) {}
 
   /** Writes both files under {@code directory}; returns them in the order Lance lists them. */
-  public static List<WrittenFile> write(FileIO io, String directory, Content c, BufferAllocator allocator) {
-    WrittenFile aux = writeAuxiliary(io, directory + "/" + IndexFileLayout.AUXILIARY_FILE, c, allocator);
+  public static List<WrittenFile> write(
+      FileIO io, String directory, Content c, BufferAllocator allocator) {
+    WrittenFile aux =
+        writeAuxiliary(io, directory + "/" + IndexFileLayout.AUXILIARY_FILE, c, allocator);
     WrittenFile index = writeIndex(io, directory + "/" + IndexFileLayout.INDEX_FILE, c, allocator);
     return List.of(aux, index);
   }
 
-  private static WrittenFile writeAuxiliary(FileIO io, String location, Content c, BufferAllocator allocator) {
+  private static WrittenFile writeAuxiliary(
+      FileIO io, String location, Content c, BufferAllocator allocator) {
     int dim = c.ivf().dimension();
-    Field codes = switch (codeColumn(c.type())) {
-      case IndexFileLayout.PQ_CODE_COLUMN -> fixedSizeList(IndexFileLayout.PQ_CODE_COLUMN, c.codebook().numSubVectors(),
-          new ArrowType.Int(8, false), true);
-      case IndexFileLayout.SQ_CODE_COLUMN -> fixedSizeList(IndexFileLayout.SQ_CODE_COLUMN, dim,
-          new ArrowType.Int(8, false), true);
-      default -> fixedSizeList(IndexFileLayout.FLAT_COLUMN, dim,
-          new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false);
-    };
-    Schema schema = new Schema(List.of(
-        new Field(IndexFileLayout.ROW_ID_COLUMN, FieldType.nullable(new ArrowType.Int(64, false)), null), codes));
+    Field codes =
+        switch (codeColumn(c.type())) {
+          case IndexFileLayout.PQ_CODE_COLUMN ->
+              fixedSizeList(
+                  IndexFileLayout.PQ_CODE_COLUMN,
+                  c.codebook().numSubVectors(),
+                  new ArrowType.Int(8, false),
+                  true);
+          case IndexFileLayout.SQ_CODE_COLUMN ->
+              fixedSizeList(IndexFileLayout.SQ_CODE_COLUMN, dim, new ArrowType.Int(8, false), true);
+          default ->
+              fixedSizeList(
+                  IndexFileLayout.FLAT_COLUMN,
+                  dim,
+                  new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE),
+                  false);
+        };
+    Schema schema =
+        new Schema(
+            List.of(
+                new Field(
+                    IndexFileLayout.ROW_ID_COLUMN,
+                    FieldType.nullable(new ArrowType.Int(64, false)),
+                    null),
+                codes));
     int[] lengths = new int[c.partitions().size()];
-    try (LanceFileWriter w = LanceFileWriter.create(io.create(location), LanceSchema.fromArrow(schema),
-        WriterOptions.defaults())) {
+    try (LanceFileWriter w =
+        LanceFileWriter.create(
+            io.create(location), LanceSchema.fromArrow(schema), WriterOptions.defaults())) {
       for (int p = 0; p < lengths.length; p++) {
         Partition part = c.partitions().get(p);
         lengths[p] = part.size();
@@ -111,8 +138,10 @@ public final class IndexSegmentWriter {
       StorageMetadata meta;
       if (c.codebook() != null) {
         PqCodebook cb = c.codebook();
-        int position = w.addGlobalBuffer(IvfProto.tensor(cb.copyCodebook(), List.of(PqCodebook.NUM_CENTROIDS, dim))
-            .toByteArray());
+        int position =
+            w.addGlobalBuffer(
+                IvfProto.tensor(cb.copyCodebook(), List.of(PqCodebook.NUM_CENTROIDS, dim))
+                    .toByteArray());
         meta = new StorageMetadata.Pq(position, 8, cb.numSubVectors(), dim, true);
       } else if (c.quantizer() != null) {
         meta = new StorageMetadata.Sq(dim, 8, c.quantizer().start(), c.quantizer().end());
@@ -156,15 +185,24 @@ public final class IndexSegmentWriter {
     root.setRowCount(n);
   }
 
-  private static WrittenFile writeIndex(FileIO io, String location, Content c, BufferAllocator allocator) {
+  private static WrittenFile writeIndex(
+      FileIO io, String location, Content c, BufferAllocator allocator) {
     int dim = c.ivf().dimension();
     boolean hnsw = c.type().isHnsw();
-    Schema schema = hnsw ? graphSchema() : new Schema(List.of(
-        new Field(IndexFileLayout.FLAT_MARKER_COLUMN, FieldType.notNullable(new ArrowType.Int(64, false)), null)));
+    Schema schema =
+        hnsw
+            ? graphSchema()
+            : new Schema(
+                List.of(
+                    new Field(
+                        IndexFileLayout.FLAT_MARKER_COLUMN,
+                        FieldType.notNullable(new ArrowType.Int(64, false)),
+                        null)));
     int[] lengths = new int[c.partitions().size()];
     List<HnswPartitionMetadata> graphMeta = new ArrayList<>();
-    try (LanceFileWriter w = LanceFileWriter.create(io.create(location), LanceSchema.fromArrow(schema),
-        WriterOptions.defaults())) {
+    try (LanceFileWriter w =
+        LanceFileWriter.create(
+            io.create(location), LanceSchema.fromArrow(schema), WriterOptions.defaults())) {
       if (hnsw) {
         for (int p = 0; p < lengths.length; p++) {
           HnswGraph g = c.partitions().get(p).graph();
@@ -181,12 +219,19 @@ public final class IndexSegmentWriter {
           }
         }
       }
-      w.putSchemaMetadata(IndexFileLayout.INDEX_METADATA_KEY, StorageMetadata.JSON.createObjectNode()
-          .put("type", c.type().name()).put("distance_type", c.metric().lanceName()).toString());
-      int ivfBuffer = w.addGlobalBuffer(IvfProto.encode(lengths, c.ivf().copyCentroids(), dim, c.loss()));
+      w.putSchemaMetadata(
+          IndexFileLayout.INDEX_METADATA_KEY,
+          StorageMetadata.JSON
+              .createObjectNode()
+              .put("type", c.type().name())
+              .put("distance_type", c.metric().lanceName())
+              .toString());
+      int ivfBuffer =
+          w.addGlobalBuffer(IvfProto.encode(lengths, c.ivf().copyCentroids(), dim, c.loss()));
       w.putSchemaMetadata(IndexFileLayout.IVF_METADATA_KEY, Integer.toString(ivfBuffer));
       if (hnsw) {
-        w.putSchemaMetadata(IndexFileLayout.HNSW_METADATA_KEY, HnswPartitionMetadata.encodeArray(graphMeta));
+        w.putSchemaMetadata(
+            IndexFileLayout.HNSW_METADATA_KEY, HnswPartitionMetadata.encodeArray(graphMeta));
       } else {
         var flat = StorageMetadata.JSON.createArrayNode();
         for (int p = 0; p < lengths.length; p++) {
@@ -200,10 +245,16 @@ public final class IndexSegmentWriter {
   }
 
   private static Schema graphSchema() {
-    return new Schema(List.of(
-        new Field(IndexFileLayout.VECTOR_ID_COLUMN, FieldType.nullable(new ArrowType.Int(32, false)), null),
-        list(IndexFileLayout.NEIGHBORS_COLUMN, new ArrowType.Int(32, false)),
-        list(IndexFileLayout.DISTANCE_COLUMN, new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))));
+    return new Schema(
+        List.of(
+            new Field(
+                IndexFileLayout.VECTOR_ID_COLUMN,
+                FieldType.nullable(new ArrowType.Int(32, false)),
+                null),
+            list(IndexFileLayout.NEIGHBORS_COLUMN, new ArrowType.Int(32, false)),
+            list(
+                IndexFileLayout.DISTANCE_COLUMN,
+                new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))));
   }
 
   private static void fillGraph(VectorSchemaRoot root, HnswGraphCodec.Rows rows) {
@@ -250,13 +301,17 @@ public final class IndexSegmentWriter {
 
   private static Field fixedSizeList(String name, int width, ArrowType item, boolean nullable) {
     Field child = new Field("item", FieldType.nullable(item), null);
-    FieldType type = nullable ? FieldType.nullable(new ArrowType.FixedSizeList(width))
-        : FieldType.notNullable(new ArrowType.FixedSizeList(width));
+    FieldType type =
+        nullable
+            ? FieldType.nullable(new ArrowType.FixedSizeList(width))
+            : FieldType.notNullable(new ArrowType.FixedSizeList(width));
     return new Field(name, type, List.of(child));
   }
 
   private static Field list(String name, ArrowType item) {
-    return new Field(name, FieldType.nullable(ArrowType.List.INSTANCE),
+    return new Field(
+        name,
+        FieldType.nullable(ArrowType.List.INSTANCE),
         List.of(new Field("item", FieldType.nullable(item), null)));
   }
 }

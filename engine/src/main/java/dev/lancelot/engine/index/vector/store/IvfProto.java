@@ -24,7 +24,8 @@ public final class IvfProto {
   private IvfProto() {}
 
   /** The partitioning of one file plus the model fields, as read. */
-  public record Decoded(long[] offsets, int[] lengths, float[] centroids, int dimension, Double loss) {
+  public record Decoded(
+      long[] offsets, int[] lengths, float[] centroids, int dimension, Double loss) {
     public int numPartitions() {
       return lengths.length;
     }
@@ -35,15 +36,21 @@ public final class IvfProto {
     try {
       ivf = IVF.parseFrom(bytes.duplicate());
     } catch (InvalidProtocolBufferException e) {
-      throw new CorruptFileException(file, "its IVF global buffer is not a valid IVF protobuf message", e);
+      throw new CorruptFileException(
+          file, "its IVF global buffer is not a valid IVF protobuf message", e);
     }
     int p = ivf.getLengthsCount();
     long[] offsets = new long[p];
     int[] lengths = new int[p];
     long running = 0;
     if (ivf.getOffsetsCount() != 0 && ivf.getOffsetsCount() != p) {
-      throw new CorruptFileException(file, "its IVF model has " + ivf.getOffsetsCount() + " partition offsets but "
-          + p + " partition lengths");
+      throw new CorruptFileException(
+          file,
+          "its IVF model has "
+              + ivf.getOffsetsCount()
+              + " partition offsets but "
+              + p
+              + " partition lengths");
     }
     for (int i = 0; i < p; i++) {
       lengths[i] = ivf.getLengths(i);
@@ -56,8 +63,15 @@ public final class IvfProto {
       Tensor t = ivf.getCentroidsTensor();
       centroids = floats(file, "IVF centroids", t);
       if (t.getShapeCount() != 2 || t.getShape(0) != p) {
-        throw new CorruptFileException(file, "its IVF centroids have shape " + t.getShapeList() + ", expected ["
-            + p + ", dim] for " + p + " partitions");
+        throw new CorruptFileException(
+            file,
+            "its IVF centroids have shape "
+                + t.getShapeList()
+                + ", expected ["
+                + p
+                + ", dim] for "
+                + p
+                + " partitions");
       }
       dim = t.getShape(1);
     }
@@ -85,8 +99,11 @@ public final class IvfProto {
   public static Tensor tensor(float[] values, List<Integer> shape) {
     ByteBuffer data = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
     data.asFloatBuffer().put(values);
-    return Tensor.newBuilder().setDataType(Tensor.DataType.FLOAT32).addAllShape(shape)
-        .setData(ByteString.copyFrom(data.array())).build();
+    return Tensor.newBuilder()
+        .setDataType(Tensor.DataType.FLOAT32)
+        .addAllShape(shape)
+        .setData(ByteString.copyFrom(data.array()))
+        .build();
   }
 
   /** Decodes a float32 tensor global buffer (e.g. the PQ codebook). */
@@ -94,22 +111,36 @@ public final class IvfProto {
     try {
       return Tensor.parseFrom(bytes.duplicate());
     } catch (InvalidProtocolBufferException e) {
-      throw new CorruptFileException(file, "its " + what + " global buffer is not a valid Tensor protobuf message", e);
+      throw new CorruptFileException(
+          file, "its " + what + " global buffer is not a valid Tensor protobuf message", e);
     }
   }
 
   public static float[] floats(String file, String what, Tensor t) {
     if (t.getDataType() != Tensor.DataType.FLOAT32) {
-      throw new CorruptFileException(file, "its " + what + " tensor has data type " + t.getDataType()
-          + "; only FLOAT32 is supported");
+      throw new CorruptFileException(
+          file,
+          "its "
+              + what
+              + " tensor has data type "
+              + t.getDataType()
+              + "; only FLOAT32 is supported");
     }
     long expected = 1;
     for (int s : t.getShapeList()) {
       expected *= Integer.toUnsignedLong(s);
     }
     if (t.getData().size() != expected * 4) {
-      throw new CorruptFileException(file, "its " + what + " tensor of shape " + t.getShapeList() + " holds "
-          + t.getData().size() + " bytes, expected " + expected * 4);
+      throw new CorruptFileException(
+          file,
+          "its "
+              + what
+              + " tensor of shape "
+              + t.getShapeList()
+              + " holds "
+              + t.getData().size()
+              + " bytes, expected "
+              + expected * 4);
     }
     float[] out = new float[(int) expected];
     t.getData().asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);

@@ -4,9 +4,9 @@ import dev.lancelot.engine.index.vector.VectorStorage;
 import dev.lancelot.engine.index.vector.hnsw.HnswGraph;
 
 /**
- * One IVF partition of a segment, on the heap: the row addresses of its vectors ({@code rowIds[node]}),
- * their storage (flat, SQ or PQ, node ids {@code 0 .. size-1}) and, for IVF_HNSW_*, the graph over
- * those nodes ({@code null} otherwise). Immutable and shareable between threads.
+ * One IVF partition of a segment, on the heap: the row addresses of its vectors ({@code
+ * rowIds[node]}), their storage (flat, SQ or PQ, node ids {@code 0 .. size-1}) and, for IVF_HNSW_*,
+ * the graph over those nodes ({@code null} otherwise). Immutable and shareable between threads.
  */
 public record PartitionData(long[] rowIds, VectorStorage storage, HnswGraph graph) {
   public int size() {
@@ -21,8 +21,14 @@ public record PartitionData(long[] rowIds, VectorStorage storage, HnswGraph grap
     } else if (storage instanceof dev.lancelot.engine.index.vector.sq.SqStorage) {
       codes = (long) storage.size() * storage.dimension();
     } else {
-      codes = (long) storage.size() * ((dev.lancelot.engine.index.vector.pq.PqStorage) storage).codebook().numSubVectors();
+      codes =
+          (long) storage.size()
+              * ((dev.lancelot.engine.index.vector.pq.PqStorage) storage)
+                  .codebook()
+                  .numSubVectors();
     }
-    return 8L * rowIds.length + codes + (graph == null ? 0 : 8L * graph.numNodes() * graph.maxDegree());
+    return 8L * rowIds.length
+        + codes
+        + (graph == null ? 0 : 8L * graph.numNodes() * graph.maxDegree());
   }
 }

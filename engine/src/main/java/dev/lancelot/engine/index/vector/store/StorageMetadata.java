@@ -9,6 +9,7 @@ import dev.lancelot.engine.format.CorruptFileException;
  * The quantizer description in {@code auxiliary.idx}'s {@code storage_metadata} (a JSON array
  * holding one JSON-encoded string, the same for every partition). Shapes, as lance-core 7.0.0
  * writes them:
+ *
  * <ul>
  *   <li>flat: {@code {"dim":16}}
  *   <li>SQ: {@code {"dim":16,"num_bits":8,"bounds":{"start":-3.83,"end":3.96}}}
@@ -46,8 +47,12 @@ public sealed interface StorageMetadata {
       implements StorageMetadata {
     @Override
     public String toJson() {
-      ObjectNode n = JSON.createObjectNode().put("codebook_position", codebookPosition).put("nbits", numBits)
-          .put("num_sub_vectors", numSubVectors).put("dimension", dimension);
+      ObjectNode n =
+          JSON.createObjectNode()
+              .put("codebook_position", codebookPosition)
+              .put("nbits", numBits)
+              .put("num_sub_vectors", numSubVectors)
+              .put("dimension", dimension);
       n.putArray("codebook_tensor");
       n.put("transposed", transposed);
       return n.toString();
@@ -68,28 +73,47 @@ public sealed interface StorageMetadata {
     try {
       JsonNode array = JSON.readTree(value);
       if (!array.isArray() || array.isEmpty() || !array.get(0).isTextual()) {
-        throw new CorruptFileException(file, "its " + IndexFileLayout.STORAGE_METADATA_KEY
-            + " is not a JSON array of one JSON string: " + abbreviate(value));
+        throw new CorruptFileException(
+            file,
+            "its "
+                + IndexFileLayout.STORAGE_METADATA_KEY
+                + " is not a JSON array of one JSON string: "
+                + abbreviate(value));
       }
       entry = JSON.readTree(array.get(0).asText());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new CorruptFileException(file, "its " + IndexFileLayout.STORAGE_METADATA_KEY + " is not valid JSON: "
-          + abbreviate(value), e);
+      throw new CorruptFileException(
+          file,
+          "its "
+              + IndexFileLayout.STORAGE_METADATA_KEY
+              + " is not valid JSON: "
+              + abbreviate(value),
+          e);
     }
     switch (codeColumn) {
       case IndexFileLayout.FLAT_COLUMN:
         return new Flat(positiveInt(file, entry, "dim"));
-      case IndexFileLayout.SQ_CODE_COLUMN: {
-        JsonNode bounds = entry.get("bounds");
-        if (bounds == null || !bounds.path("start").isNumber() || !bounds.path("end").isNumber()) {
-          throw new CorruptFileException(file, "its SQ storage metadata has no numeric bounds {start, end}: " + entry);
+      case IndexFileLayout.SQ_CODE_COLUMN:
+        {
+          JsonNode bounds = entry.get("bounds");
+          if (bounds == null
+              || !bounds.path("start").isNumber()
+              || !bounds.path("end").isNumber()) {
+            throw new CorruptFileException(
+                file, "its SQ storage metadata has no numeric bounds {start, end}: " + entry);
+          }
+          return new Sq(
+              positiveInt(file, entry, "dim"),
+              positiveInt(file, entry, "num_bits"),
+              bounds.get("start").asDouble(),
+              bounds.get("end").asDouble());
         }
-        return new Sq(positiveInt(file, entry, "dim"), positiveInt(file, entry, "num_bits"),
-            bounds.get("start").asDouble(), bounds.get("end").asDouble());
-      }
       case IndexFileLayout.PQ_CODE_COLUMN:
-        return new Pq(positiveInt(file, entry, "codebook_position"), positiveInt(file, entry, "nbits"),
-            positiveInt(file, entry, "num_sub_vectors"), positiveInt(file, entry, "dimension"),
+        return new Pq(
+            positiveInt(file, entry, "codebook_position"),
+            positiveInt(file, entry, "nbits"),
+            positiveInt(file, entry, "num_sub_vectors"),
+            positiveInt(file, entry, "dimension"),
             entry.path("transposed").asBoolean(false));
       default:
         throw new IllegalArgumentException("not a code column: " + codeColumn);
@@ -99,7 +123,8 @@ public sealed interface StorageMetadata {
   private static int positiveInt(String file, JsonNode node, String key) {
     JsonNode v = node.get(key);
     if (v == null || !v.canConvertToInt() || v.asInt() <= 0) {
-      throw new CorruptFileException(file, "its storage metadata has no positive integer \"" + key + "\": " + node);
+      throw new CorruptFileException(
+          file, "its storage metadata has no positive integer \"" + key + "\": " + node);
     }
     return v.asInt();
   }

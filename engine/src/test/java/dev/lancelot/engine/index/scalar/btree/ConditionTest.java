@@ -30,7 +30,8 @@ class ConditionTest {
       }
       Arrays.sort(keys, nulls, rows);
       PageValues page = new PageValues(isNull, keys, null, new long[rows]);
-      PageEntry entry = new PageEntry(0, nulls, isNull[0], isNull[rows - 1], keys[0], keys[rows - 1], null, null);
+      PageEntry entry =
+          new PageEntry(0, nulls, isNull[0], isNull[rows - 1], keys[0], keys[rows - 1], null, null);
       for (Condition c : keyConditions(r)) {
         check(c, page, entry, round);
       }
@@ -51,7 +52,8 @@ class ConditionTest {
       }
       Arrays.sort(values, nulls, rows, Arrays::compareUnsigned);
       PageValues page = new PageValues(isNull, null, values, new long[rows]);
-      PageEntry entry = new PageEntry(0, nulls, isNull[0], isNull[rows - 1], 0, 0, values[0], values[rows - 1]);
+      PageEntry entry =
+          new PageEntry(0, nulls, isNull[0], isNull[rows - 1], 0, 0, values[0], values[rows - 1]);
       for (Condition c : bytesConditions(r)) {
         check(c, page, entry, round);
       }
@@ -64,7 +66,9 @@ class ConditionTest {
       any |= c.test(page, i);
     }
     if (any) {
-      assertThat(c.mayMatch(entry)).as("seed %d round %d: %s on %s", SEED, round, c, entry).isTrue();
+      assertThat(c.mayMatch(entry))
+          .as("seed %d round %d: %s on %s", SEED, round, c, entry)
+          .isTrue();
     }
   }
 
@@ -93,7 +97,9 @@ class ConditionTest {
     out.add(new Condition.Nulls(true));
     out.add(new Condition.AllRows());
     out.add(new Condition.AllOf(List.of(out.get(0), out.get(3))));
-    out.add(new Condition.AnyOf(List.of(out.get(2), out.get(4), new Condition.AllOf(List.of(out.get(1), out.get(5))))));
+    out.add(
+        new Condition.AnyOf(
+            List.of(out.get(2), out.get(4), new Condition.AllOf(List.of(out.get(1), out.get(5))))));
     return out;
   }
 

@@ -61,8 +61,17 @@ class IndexTypesConformanceTest {
   class IvfFlat extends VectorIndexConformanceTest {
     @Override
     protected TestIndex build(ClusteredData data, DistanceMetric metric, long seed) {
-      return new IvfComposite(data.vectors, data.rows, data.dim, metric, ivf(seed), IvfComposite.Quantizer.FLAT,
-          null, null, NPROBES, 0);
+      return new IvfComposite(
+          data.vectors,
+          data.rows,
+          data.dim,
+          metric,
+          ivf(seed),
+          IvfComposite.Quantizer.FLAT,
+          null,
+          null,
+          NPROBES,
+          0);
     }
 
     @Override
@@ -101,8 +110,17 @@ class IndexTypesConformanceTest {
   class IvfSq extends VectorIndexConformanceTest {
     @Override
     protected TestIndex build(ClusteredData data, DistanceMetric metric, long seed) {
-      return new IvfComposite(data.vectors, data.rows, data.dim, metric, ivf(seed), IvfComposite.Quantizer.SQ,
-          null, null, NPROBES, 0);
+      return new IvfComposite(
+          data.vectors,
+          data.rows,
+          data.dim,
+          metric,
+          ivf(seed),
+          IvfComposite.Quantizer.SQ,
+          null,
+          null,
+          NPROBES,
+          0);
     }
 
     @Override
@@ -120,8 +138,17 @@ class IndexTypesConformanceTest {
   class IvfPq extends VectorIndexConformanceTest {
     @Override
     protected TestIndex build(ClusteredData data, DistanceMetric metric, long seed) {
-      return new IvfComposite(data.vectors, data.rows, data.dim, metric, ivf(seed), IvfComposite.Quantizer.PQ,
-          pq(seed), null, NPROBES, 0);
+      return new IvfComposite(
+          data.vectors,
+          data.rows,
+          data.dim,
+          metric,
+          ivf(seed),
+          IvfComposite.Quantizer.PQ,
+          pq(seed),
+          null,
+          NPROBES,
+          0);
     }
 
     @Override
@@ -147,8 +174,17 @@ class IndexTypesConformanceTest {
   class IvfHnswFlat extends VectorIndexConformanceTest {
     @Override
     protected TestIndex build(ClusteredData data, DistanceMetric metric, long seed) {
-      return new IvfComposite(data.vectors, data.rows, data.dim, metric, ivf(seed), IvfComposite.Quantizer.FLAT,
-          null, hnsw(seed), NPROBES, EF);
+      return new IvfComposite(
+          data.vectors,
+          data.rows,
+          data.dim,
+          metric,
+          ivf(seed),
+          IvfComposite.Quantizer.FLAT,
+          null,
+          hnsw(seed),
+          NPROBES,
+          EF);
     }
 
     @Override
@@ -166,8 +202,17 @@ class IndexTypesConformanceTest {
   class IvfHnswSq extends VectorIndexConformanceTest {
     @Override
     protected TestIndex build(ClusteredData data, DistanceMetric metric, long seed) {
-      return new IvfComposite(data.vectors, data.rows, data.dim, metric, ivf(seed), IvfComposite.Quantizer.SQ,
-          null, hnsw(seed), NPROBES, EF);
+      return new IvfComposite(
+          data.vectors,
+          data.rows,
+          data.dim,
+          metric,
+          ivf(seed),
+          IvfComposite.Quantizer.SQ,
+          null,
+          hnsw(seed),
+          NPROBES,
+          EF);
     }
 
     @Override
@@ -185,8 +230,17 @@ class IndexTypesConformanceTest {
   class IvfHnswPq extends VectorIndexConformanceTest {
     @Override
     protected TestIndex build(ClusteredData data, DistanceMetric metric, long seed) {
-      return new IvfComposite(data.vectors, data.rows, data.dim, metric, ivf(seed), IvfComposite.Quantizer.PQ,
-          pq(seed), hnsw(seed), NPROBES, EF);
+      return new IvfComposite(
+          data.vectors,
+          data.rows,
+          data.dim,
+          metric,
+          ivf(seed),
+          IvfComposite.Quantizer.PQ,
+          pq(seed),
+          hnsw(seed),
+          NPROBES,
+          EF);
     }
 
     @Override

@@ -31,11 +31,15 @@ import java.util.List;
 /**
  * IVF over per-partition storages (FLAT, SQ or PQ), optionally with an HNSW graph per partition,
  * composed the way Lance's IVF index does it: vectors normalized for cosine, assigned to their
- * nearest centroid, PQ encoding residuals for l2/cosine; queries normalized, partitions ranked,
- * the first {@code nprobes} searched, per-partition hits merged in one top-k collector.
+ * nearest centroid, PQ encoding residuals for l2/cosine; queries normalized, partitions ranked, the
+ * first {@code nprobes} searched, per-partition hits merged in one top-k collector.
  */
 public final class IvfComposite implements TestIndex {
-  public enum Quantizer { FLAT, SQ, PQ }
+  public enum Quantizer {
+    FLAT,
+    SQ,
+    PQ
+  }
 
   private final IvfModel ivf;
   private final Quantizer quantizer;
@@ -47,8 +51,17 @@ public final class IvfComposite implements TestIndex {
   private final int ef;
   private final HnswSearcher searcher = new HnswSearcher();
 
-  public IvfComposite(float[] vectors, int rows, int dim, DistanceMetric metric, IvfBuildParams ivfParams,
-      Quantizer quantizer, PqBuildParams pqParams, HnswBuildParams hnswParams, int nprobes, int ef) {
+  public IvfComposite(
+      float[] vectors,
+      int rows,
+      int dim,
+      DistanceMetric metric,
+      IvfBuildParams ivfParams,
+      Quantizer quantizer,
+      PqBuildParams pqParams,
+      HnswBuildParams hnswParams,
+      int nprobes,
+      int ef) {
     this.quantizer = quantizer;
     this.nprobes = nprobes;
     this.ef = ef;
@@ -70,10 +83,13 @@ public final class IvfComposite implements TestIndex {
         ivf.residual(prepared, r * dim, assignment[r], codeSpace, r * dim);
       }
     }
-    this.codebook = quantizer == Quantizer.PQ ? PqTrainer.train(codeSpace, rows, dim, metric, pqParams) : null;
-    ScalarQuantizer sq = quantizer == Quantizer.SQ
-        ? ScalarQuantizer.train(vectors, rows, dim, metric, new SqBuildParams(8, 256, ivfParams.seed()))
-        : null;
+    this.codebook =
+        quantizer == Quantizer.PQ ? PqTrainer.train(codeSpace, rows, dim, metric, pqParams) : null;
+    ScalarQuantizer sq =
+        quantizer == Quantizer.SQ
+            ? ScalarQuantizer.train(
+                vectors, rows, dim, metric, new SqBuildParams(8, 256, ivfParams.seed()))
+            : null;
     int[] sizes = new int[p];
     for (int a : assignment) {
       sizes[a]++;
@@ -98,12 +114,18 @@ public final class IvfComposite implements TestIndex {
           storage = SqStorage.of(sq, sq.encodeAll(block, 0, j), j, metric);
           break;
         default:
-          storage = PqStorage.of(codebook, PqCodes.transpose(codebook.encodeAll(block, 0, j), j,
-              codebook.numSubVectors()), j);
+          storage =
+              PqStorage.of(
+                  codebook,
+                  PqCodes.transpose(codebook.encodeAll(block, 0, j), j, codebook.numSubVectors()),
+                  j);
       }
       storages.add(storage);
       rowIds.add(ids);
-      graphs.add(hnswParams == null ? null : HnswBuilder.build(storage, hnswParams.withSeed(hnswParams.seed() + part)));
+      graphs.add(
+          hnswParams == null
+              ? null
+              : HnswBuilder.build(storage, hnswParams.withSeed(hnswParams.seed() + part)));
     }
   }
 

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Tag;
  * The shared conformance suite ({@link VectorIndexConformanceTest}) run over persisted indexes:
  * each build writes the seeded clustered data as a Lance dataset (3 fragments), builds the index
  * with {@link VectorIndexes#create} (files in Lance 7's layout, committed), reopens it from disk
- * with a {@link VectorSegmentSearcher} and searches the {@value #NPROBES} nearest partitions.
- * Masks are applied on row addresses. Shared parameters: 64 partitions, 25 k-means iterations,
- * sample rate 256; PQ 16 sub-vectors; HNSW m 12, ef_construction 64, 7 levels, searched with ef 40.
+ * with a {@link VectorSegmentSearcher} and searches the {@value #NPROBES} nearest partitions. Masks
+ * are applied on row addresses. Shared parameters: 64 partitions, 25 k-means iterations, sample
+ * rate 256; PQ 16 sub-vectors; HNSW m 12, ef_construction 64, 7 levels, searched with ef 40.
  * Thresholds sit just under the measured recall (printed by each run): IVF_FLAT 1.000 (cosine
  * 0.999, dot 1.000), IVF_SQ 0.968, IVF_PQ 0.872 (cosine 0.874), IVF_HNSW_FLAT 0.999, IVF_HNSW_SQ
  * 0.967, IVF_HNSW_PQ 0.873; about 6.5% of the rows scored per query for IVF, 3.5% for HNSW.
@@ -60,13 +60,29 @@ class PersistedIndexConformanceTest {
         throw new UncheckedIOException(e);
       }
       DIRS.add(dir);
-      try (Dataset ds = VectorTables.write(ALLOCATOR, dir.resolve("ds"), data, 0, data.rows, WriteMode.CREATE,
-          data.rows / 3 + 1)) {
-        VectorIndexes.create(ds, "vector", VectorIndexSpec.of(type, metric).withNumPartitions(PARTITIONS)
-            .withMaxIters(25).withNumSubVectors(16).withHnsw(12, 64, 7).withSeed(seed)).close();
+      try (Dataset ds =
+          VectorTables.write(
+              ALLOCATOR,
+              dir.resolve("ds"),
+              data,
+              0,
+              data.rows,
+              WriteMode.CREATE,
+              data.rows / 3 + 1)) {
+        VectorIndexes.create(
+                ds,
+                "vector",
+                VectorIndexSpec.of(type, metric)
+                    .withNumPartitions(PARTITIONS)
+                    .withMaxIters(25)
+                    .withNumSubVectors(16)
+                    .withHnsw(12, 64, 7)
+                    .withSeed(seed))
+            .close();
       }
       try (Dataset reopened = Dataset.open(dir.resolve("ds").toString())) {
-        searcher = VectorSegmentSearcher.open(reopened, reopened.indexes().segments("vector_idx").get(0));
+        searcher =
+            VectorSegmentSearcher.open(reopened, reopened.indexes().segments("vector_idx").get(0));
         idByAddress = VectorTables.idsByAddress(reopened);
       }
       addressById = new long[data.rows];
@@ -76,8 +92,14 @@ class PersistedIndexConformanceTest {
     @Override
     public SearchResult search(float[] query, int k, AcceptMask mask, SearchStats stats) {
       int[] probe = Arrays.copyOf(searcher.rankPartitions(query).partitions(), NPROBES);
-      SearchResult r = searcher.search(query, probe, k, Math.max(EF, k),
-          mask == null ? null : address -> mask.get(Math.toIntExact(idByAddress.get(address))), stats);
+      SearchResult r =
+          searcher.search(
+              query,
+              probe,
+              k,
+              Math.max(EF, k),
+              mask == null ? null : address -> mask.get(Math.toIntExact(idByAddress.get(address))),
+              stats);
       long[] ids = new long[r.size()];
       for (int i = 0; i < ids.length; i++) {
         ids[i] = idByAddress.get(r.ids()[i]);

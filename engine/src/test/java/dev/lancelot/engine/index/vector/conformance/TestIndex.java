@@ -6,6 +6,8 @@ import dev.lancelot.engine.index.vector.SearchStats;
 
 /** An in-memory index assembled from the building blocks, as the engine will assemble them. */
 public interface TestIndex {
-  /** Best k row ids (with approximate distances) among rows accepted by {@code mask} (null = all). */
+  /**
+   * Best k row ids (with approximate distances) among rows accepted by {@code mask} (null = all).
+   */
   SearchResult search(float[] query, int k, AcceptMask mask, SearchStats stats);
 }

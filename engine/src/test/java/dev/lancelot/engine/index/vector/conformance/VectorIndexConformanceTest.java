@@ -11,12 +11,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The suite every vector index type passes (docs/architecture.md §7.12): on seeded clustered Gaussian data
- * ({@value #ROWS} × {@value #DIM}, {@value #CLUSTERS} centers N(0, 1), rows and {@value #QUERIES}
- * queries = a random center + N(0, 0.6²) noise), recall@{@value #K} against brute force is at least {@link #minRecall()}, the
- * average number of distances computed per query stays under {@link #maxDistanceFraction()} ×
- * rows, rows outside an accept mask are never returned, and two builds with the same seed answer
- * identically. Subclasses state their parameters and thresholds.
+ * The suite every vector index type passes (docs/architecture.md §7.12): on seeded clustered
+ * Gaussian data ({@value #ROWS} × {@value #DIM}, {@value #CLUSTERS} centers N(0, 1), rows and
+ * {@value #QUERIES} queries = a random center + N(0, 0.6²) noise), recall@{@value #K} against brute
+ * force is at least {@link #minRecall()}, the average number of distances computed per query stays
+ * under {@link #maxDistanceFraction()} × rows, rows outside an accept mask are never returned, and
+ * two builds with the same seed answer identically. Subclasses state their parameters and
+ * thresholds.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class VectorIndexConformanceTest {
@@ -37,7 +38,10 @@ public abstract class VectorIndexConformanceTest {
     return data;
   }
 
-  /** Builds the index under test over the data with {@code metric}, deterministically from {@code seed}. */
+  /**
+   * Builds the index under test over the data with {@code metric}, deterministically from {@code
+   * seed}.
+   */
   protected abstract TestIndex build(ClusteredData data, DistanceMetric metric, long seed);
 
   protected abstract double minRecall();
@@ -53,7 +57,9 @@ public abstract class VectorIndexConformanceTest {
     if (index == null) {
       long start = System.nanoTime();
       index = build(data(), metric(), SEED);
-      System.out.printf("%s built in %d ms%n", getClass().getSimpleName(), (System.nanoTime() - start) / 1_000_000);
+      System.out.printf(
+          "%s built in %d ms%n",
+          getClass().getSimpleName(), (System.nanoTime() - start) / 1_000_000);
     }
     return index;
   }
@@ -63,11 +69,14 @@ public abstract class VectorIndexConformanceTest {
     ClusteredData d = data();
     double total = 0;
     for (float[] q : d.queries) {
-      total += ClusteredData.recall(index().search(q, K, null, new SearchStats()), d.exact(q, K, metric(), null));
+      total +=
+          ClusteredData.recall(
+              index().search(q, K, null, new SearchStats()), d.exact(q, K, metric(), null));
     }
     double recall = total / d.queries.length;
-    System.out.printf("%s recall@%d = %.4f (threshold %.2f, seed %d)%n", getClass().getSimpleName(), K, recall,
-        minRecall(), SEED);
+    System.out.printf(
+        "%s recall@%d = %.4f (threshold %.2f, seed %d)%n",
+        getClass().getSimpleName(), K, recall, minRecall(), SEED);
     assertThat(recall).as("recall@%d with seed %d", K, SEED).isGreaterThanOrEqualTo(minRecall());
   }
 
@@ -79,10 +88,12 @@ public abstract class VectorIndexConformanceTest {
       index().search(q, K, null, stats);
     }
     double perQuery = (double) stats.distancesComputed() / d.queries.length;
-    System.out.printf("%s distances/query = %.1f, visited/query = %.1f%n", getClass().getSimpleName(), perQuery,
-        (double) stats.nodesVisited() / d.queries.length);
+    System.out.printf(
+        "%s distances/query = %.1f, visited/query = %.1f%n",
+        getClass().getSimpleName(), perQuery, (double) stats.nodesVisited() / d.queries.length);
     assertThat(perQuery).isGreaterThan(0).isLessThanOrEqualTo(maxDistanceFraction() * ROWS);
-    assertThat(stats.nodesVisited()).isLessThanOrEqualTo((long) (maxDistanceFraction() * ROWS * d.queries.length));
+    assertThat(stats.nodesVisited())
+        .isLessThanOrEqualTo((long) (maxDistanceFraction() * ROWS * d.queries.length));
   }
 
   @Test
@@ -100,7 +111,9 @@ public abstract class VectorIndexConformanceTest {
       for (int qi = 0; qi < 20; qi++) {
         SearchResult r = index().search(d.queries[qi], K, mask, new SearchStats());
         for (long id : r.ids()) {
-          assertThat(mask.get((int) id)).as("row %d returned though masked (keep %.2f)", id, keep).isTrue();
+          assertThat(mask.get((int) id))
+              .as("row %d returned though masked (keep %.2f)", id, keep)
+              .isTrue();
         }
         if (keep == 0.5) {
           assertThat(r.size()).isEqualTo(K);

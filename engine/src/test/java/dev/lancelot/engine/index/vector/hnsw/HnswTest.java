@@ -121,17 +121,24 @@ class HnswTest {
   void efBelowKIsAnError() {
     assertThatThrownBy(() -> new HnswSearcher().search(graph, storage.nodeScorer(0), 12, 8, null))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot search HNSW with ef=8: ef must be greater than or equal to k (12), the number of"
-            + " candidates asked for (k × refine_factor). Raise ef to at least 12 or leave it unset"
-            + " (default k + k/2).");
+        .hasMessage(
+            "Cannot search HNSW with ef=8: ef must be greater than or equal to k (12), the number of"
+                + " candidates asked for (k × refine_factor). Raise ef to at least 12 or leave it unset"
+                + " (default k + k/2).");
   }
 
   @Test
   void sameSeedSameGraphAndCopiesRoundTrip() {
     HnswGraph again = HnswBuilder.build(storage, PARAMS);
-    HnswGraph copy = HnswGraph.of(graph.numNodes(), 0, PARAMS,
-        levels(graph, HnswGraph::levelNodes), levels(graph, HnswGraph::neighborOffsets),
-        levels(graph, HnswGraph::levelNeighbors), floats(graph));
+    HnswGraph copy =
+        HnswGraph.of(
+            graph.numNodes(),
+            0,
+            PARAMS,
+            levels(graph, HnswGraph::levelNodes),
+            levels(graph, HnswGraph::neighborOffsets),
+            levels(graph, HnswGraph::levelNeighbors),
+            floats(graph));
     for (int l = 0; l < graph.numLevels(); l++) {
       assertThat(again.levelNeighbors(l)).containsExactly(graph.levelNeighbors(l));
       assertThat(copy.levelDistances(l)).containsExactly(graph.levelDistances(l));
@@ -142,13 +149,16 @@ class HnswTest {
 
   @Test
   void badParams() {
-    assertThatThrownBy(() -> new HnswBuildParams(1, 100, 7, 0)).isInstanceOf(VectorException.class)
-        .hasMessage("Cannot build HNSW with m=1: m must be at least 2 (level assignment divides by ln(m))."
-            + " Use m between 8 and 64; Lance's default is 20.");
+    assertThatThrownBy(() -> new HnswBuildParams(1, 100, 7, 0))
+        .isInstanceOf(VectorException.class)
+        .hasMessage(
+            "Cannot build HNSW with m=1: m must be at least 2 (level assignment divides by ln(m))."
+                + " Use m between 8 and 64; Lance's default is 20.");
     assertThat(HnswBuildParams.defaults(0)).isEqualTo(new HnswBuildParams(20, 150, 7, 0));
   }
 
-  private static int[][] levels(HnswGraph g, java.util.function.BiFunction<HnswGraph, Integer, int[]> f) {
+  private static int[][] levels(
+      HnswGraph g, java.util.function.BiFunction<HnswGraph, Integer, int[]> f) {
     int[][] out = new int[g.numLevels()][];
     for (int l = 0; l < out.length; l++) {
       out[l] = f.apply(g, l);

@@ -47,10 +47,12 @@ class IvfTest {
     }
     IvfModel trained = IvfTrainer.train(v, 100, 2, DistanceMetric.COSINE, IvfBuildParams.of(1, 1));
     assertThat(trained.centroid(0)).containsExactly(1f, 0f);
-    assertThatThrownBy(() -> IvfTrainer.train(v, 100, 2, DistanceMetric.COSINE, IvfBuildParams.of(60, 1)))
+    assertThatThrownBy(
+            () -> IvfTrainer.train(v, 100, 2, DistanceMetric.COSINE, IvfBuildParams.of(60, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train IVF with 60 partitions for cosine: only 50 of the 100 training rows are non-zero"
-            + " vectors. Use at most 50 partitions, or add non-zero rows.");
+        .hasMessage(
+            "Cannot train IVF with 60 partitions for cosine: only 50 of the 100 training rows are non-zero"
+                + " vectors. Use at most 50 partitions, or add non-zero rows.");
   }
 
   @Test
@@ -102,11 +104,14 @@ class IvfTest {
     IvfModel ivf = IvfTrainer.train(v, n, 2, DistanceMetric.L2, new IvfBuildParams(4, 50, 256, 1));
     for (int c = 0; c < 4; c++) {
       int p = ivf.assign(CENTROIDS, 2 * c);
-      assertThat(DistanceMetric.L2.distance(ivf.centroid(p), 0, CENTROIDS, 2 * c, 2)).isLessThan(0.05f);
+      assertThat(DistanceMetric.L2.distance(ivf.centroid(p), 0, CENTROIDS, 2 * c, 2))
+          .isLessThan(0.05f);
     }
     assertThat(ivf.loss()).isGreaterThan(0);
     // Same seed, same model.
-    assertThat(IvfTrainer.train(v, n, 2, DistanceMetric.L2, new IvfBuildParams(4, 50, 256, 1)).copyCentroids())
+    assertThat(
+            IvfTrainer.train(v, n, 2, DistanceMetric.L2, new IvfBuildParams(4, 50, 256, 1))
+                .copyCentroids())
         .containsExactly(ivf.copyCentroids());
   }
 
@@ -144,23 +149,37 @@ class IvfTest {
 
   @Test
   void badInputsAreRefusedWithClearMessages() {
-    assertThatThrownBy(() -> IvfTrainer.train(new float[20], 10, 2, DistanceMetric.L2, IvfBuildParams.of(16, 1)))
+    assertThatThrownBy(
+            () ->
+                IvfTrainer.train(new float[20], 10, 2, DistanceMetric.L2, IvfBuildParams.of(16, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train IVF with 16 partitions: only 10 rows to train on. Use at most 10 partitions,"
-            + " or add rows before building the index.");
+        .hasMessage(
+            "Cannot train IVF with 16 partitions: only 10 rows to train on. Use at most 10 partitions,"
+                + " or add rows before building the index.");
     float[] withNaN = new float[40];
     withNaN[13] = Float.NaN;
-    assertThatThrownBy(() -> IvfTrainer.train(withNaN, 20, 2, DistanceMetric.L2, IvfBuildParams.of(2, 1)))
+    assertThatThrownBy(
+            () -> IvfTrainer.train(withNaN, 20, 2, DistanceMetric.L2, IvfBuildParams.of(2, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train IVF with 2 partitions: vector at row 6 has a NaN value at position 1."
-            + " Remove or fix non-finite vectors (and null rows) before training an index.");
-    assertThatThrownBy(() -> IvfTrainer.train(null, 20, 2, DistanceMetric.L2, IvfBuildParams.of(2, 1)))
-        .isInstanceOf(VectorException.class).hasMessageStartingWith("Cannot train IVF with 2 partitions: the training vectors are null.");
-    assertThatThrownBy(() -> IvfTrainer.train(new float[40], 20, 2, DistanceMetric.HAMMING, IvfBuildParams.of(2, 1)))
+        .hasMessage(
+            "Cannot train IVF with 2 partitions: vector at row 6 has a NaN value at position 1."
+                + " Remove or fix non-finite vectors (and null rows) before training an index.");
+    assertThatThrownBy(
+            () -> IvfTrainer.train(null, 20, 2, DistanceMetric.L2, IvfBuildParams.of(2, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train IVF with 2 partitions for hamming on float vectors: hamming needs uint8 (binary)"
-            + " vectors. Train a BinaryIvfModel on the uint8 vectors, or use l2, cosine or dot.");
-    assertThatThrownBy(() -> IvfBuildParams.of(0, 1)).isInstanceOf(VectorException.class)
-        .hasMessage("Cannot build IVF: num_partitions is 0. Use at least 1 partition (Lance suggests about sqrt(rows)).");
+        .hasMessageStartingWith(
+            "Cannot train IVF with 2 partitions: the training vectors are null.");
+    assertThatThrownBy(
+            () ->
+                IvfTrainer.train(
+                    new float[40], 20, 2, DistanceMetric.HAMMING, IvfBuildParams.of(2, 1)))
+        .isInstanceOf(VectorException.class)
+        .hasMessage(
+            "Cannot train IVF with 2 partitions for hamming on float vectors: hamming needs uint8 (binary)"
+                + " vectors. Train a BinaryIvfModel on the uint8 vectors, or use l2, cosine or dot.");
+    assertThatThrownBy(() -> IvfBuildParams.of(0, 1))
+        .isInstanceOf(VectorException.class)
+        .hasMessage(
+            "Cannot build IVF: num_partitions is 0. Use at least 1 partition (Lance suggests about sqrt(rows)).");
   }
 }

@@ -28,8 +28,8 @@ class KMeansTest {
   void findsSeparatedClusters() {
     for (KMeansInit init : KMeansInit.values()) {
       float[] data = blobs(100, 1);
-      KMeansResult r = KMeans.train(data, 300, 2, 3, DistanceMetric.L2,
-          new KMeansParams(50, 1e-4, 0f, init, 7));
+      KMeansResult r =
+          KMeans.train(data, 300, 2, 3, DistanceMetric.L2, new KMeansParams(50, 1e-4, 0f, init, 7));
       float[][] found = new float[3][];
       for (int c = 0; c < 3; c++) {
         found[c] = Arrays.copyOfRange(r.centroids(), 2 * c, 2 * c + 2);
@@ -55,7 +55,8 @@ class KMeansTest {
 
   @Test
   void emptyClustersAreRefilledBySplitting() {
-    // Ten distinct points, many duplicates: random init may pick duplicates, leaving clusters empty.
+    // Ten distinct points, many duplicates: random init may pick duplicates, leaving clusters
+    // empty.
     float[] data = new float[200];
     for (int i = 0; i < 100; i++) {
       data[2 * i] = i % 10;
@@ -89,7 +90,8 @@ class KMeansTest {
     assertThat(res.k()).isEqualTo(300);
     assertThat(res.centroids()).hasSize(300 * dim);
     assertThat(res.loss()).isZero(); // Lance reports no loss for hierarchical k-means
-    assertThat(KMeans.train(data, n, dim, 300, DistanceMetric.L2, p).centroids()).containsExactly(res.centroids());
+    assertThat(KMeans.train(data, n, dim, 300, DistanceMetric.L2, p).centroids())
+        .containsExactly(res.centroids());
     // The clustering is fine-grained: mean squared distance to the nearest centroid is small.
     float[] columns = new float[300 * dim];
     KMeans.transpose(res.centroids(), 300, dim, columns);
@@ -115,10 +117,12 @@ class KMeansTest {
 
   @Test
   void refusesTooFewRows() {
-    assertThatThrownBy(() -> KMeans.train(new float[10], 5, 2, 8, DistanceMetric.L2, KMeansParams.forPq(5, 1)))
+    assertThatThrownBy(
+            () -> KMeans.train(new float[10], 5, 2, 8, DistanceMetric.L2, KMeansParams.forPq(5, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train k-means with 8 clusters: only 5 training rows. Use at most 5 clusters or"
-            + " train on more rows.");
+        .hasMessage(
+            "Cannot train k-means with 8 clusters: only 5 training rows. Use at most 5 clusters or"
+                + " train on more rows.");
   }
 
   @Test
@@ -126,6 +130,7 @@ class KMeansTest {
     int[] a = Sampling.distinct(1000, 100, new java.util.SplittableRandom(9));
     assertThat(a).hasSize(100).isSorted().doesNotHaveDuplicates();
     assertThat(Sampling.distinct(1000, 100, new java.util.SplittableRandom(9))).containsExactly(a);
-    assertThat(Sampling.distinct(5, 5, new java.util.SplittableRandom(1))).containsExactly(0, 1, 2, 3, 4);
+    assertThat(Sampling.distinct(5, 5, new java.util.SplittableRandom(1)))
+        .containsExactly(0, 1, 2, 3, 4);
   }
 }

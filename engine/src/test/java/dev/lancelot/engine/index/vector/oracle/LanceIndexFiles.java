@@ -39,7 +39,9 @@ final class LanceIndexFiles {
     }
     long pos = all.getLong((int) gboPos + 16 * index);
     long size = all.getLong((int) gboPos + 16 * index + 8);
-    return ByteBuffer.wrap(all.array(), (int) pos, (int) size).slice().order(ByteOrder.LITTLE_ENDIAN);
+    return ByteBuffer.wrap(all.array(), (int) pos, (int) size)
+        .slice()
+        .order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /** {@code lance.index.pb.Tensor}: 1 data_type (2 = float32), 2 shape, 3 data (little-endian). */

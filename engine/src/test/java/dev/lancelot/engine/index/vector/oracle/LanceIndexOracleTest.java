@@ -45,8 +45,8 @@ import org.lance.ipc.ScanOptions;
 /**
  * Checks the vector conventions against lance-core 7.0.0: distances Lance reports for flat KNN,
  * and, from index files Lance wrote, that our IVF assignment and PQ/SQ encodings reproduce Lance's
- * codes given Lance's centroids, codebook and bounds, and that Lance's HNSW layout is what
- * {@code HnswGraph} documents.
+ * codes given Lance's centroids, codebook and bounds, and that Lance's HNSW layout is what {@code
+ * HnswGraph} documents.
  */
 @Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -69,8 +69,10 @@ class LanceIndexOracleTest {
   private Map<Long, float[]> vectors(Path dir) throws Exception {
     Map<Long, float[]> out = new HashMap<>();
     try (Dataset ds = LanceOracle.open(allocator, dir);
-         LanceScanner scanner = ds.newScan(new ScanOptions.Builder().columns(List.of("vector")).withRowId(true).build());
-         ArrowReader reader = scanner.scanBatches()) {
+        LanceScanner scanner =
+            ds.newScan(
+                new ScanOptions.Builder().columns(List.of("vector")).withRowId(true).build());
+        ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         FieldVector ids = root.getVector("_rowid");
@@ -97,27 +99,42 @@ class LanceIndexOracleTest {
     Map<Long, float[]> vectors = vectors(dir);
     float[] q = vectors.get(5L).clone();
     q[0] += 0.5f;
-    for (DistanceMetric metric : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
-      DistanceType type = switch (metric) {
-        case L2 -> DistanceType.L2;
-        case COSINE -> DistanceType.Cosine;
-        default -> DistanceType.Dot;
-      };
-      Query query = new Query.Builder().setColumn("vector").setKey(q).setK(50).setUseIndex(false)
-          .setDistanceType(type).build();
+    for (DistanceMetric metric :
+        new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
+      DistanceType type =
+          switch (metric) {
+            case L2 -> DistanceType.L2;
+            case COSINE -> DistanceType.Cosine;
+            default -> DistanceType.Dot;
+          };
+      Query query =
+          new Query.Builder()
+              .setColumn("vector")
+              .setKey(q)
+              .setK(50)
+              .setUseIndex(false)
+              .setDistanceType(type)
+              .build();
       int checked = 0;
       try (Dataset ds = LanceOracle.open(allocator, dir);
-           LanceScanner scanner = ds.newScan(new ScanOptions.Builder().nearest(query).columns(List.of("id"))
-               .withRowId(true).build());
-           ArrowReader reader = scanner.scanBatches()) {
+          LanceScanner scanner =
+              ds.newScan(
+                  new ScanOptions.Builder()
+                      .nearest(query)
+                      .columns(List.of("id"))
+                      .withRowId(true)
+                      .build());
+          ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
           for (int i = 0; i < root.getRowCount(); i++) {
             long rowId = ((Number) root.getVector("_rowid").getObject(i)).longValue();
             float lance = ((Number) root.getVector("_distance").getObject(i)).floatValue();
             float ours = metric.distance(q, 0, vectors.get(rowId), 0, DIM);
-            assertThat(ours).as("%s row %d", metric, rowId).isCloseTo(lance,
-                org.assertj.core.data.Offset.offset(1e-4f * (1 + Math.abs(lance))));
+            assertThat(ours)
+                .as("%s row %d", metric, rowId)
+                .isCloseTo(
+                    lance, org.assertj.core.data.Offset.offset(1e-4f * (1 + Math.abs(lance))));
             checked++;
           }
         }
@@ -128,8 +145,12 @@ class LanceIndexOracleTest {
 
   private void createIndex(Path dir, IndexType type, VectorIndexParams params) {
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
-      ds.createIndex(List.of("vector"), type, Optional.of("vector_idx"), IndexParams.builder()
-          .setVectorIndexParams(params).build(), true);
+      ds.createIndex(
+          List.of("vector"),
+          type,
+          Optional.of("vector_idx"),
+          IndexParams.builder().setVectorIndexParams(params).build(),
+          true);
     }
   }
 
@@ -146,12 +167,13 @@ class LanceIndexOracleTest {
     for (int c = 0; c < columns.size(); c++) {
       int row = 0;
       try (LanceFileReader r = LanceFileReader.open(file.toString(), allocator);
-           ArrowReader reader = r.readAll(List.of(columns.get(c)), null, 4096)) {
+          ArrowReader reader = r.readAll(List.of(columns.get(c)), null, 4096)) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
           FieldVector v = root.getVector(columns.get(c));
           if (v == null) {
-            throw new IllegalStateException("no column " + columns.get(c) + " in " + root.getSchema());
+            throw new IllegalStateException(
+                "no column " + columns.get(c) + " in " + root.getSchema());
           }
           for (int i = 0; i < root.getRowCount(); i++, row++) {
             if (c == 0) {
@@ -182,27 +204,42 @@ class LanceIndexOracleTest {
 
   @Test
   void pqCodesAndPartitionsMatchLanceForEachMetric(@TempDir Path root) throws Exception {
-    for (DistanceMetric metric : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
+    for (DistanceMetric metric :
+        new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
       Path dir = root.resolve(metric.lanceName());
       write(dir);
-      DistanceType type = metric == DistanceMetric.L2 ? DistanceType.L2
-          : metric == DistanceMetric.COSINE ? DistanceType.Cosine : DistanceType.Dot;
-      createIndex(dir, IndexType.IVF_PQ, VectorIndexParams.withIvfPqParams(type, ivfParams(4),
-          new PQBuildParams.Builder().setNumSubVectors(4).setNumBits(8).setMaxIters(20).build()));
+      DistanceType type =
+          metric == DistanceMetric.L2
+              ? DistanceType.L2
+              : metric == DistanceMetric.COSINE ? DistanceType.Cosine : DistanceType.Dot;
+      createIndex(
+          dir,
+          IndexType.IVF_PQ,
+          VectorIndexParams.withIvfPqParams(
+              type,
+              ivfParams(4),
+              new PQBuildParams.Builder()
+                  .setNumSubVectors(4)
+                  .setNumBits(8)
+                  .setMaxIters(20)
+                  .build()));
       Path idx = LanceIndexFiles.indexDir(dir);
-      LanceIndexFiles.Ivf ivfProto = LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("index.idx"), 1));
+      LanceIndexFiles.Ivf ivfProto =
+          LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("index.idx"), 1));
       assertThat(ivfProto.centroids().dataType()).isEqualTo(2);
       assertThat(ivfProto.centroids().shape()).containsExactly(4, DIM);
       IvfModel ivf = IvfModel.of(ivfProto.centroids().values(), DIM, metric, 0);
-      LanceIndexFiles.Tensor cb = LanceIndexFiles.tensor(
-          LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 2));
+      LanceIndexFiles.Tensor cb =
+          LanceIndexFiles.tensor(LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 2));
       assertThat(cb.shape()).containsExactly(256, DIM);
       PqCodebook pq = PqCodebook.of(cb.values(), DIM, 4, metric);
-      LanceIndexFiles.Ivf auxIvf = LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 1));
+      LanceIndexFiles.Ivf auxIvf =
+          LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 1));
 
       Map<Long, float[]> vectors = vectors(dir);
       // lance-core's file reader does not hand out the _rowid column, so compare per partition the
-      // multiset of code tuples Lance stored with the tuples we compute for the rows we assign there.
+      // multiset of code tuples Lance stored with the tuples we compute for the rows we assign
+      // there.
       List<Object[]> rows = readAll(idx.resolve("auxiliary.idx"), List.of("__pq_code"));
       assertThat(rows).hasSize(ROWS);
       Map<Integer, Map<Integer, Integer>> ourTuples = new HashMap<>();
@@ -217,7 +254,9 @@ class LanceIndexOracleTest {
           System.arraycopy(prepared, 0, space, 0, DIM);
         }
         pq.encode(space, 0, ours, 0);
-        ourTuples.computeIfAbsent(p, x -> new HashMap<>()).merge(java.nio.ByteBuffer.wrap(ours).getInt(), 1, Integer::sum);
+        ourTuples
+            .computeIfAbsent(p, x -> new HashMap<>())
+            .merge(java.nio.ByteBuffer.wrap(ours).getInt(), 1, Integer::sum);
       }
       int start = 0;
       int codeMismatches = 0;
@@ -230,7 +269,11 @@ class LanceIndexOracleTest {
         }
         Map<Integer, Integer> mine = ourTuples.getOrDefault(p, new HashMap<>());
         for (int j = 0; j < len; j++) {
-          int key = (flat[j] << 24) | (flat[len + j] << 16) | (flat[2 * len + j] << 8) | flat[3 * len + j];
+          int key =
+              (flat[j] << 24)
+                  | (flat[len + j] << 16)
+                  | (flat[2 * len + j] << 8)
+                  | flat[3 * len + j];
           Integer n = mine.get(key);
           if (n == null || n == 0) {
             codeMismatches++;
@@ -241,7 +284,8 @@ class LanceIndexOracleTest {
         start += len;
       }
       int partitionMismatches = 0;
-      System.out.printf("IVF_PQ %s: rows whose (partition, codes) Lance did not store: %d / %d%n",
+      System.out.printf(
+          "IVF_PQ %s: rows whose (partition, codes) Lance did not store: %d / %d%n",
           metric.lanceName(), codeMismatches, ROWS);
       // Float summation order differs from Lance's SIMD kernels; only near-ties may flip.
       assertThat(partitionMismatches).isZero();
@@ -252,13 +296,23 @@ class LanceIndexOracleTest {
   @Test
   void hnswSqLayoutCodesAndEdgeDistancesMatchLance(@TempDir Path dir) throws Exception {
     write(dir);
-    createIndex(dir, IndexType.IVF_HNSW_SQ, VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivfParams(2),
-        new HnswBuildParams.Builder().setM(8).setEfConstruction(50).setMaxLevel((short) 4).build(),
-        new SQBuildParams.Builder().setNumBits((short) 8).build()));
+    createIndex(
+        dir,
+        IndexType.IVF_HNSW_SQ,
+        VectorIndexParams.withIvfHnswSqParams(
+            DistanceType.L2,
+            ivfParams(2),
+            new HnswBuildParams.Builder()
+                .setM(8)
+                .setEfConstruction(50)
+                .setMaxLevel((short) 4)
+                .build(),
+            new SQBuildParams.Builder().setNumBits((short) 8).build()));
     Path idx = LanceIndexFiles.indexDir(dir);
     String storageMeta;
     String hnswMeta;
-    try (LanceFileReader r = LanceFileReader.open(idx.resolve("auxiliary.idx").toString(), allocator)) {
+    try (LanceFileReader r =
+        LanceFileReader.open(idx.resolve("auxiliary.idx").toString(), allocator)) {
       storageMeta = r.schema().getCustomMetadata().get("storage_metadata");
     }
     try (LanceFileReader r = LanceFileReader.open(idx.resolve("index.idx").toString(), allocator)) {
@@ -266,11 +320,16 @@ class LanceIndexOracleTest {
     }
     System.out.println("SQ storage metadata: " + storageMeta);
     System.out.println("HNSW metadata: " + hnswMeta);
-    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
     var sqMeta = json.readTree(json.readTree(storageMeta).get(0).asText());
-    ScalarQuantizer sq = ScalarQuantizer.of(DIM, sqMeta.get("bounds").get("start").asDouble(),
-        sqMeta.get("bounds").get("end").asDouble());
-    LanceIndexFiles.Ivf auxIvf = LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 1));
+    ScalarQuantizer sq =
+        ScalarQuantizer.of(
+            DIM,
+            sqMeta.get("bounds").get("start").asDouble(),
+            sqMeta.get("bounds").get("end").asDouble());
+    LanceIndexFiles.Ivf auxIvf =
+        LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 1));
     Map<Long, float[]> vectors = vectors(dir);
     List<Object[]> aux = readAll(idx.resolve("auxiliary.idx"), List.of("__sq_code"));
     Map<String, Integer> ourCodes = new HashMap<>();
@@ -297,7 +356,8 @@ class LanceIndexOracleTest {
 
     // HNSW rows: per partition, level by level, node 0 on every level.
     var partitions = json.readTree(hnswMeta);
-    List<Object[]> graphRows = readAll(idx.resolve("index.idx"), List.of("__vector_id", "__neighbors", "_distance"));
+    List<Object[]> graphRows =
+        readAll(idx.resolve("index.idx"), List.of("__vector_id", "__neighbors", "_distance"));
     int rowStart = 0;
     int auxStart = 0;
     int edgesChecked = 0;
@@ -318,7 +378,9 @@ class LanceIndexOracleTest {
       int row = rowStart;
       for (int level = 0; level < levels; level++) {
         int first = row;
-        assertThat(((Number) graphRows.get(row)[0]).intValue()).as("level %d starts with node 0", level).isZero();
+        assertThat(((Number) graphRows.get(row)[0]).intValue())
+            .as("level %d starts with node 0", level)
+            .isZero();
         row++;
         while (row < graphRows.size() && ((Number) graphRows.get(row)[0]).intValue() != 0) {
           row++;
@@ -338,16 +400,22 @@ class LanceIndexOracleTest {
             int nb = ((Number) nbrs.get(i)).intValue();
             float lance = ((Number) dists.get(i)).floatValue();
             // Lance's edge distance is its SQ distance between the two nodes' codes.
-            assertThat(storage.distanceBetween(node, nb)).as("edge %d-%d", node, nb)
+            assertThat(storage.distanceBetween(node, nb))
+                .as("edge %d-%d", node, nb)
                 .isCloseTo(lance, org.assertj.core.data.Offset.offset(1e-5f * (1 + lance)));
             edgesChecked++;
           }
         }
-        System.out.printf("partition %d level %d: %d rows, stored level_offsets %s%n", p, level, size,
-            meta.get("level_offsets"));
+        System.out.printf(
+            "partition %d level %d: %d rows, stored level_offsets %s%n",
+            p, level, size, meta.get("level_offsets"));
         // Lance's writer leaves node 0 out of the count of every level above 0 (HnswGraph's doc).
-        int stored = meta.get("level_offsets").get(level + 1).asInt() - meta.get("level_offsets").get(level).asInt();
-        assertThat(stored).as("stored size of level %d", level).isEqualTo(level == 0 ? size : size - 1);
+        int stored =
+            meta.get("level_offsets").get(level + 1).asInt()
+                - meta.get("level_offsets").get(level).asInt();
+        assertThat(stored)
+            .as("stored size of level %d", level)
+            .isEqualTo(level == 0 ? size : size - 1);
       }
       rowStart = row;
       auxStart += len;
@@ -362,20 +430,38 @@ class LanceIndexOracleTest {
     // quantized distance, then re-ranks them exactly. Our scorers on Lance's own centroids,
     // codebook and bounds must pick the same k rows.
     for (IndexType type : new IndexType[] {IndexType.IVF_PQ, IndexType.IVF_SQ}) {
-      for (DistanceMetric metric : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
+      for (DistanceMetric metric :
+          new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
         Path dir = root.resolve(type + "-" + metric.lanceName());
         write(dir);
-        DistanceType dt = metric == DistanceMetric.L2 ? DistanceType.L2
-            : metric == DistanceMetric.COSINE ? DistanceType.Cosine : DistanceType.Dot;
-        VectorIndexParams params = type == IndexType.IVF_PQ
-            ? VectorIndexParams.withIvfPqParams(dt, ivfParams(4),
-                new PQBuildParams.Builder().setNumSubVectors(4).setNumBits(8).setMaxIters(20).build())
-            : new VectorIndexParams.Builder(ivfParams(4)).setDistanceType(dt)
-                .setSqParams(new SQBuildParams.Builder().setNumBits((short) 8).build()).build();
+        DistanceType dt =
+            metric == DistanceMetric.L2
+                ? DistanceType.L2
+                : metric == DistanceMetric.COSINE ? DistanceType.Cosine : DistanceType.Dot;
+        VectorIndexParams params =
+            type == IndexType.IVF_PQ
+                ? VectorIndexParams.withIvfPqParams(
+                    dt,
+                    ivfParams(4),
+                    new PQBuildParams.Builder()
+                        .setNumSubVectors(4)
+                        .setNumBits(8)
+                        .setMaxIters(20)
+                        .build())
+                : new VectorIndexParams.Builder(ivfParams(4))
+                    .setDistanceType(dt)
+                    .setSqParams(new SQBuildParams.Builder().setNumBits((short) 8).build())
+                    .build();
         createIndex(dir, type, params);
         Path idx = LanceIndexFiles.indexDir(dir);
-        IvfModel ivf = IvfModel.of(LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("index.idx"), 1))
-            .centroids().values(), DIM, metric, 0);
+        IvfModel ivf =
+            IvfModel.of(
+                LanceIndexFiles.ivf(LanceIndexFiles.globalBuffer(idx.resolve("index.idx"), 1))
+                    .centroids()
+                    .values(),
+                DIM,
+                metric,
+                0);
         Map<Long, float[]> vectors = vectors(dir);
         long[] ids = vectors.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
         int[] parts = new int[ids.length];
@@ -392,16 +478,24 @@ class LanceIndexOracleTest {
         PqCodebook pq = null;
         ScalarQuantizer sq = null;
         if (type == IndexType.IVF_PQ) {
-          pq = PqCodebook.of(LanceIndexFiles.tensor(LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 2))
-              .values(), DIM, 4, metric);
+          pq =
+              PqCodebook.of(
+                  LanceIndexFiles.tensor(
+                          LanceIndexFiles.globalBuffer(idx.resolve("auxiliary.idx"), 2))
+                      .values(),
+                  DIM,
+                  4,
+                  metric);
         } else {
           String meta;
-          try (LanceFileReader r = LanceFileReader.open(idx.resolve("auxiliary.idx").toString(), allocator)) {
+          try (LanceFileReader r =
+              LanceFileReader.open(idx.resolve("auxiliary.idx").toString(), allocator)) {
             meta = r.schema().getCustomMetadata().get("storage_metadata");
           }
           var json = new com.fasterxml.jackson.databind.ObjectMapper();
           var bounds = json.readTree(json.readTree(meta).get(0).asText()).get("bounds");
-          sq = ScalarQuantizer.of(DIM, bounds.get("start").asDouble(), bounds.get("end").asDouble());
+          sq =
+              ScalarQuantizer.of(DIM, bounds.get("start").asDouble(), bounds.get("end").asDouble());
         }
         int agree = 0;
         int total = 0;
@@ -409,7 +503,8 @@ class LanceIndexOracleTest {
           float[] q = vectors.get(ids[qi * 97]).clone();
           q[qi % DIM] += 0.3f;
           float[] pq0 = ivf.prepareQuery(q);
-          dev.lancelot.engine.index.vector.TopKCollector top = new dev.lancelot.engine.index.vector.TopKCollector(10);
+          dev.lancelot.engine.index.vector.TopKCollector top =
+              new dev.lancelot.engine.index.vector.TopKCollector(10);
           for (int p = 0; p < 4; p++) {
             float[] pq1 = pq0;
             if (type == IndexType.IVF_PQ && PqCodebook.usesResidual(metric)) {
@@ -425,7 +520,10 @@ class LanceIndexOracleTest {
                 byte[] code = new byte[4];
                 pq.encode(space[i], 0, code, 0);
                 byte[] one = dev.lancelot.engine.index.vector.pq.PqCodes.transpose(code, 1, 4);
-                d = dev.lancelot.engine.index.vector.pq.PqStorage.of(pq, one, 1).scorer(pq1).score(0);
+                d =
+                    dev.lancelot.engine.index.vector.pq.PqStorage.of(pq, one, 1)
+                        .scorer(pq1)
+                        .score(0);
               } else {
                 byte[] code = new byte[DIM];
                 sq.encode(space[i], 0, code, 0);
@@ -442,7 +540,9 @@ class LanceIndexOracleTest {
             }
           }
         }
-        System.out.printf("%s %s: ANN candidates shared with Lance %d / %d%n", type, metric.lanceName(), agree, total);
+        System.out.printf(
+            "%s %s: ANN candidates shared with Lance %d / %d%n",
+            type, metric.lanceName(), agree, total);
         // Near-ties at the 10th place may differ in float rounding; everything else must agree.
         assertThat(agree).as("%s %s", type, metric).isGreaterThanOrEqualTo(total - 3);
       }

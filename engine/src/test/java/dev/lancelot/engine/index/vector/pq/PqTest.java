@@ -62,7 +62,9 @@ class PqTest {
               best = c;
             }
           }
-          assertThat(codes[row * M + s] & 0xFF).as("%s row %d sub %d", metric, row, s).isEqualTo(best);
+          assertThat(codes[row * M + s] & 0xFF)
+              .as("%s row %d sub %d", metric, row, s)
+              .isEqualTo(best);
         }
       }
       float[] query = new float[DIM];
@@ -79,7 +81,9 @@ class PqTest {
         pq.decode(codes, row * M, 1, decoded, 0);
         // ADC equals the metric between the query and the decoded approximation.
         assertThat(adc[row]).isCloseTo(metric.distance(query, 0, decoded, 0, DIM), within(1e-4f));
-        assertThat(PqPartitionScorer.scoreOne(table, transposed, 0, rows, M, pq.tableCorrection(), row))
+        assertThat(
+                PqPartitionScorer.scoreOne(
+                    table, transposed, 0, rows, M, pq.tableCorrection(), row))
             .isCloseTo(adc[row], within(1e-5f));
       }
       PqStorage storage = PqStorage.of(pq, transposed, rows);
@@ -109,7 +113,8 @@ class PqTest {
     for (int i = 0; i < v.length; i++) {
       v[i] = (float) r.nextGaussian();
     }
-    PqCodebook pq = PqTrainer.train(v, rows, DIM, DistanceMetric.L2, new PqBuildParams(M, 8, 20, 256, 3));
+    PqCodebook pq =
+        PqTrainer.train(v, rows, DIM, DistanceMetric.L2, new PqBuildParams(M, 8, 20, 256, 3));
     byte[] codes = pq.encodeAll(v, 0, rows);
     float[] decoded = new float[DIM];
     double err = 0;
@@ -125,21 +130,33 @@ class PqTest {
 
   @Test
   void badInputsAreRefusedWithClearMessages() {
-    assertThatThrownBy(() -> PqTrainer.train(new float[300 * 10], 300, 10, DistanceMetric.L2, PqBuildParams.of(4, 1)))
+    assertThatThrownBy(
+            () ->
+                PqTrainer.train(
+                    new float[300 * 10], 300, 10, DistanceMetric.L2, PqBuildParams.of(4, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot build PQ with num_sub_vectors=4 on 10-dimensional vectors: the dimension must be"
-            + " divisible by num_sub_vectors. Choose a divisor of 10 (for example 5).");
-    assertThatThrownBy(() -> PqTrainer.train(new float[100 * 8], 100, 8, DistanceMetric.L2, PqBuildParams.of(4, 1)))
+        .hasMessage(
+            "Cannot build PQ with num_sub_vectors=4 on 10-dimensional vectors: the dimension must be"
+                + " divisible by num_sub_vectors. Choose a divisor of 10 (for example 5).");
+    assertThatThrownBy(
+            () ->
+                PqTrainer.train(
+                    new float[100 * 8], 100, 8, DistanceMetric.L2, PqBuildParams.of(4, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train PQ with num_sub_vectors=4: only 100 rows to train on, and 8-bit PQ needs at"
-            + " least 256 (one per centroid). Add rows, or use IVF_FLAT or IVF_SQ for small data.");
-    assertThatThrownBy(() -> new PqBuildParams(4, 4, 50, 256, 1)).isInstanceOf(VectorException.class)
-        .hasMessage("Cannot build PQ with num_bits=4: only 8-bit codes are implemented. Use num_bits=8.");
+        .hasMessage(
+            "Cannot train PQ with num_sub_vectors=4: only 100 rows to train on, and 8-bit PQ needs at"
+                + " least 256 (one per centroid). Add rows, or use IVF_FLAT or IVF_SQ for small data.");
+    assertThatThrownBy(() -> new PqBuildParams(4, 4, 50, 256, 1))
+        .isInstanceOf(VectorException.class)
+        .hasMessage(
+            "Cannot build PQ with num_bits=4: only 8-bit codes are implemented. Use num_bits=8.");
     float[] inf = new float[300 * 8];
     inf[8 * 299] = Float.POSITIVE_INFINITY;
-    assertThatThrownBy(() -> PqTrainer.train(inf, 300, 8, DistanceMetric.L2, PqBuildParams.of(4, 1)))
+    assertThatThrownBy(
+            () -> PqTrainer.train(inf, 300, 8, DistanceMetric.L2, PqBuildParams.of(4, 1)))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train PQ with num_sub_vectors=4: vector at row 299 has a infinite value at"
-            + " position 0. Remove or fix non-finite vectors (and null rows) before training an index.");
+        .hasMessage(
+            "Cannot train PQ with num_sub_vectors=4: vector at row 299 has a infinite value at"
+                + " position 0. Remove or fix non-finite vectors (and null rows) before training an index.");
   }
 }

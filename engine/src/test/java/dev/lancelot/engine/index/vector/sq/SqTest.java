@@ -50,7 +50,8 @@ class SqTest {
     // Lance's dot on codes: 1 - Σ a·b (u8 products), then scaled.
     assertThat(dot.scorer(new float[] {1, 1}).score(0)).isEqualTo((1f - 255 * 255) * 4f / 65025f);
     assertThat(l2.metric()).isEqualTo(DistanceMetric.L2);
-    assertThat(SqStorage.of(sq, codes, 2, DistanceMetric.COSINE).metric()).isEqualTo(DistanceMetric.L2);
+    assertThat(SqStorage.of(sq, codes, 2, DistanceMetric.COSINE).metric())
+        .isEqualTo(DistanceMetric.L2);
   }
 
   @Test
@@ -63,10 +64,14 @@ class SqTest {
 
   @Test
   void badInputs() {
-    assertThatThrownBy(() -> new SqBuildParams(4, 256, 1)).isInstanceOf(VectorException.class)
-        .hasMessage("Cannot build SQ with num_bits=4: only 8-bit scalar quantization is implemented. Use num_bits=8.");
-    assertThatThrownBy(() -> ScalarQuantizer.train(new float[0], 0, 4, DistanceMetric.L2, SqBuildParams.of(1)))
+    assertThatThrownBy(() -> new SqBuildParams(4, 256, 1))
         .isInstanceOf(VectorException.class)
-        .hasMessage("Cannot train SQ: there are no rows to learn bounds from. Add rows before building the index.");
+        .hasMessage(
+            "Cannot build SQ with num_bits=4: only 8-bit scalar quantization is implemented. Use num_bits=8.");
+    assertThatThrownBy(
+            () -> ScalarQuantizer.train(new float[0], 0, 4, DistanceMetric.L2, SqBuildParams.of(1)))
+        .isInstanceOf(VectorException.class)
+        .hasMessage(
+            "Cannot train SQ: there are no rows to learn bounds from. Add rows before building the index.");
   }
 }

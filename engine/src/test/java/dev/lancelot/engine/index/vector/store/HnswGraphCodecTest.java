@@ -10,7 +10,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HnswGraphCodecTest {
-  /** Rows of a graph whose level l holds nodes 0 .. sizes[l]-1, each linked to the next one (cyclically). */
+  /**
+   * Rows of a graph whose level l holds nodes 0 .. sizes[l]-1, each linked to the next one
+   * (cyclically).
+   */
   static HnswGraphCodec.Rows rows(int... sizes) {
     List<Integer> ids = new ArrayList<>();
     List<Integer> offsets = new ArrayList<>();
@@ -29,8 +32,10 @@ class HnswGraphCodecTest {
     for (int i = 0; i < dists.length; i++) {
       dists[i] = 1f;
     }
-    return new HnswGraphCodec.Rows(ids.stream().mapToInt(Integer::intValue).toArray(),
-        offsets.stream().mapToInt(Integer::intValue).toArray(), nbrs.stream().mapToInt(Integer::intValue).toArray(),
+    return new HnswGraphCodec.Rows(
+        ids.stream().mapToInt(Integer::intValue).toArray(),
+        offsets.stream().mapToInt(Integer::intValue).toArray(),
+        nbrs.stream().mapToInt(Integer::intValue).toArray(),
         dists);
   }
 
@@ -48,13 +53,15 @@ class HnswGraphCodecTest {
     assertThat(g.levelNodes(3)).containsExactly(0, 1);
 
     int[] exact = {0, 8, 12, 15, 17, 18, 18, 18};
-    assertThat(HnswGraphCodec.decode("f", 0, 8, meta(exact), rows(8, 4, 3, 2, 1)).numLevels()).isEqualTo(5);
+    assertThat(HnswGraphCodec.decode("f", 0, 8, meta(exact), rows(8, 4, 3, 2, 1)).numLevels())
+        .isEqualTo(5);
   }
 
   @Test
   void refusesOffsetsThatAreNeitherExactNorOneShortPerLevel() {
     int[] wrong = {0, 8, 11, 12, 14, 14, 14, 14};
     assertThatThrownBy(() -> HnswGraphCodec.decode("f", 0, 8, meta(wrong), rows(8, 4, 3, 2, 1)))
-        .isInstanceOf(CorruptFileException.class).hasMessageContaining("level_offsets");
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("level_offsets");
   }
 }

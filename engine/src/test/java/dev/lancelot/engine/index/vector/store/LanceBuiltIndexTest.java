@@ -40,8 +40,10 @@ class LanceBuiltIndexTest {
   static final ClusteredData DATA = new ClusteredData(3000, 16, 30, 20, 0.5f, 23);
   static final int P = 8;
   static final int K = 10;
+
   /** Lance's default HNSW search width for k = 10 without refine: k + k/2. */
   static final int EF = K + K / 2;
+
   static final int M = 8;
   static final int EF_CONSTRUCTION = 50;
   static final int MAX_LEVEL = 4;
@@ -58,13 +60,29 @@ class LanceBuiltIndexTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"IVF_FLAT,l2", "IVF_FLAT,cosine", "IVF_FLAT,dot", "IVF_PQ,l2", "IVF_PQ,cosine", "IVF_PQ,dot",
-      "IVF_SQ,l2", "IVF_SQ,cosine", "IVF_SQ,dot", "IVF_HNSW_SQ,l2", "IVF_HNSW_SQ,cosine", "IVF_HNSW_SQ,dot",
-      "IVF_HNSW_PQ,l2", "IVF_HNSW_PQ,cosine", "IVF_HNSW_PQ,dot"})
-  void sameCandidatesAsLanceOnLanceBuiltIndex(IndexType type, String metricName, @TempDir Path dir) {
+  @CsvSource({
+    "IVF_FLAT,l2",
+    "IVF_FLAT,cosine",
+    "IVF_FLAT,dot",
+    "IVF_PQ,l2",
+    "IVF_PQ,cosine",
+    "IVF_PQ,dot",
+    "IVF_SQ,l2",
+    "IVF_SQ,cosine",
+    "IVF_SQ,dot",
+    "IVF_HNSW_SQ,l2",
+    "IVF_HNSW_SQ,cosine",
+    "IVF_HNSW_SQ,dot",
+    "IVF_HNSW_PQ,l2",
+    "IVF_HNSW_PQ,cosine",
+    "IVF_HNSW_PQ,dot"
+  })
+  void sameCandidatesAsLanceOnLanceBuiltIndex(
+      IndexType type, String metricName, @TempDir Path dir) {
     DistanceMetric metric = DistanceMetric.parse(metricName);
     VectorTables.write(allocator, dir, DATA, 0, DATA.rows, WriteMode.CREATE, 1000).close();
-    LanceVectorOracle.createIndex(allocator, dir, type, metric, P, 4, 20, M, EF_CONSTRUCTION, MAX_LEVEL);
+    LanceVectorOracle.createIndex(
+        allocator, dir, type, metric, P, 4, 20, M, EF_CONSTRUCTION, MAX_LEVEL);
     try (Dataset ds = Dataset.open(dir.toString())) {
       IndexSegment seg = ds.indexes().segments("vector_idx").get(0);
       VectorSegmentSearcher s = VectorSegmentSearcher.open(ds, seg);
@@ -78,8 +96,10 @@ class LanceBuiltIndexTest {
       double oursRecall = 0;
       double lanceRecall = 0;
       for (float[] q : DATA.queries) {
-        SearchResult all = s.search(q, s.rankPartitions(q).partitions(), K, EF, null, new SearchStats());
-        LanceVectorOracle.Result lance = LanceVectorOracle.nearest(allocator, dir, q, K, P, null, null, true);
+        SearchResult all =
+            s.search(q, s.rankPartitions(q).partitions(), K, EF, null, new SearchStats());
+        LanceVectorOracle.Result lance =
+            LanceVectorOracle.nearest(allocator, dir, q, K, P, null, null, true);
         Set<Long> lanceIds = new HashSet<>(lance.ids());
         for (long a : all.ids()) {
           total++;
@@ -91,23 +111,34 @@ class LanceBuiltIndexTest {
           // Exact storage: same rows, same distances, same order.
           for (int i = 0; i < all.size(); i++) {
             assertThat(ids.get(all.ids()[i])).isEqualTo(lance.ids().get(i));
-            assertThat(all.distances()[i]).isCloseTo(lance.distances().get(i),
-                org.assertj.core.data.Offset.offset(1e-4f * (1 + Math.abs(lance.distances().get(i)))));
+            assertThat(all.distances()[i])
+                .isCloseTo(
+                    lance.distances().get(i),
+                    org.assertj.core.data.Offset.offset(
+                        1e-4f * (1 + Math.abs(lance.distances().get(i)))));
           }
         }
         int[] two = Arrays.copyOf(s.rankPartitions(q).partitions(), 2);
         SearchResult few = s.search(q, two, K, EF, null, new SearchStats());
         SearchResult truth = DATA.exact(q, K, metric, null);
         oursRecall += ClusteredData.recall(mapped(few, ids), truth);
-        List<Long> lanceFew = LanceVectorOracle.nearest(allocator, dir, q, K, 2, null, null, true).ids();
-        lanceRecall += ClusteredData.recall(new SearchResult(lanceFew.stream().mapToLong(Long::longValue).toArray(),
-            new float[lanceFew.size()]), truth);
+        List<Long> lanceFew =
+            LanceVectorOracle.nearest(allocator, dir, q, K, 2, null, null, true).ids();
+        lanceRecall +=
+            ClusteredData.recall(
+                new SearchResult(
+                    lanceFew.stream().mapToLong(Long::longValue).toArray(),
+                    new float[lanceFew.size()]),
+                truth);
       }
       oursRecall /= DATA.queries.length;
       lanceRecall /= DATA.queries.length;
-      System.out.printf("Lance-built %s %s: all-partition candidates shared %d/%d; nprobes=2 recall@%d ours %.3f,"
-          + " Lance %.3f%n", type, metric.lanceName(), shared, total, K, oursRecall, lanceRecall);
-      // Float summation order differs from Lance's kernels; only near-ties at the k-th place may flip.
+      System.out.printf(
+          "Lance-built %s %s: all-partition candidates shared %d/%d; nprobes=2 recall@%d ours %.3f,"
+              + " Lance %.3f%n",
+          type, metric.lanceName(), shared, total, K, oursRecall, lanceRecall);
+      // Float summation order differs from Lance's kernels; only near-ties at the k-th place may
+      // flip.
       // A graph walk amplifies such ties (a different node enters the beam), so HNSW may differ a
       // little more; its level layout is read exactly (HnswGraphCodec), Lance's loader is not.
       // Dot products of unnormalised vectors over 8-bit SQ codes leave many near-equal approximate

@@ -24,7 +24,10 @@ import org.lance.ipc.LanceScanner;
 import org.lance.ipc.Query;
 import org.lance.ipc.ScanOptions;
 
-/** lance-core 7.0.0 as the oracle for vector indexes: builds them, and runs nearest queries with stats. */
+/**
+ * lance-core 7.0.0 as the oracle for vector indexes: builds them, and runs nearest queries with
+ * stats.
+ */
 final class LanceVectorOracle {
   private LanceVectorOracle() {}
 
@@ -38,9 +41,29 @@ final class LanceVectorOracle {
   }
 
   /** Builds index {@code vector_idx} on column {@code vector} with Lance (replacing any). */
-  static void createIndex(BufferAllocator allocator, Path dir, IndexType type, DistanceMetric metric, int partitions,
-      int subVectors, int maxIters, int m, int efConstruction, int maxLevel) {
-    createIndex(allocator, dir, type, metric, partitions, subVectors, maxIters, m, efConstruction, maxLevel, null,
+  static void createIndex(
+      BufferAllocator allocator,
+      Path dir,
+      IndexType type,
+      DistanceMetric metric,
+      int partitions,
+      int subVectors,
+      int maxIters,
+      int m,
+      int efConstruction,
+      int maxLevel) {
+    createIndex(
+        allocator,
+        dir,
+        type,
+        metric,
+        partitions,
+        subVectors,
+        maxIters,
+        m,
+        efConstruction,
+        maxLevel,
+        null,
         null);
   }
 
@@ -48,54 +71,101 @@ final class LanceVectorOracle {
    * As above, with given IVF centroids ({@code [P, dim]}) and PQ codebook (Lance's layout) when not
    * null: Lance then skips training them.
    */
-  static void createIndex(BufferAllocator allocator, Path dir, IndexType type, DistanceMetric metric, int partitions,
-      int subVectors, int maxIters, int m, int efConstruction, int maxLevel, float[] centroids, float[] codebook) {
+  static void createIndex(
+      BufferAllocator allocator,
+      Path dir,
+      IndexType type,
+      DistanceMetric metric,
+      int partitions,
+      int subVectors,
+      int maxIters,
+      int m,
+      int efConstruction,
+      int maxLevel,
+      float[] centroids,
+      float[] codebook) {
     DistanceType dt = distanceType(metric);
-    IvfBuildParams.Builder ivfBuilder = new IvfBuildParams.Builder().setNumPartitions(partitions)
-        .setMaxIters(maxIters);
+    IvfBuildParams.Builder ivfBuilder =
+        new IvfBuildParams.Builder().setNumPartitions(partitions).setMaxIters(maxIters);
     if (centroids != null) {
       ivfBuilder.setCentroids(centroids);
     }
     IvfBuildParams ivf = ivfBuilder.build();
-    PQBuildParams.Builder pqBuilder = new PQBuildParams.Builder().setNumSubVectors(subVectors).setNumBits(8)
-        .setMaxIters(maxIters);
+    PQBuildParams.Builder pqBuilder =
+        new PQBuildParams.Builder()
+            .setNumSubVectors(subVectors)
+            .setNumBits(8)
+            .setMaxIters(maxIters);
     if (codebook != null) {
       pqBuilder.setCodebook(codebook);
     }
     PQBuildParams pq = pqBuilder.build();
     SQBuildParams sq = new SQBuildParams.Builder().setNumBits((short) 8).build();
-    HnswBuildParams hnsw = new HnswBuildParams.Builder().setM(m).setEfConstruction(efConstruction)
-        .setMaxLevel((short) maxLevel).build();
-    VectorIndexParams params = switch (type) {
-      case IVF_FLAT -> new VectorIndexParams.Builder(ivf).setDistanceType(dt).build();
-      case IVF_PQ -> VectorIndexParams.withIvfPqParams(dt, ivf, pq);
-      case IVF_SQ -> new VectorIndexParams.Builder(ivf).setDistanceType(dt).setSqParams(sq).build();
-      case IVF_HNSW_SQ -> VectorIndexParams.withIvfHnswSqParams(dt, ivf, hnsw, sq);
-      case IVF_HNSW_PQ -> VectorIndexParams.withIvfHnswPqParams(dt, ivf, hnsw, pq);
-      default -> throw new IllegalArgumentException("lance-core's Java API cannot build " + type);
-    };
+    HnswBuildParams hnsw =
+        new HnswBuildParams.Builder()
+            .setM(m)
+            .setEfConstruction(efConstruction)
+            .setMaxLevel((short) maxLevel)
+            .build();
+    VectorIndexParams params =
+        switch (type) {
+          case IVF_FLAT -> new VectorIndexParams.Builder(ivf).setDistanceType(dt).build();
+          case IVF_PQ -> VectorIndexParams.withIvfPqParams(dt, ivf, pq);
+          case IVF_SQ ->
+              new VectorIndexParams.Builder(ivf).setDistanceType(dt).setSqParams(sq).build();
+          case IVF_HNSW_SQ -> VectorIndexParams.withIvfHnswSqParams(dt, ivf, hnsw, sq);
+          case IVF_HNSW_PQ -> VectorIndexParams.withIvfHnswPqParams(dt, ivf, hnsw, pq);
+          default ->
+              throw new IllegalArgumentException("lance-core's Java API cannot build " + type);
+        };
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
-      ds.createIndex(List.of("vector"), org.lance.index.IndexType.valueOf(type.name()), Optional.of("vector_idx"),
-          IndexParams.builder().setVectorIndexParams(params).build(), true);
+      ds.createIndex(
+          List.of("vector"),
+          org.lance.index.IndexType.valueOf(type.name()),
+          Optional.of("vector_idx"),
+          IndexParams.builder().setVectorIndexParams(params).build(),
+          true);
     }
   }
 
   /** Ids and {@code _distance} of a nearest query, plus Lance's scan counters. */
-  record Result(List<Long> ids, List<Float> distances, Map<String, Long> counts, long indicesLoaded,
+  record Result(
+      List<Long> ids,
+      List<Float> distances,
+      Map<String, Long> counts,
+      long indicesLoaded,
       long partsLoaded) {}
 
-  static Result nearest(BufferAllocator allocator, Path dir, float[] q, int k, int nprobes, Integer ef,
-      DistanceMetric metric, boolean useIndex) {
+  static Result nearest(
+      BufferAllocator allocator,
+      Path dir,
+      float[] q,
+      int k,
+      int nprobes,
+      Integer ef,
+      DistanceMetric metric,
+      boolean useIndex) {
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
       return nearest(ds, q, k, nprobes, ef, metric, useIndex);
     }
   }
 
   /** A nearest query on an open Lance dataset (reuses Lance's index cache across queries). */
-  static Result nearest(Dataset ds, float[] q, int k, int nprobes, Integer ef, DistanceMetric metric,
+  static Result nearest(
+      Dataset ds,
+      float[] q,
+      int k,
+      int nprobes,
+      Integer ef,
+      DistanceMetric metric,
       boolean useIndex) {
-    Query.Builder qb = new Query.Builder().setColumn("vector").setKey(q).setK(k).setNprobes(nprobes)
-        .setUseIndex(useIndex);
+    Query.Builder qb =
+        new Query.Builder()
+            .setColumn("vector")
+            .setKey(q)
+            .setK(k)
+            .setNprobes(nprobes)
+            .setUseIndex(useIndex);
     if (ef != null) {
       qb.setEf(ef);
     }
@@ -104,8 +174,13 @@ final class LanceVectorOracle {
     }
     List<Long> ids = new ArrayList<>();
     List<Float> dists = new ArrayList<>();
-    try (LanceScanner scanner = ds.newScan(new ScanOptions.Builder().nearest(qb.build()).columns(List.of("id"))
-        .collectStats(true).build())) {
+    try (LanceScanner scanner =
+        ds.newScan(
+            new ScanOptions.Builder()
+                .nearest(qb.build())
+                .columns(List.of("id"))
+                .collectStats(true)
+                .build())) {
       try (ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -117,7 +192,8 @@ final class LanceVectorOracle {
         }
       }
       var stats = scanner.getStats().orElseThrow();
-      return new Result(ids, dists, stats.getAllCounts(), stats.getIndicesLoaded(), stats.getPartsLoaded());
+      return new Result(
+          ids, dists, stats.getAllCounts(), stats.getIndicesLoaded(), stats.getPartsLoaded());
     } catch (Exception e) {
       throw new RuntimeException(e);
     }

@@ -32,13 +32,24 @@ public final class VectorTables {
   private VectorTables() {}
 
   public static Schema schema(int dim) {
-    Field item = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
-    return new Schema(List.of(new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
-        new Field("vector", FieldType.nullable(new ArrowType.FixedSizeList(dim)), List.of(item))));
+    Field item =
+        new Field(
+            "item",
+            FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            null);
+    return new Schema(
+        List.of(
+            new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
+            new Field(
+                "vector", FieldType.nullable(new ArrowType.FixedSizeList(dim)), List.of(item))));
   }
 
-  /** A batch of rows {@code [from, to)} of {@code data}; rows listed in {@code nulls} get a null vector. */
-  public static VectorSchemaRoot batch(BufferAllocator allocator, ClusteredData data, int from, int to, int... nulls) {
+  /**
+   * A batch of rows {@code [from, to)} of {@code data}; rows listed in {@code nulls} get a null
+   * vector.
+   */
+  public static VectorSchemaRoot batch(
+      BufferAllocator allocator, ClusteredData data, int from, int to, int... nulls) {
     int dim = data.dim;
     VectorSchemaRoot root = VectorSchemaRoot.create(schema(dim), allocator);
     root.allocateNew();
@@ -70,12 +81,24 @@ public final class VectorTables {
     return root;
   }
 
-  /** Writes rows {@code [from, to)} (create or append) in fragments of at most {@code rowsPerFile}. */
-  public static Dataset write(BufferAllocator allocator, Path dir, ClusteredData data, int from, int to,
-      WriteMode mode, int rowsPerFile, int... nulls) {
+  /**
+   * Writes rows {@code [from, to)} (create or append) in fragments of at most {@code rowsPerFile}.
+   */
+  public static Dataset write(
+      BufferAllocator allocator,
+      Path dir,
+      ClusteredData data,
+      int from,
+      int to,
+      WriteMode mode,
+      int rowsPerFile,
+      int... nulls) {
     try (VectorSchemaRoot batch = batch(allocator, data, from, to, nulls);
-         ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
-      return Dataset.write(dir.toString(), reader, WriteOptions.of(mode).withMaxRowsPerFile(rowsPerFile),
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      return Dataset.write(
+          dir.toString(),
+          reader,
+          WriteOptions.of(mode).withMaxRowsPerFile(rowsPerFile),
           OpenOptions.defaults().withAllocator(allocator));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -85,7 +108,8 @@ public final class VectorTables {
   /** Row address → id of every live row. */
   public static Map<Long, Long> idsByAddress(Dataset dataset) {
     Map<Long, Long> out = new HashMap<>();
-    try (CloseableIterator<VectorSchemaRoot> it = dataset.newScan().columns("id").withRowAddress(true).batches()) {
+    try (CloseableIterator<VectorSchemaRoot> it =
+        dataset.newScan().columns("id").withRowAddress(true).batches()) {
       while (it.hasNext()) {
         VectorSchemaRoot root = it.next();
         BigIntVector id = (BigIntVector) root.getVector("id");
