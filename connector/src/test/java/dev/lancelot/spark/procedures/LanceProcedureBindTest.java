@@ -158,6 +158,7 @@ class LanceProcedureBindTest {
   void proceduresAreFoundInTheSystemNamespaceOnly() {
     assertThat(Arrays.stream(Procedures.list(new String[] {"system"})).map(Identifier::name))
         .containsExactly(
+            "add_columns",
             "cleanup",
             "compact",
             "create_index",
