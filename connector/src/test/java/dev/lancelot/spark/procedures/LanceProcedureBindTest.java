@@ -171,7 +171,7 @@ class LanceProcedureBindTest {
         .isInstanceOf(LancelotException.class)
         .hasMessage(
             "Cannot find procedure lance.db.compact: the procedures of catalog lance are lance.system.{"
-                + "cleanup, compact, create_index, create_scalar_index, optimize_index, recall}.");
+                + "add_columns, cleanup, compact, create_index, create_scalar_index, optimize_index, recall}.");
     assertThatThrownBy(
             () -> Procedures.load(CATALOG, Identifier.of(new String[] {"system"}, "vacuum")))
         .hasMessageStartingWith("Cannot find procedure lance.system.vacuum:");
