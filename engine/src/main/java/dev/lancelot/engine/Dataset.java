@@ -749,7 +749,8 @@ public final class Dataset implements AutoCloseable {
         fragment.getId(),
         id -> {
           try {
-            return DeletionFiles.read(ctx.io(), location(), id, fragment.getDeletionFile());
+            return DeletionFiles.read(
+                ctx.io(), location(), id, fragment.getDeletionFile(), fragment.getPhysicalRows());
           } catch (StorageException e) {
             throw new StorageException(
                 e.getMessage()

@@ -64,6 +64,16 @@ public final class DeletionFiles {
   /** Reads the deleted row offsets of a fragment. */
   public static RoaringBitmap read(
       FileIO io, String datasetRoot, long fragmentId, DeletionFile file) {
+    return read(io, datasetRoot, fragmentId, file, 0);
+  }
+
+  /**
+   * Reads the deleted row offsets of a fragment of {@code physicalRows} rows (0: not recorded), and
+   * checks that every offset lies inside the fragment: a damaged file must not delete rows that do
+   * not exist or make readers index outside their batches.
+   */
+  public static RoaringBitmap read(
+      FileIO io, String datasetRoot, long fragmentId, DeletionFile file, long physicalRows) {
     String location = datasetRoot + "/" + relativePath(fragmentId, file);
     byte[] bytes;
     try (InputFile in = io.newInputFile(location)) {
@@ -82,6 +92,18 @@ public final class DeletionFiles {
               + deleted.getLongCardinality()
               + " deleted rows but the manifest records "
               + file.getNumDeletedRows());
+    }
+    if (!deleted.isEmpty()) {
+      long last = Integer.toUnsignedLong(deleted.last());
+      long bound = physicalRows > 0 ? physicalRows : (long) Integer.MAX_VALUE + 1;
+      if (last >= bound) {
+        throw new CorruptFileException(
+            location,
+            "it deletes row offset "
+                + last
+                + " of a fragment of "
+                + (physicalRows > 0 ? physicalRows + " rows" : "at most 2^31 rows"));
+      }
     }
     return deleted;
   }
