@@ -13,6 +13,8 @@ import dev.lancelot.engine.io.RetryPolicy;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.StandardData;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,6 +22,7 @@ import java.util.stream.LongStream;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +59,16 @@ class FaultMatrixOnS3Test extends StoreFaultMatrix {
 
   @Override
   void stopStore() {
+    // Hadoop caches the real S3A clients behind the fault file system by bucket, not by endpoint:
+    // close them, or a later test class reaching a bucket of the same name on its own server gets
+    // a client of this (stopped) one.
+    for (String bucket : List.of(S3MockServer.BUCKET, RELAYED_BUCKET)) {
+      try {
+        FileSystem.get(URI.create("s3a://" + bucket + "/"), plain).close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
     if (s3 != null) {
       s3.close();
       s3 = null;
