@@ -354,16 +354,7 @@ abstract class StoreFaultMatrix {
 
   /** The message names the path the fault hit (for a rename, the manifest it was to publish). */
   static void assertNamesFaultedPath(Outcome o) {
-    Faults.Call faulted = o.injected().get(0);
-    String path = faulted.path();
-    if (faulted.op() == Faults.Op.RENAME) {
-      path = path.substring(path.indexOf(" -> ") + 4);
-    } else if (path.contains("/_versions/.") && path.endsWith(".tmp")) {
-      String name = path.substring(path.lastIndexOf("/.") + 2);
-      path =
-          path.substring(0, path.lastIndexOf("/.") + 1)
-              + name.substring(0, name.indexOf(".manifest") + 9);
-    }
+    String path = o.injected().get(0).reportedPath();
     assertThat(o.error().getMessage()).as(o.describe()).contains(path);
     assertThat(o.error()).as(o.describe()).isInstanceOf(StorageException.class);
   }

@@ -64,7 +64,22 @@ public final class Faults {
   }
 
   /** One operation seen: its number (from 1), kind and path. */
-  public record Call(int seq, Op op, String path) {}
+  public record Call(int seq, Op op, String path) {
+    /**
+     * The path an error from this call must name: for a rename, the target (the manifest it was to
+     * publish); for the temporary file of a manifest, the manifest.
+     */
+    public String reportedPath() {
+      if (op == Op.RENAME) {
+        return path.substring(path.indexOf(" -> ") + 4);
+      } else if (path.contains("/_versions/.") && path.endsWith(".tmp")) {
+        String name = path.substring(path.lastIndexOf("/.") + 2);
+        return path.substring(0, path.lastIndexOf("/.") + 1)
+            + name.substring(0, name.indexOf(".manifest") + 9);
+      }
+      return path;
+    }
+  }
 
   /** What a rule decided for one call. */
   public record Decision(Kind kind, long keepBytes, boolean throwOnClose) {}
