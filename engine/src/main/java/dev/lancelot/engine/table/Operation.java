@@ -33,6 +33,31 @@ public sealed interface Operation {
 
   Resolution resolve(Transaction other);
 
+  /** The ids of {@code fragments} and {@code ids} together. */
+  private static Set<Long> fragmentIds(List<DataFragment> fragments, List<Long> ids) {
+    Set<Long> all = new HashSet<>(ids);
+    for (DataFragment f : fragments) {
+      all.add(f.getId());
+    }
+    return all;
+  }
+
+  /** Whether another transaction's changed {@code fragments} or {@code ids} include one of mine. */
+  private static boolean sharesAFragment(
+      Set<Long> mine, List<DataFragment> fragments, List<Long> ids) {
+    for (DataFragment f : fragments) {
+      if (mine.contains(f.getId())) {
+        return true;
+      }
+    }
+    for (long id : ids) {
+      if (mine.contains(id)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** New fragments; ids are assigned at commit time. */
   record Append(List<DataFragment> fragments) implements Operation {
     public Append {
@@ -82,11 +107,7 @@ public sealed interface Operation {
     }
 
     Set<Long> touched() {
-      Set<Long> ids = new HashSet<>(deletedFragmentIds);
-      for (DataFragment f : updatedFragments) {
-        ids.add(f.getId());
-      }
-      return ids;
+      return fragmentIds(updatedFragments, deletedFragmentIds);
     }
 
     @Override
@@ -107,20 +128,13 @@ public sealed interface Operation {
       return switch (OperationKind.of(other)) {
         case APPEND, CREATE_INDEX, RESERVE_FRAGMENTS, CLONE, PROJECT, UPDATE_CONFIG, UPDATE_BASES ->
             Resolution.COMPATIBLE;
-        case DELETE -> {
-          Set<Long> mine = touched();
-          for (DataFragment f : other.getDelete().getUpdatedFragmentsList()) {
-            if (mine.contains(f.getId())) {
-              yield Resolution.REPLAN;
-            }
-          }
-          for (long id : other.getDelete().getDeletedFragmentIdsList()) {
-            if (mine.contains(id)) {
-              yield Resolution.REPLAN;
-            }
-          }
-          yield Resolution.COMPATIBLE;
-        }
+        case DELETE ->
+            sharesAFragment(
+                    touched(),
+                    other.getDelete().getUpdatedFragmentsList(),
+                    other.getDelete().getDeletedFragmentIdsList())
+                ? Resolution.REPLAN
+                : Resolution.COMPATIBLE;
         case UPDATE, REWRITE, MERGE, DATA_REPLACEMENT -> Resolution.REPLAN;
         case OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
       };
@@ -153,11 +167,7 @@ public sealed interface Operation {
     }
 
     Set<Long> touched() {
-      Set<Long> ids = new HashSet<>(removedFragmentIds);
-      for (DataFragment f : updatedFragments) {
-        ids.add(f.getId());
-      }
-      return ids;
+      return fragmentIds(updatedFragments, removedFragmentIds);
     }
 
     @Override
@@ -199,18 +209,9 @@ public sealed interface Operation {
     }
 
     private Resolution overlaps(List<DataFragment> updated, List<Long> removed) {
-      Set<Long> mine = touched();
-      for (DataFragment f : updated) {
-        if (mine.contains(f.getId())) {
-          return Resolution.INCOMPATIBLE;
-        }
-      }
-      for (long id : removed) {
-        if (mine.contains(id)) {
-          return Resolution.INCOMPATIBLE;
-        }
-      }
-      return Resolution.COMPATIBLE;
+      return sharesAFragment(touched(), updated, removed)
+          ? Resolution.INCOMPATIBLE
+          : Resolution.COMPATIBLE;
     }
   }
 
