@@ -1,8 +1,11 @@
 package dev.lancelot.spark;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /**
@@ -26,12 +29,30 @@ class FaultMatrixOnHdfsTest extends StoreFaultMatrix {
     cluster.waitActive();
     Configuration client = new Configuration(cluster.getConfiguration(0));
     client.set("fs.defaultFS", cluster.getURI().toString());
+    // Completing a file waits for its last block with sleeps that start at 400 ms and double, five
+    // times by default; a faulted run may close a file whose block was cut short, so bound the
+    // wait to a few short sleeps (the data node is local and answers in milliseconds).
+    client.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 20);
+    client.setInt("dfs.client.block.write.locateFollowingBlock.retries", 3);
+    client.setInt("ipc.client.connect.max.retries", 1);
+    client.setInt("ipc.client.connect.retry.interval", 50);
     return client;
   }
 
+  /**
+   * Closes this class's HDFS client while the name node still answers (an open file would otherwise
+   * be completed against a stopped name node, retrying for minutes), then stops the cluster.
+   */
   @Override
   void stopStore() {
-    if (cluster != null) {
+    if (cluster == null) {
+      return;
+    }
+    try {
+      FileSystem.get(cluster.getURI(), plain).close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
       cluster.shutdown(true);
       cluster = null;
     }

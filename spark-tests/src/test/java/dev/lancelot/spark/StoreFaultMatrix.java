@@ -307,6 +307,7 @@ abstract class StoreFaultMatrix {
       if (o.state().equals(f.before())) {
         faults.reset();
         op.run(o.dir(), faulted, allocator);
+        assertThat(faults.openFiles()).as("files left open by the retry").isEmpty();
         assertThat(DatasetState.read(o.dir(), plain, allocator))
             .as("retry after " + o.describe())
             .isEqualTo(f.after());
@@ -373,6 +374,7 @@ abstract class StoreFaultMatrix {
           faults.reset();
           o.run(clean, faulted, allocator);
           List<Faults.Call> calls = faults.calls();
+          assertThat(faults.openFiles()).as("files left open by a clean run of %s", o).isEmpty();
           faults.reset();
           DatasetState after = DatasetState.read(clean, plain, allocator);
           assertThat(after).as("%s changes the dataset", o).isNotEqualTo(before);
@@ -408,8 +410,11 @@ abstract class StoreFaultMatrix {
       error = e;
     }
     List<Faults.Call> injected = faults.injected();
+    List<String> open = faults.openFiles();
     faults.reset();
-    return new Outcome(dir, error, injected, DatasetState.read(dir, plain, allocator));
+    Outcome o = new Outcome(dir, error, injected, DatasetState.read(dir, plain, allocator));
+    assertThat(open).as("files left open by a run " + o.describe()).isEmpty();
+    return o;
   }
 
   /** Copies the dataset at {@code from} (if any) to {@code to}, without faults. */

@@ -197,6 +197,7 @@ class FaultMatrixTest {
     if (o.state().equals(f.before())) {
       faults.reset();
       op.run(faults.location(o.dir()), conf, allocator);
+      assertThat(faults.openFiles()).as("files left open by the retry").isEmpty();
       assertThat(DatasetState.read(o.dir(), allocator))
           .as("retry after " + o.describe())
           .isEqualTo(f.after());
@@ -270,6 +271,7 @@ class FaultMatrixTest {
           faults.reset();
           o.run(faults.location(clean), conf, allocator);
           List<Faults.Call> calls = faults.calls();
+          assertThat(faults.openFiles()).as("files left open by a clean run of %s", o).isEmpty();
           faults.reset();
           DatasetState after = DatasetState.read(clean, allocator);
           assertThat(after).as("%s changes the dataset", o).isNotEqualTo(before);
@@ -300,8 +302,11 @@ class FaultMatrixTest {
       error = e;
     }
     List<Faults.Call> injected = faults.injected();
+    List<String> open = faults.openFiles();
     faults.reset();
-    return new Outcome(dir, error, injected, DatasetState.read(dir, allocator));
+    Outcome o = new Outcome(dir, error, injected, DatasetState.read(dir, allocator));
+    assertThat(open).as("files left open by a run " + o.describe()).isEmpty();
+    return o;
   }
 
   static Path copy(Path from, Path to) {

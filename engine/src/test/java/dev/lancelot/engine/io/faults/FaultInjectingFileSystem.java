@@ -172,8 +172,16 @@ public final class FaultInjectingFileSystem extends FileSystem {
             Faults.Op.CREATE,
             path,
             () ->
-                target.create(
-                    inner(f), permission, overwrite, bufferSize, replication, blockSize, progress));
+                opened(
+                    path,
+                    target.create(
+                        inner(f),
+                        permission,
+                        overwrite,
+                        bufferSize,
+                        replication,
+                        blockSize,
+                        progress)));
     return new FSDataOutputStream(new FaultyOutputStream(path, out, decision), statistics);
   }
 
@@ -223,10 +231,16 @@ public final class FaultInjectingFileSystem extends FileSystem {
                     inner.opt(e.getKey(), e.getValue());
                   }
                 }
-                return inner.build();
+                return opened(path, inner.build());
               });
       return new FSDataOutputStream(new FaultyOutputStream(path, out, decision), statistics);
     }
+  }
+
+  /** Records a stream the store opened (see {@link Faults#openFiles}). */
+  private FSDataOutputStream opened(String path, FSDataOutputStream out) {
+    faults.opened(path);
+    return out;
   }
 
   @Override
@@ -370,6 +384,7 @@ public final class FaultInjectingFileSystem extends FileSystem {
     private final long keep;
     private final boolean throwOnClose;
     private long written;
+    private boolean ended;
 
     FaultyOutputStream(String path, FSDataOutputStream out, Faults.Decision decision) {
       this.path = path;
@@ -401,23 +416,40 @@ public final class FaultInjectingFileSystem extends FileSystem {
       out.flush();
     }
 
+    /**
+     * One {@link Faults.Op#CLOSE}. When the fault strikes before the store acted, the real stream
+     * is still ended (aborted where the store can, else closed; see {@link Faults#endOutput}) so
+     * that the failed file is not left open, and the caller gets the injected error.
+     */
     @Override
     public void close() throws IOException {
-      faults.around(
-          Faults.Op.CLOSE,
-          path,
-          () -> {
-            out.close();
-            if (throwOnClose) {
-              throw new IOException(
-                  "injected: the connection broke after "
-                      + Math.min(keep, written)
-                      + " of "
-                      + written
-                      + " bytes were stored");
-            }
-            return null;
-          });
+      if (ended) {
+        faults.around(Faults.Op.CLOSE, path, () -> null);
+        return;
+      }
+      try {
+        faults.around(
+            Faults.Op.CLOSE,
+            path,
+            () -> {
+              out.close();
+              if (throwOnClose) {
+                throw new IOException(
+                    "injected: the connection broke after "
+                        + Math.min(keep, written)
+                        + " of "
+                        + written
+                        + " bytes were stored");
+              }
+              return null;
+            });
+      } catch (IOException | RuntimeException e) {
+        Faults.endOutputQuietly(out);
+        throw e;
+      } finally {
+        ended = true;
+        faults.ended(path);
+      }
     }
   }
 }

@@ -98,6 +98,7 @@ public final class Faults {
   private final List<Rule> rules = new ArrayList<>();
   private final List<Call> calls = new ArrayList<>();
   private final List<Call> injected = new ArrayList<>();
+  private final List<String> openFiles = new ArrayList<>();
   private volatile long hangMillis = 50;
   private volatile CountDownLatch release = new CountDownLatch(1);
 
@@ -133,11 +134,12 @@ public final class Faults {
     return FaultInjectingFileSystem.SCHEME + "://" + id + local.toAbsolutePath();
   }
 
-  /** Forgets rules, calls and injections, and renews the hang latch. */
+  /** Forgets rules, calls, injections and open files, and renews the hang latch. */
   public synchronized Faults reset() {
     rules.clear();
     calls.clear();
     injected.clear();
+    openFiles.clear();
     release.countDown();
     release = new CountDownLatch(1);
     return this;
@@ -201,6 +203,24 @@ public final class Faults {
     return List.copyOf(injected);
   }
 
+  /**
+   * The files the store created through this script whose streams were neither closed nor aborted
+   * (one entry per open stream), whether the caller got the stream or a fault hid it. A faulted
+   * operation must not leave any: on HDFS an open stream holds a lease on its file and makes the
+   * client try to complete the file when it shuts down.
+   */
+  public synchronized List<String> openFiles() {
+    return List.copyOf(openFiles);
+  }
+
+  synchronized void opened(String path) {
+    openFiles.add(path);
+  }
+
+  synchronized void ended(String path) {
+    openFiles.remove(path);
+  }
+
   /** Counts the call and returns what the first matching rule decided, or null. */
   synchronized Decision decide(Op op, String path) {
     Call call = new Call(calls.size() + 1, op, path);
@@ -246,7 +266,8 @@ public final class Faults {
         throw new SocketException("Connection reset");
       case FAIL_AFTER:
         {
-          action.run();
+          T result = action.run();
+          discard(result, path);
           throw new IOException("injected " + op + " failure after the store acted");
         }
       case HANG:
@@ -255,11 +276,53 @@ public final class Faults {
       case HANG_AFTER:
         {
           T result = action.run();
-          hang(op);
+          try {
+            hang(op);
+          } catch (IOException e) {
+            discard(result, path);
+            throw e;
+          }
           return result;
         }
       default:
         throw new IllegalStateException("Unhandled fault kind " + decision.kind());
+    }
+  }
+
+  /**
+   * Ends a stream the store opened although the caller is told the call failed, so that nothing
+   * holds it open: the caller never sees it and cannot close it. A written stream is aborted where
+   * the store can (S3A: nothing is uploaded), otherwise closed (HDFS: the file is already visible
+   * from its creation, as it would be after the name node recovered its lease).
+   */
+  void discard(Object result, String path) {
+    try {
+      if (result instanceof org.apache.hadoop.fs.FSDataOutputStream out) {
+        endOutput(out);
+        ended(path);
+      } else if (result instanceof java.io.Closeable c) {
+        c.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      // the caller already gets the injected failure; a second one would hide it
+    }
+  }
+
+  /** {@link #endOutput}, keeping the caller's error the only one. */
+  static void endOutputQuietly(org.apache.hadoop.fs.FSDataOutputStream out) {
+    try {
+      endOutput(out);
+    } catch (IOException | RuntimeException e) {
+      // the caller already gets the injected failure
+    }
+  }
+
+  /** Aborts {@code out} where the store supports it, else closes it. */
+  static void endOutput(org.apache.hadoop.fs.FSDataOutputStream out) throws IOException {
+    if (out.hasCapability(org.apache.hadoop.fs.StreamCapabilities.ABORTABLE_STREAM)) {
+      out.abort();
+    } else {
+      out.close();
     }
   }
 
