@@ -40,6 +40,19 @@ public final class BTreeWriter {
       throw new IllegalArgumentException("batch size must be positive, got " + batchSize);
     }
     int[] order = data.sortedOrder();
+    // The rows' addresses and keys in index order, read once so that pages are filled by copies.
+    long[] sortedAddresses = new long[order.length];
+    long[] sortedKeys = data.keyed() ? new long[order.length] : null;
+    int leadingNulls = 0;
+    for (int i = 0; i < order.length; i++) {
+      int row = order[i];
+      sortedAddresses[i] = data.address(row);
+      if (data.isNull(row)) {
+        leadingNulls++; // NULLs come first in index order
+      } else if (sortedKeys != null) {
+        sortedKeys[i] = data.key(row);
+      }
+    }
     Schema pagesSchema = BTreeFiles.pagesSchema(valueType);
     Field valueField = pagesSchema.getFields().get(0);
     List<int[]> bounds =
@@ -52,20 +65,19 @@ public final class BTreeWriter {
             WriterOptions.defaults())) {
       for (int from = 0; from < order.length; from += batchSize) {
         int to = Math.min(order.length, from + batchSize);
-        int nulls = 0;
+        int nulls = Math.max(0, Math.min(to, leadingNulls) - from);
         try (ValueCodec.VectorBuilder values =
                 new ValueCodec.VectorBuilder(valueField, data.kind(), to - from, allocator);
             UInt8Vector ids = new UInt8Vector(BTreeFiles.IDS, allocator)) {
           ids.allocateNew(to - from);
-          for (int i = from; i < to; i++) {
-            int row = order[i];
-            if (data.isNull(row)) {
-              nulls++;
-            } else {
-              set(values, i - from, data, row);
+          if (sortedKeys != null) {
+            values.setKeys(nulls, sortedKeys, from + nulls, to - from - nulls);
+          } else {
+            for (int i = from + nulls; i < to; i++) {
+              values.setBytes(i - from, data.bytes(order[i]));
             }
-            ids.set(i - from, data.address(row));
           }
+          setAddresses(ids, sortedAddresses, from, to - from);
           ids.setValueCount(to - from);
           writer.write(new VectorSchemaRoot(List.of(values.finish(to - from), ids)));
         }
@@ -123,6 +135,18 @@ public final class BTreeWriter {
       }
       return writer.finish().fileSizeBytes();
     }
+  }
+
+  /** Sets {@code ids[0, count)} to {@code addresses[from, from + count)}, in one copy. */
+  private static void setAddresses(UInt8Vector ids, long[] addresses, int from, int count) {
+    if (count == 0) {
+      return;
+    }
+    java.nio.ByteBuffer raw =
+        java.nio.ByteBuffer.allocate(count * Long.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    raw.asLongBuffer().put(addresses, from, count);
+    ids.getDataBuffer().setBytes(0, raw.array(), 0, raw.capacity());
+    ValueCodec.VectorBuilder.setValid(ids.getValidityBuffer(), 0, count);
   }
 
   private static void set(

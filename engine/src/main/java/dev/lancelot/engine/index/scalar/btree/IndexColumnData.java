@@ -81,13 +81,85 @@ public final class IndexColumnData {
     return keyed;
   }
 
-  /** Row positions in index order. */
+  /**
+   * Row positions in index order. Keyed values whose rows were appended in row-address order (a
+   * scan's order) are sorted by a stable radix sort over only the key bytes that differ between
+   * rows (one pass for a column of small integers); other data by a merge sort on the full order.
+   */
   public int[] sortedOrder() {
+    if (keyed && addressesAscending()) {
+      return radixOrder();
+    }
     int[] order = new int[size];
     for (int i = 0; i < size; i++) {
       order[i] = i;
     }
     mergeSort(order, new int[size], 0, size);
+    return order;
+  }
+
+  private boolean addressesAscending() {
+    for (int i = 1; i < size; i++) {
+      if (Long.compareUnsigned(addresses[i - 1], addresses[i]) > 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * NULL rows first in append order, then the other rows stably sorted by key: with rows appended
+   * in address order, equal keys stay in address order, which is the index order.
+   */
+  private int[] radixOrder() {
+    int[] order = new int[size];
+    int nullCount = 0;
+    for (int i = 0; i < size; i++) {
+      if (nulls[i]) {
+        order[nullCount++] = i;
+      }
+    }
+    int n = size - nullCount;
+    int[] rows = new int[n];
+    long[] sortKeys = new long[n];
+    long differing = 0;
+    int j = 0;
+    for (int i = 0; i < size; i++) {
+      if (!nulls[i]) {
+        rows[j] = i;
+        // Flipping the sign bit turns signed order into unsigned order, which bytes sort by.
+        sortKeys[j] = keys[i] ^ Long.MIN_VALUE;
+        differing |= sortKeys[j] ^ sortKeys[0];
+        j++;
+      }
+    }
+    int[] rowsTmp = new int[n];
+    long[] keysTmp = new long[n];
+    int[] counts = new int[257];
+    for (int shift = 0; shift < 64; shift += 8) {
+      if (((differing >>> shift) & 0xff) == 0) {
+        continue;
+      }
+      java.util.Arrays.fill(counts, 0);
+      for (int i = 0; i < n; i++) {
+        counts[(int) ((sortKeys[i] >>> shift) & 0xff) + 1]++;
+      }
+      for (int b = 0; b < 256; b++) {
+        counts[b + 1] += counts[b];
+      }
+      for (int i = 0; i < n; i++) {
+        int slot = counts[(int) ((sortKeys[i] >>> shift) & 0xff)]++;
+        keysTmp[slot] = sortKeys[i];
+        rowsTmp[slot] = rows[i];
+      }
+      long[] k = sortKeys;
+      sortKeys = keysTmp;
+      keysTmp = k;
+      int[] r = rows;
+      rows = rowsTmp;
+      rowsTmp = r;
+    }
+    System.arraycopy(rows, 0, order, nullCount, n);
     return order;
   }
 

@@ -117,6 +117,47 @@ public final class ValueCodec {
       BitVectorHelper.setBit(vector.getValidityBuffer(), row);
     }
 
+    /**
+     * Sets slots {@code [slot, slot + count)} to the non-null values whose keys are {@code
+     * keys[from, from + count)}, in one copy per buffer (no per-value bounds checks).
+     */
+    public void setKeys(int slot, long[] keys, int from, int count) {
+      if (count <= 0) {
+        return;
+      }
+      if (kind == ColumnKind.BOOL) {
+        for (int i = 0; i < count; i++) {
+          setKey(slot + i, keys[from + i]);
+        }
+        return;
+      }
+      java.nio.ByteBuffer raw =
+          java.nio.ByteBuffer.allocate(count * width).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < count; i++) {
+        long v = rawOf(kind, keys[from + i]);
+        switch (width) {
+          case 1 -> raw.put((byte) v);
+          case 2 -> raw.putShort((short) v);
+          case 4 -> raw.putInt((int) v);
+          default -> raw.putLong(v);
+        }
+      }
+      vector.getDataBuffer().setBytes((long) slot * width, raw.array(), 0, raw.capacity());
+      setValid(vector.getValidityBuffer(), slot, count);
+    }
+
+    /** Marks slots {@code [slot, slot + count)} of a validity buffer valid, in one copy. */
+    static void setValid(ArrowBuf validity, int slot, int count) {
+      int firstByte = slot >>> 3;
+      int lastByte = (slot + count - 1) >>> 3;
+      byte[] bits = new byte[lastByte - firstByte + 1];
+      validity.getBytes(firstByte, bits, 0, bits.length);
+      for (int bit = slot; bit < slot + count; bit++) {
+        bits[(bit >>> 3) - firstByte] |= (byte) (1 << (bit & 7));
+      }
+      validity.setBytes(firstByte, bits, 0, bits.length);
+    }
+
     public void setBytes(int row, byte[] value) {
       if (vector instanceof BaseVariableWidthVector v) {
         v.setSafe(row, value);
