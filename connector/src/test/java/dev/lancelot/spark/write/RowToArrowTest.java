@@ -361,6 +361,44 @@ class RowToArrowTest {
   }
 
   @Test
+  void vectorsOfUnsignedBytesAndHalfFloatsTakeTheirItemsTypes() {
+    Schema schema =
+        new Schema(
+            List.of(
+                field(
+                    "codes",
+                    new ArrowType.FixedSizeList(2),
+                    field("item", new ArrowType.Int(8, false))),
+                field(
+                    "half",
+                    new ArrowType.FixedSizeList(2),
+                    field(
+                        "item",
+                        new ArrowType.FloatingPoint(
+                            org.apache.arrow.vector.types.FloatingPointPrecision.HALF)))));
+    try (RowToArrow rows = new RowToArrow(schema, allocator, "task 5")) {
+      rows.append(row(array((short) 0, (short) 255), array(0.5f, -2f)));
+      VectorSchemaRoot root = rows.finishBatch();
+      org.apache.arrow.vector.complex.FixedSizeListVector codes =
+          (org.apache.arrow.vector.complex.FixedSizeListVector) root.getVector("codes");
+      org.apache.arrow.vector.UInt1Vector items =
+          (org.apache.arrow.vector.UInt1Vector) codes.getDataVector();
+      assertThat(List.of(items.getObjectNoOverflow(0), items.getObjectNoOverflow(1)))
+          .containsExactly((short) 0, (short) 255);
+      org.apache.arrow.vector.Float2Vector half =
+          (org.apache.arrow.vector.Float2Vector)
+              ((org.apache.arrow.vector.complex.FixedSizeListVector) root.getVector("half"))
+                  .getDataVector();
+      assertThat(List.of(half.getValueAsFloat(0), half.getValueAsFloat(1)))
+          .containsExactly(0.5f, -2f);
+      assertThatThrownBy(() -> rows.append(row(array((short) 1, (short) 256), array(0f, 0f))))
+          .hasMessage(
+              "Cannot write task 5 row 1: value 256 does not fit column \"codes.item\": the dataset "
+                  + "stores it as uint8, which holds 0 to 255.");
+    }
+  }
+
+  @Test
   void valuesTheDatasetsTypeCannotHoldAreRefusedNamingRowColumnAndValue() {
     Schema schema = datasetOwnTypes();
     Object[] good = {
