@@ -42,6 +42,7 @@ import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
@@ -63,10 +64,10 @@ import org.lance.ipc.ScanOptions;
 /**
  * A dataset lance-core wrote with column types Spark has no exact type for (unsigned integers,
  * float16, large string/binary/list, fixed_size_binary, timestamps in s/ms/ns with and without
- * zone, date64, decimal256): Spark appends, INSERTs, UPDATEs, DELETEs and MERGEs into it, and
- * afterwards lance-core and lancelot read the same values, with the dataset's Arrow schema
- * unchanged. Values a column cannot hold fail the statement naming column and value, with nothing
- * committed; columns the writer cannot produce are refused before any task runs.
+ * zone, date64, decimal256, a vector of float16): Spark appends, INSERTs, UPDATEs, DELETEs and
+ * MERGEs into it, and afterwards lance-core and lancelot read the same values, with the dataset's
+ * Arrow schema unchanged. Values a column cannot hold fail the statement naming column and value,
+ * with nothing committed; columns the writer cannot produce are refused before any task runs.
  */
 class SparkDatasetTypesTest extends SharedSpark {
   static final List<String> COLUMNS =
@@ -86,7 +87,8 @@ class SparkDatasetTypesTest extends SharedSpark {
           "ts_ns",
           "ts_ms_ntz",
           "d64",
-          "dec");
+          "dec",
+          "v16");
   static Path root;
 
   @BeforeAll
@@ -118,7 +120,11 @@ class SparkDatasetTypesTest extends SharedSpark {
             f("ts_ns", new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)),
             f("ts_ms_ntz", new ArrowType.Timestamp(TimeUnit.MILLISECOND, null)),
             f("d64", new ArrowType.Date(DateUnit.MILLISECOND)),
-            f("dec", new ArrowType.Decimal(30, 4, 256))));
+            f("dec", new ArrowType.Decimal(30, 4, 256)),
+            f(
+                "v16",
+                new ArrowType.FixedSizeList(2),
+                f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)))));
   }
 
   static long micros(String instant) {
@@ -178,7 +184,8 @@ class SparkDatasetTypesTest extends SharedSpark {
           micros("2026-12-04T10:11:12.345678Z"),
           micros("2026-12-04T10:11:12.345Z"),
           LocalDate.of(2026, 12, 4).toEpochDay(),
-          new BigDecimal("12345678901234567890123456.7890"));
+          new BigDecimal("12345678901234567890123456.7890"),
+          List.of(65_504f, -0.5f));
 
   static final List<Object> ROW2 =
       row(
@@ -197,7 +204,8 @@ class SparkDatasetTypesTest extends SharedSpark {
           micros("1969-12-31T23:59:59.999999Z"),
           micros("1969-12-31T23:59:59.999Z"),
           LocalDate.of(1969, 12, 31).toEpochDay(),
-          new BigDecimal("-0.0001"));
+          new BigDecimal("-0.0001"),
+          List.of(0f, 1f));
 
   static final List<Object> ROW3 =
       row(
@@ -216,7 +224,8 @@ class SparkDatasetTypesTest extends SharedSpark {
           micros("2000-01-01T00:00:00.000001Z"),
           micros("2000-01-01T00:00:00.001Z"),
           LocalDate.of(2000, 1, 1).toEpochDay(),
-          new BigDecimal("3.0000"));
+          new BigDecimal("3.0000"),
+          List.of(0.25f, 2f));
 
   /** Sub-microsecond nanoseconds of ROW1's and ROW2's ts_ns, time of day of their d64. */
   static final long ROW1_EXTRA_NANOS = 789;
@@ -286,6 +295,13 @@ class SparkDatasetTypesTest extends SharedSpark {
       d.setSafe(i, (Long) value * DAY_MS);
     } else if (v instanceof Decimal256Vector d) {
       d.setSafe(i, (BigDecimal) value);
+    } else if (v instanceof FixedSizeListVector l) {
+      List<?> list = (List<?>) value;
+      l.setNotNull(i);
+      for (int e = 0; e < list.size(); e++) {
+        set(l.getDataVector(), i * l.getListSize() + e, list.get(e));
+      }
+      l.getDataVector().setValueCount((i + 1) * l.getListSize());
     } else {
       throw new IllegalArgumentException(v.getClass().getSimpleName());
     }
@@ -323,6 +339,12 @@ class SparkDatasetTypesTest extends SharedSpark {
       };
     } else if (v instanceof DateMilliVector d) {
       return Math.floorDiv(d.get(i), DAY_MS);
+    } else if (v instanceof FixedSizeListVector l) {
+      List<Object> out = new ArrayList<>();
+      for (int e = 0; e < l.getListSize(); e++) {
+        out.add(view(l.getDataVector(), i * l.getListSize() + e));
+      }
+      return out;
     }
     return v.getObject(i);
   }
@@ -506,7 +528,8 @@ class SparkDatasetTypesTest extends SharedSpark {
       String tsNs,
       String tsMsNtz,
       String d64,
-      String dec) {
+      String dec,
+      String v16) {
     return "SELECT cast("
         + id
         + " AS BIGINT) AS id, cast("
@@ -539,7 +562,9 @@ class SparkDatasetTypesTest extends SharedSpark {
         + d64
         + "' AS d64, cast('"
         + dec
-        + "' AS DECIMAL(30,4)) AS dec";
+        + "' AS DECIMAL(30,4)) AS dec, "
+        + v16
+        + " AS v16";
   }
 
   @Test
@@ -572,7 +597,8 @@ class SparkDatasetTypesTest extends SharedSpark {
                 "2026-01-02 03:04:05.123456",
                 "1900-01-02 03:04:05.987654",
                 "1900-01-02",
-                "-99.5"))
+                "-99.5",
+                "array(cast(0.1 AS FLOAT), cast(-3 AS FLOAT))"))
         .unionByName(
             spark.sql(
                 "SELECT cast(6 AS BIGINT) AS id, cast(NULL AS SMALLINT) AS u8, cast(NULL AS INT) AS"
@@ -581,7 +607,7 @@ class SparkDatasetTypesTest extends SharedSpark {
                     + " AS lb, cast(NULL AS BINARY) AS fsb, cast(NULL AS ARRAY<BIGINT>) AS ll,"
                     + " cast(NULL AS TIMESTAMP) AS ts_s, cast(NULL AS TIMESTAMP) AS ts_ms, cast(NULL"
                     + " AS TIMESTAMP_NTZ) AS ts_ns, cast(NULL AS TIMESTAMP_NTZ) AS ts_ms_ntz,"
-                    + " cast(NULL AS DATE) AS d64, cast(NULL AS DECIMAL(30,4)) AS dec"))
+                    + " cast(NULL AS DATE) AS d64, cast(NULL AS DECIMAL(30,4)) AS dec, cast(NULL AS ARRAY<FLOAT>) AS v16"))
         .write()
         .format("lance")
         .mode("append")
@@ -603,7 +629,8 @@ class SparkDatasetTypesTest extends SharedSpark {
             micros("2026-01-02T03:04:05.123456Z"),
             micros("1900-01-02T03:04:05.987Z"),
             LocalDate.of(1900, 1, 2).toEpochDay(),
-            new BigDecimal("-99.5000"));
+            new BigDecimal("-99.5000"),
+            List.of(Float16.toFloat(Float16.toFloat16(0.1f)), -3f));
 
     // 2. INSERT INTO: SQL casts the literals to the table's types, the writer to the dataset's
     spark.sql(
@@ -613,7 +640,7 @@ class SparkDatasetTypesTest extends SharedSpark {
             + sixteen(7)
             + "', array(8, 9), TIMESTAMP'2026-06-01 00:00:01.5', TIMESTAMP'2026-06-01 00:00:01.5',"
             + " TIMESTAMP_NTZ'2026-06-01 00:00:01.5', TIMESTAMP_NTZ'2026-06-01 00:00:01.5',"
-            + " DATE'2026-06-01', 1.5)");
+            + " DATE'2026-06-01', 1.5, array(1.5, 2.5))");
     List<Object> row7 =
         row(
             7L,
@@ -631,7 +658,8 @@ class SparkDatasetTypesTest extends SharedSpark {
             micros("2026-06-01T00:00:01.500Z"),
             micros("2026-06-01T00:00:01.500Z"),
             LocalDate.of(2026, 6, 1).toEpochDay(),
-            new BigDecimal("1.5000"));
+            new BigDecimal("1.5000"),
+            List.of(1.5f, 2.5f));
     assertThat(sparkRows(table)).containsEntry(5L, row5).containsEntry(7L, row7);
 
     // values the dataset's types cannot hold fail the statement, naming column and value, and
@@ -644,7 +672,7 @@ class SparkDatasetTypesTest extends SharedSpark {
                         + table
                         + " VALUES (8, 1, 70000, 3, 4, 0.25, 'x', X'AB', X'"
                         + sixteen(7)
-                        + "', array(8), NULL, NULL, NULL, NULL, NULL, NULL)"))
+                        + "', array(8), NULL, NULL, NULL, NULL, NULL, NULL, NULL)"))
         .hasStackTraceContaining("value 70000 does not fit column \"u16\"")
         .hasStackTraceContaining("uint16, which holds 0 to 65535");
     assertThatThrownBy(() -> spark.sql("UPDATE " + table + " SET u16 = -1 WHERE id = 3"))
@@ -669,7 +697,8 @@ class SparkDatasetTypesTest extends SharedSpark {
                             "2026-01-01 00:00:00",
                             "2026-01-01 00:00:00",
                             "2026-01-01",
-                            "1"))
+                            "1",
+                            "array(cast(1 AS FLOAT), cast(2 AS FLOAT))"))
                     .write()
                     .format("lance")
                     .mode("append")
@@ -705,7 +734,7 @@ class SparkDatasetTypesTest extends SharedSpark {
         "MERGE INTO "
             + table
             + " t USING (SELECT CASE WHEN id = 1 THEN 9 ELSE id END AS id, u8, u16, u32, u64, f16,"
-            + " ls, lb, fsb, ll, ts_s, ts_ms, ts_ns, ts_ms_ntz, d64, dec FROM "
+            + " ls, lb, fsb, ll, ts_s, ts_ms, ts_ns, ts_ms_ntz, d64, dec, v16 FROM "
             + table
             + " WHERE id IN (1, 5)) s ON t.id = s.id"
             + " WHEN MATCHED THEN UPDATE SET u32 = 123, ll = array(42), u8 = s.u8 + 1"
