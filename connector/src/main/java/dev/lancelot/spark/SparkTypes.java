@@ -44,6 +44,10 @@ import org.apache.spark.sql.types.TimestampType;
  * fixed_size_list&lt;T, d&gt; → array&lt;T&gt; with metadata arrow.fixed-size-list.size = d
  * list, large_list → array  struct → struct
  * </pre>
+ *
+ * <p>Writes into an existing dataset convert the Spark values back into the dataset's own types
+ * (unsigned, half float, large, fixed-size, date64, other timestamp units, decimal256), with range
+ * checks: {@code RowToArrow} and {@code DatasetTypes} (D39).
  */
 public final class SparkTypes {
   /** Field metadata key marking a Spark array as a fixed-size list (Lance vector) of that size. */

@@ -8,6 +8,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.Decimal256Vector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
@@ -197,7 +198,10 @@ public final class LanceColumnVector extends ColumnVector {
       BigInteger unsigned = new BigInteger(Long.toUnsignedString(raw));
       return Decimal.apply(new BigDecimal(unsigned), precision, scale);
     }
-    BigDecimal value = ((DecimalVector) vector).getObject(rowId);
+    BigDecimal value =
+        vector instanceof Decimal256Vector wide
+            ? wide.getObject(rowId)
+            : ((DecimalVector) vector).getObject(rowId);
     return Decimal.apply(value, precision, scale);
   }
 

@@ -1,6 +1,7 @@
 package dev.lancelot.spark.write;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.DatasetTypes;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
@@ -54,6 +55,8 @@ final class LanceBatchWrite implements BatchWrite {
       if (mode == WriteMode.APPEND && existing.isPresent()) {
         this.schema = existing.get().lanceSchema();
         checkAppendable(existing.get().location(), schema, sparkSchema);
+        DatasetTypes.checkWritable(
+            existing.get().location(), schema, List.of(sparkSchema.fieldNames()));
       } else {
         Map<String, Integer> dims = new HashMap<>(options.vectorColumns());
         this.schema = LanceSchema.fromArrow(SparkTypes.toArrow(sparkSchema, dims));
@@ -113,11 +116,12 @@ final class LanceBatchWrite implements BatchWrite {
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     return new LanceDataWriterFactory(
-        table.location(),
-        new SerializableConfiguration(table.hadoopConf()),
-        schema.toProto().toByteArray(),
-        sparkSchema,
-        options.maxRowsPerFile());
+        new WriteTaskSetup(
+            table.location(),
+            new SerializableConfiguration(table.hadoopConf()),
+            schema,
+            sparkSchema,
+            options.maxRowsPerFile()));
   }
 
   /**

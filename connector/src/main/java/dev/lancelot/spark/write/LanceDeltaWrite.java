@@ -1,6 +1,7 @@
 package dev.lancelot.spark.write;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.DatasetTypes;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.schema.LanceSchema;
@@ -45,6 +46,8 @@ final class LanceDeltaWrite implements DeltaWrite, DeltaBatchWrite {
     try (Dataset ds = table.openDataset()) {
       this.schema = ds.lanceSchema();
     }
+    // Refused here, before any task runs; a DELETE writes no rows and is never refused.
+    DatasetTypes.checkWritable(table.location(), schema, List.of(rowSchema.fieldNames()));
   }
 
   @Override
@@ -66,11 +69,12 @@ final class LanceDeltaWrite implements DeltaWrite, DeltaBatchWrite {
   @Override
   public DeltaWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     return new LanceDeltaWriterFactory(
-        table.location(),
-        new SerializableConfiguration(table.hadoopConf()),
-        schema.toProto().toByteArray(),
-        rowSchema,
-        maxRowsPerFile);
+        new WriteTaskSetup(
+            table.location(),
+            new SerializableConfiguration(table.hadoopConf()),
+            schema,
+            rowSchema,
+            maxRowsPerFile));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.lancelot.spark.write;
 
+import dev.lancelot.engine.DatasetTypes;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import java.math.BigDecimal;
@@ -9,20 +10,33 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.Decimal256Vector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.UInt2Vector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -32,9 +46,13 @@ import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Appends Spark rows to an Arrow batch. Array columns whose Arrow type is a fixed-size list are
- * Lance vectors: a row whose array length differs from the dimension is refused with an error
- * naming the row and column (S2).
+ * Appends Spark rows to an Arrow batch in the batch schema's own types. Array columns whose Arrow
+ * type is a fixed-size list are Lance vectors: a row whose array length differs from the dimension
+ * is refused with an error naming the row and column (S2). Columns of types Spark has no exact type
+ * for (unsigned integers, half floats, large strings/binaries/lists, fixed-size binaries, date64,
+ * timestamps in s/ms/ns, decimal256) take the Spark type they are read as and are converted by
+ * {@link DatasetTypes}; a value the column cannot hold fails the row with an error naming the
+ * column and the value (docs/sql.md "Writing into a dataset's own types").
  */
 public final class RowToArrow implements AutoCloseable {
   /** Writes one value of a Spark row/array/struct into one Arrow vector. */
@@ -73,8 +91,13 @@ public final class RowToArrow implements AutoCloseable {
   }
 
   public void append(InternalRow row) {
-    for (int i = 0; i < writers.length; i++) {
-      writers[i].write(row, i, rows);
+    try {
+      for (int i = 0; i < writers.length; i++) {
+        writers[i].write(row, i, rows);
+      }
+    } catch (DatasetTypes.ValueOutOfRangeException e) {
+      throw new InvalidInputException(
+          "Cannot write " + taskLabel + " row " + rowsSeen + ": " + e.getMessage(), e);
     }
     rows++;
     rowsSeen++;
@@ -135,23 +158,49 @@ public final class RowToArrow implements AutoCloseable {
       return (s, o, i) -> v.setSafe(i, s.getFloat(o));
     } else if (vector instanceof Float8Vector v) {
       return (s, o, i) -> v.setSafe(i, s.getDouble(o));
+    } else if (vector instanceof UInt1Vector v) {
+      return (s, o, i) -> v.setSafe(i, DatasetTypes.toUInt8(column, s.getShort(o)));
+    } else if (vector instanceof UInt2Vector v) {
+      return (s, o, i) -> v.setSafe(i, DatasetTypes.toUInt16(column, s.getInt(o)));
+    } else if (vector instanceof UInt4Vector v) {
+      return (s, o, i) -> v.setSafe(i, DatasetTypes.toUInt32(column, s.getLong(o)));
+    } else if (vector instanceof UInt8Vector v) {
+      return (s, o, i) ->
+          v.setSafe(i, DatasetTypes.toUInt64(column, s.getDecimal(o, 20, 0).toJavaBigDecimal()));
+    } else if (vector instanceof Float2Vector v) {
+      return (s, o, i) -> v.setSafe(i, DatasetTypes.toFloat16(column, s.getFloat(o)));
     } else if (vector instanceof DateDayVector v) {
       return (s, o, i) -> v.setSafe(i, s.getInt(o));
+    } else if (vector instanceof DateMilliVector v) {
+      return (s, o, i) -> v.setSafe(i, DatasetTypes.daysToMillis(s.getInt(o)));
     } else if (vector instanceof TimeStampVector v) {
-      return (s, o, i) -> v.setSafe(i, s.getLong(o));
+      TimeUnit unit = ((ArrowType.Timestamp) v.getField().getType()).getUnit();
+      return (s, o, i) -> v.setSafe(i, DatasetTypes.fromMicros(column, s.getLong(o), unit));
     } else if (vector instanceof VarCharVector v) {
       return (s, o, i) -> {
         UTF8String str = s.getUTF8String(o);
         v.setSafe(i, str.getBytes());
       };
+    } else if (vector instanceof LargeVarCharVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getUTF8String(o).getBytes());
     } else if (vector instanceof VarBinaryVector v) {
       return (s, o, i) -> v.setSafe(i, s.getBinary(o));
+    } else if (vector instanceof LargeVarBinaryVector v) {
+      return (s, o, i) -> v.setSafe(i, s.getBinary(o));
+    } else if (vector instanceof FixedSizeBinaryVector v) {
+      int width = v.getByteWidth();
+      return (s, o, i) -> v.setSafe(i, DatasetTypes.checkFixedSize(column, s.getBinary(o), width));
     } else if (vector instanceof DecimalVector v) {
-      int precision = v.getPrecision();
-      int scale = v.getScale();
+      ArrowType.Decimal type = (ArrowType.Decimal) v.getField().getType();
       return (s, o, i) -> {
-        BigDecimal d = s.getDecimal(o, precision, scale).toJavaBigDecimal();
-        v.setSafe(i, d.setScale(scale));
+        BigDecimal d = s.getDecimal(o, type.getPrecision(), type.getScale()).toJavaBigDecimal();
+        v.setSafe(i, DatasetTypes.checkDecimal(column, d, type));
+      };
+    } else if (vector instanceof Decimal256Vector v) {
+      ArrowType.Decimal type = (ArrowType.Decimal) v.getField().getType();
+      return (s, o, i) -> {
+        BigDecimal d = s.getDecimal(o, type.getPrecision(), type.getScale()).toJavaBigDecimal();
+        v.setSafe(i, DatasetTypes.checkDecimal(column, d, type));
       };
     } else if (vector instanceof FixedSizeListVector v) {
       int dim = v.getListSize();
@@ -188,6 +237,17 @@ public final class RowToArrow implements AutoCloseable {
       return (s, o, i) -> {
         ArrayData array = s.getArray(o);
         int start = v.startNewValue(i);
+        for (int e = 0; e < array.numElements(); e++) {
+          element.write(array, e, start + e);
+        }
+        v.endValue(i, array.numElements());
+      };
+    } else if (vector instanceof LargeListVector v) {
+      FieldVector child = v.getDataVector();
+      ValueWriter element = writerFor(child, column + ".item", null);
+      return (s, o, i) -> {
+        ArrayData array = s.getArray(o);
+        int start = Math.toIntExact(v.startNewValue(i));
         for (int e = 0; e < array.numElements(); e++) {
           element.write(array, e, start + e);
         }

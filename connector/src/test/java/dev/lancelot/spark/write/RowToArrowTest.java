@@ -217,11 +217,228 @@ class RowToArrowTest {
   @Test
   void arrowTypesTheWriterDoesNotWriteAreRefusedNamingTheColumn() {
     Schema schema =
-        new Schema(List.of(new Field("u", FieldType.nullable(new ArrowType.Int(32, false)), null)));
+        new Schema(
+            List.of(
+                new Field(
+                    "d",
+                    FieldType.nullable(
+                        new ArrowType.Duration(org.apache.arrow.vector.types.TimeUnit.SECOND)),
+                    null)));
     assertThatThrownBy(() -> new RowToArrow(schema, allocator, "task 0"))
         .isInstanceOf(LancelotException.class)
         .hasMessage(
-            "Cannot write column \"u\": Arrow vector type UInt4Vector is not supported by the connector's "
-                + "writer.");
+            "Cannot write column \"d\": Arrow vector type DurationVector is not supported by the "
+                + "connector's writer.");
+  }
+
+  private static Field field(String name, ArrowType type, Field... children) {
+    return new Field(name, FieldType.nullable(type), List.of(children));
+  }
+
+  /** The schema of a dataset Lance wrote with types Spark has no exact type for. */
+  static Schema datasetOwnTypes() {
+    org.apache.arrow.vector.types.TimeUnit s = org.apache.arrow.vector.types.TimeUnit.SECOND;
+    org.apache.arrow.vector.types.TimeUnit ms = org.apache.arrow.vector.types.TimeUnit.MILLISECOND;
+    org.apache.arrow.vector.types.TimeUnit ns = org.apache.arrow.vector.types.TimeUnit.NANOSECOND;
+    return new Schema(
+        List.of(
+            field("u8", new ArrowType.Int(8, false)),
+            field("u16", new ArrowType.Int(16, false)),
+            field("u32", new ArrowType.Int(32, false)),
+            field("u64", new ArrowType.Int(64, false)),
+            field(
+                "f16",
+                new ArrowType.FloatingPoint(
+                    org.apache.arrow.vector.types.FloatingPointPrecision.HALF)),
+            field("ls", ArrowType.LargeUtf8.INSTANCE),
+            field("lb", ArrowType.LargeBinary.INSTANCE),
+            field("fsb", new ArrowType.FixedSizeBinary(4)),
+            field("ll", ArrowType.LargeList.INSTANCE, field("item", new ArrowType.Int(64, true))),
+            field("ts_s", new ArrowType.Timestamp(s, "UTC")),
+            field("ts_ms", new ArrowType.Timestamp(ms, "Europe/Paris")),
+            field("ts_ns", new ArrowType.Timestamp(ns, null)),
+            field("d64", new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.MILLISECOND)),
+            field("dec", new ArrowType.Decimal(20, 3, 256)),
+            field(
+                "st",
+                ArrowType.Struct.INSTANCE,
+                field("a", new ArrowType.Int(16, false)),
+                field(
+                    "b",
+                    ArrowType.LargeList.INSTANCE,
+                    field("item", ArrowType.LargeUtf8.INSTANCE)))));
+  }
+
+  @Test
+  void sparkValuesAreWrittenInTheDatasetsOwnTypes() {
+    Schema schema = datasetOwnTypes();
+    long micros = 1_780_000_000_123_456L; // 2026-05-28T20:26:40.123456Z
+    int day = (int) LocalDate.of(2026, 12, 3).toEpochDay();
+    try (RowToArrow rows = new RowToArrow(schema, allocator, "task 3")) {
+      rows.append(
+          row(
+              (short) 255,
+              65_535,
+              4_294_967_295L,
+              Decimal.apply(new BigDecimal("18446744073709551615")),
+              1.5f,
+              s("large é"),
+              new byte[] {9, 8, 7},
+              new byte[] {1, 2, 3, 4},
+              array(1L, null, 3L),
+              micros,
+              micros,
+              micros,
+              day,
+              Decimal.apply(new BigDecimal("12345678901234567.125")),
+              row(7, array(s("x"), null))));
+      rows.append(row(new Object[15]));
+      rows.append(
+          row(
+              (short) 0,
+              0,
+              0L,
+              Decimal.apply(BigDecimal.ZERO),
+              -0.1f,
+              s(""),
+              new byte[0],
+              new byte[4],
+              array(),
+              -1L,
+              -1L,
+              -1L,
+              -1,
+              Decimal.apply(new BigDecimal("-0.5")),
+              row(null, array())));
+      VectorSchemaRoot root = rows.finishBatch();
+
+      assertThat(root.getSchema()).isEqualTo(schema);
+      assertThat(column(root, "u8")).containsExactly((byte) -1, null, (byte) 0);
+      assertThat(
+              ((org.apache.arrow.vector.UInt1Vector) root.getVector("u8")).getObjectNoOverflow(0))
+          .isEqualTo((short) 255);
+      assertThat(column(root, "u16")).containsExactly((char) 65_535, null, (char) 0);
+      assertThat(
+              ((org.apache.arrow.vector.UInt4Vector) root.getVector("u32")).getObjectNoOverflow(0))
+          .isEqualTo(4_294_967_295L);
+      assertThat(
+              ((org.apache.arrow.vector.UInt8Vector) root.getVector("u64")).getObjectNoOverflow(0))
+          .isEqualTo(new java.math.BigInteger("18446744073709551615"));
+      org.apache.arrow.vector.Float2Vector f16 =
+          (org.apache.arrow.vector.Float2Vector) root.getVector("f16");
+      assertThat(f16.getValueAsFloat(0)).isEqualTo(1.5f);
+      assertThat(f16.isNull(1)).isTrue();
+      assertThat(f16.getValueAsFloat(2)).isEqualTo(-0.099975586f);
+      assertThat(column(root, "ls")).containsExactly("large é", null, "");
+      assertThat((byte[]) column(root, "lb").get(0)).containsExactly(9, 8, 7);
+      assertThat((byte[]) column(root, "fsb").get(0)).containsExactly(1, 2, 3, 4);
+      assertThat(column(root, "fsb").get(1)).isNull();
+      assertThat(column(root, "ll")).containsExactly(Arrays.asList(1L, null, 3L), null, List.of());
+      org.apache.arrow.vector.TimeStampVector tsS =
+          (org.apache.arrow.vector.TimeStampVector) root.getVector("ts_s");
+      org.apache.arrow.vector.TimeStampVector tsMs =
+          (org.apache.arrow.vector.TimeStampVector) root.getVector("ts_ms");
+      org.apache.arrow.vector.TimeStampVector tsNs =
+          (org.apache.arrow.vector.TimeStampVector) root.getVector("ts_ns");
+      assertThat(List.of(tsS.get(0), tsMs.get(0), tsNs.get(0)))
+          .containsExactly(1_780_000_000L, 1_780_000_000_123L, micros * 1000);
+      // one microsecond before the epoch: floor in the coarser units
+      assertThat(List.of(tsS.get(2), tsMs.get(2), tsNs.get(2))).containsExactly(-1L, -1L, -1000L);
+      assertThat(tsS.isNull(1)).isTrue();
+      org.apache.arrow.vector.DateMilliVector d64 =
+          (org.apache.arrow.vector.DateMilliVector) root.getVector("d64");
+      assertThat(d64.get(0)).isEqualTo(day * 86_400_000L);
+      assertThat(d64.get(2)).isEqualTo(-86_400_000L);
+      assertThat(column(root, "dec"))
+          .containsExactly(new BigDecimal("12345678901234567.125"), null, new BigDecimal("-0.500"));
+      org.apache.arrow.vector.complex.StructVector st =
+          (org.apache.arrow.vector.complex.StructVector) root.getVector("st");
+      assertThat((int) ((org.apache.arrow.vector.UInt2Vector) st.getChild("a")).get(0))
+          .isEqualTo(7);
+      assertThat(st.getChild("b").getObject(0)).isEqualTo(Arrays.asList(new Text("x"), null));
+      assertThat(root.getVector("st").getObject(2)).hasToString("{\"b\":[]}");
+    }
+  }
+
+  @Test
+  void vectorsOfUnsignedBytesAndHalfFloatsTakeTheirItemsTypes() {
+    Schema schema =
+        new Schema(
+            List.of(
+                field(
+                    "codes",
+                    new ArrowType.FixedSizeList(2),
+                    field("item", new ArrowType.Int(8, false))),
+                field(
+                    "half",
+                    new ArrowType.FixedSizeList(2),
+                    field(
+                        "item",
+                        new ArrowType.FloatingPoint(
+                            org.apache.arrow.vector.types.FloatingPointPrecision.HALF)))));
+    try (RowToArrow rows = new RowToArrow(schema, allocator, "task 5")) {
+      rows.append(row(array((short) 0, (short) 255), array(0.5f, -2f)));
+      VectorSchemaRoot root = rows.finishBatch();
+      org.apache.arrow.vector.complex.FixedSizeListVector codes =
+          (org.apache.arrow.vector.complex.FixedSizeListVector) root.getVector("codes");
+      org.apache.arrow.vector.UInt1Vector items =
+          (org.apache.arrow.vector.UInt1Vector) codes.getDataVector();
+      assertThat(List.of(items.getObjectNoOverflow(0), items.getObjectNoOverflow(1)))
+          .containsExactly((short) 0, (short) 255);
+      org.apache.arrow.vector.Float2Vector half =
+          (org.apache.arrow.vector.Float2Vector)
+              ((org.apache.arrow.vector.complex.FixedSizeListVector) root.getVector("half"))
+                  .getDataVector();
+      assertThat(List.of(half.getValueAsFloat(0), half.getValueAsFloat(1)))
+          .containsExactly(0.5f, -2f);
+      assertThatThrownBy(() -> rows.append(row(array((short) 1, (short) 256), array(0f, 0f))))
+          .hasMessage(
+              "Cannot write task 5 row 1: value 256 does not fit column \"codes.item\": the dataset "
+                  + "stores it as uint8, which holds 0 to 255.");
+    }
+  }
+
+  @Test
+  void valuesTheDatasetsTypeCannotHoldAreRefusedNamingRowColumnAndValue() {
+    Schema schema = datasetOwnTypes();
+    Object[] good = {
+      (short) 1,
+      1,
+      1L,
+      Decimal.apply(BigDecimal.ONE),
+      1f,
+      s("a"),
+      new byte[1],
+      new byte[4],
+      array(),
+      0L,
+      0L,
+      0L,
+      0,
+      Decimal.apply(BigDecimal.ONE),
+      row(1, array())
+    };
+    Object[][] bad = {
+      {0, (short) 256, "value 256 does not fit column \"u8\""},
+      {1, -1, "value -1 does not fit column \"u16\": the dataset stores it as uint16"},
+      {1, 70_000, "value 70000 does not fit column \"u16\""},
+      {2, -1L, "value -1 does not fit column \"u32\""},
+      {3, Decimal.apply(new BigDecimal("18446744073709551616")), "column \"u64\""},
+      {4, 1e6f, "value 1000000.0 does not fit column \"f16\""},
+      {7, new byte[3], "value of 3 bytes does not fit column \"fsb\""},
+      {11, Long.MAX_VALUE, "does not fit column \"ts_ns\""},
+      {14, row(-2, array()), "value -2 does not fit column \"st.a\""},
+    };
+    try (RowToArrow rows = new RowToArrow(schema, allocator, "task 9")) {
+      rows.append(row(good.clone()));
+      for (Object[] b : bad) {
+        Object[] values = good.clone();
+        values[(Integer) b[0]] = b[1];
+        assertThatThrownBy(() -> rows.append(row(values)))
+            .isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
+            .hasMessageStartingWith("Cannot write task 9 row ")
+            .hasMessageContaining((String) b[2]);
+      }
+    }
   }
 }

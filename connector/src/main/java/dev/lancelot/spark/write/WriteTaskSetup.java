@@ -1,0 +1,52 @@
+package dev.lancelot.spark.write;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lancelot.engine.format.proto.FileProtos;
+import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.spark.SerializableConfiguration;
+import java.io.Serializable;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * What every write task needs, shipped once per job by both writer factories (appends and row-level
+ * operations): the location, the Hadoop configuration, the dataset's schema (the columns' own types
+ * the rows are written in), the Spark schema of the rows and the file size.
+ */
+final class WriteTaskSetup implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private final String location;
+  private final SerializableConfiguration conf;
+  private final byte[] schema;
+  private final StructType rowSchema;
+  private final int maxRowsPerFile;
+
+  WriteTaskSetup(
+      String location,
+      SerializableConfiguration conf,
+      LanceSchema schema,
+      StructType rowSchema,
+      int maxRowsPerFile) {
+    this.location = location;
+    this.conf = conf;
+    this.schema = schema.toProto().toByteArray();
+    this.rowSchema = rowSchema;
+    this.maxRowsPerFile = maxRowsPerFile;
+  }
+
+  /** Opens the data writer of one task attempt. */
+  LanceDataWriter openWriter(int partitionId, long taskId) {
+    LanceSchema target;
+    try {
+      target = LanceSchema.fromProto(FileProtos.Schema.parseFrom(schema));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("Corrupt schema shipped to write task " + taskId, e);
+    }
+    return new LanceDataWriter(
+        location,
+        conf.get(),
+        target,
+        rowSchema,
+        maxRowsPerFile,
+        "partition " + partitionId + " (task " + taskId + ")");
+  }
+}
