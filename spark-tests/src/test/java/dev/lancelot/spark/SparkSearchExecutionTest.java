@@ -123,7 +123,7 @@ class SparkSearchExecutionTest extends SharedSpark {
     SparkPlan exec = df.queryExecution().executedPlan();
     assertThat(exec).isInstanceOf(VectorSearchExec.class);
     Map<String, SQLMetric> metrics = CollectionConverters.asJava(exec.metrics());
-    List<dev.lancelot.engine.query.exec.UnitStats> local;
+    List<dev.lancelot.engine.query.UnitStats> local;
     try (Dataset ds = Dataset.open(dir.toString());
         dev.lancelot.engine.query.VectorSearchResult r =
             dev.lancelot.engine.query.VectorSearch.search(ds, query())) {
@@ -132,14 +132,11 @@ class SparkSearchExecutionTest extends SharedSpark {
     assertThat(metrics.get("units").value()).isEqualTo(2);
     assertThat(metrics.get("partitionsProbed").value()).isEqualTo(2);
     assertThat(metrics.get("rowsScanned").value())
-        .isEqualTo(
-            local.stream().mapToLong(dev.lancelot.engine.query.exec.UnitStats::rowsScanned).sum())
+        .isEqualTo(local.stream().mapToLong(dev.lancelot.engine.query.UnitStats::rowsScanned).sum())
         .isGreaterThanOrEqualTo(500); // at least the unindexed fragment, scanned flat
     assertThat(metrics.get("distancesComputed").value())
         .isEqualTo(
-            local.stream()
-                .mapToLong(dev.lancelot.engine.query.exec.UnitStats::distancesComputed)
-                .sum());
+            local.stream().mapToLong(dev.lancelot.engine.query.UnitStats::distancesComputed).sum());
     assertThat(metrics.get("candidates").value())
         .isEqualTo(10 + 5); // k × refine_factor (ANN) + k (flat)
     assertThat(metrics.get("rowsReturned").value()).isEqualTo(5);

@@ -5,10 +5,10 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.format.CorruptFileException;
+import dev.lancelot.engine.format.FragmentBitmaps;
 import dev.lancelot.engine.format.proto.IndexProtos.VectorIndexDetails;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.vector.DistanceMetric;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
@@ -28,7 +28,8 @@ public record IndexSegment(
 
   /** A segment not (yet) listed by a manifest: one being built. */
   public static IndexSegment of(IndexMetadata proto) {
-    return new IndexSegment(proto, uuidOf(proto.getUuid().getUuid()), bitmapOf(proto), null);
+    return new IndexSegment(
+        proto, uuidOf(proto.getUuid().getUuid()), FragmentBitmaps.of(proto), null);
   }
 
   /**
@@ -39,7 +40,10 @@ public record IndexSegment(
     try {
       IndexSegment s =
           new IndexSegment(
-              proto, uuidOf(proto.getUuid().getUuid()), bitmapOf(proto), manifestLocation);
+              proto,
+              uuidOf(proto.getUuid().getUuid()),
+              FragmentBitmaps.of(proto),
+              manifestLocation);
       s.vectorDetails(); // metadata damage shows here, not at the first search
       return s;
     } catch (LancelotException e) {
@@ -141,29 +145,5 @@ public record IndexSegment(
     ByteBuffer b = ByteBuffer.allocate(16);
     b.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
     return ByteString.copyFrom(b.array());
-  }
-
-  public static RoaringBitmap bitmapOf(IndexMetadata proto) {
-    RoaringBitmap bitmap = new RoaringBitmap();
-    if (proto.getFragmentBitmap().isEmpty()) {
-      return bitmap;
-    }
-    try {
-      bitmap.deserialize(proto.getFragmentBitmap().asReadOnlyByteBuffer());
-    } catch (IOException | RuntimeException e) {
-      throw new CorruptFileException(
-          "index " + proto.getName(),
-          "its fragment bitmap is not a portable Roaring " + "bitmap",
-          e);
-    }
-    return bitmap;
-  }
-
-  /** Serializes a fragment bitmap as the manifest stores it (portable Roaring). */
-  public static ByteString bitmapBytes(RoaringBitmap bitmap) {
-    bitmap.runOptimize();
-    ByteBuffer buf = ByteBuffer.allocate(bitmap.serializedSizeInBytes());
-    bitmap.serialize(buf);
-    return ByteString.copyFrom(buf.array());
   }
 }

@@ -9,7 +9,6 @@ import dev.lancelot.engine.query.exec.FlatKnnExecutor;
 import dev.lancelot.engine.query.exec.Futures;
 import dev.lancelot.engine.query.exec.Merger;
 import dev.lancelot.engine.query.exec.UnitResult;
-import dev.lancelot.engine.query.exec.UnitStats;
 import dev.lancelot.engine.query.plan.AnnUnit;
 import dev.lancelot.engine.query.plan.FlatUnit;
 import dev.lancelot.engine.query.plan.Planner;

@@ -1,6 +1,5 @@
 package dev.lancelot.engine.query;
 
-import dev.lancelot.engine.query.exec.UnitStats;
 import dev.lancelot.engine.query.plan.Explain;
 import dev.lancelot.engine.query.plan.SearchPlan;
 import java.util.LinkedHashMap;

@@ -3,11 +3,11 @@ package dev.lancelot.engine.table;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import dev.lancelot.engine.format.FeatureFlags;
+import dev.lancelot.engine.format.FragmentBitmaps;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.format.proto.TableProtos.Manifest;
 import dev.lancelot.engine.format.proto.TransactionProtos.Transaction;
-import dev.lancelot.engine.index.IndexSegment;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -254,7 +254,7 @@ final class ManifestBuilder {
         out.add(index);
         continue;
       }
-      RoaringBitmap covered = IndexSegment.bitmapOf(index);
+      RoaringBitmap covered = FragmentBitmaps.of(index);
       for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
         if (covered.contains((int) g.getOldFragments(0).getId())) {
           g.getOldFragmentsList().forEach(f -> covered.remove((int) f.getId()));
@@ -264,7 +264,7 @@ final class ManifestBuilder {
       IndexMetadata.Builder b =
           index.toBuilder()
               .setUuid(ri.getNewId())
-              .setFragmentBitmap(IndexSegment.bitmapBytes(covered))
+              .setFragmentBitmap(FragmentBitmaps.bytes(covered))
               .clearFiles()
               .addAllFiles(ri.getNewIndexFilesList());
       if (ri.hasNewIndexDetails()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
 import dev.lancelot.engine.CompactionOptions;
+import dev.lancelot.engine.format.FragmentBitmaps;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.format.proto.TableProtos.DeletionFile;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
@@ -39,7 +40,7 @@ class CompactionPlannerTest {
         IndexMetadata.newBuilder()
             .setUuid(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(java.util.UUID.randomUUID())))
             .setName("idx")
-            .setFragmentBitmap(IndexSegment.bitmapBytes(b))
+            .setFragmentBitmap(FragmentBitmaps.bytes(b))
             .setIndexDetails(Any.newBuilder().setTypeUrl(detailsType))
             .build());
   }

@@ -11,7 +11,6 @@ import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
-import dev.lancelot.engine.query.exec.UnitStats;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.ClusteredData;
 import dev.lancelot.engine.testing.Rows;

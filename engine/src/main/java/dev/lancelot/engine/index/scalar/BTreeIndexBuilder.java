@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.expr.eval.ColumnKind;
+import dev.lancelot.engine.format.FragmentBitmaps;
 import dev.lancelot.engine.format.proto.TableProtos.BTreeIndexDetails;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
@@ -197,7 +198,7 @@ public final class BTreeIndexBuilder {
         .addFields(field.id())
         .setName(params.name())
         .setDatasetVersion(dataset.version())
-        .setFragmentBitmap(IndexSegment.bitmapBytes(fragments))
+        .setFragmentBitmap(FragmentBitmaps.bytes(fragments))
         .setIndexDetails(
             Any.newBuilder()
                 .setTypeUrl(IndexSegment.BTREE_DETAILS_TYPE)

@@ -9,6 +9,7 @@ import dev.lancelot.engine.index.vector.SearchStats;
 import dev.lancelot.engine.index.vector.TopKCollector;
 import dev.lancelot.engine.index.vector.VectorSegmentSearcher;
 import dev.lancelot.engine.index.vector.ivf.PartitionRanking;
+import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.query.plan.AnnUnit;
 import dev.lancelot.engine.query.plan.PrefilterSpec;
 import dev.lancelot.engine.query.plan.SearchPlan;

@@ -7,6 +7,7 @@ import dev.lancelot.engine.file.FloatVectorPages;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.vector.SearchResult;
 import dev.lancelot.engine.index.vector.TopKCollector;
+import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.query.plan.FlatUnit;
 import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.scan.FragmentReader;

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.query.exec;
 
+import dev.lancelot.engine.query.UnitStats;
 import java.io.Serializable;
 import java.util.List;
 

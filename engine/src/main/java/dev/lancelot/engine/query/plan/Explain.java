@@ -1,6 +1,6 @@
 package dev.lancelot.engine.query.plan;
 
-import dev.lancelot.engine.query.exec.UnitStats;
+import dev.lancelot.engine.query.UnitStats;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.index.vector.build;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.format.FragmentBitmaps;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
@@ -206,7 +207,7 @@ public final class VectorIndexBuilder {
             .addFields(col.fieldId())
             .setName(name)
             .setDatasetVersion(dataset.version())
-            .setFragmentBitmap(IndexSegment.bitmapBytes(covered))
+            .setFragmentBitmap(FragmentBitmaps.bytes(covered))
             .setIndexDetails(IndexDetails.of(spec))
             .setIndexVersion(IndexFileLayout.VECTOR_INDEX_VERSION)
             .setCreatedAt(System.currentTimeMillis());

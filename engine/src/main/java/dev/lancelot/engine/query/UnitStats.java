@@ -1,4 +1,4 @@
-package dev.lancelot.engine.query.exec;
+package dev.lancelot.engine.query;
 
 import java.io.Serializable;
 
