@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Float32 vectors read straight from plain full-zip pages equal the vectors the Arrow read path
  * decodes, row for row and bit for bit: with and without null rows, in chunks that do not divide
  * pages, windows smaller than a page, and through memory maps whose region boundaries cut rows
- * apart; for files written by lancelot and by lance-core 7.0.0.
+ * apart; for files written by lancelot and by lance-core 7.0.0. The same for reads of selected rows
+ * ({@link FloatVectorPages#scanRows}): none, one, runs and gaps across pages, all.
  */
 @Tag("oracle")
 class FloatVectorPagesTest {
@@ -221,6 +222,102 @@ class FloatVectorPagesTest {
           }
         }
       }
+    }
+  }
+
+  static List<int[]> directRows(FloatVectorPages pages, long[] rows, int chunkRows) {
+    List<int[]> out = new ArrayList<>();
+    int[] next = {0};
+    pages.scanRows(
+        rows,
+        rows.length,
+        chunkRows,
+        (from, n, vectors, nulls) -> {
+          assertThat(from).isEqualTo(next[0]);
+          assertThat(n).isBetween(1, chunkRows);
+          next[0] += n;
+          for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+              out.add(null);
+              continue;
+            }
+            int[] bits = new int[DIM];
+            for (int d = 0; d < DIM; d++) {
+              bits[d] = Float.floatToRawIntBits(vectors[i * DIM + d]);
+            }
+            out.add(bits);
+          }
+        });
+    assertThat(next[0]).isEqualTo(rows.length);
+    return out;
+  }
+
+  /** Selections: none, one row, the last row, runs and gaps crossing pages, every row. */
+  static List<long[]> selections() {
+    Random r = new Random(SEED + 1);
+    List<Long> scattered = new ArrayList<>();
+    for (long row = 0; row < ROWS; row++) {
+      // runs of a few rows separated by gaps of a few rows, and single rows
+      if ((row / 5) % 3 == 0 || r.nextInt(10) == 0) {
+        scattered.add(row);
+      }
+    }
+    return List.of(
+        new long[0],
+        new long[] {2345},
+        new long[] {ROWS - 1},
+        new long[] {0, 1, 2, 3, ROWS - 2, ROWS - 1},
+        scattered.stream().mapToLong(Long::longValue).toArray(),
+        java.util.stream.LongStream.range(0, ROWS).toArray());
+  }
+
+  @Test
+  void selectedRowsEqualArrowReadsWhateverTheBufferBoundaries() throws Exception {
+    for (Path file : new Path[] {ours, lance}) {
+      for (Configuration conf :
+          new Configuration[] {conf(false, 1 << 30), conf(true, 1 << 30), conf(true, 4099)}) {
+        try (HadoopFileIO io = new HadoopFileIO(conf);
+            InputFile in = io.newInputFile(file.toUri().toString())) {
+          LanceFileReader reader = LanceFileReader.open(in);
+          for (String column : new String[] {"nulls", "dense"}) {
+            FileProjection p = FileProjection.ofNames(reader.schema(), List.of(column));
+            List<int[]> all = viaArrow(reader, column, 0, ROWS);
+            for (FloatVectorPages pages :
+                new FloatVectorPages[] {reader.floatVectors(p), reader.floatVectors(p, 1000)}) {
+              for (long[] rows : selections()) {
+                List<int[]> want = new ArrayList<>();
+                for (long row : rows) {
+                  want.add(all.get((int) row));
+                }
+                for (int chunk : new int[] {1, 37, 4096}) {
+                  assertThat(directRows(pages, rows, chunk))
+                      .as("%s %s %d rows chunk %d", file.getFileName(), column, rows.length, chunk)
+                      .containsExactlyElementsOf(want);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void selectedRowsMustBeAscendingDistinctAndInTheFile() throws Exception {
+    try (HadoopFileIO io = HadoopFileIO.local();
+        InputFile in = io.newInputFile(ours.toUri().toString())) {
+      LanceFileReader reader = LanceFileReader.open(in);
+      FloatVectorPages pages =
+          reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("dense")));
+      assertThatThrownBy(() -> pages.scanRows(new long[] {3, 3}, 2, 16, (a, b, c, d) -> {}))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("row 3 (position 1)");
+      assertThatThrownBy(() -> pages.scanRows(new long[] {5, 4}, 2, 16, (a, b, c, d) -> {}))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("ascending");
+      assertThatThrownBy(() -> pages.scanRows(new long[] {ROWS}, 1, 16, (a, b, c, d) -> {}))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("row 5000");
     }
   }
 

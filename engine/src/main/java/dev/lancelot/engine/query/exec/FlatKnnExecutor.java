@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
+import java.util.function.IntPredicate;
+import java.util.function.IntToLongFunction;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
@@ -27,9 +29,11 @@ import org.roaringbitmap.RoaringBitmap;
  * columns for a prefilter; deleted rows skipped by the scan), computes exact distances for every
  * query vector and keeps the best {@code limit} per query (ties by row address).
  *
- * <p>Without a filter, float32 vectors stored in plain pages are scored straight from the page
- * bytes ({@link FloatVectorPages}, decision D25); everything else goes through the Arrow scan. Both
- * feed the same kernel the same floats in the same row order, so they answer bit for bit alike.
+ * <p>Float32 vectors stored in plain pages are scored straight from the page bytes ({@link
+ * FloatVectorPages}, decisions D25 and D38): every row of the range without a filter; with a
+ * prefilter, only the rows it admits (found by a scan of the filter's columns, {@link
+ * PrefilterMask#admittedOffsets}). Everything else goes through the Arrow scan. Both feed the same
+ * kernel the same floats, so they answer bit for bit alike.
  *
  * <p>Given an {@link Executor} (the local executor's pool), a unit of many rows is cut into row
  * ranges scanned in parallel; the calling thread scans ranges too and takes back any range no other
@@ -60,6 +64,23 @@ public final class FlatKnnExecutor {
       Float upper,
       Executor pool,
       int parallelism) {
+    return run(dataset, unit, column, queries, lower, upper, pool, parallelism, true);
+  }
+
+  /**
+   * As {@link #run(Dataset, FlatUnit, String, float[][], Float, Float, Executor, int)}; {@code
+   * directReads} false sends every row through the Arrow scan (tests compare the two paths).
+   */
+  static UnitResult run(
+      Dataset dataset,
+      FlatUnit unit,
+      String column,
+      float[][] queries,
+      Float lower,
+      Float upper,
+      Executor pool,
+      int parallelism,
+      boolean directReads) {
     long start = System.nanoTime();
     Scanner scanner =
         dataset
@@ -75,13 +96,23 @@ public final class FlatKnnExecutor {
     List<ScanTask> tasks = parts == 1 ? whole : scanner.planTasks((rows + parts - 1) / parts);
     Part total;
     if (tasks.size() <= 1 || parts == 1) {
-      total = scan(dataset, scanner, tasks, unit, column, queries, lower, upper);
+      total = scan(dataset, scanner, tasks, unit, column, queries, lower, upper, directReads);
     } else {
       List<FutureTask<Part>> work = new ArrayList<>(tasks.size());
       for (ScanTask t : tasks) {
         work.add(
             new FutureTask<>(
-                () -> scan(dataset, scanner, List.of(t), unit, column, queries, lower, upper)));
+                () ->
+                    scan(
+                        dataset,
+                        scanner,
+                        List.of(t),
+                        unit,
+                        column,
+                        queries,
+                        lower,
+                        upper,
+                        directReads)));
       }
       // the first range stays here; the others are offered to the pool
       for (int i = 1; i < work.size(); i++) {
@@ -152,12 +183,12 @@ public final class FlatKnnExecutor {
       String column,
       float[][] queries,
       Float lower,
-      Float upper) {
+      Float upper,
+      boolean directReads) {
     Part part = new Part(unit.limit(), queries.length);
     GenericScan generic = null;
     for (ScanTask task : tasks) {
-      if (unit.filter() == null
-          && scanPlain(dataset, task, unit.metric(), column, queries, lower, upper, part)) {
+      if (directReads && scanPlain(dataset, task, unit, column, queries, lower, upper, part)) {
         continue;
       }
       if (generic == null) {
@@ -172,12 +203,13 @@ public final class FlatKnnExecutor {
    * Scores a task's rows straight from the pages of its fragment's data file when they hold plain
    * float32 vectors ({@link FloatVectorPages}: one copy from the file's bytes into a cache-sized
    * array, no Arrow vectors); returns false, having read nothing, when they do not. Deleted and
-   * null rows are skipped as the scan skips them, so the result equals the generic path's.
+   * null rows are skipped as the scan skips them, so the result equals the generic path's. With a
+   * prefilter only the admitted rows are read.
    */
   private static boolean scanPlain(
       Dataset dataset,
       ScanTask task,
-      DistanceMetric metric,
+      FlatUnit unit,
       String column,
       float[][] queries,
       Float lower,
@@ -192,40 +224,110 @@ public final class FlatKnnExecutor {
       if (pages == null) {
         return false;
       }
+      Scoring scoring = new Scoring(unit.metric(), queries, lower, upper, part, pages.dimension());
+      long fragmentId = task.fragmentId();
+      if (unit.filter() != null) {
+        RoaringBitmap admitted = PrefilterMask.admittedOffsets(dataset, unit.filter(), task);
+        long[] rows = new long[(int) Math.min(ROWS_PER_READ, admitted.getLongCardinality())];
+        int[] batch = new int[rows.length];
+        var it = admitted.getBatchIterator();
+        while (it.hasNext()) {
+          int count = it.nextBatch(batch);
+          for (int i = 0; i < count; i++) {
+            rows[i] = Integer.toUnsignedLong(batch[i]);
+          }
+          pages.scanRows(
+              rows,
+              count,
+              scoring.chunkRows(),
+              (from, n, vectors, nulls) -> {
+                part.rows += n;
+                scoring.score(
+                    vectors, n, nulls, null, r -> RowAddress.of(fragmentId, rows[from + r]), n);
+              });
+        }
+        return true;
+      }
       RoaringBitmap deleted = dataset.deletedRows(fragment);
       boolean deletions = !deleted.isEmpty();
-      int dim = pages.dimension();
-      float[] dist = new float[chunkRows(dim)];
-      long fragmentId = task.fragmentId();
       pages.scan(
           task.startRow(),
           task.endRow(),
-          chunkRows(dim),
+          scoring.chunkRows(),
           (firstRow, n, vectors, nulls) -> {
             long live = n - (deletions ? deleted.rangeCardinality(firstRow, firstRow + n) : 0);
             part.rows += live;
-            for (int qi = 0; qi < queries.length; qi++) {
-              metric.distances(queries[qi], 0, vectors, 0, n, dim, dist, 0);
-              part.distances += live;
-              TopKCollector c = part.top[qi];
-              float worst = c.worstDistance();
-              for (int r = 0; r < n; r++) {
-                float d = dist[r];
-                // as the generic scan: cheap rejection first (NaN fails too)
-                if (!(d <= worst)
-                    || (lower != null && d < lower)
-                    || (upper != null && d >= upper)
-                    || (nulls != null && nulls[r])
-                    || (deletions && deleted.contains((int) (firstRow + r)))) {
-                  continue;
-                }
-                if (c.collect(RowAddress.of(fragmentId, firstRow + r), d)) {
-                  worst = c.worstDistance();
-                }
-              }
-            }
+            scoring.score(
+                vectors,
+                n,
+                nulls,
+                deletions ? r -> deleted.contains((int) (firstRow + r)) : null,
+                r -> RowAddress.of(fragmentId, firstRow + r),
+                live);
           });
       return true;
+    }
+  }
+
+  /** Admitted rows handed to one {@link FloatVectorPages#scanRows} call. */
+  private static final int ROWS_PER_READ = 64 * 1024;
+
+  /** Scores chunks of float32 vectors into a part's collectors. */
+  private static final class Scoring {
+    private final DistanceMetric metric;
+    private final float[][] queries;
+    private final Float lower;
+    private final Float upper;
+    private final Part part;
+    private final int dim;
+    private final float[] dist;
+
+    Scoring(
+        DistanceMetric metric, float[][] queries, Float lower, Float upper, Part part, int dim) {
+      this.metric = metric;
+      this.queries = queries;
+      this.lower = lower;
+      this.upper = upper;
+      this.part = part;
+      this.dim = dim;
+      this.dist = new float[chunkRows()];
+    }
+
+    int chunkRows() {
+      return FlatKnnExecutor.chunkRows(dim);
+    }
+
+    /**
+     * Scores rows {@code [0, n)} of a chunk: {@code deleted} (null: none) tells which rows to skip,
+     * {@code addresses} gives a row's address; {@code live} rows count as distances computed.
+     */
+    void score(
+        float[] vectors,
+        int n,
+        boolean[] nulls,
+        IntPredicate deleted,
+        IntToLongFunction addresses,
+        long live) {
+      for (int qi = 0; qi < queries.length; qi++) {
+        metric.distances(queries[qi], 0, vectors, 0, n, dim, dist, 0);
+        part.distances += live;
+        TopKCollector c = part.top[qi];
+        float worst = c.worstDistance();
+        for (int r = 0; r < n; r++) {
+          float d = dist[r];
+          // as the generic scan: cheap rejection first (NaN fails too)
+          if (!(d <= worst)
+              || (lower != null && d < lower)
+              || (upper != null && d >= upper)
+              || (nulls != null && nulls[r])
+              || (deleted != null && deleted.test(r))) {
+            continue;
+          }
+          if (c.collect(addresses.applyAsLong(r), d)) {
+            worst = c.worstDistance();
+          }
+        }
+      }
     }
   }
 
