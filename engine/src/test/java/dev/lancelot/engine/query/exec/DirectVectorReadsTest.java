@@ -15,6 +15,7 @@ import dev.lancelot.engine.testing.StandardData;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -205,5 +206,40 @@ class DirectVectorReadsTest {
   /** The id of a row of either dataset (fragment 0 holds ids 0 … 1799, fragment 1 the rest). */
   static long id(long address) {
     return RowAddress.offset(address) + (RowAddress.fragment(address) == 0 ? 0 : 1800);
+  }
+
+  @Test
+  void exactDistancesOfGivenRowsReadDirectlyEqualTheArrowTake() {
+    for (String location : new String[] {ours, lance}) {
+      try (Dataset ds = Dataset.open(location)) {
+        assertThat(allDirect(ds)).as(location).isTrue();
+        List<Long> live = new ArrayList<>();
+        for (long a : PrefilterMask.liveRows(ds, List.of(0L, 1L)).rowAddresses()) {
+          live.add(a);
+        }
+        Random random = new Random(SEED);
+        Collections.shuffle(live, random);
+        // none, one row, a null vector, some rows in candidate (unsorted) order, every live row
+        List<long[]> sets =
+            List.of(
+                new long[0],
+                new long[] {live.get(0)},
+                new long[] {RowAddress.of(1, 19), RowAddress.of(0, 15)},
+                live.subList(0, 300).stream().mapToLong(Long::longValue).toArray(),
+                live.stream().mapToLong(Long::longValue).toArray());
+        for (DistanceMetric metric :
+            new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
+          for (float[] q : queries()) {
+            for (long[] rows : sets) {
+              float[] want = ExactDistances.of(ds, "vector", metric, q, rows, false);
+              float[] got = ExactDistances.of(ds, "vector", metric, q, rows, true);
+              assertThat(got)
+                  .as("%s, %s, %d rows", location, metric, rows.length)
+                  .containsExactly(want);
+            }
+          }
+        }
+      }
+    }
   }
 }
