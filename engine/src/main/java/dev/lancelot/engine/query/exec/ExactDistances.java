@@ -1,11 +1,12 @@
 package dev.lancelot.engine.query.exec;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.file.FloatVectorPages;
+import dev.lancelot.engine.file.VectorPages;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.scan.FragmentReader;
 import dev.lancelot.engine.scan.RowAddress;
 import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.engine.vector.ElementType;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -15,9 +16,9 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
  * Exact distances between a query vector and given rows, from the original vectors: the re-rank of
  * ANN candidates (SPEC Q6, Q9) and the rows of a prefilter admitting at most k (Q7).
  *
- * <p>Rows of a fragment whose float32 vectors lie in plain pages are read straight from the page
- * bytes ({@link FloatVectorPages#scanRows}, decision D38); the other rows are taken through Arrow.
- * Both give the kernel the same floats, so the distances are the same bit for bit.
+ * <p>Rows of a fragment whose vectors can be read straight from the pages are ({@link
+ * VectorPages#scanRows}, decision D38); the other rows are taken through Arrow. Both give the
+ * kernel the same elements, so the distances are the same bit for bit.
  */
 final class ExactDistances {
   private ExactDistances() {}
@@ -73,7 +74,7 @@ final class ExactDistances {
 
   /**
    * Distances of {@code sorted[from, to)} (rows of one fragment) into {@code out} at the same
-   * positions, read from the page bytes; false, having read nothing, when the pages are not plain.
+   * positions, read from the pages; false, having read nothing, when they cannot be read so.
    */
   private static boolean readDirectly(
       Dataset dataset,
@@ -90,23 +91,30 @@ final class ExactDistances {
       return false; // the Arrow take reports it
     }
     try (FragmentReader reader = dataset.openFragment(fragment)) {
-      FloatVectorPages pages = reader.floatVectors(dataset.field(column));
+      VectorPages pages = reader.vectorPages(dataset.field(column));
       if (pages == null) {
         return false;
       }
       int dim = pages.dimension();
+      ElementType element = pages.element();
+      short[] halfQuery = element == ElementType.FLOAT16 ? VectorBlocks.halves(q) : null;
+      byte[] byteQuery = element == ElementType.UINT8 ? VectorBlocks.bytes(q) : null;
       long[] offsets = new long[to - from];
       for (int i = 0; i < offsets.length; i++) {
         offsets[i] = RowAddress.offset(sorted[from + i]);
       }
-      int chunkRows = FlatKnnExecutor.chunkRows(dim);
+      int chunkRows = FlatKnnExecutor.chunkRows(dim, element);
       float[] dist = new float[chunkRows];
       pages.scanRows(
           offsets,
           offsets.length,
           chunkRows,
-          (first, n, vectors, nulls) -> {
-            metric.distances(q, 0, vectors, 0, n, dim, dist, 0);
+          (first, n, chunk) -> {
+            switch (element) {
+              case FLOAT32 -> metric.distances(q, 0, chunk.floats(), 0, n, dim, dist, 0);
+              case FLOAT16 -> metric.distances(halfQuery, 0, chunk.halves(), 0, n, dim, dist, 0);
+              case UINT8 -> metric.distances(byteQuery, 0, chunk.bytes(), 0, n, dim, dist, 0);
+            }
             System.arraycopy(dist, 0, out, from + first, n);
           });
       return true;

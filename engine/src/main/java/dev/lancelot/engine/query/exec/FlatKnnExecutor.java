@@ -3,7 +3,7 @@ package dev.lancelot.engine.query.exec;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
-import dev.lancelot.engine.file.FloatVectorPages;
+import dev.lancelot.engine.file.VectorPages;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.vector.SearchResult;
 import dev.lancelot.engine.index.vector.TopKCollector;
@@ -13,6 +13,7 @@ import dev.lancelot.engine.scan.FragmentReader;
 import dev.lancelot.engine.scan.RowAddress;
 import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.engine.vector.ElementType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -29,11 +30,12 @@ import org.roaringbitmap.RoaringBitmap;
  * columns for a prefilter; deleted rows skipped by the scan), computes exact distances for every
  * query vector and keeps the best {@code limit} per query (ties by row address).
  *
- * <p>Float32 vectors stored in plain pages are scored straight from the page bytes ({@link
- * FloatVectorPages}, decisions D25 and D38): every row of the range without a filter; with a
- * prefilter, only the rows it admits (found by a scan of the filter's columns, {@link
- * PrefilterMask#admittedOffsets}). Everything else goes through the Arrow scan. Both feed the same
- * kernel the same floats, so they answer bit for bit alike.
+ * <p>Vectors in full-zip and mini-block pages of 2.1 files are scored straight from the pages
+ * ({@link VectorPages}, decisions D25 and D38), without Arrow vectors: every row of the range
+ * without a filter; with a prefilter, only the rows it admits (found by a scan of the filter's
+ * columns, {@link PrefilterMask#admittedOffsets}). Everything else (2.0 files, all-null pages) goes
+ * through the Arrow scan. Both feed the same kernel the same elements, so they answer bit for bit
+ * alike.
  *
  * <p>Given an {@link Executor} (the local executor's pool), a unit of many rows is cut into row
  * ranges scanned in parallel; the calling thread scans ranges too and takes back any range no other
@@ -168,9 +170,9 @@ public final class FlatKnnExecutor {
     }
   }
 
-  /** Rows of float32 vectors scored at a time by the direct path: their floats stay in cache. */
-  static int chunkRows(int dim) {
-    return Math.max(16, CHUNK_BYTES / (dim * Float.BYTES));
+  /** Rows of vectors scored at a time by the direct path: their elements stay in cache. */
+  static int chunkRows(int dim, ElementType element) {
+    return Math.max(16, CHUNK_BYTES / (dim * element.byteWidth()));
   }
 
   private static final int CHUNK_BYTES = 128 * 1024;
@@ -200,11 +202,11 @@ public final class FlatKnnExecutor {
   }
 
   /**
-   * Scores a task's rows straight from the pages of its fragment's data file when they hold plain
-   * float32 vectors ({@link FloatVectorPages}: one copy from the file's bytes into a cache-sized
-   * array, no Arrow vectors); returns false, having read nothing, when they do not. Deleted and
-   * null rows are skipped as the scan skips them, so the result equals the generic path's. With a
-   * prefilter only the admitted rows are read.
+   * Scores a task's rows straight from the pages of its fragment's data file when they can be read
+   * so ({@link VectorPages}: one copy from the file's bytes, or from the decoded values, into a
+   * cache-sized array, no Arrow vectors); returns false, having read nothing, when they cannot.
+   * Deleted and null rows are skipped as the scan skips them, so the result equals the generic
+   * path's. With a prefilter only the admitted rows are read.
    */
   private static boolean scanPlain(
       Dataset dataset,
@@ -220,11 +222,13 @@ public final class FlatKnnExecutor {
       return false; // the generic scan reports it
     }
     try (FragmentReader reader = dataset.openFragment(fragment)) {
-      FloatVectorPages pages = reader.floatVectors(dataset.field(column));
+      VectorPages pages = reader.vectorPages(dataset.field(column));
       if (pages == null) {
         return false;
       }
-      Scoring scoring = new Scoring(unit.metric(), queries, lower, upper, part, pages.dimension());
+      Scoring scoring =
+          new Scoring(
+              unit.metric(), queries, lower, upper, part, pages.dimension(), pages.element());
       long fragmentId = task.fragmentId();
       if (unit.filter() != null) {
         RoaringBitmap admitted = PrefilterMask.admittedOffsets(dataset, unit.filter(), task);
@@ -240,10 +244,9 @@ public final class FlatKnnExecutor {
               rows,
               count,
               scoring.chunkRows(),
-              (from, n, vectors, nulls) -> {
+              (from, n, chunk) -> {
                 part.rows += n;
-                scoring.score(
-                    vectors, n, nulls, null, r -> RowAddress.of(fragmentId, rows[from + r]), n);
+                scoring.score(chunk, n, null, r -> RowAddress.of(fragmentId, rows[from + r]), n);
               });
         }
         return true;
@@ -254,13 +257,12 @@ public final class FlatKnnExecutor {
           task.startRow(),
           task.endRow(),
           scoring.chunkRows(),
-          (firstRow, n, vectors, nulls) -> {
+          (firstRow, n, chunk) -> {
             long live = n - (deletions ? deleted.rangeCardinality(firstRow, firstRow + n) : 0);
             part.rows += live;
             scoring.score(
-                vectors,
+                chunk,
                 n,
-                nulls,
                 deletions ? r -> deleted.contains((int) (firstRow + r)) : null,
                 r -> RowAddress.of(fragmentId, firstRow + r),
                 live);
@@ -269,47 +271,70 @@ public final class FlatKnnExecutor {
     }
   }
 
-  /** Admitted rows handed to one {@link FloatVectorPages#scanRows} call. */
+  /** Admitted rows handed to one {@link VectorPages#scanRows} call. */
   private static final int ROWS_PER_READ = 64 * 1024;
 
-  /** Scores chunks of float32 vectors into a part's collectors. */
+  /** Scores chunks of vectors into a part's collectors, with the element type's kernel. */
   private static final class Scoring {
     private final DistanceMetric metric;
     private final float[][] queries;
+    private final short[][] halfQueries;
+    private final byte[][] byteQueries;
     private final Float lower;
     private final Float upper;
     private final Part part;
     private final int dim;
+    private final ElementType element;
     private final float[] dist;
 
     Scoring(
-        DistanceMetric metric, float[][] queries, Float lower, Float upper, Part part, int dim) {
+        DistanceMetric metric,
+        float[][] queries,
+        Float lower,
+        Float upper,
+        Part part,
+        int dim,
+        ElementType element) {
       this.metric = metric;
       this.queries = queries;
+      this.halfQueries = new short[queries.length][];
+      this.byteQueries = new byte[queries.length][];
+      for (int i = 0; i < queries.length; i++) {
+        if (element == ElementType.FLOAT16) {
+          halfQueries[i] = VectorBlocks.halves(queries[i]);
+        } else if (element == ElementType.UINT8) {
+          byteQueries[i] = VectorBlocks.bytes(queries[i]);
+        }
+      }
       this.lower = lower;
       this.upper = upper;
       this.part = part;
       this.dim = dim;
+      this.element = element;
       this.dist = new float[chunkRows()];
     }
 
     int chunkRows() {
-      return FlatKnnExecutor.chunkRows(dim);
+      return FlatKnnExecutor.chunkRows(dim, element);
     }
 
     /**
-     * Scores rows {@code [0, n)} of a chunk: {@code deleted} (null: none) tells which rows to skip,
-     * {@code addresses} gives a row's address; {@code live} rows count as distances computed.
+     * Scores vectors {@code [0, n)} of a chunk: {@code deleted} (null: none) tells which rows to
+     * skip, {@code addresses} gives a row's address; {@code live} rows count as distances computed.
      */
     void score(
-        float[] vectors,
+        VectorPages.Chunk chunk,
         int n,
-        boolean[] nulls,
         IntPredicate deleted,
         IntToLongFunction addresses,
         long live) {
+      boolean[] nulls = chunk.nulls();
       for (int qi = 0; qi < queries.length; qi++) {
-        metric.distances(queries[qi], 0, vectors, 0, n, dim, dist, 0);
+        switch (element) {
+          case FLOAT32 -> metric.distances(queries[qi], 0, chunk.floats(), 0, n, dim, dist, 0);
+          case FLOAT16 -> metric.distances(halfQueries[qi], 0, chunk.halves(), 0, n, dim, dist, 0);
+          case UINT8 -> metric.distances(byteQueries[qi], 0, chunk.bytes(), 0, n, dim, dist, 0);
+        }
         part.distances += live;
         TopKCollector c = part.top[qi];
         float worst = c.worstDistance();

@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.file.VectorPages;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.query.plan.FlatUnit;
 import dev.lancelot.engine.scan.FragmentReader;
 import dev.lancelot.engine.scan.RowAddress;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
-import dev.lancelot.engine.testing.StandardData;
 import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.engine.vector.ElementType;
+import dev.lancelot.engine.vector.Float16;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,10 +24,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -34,21 +45,25 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
 
 /**
- * Vectors read straight from page bytes answer bit for bit as the Arrow path (decision D38):
- * prefiltered flat units (filters admitting no row, one row, a deleted row, a null vector, some
- * rows and every row) and the exact distances of given rows (the re-rank of ANN candidates, Q6, Q9,
- * and the rows of a small prefilter, Q7), on datasets written by lancelot and by lance-core 7.0.0,
- * with null vectors and deleted rows in both fragments.
+ * Vectors read straight from the pages answer bit for bit as the Arrow path (decision D38): flat
+ * units without a filter and with filters admitting no row, one row, a deleted row, a null vector,
+ * some rows and every row, and the exact distances of given rows (the re-rank of ANN candidates,
+ * Q6, Q9, and the rows of a small prefilter, Q7). For every layout the direct path reads — float32,
+ * float16 and uint8 vectors, wide (plain full-zip rows) and narrow (mini-block) — on datasets
+ * written by lancelot and by lance-core 7.0.0, with null vectors and deleted rows in both
+ * fragments.
  */
 @Tag("oracle")
 class DirectVectorReadsTest {
-  static final int DIM = 67; // 268-byte vectors: full-zip pages in both writers
   static final int ROWS = 3000;
   static final long SEED = 20261204L;
   static final String DELETED =
       "id = 200 OR (id >= 700 AND id < 760) OR (id >= 1790 AND id < 1810)";
 
-  /** Filters of flat units: none, one row, some rows, every row, a deleted row, a null vector. */
+  /**
+   * Filters of flat units: none, nothing, one row, a deleted row, a null vector, some rows, every
+   * row.
+   */
   static final String[] FILTERS = {
     null,
     "id < 0",
@@ -59,58 +74,132 @@ class DirectVectorReadsTest {
     "id >= 0"
   };
 
+  /** A vector column's element type and dimension; {@code plain}: wide enough for full-zip rows. */
+  record Layout(ElementType element, int dim, boolean plain) {
+    String name() {
+      return element.arrowName() + "x" + dim;
+    }
+
+    DistanceMetric[] metrics() {
+      return element == ElementType.UINT8
+          ? new DistanceMetric[] {DistanceMetric.HAMMING}
+          : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT};
+    }
+  }
+
+  static final Layout[] LAYOUTS = {
+    new Layout(ElementType.FLOAT32, 67, true), // 268 bytes
+    new Layout(ElementType.FLOAT32, 8, false), // 32 bytes: mini-block
+    new Layout(ElementType.FLOAT16, 150, true), // 300 bytes
+    new Layout(ElementType.FLOAT16, 24, false), // 48 bytes: mini-block
+    new Layout(ElementType.UINT8, 300, true), // 300 bytes
+    new Layout(ElementType.UINT8, 16, false) // 16 bytes: mini-block
+  };
+
   static BufferAllocator allocator;
   static ExecutorService pool;
   @TempDir static Path dir;
-  static String ours;
-  static String lance;
+
+  static String location(Layout layout, boolean byLance) {
+    return dir.resolve((byLance ? "lance-" : "ours-") + layout.name()).toString();
+  }
 
   @BeforeAll
   static void write() throws Exception {
     allocator = new RootAllocator();
     pool = Executors.newFixedThreadPool(2);
-    ours = dir.resolve("ours").toString();
-    lance = dir.resolve("lance").toString();
-    try (VectorSchemaRoot batch = batch()) {
-      try (ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
-          Dataset ds =
-              Dataset.write(
-                      ours, reader, WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(1800))
-                  .delete(DELETED)) {
-        assertThat(ds.fragments()).hasSize(2);
-      }
-      org.lance.Dataset.write()
-          .allocator(allocator)
-          .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
-          .uri(lance)
-          .mode(WriteParams.WriteMode.CREATE)
-          .maxRowsPerFile(1800)
-          .execute()
-          .close();
-      try (org.lance.Dataset ds = LanceOracle.open(allocator, Path.of(lance))) {
-        ds.delete(DELETED);
+    for (Layout layout : LAYOUTS) {
+      try (VectorSchemaRoot batch = batch(layout)) {
+        try (ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+            Dataset ds =
+                Dataset.write(
+                        location(layout, false),
+                        reader,
+                        WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(1800))
+                    .delete(DELETED)) {
+          assertThat(ds.fragments()).hasSize(2);
+        }
+        org.lance.Dataset.write()
+            .allocator(allocator)
+            .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+            .uri(location(layout, true))
+            .mode(WriteParams.WriteMode.CREATE)
+            .maxRowsPerFile(1800)
+            .execute()
+            .close();
+        try (org.lance.Dataset ds = LanceOracle.open(allocator, Path.of(location(layout, true)))) {
+          ds.delete(DELETED);
+        }
       }
     }
   }
 
-  /** Standard rows; every 11th vector null; row 5's vector repeated at every 500th row (ties). */
-  static VectorSchemaRoot batch() {
-    VectorSchemaRoot batch = StandardData.generate(allocator, 0, ROWS, DIM, SEED);
-    FixedSizeListVector vectors = (FixedSizeListVector) batch.getVector("vector");
-    Float4Vector values = (Float4Vector) vectors.getDataVector();
+  /**
+   * Rows {@code id, vector}: every 11th vector null (its elements zero); row 5's vector repeated at
+   * every 500th row (ties).
+   */
+  static VectorSchemaRoot batch(Layout layout) {
+    ArrowType itemType =
+        switch (layout.element()) {
+          case FLOAT32 -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+          case FLOAT16 -> new ArrowType.FloatingPoint(FloatingPointPrecision.HALF);
+          case UINT8 -> new ArrowType.Int(8, false);
+        };
+    Schema schema =
+        new Schema(
+            List.of(
+                new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
+                new Field(
+                    "vector",
+                    FieldType.nullable(new ArrowType.FixedSizeList(layout.dim())),
+                    List.of(new Field("item", FieldType.nullable(itemType), null)))));
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    BigIntVector id = (BigIntVector) root.getVector("id");
+    FixedSizeListVector vectors = (FixedSizeListVector) root.getVector("vector");
+    id.allocateNew(ROWS);
+    vectors.allocateNew();
+    FieldVector items = vectors.getDataVector();
+    int dim = layout.dim();
+    Random random = new Random(SEED + dim);
     for (int r = 0; r < ROWS; r++) {
-      if (r % 11 == 4) {
+      id.set(r, r);
+      boolean isNull = r % 11 == 4;
+      if (isNull) {
         vectors.setNull(r);
-        for (int d = 0; d < DIM; d++) {
-          values.set(r * DIM + d, 0f);
-        }
-      } else if (r % 500 == 0) {
-        for (int d = 0; d < DIM; d++) {
-          values.set(r * DIM + d, values.get(5 * DIM + d));
+      } else {
+        vectors.setNotNull(r);
+      }
+      for (int d = 0; d < dim; d++) {
+        int i = r * dim + d;
+        int copy = r % 500 == 0 ? 5 * dim + d : -1;
+        switch (layout.element()) {
+          case FLOAT32 -> {
+            Float4Vector v = (Float4Vector) items;
+            v.setSafe(
+                i, isNull ? 0f : copy >= 0 && r > 5 ? v.get(copy) : (float) random.nextGaussian());
+          }
+          case FLOAT16 -> {
+            Float2Vector v = (Float2Vector) items;
+            v.setSafe(
+                i,
+                isNull
+                    ? (short) 0
+                    : copy >= 0 && r > 5
+                        ? v.get(copy)
+                        : Float16.fromFloat((float) random.nextGaussian()));
+          }
+          case UINT8 -> {
+            UInt1Vector v = (UInt1Vector) items;
+            v.setSafe(i, isNull ? 0 : copy >= 0 && r > 5 ? v.get(copy) : random.nextInt(256));
+          }
         }
       }
     }
-    return batch;
+    items.setValueCount(ROWS * dim);
+    id.setValueCount(ROWS);
+    vectors.setValueCount(ROWS);
+    root.setRowCount(ROWS);
+    return root;
   }
 
   @AfterAll
@@ -119,34 +208,42 @@ class DirectVectorReadsTest {
     allocator.close();
   }
 
-  static float[][] queries() {
+  static float[][] queries(Layout layout) {
     Random random = new Random(SEED + 7);
-    float[][] q = new float[3][DIM];
+    float[][] q = new float[3][layout.dim()];
     for (float[] v : q) {
-      for (int d = 0; d < DIM; d++) {
-        v[d] = (float) random.nextGaussian();
+      for (int d = 0; d < v.length; d++) {
+        v[d] =
+            layout.element() == ElementType.UINT8
+                ? random.nextInt(256)
+                : (float) random.nextGaussian();
       }
     }
     return q;
   }
 
-  /** Whether every fragment's vectors are read directly (otherwise nothing would be compared). */
-  static boolean allDirect(Dataset ds) {
+  /**
+   * Checks every fragment's vectors are read directly (otherwise nothing would be compared), from
+   * plain rows for wide vectors and through the page decoder for narrow ones.
+   */
+  static void assertDirect(Dataset ds, Layout layout) {
     for (DataFragment f : ds.snapshot().fragments()) {
       try (FragmentReader r = ds.openFragment(f)) {
-        if (r.floatVectors(ds.field("vector")) == null) {
-          return false;
-        }
+        VectorPages pages = r.vectorPages(ds.field("vector"));
+        assertThat(pages).as("%s, fragment %d", ds.location(), f.getId()).isNotNull();
+        assertThat(pages.element()).isEqualTo(layout.element());
+        assertThat(pages.allPlain())
+            .as("%s, fragment %d: plain rows", ds.location(), f.getId())
+            .isEqualTo(layout.plain());
       }
     }
-    return true;
   }
 
-  static List<UnitResult> search(Dataset ds, String filter, boolean direct) {
+  static List<UnitResult> search(Dataset ds, Layout layout, String filter, boolean direct) {
     List<Long> fragments = ds.fragments().stream().map(f -> f.id()).toList();
+    float[][] queries = queries(layout);
     List<UnitResult> out = new ArrayList<>();
-    for (DistanceMetric metric :
-        new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
+    for (DistanceMetric metric : layout.metrics()) {
       FlatUnit unit =
           new FlatUnit(
               "flat-0",
@@ -155,50 +252,56 @@ class DirectVectorReadsTest {
               25,
               filter == null ? null : ds.bindFilter(filter),
               "test");
-      out.add(FlatKnnExecutor.run(ds, unit, "vector", queries(), null, null, null, 1, direct));
-      out.add(FlatKnnExecutor.run(ds, unit, "vector", queries(), -50f, 1e9f, pool, 3, direct));
+      out.add(FlatKnnExecutor.run(ds, unit, "vector", queries, null, null, null, 1, direct));
+      out.add(FlatKnnExecutor.run(ds, unit, "vector", queries, -50f, 1e9f, pool, 3, direct));
     }
     return out;
   }
 
   @Test
-  void prefilteredFlatUnitsReadDirectlyAnswerAsTheArrowScan() {
-    for (String location : new String[] {ours, lance}) {
-      try (Dataset ds = Dataset.open(location)) {
-        assertThat(allDirect(ds)).as(location).isTrue();
-        for (String filter : FILTERS) {
-          List<UnitResult> want = search(ds, filter, false);
-          List<UnitResult> got = search(ds, filter, true);
-          for (int i = 0; i < want.size(); i++) {
-            String what = location + ", filter " + filter + ", search " + i;
-            assertThat(got.get(i).stats().rowsScanned())
-                .as(what)
-                .isEqualTo(want.get(i).stats().rowsScanned());
-            assertThat(got.get(i).stats().distancesComputed())
-                .as(what)
-                .isEqualTo(want.get(i).stats().distancesComputed());
-            for (int q = 0; q < queries().length; q++) {
-              Candidates a = want.get(i).perQuery().get(q);
-              Candidates b = got.get(i).perQuery().get(q);
-              assertThat(b.rowAddresses()).as(what).containsExactly(a.rowAddresses());
-              assertThat(b.exact()).as(what).containsExactly(a.exact());
-              for (long address : b.rowAddresses()) {
-                long id = id(address);
-                assertThat(id % 11).as("%s: null vectors never match", what).isNotEqualTo(4);
-                assertThat(id == 200 || id >= 700 && id < 760 || id >= 1790 && id < 1810)
-                    .as("%s: deleted rows never match", what)
-                    .isFalse();
-              }
+  void flatUnitsReadDirectlyAnswerAsTheArrowScan() {
+    for (Layout layout : LAYOUTS) {
+      for (boolean byLance : new boolean[] {false, true}) {
+        flatUnitsAnswerAsTheArrowScan(layout, location(layout, byLance));
+      }
+    }
+  }
+
+  void flatUnitsAnswerAsTheArrowScan(Layout layout, String location) {
+    try (Dataset ds = Dataset.open(location)) {
+      assertDirect(ds, layout);
+      for (String filter : FILTERS) {
+        List<UnitResult> want = search(ds, layout, filter, false);
+        List<UnitResult> got = search(ds, layout, filter, true);
+        for (int i = 0; i < want.size(); i++) {
+          String what = location + ", filter " + filter + ", search " + i;
+          assertThat(got.get(i).stats().rowsScanned())
+              .as(what)
+              .isEqualTo(want.get(i).stats().rowsScanned());
+          assertThat(got.get(i).stats().distancesComputed())
+              .as(what)
+              .isEqualTo(want.get(i).stats().distancesComputed());
+          for (int q = 0; q < 3; q++) {
+            Candidates a = want.get(i).perQuery().get(q);
+            Candidates b = got.get(i).perQuery().get(q);
+            assertThat(b.rowAddresses()).as(what).containsExactly(a.rowAddresses());
+            assertThat(b.exact()).as(what).containsExactly(a.exact());
+            for (long address : b.rowAddresses()) {
+              long id = id(address);
+              assertThat(id % 11).as("%s: null vectors never match", what).isNotEqualTo(4);
+              assertThat(id == 200 || id >= 700 && id < 760 || id >= 1790 && id < 1810)
+                  .as("%s: deleted rows never match", what)
+                  .isFalse();
             }
           }
-          int expected =
-              filter == null || filter.startsWith("(") || filter.equals("id >= 0")
-                  ? 25
-                  : filter.equals("id = 1234") ? 1 : 0;
-          assertThat(got.get(0).perQuery().get(0).rowAddresses())
-              .as("%s, filter %s", location, filter)
-              .hasSize(expected);
         }
+        int expected =
+            filter == null || filter.startsWith("(") || filter.equals("id >= 0")
+                ? 25
+                : filter.equals("id = 1234") ? 1 : 0;
+        assertThat(got.get(0).perQuery().get(0).rowAddresses())
+            .as("%s, filter %s", location, filter)
+            .hasSize(expected);
       }
     }
   }
@@ -210,33 +313,38 @@ class DirectVectorReadsTest {
 
   @Test
   void exactDistancesOfGivenRowsReadDirectlyEqualTheArrowTake() {
-    for (String location : new String[] {ours, lance}) {
-      try (Dataset ds = Dataset.open(location)) {
-        assertThat(allDirect(ds)).as(location).isTrue();
-        List<Long> live = new ArrayList<>();
-        for (long a : PrefilterMask.liveRows(ds, List.of(0L, 1L)).rowAddresses()) {
-          live.add(a);
-        }
-        Random random = new Random(SEED);
-        Collections.shuffle(live, random);
-        // none, one row, a null vector, some rows in candidate (unsorted) order, every live row
-        List<long[]> sets =
-            List.of(
-                new long[0],
-                new long[] {live.get(0)},
-                new long[] {RowAddress.of(1, 19), RowAddress.of(0, 15)},
-                live.subList(0, 300).stream().mapToLong(Long::longValue).toArray(),
-                live.stream().mapToLong(Long::longValue).toArray());
-        for (DistanceMetric metric :
-            new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.COSINE, DistanceMetric.DOT}) {
-          for (float[] q : queries()) {
-            for (long[] rows : sets) {
-              float[] want = ExactDistances.of(ds, "vector", metric, q, rows, false);
-              float[] got = ExactDistances.of(ds, "vector", metric, q, rows, true);
-              assertThat(got)
-                  .as("%s, %s, %d rows", location, metric, rows.length)
-                  .containsExactly(want);
-            }
+    for (Layout layout : LAYOUTS) {
+      for (boolean byLance : new boolean[] {false, true}) {
+        exactDistancesEqualTheArrowTake(layout, location(layout, byLance));
+      }
+    }
+  }
+
+  void exactDistancesEqualTheArrowTake(Layout layout, String location) {
+    try (Dataset ds = Dataset.open(location)) {
+      assertDirect(ds, layout);
+      List<Long> live = new ArrayList<>();
+      for (long a : PrefilterMask.liveRows(ds, List.of(0L, 1L)).rowAddresses()) {
+        live.add(a);
+      }
+      Random random = new Random(SEED);
+      Collections.shuffle(live, random);
+      // none, one row, a null vector, some rows in candidate (unsorted) order, every live row
+      List<long[]> sets =
+          List.of(
+              new long[0],
+              new long[] {live.get(0)},
+              new long[] {RowAddress.of(1, 19), RowAddress.of(0, 15)},
+              live.subList(0, 300).stream().mapToLong(Long::longValue).toArray(),
+              live.stream().mapToLong(Long::longValue).toArray());
+      for (DistanceMetric metric : layout.metrics()) {
+        for (float[] q : queries(layout)) {
+          for (long[] rows : sets) {
+            float[] want = ExactDistances.of(ds, "vector", metric, q, rows, false);
+            float[] got = ExactDistances.of(ds, "vector", metric, q, rows, true);
+            assertThat(got)
+                .as("%s, %s, %d rows", location, metric, rows.length)
+                .containsExactly(want);
           }
         }
       }

@@ -163,7 +163,7 @@ class FlatKnnDirectReadsTest {
   static boolean allDirect(Dataset ds) {
     for (DataFragment f : ds.snapshot().fragments()) {
       try (FragmentReader r = ds.openFragment(f)) {
-        if (r.floatVectors(ds.field("vector")) == null) {
+        if (r.vectorPages(ds.field("vector")) == null) {
           return false;
         }
       }

@@ -33,10 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * decodes, row for row and bit for bit: with and without null rows, in chunks that do not divide
  * pages, windows smaller than a page, and through memory maps whose region boundaries cut rows
  * apart; for files written by lancelot and by lance-core 7.0.0. The same for reads of selected rows
- * ({@link FloatVectorPages#scanRows}): none, one, runs and gaps across pages, all.
+ * ({@link VectorPages#scanRows}): none, one, runs and gaps across pages, all.
  */
 @Tag("oracle")
-class FloatVectorPagesTest {
+class VectorPagesTest {
   static final int ROWS = 5000;
   static final int DIM = 67; // 268-byte values: full-zip pages (mini-block below 128 bytes)
   static final long SEED = 20261203L;
@@ -160,14 +160,16 @@ class FloatVectorPagesTest {
     return out;
   }
 
-  static List<int[]> direct(FloatVectorPages pages, long start, long end, int chunkRows) {
+  static List<int[]> direct(VectorPages pages, long start, long end, int chunkRows) {
     List<int[]> out = new ArrayList<>();
     long[] next = {start};
     pages.scan(
         start,
         end,
         chunkRows,
-        (firstRow, n, vectors, nulls) -> {
+        (firstRow, n, chunk) -> {
+          boolean[] nulls = chunk.nulls();
+          float[] vectors = chunk.floats();
           assertThat(firstRow).isEqualTo(next[0]);
           assertThat(n).isBetween(1, chunkRows);
           next[0] += n;
@@ -203,11 +205,12 @@ class FloatVectorPagesTest {
                 .as("%s %s", file, column)
                 .isGreaterThan(file == ours ? 1 : 0);
             // windows of about 1,000 bytes: many per page, rarely a multiple of the chunk
-            for (FloatVectorPages pages :
-                new FloatVectorPages[] {reader.floatVectors(p), reader.floatVectors(p, 1000)}) {
+            for (VectorPages pages :
+                new VectorPages[] {reader.vectorPages(p), reader.vectorPages(p, 1000)}) {
               assertThat(pages)
                   .as("%s column %s is read directly", file.getFileName(), column)
                   .isNotNull();
+              assertThat(pages.allPlain()).as("%s %s", file.getFileName(), column).isTrue();
               for (long[] range : new long[][] {{0, ROWS}, {123, 4321}, {4999, 5000}, {7, 7}}) {
                 List<int[]> want = viaArrow(reader, column, range[0], range[1]);
                 for (int chunk : new int[] {1, 37, 4096}) {
@@ -225,14 +228,16 @@ class FloatVectorPagesTest {
     }
   }
 
-  static List<int[]> directRows(FloatVectorPages pages, long[] rows, int chunkRows) {
+  static List<int[]> directRows(VectorPages pages, long[] rows, int chunkRows) {
     List<int[]> out = new ArrayList<>();
     int[] next = {0};
     pages.scanRows(
         rows,
         rows.length,
         chunkRows,
-        (from, n, vectors, nulls) -> {
+        (from, n, chunk) -> {
+          boolean[] nulls = chunk.nulls();
+          float[] vectors = chunk.floats();
           assertThat(from).isEqualTo(next[0]);
           assertThat(n).isBetween(1, chunkRows);
           next[0] += n;
@@ -282,8 +287,8 @@ class FloatVectorPagesTest {
           for (String column : new String[] {"nulls", "dense"}) {
             FileProjection p = FileProjection.ofNames(reader.schema(), List.of(column));
             List<int[]> all = viaArrow(reader, column, 0, ROWS);
-            for (FloatVectorPages pages :
-                new FloatVectorPages[] {reader.floatVectors(p), reader.floatVectors(p, 1000)}) {
+            for (VectorPages pages :
+                new VectorPages[] {reader.vectorPages(p), reader.vectorPages(p, 1000)}) {
               for (long[] rows : selections()) {
                 List<int[]> want = new ArrayList<>();
                 for (long row : rows) {
@@ -307,15 +312,15 @@ class FloatVectorPagesTest {
     try (HadoopFileIO io = HadoopFileIO.local();
         InputFile in = io.newInputFile(ours.toUri().toString())) {
       LanceFileReader reader = LanceFileReader.open(in);
-      FloatVectorPages pages =
-          reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("dense")));
-      assertThatThrownBy(() -> pages.scanRows(new long[] {3, 3}, 2, 16, (a, b, c, d) -> {}))
+      VectorPages pages =
+          reader.vectorPages(FileProjection.ofNames(reader.schema(), List.of("dense")));
+      assertThatThrownBy(() -> pages.scanRows(new long[] {3, 3}, 2, 16, (a, b, c) -> {}))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("row 3 (position 1)");
-      assertThatThrownBy(() -> pages.scanRows(new long[] {5, 4}, 2, 16, (a, b, c, d) -> {}))
+      assertThatThrownBy(() -> pages.scanRows(new long[] {5, 4}, 2, 16, (a, b, c) -> {}))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("ascending");
-      assertThatThrownBy(() -> pages.scanRows(new long[] {ROWS}, 1, 16, (a, b, c, d) -> {}))
+      assertThatThrownBy(() -> pages.scanRows(new long[] {ROWS}, 1, 16, (a, b, c) -> {}))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("row 5000");
     }
@@ -326,14 +331,14 @@ class FloatVectorPagesTest {
     try (HadoopFileIO io = HadoopFileIO.local();
         InputFile in = io.newInputFile(ours.toUri().toString())) {
       LanceFileReader reader = LanceFileReader.open(in);
-      assertThat(reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("id"))))
+      assertThat(reader.vectorPages(FileProjection.ofNames(reader.schema(), List.of("id"))))
           .isNull();
       assertThat(
-              reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("id", "dense"))))
+              reader.vectorPages(FileProjection.ofNames(reader.schema(), List.of("id", "dense"))))
           .isNull();
-      FloatVectorPages pages =
-          reader.floatVectors(FileProjection.ofNames(reader.schema(), List.of("dense")));
-      assertThatThrownBy(() -> pages.scan(10, ROWS + 1, 16, (a, b, c, d) -> {}))
+      VectorPages pages =
+          reader.vectorPages(FileProjection.ofNames(reader.schema(), List.of("dense")));
+      assertThatThrownBy(() -> pages.scan(10, ROWS + 1, 16, (a, b, c) -> {}))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("[10, 5001)");
     }
