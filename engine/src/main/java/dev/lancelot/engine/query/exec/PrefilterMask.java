@@ -101,14 +101,26 @@ public final class PrefilterMask {
         .fragments(fragments);
   }
 
+  /**
+   * Adds the batches' row addresses to their fragments' bitmaps, a run of consecutive rows at once.
+   */
   private static void addRows(
       CloseableIterator<VectorSchemaRoot> batches, Map<Long, RoaringBitmap> out) {
     while (batches.hasNext()) {
       VectorSchemaRoot batch = batches.next();
       UInt8Vector addresses = (UInt8Vector) batch.getVector(ScanSpec.ROW_ADDRESS);
-      for (int i = 0; i < batch.getRowCount(); i++) {
-        long a = addresses.get(i);
-        out.get(RowAddress.fragment(a)).add(RowAddress.offset(a));
+      int n = batch.getRowCount();
+      int i = 0;
+      while (i < n) {
+        long first = addresses.get(i);
+        int j = i + 1;
+        while (j < n && addresses.get(j) == first + (j - i)) {
+          j++;
+        }
+        // a run never crosses into another fragment: offsets are below 2^32
+        long offset = RowAddress.offset(first);
+        out.get(RowAddress.fragment(first)).add(offset, offset + (j - i));
+        i = j;
       }
     }
   }
