@@ -11,7 +11,6 @@ import dev.lancelot.engine.query.plan.FlatUnit;
 import dev.lancelot.engine.scan.FragmentReader;
 import dev.lancelot.engine.scan.RowAddress;
 import dev.lancelot.engine.testing.ArrowStreams;
-import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.ElementType;
 import dev.lancelot.engine.vector.Float16;
@@ -39,10 +38,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.lance.WriteParams;
 
 /**
  * Vectors read straight from the pages answer bit for bit as the Arrow path (decision D38): flat
@@ -53,7 +51,7 @@ import org.lance.WriteParams;
  * written by lancelot and by lance-core 7.0.0, with null vectors and deleted rows in both
  * fragments.
  */
-@Tag("oracle")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DirectVectorReadsTest {
   static final int ROWS = 3000;
   static final long SEED = 20261204L;
@@ -96,40 +94,38 @@ class DirectVectorReadsTest {
     new Layout(ElementType.UINT8, 16, false) // 16 bytes: mini-block
   };
 
-  static BufferAllocator allocator;
-  static ExecutorService pool;
-  @TempDir static Path dir;
+  BufferAllocator allocator;
+  ExecutorService pool;
+  Path dir;
 
-  static String location(Layout layout, boolean byLance) {
-    return dir.resolve((byLance ? "lance-" : "ours-") + layout.name()).toString();
+  /** Which library writes the datasets. */
+  String writer() {
+    return "lancelot";
+  }
+
+  /** Writes {@code batch} as a dataset of two fragments and deletes {@link #DELETED}. */
+  void write(VectorSchemaRoot batch, String location) throws Exception {
+    try (ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+        Dataset ds =
+            Dataset.write(
+                    location, reader, WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(1800))
+                .delete(DELETED)) {
+      assertThat(ds.fragments()).hasSize(2);
+    }
+  }
+
+  String location(Layout layout) {
+    return dir.resolve(writer() + "-" + layout.name()).toString();
   }
 
   @BeforeAll
-  static void write() throws Exception {
+  void write(@TempDir Path dir) throws Exception {
+    this.dir = dir;
     allocator = new RootAllocator();
     pool = Executors.newFixedThreadPool(2);
     for (Layout layout : LAYOUTS) {
       try (VectorSchemaRoot batch = batch(layout)) {
-        try (ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
-            Dataset ds =
-                Dataset.write(
-                        location(layout, false),
-                        reader,
-                        WriteOptions.of(WriteMode.CREATE).withMaxRowsPerFile(1800))
-                    .delete(DELETED)) {
-          assertThat(ds.fragments()).hasSize(2);
-        }
-        org.lance.Dataset.write()
-            .allocator(allocator)
-            .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
-            .uri(location(layout, true))
-            .mode(WriteParams.WriteMode.CREATE)
-            .maxRowsPerFile(1800)
-            .execute()
-            .close();
-        try (org.lance.Dataset ds = LanceOracle.open(allocator, Path.of(location(layout, true)))) {
-          ds.delete(DELETED);
-        }
+        write(batch, location(layout));
       }
     }
   }
@@ -138,7 +134,7 @@ class DirectVectorReadsTest {
    * Rows {@code id, vector}: every 11th vector null (its elements zero); row 5's vector repeated at
    * every 500th row (ties).
    */
-  static VectorSchemaRoot batch(Layout layout) {
+  VectorSchemaRoot batch(Layout layout) {
     ArrowType itemType =
         switch (layout.element()) {
           case FLOAT32 -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
@@ -203,7 +199,7 @@ class DirectVectorReadsTest {
   }
 
   @AfterAll
-  static void tearDown() {
+  void tearDown() {
     pool.shutdownNow();
     allocator.close();
   }
@@ -239,7 +235,7 @@ class DirectVectorReadsTest {
     }
   }
 
-  static List<UnitResult> search(Dataset ds, Layout layout, String filter, boolean direct) {
+  List<UnitResult> search(Dataset ds, Layout layout, String filter, boolean direct) {
     List<Long> fragments = ds.fragments().stream().map(f -> f.id()).toList();
     float[][] queries = queries(layout);
     List<UnitResult> out = new ArrayList<>();
@@ -261,9 +257,7 @@ class DirectVectorReadsTest {
   @Test
   void flatUnitsReadDirectlyAnswerAsTheArrowScan() {
     for (Layout layout : LAYOUTS) {
-      for (boolean byLance : new boolean[] {false, true}) {
-        flatUnitsAnswerAsTheArrowScan(layout, location(layout, byLance));
-      }
+      flatUnitsAnswerAsTheArrowScan(layout, location(layout));
     }
   }
 
@@ -314,9 +308,7 @@ class DirectVectorReadsTest {
   @Test
   void exactDistancesOfGivenRowsReadDirectlyEqualTheArrowTake() {
     for (Layout layout : LAYOUTS) {
-      for (boolean byLance : new boolean[] {false, true}) {
-        exactDistancesEqualTheArrowTake(layout, location(layout, byLance));
-      }
+      exactDistancesEqualTheArrowTake(layout, location(layout));
     }
   }
 
