@@ -8,6 +8,7 @@ import dev.lancelot.engine.file.container.ColumnInfo;
 import dev.lancelot.engine.file.container.FileMetadata;
 import dev.lancelot.engine.file.container.PageInfo;
 import dev.lancelot.engine.file.layout.FullZipPageReader;
+import dev.lancelot.engine.file.layout.MiniBlockPageReader;
 import dev.lancelot.engine.file.layout.PageIo;
 import dev.lancelot.engine.file.layout.PageLoad;
 import dev.lancelot.engine.file.layout.PageReader;
@@ -18,6 +19,7 @@ import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.engine.vector.ElementType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -198,43 +200,64 @@ public final class LanceFileReader {
   }
 
   /**
-   * A reader of the float32 vectors of the projection's only field, straight from the stored bytes,
-   * when that field is a {@code fixed_size_list<float32, d>} whose pages all hold plain full-zip
-   * rows ({@link FloatVectorPages}); otherwise null, and the caller reads batches with {@link
+   * A reader of the vectors of the projection's only field straight from the file's pages, without
+   * Arrow vectors ({@link VectorPages}), when that field is a {@code fixed_size_list<float32 |
+   * float16 | uint8, d>} of a 2.1 file whose pages are all full-zip or mini-block pages; otherwise
+   * (other types, format 2.0 files, all-null pages) null, and the caller reads batches with {@link
    * #read}.
    */
-  public FloatVectorPages floatVectors(FileProjection projection) {
-    return floatVectors(projection, DEFAULT_WINDOW_BYTES);
+  public VectorPages vectorPages(FileProjection projection) {
+    return vectorPages(projection, DEFAULT_WINDOW_BYTES);
   }
 
-  /** As {@link #floatVectors(FileProjection)}, reading about {@code windowBytes} at a time. */
-  FloatVectorPages floatVectors(FileProjection projection, long windowBytes) {
+  /** As {@link #vectorPages(FileProjection)}, reading about {@code windowBytes} at a time. */
+  VectorPages vectorPages(FileProjection projection, long windowBytes) {
     if (projection.schema().fields().size() != 1 || version().equals(FileVersion.V2_0)) {
       return null;
     }
     Field field = arrowSchema(projection).getFields().get(0);
     if (!(field.getType() instanceof ArrowType.FixedSizeList list)
-        || field.getChildren().size() != 1
-        || !(field.getChildren().get(0).getType() instanceof ArrowType.FloatingPoint fp)
-        || fp.getPrecision() != FloatingPointPrecision.SINGLE) {
+        || field.getChildren().size() != 1) {
       return null;
     }
+    ElementType element = elementOf(field.getChildren().get(0).getType());
     List<ColumnReader> cols = columnsFor(projection, 0);
-    if (cols.size() != 1) {
+    if (element == null || cols.size() != 1) {
       return null;
     }
     ColumnReader column = cols.get(0);
     int dimension = list.getListSize();
-    PlainRows[] pages = new PlainRows[column.info().pages().size()];
-    for (int i = 0; i < pages.length; i++) {
+    int n = column.info().pages().size();
+    PlainRows[] plain = new PlainRows[n];
+    PageReader[] decoded = new PageReader[n];
+    for (int i = 0; i < n; i++) {
       PageReader reader = column.page(i);
-      PlainRows rows = reader instanceof FullZipPageReader fz ? fz.plainRows() : null;
-      if (rows == null || rows.valueBytes() != (long) dimension * Float.BYTES) {
+      if (reader instanceof FullZipPageReader fz) {
+        PlainRows rows = fz.plainRows();
+        if (rows != null && rows.valueBytes() == (long) dimension * element.byteWidth()) {
+          plain[i] = rows;
+        } else {
+          decoded[i] = fz;
+        }
+      } else if (reader instanceof MiniBlockPageReader) {
+        decoded[i] = reader;
+      } else {
         return null;
       }
-      pages[i] = rows;
     }
-    return new FloatVectorPages(column, pages, dimension, io, windowBytes);
+    return new VectorPages(column, element, dimension, plain, decoded, io, windowBytes);
+  }
+
+  private static ElementType elementOf(ArrowType type) {
+    if (type instanceof ArrowType.FloatingPoint fp) {
+      return fp.getPrecision() == FloatingPointPrecision.SINGLE
+          ? ElementType.FLOAT32
+          : fp.getPrecision() == FloatingPointPrecision.HALF ? ElementType.FLOAT16 : null;
+    }
+    if (type instanceof ArrowType.Int i && i.getBitWidth() == 8 && !i.getIsSigned()) {
+      return ElementType.UINT8;
+    }
+    return null;
   }
 
   /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */

@@ -3,10 +3,10 @@ package dev.lancelot.engine.scan;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.file.CorruptFileException;
 import dev.lancelot.engine.file.FileProjection;
-import dev.lancelot.engine.file.FloatVectorPages;
 import dev.lancelot.engine.file.LanceBatchReader;
 import dev.lancelot.engine.file.LanceFileException;
 import dev.lancelot.engine.file.LanceFileReader;
+import dev.lancelot.engine.file.VectorPages;
 import dev.lancelot.engine.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.io.InputFile;
@@ -149,16 +149,16 @@ public final class FragmentReader implements AutoCloseable {
   }
 
   /**
-   * The float32 vectors of {@code field} read straight from its data file's pages, or null when its
-   * pages are not plain (see {@link LanceFileReader#floatVectors}); rows are fragment offsets.
+   * The vectors of {@code field} read straight from its data file's pages, or null when they cannot
+   * be (see {@link LanceFileReader#vectorPages}); rows are fragment offsets.
    */
-  public FloatVectorPages floatVectors(LanceField field) {
+  public VectorPages vectorPages(LanceField field) {
     int index = fileOf(field);
     if (index == ABSENT) {
       return null;
     }
     OpenFile f = file(index);
-    return f.reader().floatVectors(projection(f, List.of(field)));
+    return f.reader().vectorPages(projection(f, List.of(field)));
   }
 
   /**

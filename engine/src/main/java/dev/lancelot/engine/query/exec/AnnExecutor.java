@@ -19,8 +19,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -150,7 +148,8 @@ public final class AnnExecutor {
   }
 
   /**
-   * Exact distances of {@code rows} (taken from the original vectors); approx defaults to exact.
+   * Exact distances of {@code rows} (read from the original vectors, {@link ExactDistances});
+   * approx defaults to exact.
    */
   private static Candidates withExact(
       Dataset dataset,
@@ -160,14 +159,7 @@ public final class AnnExecutor {
       long[] rows,
       float[] approx,
       boolean sortByExact) {
-    float[] exact = new float[rows.length];
-    try (VectorSchemaRoot vectors = dataset.take(rows, List.of(plan.vectorColumn()))) {
-      FixedSizeListVector fsl = (FixedSizeListVector) vectors.getVector(0);
-      int dim = fsl.getListSize();
-      VectorBlocks blocks = new VectorBlocks();
-      int kind = blocks.load(fsl);
-      blocks.distances(metric, kind, q, rows.length, dim, exact);
-    }
+    float[] exact = ExactDistances.of(dataset, plan.vectorColumn(), metric, q, rows);
     float[] a = approx == null ? exact.clone() : approx;
     if (!sortByExact) {
       return new Candidates(rows, a, exact);

@@ -3,7 +3,7 @@ package dev.lancelot.engine.query.exec;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
-import dev.lancelot.engine.file.FloatVectorPages;
+import dev.lancelot.engine.file.VectorPages;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.vector.SearchResult;
 import dev.lancelot.engine.index.vector.TopKCollector;
@@ -14,10 +14,13 @@ import dev.lancelot.engine.scan.FragmentReader;
 import dev.lancelot.engine.scan.RowAddress;
 import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.engine.vector.ElementType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
+import java.util.function.IntPredicate;
+import java.util.function.IntToLongFunction;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
@@ -28,9 +31,12 @@ import org.roaringbitmap.RoaringBitmap;
  * columns for a prefilter; deleted rows skipped by the scan), computes exact distances for every
  * query vector and keeps the best {@code limit} per query (ties by row address).
  *
- * <p>Without a filter, float32 vectors stored in plain pages are scored straight from the page
- * bytes ({@link FloatVectorPages}, decision D25); everything else goes through the Arrow scan. Both
- * feed the same kernel the same floats in the same row order, so they answer bit for bit alike.
+ * <p>Vectors in full-zip and mini-block pages of 2.1 files are scored straight from the pages
+ * ({@link VectorPages}, decisions D25 and D40), without Arrow vectors: every row of the range
+ * without a filter; with a prefilter, only the rows it admits (found by a scan of the filter's
+ * columns, {@link PrefilterMask#admittedOffsets}). Everything else (2.0 files, all-null pages) goes
+ * through the Arrow scan. Both feed the same kernel the same elements, so they answer bit for bit
+ * alike.
  *
  * <p>Given an {@link Executor} (the local executor's pool), a unit of many rows is cut into row
  * ranges scanned in parallel; the calling thread scans ranges too and takes back any range no other
@@ -61,6 +67,23 @@ public final class FlatKnnExecutor {
       Float upper,
       Executor pool,
       int parallelism) {
+    return run(dataset, unit, column, queries, lower, upper, pool, parallelism, true);
+  }
+
+  /**
+   * As {@link #run(Dataset, FlatUnit, String, float[][], Float, Float, Executor, int)}; {@code
+   * directReads} false sends every row through the Arrow scan (tests compare the two paths).
+   */
+  static UnitResult run(
+      Dataset dataset,
+      FlatUnit unit,
+      String column,
+      float[][] queries,
+      Float lower,
+      Float upper,
+      Executor pool,
+      int parallelism,
+      boolean directReads) {
     long start = System.nanoTime();
     Scanner scanner =
         dataset
@@ -76,13 +99,23 @@ public final class FlatKnnExecutor {
     List<ScanTask> tasks = parts == 1 ? whole : scanner.planTasks((rows + parts - 1) / parts);
     Part total;
     if (tasks.size() <= 1 || parts == 1) {
-      total = scan(dataset, scanner, tasks, unit, column, queries, lower, upper);
+      total = scan(dataset, scanner, tasks, unit, column, queries, lower, upper, directReads);
     } else {
       List<FutureTask<Part>> work = new ArrayList<>(tasks.size());
       for (ScanTask t : tasks) {
         work.add(
             new FutureTask<>(
-                () -> scan(dataset, scanner, List.of(t), unit, column, queries, lower, upper)));
+                () ->
+                    scan(
+                        dataset,
+                        scanner,
+                        List.of(t),
+                        unit,
+                        column,
+                        queries,
+                        lower,
+                        upper,
+                        directReads)));
       }
       // the first range stays here; the others are offered to the pool
       for (int i = 1; i < work.size(); i++) {
@@ -138,9 +171,9 @@ public final class FlatKnnExecutor {
     }
   }
 
-  /** Rows of float32 vectors scored at a time by the direct path: their floats stay in cache. */
-  static int chunkRows(int dim) {
-    return Math.max(16, CHUNK_BYTES / (dim * Float.BYTES));
+  /** Rows of vectors scored at a time by the direct path: their elements stay in cache. */
+  static int chunkRows(int dim, ElementType element) {
+    return Math.max(16, CHUNK_BYTES / (dim * element.byteWidth()));
   }
 
   private static final int CHUNK_BYTES = 128 * 1024;
@@ -153,12 +186,12 @@ public final class FlatKnnExecutor {
       String column,
       float[][] queries,
       Float lower,
-      Float upper) {
+      Float upper,
+      boolean directReads) {
     Part part = new Part(unit.limit(), queries.length);
     GenericScan generic = null;
     for (ScanTask task : tasks) {
-      if (unit.filter() == null
-          && scanPlain(dataset, task, unit.metric(), column, queries, lower, upper, part)) {
+      if (directReads && scanPlain(dataset, task, unit, column, queries, lower, upper, part)) {
         continue;
       }
       if (generic == null) {
@@ -170,15 +203,16 @@ public final class FlatKnnExecutor {
   }
 
   /**
-   * Scores a task's rows straight from the pages of its fragment's data file when they hold plain
-   * float32 vectors ({@link FloatVectorPages}: one copy from the file's bytes into a cache-sized
-   * array, no Arrow vectors); returns false, having read nothing, when they do not. Deleted and
-   * null rows are skipped as the scan skips them, so the result equals the generic path's.
+   * Scores a task's rows straight from the pages of its fragment's data file when they can be read
+   * so ({@link VectorPages}: one copy from the file's bytes, or from the decoded values, into a
+   * cache-sized array, no Arrow vectors); returns false, having read nothing, when they cannot.
+   * Deleted and null rows are skipped as the scan skips them, so the result equals the generic
+   * path's. With a prefilter only the admitted rows are read.
    */
   private static boolean scanPlain(
       Dataset dataset,
       ScanTask task,
-      DistanceMetric metric,
+      FlatUnit unit,
       String column,
       float[][] queries,
       Float lower,
@@ -189,44 +223,137 @@ public final class FlatKnnExecutor {
       return false; // the generic scan reports it
     }
     try (FragmentReader reader = dataset.openFragment(fragment)) {
-      FloatVectorPages pages = reader.floatVectors(dataset.field(column));
+      VectorPages pages = reader.vectorPages(dataset.field(column));
       if (pages == null) {
         return false;
       }
+      Scoring scoring =
+          new Scoring(
+              unit.metric(), queries, lower, upper, part, pages.dimension(), pages.element());
+      long fragmentId = task.fragmentId();
+      if (unit.filter() != null) {
+        RoaringBitmap admitted = PrefilterMask.admittedOffsets(dataset, unit.filter(), task);
+        long[] rows = new long[(int) Math.min(ROWS_PER_READ, admitted.getLongCardinality())];
+        int[] batch = new int[rows.length];
+        var it = admitted.getBatchIterator();
+        while (it.hasNext()) {
+          int count = it.nextBatch(batch);
+          for (int i = 0; i < count; i++) {
+            rows[i] = Integer.toUnsignedLong(batch[i]);
+          }
+          pages.scanRows(
+              rows,
+              count,
+              scoring.chunkRows(),
+              (from, n, chunk) -> {
+                part.rows += n;
+                scoring.score(chunk, n, null, r -> RowAddress.of(fragmentId, rows[from + r]), n);
+              });
+        }
+        return true;
+      }
       RoaringBitmap deleted = dataset.deletedRows(fragment);
       boolean deletions = !deleted.isEmpty();
-      int dim = pages.dimension();
-      float[] dist = new float[chunkRows(dim)];
-      long fragmentId = task.fragmentId();
       pages.scan(
           task.startRow(),
           task.endRow(),
-          chunkRows(dim),
-          (firstRow, n, vectors, nulls) -> {
+          scoring.chunkRows(),
+          (firstRow, n, chunk) -> {
             long live = n - (deletions ? deleted.rangeCardinality(firstRow, firstRow + n) : 0);
             part.rows += live;
-            for (int qi = 0; qi < queries.length; qi++) {
-              metric.distances(queries[qi], 0, vectors, 0, n, dim, dist, 0);
-              part.distances += live;
-              TopKCollector c = part.top[qi];
-              float worst = c.worstDistance();
-              for (int r = 0; r < n; r++) {
-                float d = dist[r];
-                // as the generic scan: cheap rejection first (NaN fails too)
-                if (!(d <= worst)
-                    || (lower != null && d < lower)
-                    || (upper != null && d >= upper)
-                    || (nulls != null && nulls[r])
-                    || (deletions && deleted.contains((int) (firstRow + r)))) {
-                  continue;
-                }
-                if (c.collect(RowAddress.of(fragmentId, firstRow + r), d)) {
-                  worst = c.worstDistance();
-                }
-              }
-            }
+            scoring.score(
+                chunk,
+                n,
+                deletions ? r -> deleted.contains((int) (firstRow + r)) : null,
+                r -> RowAddress.of(fragmentId, firstRow + r),
+                live);
           });
       return true;
+    }
+  }
+
+  /** Admitted rows handed to one {@link VectorPages#scanRows} call. */
+  private static final int ROWS_PER_READ = 64 * 1024;
+
+  /** Scores chunks of vectors into a part's collectors, with the element type's kernel. */
+  private static final class Scoring {
+    private final DistanceMetric metric;
+    private final float[][] queries;
+    private final short[][] halfQueries;
+    private final byte[][] byteQueries;
+    private final Float lower;
+    private final Float upper;
+    private final Part part;
+    private final int dim;
+    private final ElementType element;
+    private final float[] dist;
+
+    Scoring(
+        DistanceMetric metric,
+        float[][] queries,
+        Float lower,
+        Float upper,
+        Part part,
+        int dim,
+        ElementType element) {
+      this.metric = metric;
+      this.queries = queries;
+      this.halfQueries = new short[queries.length][];
+      this.byteQueries = new byte[queries.length][];
+      for (int i = 0; i < queries.length; i++) {
+        if (element == ElementType.FLOAT16) {
+          halfQueries[i] = VectorBlocks.halves(queries[i]);
+        } else if (element == ElementType.UINT8) {
+          byteQueries[i] = VectorBlocks.bytes(queries[i]);
+        }
+      }
+      this.lower = lower;
+      this.upper = upper;
+      this.part = part;
+      this.dim = dim;
+      this.element = element;
+      this.dist = new float[chunkRows()];
+    }
+
+    int chunkRows() {
+      return FlatKnnExecutor.chunkRows(dim, element);
+    }
+
+    /**
+     * Scores vectors {@code [0, n)} of a chunk: {@code deleted} (null: none) tells which rows to
+     * skip, {@code addresses} gives a row's address; {@code live} rows count as distances computed.
+     */
+    void score(
+        VectorPages.Chunk chunk,
+        int n,
+        IntPredicate deleted,
+        IntToLongFunction addresses,
+        long live) {
+      boolean[] nulls = chunk.nulls();
+      for (int qi = 0; qi < queries.length; qi++) {
+        switch (element) {
+          case FLOAT32 -> metric.distances(queries[qi], 0, chunk.floats(), 0, n, dim, dist, 0);
+          case FLOAT16 -> metric.distances(halfQueries[qi], 0, chunk.halves(), 0, n, dim, dist, 0);
+          case UINT8 -> metric.distances(byteQueries[qi], 0, chunk.bytes(), 0, n, dim, dist, 0);
+        }
+        part.distances += live;
+        TopKCollector c = part.top[qi];
+        float worst = c.worstDistance();
+        for (int r = 0; r < n; r++) {
+          float d = dist[r];
+          // as the generic scan: cheap rejection first (NaN fails too)
+          if (!(d <= worst)
+              || (lower != null && d < lower)
+              || (upper != null && d >= upper)
+              || (nulls != null && nulls[r])
+              || (deleted != null && deleted.test(r))) {
+            continue;
+          }
+          if (c.collect(addresses.applyAsLong(r), d)) {
+            worst = c.worstDistance();
+          }
+        }
+      }
     }
   }
 

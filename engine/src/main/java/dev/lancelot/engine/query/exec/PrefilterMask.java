@@ -1,6 +1,8 @@
 package dev.lancelot.engine.query.exec;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.ScanTask;
+import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.scan.CloseableIterator;
@@ -70,23 +72,57 @@ public final class PrefilterMask {
       out.put(id, new RoaringBitmap());
     }
     try (CloseableIterator<VectorSchemaRoot> it =
-        dataset
-            .newScan()
-            .columns(List.of())
-            .filter(filter)
-            .withRowAddress(true)
-            .fragments(fragments)
-            .batches()) {
-      while (it.hasNext()) {
-        VectorSchemaRoot batch = it.next();
-        UInt8Vector addresses = (UInt8Vector) batch.getVector(ScanSpec.ROW_ADDRESS);
-        for (int i = 0; i < batch.getRowCount(); i++) {
-          long a = addresses.get(i);
-          out.get(RowAddress.fragment(a)).add(RowAddress.offset(a));
-        }
-      }
+        filterScan(dataset, filter, fragments).batches()) {
+      addRows(it, out);
     }
     return new PrefilterMask(out, "scan");
+  }
+
+  /**
+   * The offsets of the live rows of {@code task}'s row range matching {@code filter}, found by
+   * scanning only the filter's columns (a filtered flat unit's rows, scored from page bytes).
+   */
+  static RoaringBitmap admittedOffsets(Dataset dataset, BoundPredicate filter, ScanTask task) {
+    Map<Long, RoaringBitmap> out = new HashMap<>();
+    out.put(task.fragmentId(), new RoaringBitmap());
+    try (CloseableIterator<VectorSchemaRoot> it =
+        filterScan(dataset, filter, List.of(task.fragmentId())).execute(task)) {
+      addRows(it, out);
+    }
+    return out.get(task.fragmentId());
+  }
+
+  private static Scanner filterScan(Dataset dataset, BoundPredicate filter, List<Long> fragments) {
+    return dataset
+        .newScan()
+        .columns(List.of())
+        .filter(filter)
+        .withRowAddress(true)
+        .fragments(fragments);
+  }
+
+  /**
+   * Adds the batches' row addresses to their fragments' bitmaps, a run of consecutive rows at once.
+   */
+  private static void addRows(
+      CloseableIterator<VectorSchemaRoot> batches, Map<Long, RoaringBitmap> out) {
+    while (batches.hasNext()) {
+      VectorSchemaRoot batch = batches.next();
+      UInt8Vector addresses = (UInt8Vector) batch.getVector(ScanSpec.ROW_ADDRESS);
+      int n = batch.getRowCount();
+      int i = 0;
+      while (i < n) {
+        long first = addresses.get(i);
+        int j = i + 1;
+        while (j < n && addresses.get(j) == first + (j - i)) {
+          j++;
+        }
+        // a run never crosses into another fragment: offsets are below 2^32
+        long offset = RowAddress.offset(first);
+        out.get(RowAddress.fragment(first)).add(offset, offset + (j - i));
+        i = j;
+      }
+    }
   }
 
   /** A scalar index answer (which may include deleted rows) restricted to live rows. */

@@ -77,26 +77,28 @@ final class VectorBlocks {
       new java.util.IdentityHashMap<>();
 
   private short[] toHalves(float[] q) {
-    return halfQueries.computeIfAbsent(
-        q,
-        k -> {
-          short[] h = new short[k.length];
-          for (int i = 0; i < k.length; i++) {
-            h[i] = dev.lancelot.engine.vector.Float16.fromFloat(k[i]);
-          }
-          return h;
-        });
+    return halfQueries.computeIfAbsent(q, VectorBlocks::halves);
   }
 
   private byte[] toBytes(float[] q) {
-    return byteQueries.computeIfAbsent(
-        q,
-        k -> {
-          byte[] b = new byte[k.length];
-          for (int i = 0; i < k.length; i++) {
-            b[i] = (byte) Math.round(Math.max(0, Math.min(255, k[i])));
-          }
-          return b;
-        });
+    return byteQueries.computeIfAbsent(q, VectorBlocks::bytes);
+  }
+
+  /** A float query as the float16 kernels take it: raw half-precision bits. */
+  static short[] halves(float[] q) {
+    short[] h = new short[q.length];
+    for (int i = 0; i < q.length; i++) {
+      h[i] = dev.lancelot.engine.vector.Float16.fromFloat(q[i]);
+    }
+    return h;
+  }
+
+  /** A float query as the uint8 kernels take it: rounded and clamped to [0, 255]. */
+  static byte[] bytes(float[] q) {
+    byte[] b = new byte[q.length];
+    for (int i = 0; i < q.length; i++) {
+      b[i] = (byte) Math.round(Math.max(0, Math.min(255, q[i])));
+    }
+    return b;
   }
 }
