@@ -1,13 +1,13 @@
 package dev.lancelot.cli;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
 import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
 import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

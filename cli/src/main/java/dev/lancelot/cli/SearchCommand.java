@@ -133,7 +133,7 @@ final class SearchCommand {
   private static void print(
       VectorSearchResult r, VectorQuery query, boolean json, PrintStream out) {
     VectorSchemaRoot rows = r.rows();
-    String plan = r.plan().explain();
+    String plan = r.explain();
     if (!query.isBatch()) {
       if (json) {
         Map<String, Object> obj = new LinkedHashMap<>();

@@ -233,7 +233,7 @@ final class LanceTableChanges {
   private Dataset engine(java.util.function.Supplier<Dataset> change) {
     try {
       return change.get();
-    } catch (dev.lancelot.engine.table.CommitConflictException e) {
+    } catch (dev.lancelot.engine.CommitConflictException e) {
       throw e;
     } catch (LancelotException e) {
       throw new IllegalArgumentException("Cannot alter " + table + ": " + e.getMessage(), e);

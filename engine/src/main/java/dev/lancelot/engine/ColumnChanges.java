@@ -1,13 +1,13 @@
 package dev.lancelot.engine;
 
-import dev.lancelot.engine.format.proto.TableProtos.DataFile;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.scan.FragmentReader;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.scan.FragmentReader;
+import dev.lancelot.engine.internal.table.Operation;
+import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.schema.SchemaException;
-import dev.lancelot.engine.table.Operation;
-import dev.lancelot.engine.write.FragmentWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

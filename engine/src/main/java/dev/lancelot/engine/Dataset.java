@@ -1,13 +1,24 @@
 package dev.lancelot.engine;
 
 import dev.lancelot.engine.expr.BoundPredicate;
-import dev.lancelot.engine.format.DeletionFiles;
-import dev.lancelot.engine.format.FeatureFlags;
-import dev.lancelot.engine.format.ManifestFile;
-import dev.lancelot.engine.format.ManifestNaming;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.index.IndexCatalog;
+import dev.lancelot.engine.internal.format.DeletionFiles;
+import dev.lancelot.engine.internal.format.FeatureFlags;
+import dev.lancelot.engine.internal.format.ManifestFile;
+import dev.lancelot.engine.internal.format.ManifestNaming;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.scan.FragmentReader;
+import dev.lancelot.engine.internal.scan.FragmentScan;
+import dev.lancelot.engine.internal.scan.ScanSpec;
+import dev.lancelot.engine.internal.table.Committer;
+import dev.lancelot.engine.internal.table.DatasetContext;
+import dev.lancelot.engine.internal.table.DatasetPaths;
+import dev.lancelot.engine.internal.table.Operation;
+import dev.lancelot.engine.internal.table.OperationKind;
+import dev.lancelot.engine.internal.table.Snapshot;
+import dev.lancelot.engine.internal.table.VersionLog;
+import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.HadoopFileIO;
@@ -15,21 +26,9 @@ import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.RetryPolicy;
 import dev.lancelot.engine.io.RetryingFileIO;
 import dev.lancelot.engine.io.StorageException;
-import dev.lancelot.engine.scan.CloseableIterator;
-import dev.lancelot.engine.scan.FragmentReader;
-import dev.lancelot.engine.scan.FragmentScan;
-import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.schema.SchemaException;
-import dev.lancelot.engine.table.Committer;
-import dev.lancelot.engine.table.DatasetContext;
-import dev.lancelot.engine.table.DatasetPaths;
-import dev.lancelot.engine.table.Operation;
-import dev.lancelot.engine.table.OperationKind;
-import dev.lancelot.engine.table.Snapshot;
-import dev.lancelot.engine.table.VersionLog;
-import dev.lancelot.engine.write.FragmentWriter;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -366,8 +365,8 @@ public final class Dataset implements AutoCloseable {
    * deletes} (fragment id to row offsets) get deletion files, {@code added} (written by {@link
    * #writeFragments} or {@link #newFragmentWriter}) become new fragments. A concurrent commit that
    * touched one of the same fragments fails it with {@link
-   * dev.lancelot.engine.table.CommitConflictException}; concurrent appends and changes to other
-   * fragments are rebased over. Returns this version when there is nothing to change.
+   * dev.lancelot.engine.CommitConflictException}; concurrent appends and changes to other fragments
+   * are rebased over. Returns this version when there is nothing to change.
    */
   public Dataset commitRowChanges(Map<Long, RoaringBitmap> deletes, List<FragmentMetadata> added) {
     Operation.Update op = RowChangesPlanner.plan(this, deletes, added);
@@ -406,15 +405,15 @@ public final class Dataset implements AutoCloseable {
    * and returns the new version. Each fragment gets one new data file holding only the added
    * columns, for all of its physical rows; the new version (a Lance {@code Merge}) is committed
    * once every file is written. A concurrent commit that changed fragments or the schema makes it
-   * fail with {@link dev.lancelot.engine.table.CommitConflictException} (the files are deleted);
-   * index builds are rebased over.
+   * fail with {@link dev.lancelot.engine.CommitConflictException} (the files are deleted); index
+   * builds are rebased over.
    */
   public Dataset addColumns(
       List<org.apache.arrow.vector.types.pojo.Field> columns,
       List<String> inputs,
       ColumnBackfill backfill) {
     dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, true);
-    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> files =
+    Map<Long, dev.lancelot.engine.internal.format.proto.TableProtos.DataFile> files =
         new java.util.LinkedHashMap<>();
     try {
       for (DataFragment f : snapshot.fragments()) {
@@ -495,7 +494,7 @@ public final class Dataset implements AutoCloseable {
    */
   public Dataset commitAddedColumns(
       dev.lancelot.engine.schema.LanceSchema added, List<FragmentMetadata> files) {
-    Map<Long, dev.lancelot.engine.format.proto.TableProtos.DataFile> byFragment =
+    Map<Long, dev.lancelot.engine.internal.format.proto.TableProtos.DataFile> byFragment =
         new java.util.HashMap<>();
     for (FragmentMetadata f : files) {
       DataFragment proto = f.toProto();
@@ -590,7 +589,7 @@ public final class Dataset implements AutoCloseable {
    * docs/decisions.md D23). Returns this dataset, uncommitted, when nothing needs compacting.
    */
   public CompactionResult compact(CompactionOptions options) {
-    return dev.lancelot.engine.maintenance.Compactor.compact(this, options);
+    return dev.lancelot.engine.internal.maintenance.Compactor.compact(this, options);
   }
 
   /**
@@ -600,7 +599,7 @@ public final class Dataset implements AutoCloseable {
    */
   public CleanupResult cleanup(CleanupOptions options) {
     CleanupResult r =
-        dev.lancelot.engine.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
+        dev.lancelot.engine.internal.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
     if (!r.versionsRemoved().isEmpty()) {
       // A cached removed version would be opened from memory and then miss its files.
       evictCached(location());

@@ -1,6 +1,6 @@
 package dev.lancelot.engine;
 
-import dev.lancelot.engine.table.DatasetContext;
+import dev.lancelot.engine.internal.table.DatasetContext;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,12 +1,11 @@
 package dev.lancelot.engine;
 
 import dev.lancelot.engine.expr.BoundPredicate;
-import dev.lancelot.engine.format.DeletionFiles;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.scan.CloseableIterator;
-import dev.lancelot.engine.scan.RowAddress;
-import dev.lancelot.engine.scan.ScanSpec;
-import dev.lancelot.engine.table.Operation;
+import dev.lancelot.engine.internal.format.DeletionFiles;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.scan.RowAddress;
+import dev.lancelot.engine.internal.scan.ScanSpec;
+import dev.lancelot.engine.internal.table.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

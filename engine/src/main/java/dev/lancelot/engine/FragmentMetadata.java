@@ -1,7 +1,7 @@
 package dev.lancelot.engine;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.io.Serializable;
 import java.util.Arrays;
 

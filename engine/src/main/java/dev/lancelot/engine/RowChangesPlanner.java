@@ -1,8 +1,8 @@
 package dev.lancelot.engine;
 
-import dev.lancelot.engine.format.DeletionFiles;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.table.Operation;
+import dev.lancelot.engine.internal.format.DeletionFiles;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.table.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

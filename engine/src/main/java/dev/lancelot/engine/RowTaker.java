@@ -1,9 +1,9 @@
 package dev.lancelot.engine;
 
-import dev.lancelot.engine.arrow.ArrowGather;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.scan.FragmentReader;
-import dev.lancelot.engine.scan.RowAddress;
+import dev.lancelot.engine.internal.arrow.ArrowGather;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.scan.FragmentReader;
+import dev.lancelot.engine.internal.scan.RowAddress;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,10 +1,9 @@
 package dev.lancelot.engine;
 
 import dev.lancelot.engine.expr.BoundPredicate;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.scan.CloseableIterator;
-import dev.lancelot.engine.scan.FragmentScan;
-import dev.lancelot.engine.scan.ScanSpec;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.scan.FragmentScan;
+import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.ArrayList;

@@ -2,11 +2,11 @@ package dev.lancelot.bench;
 
 import static dev.lancelot.bench.VectorBenchData.log;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.query.eval.QuerySets;
-import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

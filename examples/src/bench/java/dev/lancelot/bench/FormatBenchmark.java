@@ -1,9 +1,9 @@
 package dev.lancelot.bench;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
-import dev.lancelot.engine.scan.CloseableIterator;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

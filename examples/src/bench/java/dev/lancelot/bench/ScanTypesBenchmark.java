@@ -1,7 +1,7 @@
 package dev.lancelot.bench;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.scan.CloseableIterator;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,12 +2,12 @@ package dev.lancelot.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
-import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.StandardData;
 import java.io.IOException;

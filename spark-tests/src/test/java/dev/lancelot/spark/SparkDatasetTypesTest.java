@@ -3,9 +3,9 @@ package dev.lancelot.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.SchemaMismatchException;
-import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.testing.Rows;
 import java.math.BigDecimal;

@@ -2,11 +2,11 @@ package dev.lancelot.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.expr.FilterParser;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
-import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.testing.ClusteredData;
 import dev.lancelot.engine.testing.Rows;
 import dev.lancelot.spark.search.LanceVectorSearch;

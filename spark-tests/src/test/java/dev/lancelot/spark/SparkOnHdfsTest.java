@@ -234,7 +234,7 @@ class SparkOnHdfsTest {
             .columns("id")
             .build();
 
-    List<dev.lancelot.engine.query.plan.SearchUnit> units;
+    List<dev.lancelot.engine.internal.query.plan.SearchUnit> units;
     List<Set<String>> expected = new java.util.ArrayList<>();
     try (dev.lancelot.engine.Dataset ds =
         dev.lancelot.engine.Dataset.open(
@@ -244,9 +244,9 @@ class SparkOnHdfsTest {
       units = dev.lancelot.engine.query.VectorSearch.plan(ds, query).units();
       java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
       ds.fragments().forEach(f -> fragments.put(f.id(), f));
-      for (dev.lancelot.engine.query.plan.SearchUnit unit : units) {
+      for (dev.lancelot.engine.internal.query.plan.SearchUnit unit : units) {
         List<String> files = new java.util.ArrayList<>();
-        if (unit instanceof dev.lancelot.engine.query.plan.AnnUnit a) {
+        if (unit instanceof dev.lancelot.engine.internal.query.plan.AnnUnit a) {
           files.addAll(hdfsFiles(location + "/_indices/" + a.segment()));
         } else {
           unit.fragments()
@@ -273,7 +273,7 @@ class SparkOnHdfsTest {
     assertThat(units)
         .as("two index segments and a flat unit per appended fragment")
         .hasSize(4)
-        .filteredOn(u -> u instanceof dev.lancelot.engine.query.plan.AnnUnit)
+        .filteredOn(u -> u instanceof dev.lancelot.engine.internal.query.plan.AnnUnit)
         .hasSize(2);
     assertThat(expected.stream().flatMap(Set::stream).distinct().count())
         .as("the units' files are spread over several datanodes")

@@ -2,8 +2,8 @@ package dev.lancelot.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancelot.engine.file.NestedShapes;
-import dev.lancelot.engine.file.Shapes;
+import dev.lancelot.engine.internal.file.NestedShapes;
+import dev.lancelot.engine.internal.file.Shapes;
 import dev.lancelot.engine.testing.ArrowStreams;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancelot.engine.faults.DatasetState;
 import dev.lancelot.engine.faults.FaultedOperation;
+import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.RetryPolicy;
 import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.io.faults.FaultInjectingFileSystem;
 import dev.lancelot.engine.io.faults.Faults;
-import dev.lancelot.engine.table.DatasetPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
-import dev.lancelot.engine.format.proto.FileProtos;
+import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.ConfigurationBroadcasts;

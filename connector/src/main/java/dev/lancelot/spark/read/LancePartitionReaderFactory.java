@@ -1,11 +1,11 @@
 package dev.lancelot.spark.read;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.io.ReadCounters;
-import dev.lancelot.engine.scan.CloseableIterator;
-import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

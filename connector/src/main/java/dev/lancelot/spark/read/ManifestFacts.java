@@ -2,8 +2,8 @@ package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
-import dev.lancelot.engine.format.proto.TableProtos.DataFile;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.lancelot.spark.search;
 
+import dev.lancelot.engine.internal.util.ClosestName;
 import dev.lancelot.engine.query.InvalidQueryException;
-import dev.lancelot.engine.util.ClosestName;
 import dev.lancelot.spark.SqlArguments;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

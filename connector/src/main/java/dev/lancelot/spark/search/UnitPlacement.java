@@ -2,10 +2,10 @@ package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
-import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.index.IndexSegment;
-import dev.lancelot.engine.query.plan.AnnUnit;
-import dev.lancelot.engine.query.plan.SearchUnit;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.internal.query.plan.AnnUnit;
+import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.spark.read.BlockHosts;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,13 +1,13 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.query.exec.UnitResult;
+import dev.lancelot.engine.internal.query.plan.SearchPlan;
+import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
-import dev.lancelot.engine.query.exec.UnitResult;
-import dev.lancelot.engine.query.plan.SearchPlan;
-import dev.lancelot.engine.query.plan.SearchUnit;
 import dev.lancelot.spark.ConfigurationBroadcasts;
 import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.SerializableConfiguration;

@@ -1,12 +1,12 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.query.exec.Merger;
+import dev.lancelot.engine.internal.query.plan.SearchPlan;
+import dev.lancelot.engine.internal.query.plan.SearchUnit;
+import dev.lancelot.engine.internal.scan.FragmentScan;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
-import dev.lancelot.engine.query.exec.Merger;
-import dev.lancelot.engine.query.plan.SearchPlan;
-import dev.lancelot.engine.query.plan.SearchUnit;
-import dev.lancelot.engine.scan.FragmentScan;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.SparkTypes;
 import java.util.ArrayList;

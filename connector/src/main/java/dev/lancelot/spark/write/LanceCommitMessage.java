@@ -7,7 +7,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.FragmentMetadata;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;

@@ -1,7 +1,7 @@
 package dev.lancelot.spark.write;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.lancelot.engine.format.proto.FileProtos;
+import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.io.Serializable;

@@ -1,9 +1,9 @@
 package dev.lancelot.engine.expr;
 
-import dev.lancelot.engine.expr.eval.Batch;
-import dev.lancelot.engine.expr.eval.Binder;
-import dev.lancelot.engine.expr.eval.BoundColumn;
-import dev.lancelot.engine.expr.eval.Kernel;
+import dev.lancelot.engine.internal.expr.eval.Batch;
+import dev.lancelot.engine.internal.expr.eval.Binder;
+import dev.lancelot.engine.internal.expr.eval.BoundColumn;
+import dev.lancelot.engine.internal.expr.eval.Kernel;
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;

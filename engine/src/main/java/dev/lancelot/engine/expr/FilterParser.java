@@ -1,8 +1,8 @@
 package dev.lancelot.engine.expr;
 
-import dev.lancelot.engine.expr.parse.Lexer;
-import dev.lancelot.engine.expr.parse.Token;
-import dev.lancelot.engine.expr.parse.TokenType;
+import dev.lancelot.engine.internal.expr.parse.Lexer;
+import dev.lancelot.engine.internal.expr.parse.Token;
+import dev.lancelot.engine.internal.expr.parse.TokenType;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

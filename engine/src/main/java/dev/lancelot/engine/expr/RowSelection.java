@@ -1,6 +1,6 @@
 package dev.lancelot.engine.expr;
 
-import dev.lancelot.engine.expr.eval.Bits;
+import dev.lancelot.engine.internal.expr.eval.Bits;
 import java.util.Arrays;
 import org.roaringbitmap.RoaringBitmap;
 

@@ -1,8 +1,8 @@
 package dev.lancelot.engine.index;
 
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
-import dev.lancelot.engine.table.Snapshot;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.table.Snapshot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

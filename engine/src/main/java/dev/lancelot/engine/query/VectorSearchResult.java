@@ -1,7 +1,7 @@
 package dev.lancelot.engine.query;
 
-import dev.lancelot.engine.query.plan.Explain;
-import dev.lancelot.engine.query.plan.SearchPlan;
+import dev.lancelot.engine.internal.query.plan.Explain;
+import dev.lancelot.engine.internal.query.plan.SearchPlan;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +44,11 @@ public final class VectorSearchResult implements AutoCloseable {
 
   public long totalNanos() {
     return totalNanos;
+  }
+
+  /** The plan that produced these rows, as {@link VectorSearch#explain} renders it (Q12). */
+  public String explain() {
+    return plan.explain();
   }
 
   /** The plan tree annotated with what each unit did (SPEC Q12 "analyze"). */

@@ -1,7 +1,7 @@
 package dev.lancelot.engine.schema;
 
 import com.google.protobuf.ByteString;
-import dev.lancelot.engine.format.proto.FileProtos;
+import dev.lancelot.engine.internal.format.proto.FileProtos;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;

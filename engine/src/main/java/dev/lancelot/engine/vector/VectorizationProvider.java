@@ -1,6 +1,6 @@
 package dev.lancelot.engine.vector;
 
-import dev.lancelot.engine.vector.impl.ScalarKernels;
+import dev.lancelot.engine.internal.vector.impl.ScalarKernels;
 import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class VectorizationProvider {
   public static final String PROPERTY = "lancelot.vector.impl";
-  private static final String SIMD_CLASS = "dev.lancelot.engine.vector.impl.PanamaKernels";
+  private static final String SIMD_CLASS = "dev.lancelot.engine.internal.vector.impl.PanamaKernels";
   private static final Logger LOG = LoggerFactory.getLogger(VectorizationProvider.class);
 
   private VectorizationProvider() {}

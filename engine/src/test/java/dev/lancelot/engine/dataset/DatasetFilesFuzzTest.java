@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
-import dev.lancelot.engine.format.ManifestFile;
+import dev.lancelot.engine.internal.format.ManifestFile;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;

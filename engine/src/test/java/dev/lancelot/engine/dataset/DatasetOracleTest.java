@@ -2,13 +2,13 @@ package dev.lancelot.engine.dataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
-import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.testing.Rows;

@@ -3,13 +3,13 @@ package dev.lancelot.engine.dataset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancelot.engine.CommitConflictException;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
-import dev.lancelot.engine.table.CommitConflictException;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.testing.StandardData;

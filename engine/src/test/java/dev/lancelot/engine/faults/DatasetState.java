@@ -2,13 +2,13 @@ package dev.lancelot.engine.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.DatasetNotFoundException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.VersionInfo;
-import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.index.IndexSegment;
-import dev.lancelot.engine.scan.CloseableIterator;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.lancelot.engine.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lancelot.engine.file.container.FileMetadata;
-import dev.lancelot.engine.format.proto.FileProtos;
+import dev.lancelot.engine.internal.file.container.FileMetadata;
+import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.lancelot.engine.testing;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.scan.CloseableIterator;
-import dev.lancelot.engine.scan.ScanSpec;
+import dev.lancelot.engine.internal.scan.ScanSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 package dev.lancelot.engine.vector;
 
-import dev.lancelot.engine.index.vector.pq.PqPartitionScorer;
+import dev.lancelot.engine.internal.index.vector.pq.PqPartitionScorer;
 import java.util.Random;
 
 /**

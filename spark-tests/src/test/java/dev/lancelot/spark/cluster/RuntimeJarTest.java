@@ -77,7 +77,7 @@ class RuntimeJarTest {
     assertThat(entries)
         .contains(
             "dev/lancelot/engine/Dataset.class",
-            "dev/lancelot/engine/format/proto/FileProtos.class",
+            "dev/lancelot/engine/internal/format/proto/FileProtos.class",
             "dev/lancelot/spark/LanceDataSource.class",
             "dev/lancelot/spark/LanceSparkExtensions.class",
             "dev/lancelot/spark/search/LanceVectorSearch.class",

@@ -1,7 +1,7 @@
 package dev.lancelot.engine.index.scalar;
 
 import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.engine.index.scalar.btree.BTreeFiles;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeFiles;
 
 /**
  * What {@link BTreeIndexBuilder} builds: a BTree on {@code column}, named {@code name} (default

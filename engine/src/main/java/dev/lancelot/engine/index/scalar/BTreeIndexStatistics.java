@@ -2,11 +2,11 @@ package dev.lancelot.engine.index.scalar;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.index.scalar.btree.BTreeSegmentReader;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.List;
 import org.roaringbitmap.RoaringBitmap;

@@ -1,8 +1,8 @@
 package dev.lancelot.engine.index.scalar;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.index.scalar.btree.FragmentRows;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
 import java.util.Map;
 import java.util.SortedMap;
 import org.roaringbitmap.RoaringBitmap;

@@ -1,7 +1,7 @@
 package dev.lancelot.engine.index.vector;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongPredicate;

@@ -1,7 +1,7 @@
 package dev.lancelot.engine.index.vector;
 
 import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.index.vector.hnsw.HnswBuildParams;
+import dev.lancelot.engine.internal.index.vector.hnsw.HnswBuildParams;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.VectorException;
 

@@ -4,16 +4,16 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.index.vector.flat.FlatSearch;
-import dev.lancelot.engine.index.vector.hnsw.HnswSearcher;
-import dev.lancelot.engine.index.vector.ivf.IvfModel;
-import dev.lancelot.engine.index.vector.ivf.PartitionRanking;
-import dev.lancelot.engine.index.vector.pq.PqCodebook;
-import dev.lancelot.engine.index.vector.store.IndexSegmentReader;
-import dev.lancelot.engine.index.vector.store.PartitionData;
+import dev.lancelot.engine.internal.index.vector.flat.FlatSearch;
+import dev.lancelot.engine.internal.index.vector.hnsw.HnswSearcher;
+import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
+import dev.lancelot.engine.internal.index.vector.ivf.PartitionRanking;
+import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
+import dev.lancelot.engine.internal.index.vector.store.IndexSegmentReader;
+import dev.lancelot.engine.internal.index.vector.store.PartitionData;
+import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.ReadCounters;
-import dev.lancelot.engine.table.DatasetPaths;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.VectorException;
 import java.util.ArrayList;
@@ -115,7 +115,7 @@ public final class VectorSegmentSearcher {
     }
     if (segment.metric().isPresent() && segment.metric().get() != reader.metric()) {
       throw segment.inContext(
-          new dev.lancelot.engine.format.CorruptFileException(
+          new dev.lancelot.engine.internal.format.CorruptFileException(
               reader.indexLocation(),
               "its metric "
                   + reader.metric().lanceName()

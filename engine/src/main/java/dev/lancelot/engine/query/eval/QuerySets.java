@@ -1,9 +1,9 @@
 package dev.lancelot.engine.query.eval;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
-import dev.lancelot.engine.scan.CloseableIterator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

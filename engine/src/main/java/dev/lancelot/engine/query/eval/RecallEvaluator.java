@@ -1,11 +1,11 @@
 package dev.lancelot.engine.query.eval;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
-import dev.lancelot.engine.scan.ScanSpec;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -7,15 +7,15 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
-import dev.lancelot.engine.expr.eval.ColumnKind;
-import dev.lancelot.engine.format.proto.TableProtos.IndexFile;
-import dev.lancelot.engine.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.index.IndexSegment;
-import dev.lancelot.engine.index.scalar.btree.BTreeFiles;
-import dev.lancelot.engine.index.scalar.btree.BTreeSegmentReader;
-import dev.lancelot.engine.index.scalar.btree.BTreeWriter;
-import dev.lancelot.engine.index.scalar.btree.Condition;
-import dev.lancelot.engine.index.scalar.btree.IndexColumnData;
+import dev.lancelot.engine.internal.expr.eval.ColumnKind;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeFiles;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeWriter;
+import dev.lancelot.engine.internal.index.scalar.btree.Condition;
+import dev.lancelot.engine.internal.index.scalar.btree.IndexColumnData;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.schema.LanceField;
 import java.nio.file.Files;
@@ -148,7 +148,7 @@ class BTreeBadInputTest {
             IndexMetadata.newBuilder()
                 .setName("x_idx")
                 .setUuid(
-                    dev.lancelot.engine.format.proto.TableProtos.UUID
+                    dev.lancelot.engine.internal.format.proto.TableProtos.UUID
                         .newBuilder()
                         .setUuid(IndexSegment.uuidBytes(java.util.UUID.randomUUID())))
                 .build());

@@ -1,9 +1,9 @@
 package dev.lancelot.engine.index.scalar;
 
+import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
-import dev.lancelot.engine.scan.CloseableIterator;
 import dev.lancelot.engine.testing.ArrowStreams;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

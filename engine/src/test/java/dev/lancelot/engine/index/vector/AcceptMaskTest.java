@@ -2,7 +2,7 @@ package dev.lancelot.engine.index.vector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancelot.engine.index.vector.flat.FlatSearch;
+import dev.lancelot.engine.internal.index.vector.flat.FlatSearch;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;

@@ -340,7 +340,7 @@ class RecallMetricTest {
     write(dir, 1000, 300, WriteMode.APPEND);
     try (Dataset ds = Dataset.open(dir.toString())) {
       var delta =
-          dev.lancelot.engine.index.vector.build.VectorIndexBuilder.build(
+          dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder.build(
               ds,
               "vector",
               VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2),

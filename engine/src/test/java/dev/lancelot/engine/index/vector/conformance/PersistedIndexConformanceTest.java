@@ -9,7 +9,7 @@ import dev.lancelot.engine.index.vector.SearchStats;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
 import dev.lancelot.engine.index.vector.VectorSegmentSearcher;
-import dev.lancelot.engine.index.vector.store.VectorTables;
+import dev.lancelot.engine.internal.index.vector.store.VectorTables;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.io.IOException;
 import java.io.UncheckedIOException;

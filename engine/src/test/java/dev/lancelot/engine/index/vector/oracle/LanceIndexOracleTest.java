@@ -2,10 +2,10 @@ package dev.lancelot.engine.index.vector.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancelot.engine.index.vector.ivf.IvfModel;
-import dev.lancelot.engine.index.vector.pq.PqCodebook;
-import dev.lancelot.engine.index.vector.sq.ScalarQuantizer;
-import dev.lancelot.engine.index.vector.sq.SqStorage;
+import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
+import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
+import dev.lancelot.engine.internal.index.vector.sq.ScalarQuantizer;
+import dev.lancelot.engine.internal.index.vector.sq.SqStorage;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.nio.file.Path;
@@ -519,9 +519,10 @@ class LanceIndexOracleTest {
               if (pq != null) {
                 byte[] code = new byte[4];
                 pq.encode(space[i], 0, code, 0);
-                byte[] one = dev.lancelot.engine.index.vector.pq.PqCodes.transpose(code, 1, 4);
+                byte[] one =
+                    dev.lancelot.engine.internal.index.vector.pq.PqCodes.transpose(code, 1, 4);
                 d =
-                    dev.lancelot.engine.index.vector.pq.PqStorage.of(pq, one, 1)
+                    dev.lancelot.engine.internal.index.vector.pq.PqStorage.of(pq, one, 1)
                         .scorer(pq1)
                         .score(0);
               } else {

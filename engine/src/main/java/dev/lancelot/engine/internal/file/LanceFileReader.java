@@ -1,0 +1,580 @@
+package dev.lancelot.engine.internal.file;
+
+import dev.lancelot.engine.internal.file.arrow.ColumnSink;
+import dev.lancelot.engine.internal.file.arrow.FieldSink;
+import dev.lancelot.engine.internal.file.arrow.Sinks;
+import dev.lancelot.engine.internal.file.codec.DecodeException;
+import dev.lancelot.engine.internal.file.container.ColumnInfo;
+import dev.lancelot.engine.internal.file.container.FileMetadata;
+import dev.lancelot.engine.internal.file.container.PageInfo;
+import dev.lancelot.engine.internal.file.layout.FullZipPageReader;
+import dev.lancelot.engine.internal.file.layout.MiniBlockPageReader;
+import dev.lancelot.engine.internal.file.layout.PageIo;
+import dev.lancelot.engine.internal.file.layout.PageLoad;
+import dev.lancelot.engine.internal.file.layout.PageReader;
+import dev.lancelot.engine.internal.file.layout.PlainRows;
+import dev.lancelot.engine.internal.file.layout.RowRange;
+import dev.lancelot.engine.internal.file.layout.RowSource;
+import dev.lancelot.engine.io.ByteRange;
+import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.schema.LanceField;
+import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.engine.vector.ElementType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Reads a Lance data file (format 2.1; 2.2 files whose pages use only 2.1 constructs plus the 2.2
+ * chunk and constant extensions).
+ *
+ * <pre>{@code
+ * LanceFileReader reader = LanceFileReader.open(fileIO.newInputFile(path));
+ * FileProjection p = FileProjection.ofNames(reader.schema(), List.of("id", "vec"));
+ * try (LanceBatchReader batches = reader.read(p, 0, reader.numRows(), 8192, allocator)) {
+ *   while (batches.loadNextBatch()) { VectorSchemaRoot root = batches.getVectorSchemaRoot(); ... }
+ * }
+ * try (VectorSchemaRoot rows = reader.take(p, new long[] {3, 17, 4096}, allocator)) { ... }
+ * }</pre>
+ *
+ * <p>Opening reads the footer, schema and column metadata (one tail read). Reads fetch only the
+ * projected columns' pages that overlap the requested rows; takes fetch only the mini-block chunks
+ * or full-zip values holding the requested rows.
+ *
+ * <p>Thread-safety: a reader is immutable after {@link #open} (page metadata is loaded lazily and
+ * safely published) and may be shared by threads; each {@link LanceBatchReader} is for one thread.
+ * The reader does not own the {@link InputFile}: whoever opened it closes it.
+ */
+public final class LanceFileReader {
+  /** Encoded bytes a scan loads per column at a time (pages larger than this are read in parts). */
+  public static final long DEFAULT_WINDOW_BYTES = 8L * 1024 * 1024;
+
+  private final InputFile file;
+  private final FileMetadata metadata;
+  private final ColumnReader[] columns;
+  private final PageIo io;
+
+  private LanceFileReader(InputFile file, FileMetadata metadata) {
+    this(file, Structure.of(file.location(), metadata));
+  }
+
+  private LanceFileReader(InputFile file, Structure structure) {
+    this.file = file;
+    this.metadata = structure.metadata();
+    this.columns = structure.columns();
+    this.io =
+        ranges -> {
+          List<ByteBuffer> raw = file.readRanges(ranges);
+          List<ByteBuffer> out = new ArrayList<>(raw.size());
+          for (ByteBuffer b : raw) {
+            out.add(b.slice().order(ByteOrder.LITTLE_ENDIAN));
+          }
+          return out;
+        };
+  }
+
+  /** Opens a file: reads and validates footer, schema and column metadata. */
+  public static LanceFileReader open(InputFile file) {
+    return new LanceFileReader(file, FileMetadata.read(file));
+  }
+
+  /**
+   * Opens a file whose footer, column metadata and page readers may already be in {@code cache}
+   * (keyed by location and length: Lance data files are never rewritten in place). A file not in
+   * the cache is opened as by {@link #open} and added; a file that fails to open is not cached.
+   */
+  public static LanceFileReader open(InputFile file, FileStructureCache cache) {
+    return new LanceFileReader(
+        file, cache.get(file, () -> Structure.of(file.location(), FileMetadata.read(file))));
+  }
+
+  /**
+   * What opening a file produces and any number of readers of that file may share: its metadata and
+   * one {@link ColumnReader} per column (with the page readers each creates on first use).
+   */
+  record Structure(FileMetadata metadata, ColumnReader[] columns) {
+    static Structure of(String location, FileMetadata metadata) {
+      ColumnReader[] columns = new ColumnReader[metadata.columns().size()];
+      List<LanceField> leaves = metadata.schema().leaves();
+      for (int i = 0; i < columns.length; i++) {
+        String name = i < leaves.size() ? leaves.get(i).name() : "#" + i;
+        columns[i] = new ColumnReader(location, metadata.column(i), name);
+      }
+      return new Structure(metadata, columns);
+    }
+  }
+
+  /** The file's schema (with the field ids it was written with). */
+  public LanceSchema schema() {
+    return metadata.schema();
+  }
+
+  public long numRows() {
+    return metadata.numRows();
+  }
+
+  public FileVersion version() {
+    return metadata.version();
+  }
+
+  public int numColumns() {
+    return columns.length;
+  }
+
+  /** Number of global buffers (buffer 0 is the file descriptor; index files add more). */
+  public int numGlobalBuffers() {
+    return metadata.globalBuffers().size();
+  }
+
+  /**
+   * Reads global buffer {@code index} (e.g. the IVF or PQ codebook buffers of Lance index files,
+   * whose positions the schema metadata names). Buffer 0 is the file descriptor.
+   */
+  public ByteBuffer readGlobalBuffer(int index) {
+    if (index < 0 || index >= metadata.globalBuffers().size()) {
+      throw new IllegalArgumentException(
+          "Cannot read global buffer "
+              + index
+              + " of "
+              + file.location()
+              + ": the file has "
+              + metadata.globalBuffers().size()
+              + " global buffers");
+    }
+    ByteRange r = metadata.globalBuffers().get(index);
+    return io.read(List.of(r)).get(0);
+  }
+
+  /** Footer, buffers, columns and pages, for inspection tools. */
+  public FileMetadata metadata() {
+    return metadata;
+  }
+
+  public String location() {
+    return file.location();
+  }
+
+  /**
+   * Reads rows {@code [start, end)} of the projected fields in batches of {@code batchSize} rows
+   * (the last batch may be shorter). Vectors are allocated from {@code allocator}.
+   */
+  public LanceBatchReader read(
+      FileProjection projection, long start, long end, int batchSize, BufferAllocator allocator) {
+    checkRange(start, end);
+    if (batchSize <= 0) {
+      throw new IllegalArgumentException("Batch size must be positive, got " + batchSize);
+    }
+    java.util.concurrent.atomic.AtomicLong bytesRead = new java.util.concurrent.atomic.AtomicLong();
+    PageIo counting =
+        ranges -> {
+          for (dev.lancelot.engine.io.ByteRange r : ranges) {
+            bytesRead.addAndGet(r.length());
+          }
+          return io.read(ranges);
+        };
+    org.apache.arrow.vector.types.pojo.Schema arrow = arrowSchema(projection);
+    List<List<ColumnScanner>> scanners = new ArrayList<>();
+    List<Nested20Field> nested20 = new ArrayList<>();
+    for (int i = 0; i < projection.schema().fields().size(); i++) {
+      List<ColumnScanner> field = new ArrayList<>();
+      List<ColumnReader> cols = columnsFor(projection, i);
+      if (isNested20(projection, i)) {
+        nested20.add(new Nested20Field(arrow.getFields().get(i), cols, counting));
+      } else {
+        nested20.add(null);
+        for (ColumnReader column : cols) {
+          field.add(new ColumnScanner(column, counting, start, end, DEFAULT_WINDOW_BYTES));
+        }
+      }
+      scanners.add(field);
+    }
+    return new LanceBatchReader(
+        this, projection, arrow, scanners, nested20, start, end, batchSize, allocator, bytesRead);
+  }
+
+  /**
+   * A reader of the vectors of the projection's only field straight from the file's pages, without
+   * Arrow vectors ({@link VectorPages}), when that field is a {@code fixed_size_list<float32 |
+   * float16 | uint8, d>} of a 2.1 file whose pages are all full-zip or mini-block pages; otherwise
+   * (other types, format 2.0 files, all-null pages) null, and the caller reads batches with {@link
+   * #read}.
+   */
+  public VectorPages vectorPages(FileProjection projection) {
+    return vectorPages(projection, DEFAULT_WINDOW_BYTES);
+  }
+
+  /** As {@link #vectorPages(FileProjection)}, reading about {@code windowBytes} at a time. */
+  VectorPages vectorPages(FileProjection projection, long windowBytes) {
+    if (projection.schema().fields().size() != 1 || version().equals(FileVersion.V2_0)) {
+      return null;
+    }
+    Field field = arrowSchema(projection).getFields().get(0);
+    if (!(field.getType() instanceof ArrowType.FixedSizeList list)
+        || field.getChildren().size() != 1) {
+      return null;
+    }
+    ElementType element = elementOf(field.getChildren().get(0).getType());
+    List<ColumnReader> cols = columnsFor(projection, 0);
+    if (element == null || cols.size() != 1) {
+      return null;
+    }
+    ColumnReader column = cols.get(0);
+    int dimension = list.getListSize();
+    int n = column.info().pages().size();
+    PlainRows[] plain = new PlainRows[n];
+    PageReader[] decoded = new PageReader[n];
+    for (int i = 0; i < n; i++) {
+      PageReader reader = column.page(i);
+      if (reader instanceof FullZipPageReader fz) {
+        PlainRows rows = fz.plainRows();
+        if (rows != null && rows.valueBytes() == (long) dimension * element.byteWidth()) {
+          plain[i] = rows;
+        } else {
+          decoded[i] = fz;
+        }
+      } else if (reader instanceof MiniBlockPageReader) {
+        decoded[i] = reader;
+      } else {
+        return null;
+      }
+    }
+    return new VectorPages(column, element, dimension, plain, decoded, io, windowBytes);
+  }
+
+  private static ElementType elementOf(ArrowType type) {
+    if (type instanceof ArrowType.FloatingPoint fp) {
+      return fp.getPrecision() == FloatingPointPrecision.SINGLE
+          ? ElementType.FLOAT32
+          : fp.getPrecision() == FloatingPointPrecision.HALF ? ElementType.FLOAT16 : null;
+    }
+    if (type instanceof ArrowType.Int i && i.getBitWidth() == 8 && !i.getIsSigned()) {
+      return ElementType.UINT8;
+    }
+    return null;
+  }
+
+  /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */
+  public LanceBatchReader read(
+      int[] fieldIds, long start, long end, int batchSize, BufferAllocator allocator) {
+    return read(FileProjection.ofFieldIds(schema(), fieldIds), start, end, batchSize, allocator);
+  }
+
+  /**
+   * Takes rows of the top-level fields with these ids (file schema ids); see {@link
+   * #take(FileProjection, long[], BufferAllocator)}.
+   */
+  public VectorSchemaRoot take(int[] fieldIds, long[] rows, BufferAllocator allocator) {
+    return take(FileProjection.ofFieldIds(schema(), fieldIds), rows, allocator);
+  }
+
+  /** Reads all rows of the projected fields. */
+  public LanceBatchReader read(
+      FileProjection projection, int batchSize, BufferAllocator allocator) {
+    return read(projection, 0, numRows(), batchSize, allocator);
+  }
+
+  /**
+   * Returns the rows at {@code rows} (ascending; repeats allowed) of the projected fields, in that
+   * order, as one batch owned by the caller. Only the chunks or values holding these rows are read.
+   */
+  public VectorSchemaRoot take(FileProjection projection, long[] rows, BufferAllocator allocator) {
+    for (int i = 0; i < rows.length; i++) {
+      if (rows[i] < 0 || rows[i] >= numRows()) {
+        throw new IllegalArgumentException(
+            "Cannot take row "
+                + rows[i]
+                + " of "
+                + file.location()
+                + ": the file has "
+                + numRows()
+                + " rows");
+      }
+      if (i > 0 && rows[i] < rows[i - 1]) {
+        throw new IllegalArgumentException(
+            "Rows to take must be sorted ascending; row " + rows[i] + " follows " + rows[i - 1]);
+      }
+    }
+    List<Field> fields = arrowSchema(projection).getFields();
+    List<List<ColumnReader>> cols = new ArrayList<>(fields.size());
+    List<List<PlannedPage>> plans = new ArrayList<>();
+    for (int i = 0; i < fields.size(); i++) {
+      cols.add(columnsFor(projection, i));
+      if (isNested20(projection, i)) {
+        continue;
+      }
+      for (ColumnReader column : cols.get(i)) {
+        plans.add(planTake(column, rows));
+      }
+    }
+    runRounds(plans);
+    List<FieldVector> vectors = new ArrayList<>(fields.size());
+    try {
+      int plan = 0;
+      for (int i = 0; i < fields.size(); i++) {
+        if (isNested20(projection, i)) {
+          vectors.add(
+              new Nested20Field(fields.get(i), cols.get(i), io).read(rangesOf(rows), allocator));
+          continue;
+        }
+        FieldSink sink = newSink(fields.get(i), allocator, rows.length, cols.get(i).size());
+        try {
+          for (int c = 0; c < cols.get(i).size(); c++) {
+            ColumnSink column = sink.column(c);
+            for (PlannedPage p : plans.get(plan++)) {
+              List<RowSource> sources = p.column().guard(p.pageIndex(), p.load()::sources);
+              for (RowSource s : sources) {
+                p.column().guardRun(p.pageIndex(), () -> s.emit(s.remaining(), column));
+              }
+            }
+          }
+        } catch (RuntimeException e) {
+          sink.abort();
+          throw e;
+        }
+        vectors.add(finish(sink, fields.get(i)));
+      }
+    } catch (RuntimeException e) {
+      for (FieldVector v : vectors) {
+        v.close();
+      }
+      throw e;
+    }
+    return new VectorSchemaRoot(fields, vectors, rows.length);
+  }
+
+  /** The load of one page of one column within a take. */
+  private record PlannedPage(ColumnReader column, int pageIndex, PageLoad load) {}
+
+  private List<PlannedPage> planTake(ColumnReader column, long[] rows) {
+    ColumnInfo info = column.info();
+    List<PlannedPage> out = new ArrayList<>();
+    int i = 0;
+    while (i < rows.length) {
+      int pageIndex = info.pageOf(rows[i]);
+      PageInfo page = info.pages().get(pageIndex);
+      List<RowRange> ranges = new ArrayList<>();
+      while (i < rows.length && rows[i] < page.endRow()) {
+        int start = (int) (rows[i] - page.firstRow());
+        int end = start + 1;
+        i++;
+        while (i < rows.length && rows[i] == page.firstRow() + end && rows[i] < page.endRow()) {
+          end++;
+          i++;
+        }
+        ranges.add(new RowRange(start, end));
+      }
+      PageReader reader = column.page(pageIndex);
+      out.add(
+          new PlannedPage(column, pageIndex, column.guard(pageIndex, () -> reader.plan(ranges))));
+    }
+    return out;
+  }
+
+  /**
+   * Drives all page loads in lock step: each round gathers the reads of every unfinished load (all
+   * columns, all pages) into one coalesced request, so a take costs at most three rounds of I/O
+   * (page metadata, index entries, values) however many pages it touches.
+   */
+  private void runRounds(List<List<PlannedPage>> plans) {
+    while (true) {
+      List<PlannedPage> pending = new ArrayList<>();
+      List<List<ByteRange>> reads = new ArrayList<>();
+      List<ByteRange> all = new ArrayList<>();
+      for (List<PlannedPage> column : plans) {
+        for (PlannedPage p : column) {
+          if (!p.load().done()) {
+            List<ByteRange> r = p.column().guard(p.pageIndex(), p.load()::reads);
+            pending.add(p);
+            reads.add(r);
+            all.addAll(r);
+          }
+        }
+      }
+      if (pending.isEmpty()) {
+        return;
+      }
+      List<ByteBuffer> fetched = all.isEmpty() ? List.of() : io.read(all);
+      int k = 0;
+      for (int j = 0; j < pending.size(); j++) {
+        int n = reads.get(j).size();
+        List<ByteBuffer> mine = fetched.subList(k, k + n);
+        k += n;
+        PlannedPage p = pending.get(j);
+        p.column().guardRun(p.pageIndex(), () -> p.load().supply(mine));
+      }
+    }
+  }
+
+  /**
+   * Consecutive runs of the (ascending) rows, as {@code [start, end)} ranges; repeats get their
+   * own.
+   */
+  private static List<long[]> rangesOf(long[] rows) {
+    List<long[]> out = new ArrayList<>();
+    for (long row : rows) {
+      long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && last[1] == row) {
+        last[1]++;
+      } else {
+        out.add(new long[] {row, row + 1});
+      }
+    }
+    return out;
+  }
+
+  /** Whether a projected field is a struct or list of a format 2.0 file (read top-down). */
+  private boolean isNested20(FileProjection projection, int fieldIndex) {
+    return version().equals(FileVersion.V2_0)
+        && !projection.schema().fields().get(fieldIndex).isLeaf();
+  }
+
+  /**
+   * The file columns of a top-level field of a projection: its leaves in pre-order (2.1+), or every
+   * field node in pre-order (2.0, where structs and lists have columns too; their numbers follow
+   * the file's own schema in pre-order).
+   */
+  private List<ColumnReader> columnsFor(FileProjection projection, int fieldIndex) {
+    LanceField field = projection.schema().fields().get(fieldIndex);
+    int[] cols = projection.columns(fieldIndex);
+    if (version().equals(FileVersion.V2_0)) {
+      List<LanceField> all = schema().preOrder();
+      List<LanceField> nodes = field.preOrder();
+      cols = new int[nodes.size()];
+      for (int k = 0; k < nodes.size(); k++) {
+        int id = nodes.get(k).id();
+        int col = -1;
+        for (int j = 0; j < all.size() && col < 0; j++) {
+          col = all.get(j).id() == id ? j : -1;
+        }
+        if (col < 0) {
+          throw new UnsupportedFileFeatureException(
+              "Cannot read field \""
+                  + field.name()
+                  + "\" of "
+                  + file.location()
+                  + ": field id "
+                  + id
+                  + " is not stored in this file.");
+        }
+        cols[k] = col;
+      }
+    }
+    List<ColumnReader> out = new ArrayList<>(cols.length);
+    for (int col : cols) {
+      if (col < 0 || col >= columns.length) {
+        throw new CorruptFileException(
+            "Cannot read field \""
+                + field.name()
+                + "\" of "
+                + file.location()
+                + ": column "
+                + col
+                + " does not exist (the file has "
+                + columns.length
+                + " columns).");
+      }
+      ColumnReader c = columns[col];
+      // 2.0 item columns below a list hold one row per item
+      boolean rowIndexed = out.isEmpty() || !version().equals(FileVersion.V2_0);
+      if (rowIndexed && c.info().numRows() != numRows()) {
+        throw new CorruptFileException(
+            "Cannot read field \""
+                + field.name()
+                + "\" of "
+                + file.location()
+                + ": column "
+                + col
+                + " holds "
+                + c.info().numRows()
+                + " rows but the file has "
+                + numRows()
+                + ".");
+      }
+      out.add(c);
+    }
+    return out;
+  }
+
+  /**
+   * The Arrow schema of a projection; logical types we cannot map are reported against this file.
+   */
+  private org.apache.arrow.vector.types.pojo.Schema arrowSchema(FileProjection projection) {
+    try {
+      return projection.schema().toArrow();
+    } catch (dev.lancelot.engine.schema.SchemaException e) {
+      throw new UnsupportedFileFeatureException(
+          "Cannot read " + file.location() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The sink of a top-level field, checked against the number of file columns holding it. */
+  FieldSink newSink(Field field, BufferAllocator allocator, int capacity, int numColumns) {
+    FieldSink sink;
+    try {
+      sink = Sinks.createField(field, allocator, capacity);
+    } catch (DecodeException e) {
+      throw new UnsupportedFileFeatureException(
+          "Cannot read field \""
+              + field.getName()
+              + "\" of "
+              + file.location()
+              + ": "
+              + e.getMessage()
+              + " is not supported by lancelot yet.",
+          e);
+    }
+    if (sink.numColumns() != numColumns) {
+      sink.abort();
+      throw new CorruptFileException(
+          "Cannot read field \""
+              + field.getName()
+              + "\" of "
+              + file.location()
+              + ": it has "
+              + sink.numColumns()
+              + " leaf fields but is stored in "
+              + numColumns
+              + " columns. The file is corrupt.");
+    }
+    return sink;
+  }
+
+  /** Assembles a field's vector (nested fields: offsets and validity from the leaves' levels). */
+  FieldVector finish(FieldSink sink, Field field) {
+    try {
+      return sink.finish();
+    } catch (DecodeException e) {
+      throw new CorruptFileException(
+          "Cannot read field \""
+              + field.getName()
+              + "\" of "
+              + file.location()
+              + ": "
+              + e.getMessage()
+              + ". The file is corrupt.",
+          e);
+    }
+  }
+
+  private void checkRange(long start, long end) {
+    if (start < 0 || end < start || end > numRows()) {
+      throw new IllegalArgumentException(
+          "Cannot read rows ["
+              + start
+              + ", "
+              + end
+              + ") of "
+              + file.location()
+              + ": the file has "
+              + numRows()
+              + " rows");
+    }
+  }
+}

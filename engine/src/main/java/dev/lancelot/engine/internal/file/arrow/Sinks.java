@@ -1,0 +1,96 @@
+package dev.lancelot.engine.internal.file.arrow;
+
+import dev.lancelot.engine.internal.file.codec.DecodeException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/** Creates the {@link ColumnSink} for an Arrow field. */
+public final class Sinks {
+  private Sinks() {}
+
+  /** A new vector for {@code field}, allocated from {@code allocator} for {@code capacity} rows. */
+  public static ColumnSink create(Field field, BufferAllocator allocator, int capacity) {
+    FieldVector vector = field.createVector(allocator);
+    try {
+      return wrap(vector, capacity, true);
+    } catch (RuntimeException e) {
+      vector.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The sink of a top-level field for {@code capacity} rows: one column for primitive, string and
+   * fixed-size-list fields, one per leaf for structs and lists.
+   */
+  public static FieldSink createField(Field field, BufferAllocator allocator, int capacity) {
+    if (NestedFieldSink.isNested(field.getType())) {
+      return new NestedFieldSink(field, allocator, capacity);
+    }
+    ColumnSink sink = create(field, allocator, capacity);
+    return new FieldSink() {
+      @Override
+      public int numColumns() {
+        return 1;
+      }
+
+      @Override
+      public ColumnSink column(int i) {
+        if (i != 0) {
+          throw new IndexOutOfBoundsException("column " + i + " of a one-column field");
+        }
+        return sink;
+      }
+
+      @Override
+      public FieldVector finish() {
+        return sink.finish();
+      }
+
+      @Override
+      public void abort() {
+        sink.abort();
+      }
+    };
+  }
+
+  /** A sink appending to an existing (empty) vector, allocated here for {@code capacity} rows. */
+  public static ColumnSink forVector(FieldVector vector, int capacity) {
+    return wrap(vector, capacity, true);
+  }
+
+  static ColumnSink wrap(FieldVector vector, int capacity, boolean allocate) {
+    if (vector instanceof BitVector bits) {
+      return new BoolSink(bits, capacity, allocate);
+    }
+    if (vector instanceof BaseFixedWidthVector fixed) {
+      return new FixedWidthSink(fixed, capacity, allocate);
+    }
+    if (vector instanceof FixedSizeListVector fsl) {
+      return new FslSink(fsl, capacity, allocate);
+    }
+    if (!allocate) {
+      throw DecodeException.unsupported("fixed-size lists of " + vector.getField().getType());
+    }
+    if (vector instanceof BaseVariableWidthVector
+        || vector instanceof BaseLargeVariableWidthVector) {
+      return new VarWidthSink(vector, capacity);
+    }
+    if (vector instanceof NullVector nulls) {
+      return new NullSink(nulls);
+    }
+    throw DecodeException.unsupported(
+        "reading Arrow type "
+            + vector.getField().getType()
+            + " ("
+            + vector.getClass().getSimpleName()
+            + ")");
+  }
+}

@@ -1,0 +1,168 @@
+package dev.lancelot.engine.internal.file.write;
+
+import dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressiveEncoding;
+import dev.lancelot.engine.internal.file.proto.Encodings21Protos.Variable;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Strings and binary. Mini-block chunks are {@code Variable}: offsets then bytes, offsets counted
+ * from the chunk start; full-zip values are {@code [length][bytes]}.
+ */
+final class VarItems extends ItemBuffer {
+  private static final int TARGET_CHUNK_BYTES = 4096;
+
+  private final int offsetBytes;
+  private final GrowableBytes data = new GrowableBytes(1 << 16);
+  private long[] ends = new long[1024];
+  private long maxLength;
+
+  /** {@code offsetBytes} 4 for utf8/binary, 8 for large_utf8/large_binary. */
+  VarItems(int offsetBytes) {
+    this.offsetBytes = offsetBytes;
+  }
+
+  @Override
+  void appendValues(FieldVector v, int from, int n) {
+    int base = items() - n;
+    if (ends.length < items()) {
+      ends = Arrays.copyOf(ends, Math.max(items(), 2 * ends.length));
+    }
+    ArrowBuf off = v.getOffsetBuffer();
+    boolean anyNull = false;
+    for (int i = 0; i < n && !anyNull; i++) {
+      anyNull = validity.isNull(base + i);
+    }
+    if (!anyNull) {
+      long first = offset(off, from);
+      long dataStart = data.size() - first;
+      data.put(v.getDataBuffer(), first, (int) (offset(off, from + n) - first));
+      long prev = first;
+      for (int i = 0; i < n; i++) {
+        long end = offset(off, from + i + 1);
+        maxLength = Math.max(maxLength, end - prev);
+        ends[base + i] = dataStart + end;
+        prev = end;
+      }
+    } else {
+      // Null items keep no bytes, whatever the vector stored for them.
+      for (int i = 0; i < n; i++) {
+        if (!validity.isNull(base + i)) {
+          long s = offset(off, from + i);
+          long e = offset(off, from + i + 1);
+          data.put(v.getDataBuffer(), s, (int) (e - s));
+          maxLength = Math.max(maxLength, e - s);
+        }
+        ends[base + i] = data.size();
+      }
+    }
+  }
+
+  private long offset(ArrowBuf off, int row) {
+    return offsetBytes == 4 ? Integer.toUnsignedLong(off.getInt(4L * row)) : off.getLong(8L * row);
+  }
+
+  private long start(int item) {
+    return item == 0 ? 0 : ends[item - 1];
+  }
+
+  @Override
+  long bytes() {
+    return data.size() + (long) items() * offsetBytes;
+  }
+
+  @Override
+  boolean narrow() {
+    return maxLength < NARROW_BYTES;
+  }
+
+  @Override
+  int chunkBuffers() {
+    return 1;
+  }
+
+  @Override
+  int chunkItems(int start, int remaining, int max) {
+    int limit = Math.min(MiniBlockBuilder.MAX_CHUNK_VALUES, max);
+    int count = 1;
+    while (count * 2 <= limit
+        && count * 2 <= remaining
+        && chunkBytes(start, count * 2) <= TARGET_CHUNK_BYTES) {
+      count *= 2;
+    }
+    // The final chunk may hold any number of values: take the rest if it fits.
+    if (count < remaining
+        && remaining <= limit
+        && chunkBytes(start, remaining) <= TARGET_CHUNK_BYTES) {
+      count = remaining;
+    }
+    return count;
+  }
+
+  private long chunkBytes(int start, int count) {
+    return (long) (count + 1) * offsetBytes + (ends[start + count - 1] - start(start));
+  }
+
+  /**
+   * {@code [offsets x (count + 1), relative to the chunk start][value bytes][padding]}; Lance views
+   * the chunk as an array of offsets, so its size must be a multiple of the offset width.
+   */
+  @Override
+  List<ByteSlice> chunk(int start, int count) {
+    long dataBytes = ends[start + count - 1] - start(start);
+    int header = (count + 1) * offsetBytes;
+    GrowableBytes out = new GrowableBytes((int) (header + dataBytes));
+    long base = start(start);
+    for (int i = 0; i <= count; i++) {
+      long pos = header + ((i == 0 ? base : ends[start + i - 1]) - base);
+      if (offsetBytes == 4) {
+        out.putInt((int) pos);
+      } else {
+        out.putLong(pos);
+      }
+    }
+    out.put(data.array(), (int) base, (int) dataBytes);
+    out.align(offsetBytes);
+    return List.of(out.slice());
+  }
+
+  @Override
+  CompressiveEncoding encoding() {
+    return CompressiveEncoding.newBuilder()
+        .setVariable(Variable.newBuilder().setOffsets(MiniBlockBuilder.flat(offsetBytes * 8)))
+        .build();
+  }
+
+  @Override
+  int zippedBits() {
+    return 0;
+  }
+
+  @Override
+  int lengthBytes() {
+    return offsetBytes;
+  }
+
+  @Override
+  void zip(int i, GrowableBytes out) {
+    if (validity.isNull(i)) {
+      return;
+    }
+    long len = ends[i] - start(i);
+    if (offsetBytes == 4) {
+      out.putInt((int) len);
+    } else {
+      out.putLong(len);
+    }
+    out.put(data.array(), (int) start(i), (int) len);
+  }
+
+  @Override
+  void clear() {
+    super.clear();
+    data.clear();
+    maxLength = 0;
+  }
+}

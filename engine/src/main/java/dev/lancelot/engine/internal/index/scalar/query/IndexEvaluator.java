@@ -1,0 +1,90 @@
+package dev.lancelot.engine.internal.index.scalar.query;
+
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.btree.Condition;
+import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
+import dev.lancelot.engine.internal.table.DatasetPaths;
+import dev.lancelot.engine.io.FileIO;
+import dev.lancelot.engine.schema.LanceField;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Evaluates an {@link IndexExpr} with BTree segments: every segment of an index is searched once
+ * for all the conditions on its column, then the leaf answers are intersected and united as the
+ * expression says.
+ */
+public final class IndexEvaluator {
+  private IndexEvaluator() {}
+
+  /** The index answering the conditions on one column: its segments (deltas) and the column. */
+  public record Binding(String indexName, List<IndexSegment> segments, LanceField column) {
+    public Binding {
+      segments = List.copyOf(segments);
+    }
+  }
+
+  /** The rows selected and what reading them cost. */
+  public record Outcome(FragmentRows rows, int pagesRead, int pagesTotal, int segmentsRead) {}
+
+  public static Outcome evaluate(
+      IndexExpr expr, Map<Integer, Binding> bySlot, FileIO io, DatasetPaths paths) {
+    if (expr instanceof IndexExpr.None) {
+      return new Outcome(new FragmentRows(), 0, 0, 0);
+    }
+    if (expr instanceof IndexExpr.All) {
+      expr = new IndexExpr.Leaf(bySlot.keySet().iterator().next(), new Condition.AllRows());
+    }
+    Map<Integer, List<Condition>> conditions = new LinkedHashMap<>();
+    for (IndexExpr.Leaf leaf : expr.leaves()) {
+      List<Condition> list = conditions.computeIfAbsent(leaf.slot(), s -> new ArrayList<>());
+      if (!list.contains(leaf.condition())) {
+        list.add(leaf.condition());
+      }
+    }
+    Map<Integer, List<FragmentRows>> answers = new LinkedHashMap<>();
+    int pagesRead = 0;
+    int pagesTotal = 0;
+    int segmentsRead = 0;
+    for (Map.Entry<Integer, List<Condition>> e : conditions.entrySet()) {
+      Binding binding = bySlot.get(e.getKey());
+      List<FragmentRows> rows = new ArrayList<>();
+      e.getValue().forEach(c -> rows.add(new FragmentRows()));
+      for (IndexSegment segment : binding.segments()) {
+        BTreeSegmentReader reader =
+            BTreeSegmentReader.cached(
+                io, paths.indexDir(segment.uuid().toString()), segment, binding.column());
+        BTreeSegmentReader.Answer answer = reader.search(e.getValue());
+        for (int i = 0; i < rows.size(); i++) {
+          rows.set(i, FragmentRows.or(rows.get(i), answer.rows().get(i)));
+        }
+        pagesRead += answer.pagesRead();
+        pagesTotal += reader.lookup().pages().size();
+        segmentsRead++;
+      }
+      answers.put(e.getKey(), rows);
+    }
+    FragmentRows rows = combine(expr, conditions, answers);
+    return new Outcome(rows, pagesRead, pagesTotal, segmentsRead);
+  }
+
+  private static FragmentRows combine(
+      IndexExpr e,
+      Map<Integer, List<Condition>> conditions,
+      Map<Integer, List<FragmentRows>> answers) {
+    if (e instanceof IndexExpr.Leaf leaf) {
+      int at = conditions.get(leaf.slot()).indexOf(leaf.condition());
+      return answers.get(leaf.slot()).get(at);
+    }
+    List<IndexExpr> terms = e instanceof IndexExpr.And a ? a.terms() : ((IndexExpr.Or) e).terms();
+    FragmentRows acc = combine(terms.get(0), conditions, answers);
+    for (int i = 1; i < terms.size(); i++) {
+      FragmentRows next = combine(terms.get(i), conditions, answers);
+      acc = e instanceof IndexExpr.And ? FragmentRows.and(acc, next) : FragmentRows.or(acc, next);
+    }
+    return acc;
+  }
+}

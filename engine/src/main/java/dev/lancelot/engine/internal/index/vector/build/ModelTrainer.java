@@ -1,0 +1,183 @@
+package dev.lancelot.engine.internal.index.vector.build;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.vector.ivf.IvfBuildParams;
+import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
+import dev.lancelot.engine.internal.index.vector.ivf.IvfTrainer;
+import dev.lancelot.engine.internal.index.vector.kmeans.Sampling;
+import dev.lancelot.engine.internal.index.vector.pq.PqBuildParams;
+import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
+import dev.lancelot.engine.internal.index.vector.pq.PqTrainer;
+import dev.lancelot.engine.internal.index.vector.sq.ScalarQuantizer;
+import dev.lancelot.engine.internal.index.vector.sq.SqBuildParams;
+import dev.lancelot.engine.vector.DistanceMetric;
+import dev.lancelot.engine.vector.VectorException;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Trains an index model as Lance's builder does: one seeded uniform sample of the live rows (large
+ * enough for IVF's {@code numPartitions × sampleRate} rows and PQ's/SQ's {@code 256 × sampleRate}),
+ * IVF k-means on it (normalized for cosine), then the PQ codebook on the sample's residuals against
+ * their centroids (l2, cosine) or on the vectors themselves (dot), or the SQ bounds. The scan that
+ * gathers the sample also checks every vector.
+ */
+final class ModelTrainer {
+  private static final Logger LOG = LoggerFactory.getLogger(ModelTrainer.class);
+
+  private ModelTrainer() {}
+
+  static TrainedModel train(
+      Dataset dataset,
+      VectorColumn column,
+      VectorIndexSpec spec,
+      List<DataFragment> fragments,
+      String action) {
+    long live = VectorScan.liveRows(fragments);
+    int dim = column.dimension();
+    int partitions = spec.partitionsFor(live);
+    if (spec.usesPq()) {
+      new PqBuildParams(
+              spec.numSubVectors(), spec.numBits(), spec.maxIters(), spec.sampleRate(), spec.seed())
+          .checkDimension(dim);
+    }
+    if (live < partitions) {
+      throw new VectorException(
+          "Cannot "
+              + action
+              + ": there are "
+              + live
+              + " rows to train on, fewer than the "
+              + partitions
+              + " IVF partitions. Use at most "
+              + Math.max(1, live)
+              + " partitions, or add rows first.");
+    }
+    if (spec.usesPq() && live < PqCodebook.NUM_CENTROIDS) {
+      throw new VectorException(
+          "Cannot "
+              + action
+              + ": there are "
+              + live
+              + " rows, and 8-bit PQ needs at least 256"
+              + " to train its codebook. Add rows, or use IVF_FLAT or IVF_SQ for small data.");
+    }
+    long wanted = (long) partitions * spec.sampleRate();
+    if (spec.usesPq() || spec.usesSq()) {
+      wanted = Math.max(wanted, (long) PqCodebook.NUM_CENTROIDS * spec.sampleRate());
+    }
+    int sampleSize = (int) Math.min(live, Math.min(wanted, Integer.MAX_VALUE / Math.max(1, dim)));
+    SplittableRandom random = new SplittableRandom(spec.seed());
+    int[] chosen = Sampling.distinct(Math.toIntExact(live), sampleSize, random);
+    float[] sample = new float[sampleSize * dim];
+    long start = System.nanoTime();
+    int[] cursor = {0};
+    long[] seen = {0};
+    VectorScan.scan(
+        dataset,
+        column,
+        fragments,
+        action,
+        (addresses, vectors, count) -> {
+          for (int i = 0; i < count; i++, seen[0]++) {
+            if (cursor[0] < chosen.length && chosen[cursor[0]] == seen[0]) {
+              System.arraycopy(vectors, i * dim, sample, cursor[0] * dim, dim);
+              cursor[0]++;
+            }
+          }
+        });
+    if (cursor[0] != sampleSize) {
+      throw new IllegalStateException(
+          "scanned " + seen[0] + " rows, expected " + live + " from the manifest");
+    }
+    LOG.info(
+        "Index training sample: {} of {} rows ({}-dimensional), {} ms",
+        sampleSize,
+        live,
+        dim,
+        (System.nanoTime() - start) / 1_000_000);
+
+    start = System.nanoTime();
+    DistanceMetric metric = spec.metric();
+    IvfModel ivf =
+        IvfTrainer.train(
+            sample,
+            sampleSize,
+            dim,
+            metric,
+            new IvfBuildParams(partitions, spec.maxIters(), spec.sampleRate(), random.nextLong()));
+    LOG.info(
+        "Trained IVF: {} partitions, metric {}, loss {}, {} ms",
+        partitions,
+        metric.lanceName(),
+        ivf.loss(),
+        (System.nanoTime() - start) / 1_000_000);
+
+    PqCodebook codebook = null;
+    ScalarQuantizer quantizer = null;
+    start = System.nanoTime();
+    if (spec.usesPq()) {
+      float[] space = codeSpace(ivf, sample, sampleSize);
+      codebook =
+          PqTrainer.train(
+              space,
+              sampleSize,
+              dim,
+              metric,
+              new PqBuildParams(
+                  spec.numSubVectors(),
+                  spec.numBits(),
+                  spec.maxIters(),
+                  spec.sampleRate(),
+                  random.nextLong()));
+      LOG.info(
+          "Trained PQ codebook: {} sub-vectors × 256 centroids, {} ms",
+          spec.numSubVectors(),
+          (System.nanoTime() - start) / 1_000_000);
+    } else if (spec.usesSq()) {
+      quantizer =
+          ScalarQuantizer.train(
+              sample,
+              sampleSize,
+              dim,
+              metric,
+              new SqBuildParams(spec.numBits(), spec.sampleRate(), random.nextLong()));
+      LOG.info(
+          "Trained SQ bounds [{}, {}], {} ms",
+          quantizer.start(),
+          quantizer.end(),
+          (System.nanoTime() - start) / 1_000_000);
+    }
+    return new TrainedModel(spec.type(), metric, ivf, codebook, quantizer);
+  }
+
+  /**
+   * The vectors PQ trains on: normalized for cosine, then minus their centroid for l2 and cosine
+   * (Lance's residuals), unchanged for dot. Zero vectors of a cosine index (never indexed) become
+   * zero rows.
+   */
+  private static float[] codeSpace(IvfModel ivf, float[] sample, int n) {
+    int dim = ivf.dimension();
+    int[] parts = new int[n];
+    ivf.assign(sample, 0, n, parts, null);
+    float[] out = new float[n * dim];
+    boolean residual = PqCodebook.usesResidual(ivf.metric());
+    for (int i = 0; i < n; i++) {
+      if (parts[i] < 0) {
+        continue;
+      }
+      float[] prepared =
+          ivf.prepareQuery(java.util.Arrays.copyOfRange(sample, i * dim, (i + 1) * dim));
+      if (residual) {
+        ivf.residual(prepared, 0, parts[i], out, i * dim);
+      } else {
+        System.arraycopy(prepared, 0, out, i * dim, dim);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,303 @@
+package dev.lancelot.engine.internal.maintenance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancelot.engine.CleanupOptions;
+import dev.lancelot.engine.CleanupResult;
+import dev.lancelot.engine.InvalidInputException;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.internal.format.DeletionFiles;
+import dev.lancelot.engine.internal.format.ManifestFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.table.DatasetPaths;
+import dev.lancelot.engine.internal.table.Snapshot;
+import dev.lancelot.engine.internal.table.VersionLog;
+import dev.lancelot.engine.io.FileEntry;
+import dev.lancelot.engine.io.FileIO;
+import dev.lancelot.engine.io.InputFile;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes old versions and the files only they referenced, with Lance 7's rules ({@code
+ * rust/lance/src/dataset/cleanup.rs}):
+ *
+ * <ul>
+ *   <li>A version is removed when {@link CleanupOptions} selects it, unless it is the latest or
+ *       tagged. Its manifest is deleted first, so that a cleanup interrupted half-way never leaves
+ *       a version whose files are gone.
+ *   <li>A data file, deletion file, transaction file or index directory referenced by a kept
+ *       version stays. One referenced only by removed versions ("verified" unreferenced) is
+ *       deleted.
+ *   <li>One that no manifest references at all may belong to a write in progress, whose manifest is
+ *       not published yet; it is deleted only when older than {@link
+ *       CleanupOptions#UNVERIFIED_WINDOW} (or when {@code deleteUnverified}). This is how leftovers
+ *       of failed writes go: data files of a task that never committed, transaction files and index
+ *       directories of a lost commit, hidden temporary manifest files under {@code _versions/}.
+ *   <li>With {@code olderThan}, files modified at or after that instant are never deleted (Lance
+ *       lists only files modified before it).
+ * </ul>
+ */
+public final class Cleaner {
+  private static final Logger LOG = LoggerFactory.getLogger(Cleaner.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final FileIO io;
+  private final DatasetPaths paths;
+  private final CleanupOptions options;
+  private final Instant now;
+
+  private final Set<String> referenced = new HashSet<>();
+  private final Set<String> verified = new HashSet<>();
+  private long data;
+  private long deletions;
+  private long transactions;
+  private long indexDirs;
+  private long unreferenced;
+  private long bytes;
+
+  private Cleaner(FileIO io, DatasetPaths paths, CleanupOptions options, Instant now) {
+    this.io = io;
+    this.paths = paths;
+    this.options = options;
+    this.now = now;
+  }
+
+  public static CleanupResult cleanup(FileIO io, DatasetPaths paths, CleanupOptions options) {
+    return new Cleaner(io, paths, options, Instant.now()).run();
+  }
+
+  private CleanupResult run() {
+    List<VersionLog.Entry> versions = VersionLog.list(io, paths);
+    if (versions.isEmpty()) {
+      throw new InvalidInputException(
+          "Cannot clean up "
+              + paths.root()
+              + ": no Lance dataset there (no manifest in "
+              + paths.versionsDir()
+              + ").");
+    }
+    long latest = versions.get(versions.size() - 1).version();
+    refuseBranches();
+    Set<Long> tagged = taggedVersions();
+    List<VersionLog.Entry> removed = new ArrayList<>();
+    for (VersionLog.Entry e : versions) {
+      Snapshot s = read(e);
+      boolean remove =
+          e.version() != latest && !tagged.contains(e.version()) && selected(s, latest);
+      collect(s, remove ? verified : referenced);
+      if (remove) {
+        removed.add(e);
+      }
+    }
+    List<Long> removedVersions = new ArrayList<>();
+    for (VersionLog.Entry e : removed) {
+      long size = e.size() >= 0 ? e.size() : 0;
+      if (io.delete(e.location())) {
+        bytes += size;
+        removedVersions.add(e.version());
+      }
+    }
+    sweepFiles(DatasetPaths.DATA, "data");
+    sweepFiles(DeletionFiles.DIR, "deletion");
+    sweepFiles(DatasetPaths.TRANSACTIONS, "transaction");
+    sweepIndexes();
+    sweepTemporaryManifests();
+    LOG.info(
+        "Cleanup of {}: removed versions {}, {} data files, {} deletion files, {} transaction files, {} index "
+            + "segments ({} files no manifest referenced), {} bytes",
+        paths.root(),
+        removedVersions,
+        data,
+        deletions,
+        transactions,
+        indexDirs,
+        unreferenced,
+        bytes);
+    return new CleanupResult(
+        removedVersions, data, deletions, transactions, indexDirs, unreferenced, bytes);
+  }
+
+  private boolean selected(Snapshot s, long latest) {
+    boolean old = options.olderThan().map(t -> s.timestamp().isBefore(t)).orElse(true);
+    boolean beyond =
+        !options.retainVersions().isPresent()
+            || s.version() <= latest - options.retainVersions().getAsInt();
+    return old && beyond;
+  }
+
+  /** Records every file a version references, as paths relative to the dataset root. */
+  private void collect(Snapshot s, Set<String> into) {
+    for (DataFragment f : s.fragments()) {
+      for (DataFile d : f.getFilesList()) {
+        if (!d.hasBaseId()) {
+          into.add(DatasetPaths.DATA + "/" + d.getPath());
+        }
+      }
+      if (f.hasDeletionFile() && !f.getDeletionFile().hasBaseId()) {
+        into.add(DeletionFiles.relativePath(f.getId(), f.getDeletionFile()));
+      }
+    }
+    if (!s.manifest().getTransactionFile().isEmpty()) {
+      into.add(DatasetPaths.TRANSACTIONS + "/" + s.manifest().getTransactionFile());
+    }
+    for (IndexMetadata i : s.indices()) {
+      into.add(DatasetPaths.INDICES + "/" + IndexSegment.uuidOf(i.getUuid().getUuid()));
+    }
+  }
+
+  private void sweepFiles(String dir, String kind) {
+    for (FileEntry f : io.list(paths.root() + "/" + dir)) {
+      if (f.isDirectory()) {
+        continue;
+      }
+      String relative = dir + "/" + f.name();
+      if (referenced.contains(relative)) {
+        continue;
+      }
+      boolean isVerified = verified.contains(relative);
+      if (!deletable(isVerified, f.modificationTime())) {
+        continue;
+      }
+      if (io.delete(f.location())) {
+        bytes += f.length();
+        unreferenced += isVerified ? 0 : 1;
+        switch (kind) {
+          case "data" -> data++;
+          case "deletion" -> deletions++;
+          default -> transactions++;
+        }
+      }
+    }
+  }
+
+  private void sweepIndexes() {
+    for (FileEntry d : io.list(paths.root() + "/" + DatasetPaths.INDICES)) {
+      if (!d.isDirectory()) {
+        continue;
+      }
+      String relative = DatasetPaths.INDICES + "/" + d.name();
+      if (referenced.contains(relative)) {
+        continue;
+      }
+      boolean isVerified = verified.contains(relative);
+      long newest = d.modificationTime();
+      long size = 0;
+      for (FileEntry f : io.list(d.location())) {
+        newest = Math.max(newest, f.modificationTime());
+        size += f.length();
+      }
+      if (!deletable(isVerified, newest)) {
+        continue;
+      }
+      if (io.deleteRecursively(d.location())) {
+        bytes += size;
+        indexDirs++;
+        unreferenced += isVerified ? 0 : 1;
+      }
+    }
+  }
+
+  /**
+   * Hidden temporary files a commit left in {@code _versions/} when it failed between writing and
+   * publishing.
+   */
+  private void sweepTemporaryManifests() {
+    for (FileEntry f : io.list(paths.versionsDir())) {
+      if (!f.isDirectory()
+          && f.name().startsWith(".")
+          && f.name().endsWith(".tmp")
+          && deletable(false, f.modificationTime())
+          && io.delete(f.location())) {
+        bytes += f.length();
+        unreferenced++;
+      }
+    }
+  }
+
+  private boolean deletable(boolean isVerified, long modifiedMillis) {
+    Instant modified = Instant.ofEpochMilli(modifiedMillis);
+    if (options.olderThan().isPresent() && !modified.isBefore(options.olderThan().get())) {
+      return false;
+    }
+    if (isVerified || options.deleteUnverified()) {
+      return true;
+    }
+    return modified.isBefore(now.minus(CleanupOptions.UNVERIFIED_WINDOW));
+  }
+
+  /**
+   * Branches ({@code _refs/branches/}) have versions of their own under {@code tree/<branch>/} that
+   * may reference this dataset's files; a cleanup that does not read them could delete files they
+   * need, so it is refused.
+   */
+  private void refuseBranches() {
+    List<String> branches = new ArrayList<>();
+    for (FileEntry f : io.list(paths.root() + "/_refs/branches")) {
+      branches.add(f.name());
+    }
+    if (!branches.isEmpty()) {
+      throw new LancelotException(
+          "Cannot clean up "
+              + paths.root()
+              + ": it has branches "
+              + branches
+              + " (under "
+              + "_refs/branches/), whose versions may reference its files, and lancelot does not read branches. Clean "
+              + "it up with Lance, which follows branch references.");
+    }
+  }
+
+  /** Versions named by {@code _refs/tags/<tag>.json} ({"version": n, ...}). */
+  private Set<Long> taggedVersions() {
+    Set<Long> out = new TreeSet<>();
+    for (FileEntry f : io.list(paths.root() + "/_refs/tags")) {
+      if (f.isDirectory() || !f.name().endsWith(".json")) {
+        continue;
+      }
+      try (InputFile in = io.newInputFile(f.location())) {
+        ByteBuffer buf = in.read(0, Math.toIntExact(in.length()));
+        byte[] b = new byte[buf.remaining()];
+        buf.get(b);
+        JsonNode n = JSON.readTree(b);
+        if (n == null || !n.path("version").canConvertToLong()) {
+          throw new LancelotException(
+              "Cannot clean up "
+                  + paths.root()
+                  + ": tag file "
+                  + f.location()
+                  + " has no numeric \"version\"; refusing to guess which version it protects.");
+        }
+        out.add(n.path("version").asLong());
+      } catch (java.io.IOException e) {
+        throw new LancelotException(
+            "Cannot clean up "
+                + paths.root()
+                + ": tag file "
+                + f.location()
+                + " is not JSON ("
+                + e.getMessage()
+                + "); refusing to guess which version it protects.",
+            e);
+      }
+    }
+    return out;
+  }
+
+  private Snapshot read(VersionLog.Entry e) {
+    try (InputFile in =
+        e.size() >= 0 ? io.newInputFile(e.location(), e.size()) : io.newInputFile(e.location())) {
+      return new Snapshot(paths, e, ManifestFile.read(in));
+    }
+  }
+}

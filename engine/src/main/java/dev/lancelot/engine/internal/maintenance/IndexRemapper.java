@@ -1,0 +1,237 @@
+package dev.lancelot.engine.internal.maintenance;
+
+import com.google.protobuf.Any;
+import dev.lancelot.engine.CloseableIterator;
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.internal.expr.eval.ColumnKind;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.UUID;
+import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeFiles;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeWriter;
+import dev.lancelot.engine.internal.index.scalar.btree.IndexColumnData;
+import dev.lancelot.engine.internal.index.vector.build.IndexDetails;
+import dev.lancelot.engine.internal.index.vector.build.TrainedModel;
+import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
+import dev.lancelot.engine.internal.index.vector.store.IndexSegmentReader;
+import dev.lancelot.engine.internal.index.vector.store.IndexSegmentWriter;
+import dev.lancelot.engine.internal.scan.FragmentScan;
+import dev.lancelot.engine.io.FileIO;
+import dev.lancelot.engine.schema.LanceField;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Rewrites an index segment for the row addresses a compaction gave its rows, as Lance 7 does when
+ * {@code defer_index_remap} is off: a new segment (new uuid, same name, model and parameters) with
+ * every row address mapped through the {@link RowAddressMap} and the rows deleted before the
+ * compaction left out. The old segment's files stay until cleanup.
+ *
+ * <ul>
+ *   <li>Vector segments keep their IVF centroids, PQ codebook or SQ bounds and each row's stored
+ *       code or vector in its partition; only row addresses change. HNSW graphs are rebuilt over
+ *       the remaining nodes of each partition with the index's parameters, as Lance's HNSW remap
+ *       rebuilds them.
+ *   <li>BTree segments are written again from the column's values over the fragments the segment
+ *       covered, with mapped addresses; a BTree holds values and addresses only, so this is the
+ *       same content Lance's remap produces, minus rows deleted since the build.
+ * </ul>
+ */
+final class IndexRemapper {
+  private IndexRemapper() {}
+
+  static boolean canRemap(IndexType type) {
+    return type != IndexType.OTHER;
+  }
+
+  /**
+   * Writes the remapped copy of {@code segment} and returns the rewrite record of the transaction.
+   */
+  static RewrittenIndex remap(Dataset dataset, IndexSegment segment, RowAddressMap map) {
+    java.util.UUID uuid = java.util.UUID.randomUUID();
+    FileIO io = dataset.context().io();
+    String dir = dataset.context().paths().indexDir(uuid.toString());
+    List<IndexFile> files;
+    try {
+      files =
+          segment.type() == IndexType.BTREE
+              ? remapBTree(dataset, segment, map, dir)
+              : remapVector(dataset, segment, map, dir);
+    } catch (RuntimeException e) {
+      io.deleteRecursively(dir);
+      throw e;
+    }
+    RewrittenIndex.Builder b =
+        RewrittenIndex.newBuilder()
+            .setOldId(segment.proto().getUuid())
+            .setNewId(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(uuid)))
+            .setNewIndexVersion(segment.proto().getIndexVersion())
+            .addAllNewIndexFiles(files);
+    Any details = segment.proto().getIndexDetails();
+    if (!details.getTypeUrl().isEmpty()) {
+      b.setNewIndexDetails(details);
+    }
+    return b.build();
+  }
+
+  private static List<IndexFile> remapVector(
+      Dataset dataset, IndexSegment segment, RowAddressMap map, String dir) {
+    FileIO io = dataset.context().io();
+    IndexSegmentReader reader =
+        IndexSegmentReader.open(io, dataset.context().paths().indexDir(segment.uuid().toString()));
+    TrainedModel model = TrainedModel.of(reader);
+    VectorIndexSpec spec = IndexDetails.specOf(segment);
+    int dim = reader.dimension();
+    List<IndexSegmentWriter.Partition> partitions = new ArrayList<>();
+    for (int p = 0; p < reader.numPartitions(); p++) {
+      IndexSegmentWriter.Partition stored =
+          reader.readStoredPartition(p, dataset.context().allocator());
+      IndexSegmentWriter.Partition mapped = remapPartition(stored, map, model, dim);
+      if (segment.type().isHnsw()) {
+        mapped = VectorIndexBuilder.withGraph(model, mapped, spec.hnswParams(), p);
+      }
+      partitions.add(mapped);
+    }
+    List<IndexSegmentWriter.WrittenFile> written =
+        IndexSegmentWriter.write(
+            io,
+            dir,
+            new IndexSegmentWriter.Content(
+                reader.type(),
+                reader.metric(),
+                reader.ivf(),
+                reader.codebook(),
+                reader.scalarQuantizer(),
+                partitions,
+                reader.ivf().loss()),
+            dataset.context().allocator());
+    List<IndexFile> files = new ArrayList<>();
+    for (IndexSegmentWriter.WrittenFile f : written) {
+      files.add(IndexFile.newBuilder().setPath(f.name()).setSizeBytes(f.sizeBytes()).build());
+    }
+    return files;
+  }
+
+  /**
+   * One partition with mapped addresses, deleted rows dropped, codes and vectors kept in row order.
+   */
+  static IndexSegmentWriter.Partition remapPartition(
+      IndexSegmentWriter.Partition stored, RowAddressMap map, TrainedModel model, int dim) {
+    int rows = stored.size();
+    int[] kept = new int[rows];
+    long[] ids = new long[rows];
+    int n = 0;
+    for (int i = 0; i < rows; i++) {
+      long mapped = map.map(stored.rowIds()[i]);
+      if (mapped != RowAddressMap.DELETED) {
+        kept[n] = i;
+        ids[n++] = mapped;
+      }
+    }
+    long[] rowIds = java.util.Arrays.copyOf(ids, n);
+    if (model.codebook() != null) {
+      int m = model.codebook().numSubVectors();
+      byte[] codes = new byte[m * n];
+      for (int s = 0; s < m; s++) {
+        for (int j = 0; j < n; j++) {
+          codes[s * n + j] = stored.codes()[s * rows + kept[j]];
+        }
+      }
+      return new IndexSegmentWriter.Partition(rowIds, null, codes, null);
+    }
+    if (model.quantizer() != null) {
+      byte[] codes = new byte[dim * n];
+      for (int j = 0; j < n; j++) {
+        System.arraycopy(stored.codes(), kept[j] * dim, codes, j * dim, dim);
+      }
+      return new IndexSegmentWriter.Partition(rowIds, null, codes, null);
+    }
+    float[] vectors = new float[dim * n];
+    for (int j = 0; j < n; j++) {
+      System.arraycopy(stored.vectors(), kept[j] * dim, vectors, j * dim, dim);
+    }
+    return new IndexSegmentWriter.Partition(rowIds, vectors, null, null);
+  }
+
+  private static List<IndexFile> remapBTree(
+      Dataset dataset, IndexSegment segment, RowAddressMap map, String dir) {
+    if (segment.fieldIds().size() != 1) {
+      throw new LancelotException(
+          "Cannot compact "
+              + dataset.location()
+              + ": BTree index \""
+              + segment.name()
+              + "\" is on "
+              + segment.fieldIds().size()
+              + " columns; only single-column BTrees can be rewritten.");
+    }
+    LanceField field =
+        dataset
+            .lanceSchema()
+            .fieldById(segment.fieldIds().get(0))
+            .orElseThrow(
+                () ->
+                    new LancelotException(
+                        "Cannot compact "
+                            + dataset.location()
+                            + ": BTree index \""
+                            + segment.name()
+                            + "\" is on field id "
+                            + segment.fieldIds().get(0)
+                            + ", which the schema does not have."));
+    List<Long> covered = new ArrayList<>();
+    for (DataFragment f : dataset.snapshot().fragments()) {
+      if (segment.fragments().contains((int) f.getId())) {
+        covered.add(f.getId());
+      }
+    }
+    IndexColumnData data = new IndexColumnData(ColumnKind.of(field.arrowType()), 1024);
+    try (CloseableIterator<VectorSchemaRoot> batches =
+            dataset
+                .newScan()
+                .columns(field.name())
+                .withRowAddress(true)
+                .fragments(covered)
+                .batches();
+        UInt8Vector mapped = new UInt8Vector("_rowaddr", dataset.context().allocator())) {
+      while (batches.hasNext()) {
+        VectorSchemaRoot batch = batches.next();
+        int rows = batch.getRowCount();
+        FieldVector addresses = batch.getVector(FragmentScan.ROW_ADDRESS_FIELD.getName());
+        mapped.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+          long old = addresses.getDataBuffer().getLong((long) i << 3);
+          long to = map.map(old);
+          if (to == RowAddressMap.DELETED) {
+            throw new IllegalStateException("live row " + old + " has no new address");
+          }
+          mapped.set(i, to);
+        }
+        mapped.setValueCount(rows);
+        data.append(batch.getVector(field.name()), mapped, rows);
+      }
+    }
+    BTreeWriter.Written w =
+        BTreeWriter.write(
+            dataset.context().io(),
+            dir,
+            field.arrowType(),
+            data,
+            BTreeFiles.DEFAULT_BATCH_SIZE,
+            dataset.context().allocator());
+    return List.of(
+        IndexFile.newBuilder()
+            .setPath(BTreeFiles.LOOKUP_FILE)
+            .setSizeBytes(w.lookupBytes())
+            .build(),
+        IndexFile.newBuilder().setPath(BTreeFiles.PAGES_FILE).setSizeBytes(w.pagesBytes()).build());
+  }
+}

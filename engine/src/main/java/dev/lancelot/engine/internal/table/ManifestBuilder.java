@@ -1,0 +1,285 @@
+package dev.lancelot.engine.internal.table;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
+import dev.lancelot.engine.internal.format.FeatureFlags;
+import dev.lancelot.engine.internal.format.FragmentBitmaps;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
+import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Computes the manifest of version {@code base + 1} from the base version and an operation, as
+ * Lance does: new fragments get ids above the high-water mark ({@code max_fragment_id}), an
+ * overwrite restarts ids at 0 and drops every index, everything else the base carries (index
+ * section, config, schema metadata, unknown fields) is carried forward untouched.
+ */
+final class ManifestBuilder {
+  static final String WRITER_LIBRARY = "lancelot";
+  static final String WRITER_VERSION = "0.1.0";
+  static final String DEFAULT_FILE_VERSION = "2.1";
+
+  /** The manifest and index section of a version about to be committed. */
+  record Built(Manifest manifest, List<IndexMetadata> indices) {}
+
+  private ManifestBuilder() {}
+
+  static Built build(Snapshot base, Operation op, String transactionFile, Instant now) {
+    if (base == null && !(op instanceof Operation.Overwrite)) {
+      throw new IllegalStateException("Only an overwrite can create a dataset, got " + op.kind());
+    }
+    Manifest.Builder m = base == null ? Manifest.newBuilder() : base.manifest().toBuilder();
+    long version = base == null ? 1 : base.version() + 1;
+    List<DataFragment> fragments;
+    List<IndexMetadata> indices = base == null ? List.of() : base.indices();
+
+    if (op instanceof Operation.Append a) {
+      fragments = new ArrayList<>(base.fragments());
+      long next = base.nextFragmentId();
+      for (DataFragment f : a.fragments()) {
+        fragments.add(f.toBuilder().setId(next++).build());
+      }
+    } else if (op instanceof Operation.Delete d) {
+      Map<Long, DataFragment> byId = new LinkedHashMap<>();
+      for (DataFragment f : base.fragments()) {
+        byId.put(f.getId(), f);
+      }
+      for (DataFragment f : d.updatedFragments()) {
+        if (!byId.containsKey(f.getId())) {
+          throw new IllegalStateException(
+              "Delete updates fragment " + f.getId() + " absent from version " + base.version());
+        }
+        byId.put(f.getId(), f);
+      }
+      d.deletedFragmentIds().forEach(byId::remove);
+      fragments = new ArrayList<>(byId.values());
+    } else if (op instanceof Operation.Update u) {
+      Map<Long, DataFragment> byId = new LinkedHashMap<>();
+      for (DataFragment f : base.fragments()) {
+        byId.put(f.getId(), f);
+      }
+      for (DataFragment f : u.updatedFragments()) {
+        if (!byId.containsKey(f.getId())) {
+          throw new IllegalStateException(
+              "Update changes fragment " + f.getId() + " absent from version " + base.version());
+        }
+        byId.put(f.getId(), f);
+      }
+      u.removedFragmentIds().forEach(byId::remove);
+      fragments = new ArrayList<>(byId.values());
+      long next = base.nextFragmentId();
+      for (DataFragment f : u.newFragments()) {
+        fragments.add(f.toBuilder().setId(next++).build());
+      }
+    } else if (op instanceof Operation.Overwrite o) {
+      fragments = new ArrayList<>();
+      long next = 0;
+      for (DataFragment f : o.fragments()) {
+        fragments.add(f.toBuilder().setId(next++).build());
+      }
+      m.clearFields().addAllFields(o.schema());
+      m.clearSchemaMetadata().putAllSchemaMetadata(o.schemaMetadata());
+      if (base == null || o.dataFormatVersion() != null) {
+        String fileVersion =
+            o.dataFormatVersion() == null ? DEFAULT_FILE_VERSION : o.dataFormatVersion();
+        m.setDataFormat(
+            Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(fileVersion));
+      }
+      indices = List.of();
+    } else if (op instanceof Operation.Rewrite r) {
+      fragments = rewriteFragments(base, r);
+      indices = rewriteIndices(base, r);
+    } else if (op instanceof Operation.Merge mg) {
+      fragments = new ArrayList<>(mg.fragments());
+      m.clearFields().addAllFields(mg.schema());
+      m.clearSchemaMetadata().putAllSchemaMetadata(mg.schemaMetadata());
+    } else if (op instanceof Operation.UpdateConfig uc) {
+      fragments = new ArrayList<>(base.fragments());
+      uc.entries()
+          .forEach(
+              (key, value) -> {
+                if (value.isPresent()) {
+                  m.putConfig(key, value.get());
+                } else {
+                  m.removeConfig(key);
+                }
+              });
+    } else if (op instanceof Operation.Project p) {
+      fragments = new ArrayList<>(base.fragments());
+      m.clearFields().addAllFields(p.schema());
+      indices = onExistingFields(indices, p.schema());
+    } else {
+      Operation.CreateIndex c = (Operation.CreateIndex) op;
+      fragments = new ArrayList<>(base.fragments());
+      Set<ByteString> removed = new HashSet<>();
+      c.removedIndices().forEach(i -> removed.add(i.getUuid().getUuid()));
+      List<IndexMetadata> kept = new ArrayList<>();
+      for (IndexMetadata i : base.indices()) {
+        if (!removed.contains(i.getUuid().getUuid())) {
+          kept.add(i);
+        }
+      }
+      kept.addAll(c.newIndices());
+      // An index built on a column that a concurrent projection dropped has nothing to index.
+      indices = onExistingFields(kept, base.manifest().getFieldsList());
+    }
+
+    if (!(op instanceof Operation.Rewrite)) {
+      // A rewrite keeps the rows where they were: its new fragments take the old ones' place.
+      fragments.sort((x, y) -> Long.compare(x.getId(), y.getId()));
+    }
+    m.setVersion(version);
+    m.clearFragments().addAllFragments(fragments);
+    long maxId = m.hasMaxFragmentId() ? Integer.toUnsignedLong(m.getMaxFragmentId()) : -1;
+    for (DataFragment f : fragments) {
+      maxId = Math.max(maxId, f.getId());
+    }
+    if (maxId >= 0) {
+      m.setMaxFragmentId((int) maxId);
+    }
+    boolean deletions = fragments.stream().anyMatch(DataFragment::hasDeletionFile);
+    long keepReader = m.getReaderFeatureFlags() & ~FeatureFlags.DELETION_FILES;
+    long keepWriter =
+        m.getWriterFeatureFlags() & ~(FeatureFlags.DELETION_FILES | FeatureFlags.TABLE_CONFIG);
+    long flag = deletions ? FeatureFlags.DELETION_FILES : 0;
+    long config = m.getConfigCount() > 0 ? FeatureFlags.TABLE_CONFIG : 0;
+    m.setReaderFeatureFlags(keepReader | flag);
+    m.setWriterFeatureFlags(keepWriter | flag | config);
+    m.setWriterVersion(
+        Manifest.WriterVersion.newBuilder().setLibrary(WRITER_LIBRARY).setVersion(WRITER_VERSION));
+    m.setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
+    m.setTransactionFile(transactionFile);
+    m.clearTag();
+    m.clearIndexSection();
+    m.clearTransactionSection();
+    return new Built(m.build(), indices);
+  }
+
+  /**
+   * The index segments whose fields all exist in {@code schema}: as Lance, dropping a column drops
+   * the indexes on it.
+   */
+  private static List<IndexMetadata> onExistingFields(
+      List<IndexMetadata> indices,
+      List<dev.lancelot.engine.internal.format.proto.FileProtos.Field> schema) {
+    Set<Integer> ids = new HashSet<>();
+    schema.forEach(f -> ids.add(f.getId()));
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata i : indices) {
+      if (ids.containsAll(i.getFieldsList())) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The base's fragments with each group's old fragments replaced by its new ones, in the old
+   * fragments' place when they were contiguous (as Lance splices them), else at the end.
+   */
+  private static List<DataFragment> rewriteFragments(Snapshot base, Operation.Rewrite r) {
+    List<DataFragment> fragments = new ArrayList<>(base.fragments());
+    long next = base.nextFragmentId();
+    for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
+      for (DataFragment f : g.getNewFragmentsList()) {
+        if (f.getId() < next) {
+          throw new IllegalStateException(
+              "Rewrite assigns fragment id "
+                  + f.getId()
+                  + ", already used by version "
+                  + base.version()
+                  + " (next free id "
+                  + next
+                  + ")");
+        }
+      }
+      int start = -1;
+      for (int i = 0; i < fragments.size(); i++) {
+        if (fragments.get(i).getId() == g.getOldFragments(0).getId()) {
+          start = i;
+          break;
+        }
+      }
+      if (start < 0) {
+        throw new IllegalStateException(
+            "Rewrite replaces fragment "
+                + g.getOldFragments(0).getId()
+                + ", absent from version "
+                + base.version());
+      }
+      boolean contiguous = start + g.getOldFragmentsCount() <= fragments.size();
+      for (int i = 0; contiguous && i < g.getOldFragmentsCount(); i++) {
+        contiguous = fragments.get(start + i).getId() == g.getOldFragments(i).getId();
+      }
+      if (contiguous) {
+        fragments.subList(start, start + g.getOldFragmentsCount()).clear();
+        fragments.addAll(start, g.getNewFragmentsList());
+      } else {
+        Set<Long> old = new HashSet<>();
+        g.getOldFragmentsList().forEach(f -> old.add(f.getId()));
+        int before = fragments.size();
+        fragments.removeIf(f -> old.contains(f.getId()));
+        if (before - fragments.size() != old.size()) {
+          throw new IllegalStateException(
+              "Rewrite replaces fragments "
+                  + old
+                  + ", not all present in version "
+                  + base.version());
+        }
+        fragments.addAll(g.getNewFragmentsList());
+      }
+    }
+    return fragments;
+  }
+
+  /**
+   * The base's index segments with each rewritten segment under its new uuid and files, covering
+   * the new fragments in place of the old ones of every group it covered.
+   */
+  private static List<IndexMetadata> rewriteIndices(Snapshot base, Operation.Rewrite r) {
+    Map<ByteString, Transaction.Rewrite.RewrittenIndex> byOld = new LinkedHashMap<>();
+    r.rewrittenIndices().forEach(ri -> byOld.put(ri.getOldId().getUuid(), ri));
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata index : base.indices()) {
+      Transaction.Rewrite.RewrittenIndex ri = byOld.remove(index.getUuid().getUuid());
+      if (ri == null) {
+        out.add(index);
+        continue;
+      }
+      RoaringBitmap covered = FragmentBitmaps.of(index);
+      for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
+        if (covered.contains((int) g.getOldFragments(0).getId())) {
+          g.getOldFragmentsList().forEach(f -> covered.remove((int) f.getId()));
+          g.getNewFragmentsList().forEach(f -> covered.add((int) f.getId()));
+        }
+      }
+      IndexMetadata.Builder b =
+          index.toBuilder()
+              .setUuid(ri.getNewId())
+              .setFragmentBitmap(FragmentBitmaps.bytes(covered))
+              .clearFiles()
+              .addAllFiles(ri.getNewIndexFilesList());
+      if (ri.hasNewIndexDetails()) {
+        b.setIndexDetails(ri.getNewIndexDetails());
+      }
+      out.add(b.build());
+    }
+    if (!byOld.isEmpty()) {
+      throw new IllegalStateException(
+          "Rewrite remaps "
+              + byOld.size()
+              + " index segment(s) absent from version "
+              + base.version());
+    }
+    return out;
+  }
+}

@@ -1,9 +1,0 @@
-package dev.lancelot.engine.scan;
-
-import java.util.Iterator;
-
-/** An iterator over resources; closing it releases whatever it still holds. */
-public interface CloseableIterator<T> extends Iterator<T>, AutoCloseable {
-  @Override
-  void close();
-}

@@ -1,0 +1,287 @@
+package dev.lancelot.engine.internal.maintenance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancelot.engine.CleanupOptions;
+import dev.lancelot.engine.CleanupResult;
+import dev.lancelot.engine.CloseableIterator;
+import dev.lancelot.engine.CompactionOptions;
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.DatasetNotFoundException;
+import dev.lancelot.engine.FragmentMetadata;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.WriteMode;
+import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.testing.ArrowStreams;
+import dev.lancelot.engine.testing.ClusteredData;
+import dev.lancelot.engine.testing.Rows;
+import dev.lancelot.engine.vector.DistanceMetric;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.ReadOptions;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * Cleanup: old versions and the files only they referenced go, leftovers of failed writes go once
+ * older than the 7-day window, and lance-core 7.0.0 reads every kept version identically.
+ */
+@Tag("oracle")
+class CleanupOracleTest {
+  static final int DIM = 8;
+  static final List<String> COLUMNS = List.of("id", "tenant_id", "name", "vector");
+  static BufferAllocator allocator;
+
+  @BeforeAll
+  static void setUp() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    allocator.close();
+  }
+
+  static Dataset write(Path dir, long firstId, int rows, WriteMode mode) {
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, firstId, rows, DIM, 4, 9);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      return Dataset.write(dir.toString(), reader, WriteOptions.of(mode));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  static List<List<Object>> ours(Path dir, long version) {
+    List<List<Object>> out = new ArrayList<>();
+    try (Dataset ds = Dataset.open(dir.toString(), OpenOptions.defaults().withVersion(version));
+        CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns(COLUMNS).batches()) {
+      while (it.hasNext()) {
+        out.addAll(Rows.of(it.next()));
+      }
+    }
+    return out;
+  }
+
+  static List<List<Object>> lance(Path dir, long version) {
+    List<List<Object>> out = new ArrayList<>();
+    try (org.lance.Dataset ds =
+            org.lance.Dataset.open(
+                allocator, dir.toString(), new ReadOptions.Builder().setVersion(version).build());
+        LanceScanner scanner = ds.newScan(new ScanOptions.Builder().columns(COLUMNS).build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        out.addAll(Rows.of(reader.getVectorSchemaRoot()));
+      }
+    } catch (Exception e) {
+      throw new RuntimeException(e);
+    }
+    return out;
+  }
+
+  static List<String> files(Path dir, String sub) throws IOException {
+    Path d = dir.resolve(sub);
+    if (!Files.exists(d)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.list(d)) {
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> !n.startsWith("."))
+          .sorted()
+          .toList();
+    }
+  }
+
+  static void age(Path file, Duration by) throws IOException {
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(by)));
+  }
+
+  /** Five versions: create, append, delete, index, compact. */
+  static Map<Long, List<List<Object>>> history(Path dir) {
+    write(dir, 0, 300, WriteMode.CREATE).close();
+    write(dir, 300, 300, WriteMode.APPEND).close();
+    try (Dataset ds = Dataset.open(dir.toString());
+        Dataset deleted = ds.delete("name IS NULL");
+        Dataset indexed =
+            VectorIndexes.create(
+                deleted,
+                "vector",
+                VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2))) {
+      assertThat(indexed.compact(CompactionOptions.defaults()).committed()).isTrue();
+    }
+    Map<Long, List<List<Object>>> rows = new LinkedHashMap<>();
+    for (long v = 1; v <= 5; v++) {
+      rows.put(v, ours(dir, v));
+    }
+    return rows;
+  }
+
+  @Test
+  void retainVersionsRemovesOldVersionsAndTheFilesOnlyTheyReferenced(@TempDir Path dir)
+      throws IOException {
+    Map<Long, List<List<Object>>> rows = history(dir);
+    List<String> dataBefore = files(dir, "data");
+    List<String> indexesBefore = files(dir, "_indices");
+    assertThat(dataBefore).hasSize(3); // two written, one compacted
+    assertThat(indexesBefore).hasSize(2); // built, remapped
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      CleanupResult r = ds.cleanup(CleanupOptions.retainVersions(2));
+      // Version 4 (kept) still references the first data files, the deletion file and the index.
+      assertThat(r.versionsRemoved()).containsExactly(1L, 2L, 3L);
+      assertThat(r.dataFilesRemoved()).isZero();
+      assertThat(r.deletionFilesRemoved()).isZero();
+      assertThat(r.indexSegmentsRemoved()).isZero();
+      assertThat(r.transactionFilesRemoved()).isEqualTo(3);
+      assertThat(r.unreferencedFilesRemoved()).isZero();
+      assertThat(r.bytesRemoved()).isPositive();
+      assertThat(files(dir, "data")).isEqualTo(dataBefore);
+
+      CleanupResult r2 = ds.cleanup(CleanupOptions.retainVersions(1));
+      assertThat(r2.versionsRemoved()).containsExactly(4L);
+      assertThat(r2.dataFilesRemoved()).isEqualTo(2);
+      assertThat(r2.deletionFilesRemoved()).isEqualTo(2);
+      assertThat(r2.indexSegmentsRemoved()).isEqualTo(1);
+      assertThat(files(dir, "data")).hasSize(1);
+      assertThat(files(dir, "_deletions")).isEmpty(); // the compacted fragment has none
+      assertThat(files(dir, "_indices")).hasSize(1);
+      assertThat(files(dir, "_transactions")).hasSize(1);
+    }
+    assertThat(ours(dir, 5)).isEqualTo(rows.get(5L));
+    assertThat(lance(dir, 5)).isEqualTo(rows.get(5L));
+    assertThatThrownBy(() -> Dataset.open(dir.toString(), OpenOptions.defaults().withVersion(3)))
+        .isInstanceOf(DatasetNotFoundException.class)
+        .hasMessageContaining("Cannot open version 3 of dataset")
+        .hasMessageContaining("removed by cleanup")
+        .hasMessageContaining("Available versions: 5 to 5");
+  }
+
+  @Test
+  void olderThanKeepsVersionsCommittedSinceAndTaggedVersions(@TempDir Path dir) throws Exception {
+    Map<Long, List<List<Object>>> rows = history(dir);
+    try (org.lance.Dataset lance =
+        org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build())) {
+      lance.tags().create("first", 1);
+    }
+    Instant afterV3;
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      afterV3 = ds.versions().get(3).timestamp(); // version 4's commit time
+      CleanupResult r = ds.cleanup(CleanupOptions.olderThan(afterV3));
+      assertThat(r.versionsRemoved()).containsExactly(2L, 3L);
+    }
+    for (long v : new long[] {1, 4, 5}) {
+      assertThat(ours(dir, v)).isEqualTo(rows.get(v));
+      assertThat(lance(dir, v)).as("Lance reads version %d", v).isEqualTo(rows.get(v));
+    }
+    assertThatThrownBy(() -> Dataset.open(dir.toString(), OpenOptions.defaults().withVersion(2)))
+        .hasMessageContaining("Cannot open version 2 of dataset")
+        .hasMessageContaining("Available versions: 1, 4, 5");
+  }
+
+  @Test
+  void leftoversOfFailedWritesGoOnlyOnceOlderThanTheWindow(@TempDir Path dir) throws IOException {
+    history(dir);
+    // A write whose task wrote data files but never committed, twice: one long ago, one just now.
+    List<FragmentMetadata> old;
+    List<FragmentMetadata> recent;
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 1000, 50, DIM, 4, 9);
+        Dataset ds = Dataset.open(dir.toString())) {
+      old =
+          Dataset.writeFragments(
+              dir.toString(),
+              null,
+              ds.lanceSchema(),
+              List.of(batch).iterator(),
+              WriteOptions.of(WriteMode.APPEND));
+      recent =
+          Dataset.writeFragments(
+              dir.toString(),
+              null,
+              ds.lanceSchema(),
+              List.of(batch).iterator(),
+              WriteOptions.of(WriteMode.APPEND));
+    }
+    Path oldFile = dir.resolve("data").resolve(old.get(0).dataFiles().get(0));
+    Path recentFile = dir.resolve("data").resolve(recent.get(0).dataFiles().get(0));
+    age(oldFile, Duration.ofDays(8));
+    Path oldTxn =
+        dir.resolve("_transactions").resolve("4-00000000-0000-0000-0000-000000000000.txn");
+    Files.write(oldTxn, new byte[] {1, 2, 3});
+    age(oldTxn, Duration.ofDays(8));
+    Path oldIndexDir =
+        Files.createDirectories(
+            dir.resolve("_indices").resolve(java.util.UUID.randomUUID().toString()));
+    age(Files.write(oldIndexDir.resolve("index.idx"), new byte[] {1}), Duration.ofDays(9));
+    age(oldIndexDir, Duration.ofDays(9));
+    Path tmpManifest = dir.resolve("_versions").resolve(".6.manifest.1234.tmp");
+    Files.write(tmpManifest, new byte[] {1});
+    age(tmpManifest, Duration.ofDays(8));
+
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      CleanupResult r = ds.cleanup(CleanupOptions.retainVersions(5));
+      assertThat(r.versionsRemoved()).isEmpty();
+      assertThat(r.dataFilesRemoved()).isEqualTo(1);
+      assertThat(r.transactionFilesRemoved()).isEqualTo(1);
+      assertThat(r.indexSegmentsRemoved()).isEqualTo(1);
+      assertThat(r.unreferencedFilesRemoved()).isEqualTo(4);
+      assertThat(oldFile).doesNotExist();
+      assertThat(oldTxn).doesNotExist();
+      assertThat(oldIndexDir).doesNotExist();
+      assertThat(tmpManifest).doesNotExist();
+      assertThat(recentFile).exists(); // may belong to a write in progress
+
+      CleanupResult forced =
+          ds.cleanup(CleanupOptions.retainVersions(5).withDeleteUnverified(true));
+      assertThat(forced.dataFilesRemoved()).isEqualTo(1);
+      assertThat(recentFile).doesNotExist();
+    }
+    for (long v = 1; v <= 5; v++) {
+      assertThat(lance(dir, v)).isEqualTo(ours(dir, v));
+    }
+  }
+
+  @Test
+  void aDatasetWithBranchesIsRefused(@TempDir Path dir) throws IOException {
+    write(dir, 0, 10, WriteMode.CREATE).close();
+    write(dir, 10, 10, WriteMode.APPEND).close();
+    Files.createDirectories(dir.resolve("_refs/branches"));
+    Files.writeString(dir.resolve("_refs/branches/dev.json"), "{\"parent_version\": 1}");
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThatThrownBy(() -> ds.cleanup(CleanupOptions.retainVersions(1)))
+          .hasMessageContaining("Cannot clean up")
+          .hasMessageContaining("it has branches [dev.json]");
+      assertThat(ds.versions()).hasSize(2);
+    }
+  }
+
+  @Test
+  void optionsAreChecked() {
+    assertThatThrownBy(
+            () ->
+                new CleanupOptions(
+                    java.util.Optional.empty(), java.util.OptionalInt.empty(), false))
+        .hasMessageContaining("give older_than (a timestamp) and/or retain_versions");
+    assertThatThrownBy(() -> CleanupOptions.retainVersions(0))
+        .hasMessageContaining("retain_versions must be at least 1");
+  }
+}
