@@ -82,7 +82,7 @@ public final class AnnExecutor {
             q,
             Arrays.copyOfRange(ranking.partitions(), 0, min),
             unit.ef(),
-            mask::accepts,
+            mask,
             collector,
             stats,
             pre != null);
@@ -93,7 +93,7 @@ public final class AnnExecutor {
               q,
               new int[] {ranking.partitions()[probed]},
               unit.ef(),
-              mask::accepts,
+              mask,
               collector,
               stats,
               pre != null);

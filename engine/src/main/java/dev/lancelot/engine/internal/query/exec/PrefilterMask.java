@@ -5,6 +5,7 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.index.vector.SortedRowFilter;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.scan.RowAddress;
 import dev.lancelot.engine.internal.scan.ScanSpec;
@@ -20,7 +21,7 @@ import org.roaringbitmap.RoaringBitmap;
  * that pass the prefilter, if any (SPEC Q7, Q9). Built by a scan reading only the filter's columns,
  * or from a scalar index answer. Immutable once built; {@link #accepts(long)} is thread-safe.
  */
-public final class PrefilterMask {
+public final class PrefilterMask implements SortedRowFilter {
   private final Map<Long, RoaringBitmap> allowed;
 
   /**
@@ -31,6 +32,9 @@ public final class PrefilterMask {
   private static final long DENSE_LIMIT = 1 << 20;
   private final long cardinality;
   private final String source;
+
+  /** {@link #rowAddresses()}, computed on first use (racy but idempotent: the same array). */
+  private volatile long[] ascending;
 
   private PrefilterMask(Map<Long, RoaringBitmap> allowed, String source) {
     this.allowed = allowed;
@@ -138,6 +142,21 @@ public final class PrefilterMask {
     return new PrefilterMask(out, "scalar index " + indexName);
   }
 
+  @Override
+  public boolean test(long rowAddress) {
+    return accepts(rowAddress);
+  }
+
+  @Override
+  public long[] rowsAscending() {
+    long[] rows = ascending;
+    if (rows == null) {
+      rows = rowAddresses();
+      ascending = rows;
+    }
+    return rows;
+  }
+
   public boolean accepts(long rowAddress) {
     long fragment = RowAddress.fragment(rowAddress);
     if (dense != null) {
@@ -149,6 +168,7 @@ public final class PrefilterMask {
   }
 
   /** Number of rows the mask admits. */
+  @Override
   public long cardinality() {
     return cardinality;
   }
