@@ -18,7 +18,11 @@ import dev.lancelot.engine.internal.index.vector.sq.SqStorage;
 import dev.lancelot.engine.internal.index.vector.store.IndexFileLayout;
 import dev.lancelot.engine.internal.index.vector.store.IndexSegmentWriter;
 import dev.lancelot.engine.io.FileIO;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.Logger;
@@ -241,9 +245,52 @@ public final class VectorIndexBuilder {
   static List<IndexSegmentWriter.Partition> withGraphs(
       TrainedModel model, List<IndexSegmentWriter.Partition> partitions, HnswBuildParams params) {
     IndexSegmentWriter.Partition[] out = new IndexSegmentWriter.Partition[partitions.size()];
-    IntStream.range(0, out.length)
-        .parallel()
-        .forEach(p -> out[p] = withGraph(model, partitions.get(p), params, p));
+    // Largest partitions first, each thread taking the next one when it is free: a graph costs
+    // about n log n, so a large partition started last would leave the other threads idle.
+    int[] order =
+        IntStream.range(0, out.length)
+            .boxed()
+            .sorted((a, b) -> Integer.compare(partitions.get(b).size(), partitions.get(a).size()))
+            .mapToInt(Integer::intValue)
+            .toArray();
+    AtomicInteger next = new AtomicInteger();
+    Runnable worker =
+        () -> {
+          try {
+            for (int i = next.getAndIncrement(); i < order.length; i = next.getAndIncrement()) {
+              int p = order[i];
+              out[p] = withGraph(model, partitions.get(p), params, p);
+            }
+          } catch (RuntimeException | Error e) {
+            next.set(order.length); // the other threads stop after their current partition
+            throw e;
+          }
+        };
+    int helpers = Math.min(ForkJoinPool.getCommonPoolParallelism(), order.length - 1);
+    List<ForkJoinTask<?>> tasks = new ArrayList<>();
+    for (int h = 0; h < helpers; h++) {
+      tasks.add(ForkJoinPool.commonPool().submit(worker));
+    }
+    RuntimeException failure = null;
+    try {
+      worker.run();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    for (ForkJoinTask<?> task : tasks) {
+      try {
+        task.join();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
     return List.of(out);
   }
 
