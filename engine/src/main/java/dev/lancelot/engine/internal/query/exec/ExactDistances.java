@@ -6,7 +6,6 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.internal.scan.RowAddress;
 import dev.lancelot.engine.vector.DistanceMetric;
-import dev.lancelot.engine.vector.ElementType;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -95,26 +94,19 @@ final class ExactDistances {
       if (pages == null) {
         return false;
       }
-      int dim = pages.dimension();
-      ElementType element = pages.element();
-      short[] halfQuery = element == ElementType.FLOAT16 ? VectorBlocks.halves(q) : null;
-      byte[] byteQuery = element == ElementType.UINT8 ? VectorBlocks.bytes(q) : null;
+      ChunkQuery query = new ChunkQuery(metric, pages.element(), q);
       long[] offsets = new long[to - from];
       for (int i = 0; i < offsets.length; i++) {
         offsets[i] = RowAddress.offset(sorted[from + i]);
       }
-      int chunkRows = FlatKnnExecutor.chunkRows(dim, element);
+      int chunkRows = FlatKnnExecutor.chunkRows(pages.dimension(), pages.element());
       float[] dist = new float[chunkRows];
       pages.scanRows(
           offsets,
           offsets.length,
           chunkRows,
           (first, n, chunk) -> {
-            switch (element) {
-              case FLOAT32 -> metric.distances(q, 0, chunk.floats(), 0, n, dim, dist, 0);
-              case FLOAT16 -> metric.distances(halfQuery, 0, chunk.halves(), 0, n, dim, dist, 0);
-              case UINT8 -> metric.distances(byteQuery, 0, chunk.bytes(), 0, n, dim, dist, 0);
-            }
+            query.distances(chunk, n, dist);
             System.arraycopy(dist, 0, out, from + first, n);
           });
       return true;

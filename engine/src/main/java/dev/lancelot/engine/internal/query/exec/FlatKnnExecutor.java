@@ -277,10 +277,7 @@ public final class FlatKnnExecutor {
 
   /** Scores chunks of vectors into a part's collectors, with the element type's kernel. */
   private static final class Scoring {
-    private final DistanceMetric metric;
-    private final float[][] queries;
-    private final short[][] halfQueries;
-    private final byte[][] byteQueries;
+    private final ChunkQuery[] queries;
     private final Float lower;
     private final Float upper;
     private final Part part;
@@ -296,16 +293,9 @@ public final class FlatKnnExecutor {
         Part part,
         int dim,
         ElementType element) {
-      this.metric = metric;
-      this.queries = queries;
-      this.halfQueries = new short[queries.length][];
-      this.byteQueries = new byte[queries.length][];
+      this.queries = new ChunkQuery[queries.length];
       for (int i = 0; i < queries.length; i++) {
-        if (element == ElementType.FLOAT16) {
-          halfQueries[i] = VectorBlocks.halves(queries[i]);
-        } else if (element == ElementType.UINT8) {
-          byteQueries[i] = VectorBlocks.bytes(queries[i]);
-        }
+        this.queries[i] = new ChunkQuery(metric, element, queries[i]);
       }
       this.lower = lower;
       this.upper = upper;
@@ -331,11 +321,7 @@ public final class FlatKnnExecutor {
         long live) {
       boolean[] nulls = chunk.nulls();
       for (int qi = 0; qi < queries.length; qi++) {
-        switch (element) {
-          case FLOAT32 -> metric.distances(queries[qi], 0, chunk.floats(), 0, n, dim, dist, 0);
-          case FLOAT16 -> metric.distances(halfQueries[qi], 0, chunk.halves(), 0, n, dim, dist, 0);
-          case UINT8 -> metric.distances(byteQueries[qi], 0, chunk.bytes(), 0, n, dim, dist, 0);
-        }
+        queries[qi].distances(chunk, n, dist);
         part.distances += live;
         TopKCollector c = part.top[qi];
         float worst = c.worstDistance();
