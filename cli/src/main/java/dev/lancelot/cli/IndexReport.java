@@ -1,13 +1,13 @@
 package dev.lancelot.cli;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
 import dev.lancelot.engine.index.vector.VectorIndexDescription;
 import dev.lancelot.engine.index.vector.VectorIndexes;
-import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,7 +63,7 @@ final class IndexReport {
         m.put("page_size", st.pageSize());
       } else {
         m.put("segments", plainSegments(segments));
-        m.put("details_type", first.proto().getIndexDetails().getTypeUrl());
+        m.put("details_type", first.detailsType());
       }
     } catch (RuntimeException e) {
       m.put("segments", plainSegments(segments));
@@ -94,15 +94,13 @@ final class IndexReport {
     List<Long> unindexedIds = new ArrayList<>();
     long indexedRows = 0;
     long unindexedRows = 0;
-    for (DataFragment f : ds.snapshot().fragments()) {
-      long live =
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
-      if (indexed.contains(Math.toIntExact(f.getId()))) {
-        indexedIds.add(f.getId());
-        indexedRows += live;
+    for (FragmentInfo f : ds.fragments()) {
+      if (indexed.contains(Math.toIntExact(f.id()))) {
+        indexedIds.add(f.id());
+        indexedRows += f.rows();
       } else {
-        unindexedIds.add(f.getId());
-        unindexedRows += live;
+        unindexedIds.add(f.id());
+        unindexedRows += f.rows();
       }
     }
     m.put("indexed_fragments", indexedIds);

@@ -1,13 +1,13 @@
 package dev.lancelot.cli;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
 import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
 import dev.lancelot.engine.index.vector.VectorIndexes;
-import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,7 +81,7 @@ final class OptimizeIndicesCommand {
     List<IndexSegment> before = ds.indexes().segments(name);
     IndexType type = before.get(0).type();
     List<Long> unindexed =
-        ds.indexes().unindexedFragments(name).stream().map(DataFragment::getId).toList();
+        ds.indexes().unindexedFragments(name).stream().map(FragmentInfo::id).toList();
     long unindexedRows = liveRows(ds.indexes().unindexedFragments(name));
     r.put("name", name);
     r.put("type", type.toString());
@@ -118,18 +118,13 @@ final class OptimizeIndicesCommand {
     r.put("rows_newly_covered", changed ? unindexedRows : 0L);
     r.put(
         "unindexed_fragments",
-        next.indexes().unindexedFragments(name).stream().map(DataFragment::getId).toList());
+        next.indexes().unindexedFragments(name).stream().map(FragmentInfo::id).toList());
     r.put("version", next.version());
     return next;
   }
 
-  private static long liveRows(List<DataFragment> fragments) {
-    long n = 0;
-    for (DataFragment f : fragments) {
-      n +=
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
-    }
-    return n;
+  private static long liveRows(List<FragmentInfo> fragments) {
+    return fragments.stream().mapToLong(FragmentInfo::rows).sum();
   }
 
   @SuppressWarnings("unchecked")

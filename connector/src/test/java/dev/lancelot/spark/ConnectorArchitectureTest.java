@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
 class ConnectorArchitectureTest {
   /** The engine's internal packages the connector may use (docs/architecture.md §3). */
   static final String[] ALLOWED_INTERNALS = {
+    "dev.lancelot.engine.internal",
+    "dev.lancelot.engine.internal.format",
+    "dev.lancelot.engine.internal.query",
     "dev.lancelot.engine.internal.query.plan..",
     "dev.lancelot.engine.internal.query.exec..",
     "dev.lancelot.engine.internal.scan..",

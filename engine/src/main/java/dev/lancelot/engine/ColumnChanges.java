@@ -1,5 +1,6 @@
 package dev.lancelot.engine;
 
+import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.scan.FragmentReader;
@@ -210,7 +211,8 @@ final class ColumnChanges {
     List<LanceField> all = new ArrayList<>(d.lanceSchema().fields());
     all.addAll(added.fields());
     LanceSchema widened = LanceSchema.of(all, d.lanceSchema().metadata());
-    return new Operation.Merge(fragments, widened.toProtos(), widened.metadataProto());
+    return new Operation.Merge(
+        fragments, SchemaProtos.toProtos(widened), SchemaProtos.metadataProto(widened));
   }
 
   static Operation.Project drop(Dataset d, List<String> names) {
@@ -241,7 +243,8 @@ final class ColumnChanges {
       throw new LancelotException(
           action + ": a dataset keeps at least one column. Drop the dataset instead.");
     }
-    return new Operation.Project(LanceSchema.of(kept, d.lanceSchema().metadata()).toProtos());
+    return new Operation.Project(
+        SchemaProtos.toProtos(LanceSchema.of(kept, d.lanceSchema().metadata())));
   }
 
   static Operation.Project rename(Dataset d, String from, String to) {
@@ -276,6 +279,7 @@ final class ColumnChanges {
                   f.unenforcedPrimaryKey())
               : f);
     }
-    return new Operation.Project(LanceSchema.of(fields, d.lanceSchema().metadata()).toProtos());
+    return new Operation.Project(
+        SchemaProtos.toProtos(LanceSchema.of(fields, d.lanceSchema().metadata())));
   }
 }

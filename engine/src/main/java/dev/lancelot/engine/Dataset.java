@@ -2,12 +2,15 @@ package dev.lancelot.engine;
 
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.index.IndexCatalog;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.DeletionFiles;
 import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.ManifestFile;
 import dev.lancelot.engine.internal.format.ManifestNaming;
+import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.internal.scan.FragmentScan;
 import dev.lancelot.engine.internal.scan.ScanSpec;
@@ -63,6 +66,47 @@ public final class Dataset implements AutoCloseable {
   /** The index catalog of this version, built on first use (immutable, like the snapshot). */
   private volatile IndexCatalog indexes;
 
+  static {
+    DatasetInternals.register(
+        new DatasetInternals.Access() {
+          @Override
+          public Snapshot snapshot(Dataset dataset) {
+            return dataset.snapshot;
+          }
+
+          @Override
+          public DatasetContext context(Dataset dataset) {
+            return dataset.ctx;
+          }
+
+          @Override
+          public Dataset commit(Dataset dataset, Operation operation) {
+            return dataset.commitOperation(operation);
+          }
+
+          @Override
+          public RoaringBitmap deletedRows(Dataset dataset, DataFragment fragment) {
+            return dataset.deletedRows(fragment);
+          }
+
+          @Override
+          public FragmentWriter newFragmentWriter(
+              String location, Configuration conf, LanceSchema schema, WriteOptions options) {
+            return Dataset.newFragmentWriter(location, conf, schema, options);
+          }
+
+          @Override
+          public FragmentMetadata fragmentMetadata(DataFragment fragment) {
+            return new FragmentMetadata(fragment);
+          }
+
+          @Override
+          public DataFragment fragment(FragmentMetadata metadata) {
+            return metadata.toProto();
+          }
+        });
+  }
+
   private Dataset(DatasetContext ctx, Snapshot snapshot, boolean ownsAllocator) {
     this.ctx = ctx;
     this.snapshot = snapshot;
@@ -70,7 +114,7 @@ public final class Dataset implements AutoCloseable {
     FeatureFlags.checkReadable(ctx.paths().root(), snapshot.manifest().getReaderFeatureFlags());
     try {
       this.schema =
-          LanceSchema.fromProtos(
+          SchemaProtos.fromProtos(
               snapshot.manifest().getFieldsList(), snapshot.manifest().getSchemaMetadataMap());
       this.schema.toArrow(); // every logical type is readable
     } catch (SchemaException e) {
@@ -226,12 +270,8 @@ public final class Dataset implements AutoCloseable {
     }
   }
 
-  /**
-   * Opens a streaming writer of data files for one task of a distributed write: batches go in,
-   * uncommitted fragments come out of {@link FragmentWriter#finish()}. The writer owns its memory;
-   * close it (after finish or abort).
-   */
-  public static FragmentWriter newFragmentWriter(
+  /** See {@link DatasetInternals#newFragmentWriter}. */
+  static FragmentWriter newFragmentWriter(
       String location, Configuration conf, LanceSchema schema, WriteOptions options) {
     ContextAndOwnership c = context(location, conf, null);
     return FragmentWriter.open(c.ctx, schema, options, () -> c.ctx.allocator().close());
@@ -577,7 +617,7 @@ public final class Dataset implements AutoCloseable {
    * new version. Concurrent appends and deletes are compatible; a concurrent commit of an index
    * with the same name is a conflict.
    */
-  public Dataset commitIndexes(List<IndexMetadata> added, List<IndexMetadata> removed) {
+  Dataset commitIndexes(List<IndexMetadata> added, List<IndexMetadata> removed) {
     Snapshot s = committer().commit(snapshot, new Operation.CreateIndex(added, removed));
     return new Dataset(ctx, s, false);
   }
@@ -607,8 +647,8 @@ public final class Dataset implements AutoCloseable {
     return r;
   }
 
-  /** Commits an operation planned against this version. For engine code; not a stable API. */
-  public Dataset commitOperation(Operation op) {
+  /** Commits an operation planned against this version. */
+  Dataset commitOperation(Operation op) {
     return new Dataset(ctx, committer().commit(snapshot, op), false);
   }
 
@@ -616,7 +656,7 @@ public final class Dataset implements AutoCloseable {
   public IndexCatalog indexes() {
     IndexCatalog c = indexes;
     if (c == null) {
-      c = IndexCatalog.of(snapshot);
+      c = IndexInternals.catalog(snapshot);
       indexes = c;
     }
     return c;
@@ -669,16 +709,7 @@ public final class Dataset implements AutoCloseable {
   }
 
   public List<FragmentInfo> fragments() {
-    List<FragmentInfo> out = new ArrayList<>();
-    for (DataFragment f : snapshot.fragments()) {
-      out.add(
-          new FragmentInfo(
-              f.getId(),
-              f.getPhysicalRows(),
-              f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0,
-              f.getFilesList().stream().map(d -> d.getPath()).toList()));
-    }
-    return out;
+    return snapshot.fragments().stream().map(Snapshot::info).toList();
   }
 
   /** Every committed version, oldest first. */
@@ -707,12 +738,12 @@ public final class Dataset implements AutoCloseable {
 
   // ---------------------------------------------------------------- engine internals
 
-  /** The version's manifest view. For engine code; not a stable API. */
-  public Snapshot snapshot() {
+  /** The version's manifest view. */
+  Snapshot snapshot() {
     return snapshot;
   }
 
-  public DatasetContext context() {
+  DatasetContext context() {
     return ctx;
   }
 
@@ -739,8 +770,32 @@ public final class Dataset implements AutoCloseable {
     return BoundPredicate.bind(sql, schema.toArrow());
   }
 
+  /**
+   * Offsets of the deleted rows of fragment {@code fragmentId} of this version (empty when none are
+   * deleted).
+   *
+   * @throws InvalidInputException if this version has no such fragment
+   */
+  public RoaringBitmap deletedRows(long fragmentId) {
+    DataFragment fragment =
+        snapshot
+            .fragment(fragmentId)
+            .orElseThrow(
+                () ->
+                    new InvalidInputException(
+                        "Cannot read deleted rows of fragment "
+                            + fragmentId
+                            + " of "
+                            + location()
+                            + " version "
+                            + version()
+                            + ": no such fragment; the version's fragments are "
+                            + snapshot.fragments().stream().map(DataFragment::getId).toList()));
+    return deletedRows(fragment);
+  }
+
   /** Deleted row offsets of a fragment (cached). */
-  public RoaringBitmap deletedRows(DataFragment fragment) {
+  RoaringBitmap deletedRows(DataFragment fragment) {
     if (!fragment.hasDeletionFile()) {
       return new RoaringBitmap();
     }
@@ -772,7 +827,7 @@ public final class Dataset implements AutoCloseable {
         });
   }
 
-  public FragmentReader openFragment(DataFragment fragment) {
+  FragmentReader openFragment(DataFragment fragment) {
     return new FragmentReader(ctx, fragment, snapshot.entry().location());
   }
 
@@ -932,7 +987,8 @@ public final class Dataset implements AutoCloseable {
       Snapshot s = latest.get();
       FeatureFlags.checkWritable(ctx.paths().root(), s.manifest().getWriterFeatureFlags());
       LanceSchema existing =
-          LanceSchema.fromProtos(s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());
+          SchemaProtos.fromProtos(
+              s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());
       return SchemaCompatibility.forAppend(ctx.paths().root(), existing, arrow);
     }
     return LanceSchema.fromArrow(arrow);
@@ -951,7 +1007,8 @@ public final class Dataset implements AutoCloseable {
     Operation op =
         base != null && mode == WriteMode.APPEND
             ? new Operation.Append(protos)
-            : new Operation.Overwrite(schema.toProtos(), schema.metadataProto(), protos, null);
+            : new Operation.Overwrite(
+                SchemaProtos.toProtos(schema), SchemaProtos.metadataProto(schema), protos, null);
     return committer.commit(base, op);
   }
 }

@@ -14,11 +14,11 @@ public final class FragmentMetadata implements Serializable {
   private static final long serialVersionUID = 1L;
   private final byte[] fragment;
 
-  public FragmentMetadata(DataFragment fragment) {
+  FragmentMetadata(DataFragment fragment) {
     this.fragment = fragment.toByteArray();
   }
 
-  public DataFragment toProto() {
+  DataFragment toProto() {
     try {
       return DataFragment.parseFrom(fragment);
     } catch (InvalidProtocolBufferException e) {

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
-import dev.lancelot.engine.index.vector.VectorSegmentSearcher;
+import dev.lancelot.engine.internal.index.vector.VectorSegmentSearcher;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.query.VectorQuery;
-import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.ClusteredData;
@@ -123,11 +123,11 @@ class DatasetCacheTest {
 
   /** What the search's units read (run on the calling thread so that its counters see them). */
   static ReadCounters.Snapshot search(Dataset ds, VectorQuery q) {
-    var plan = VectorSearch.plan(ds, q);
+    var plan = DistributedSearch.plan(ds, q);
     ReadCounters.Snapshot before = ReadCounters.snapshot();
-    var results = plan.units().stream().map(u -> VectorSearch.runUnit(ds, plan, u)).toList();
+    var results = plan.units().stream().map(u -> DistributedSearch.runUnit(ds, plan, u)).toList();
     ReadCounters.Snapshot units = before.since();
-    try (VectorSearchResult r = VectorSearch.finish(ds, plan, results, System.nanoTime())) {
+    try (VectorSearchResult r = DistributedSearch.finish(ds, plan, results, System.nanoTime())) {
       assertThat(r.rowCount()).isEqualTo(3);
     }
     return units;

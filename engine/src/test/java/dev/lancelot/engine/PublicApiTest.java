@@ -30,56 +30,7 @@ class PublicApiTest {
   private static final String INTERNAL = "dev.lancelot.engine.internal.";
 
   /** Internal type (without the internal prefix) → the public members that still show it. */
-  static final Map<String, Set<String>> KNOWN_EXPOSURES =
-      Map.ofEntries(
-          Map.entry("expr.eval.Binder$Result", Set.of("BoundPredicate.binding")),
-          Map.entry(
-              "format.proto.FileProtos$Field",
-              Set.of("LanceSchema.fromProtos", "LanceSchema.toProtos")),
-          Map.entry(
-              "format.proto.FileProtos$Schema",
-              Set.of("LanceSchema.fromProto", "LanceSchema.toProto")),
-          Map.entry(
-              "format.proto.IndexProtos$VectorIndexDetails", Set.of("IndexSegment.vectorDetails")),
-          Map.entry(
-              "format.proto.TableProtos$DataFragment",
-              Set.of(
-                  "Dataset.deletedRows",
-                  "Dataset.openFragment",
-                  "FragmentMetadata.<init>",
-                  "FragmentMetadata.toProto",
-                  "IndexCatalog.unindexedFragments")),
-          Map.entry(
-              "format.proto.TableProtos$IndexMetadata",
-              Set.of(
-                  "Dataset.commitIndexes",
-                  "IndexSegment.<init>",
-                  "IndexSegment.of",
-                  "IndexSegment.proto")),
-          Map.entry(
-              "index.vector.build.VectorIndexBuilder$SegmentWriter",
-              Set.of("VectorIndexes.create", "VectorIndexes.optimize")),
-          Map.entry("index.vector.hnsw.HnswBuildParams", Set.of("VectorIndexSpec.hnswParams")),
-          Map.entry(
-              "index.vector.ivf.PartitionRanking", Set.of("VectorSegmentSearcher.rankPartitions")),
-          Map.entry(
-              "index.vector.store.IndexSegmentReader", Set.of("VectorSegmentSearcher.reader")),
-          Map.entry("index.vector.store.PartitionData", Set.of("VectorSegmentSearcher.partition")),
-          Map.entry("query.exec.UnitResult", Set.of("VectorSearch.finish", "VectorSearch.runUnit")),
-          Map.entry(
-              "query.plan.SearchPlan",
-              Set.of(
-                  "VectorSearch.finish",
-                  "VectorSearch.plan",
-                  "VectorSearch.runUnit",
-                  "VectorSearchResult.<init>",
-                  "VectorSearchResult.plan")),
-          Map.entry("query.plan.SearchUnit", Set.of("VectorSearch.runUnit")),
-          Map.entry("scan.FragmentReader", Set.of("Dataset.openFragment")),
-          Map.entry("table.DatasetContext", Set.of("Dataset.context")),
-          Map.entry("table.Operation", Set.of("Dataset.commitOperation")),
-          Map.entry("table.Snapshot", Set.of("Dataset.snapshot", "IndexCatalog.of")),
-          Map.entry("write.FragmentWriter", Set.of("Dataset.newFragmentWriter")));
+  static final Map<String, Set<String>> KNOWN_EXPOSURES = Map.of();
 
   @Test
   void publicMembersShowOnlyTheListedInternalTypes() {

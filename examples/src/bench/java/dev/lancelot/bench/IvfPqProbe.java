@@ -7,7 +7,7 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.index.vector.VectorSegmentSearcher;
+import dev.lancelot.engine.internal.index.vector.VectorSegmentSearcher;
 import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
 import dev.lancelot.engine.internal.index.vector.ivf.PartitionRanking;
 import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;

@@ -9,6 +9,7 @@ import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.vector.DistanceMetric;
@@ -131,7 +132,7 @@ final class PathFlows {
     Set<String> out = new TreeSet<>();
     try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
       DatasetPaths paths = DatasetPaths.of(ds.location());
-      ds.snapshot()
+      DatasetInternals.snapshot(ds)
           .fragments()
           .forEach(f -> f.getFilesList().forEach(file -> out.add(paths.dataFile(file.getPath()))));
       VectorIndexes.describe(ds, "vector_idx")

@@ -10,6 +10,7 @@ import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexDescription;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
@@ -256,7 +257,7 @@ class SparkIndexBuildTest extends SharedSpark {
     // each segment is one search unit
     try (Dataset ds = Dataset.open(small.toString())) {
       assertThat(
-              VectorSearch.plan(
+              DistributedSearch.plan(
                       ds, VectorQuery.builder("vector").vector(new float[DIM]).k(3).build())
                   .units())
           .hasSize(3);

@@ -241,7 +241,7 @@ class SparkOnHdfsTest {
             location,
             dev.lancelot.engine.OpenOptions.defaults()
                 .withHadoopConf(spark.sessionState().newHadoopConf()))) {
-      units = dev.lancelot.engine.query.VectorSearch.plan(ds, query).units();
+      units = dev.lancelot.engine.internal.query.DistributedSearch.plan(ds, query).units();
       java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
       ds.fragments().forEach(f -> fragments.put(f.id(), f));
       for (dev.lancelot.engine.internal.query.plan.SearchUnit unit : units) {

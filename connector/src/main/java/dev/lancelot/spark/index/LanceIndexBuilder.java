@@ -5,11 +5,12 @@ import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
-import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.index.vector.build.TrainedModel;
 import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
+import dev.lancelot.engine.internal.index.vector.build.VectorIndexOps;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.LancePathCatalog;
@@ -61,7 +62,7 @@ public final class LanceIndexBuilder {
     try (Dataset ds =
             Dataset.open(
                 HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf));
-        Dataset created = VectorIndexes.create(ds, column, spec, distributed(spark, conf))) {
+        Dataset created = VectorIndexOps.create(ds, column, spec, distributed(spark, conf))) {
       return created.version();
     }
   }
@@ -88,7 +89,7 @@ public final class LanceIndexBuilder {
     try (Dataset ds =
         Dataset.open(
             HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf))) {
-      Dataset after = VectorIndexes.optimize(ds, name, retrain, distributed(spark, conf));
+      Dataset after = VectorIndexOps.optimize(ds, name, retrain, distributed(spark, conf));
       long version = after.version();
       if (after != ds) {
         after.close();
@@ -208,7 +209,7 @@ public final class LanceIndexBuilder {
       List<DataFragment> fragments = new ArrayList<>(group.length);
       for (long id : group) {
         fragments.add(
-            ds.snapshot()
+            DatasetInternals.snapshot(ds)
                 .fragment(id)
                 .orElseThrow(
                     () ->

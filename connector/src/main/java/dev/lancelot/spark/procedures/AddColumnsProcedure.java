@@ -5,6 +5,8 @@ import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.schema.LanceSchema;
@@ -100,7 +102,7 @@ final class AddColumnsProcedure extends LanceProcedure {
               location,
               ConfigurationBroadcasts.of(spark.sparkContext(), conf),
               ds.version(),
-              added.toProto().toByteArray(),
+              SchemaProtos.toProto(added).toByteArray(),
               type);
       List<FragmentMetadata> written = new ArrayList<>();
       values
@@ -114,7 +116,7 @@ final class AddColumnsProcedure extends LanceProcedure {
           .forEach(f -> written.add(f.get()));
       try {
         Set<Long> done = new HashSet<>();
-        written.forEach(f -> done.add(f.toProto().getId()));
+        written.forEach(f -> done.add(DatasetInternals.fragment(f).getId()));
         for (FragmentInfo f :
             ds.fragments()) { // every row of it deleted since: nothing was scanned
           if (!done.contains(f.id())) {
@@ -179,7 +181,7 @@ final class AddColumnsProcedure extends LanceProcedure {
     @Override
     public Iterator<JavaSerialized<FragmentMetadata>> call(Iterator<InternalRow> rows)
         throws Exception {
-      LanceSchema added = LanceSchema.fromProto(FileProtos.Schema.parseFrom(addedSchema));
+      LanceSchema added = SchemaProtos.fromProto(FileProtos.Schema.parseFrom(addedSchema));
       Schema arrow = added.toArrow();
       Configuration hadoop = conf.value().get();
       List<FragmentMetadata> out = new ArrayList<>();

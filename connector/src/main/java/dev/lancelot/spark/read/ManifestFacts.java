@@ -2,6 +2,7 @@ package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.schema.LanceField;
@@ -33,7 +34,7 @@ final class ManifestFacts {
   }
 
   static ManifestFacts of(Dataset ds) {
-    return new ManifestFacts(ds.snapshot().fragments(), ds.lanceSchema().fields());
+    return new ManifestFacts(DatasetInternals.snapshot(ds).fragments(), ds.lanceSchema().fields());
   }
 
   /**

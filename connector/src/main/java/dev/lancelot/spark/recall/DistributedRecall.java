@@ -10,6 +10,7 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.expr.FilterParseException;
 import dev.lancelot.engine.expr.FilterParser;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
@@ -436,7 +437,7 @@ public final class DistributedRecall {
       return;
     }
     try {
-      VectorSearch.plan(
+      DistributedSearch.plan(
           ds,
           VectorQuery.builder(spec.column())
               .vector(new float[dimension])

@@ -2,6 +2,7 @@ package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.internal.query.exec.Candidates;
 import dev.lancelot.engine.internal.query.exec.Merger;
 import dev.lancelot.engine.internal.query.exec.UnitResult;
@@ -10,7 +11,6 @@ import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.query.VectorQuery;
-import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.spark.SerializableConfiguration;
 import dev.lancelot.spark.read.LanceColumnVector;
 import java.io.ByteArrayInputStream;
@@ -138,7 +138,7 @@ final class QueryFrameSearch {
       int dim = dimension(ds, params.column());
       // The plan depends on the parameters and the metadata only; a zero vector stands in for the
       // queries.
-      plan = VectorSearch.plan(ds, params.toBuilder().vector(new float[dim]).build());
+      plan = DistributedSearch.plan(ds, params.toBuilder().vector(new float[dim]).build());
       results = VectorSearchTable.resultSchema(ds.lanceSchema(), plan);
     }
     List<StructField> carried = new ArrayList<>();
@@ -424,12 +424,12 @@ final class QueryFrameSearch {
         // One query at a time: each query's time is its own, not a share of the block's.
         for (float[] vector : block.vectors) {
           long start = System.nanoTime();
-          UnitResult result = VectorSearch.runUnit(ds, planFor(vector), unit);
+          UnitResult result = DistributedSearch.runUnit(ds, planFor(vector), unit);
           long nanos = System.nanoTime() - start;
           encoded.add(encode(unitIndex, result.perQuery().get(0), nanos, result.stats()));
         }
       } else {
-        UnitResult result = VectorSearch.runUnit(ds, planFor(block.vectors), unit);
+        UnitResult result = DistributedSearch.runUnit(ds, planFor(block.vectors), unit);
         for (int i = 0; i < block.keys.length; i++) {
           encoded.add(encode(unitIndex, result.perQuery().get(i), 0, null));
         }

@@ -3,7 +3,6 @@ package dev.lancelot.spark.search;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.index.IndexSegment;
-import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.internal.query.plan.AnnUnit;
 import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.spark.read.BlockHosts;
@@ -151,8 +150,8 @@ final class UnitPlacement {
                               + " of "
                               + ds.location()));
       String dir = root + "/" + segment.directory();
-      for (IndexFile f : segment.proto().getFilesList()) {
-        files.add(dir + "/" + f.getPath());
+      for (String f : segment.files()) {
+        files.add(dir + "/" + f);
       }
       if (files
           .isEmpty()) { // a segment whose manifest entry does not list its files (older writers)

@@ -1,6 +1,7 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.internal.query.exec.UnitResult;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
 import dev.lancelot.engine.internal.query.plan.SearchUnit;
@@ -143,13 +144,12 @@ public final class VectorSearchExec extends SparkPlan {
             .conf()
             .getSizeAsBytes(
                 CACHE_CONF,
-                String.valueOf(
-                    dev.lancelot.engine.index.vector.VectorSegmentSearcher.cacheMaxBytes()));
+                String.valueOf(dev.lancelot.engine.index.vector.VectorIndexCache.maxBytes()));
     List<UnitOutcome> outcomes =
         runUnits(plan, ConfigurationBroadcasts.of(sparkContext(), table.conf()), cacheBytes);
     List<UnitResult> results = outcomes.stream().map(o -> o.result).toList();
     Dataset ds = Dataset.openCached(plan.location(), plan.version(), table.conf());
-    try (VectorSearchResult result = VectorSearch.finish(ds, plan, results, start)) {
+    try (VectorSearchResult result = DistributedSearch.finish(ds, plan, results, start)) {
       InternalRow[] rows = toRows(result.rows(), table.schema());
       report(outcomes, rows.length);
       return rows;
@@ -273,13 +273,13 @@ public final class VectorSearchExec extends SparkPlan {
 
     @Override
     public JavaSerialized<UnitOutcome> call(Integer unitIndex) {
-      if (dev.lancelot.engine.index.vector.VectorSegmentSearcher.cacheMaxBytes() != cacheBytes) {
-        dev.lancelot.engine.index.vector.VectorSegmentSearcher.setCacheMaxBytes(cacheBytes);
+      if (dev.lancelot.engine.index.vector.VectorIndexCache.maxBytes() != cacheBytes) {
+        dev.lancelot.engine.index.vector.VectorIndexCache.setMaxBytes(cacheBytes);
       }
       SearchUnit unit = plan.units().get(unitIndex);
       ReadCounters.Snapshot before = ReadCounters.snapshot();
       Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.value().get());
-      UnitResult result = VectorSearch.runUnit(ds, plan, unit);
+      UnitResult result = DistributedSearch.runUnit(ds, plan, unit);
       org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
       String host = env == null ? null : env.blockManager().blockManagerId().host();
       String executorId = env == null ? null : env.executorId();

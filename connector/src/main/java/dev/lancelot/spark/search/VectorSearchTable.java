@@ -1,12 +1,12 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.internal.query.exec.Merger;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
 import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.engine.internal.scan.FragmentScan;
 import dev.lancelot.engine.query.VectorQuery;
-import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.SparkTypes;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ final class VectorSearchTable implements SupportsRead {
         version > 0
             ? Dataset.openCached(location, version, conf)
             : Dataset.openLatestCached(location, conf);
-    SearchPlan plan = VectorSearch.plan(ds, query);
+    SearchPlan plan = DistributedSearch.plan(ds, query);
     return new VectorSearchTable(plan, resultSchema(ds.lanceSchema(), plan), conf);
   }
 

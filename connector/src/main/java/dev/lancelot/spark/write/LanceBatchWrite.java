@@ -7,6 +7,7 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.SchemaMismatchException;
 import dev.lancelot.engine.WriteMode;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.LanceOptions;
@@ -154,7 +155,7 @@ final class LanceBatchWrite implements BatchWrite {
           committed.version(),
           mode);
       for (FragmentMetadata f : fragments) {
-        for (var file : f.toProto().getFilesList()) {
+        for (var file : DatasetInternals.fragment(f).getFilesList()) {
           committedFiles++;
           committedBytes += file.getFileSizeBytes();
         }

@@ -7,6 +7,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.FragmentMetadata;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
   static void writeFragments(Output output, List<FragmentMetadata> fragments) {
     output.writeInt(fragments.size(), true);
     for (FragmentMetadata f : fragments) {
-      byte[] bytes = f.toProto().toByteArray();
+      byte[] bytes = DatasetInternals.fragment(f).toByteArray();
       output.writeInt(bytes.length, true);
       output.writeBytes(bytes);
     }
@@ -59,7 +60,7 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
     for (int i = 0; i < n; i++) {
       byte[] bytes = input.readBytes(input.readInt(true));
       try {
-        out.add(new FragmentMetadata(DataFragment.parseFrom(bytes)));
+        out.add(DatasetInternals.fragmentMetadata(DataFragment.parseFrom(bytes)));
       } catch (InvalidProtocolBufferException e) {
         throw new KryoException(
             "Corrupt fragment metadata in a " + task + " task's commit message", e);

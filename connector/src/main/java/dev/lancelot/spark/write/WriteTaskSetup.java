@@ -1,6 +1,7 @@
 package dev.lancelot.spark.write;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.SerializableConfiguration;
@@ -28,7 +29,7 @@ final class WriteTaskSetup implements Serializable {
       int maxRowsPerFile) {
     this.location = location;
     this.conf = conf;
-    this.schema = schema.toProto().toByteArray();
+    this.schema = SchemaProtos.toProto(schema).toByteArray();
     this.rowSchema = rowSchema;
     this.maxRowsPerFile = maxRowsPerFile;
   }
@@ -37,7 +38,7 @@ final class WriteTaskSetup implements Serializable {
   LanceDataWriter openWriter(int partitionId, long taskId) {
     LanceSchema target;
     try {
-      target = LanceSchema.fromProto(FileProtos.Schema.parseFrom(schema));
+      target = SchemaProtos.fromProto(FileProtos.Schema.parseFrom(schema));
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("Corrupt schema shipped to write task " + taskId, e);
     }

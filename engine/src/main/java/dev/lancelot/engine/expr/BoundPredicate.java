@@ -1,5 +1,6 @@
 package dev.lancelot.engine.expr;
 
+import dev.lancelot.engine.internal.expr.ExprInternals;
 import dev.lancelot.engine.internal.expr.eval.Batch;
 import dev.lancelot.engine.internal.expr.eval.Binder;
 import dev.lancelot.engine.internal.expr.eval.BoundColumn;
@@ -51,6 +52,10 @@ public final class BoundPredicate implements Serializable {
   private final Kernel kernel;
   private final List<BoundColumn> columns;
   private final List<String> referencedColumns;
+
+  static {
+    ExprInternals.register(p -> new Binder.Result(p.kernel, p.columns));
+  }
 
   private BoundPredicate(Predicate predicate, String sql, Binder.Result bound, Schema schema) {
     this.predicate = predicate;
@@ -148,14 +153,6 @@ public final class BoundPredicate implements Serializable {
       }
     }
     return true;
-  }
-
-  /**
-   * The kernel tree and the columns it reads. For engine code (scalar index planning); not a stable
-   * API.
-   */
-  public Binder.Result binding() {
-    return new Binder.Result(kernel, columns);
   }
 
   /**

@@ -1,7 +1,10 @@
 package dev.lancelot.engine.index;
 
+import dev.lancelot.engine.FragmentInfo;
+import dev.lancelot.engine.internal.format.proto.IndexProtos.VectorIndexDetails;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.table.Snapshot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,8 +30,34 @@ public final class IndexCatalog {
     }
   }
 
-  public static IndexCatalog of(Snapshot snapshot) {
-    return new IndexCatalog(snapshot);
+  static {
+    IndexInternals.register(
+        new IndexInternals.Access() {
+          @Override
+          public IndexCatalog catalog(Snapshot snapshot) {
+            return new IndexCatalog(snapshot);
+          }
+
+          @Override
+          public List<DataFragment> unindexedFragments(IndexCatalog catalog, String name) {
+            return catalog.unindexed(name);
+          }
+
+          @Override
+          public IndexSegment segment(IndexMetadata metadata) {
+            return IndexSegment.of(metadata);
+          }
+
+          @Override
+          public IndexMetadata proto(IndexSegment segment) {
+            return segment.proto();
+          }
+
+          @Override
+          public Optional<VectorIndexDetails> vectorDetails(IndexSegment segment) {
+            return segment.vectorDetails();
+          }
+        });
   }
 
   public List<String> names() {
@@ -77,8 +106,15 @@ public final class IndexCatalog {
     return covered;
   }
 
-  /** Fragments of this version not covered by any segment of {@code name} (SPEC Q9). */
-  public List<DataFragment> unindexedFragments(String name) {
+  /**
+   * Fragments of this version not covered by any segment of {@code name} (SPEC Q9): a search with
+   * this index scans them flat unless it asks for {@code fast_search}.
+   */
+  public List<FragmentInfo> unindexedFragments(String name) {
+    return unindexed(name).stream().map(Snapshot::info).toList();
+  }
+
+  private List<DataFragment> unindexed(String name) {
     RoaringBitmap covered = new RoaringBitmap();
     segments(name).forEach(s -> covered.or(s.fragments()));
     List<DataFragment> out = new ArrayList<>();

@@ -1,15 +1,14 @@
 package dev.lancelot.engine.index;
 
 import com.google.protobuf.Any;
-import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.internal.format.CorruptFileException;
 import dev.lancelot.engine.internal.format.FragmentBitmaps;
+import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.proto.IndexProtos.VectorIndexDetails;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.vector.DistanceMetric;
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -21,29 +20,34 @@ import org.roaringbitmap.RoaringBitmap;
  * deltas of one logical index. The fragments a segment covers are its {@code fragment_bitmap};
  * fragments of the dataset outside every segment of a name are unindexed for that index.
  */
-public record IndexSegment(
-    IndexMetadata proto, UUID uuid, RoaringBitmap fragments, String listedIn) {
+public final class IndexSegment {
   public static final String VECTOR_DETAILS_TYPE = "/lance.index.pb.VectorIndexDetails";
   public static final String BTREE_DETAILS_TYPE = "/lance.table.BTreeIndexDetails";
 
+  private final IndexMetadata proto;
+  private final UUID uuid;
+  private final RoaringBitmap fragments;
+  private final String listedIn;
+
+  private IndexSegment(IndexMetadata proto, String listedIn) {
+    this.proto = proto;
+    this.uuid = IndexUuids.uuidOf(proto.getUuid().getUuid());
+    this.fragments = FragmentBitmaps.of(proto);
+    this.listedIn = listedIn;
+  }
+
   /** A segment not (yet) listed by a manifest: one being built. */
-  public static IndexSegment of(IndexMetadata proto) {
-    return new IndexSegment(
-        proto, uuidOf(proto.getUuid().getUuid()), FragmentBitmaps.of(proto), null);
+  static IndexSegment of(IndexMetadata proto) {
+    return new IndexSegment(proto, null);
   }
 
   /**
    * A segment listed by the manifest at {@code manifestLocation}; errors about the segment's
    * metadata name that manifest, where the metadata lives.
    */
-  public static IndexSegment of(IndexMetadata proto, String manifestLocation) {
+  static IndexSegment of(IndexMetadata proto, String manifestLocation) {
     try {
-      IndexSegment s =
-          new IndexSegment(
-              proto,
-              uuidOf(proto.getUuid().getUuid()),
-              FragmentBitmaps.of(proto),
-              manifestLocation);
+      IndexSegment s = new IndexSegment(proto, manifestLocation);
       s.vectorDetails(); // metadata damage shows here, not at the first search
       return s;
     } catch (LancelotException e) {
@@ -61,6 +65,34 @@ public record IndexSegment(
         ? new dev.lancelot.engine.index.scalar.ScalarIndexException(
             e.getMessage() + " (index listed in " + listedIn + ")", e)
         : new LancelotException(e.getMessage() + " (index listed in " + listedIn + ")", e);
+  }
+
+  /** The manifest entry. */
+  IndexMetadata proto() {
+    return proto;
+  }
+
+  /** The segment's id: its files are under {@link #directory()}. */
+  public UUID uuid() {
+    return uuid;
+  }
+
+  /** Ids of the fragments the segment covers (its {@code fragment_bitmap}); do not modify. */
+  public RoaringBitmap fragments() {
+    return fragments;
+  }
+
+  /** The manifest listing this segment, or null for a segment being built. */
+  public String listedIn() {
+    return listedIn;
+  }
+
+  /**
+   * The type URL of the index details in the manifest entry, e.g. {@value #VECTOR_DETAILS_TYPE};
+   * what tells index kinds apart.
+   */
+  public String detailsType() {
+    return proto.getIndexDetails().getTypeUrl();
   }
 
   public String name() {
@@ -83,6 +115,14 @@ public record IndexSegment(
   /** Directory of the segment's files, relative to the dataset root: {@code _indices/<uuid>}. */
   public String directory() {
     return "_indices/" + uuid;
+  }
+
+  /**
+   * The segment's files as its manifest entry lists them, relative to {@link #directory()}; empty
+   * when the writer did not list them (older Lance versions).
+   */
+  public List<String> files() {
+    return proto.getFilesList().stream().map(f -> f.getPath()).toList();
   }
 
   public IndexType type() {
@@ -112,7 +152,7 @@ public record IndexSegment(
     return IndexType.OTHER;
   }
 
-  public Optional<VectorIndexDetails> vectorDetails() {
+  Optional<VectorIndexDetails> vectorDetails() {
     Any details = proto.getIndexDetails();
     if (!details.getTypeUrl().endsWith(VECTOR_DETAILS_TYPE)) {
       return Optional.empty();
@@ -132,18 +172,20 @@ public record IndexSegment(
     return vectorDetails().map(d -> DistanceMetric.fromProto(d.getMetricTypeValue()));
   }
 
-  public static UUID uuidOf(ByteString bytes) {
-    if (bytes.size() != 16) {
-      throw new CorruptFileException(
-          "index metadata", "an index uuid has " + bytes.size() + " bytes, expected 16");
-    }
-    ByteBuffer b = bytes.asReadOnlyByteBuffer();
-    return new UUID(b.getLong(), b.getLong());
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof IndexSegment other
+        && proto.equals(other.proto)
+        && java.util.Objects.equals(listedIn, other.listedIn);
   }
 
-  public static ByteString uuidBytes(UUID uuid) {
-    ByteBuffer b = ByteBuffer.allocate(16);
-    b.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-    return ByteString.copyFrom(b.array());
+  @Override
+  public int hashCode() {
+    return proto.hashCode() * 31 + java.util.Objects.hashCode(listedIn);
+  }
+
+  @Override
+  public String toString() {
+    return "IndexSegment{name=" + name() + ", uuid=" + uuid + ", fragments=" + fragments + "}";
   }
 }

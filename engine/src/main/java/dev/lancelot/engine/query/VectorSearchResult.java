@@ -1,5 +1,6 @@
 package dev.lancelot.engine.query;
 
+import dev.lancelot.engine.internal.query.QueryInternals;
 import dev.lancelot.engine.internal.query.plan.Explain;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
 import java.util.LinkedHashMap;
@@ -18,16 +19,28 @@ public final class VectorSearchResult implements AutoCloseable {
   private final List<UnitStats> stats;
   private final long totalNanos;
 
-  public VectorSearchResult(
+  static {
+    QueryInternals.register(
+        new QueryInternals.Access() {
+          @Override
+          public VectorSearchResult result(
+              SearchPlan plan, VectorSchemaRoot rows, List<UnitStats> stats, long totalNanos) {
+            return new VectorSearchResult(plan, rows, stats, totalNanos);
+          }
+
+          @Override
+          public SearchPlan plan(VectorSearchResult result) {
+            return result.plan;
+          }
+        });
+  }
+
+  private VectorSearchResult(
       SearchPlan plan, VectorSchemaRoot rows, List<UnitStats> stats, long totalNanos) {
     this.plan = plan;
     this.rows = rows;
     this.stats = List.copyOf(stats);
     this.totalNanos = totalNanos;
-  }
-
-  public SearchPlan plan() {
-    return plan;
   }
 
   public VectorSchemaRoot rows() {

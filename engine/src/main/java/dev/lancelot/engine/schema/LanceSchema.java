@@ -1,8 +1,5 @@
 package dev.lancelot.engine.schema;
 
-import com.google.protobuf.ByteString;
-import dev.lancelot.engine.internal.format.proto.FileProtos;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -22,8 +19,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <ul>
  *   <li>Arrow: {@link #fromArrow(Schema)} (assigns field ids in pre-order from 0, as Lance does
  *       when a dataset is created) and {@link #toArrow()};
- *   <li>protobuf: the flattened, parents-before-children list of {@code lance.file.Field} stored in
- *       manifests and in data files ({@link #fromProtos}, {@link #toProtos()});
+ *   <li>the flattened, parents-before-children list of {@code lance.file.Field} messages stored in
+ *       manifests and in data files (converted by the engine's format layer);
  *   <li>this tree, for lookups by id or name and for projections.
  * </ul>
  *
@@ -109,113 +106,6 @@ public final class LanceSchema {
       children.add(assignIds(c, id, next));
     }
     return f.withIds(id, parentId).withChildren(children);
-  }
-
-  /**
-   * Rebuilds the tree from the flattened proto list of a manifest or file descriptor. Parents must
-   * come before their children; the order of children follows the list.
-   */
-  public static LanceSchema fromProtos(
-      List<FileProtos.Field> protos, Map<String, ByteString> metadata) {
-    Map<Integer, List<FileProtos.Field>> childrenOf = new LinkedHashMap<>();
-    List<FileProtos.Field> top = new ArrayList<>();
-    java.util.Set<Integer> seen = new java.util.HashSet<>();
-    for (FileProtos.Field f : protos) {
-      if (f.getParentId() == -1) {
-        top.add(f);
-      } else {
-        if (!seen.contains(f.getParentId())) {
-          throw new SchemaException(
-              "Cannot read schema: field \""
-                  + f.getName()
-                  + "\" (id "
-                  + f.getId()
-                  + ") refers to parent id "
-                  + f.getParentId()
-                  + " which does not precede it. The manifest or data file is corrupt.");
-        }
-        childrenOf.computeIfAbsent(f.getParentId(), k -> new ArrayList<>()).add(f);
-      }
-      seen.add(f.getId());
-    }
-    List<LanceField> fields = new ArrayList<>();
-    for (FileProtos.Field f : top) {
-      fields.add(fromProto(f, childrenOf));
-    }
-    Map<String, String> meta = new LinkedHashMap<>();
-    if (metadata != null) {
-      metadata.forEach((k, v) -> meta.put(k, v.toStringUtf8()));
-    }
-    return new LanceSchema(fields, meta);
-  }
-
-  /** Reads the schema of a {@code lance.file.Schema} message. */
-  public static LanceSchema fromProto(FileProtos.Schema schema) {
-    return fromProtos(schema.getFieldsList(), schema.getMetadataMap());
-  }
-
-  private static LanceField fromProto(
-      FileProtos.Field f, Map<Integer, List<FileProtos.Field>> childrenOf) {
-    List<LanceField> children = new ArrayList<>();
-    for (FileProtos.Field c : childrenOf.getOrDefault(f.getId(), List.of())) {
-      children.add(fromProto(c, childrenOf));
-    }
-    Map<String, String> meta = new LinkedHashMap<>();
-    f.getMetadataMap().forEach((k, v) -> meta.put(k, v.toStringUtf8()));
-    if (!f.getExtensionName().isEmpty()) {
-      meta.put(LogicalTypes.ARROW_EXT_NAME, f.getExtensionName());
-    }
-    return new LanceField(
-        f.getId(),
-        f.getParentId(),
-        f.getName(),
-        f.getLogicalType(),
-        f.getNullable(),
-        meta,
-        children,
-        f.getEncoding(),
-        f.getUnenforcedPrimaryKey());
-  }
-
-  /** The flattened proto list (pre-order, parents first), as Lance writes it. */
-  public List<FileProtos.Field> toProtos() {
-    List<FileProtos.Field> out = new ArrayList<>();
-    for (LanceField top : fields) {
-      for (LanceField f : top.preOrder()) {
-        FileProtos.Field.Builder b =
-            FileProtos.Field.newBuilder()
-                .setId(f.id())
-                .setParentId(f.parentId())
-                .setName(f.name())
-                .setLogicalType(f.logicalType())
-                .setNullable(f.nullable())
-                .setEncoding(f.legacyEncoding())
-                .setUnenforcedPrimaryKey(f.unenforcedPrimaryKey());
-        f.metadata()
-            .forEach((k, v) -> b.putMetadata(k, ByteString.copyFrom(v, StandardCharsets.UTF_8)));
-        String ext = f.extensionName();
-        if (ext != null) {
-          b.setExtensionName(ext);
-        }
-        out.add(b.build());
-      }
-    }
-    return out;
-  }
-
-  /** Schema metadata as the proto map (values as UTF-8 bytes). */
-  public Map<String, ByteString> metadataProto() {
-    Map<String, ByteString> out = new LinkedHashMap<>();
-    metadata.forEach((k, v) -> out.put(k, ByteString.copyFrom(v, StandardCharsets.UTF_8)));
-    return out;
-  }
-
-  /** This schema as a {@code lance.file.Schema} message. */
-  public FileProtos.Schema toProto() {
-    return FileProtos.Schema.newBuilder()
-        .addAllFields(toProtos())
-        .putAllMetadata(metadataProto())
-        .build();
   }
 
   /** The Arrow schema (fields in order, with metadata). */

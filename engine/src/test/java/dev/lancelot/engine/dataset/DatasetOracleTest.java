@@ -9,6 +9,7 @@ import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.testing.Rows;
@@ -209,7 +210,7 @@ class DatasetOracleTest {
     assertThat(LanceOracle.nearestIds(allocator, dir, q, 10, 8, "tenant_id = 0", true)).hasSize(10);
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThat(ds.countRows()).isEqualTo(LanceOracle.countRows(allocator, dir));
-      assertThat(ds.snapshot().indices()).hasSize(2);
+      assertThat(DatasetInternals.snapshot(ds).indices()).hasSize(2);
       assertThat(scan(ds, COLUMNS, null))
           .isEqualTo(LanceOracle.rows(allocator, dir, COLUMNS, null));
     }

@@ -9,6 +9,7 @@ import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +68,7 @@ public record DatasetState(long version, List<Long> ids, TreeMap<String, List<St
         List<String> segments = new ArrayList<>();
         for (IndexSegment s : ds.indexes().segments(name)) {
           segments.add(s.type() + " over fragments " + s.fragments());
-          for (IndexFile f : s.proto().getFilesList()) {
+          for (IndexFile f : IndexInternals.proto(s).getFilesList()) {
             org.apache.hadoop.fs.Path file =
                 new org.apache.hadoop.fs.Path(
                     ds.location().replaceAll("/+$", "") + "/" + s.directory() + "/" + f.getPath());

@@ -11,6 +11,7 @@ import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.ClusteredData;
 import dev.lancelot.engine.testing.Rows;
@@ -270,7 +271,7 @@ class AnnRulesTest {
       assertThat(plan).contains("Refine: candidate_k=12").contains("k=12, nprobes=1..all, ef=18");
       assertThat(VectorSearch.explain(ds, query(0).refineFactor(4).ef(12).build()))
           .contains("ef=12");
-      assertThatThrownBy(() -> VectorSearch.plan(ds, query(0).refineFactor(4).ef(8).build()))
+      assertThatThrownBy(() -> DistributedSearch.plan(ds, query(0).refineFactor(4).ef(8).build()))
           .hasMessageContaining("ef must be ≥ k × refine_factor")
           .hasMessageContaining("ef=8 < 3 × 4 = 12")
           .hasMessageContaining("default 18");

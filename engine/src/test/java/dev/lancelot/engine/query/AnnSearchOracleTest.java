@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.testing.ClusteredData;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.testing.Rows;
@@ -202,7 +203,7 @@ class AnnSearchOracleTest {
     try (Dataset ds = Dataset.open(hnsw.toString())) {
       assertThatThrownBy(
               () ->
-                  VectorSearch.plan(
+                  DistributedSearch.plan(
                       ds,
                       VectorQuery.builder("vector")
                           .vector(queries[0])

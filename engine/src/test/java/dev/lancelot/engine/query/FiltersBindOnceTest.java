@@ -16,6 +16,7 @@ import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.internal.query.exec.UnitResult;
 import dev.lancelot.engine.internal.query.plan.AnnUnit;
 import dev.lancelot.engine.internal.query.plan.FlatUnit;
@@ -111,7 +112,7 @@ class FiltersBindOnceTest {
               .prefilter(prefilter)
               .build();
       long before = FilterParser.parseCount();
-      SearchPlan plan = VectorSearch.plan(ds, q);
+      SearchPlan plan = DistributedSearch.plan(ds, q);
       assertThat(FilterParser.parseCount() - before).as("parses while planning").isEqualTo(1);
       assertThat(plan.units())
           .hasAtLeastOneElementOfType(AnnUnit.class)
@@ -139,10 +140,11 @@ class FiltersBindOnceTest {
       before = FilterParser.parseCount();
       List<UnitResult> results = new ArrayList<>();
       for (SearchUnit u : shipped.units()) {
-        results.add(VectorSearch.runUnit(ds, shipped, u));
+        results.add(DistributedSearch.runUnit(ds, shipped, u));
       }
       List<List<Object>> remote;
-      try (VectorSearchResult r = VectorSearch.finish(ds, shipped, results, System.nanoTime())) {
+      try (VectorSearchResult r =
+          DistributedSearch.finish(ds, shipped, results, System.nanoTime())) {
         remote = dev.lancelot.engine.testing.Rows.of(r.rows());
       }
       assertThat(FilterParser.parseCount() - before)

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.testing.LanceOracle;
 import java.nio.file.Files;
@@ -71,33 +73,34 @@ class QueryValidationTest {
   @Test
   void q1SchemaChecksHappenAtPlanningBeforeAnyDataIsRead() {
     try (Dataset ds = Dataset.open(dir.toString())) {
-      FileIO io = ds.context().io();
+      FileIO io = DatasetInternals.context(ds).io();
       long before = io.stats().bytesRead();
       assertThatThrownBy(
-              () -> VectorSearch.plan(ds, VectorQuery.builder("vector").vector(q(5)).build()))
+              () -> DistributedSearch.plan(ds, VectorQuery.builder("vector").vector(q(5)).build()))
           .isInstanceOf(InvalidQueryException.class)
           .hasMessageContaining(
               "the query vector has 5 dimensions but the column holds 8-dimensional vectors");
       assertThatThrownBy(
-              () -> VectorSearch.plan(ds, VectorQuery.builder("tenant_id").vector(q(8)).build()))
+              () ->
+                  DistributedSearch.plan(ds, VectorQuery.builder("tenant_id").vector(q(8)).build()))
           .hasMessageContaining("\"tenant_id\": it is int32, not a vector column");
       assertThatThrownBy(
-              () -> VectorSearch.plan(ds, VectorQuery.builder("nope").vector(q(8)).build()))
+              () -> DistributedSearch.plan(ds, VectorQuery.builder("nope").vector(q(8)).build()))
           .hasMessageContaining("no such column");
       assertThatThrownBy(
               () ->
-                  VectorSearch.plan(
+                  DistributedSearch.plan(
                       ds, VectorQuery.builder("vector").vector(q(8)).columns("id", "x").build()))
           .hasMessageContaining("Cannot return column \"x\"");
       assertThatThrownBy(
               () ->
-                  VectorSearch.plan(
+                  DistributedSearch.plan(
                       ds,
                       VectorQuery.builder("vector").vector(q(8)).filter("tenant_id = ").build()))
           .hasMessageContaining("tenant_id = ");
       assertThatThrownBy(
               () ->
-                  VectorSearch.plan(
+                  DistributedSearch.plan(
                       ds,
                       VectorQuery.builder("vector")
                           .vector(q(8))

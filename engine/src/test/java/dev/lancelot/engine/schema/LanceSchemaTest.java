@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.internal.file.container.FileMetadata;
+import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
@@ -99,7 +100,8 @@ class LanceSchemaTest {
   void protoAndArrowRoundTrips() {
     Schema arrow = new Schema(wide().getFields(), Map.of("k", "v"));
     LanceSchema schema = LanceSchema.fromArrow(arrow);
-    LanceSchema back = LanceSchema.fromProtos(schema.toProtos(), schema.metadataProto());
+    LanceSchema back =
+        SchemaProtos.fromProtos(SchemaProtos.toProtos(schema), SchemaProtos.metadataProto(schema));
     assertThat(back).isEqualTo(schema);
     assertThat(back.toArrow()).isEqualTo(arrow);
     assertThat(LanceSchema.fromArrow(back.toArrow())).isEqualTo(schema);
@@ -158,8 +160,8 @@ class LanceSchemaTest {
     }
     try (InputFile in = HadoopFileIO.local().newInputFile(file)) {
       LanceSchema written = FileMetadata.read(in).schema();
-      List<FileProtos.Field> theirs = written.toProtos();
-      List<FileProtos.Field> ours = LanceSchema.fromArrow(arrow).toProtos();
+      List<FileProtos.Field> theirs = SchemaProtos.toProtos(written);
+      List<FileProtos.Field> ours = SchemaProtos.toProtos(LanceSchema.fromArrow(arrow));
       assertThat(ours).containsExactlyElementsOf(theirs);
       assertThat(written.toArrow().getFields()).containsExactlyElementsOf(arrow.getFields());
     }

@@ -9,12 +9,13 @@ import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.index.vector.build.TrainedModel;
 import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.internal.query.exec.UnitResult;
 import dev.lancelot.engine.query.VectorQuery;
-import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.ClusteredData;
 import dev.lancelot.engine.vector.DistanceMetric;
@@ -64,10 +65,10 @@ class TravellingObjectsTest {
           .close();
     }
     try (Dataset ds = Dataset.open(location)) {
-      List<DataFragment> fragments = ds.snapshot().fragments();
+      List<DataFragment> fragments = DatasetInternals.snapshot(ds).fragments();
       List<FragmentMetadata> written = new ArrayList<>();
       for (DataFragment f : fragments) {
-        written.add(new FragmentMetadata(f));
+        written.add(DatasetInternals.fragmentMetadata(f));
       }
       TRAVELLING.put("write task result", new LanceCommitMessage(written));
       TRAVELLING.put("empty write task result", new LanceCommitMessage(List.of()));
@@ -129,8 +130,8 @@ class TravellingObjectsTest {
       TRAVELLING.put("segment task result (manifest entry)", entry);
 
       VectorQuery q = VectorQuery.builder("vector").vector(new float[8]).k(3).nprobes(1).build();
-      var plan = VectorSearch.plan(ds, q);
-      UnitResult unit = VectorSearch.runUnit(ds, plan, plan.units().get(0));
+      var plan = DistributedSearch.plan(ds, q);
+      UnitResult unit = DistributedSearch.runUnit(ds, plan, plan.units().get(0));
       TRAVELLING.put("search unit task result", JavaSerialized.of(unit));
       TRAVELLING.put(
           "query-frame candidates (shuffled)", new scala.Tuple2<>(7L, new byte[] {1, 2, 3}));

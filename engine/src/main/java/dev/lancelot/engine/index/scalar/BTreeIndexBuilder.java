@@ -5,13 +5,16 @@ import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.expr.eval.ColumnKind;
 import dev.lancelot.engine.internal.format.FragmentBitmaps;
+import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.proto.TableProtos.BTreeIndexDetails;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.UUID;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeFiles;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeWriter;
 import dev.lancelot.engine.internal.index.scalar.btree.IndexColumnData;
@@ -67,11 +70,12 @@ public final class BTreeIndexBuilder {
               + "). Replace it (replace=true, --replace) or choose another name.");
     }
     IndexMetadata segment = writeSegment(dataset, params, field);
-    String directory = dataset.context().paths().indexDir(uuidOf(segment).toString());
+    String directory =
+        DatasetInternals.context(dataset).paths().indexDir(uuidOf(segment).toString());
     try {
       Dataset committed =
-          dataset.commitIndexes(
-              List.of(segment), existing.stream().map(IndexSegment::proto).toList());
+          DatasetInternals.commitIndexes(
+              dataset, List.of(segment), existing.stream().map(IndexInternals::proto).toList());
       LOG.info(
           "BTree index {} on {}: committed as version {}",
           params.name(),
@@ -82,7 +86,7 @@ public final class BTreeIndexBuilder {
       if (!(e
           instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
         try {
-          dataset.context().io().deleteRecursively(directory);
+          DatasetInternals.context(dataset).io().deleteRecursively(directory);
         } catch (RuntimeException cleanup) {
           e.addSuppressed(cleanup);
         }
@@ -145,7 +149,7 @@ public final class BTreeIndexBuilder {
         dataset.location(),
         dataset.version(),
         rows,
-        dataset.snapshot().fragments().size());
+        DatasetInternals.snapshot(dataset).fragments().size());
     ColumnKind kind = ColumnKind.of(field.arrowType());
     IndexColumnData data = new IndexColumnData(kind, (int) rows);
     try (CloseableIterator<VectorSchemaRoot> batches =
@@ -164,19 +168,19 @@ public final class BTreeIndexBuilder {
       }
     }
     java.util.UUID uuid = java.util.UUID.randomUUID();
-    String directory = dataset.context().paths().indexDir(uuid.toString());
+    String directory = DatasetInternals.context(dataset).paths().indexDir(uuid.toString());
     BTreeWriter.Written written;
     try {
       written =
           BTreeWriter.write(
-              dataset.context().io(),
+              DatasetInternals.context(dataset).io(),
               directory,
               field.arrowType(),
               data,
               params.pageSize(),
-              dataset.context().allocator());
+              DatasetInternals.context(dataset).allocator());
     } catch (RuntimeException e) {
-      dataset.context().io().deleteRecursively(directory);
+      DatasetInternals.context(dataset).io().deleteRecursively(directory);
       throw e;
     }
     LOG.info(
@@ -190,11 +194,11 @@ public final class BTreeIndexBuilder {
         written.pagesBytes(),
         (System.nanoTime() - start) / 1_000_000);
     RoaringBitmap fragments = new RoaringBitmap();
-    for (DataFragment f : dataset.snapshot().fragments()) {
+    for (DataFragment f : DatasetInternals.snapshot(dataset).fragments()) {
       fragments.add((int) f.getId());
     }
     return IndexMetadata.newBuilder()
-        .setUuid(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(uuid)))
+        .setUuid(UUID.newBuilder().setUuid(IndexUuids.uuidBytes(uuid)))
         .addFields(field.id())
         .setName(params.name())
         .setDatasetVersion(dataset.version())
@@ -217,6 +221,6 @@ public final class BTreeIndexBuilder {
   }
 
   private static java.util.UUID uuidOf(IndexMetadata m) {
-    return IndexSegment.of(m).uuid();
+    return IndexInternals.segment(m).uuid();
   }
 }

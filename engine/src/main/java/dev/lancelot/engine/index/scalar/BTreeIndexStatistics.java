@@ -5,7 +5,9 @@ import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.List;
@@ -81,18 +83,18 @@ public record BTreeIndexStatistics(
     for (IndexSegment s : segments) {
       try (BTreeSegmentReader reader =
           BTreeSegmentReader.open(
-              dataset.context().io(),
-              dataset.context().paths().indexDir(s.uuid().toString()),
+              DatasetInternals.context(dataset).io(),
+              DatasetInternals.context(dataset).paths().indexDir(s.uuid().toString()),
               s,
               field,
-              dataset.context().allocator())) {
+              DatasetInternals.context(dataset).allocator())) {
         rows += reader.numRows();
         nulls += reader.lookup().nullCount();
         pages += reader.lookup().pages().size();
         pageSize = reader.lookup().batchSize();
       }
     }
-    List<DataFragment> unindexed = catalog.unindexedFragments(name);
+    List<DataFragment> unindexed = IndexInternals.unindexedFragments(catalog, name);
     long unindexedRows = 0;
     for (DataFragment f : unindexed) {
       unindexedRows +=

@@ -5,6 +5,8 @@ import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.expr.ExprInternals;
 import dev.lancelot.engine.internal.expr.eval.Binder;
 import dev.lancelot.engine.internal.expr.eval.BoundColumn;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
@@ -107,7 +109,7 @@ public final class ScalarIndexQuery {
               + ", which this version does not have");
     }
     Predicate filter = boundFilter.predicate();
-    Binder.Result bound = boundFilter.binding();
+    Binder.Result bound = ExprInternals.binding(boundFilter);
     List<BoundColumn> columns = bound.columns();
     KernelTranslator.Result t = KernelTranslator.translate(bound.kernel(), columns);
     if (!t.translated()) {
@@ -193,7 +195,7 @@ public final class ScalarIndexQuery {
   /** Fragments of the version the answer does not cover (all of them when not exact), by id. */
   public List<Long> uncoveredFragments() {
     List<Long> out = new ArrayList<>();
-    for (DataFragment f : dataset.snapshot().fragments()) {
+    for (DataFragment f : DatasetInternals.snapshot(dataset).fragments()) {
       if (!covered.contains((int) f.getId())) {
         out.add(f.getId());
       }
@@ -237,7 +239,11 @@ public final class ScalarIndexQuery {
           "Cannot evaluate " + filter.toSql() + " with scalar indexes: " + reason);
     }
     IndexEvaluator.Outcome o =
-        IndexEvaluator.evaluate(expr, bindings, dataset.context().io(), dataset.context().paths());
+        IndexEvaluator.evaluate(
+            expr,
+            bindings,
+            DatasetInternals.context(dataset).io(),
+            DatasetInternals.context(dataset).paths());
     o.rows().retainFragments(covered);
     return new ScalarIndexResult(o.rows(), covered, o.pagesRead(), o.pagesTotal());
   }

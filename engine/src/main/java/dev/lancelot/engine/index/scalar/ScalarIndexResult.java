@@ -1,6 +1,7 @@
 package dev.lancelot.engine.index.scalar;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
 import java.util.Map;
@@ -84,10 +85,10 @@ public final class ScalarIndexResult {
   public ScalarIndexResult withoutDeletedRows(Dataset dataset) {
     FragmentRows kept = rows.copy();
     RoaringBitmap present = new RoaringBitmap();
-    for (DataFragment f : dataset.snapshot().fragments()) {
+    for (DataFragment f : DatasetInternals.snapshot(dataset).fragments()) {
       present.add((int) f.getId());
       if (f.hasDeletionFile()) {
-        kept.removeAll((int) f.getId(), dataset.deletedRows(f));
+        kept.removeAll((int) f.getId(), DatasetInternals.deletedRows(dataset, f));
       }
     }
     kept.retainFragments(present);

@@ -451,8 +451,4 @@ public record VectorIndexSpec(
     }
     return (int) Math.max(1, Math.min(MAX_PARTITIONS, rows / targetPartitionSize()));
   }
-
-  public HnswBuildParams hnswParams() {
-    return new HnswBuildParams(m, efConstruction, maxLevel, seed);
-  }
 }

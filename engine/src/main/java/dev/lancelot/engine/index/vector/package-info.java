@@ -3,11 +3,11 @@
  * they share.
  *
  * <ul>
- *   <li>{@link dev.lancelot.engine.index.vector.VectorStorage} / {@link
- *       dev.lancelot.engine.index.vector.QueryScorer}: vectors of one partition (flat, SQ or PQ)
- *       and per-query scorers with bulk methods; smaller is closer.
- *   <li>{@link dev.lancelot.engine.index.vector.AcceptMask} (prefilter as node ids) and {@link
- *       dev.lancelot.engine.index.vector.TopKCollector} (ties by id, SPEC Q14).
+ *   <li>{@link dev.lancelot.engine.internal.index.vector.VectorStorage} / {@link
+ *       dev.lancelot.engine.internal.index.vector.QueryScorer}: vectors of one partition (flat, SQ
+ *       or PQ) and per-query scorers with bulk methods; smaller is closer.
+ *   <li>{@link dev.lancelot.engine.internal.index.vector.AcceptMask} (prefilter as node ids) and
+ *       {@link dev.lancelot.engine.internal.index.vector.TopKCollector} (ties by id, SPEC Q14).
  *   <li>{@code ivf}: k-means (Lance's balanced, random-init, hierarchical above 256) and {@code
  *       IvfModel} (rank partitions, assign, residuals).
  *   <li>{@code pq}: 8-bit codebooks in Lance's {@code [256, dim]} layout, encoding, lookup tables

@@ -4,6 +4,7 @@ import dev.lancelot.engine.internal.file.container.FileFooter;
 import dev.lancelot.engine.internal.file.write.AlignedOutput;
 import dev.lancelot.engine.internal.file.write.ColumnWriter;
 import dev.lancelot.engine.internal.file.write.FieldWriter;
+import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.io.PositionOutputStream;
 import dev.lancelot.engine.io.StorageException;
@@ -169,7 +170,7 @@ public final class LanceFileWriter implements AutoCloseable {
       LanceSchema written = LanceSchema.of(schema.fields(), schemaMetadata);
       FileProtos.FileDescriptor descriptor =
           FileProtos.FileDescriptor.newBuilder()
-              .setSchema(written.toProto())
+              .setSchema(SchemaProtos.toProto(written))
               .setLength(rows)
               .build();
       byte[] descriptorBytes = descriptor.toByteArray();

@@ -6,8 +6,8 @@ import dev.lancelot.engine.CleanupOptions;
 import dev.lancelot.engine.CleanupResult;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
-import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.format.DeletionFiles;
+import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.ManifestFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
@@ -152,7 +152,7 @@ public final class Cleaner {
       into.add(DatasetPaths.TRANSACTIONS + "/" + s.manifest().getTransactionFile());
     }
     for (IndexMetadata i : s.indices()) {
-      into.add(DatasetPaths.INDICES + "/" + IndexSegment.uuidOf(i.getUuid().getUuid()));
+      into.add(DatasetPaths.INDICES + "/" + IndexUuids.uuidOf(i.getUuid().getUuid()));
     }
   }
 

@@ -9,6 +9,8 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewriteGroup;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
@@ -49,7 +51,7 @@ public final class Compactor {
               + " and lancelot writes 2.1 only; a compacted fragment would mix formats. "
               + "Compact it with Lance.");
     }
-    Snapshot snapshot = dataset.snapshot();
+    Snapshot snapshot = DatasetInternals.snapshot(dataset);
     List<IndexSegment> segments = dataset.indexes().allSegments();
     List<List<DataFragment>> groups =
         CompactionPlanner.plan(snapshot.fragments(), segments, options);
@@ -95,7 +97,7 @@ public final class Compactor {
         int row = 0;
         for (FragmentMetadata f : fresh) {
           long id = nextId++;
-          rg.addNewFragments(f.toProto().toBuilder().setId(id));
+          rg.addNewFragments(DatasetInternals.fragment(f).toBuilder().setId(id));
           for (long offset = 0; offset < f.physicalRows(); offset++) {
             map.put(oldAddresses.get(row++), (id << 32) | offset);
           }
@@ -130,7 +132,8 @@ public final class Compactor {
               (System.nanoTime() - t) / 1_000_000);
         }
       }
-      Dataset committed = dataset.commitOperation(new Operation.Rewrite(rewriteGroups, rewritten));
+      Dataset committed =
+          DatasetInternals.commit(dataset, new Operation.Rewrite(rewriteGroups, rewritten));
       int filesRemoved = 0;
       for (List<DataFragment> g : groups) {
         for (DataFragment f : g) {
@@ -158,18 +161,18 @@ public final class Compactor {
     } catch (RuntimeException e) {
       for (FragmentMetadata f : written) {
         for (String path : f.dataFiles()) {
-          dataset.context().io().delete(dataset.context().paths().dataFile(path));
+          DatasetInternals.context(dataset)
+              .io()
+              .delete(DatasetInternals.context(dataset).paths().dataFile(path));
         }
       }
       for (RewrittenIndex ri : rewritten) {
-        dataset
-            .context()
+        DatasetInternals.context(dataset)
             .io()
             .deleteRecursively(
-                dataset
-                    .context()
+                DatasetInternals.context(dataset)
                     .paths()
-                    .indexDir(IndexSegment.uuidOf(ri.getNewId().getUuid()).toString()));
+                    .indexDir(IndexUuids.uuidOf(ri.getNewId().getUuid()).toString()));
       }
       throw e;
     }
@@ -219,7 +222,8 @@ public final class Compactor {
               return out;
             }
           };
-      return FragmentWriter.write(dataset.context(), dataset.lanceSchema(), data, write);
+      return FragmentWriter.write(
+          DatasetInternals.context(dataset), dataset.lanceSchema(), data, write);
     }
   }
 

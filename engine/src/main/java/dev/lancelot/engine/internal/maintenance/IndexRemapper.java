@@ -7,17 +7,21 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.expr.eval.ColumnKind;
+import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.UUID;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeFiles;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeWriter;
 import dev.lancelot.engine.internal.index.scalar.btree.IndexColumnData;
 import dev.lancelot.engine.internal.index.vector.build.IndexDetails;
 import dev.lancelot.engine.internal.index.vector.build.TrainedModel;
 import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
+import dev.lancelot.engine.internal.index.vector.hnsw.HnswBuildParams;
 import dev.lancelot.engine.internal.index.vector.store.IndexSegmentReader;
 import dev.lancelot.engine.internal.index.vector.store.IndexSegmentWriter;
 import dev.lancelot.engine.internal.scan.FragmentScan;
@@ -57,8 +61,8 @@ final class IndexRemapper {
    */
   static RewrittenIndex remap(Dataset dataset, IndexSegment segment, RowAddressMap map) {
     java.util.UUID uuid = java.util.UUID.randomUUID();
-    FileIO io = dataset.context().io();
-    String dir = dataset.context().paths().indexDir(uuid.toString());
+    FileIO io = DatasetInternals.context(dataset).io();
+    String dir = DatasetInternals.context(dataset).paths().indexDir(uuid.toString());
     List<IndexFile> files;
     try {
       files =
@@ -71,11 +75,11 @@ final class IndexRemapper {
     }
     RewrittenIndex.Builder b =
         RewrittenIndex.newBuilder()
-            .setOldId(segment.proto().getUuid())
-            .setNewId(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(uuid)))
-            .setNewIndexVersion(segment.proto().getIndexVersion())
+            .setOldId(IndexInternals.proto(segment).getUuid())
+            .setNewId(UUID.newBuilder().setUuid(IndexUuids.uuidBytes(uuid)))
+            .setNewIndexVersion(IndexInternals.proto(segment).getIndexVersion())
             .addAllNewIndexFiles(files);
-    Any details = segment.proto().getIndexDetails();
+    Any details = IndexInternals.proto(segment).getIndexDetails();
     if (!details.getTypeUrl().isEmpty()) {
       b.setNewIndexDetails(details);
     }
@@ -84,19 +88,20 @@ final class IndexRemapper {
 
   private static List<IndexFile> remapVector(
       Dataset dataset, IndexSegment segment, RowAddressMap map, String dir) {
-    FileIO io = dataset.context().io();
+    FileIO io = DatasetInternals.context(dataset).io();
     IndexSegmentReader reader =
-        IndexSegmentReader.open(io, dataset.context().paths().indexDir(segment.uuid().toString()));
+        IndexSegmentReader.open(
+            io, DatasetInternals.context(dataset).paths().indexDir(segment.uuid().toString()));
     TrainedModel model = TrainedModel.of(reader);
     VectorIndexSpec spec = IndexDetails.specOf(segment);
     int dim = reader.dimension();
     List<IndexSegmentWriter.Partition> partitions = new ArrayList<>();
     for (int p = 0; p < reader.numPartitions(); p++) {
       IndexSegmentWriter.Partition stored =
-          reader.readStoredPartition(p, dataset.context().allocator());
+          reader.readStoredPartition(p, DatasetInternals.context(dataset).allocator());
       IndexSegmentWriter.Partition mapped = remapPartition(stored, map, model, dim);
       if (segment.type().isHnsw()) {
-        mapped = VectorIndexBuilder.withGraph(model, mapped, spec.hnswParams(), p);
+        mapped = VectorIndexBuilder.withGraph(model, mapped, HnswBuildParams.of(spec), p);
       }
       partitions.add(mapped);
     }
@@ -112,7 +117,7 @@ final class IndexRemapper {
                 reader.scalarQuantizer(),
                 partitions,
                 reader.ivf().loss()),
-            dataset.context().allocator());
+            DatasetInternals.context(dataset).allocator());
     List<IndexFile> files = new ArrayList<>();
     for (IndexSegmentWriter.WrittenFile f : written) {
       files.add(IndexFile.newBuilder().setPath(f.name()).setSizeBytes(f.sizeBytes()).build());
@@ -188,7 +193,7 @@ final class IndexRemapper {
                             + segment.fieldIds().get(0)
                             + ", which the schema does not have."));
     List<Long> covered = new ArrayList<>();
-    for (DataFragment f : dataset.snapshot().fragments()) {
+    for (DataFragment f : DatasetInternals.snapshot(dataset).fragments()) {
       if (segment.fragments().contains((int) f.getId())) {
         covered.add(f.getId());
       }
@@ -201,7 +206,8 @@ final class IndexRemapper {
                 .withRowAddress(true)
                 .fragments(covered)
                 .batches();
-        UInt8Vector mapped = new UInt8Vector("_rowaddr", dataset.context().allocator())) {
+        UInt8Vector mapped =
+            new UInt8Vector("_rowaddr", DatasetInternals.context(dataset).allocator())) {
       while (batches.hasNext()) {
         VectorSchemaRoot batch = batches.next();
         int rows = batch.getRowCount();
@@ -221,12 +227,12 @@ final class IndexRemapper {
     }
     BTreeWriter.Written w =
         BTreeWriter.write(
-            dataset.context().io(),
+            DatasetInternals.context(dataset).io(),
             dir,
             field.arrowType(),
             data,
             BTreeFiles.DEFAULT_BATCH_SIZE,
-            dataset.context().allocator());
+            DatasetInternals.context(dataset).allocator());
     return List.of(
         IndexFile.newBuilder()
             .setPath(BTreeFiles.LOOKUP_FILE)

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.internal.table;
 
+import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.internal.format.ManifestFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
@@ -23,6 +24,15 @@ public record Snapshot(DatasetPaths paths, VersionLog.Entry entry, ManifestFile 
 
   public List<DataFragment> fragments() {
     return file.manifest().getFragmentsList();
+  }
+
+  /** What the public API shows of a fragment. */
+  public static FragmentInfo info(DataFragment f) {
+    return new FragmentInfo(
+        f.getId(),
+        f.getPhysicalRows(),
+        f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0,
+        f.getFilesList().stream().map(d -> d.getPath()).toList());
   }
 
   public Optional<DataFragment> fragment(long id) {

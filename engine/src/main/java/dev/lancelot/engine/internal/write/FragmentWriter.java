@@ -4,6 +4,7 @@ import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.SchemaMismatchException;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.file.LanceFileWriter;
 import dev.lancelot.engine.internal.file.WriteSummary;
 import dev.lancelot.engine.internal.file.WriterOptions;
@@ -174,7 +175,7 @@ public final class FragmentWriter implements AutoCloseable {
             .setFileSizeBytes(summary.fileSizeBytes())
             .build();
     written.add(
-        new FragmentMetadata(
+        DatasetInternals.fragmentMetadata(
             DataFragment.newBuilder().addFiles(file).setPhysicalRows(summary.numRows()).build()));
     LOG.debug(
         "Wrote data file {} ({} rows, {} bytes)",

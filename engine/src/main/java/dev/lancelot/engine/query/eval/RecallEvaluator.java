@@ -1,6 +1,7 @@
 package dev.lancelot.engine.query.eval;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
@@ -178,10 +179,7 @@ public final class RecallEvaluator {
           indexName == null
               ? 0
               : dataset.indexes().unindexedFragments(indexName).stream()
-                  .mapToLong(
-                      f ->
-                          f.getPhysicalRows()
-                              - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0))
+                  .mapToLong(FragmentInfo::rows)
                   .sum();
       return new IndexState(indexName, unindexedRows);
     }

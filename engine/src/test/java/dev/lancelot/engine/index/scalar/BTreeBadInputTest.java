@@ -9,8 +9,10 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.expr.eval.ColumnKind;
+import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeFiles;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeWriter;
@@ -144,13 +146,13 @@ class BTreeBadInputTest {
       throw new java.io.UncheckedIOException(e);
     }
     IndexSegment segment =
-        IndexSegment.of(
+        IndexInternals.segment(
             IndexMetadata.newBuilder()
                 .setName("x_idx")
                 .setUuid(
                     dev.lancelot.engine.internal.format.proto.TableProtos.UUID
                         .newBuilder()
-                        .setUuid(IndexSegment.uuidBytes(java.util.UUID.randomUUID())))
+                        .setUuid(IndexUuids.uuidBytes(java.util.UUID.randomUUID())))
                 .build());
     LanceField column =
         LanceField.fromArrow(
@@ -166,8 +168,8 @@ class BTreeBadInputTest {
               "page 0 row 0 holds a value outside the page's [min, max] in page_lookup.lance");
     }
     IndexSegment ambiguous =
-        IndexSegment.of(
-            segment.proto().toBuilder()
+        IndexInternals.segment(
+            IndexInternals.proto(segment).toBuilder()
                 .addFiles(IndexFile.newBuilder().setPath("part_0_page_lookup.lance"))
                 .addFiles(IndexFile.newBuilder().setPath("part_1_page_lookup.lance"))
                 .addFiles(IndexFile.newBuilder().setPath("part_0_page_data.lance"))

@@ -10,6 +10,7 @@ import dev.lancelot.engine.internal.file.FileProjection;
 import dev.lancelot.engine.internal.file.LanceBatchReader;
 import dev.lancelot.engine.internal.file.LanceFileReader;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.ValueCodec;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
@@ -101,16 +102,16 @@ class BTreeLance7LayoutTest {
     try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
       IndexSegment first = ours.indexes().segments("i32_idx").get(0);
       assertThat(first.type()).isEqualTo(dev.lancelot.engine.index.IndexType.BTREE);
-      assertThat(first.proto().getIndexDetails().getTypeUrl())
+      assertThat(IndexInternals.proto(first).getIndexDetails().getTypeUrl())
           .isEqualTo("/lance.table.BTreeIndexDetails");
-      assertThat(first.proto().getIndexDetails().getValue().isEmpty()).isTrue();
-      assertThat(first.proto().getIndexVersion()).isZero();
+      assertThat(IndexInternals.proto(first).getIndexDetails().getValue().isEmpty()).isTrue();
+      assertThat(IndexInternals.proto(first).getIndexVersion()).isZero();
       assertThat(first.datasetVersion()).isEqualTo(versionBeforeFirstIndex);
       assertThat(first.fragments()).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2));
-      assertThat(first.proto().getFilesList())
+      assertThat(IndexInternals.proto(first).getFilesList())
           .extracting(IndexFile::getPath)
           .containsExactly("page_lookup.lance", "page_data.lance");
-      for (IndexFile f : first.proto().getFilesList()) {
+      for (IndexFile f : IndexInternals.proto(first).getFilesList()) {
         assertThat(Files.size(dir.resolve(first.directory()).resolve(f.getPath())))
             .isEqualTo(f.getSizeBytes());
       }

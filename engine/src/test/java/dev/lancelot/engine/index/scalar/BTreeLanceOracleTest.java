@@ -5,6 +5,7 @@ import static dev.lancelot.engine.index.scalar.BTreeTesting.indexAddresses;
 import static dev.lancelot.engine.index.scalar.BTreeTesting.scanAddresses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.testing.LanceOracle;
 import java.nio.file.Path;
 import java.util.List;
@@ -214,7 +215,10 @@ class BTreeLanceOracleTest {
     }
     try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
       assertThat(ours.indexes().segments("tenant_id_idx")).hasSize(2);
-      assertThat(ours.indexes().segments("tenant_id_idx").get(0).proto().getFiles(0).getPath())
+      assertThat(
+              IndexInternals.proto(ours.indexes().segments("tenant_id_idx").get(0))
+                  .getFiles(0)
+                  .getPath())
           .startsWith("part_")
           .endsWith("_page_data.lance");
       for (String filter : FILTERS.subList(0, 16)) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
+import dev.lancelot.engine.internal.DatasetInternals;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeSet;
@@ -187,19 +188,20 @@ class BTreeRoundTripTest {
       Dataset v = BTreeIndexBuilder.build(base, BTreeBuildParams.of("i64"));
       Path index = dir.resolve("ds").resolve(v.indexes().segments("i64_idx").get(0).directory());
       long pageData = java.nio.file.Files.size(index.resolve("page_data.lance"));
-      v.context().io().stats().reset();
+      DatasetInternals.context(v).io().stats().reset();
       ScalarIndexResult point = ScalarIndexQuery.plan(v, "i64 = 5").evaluate();
       assertThat(List.of(point.pagesRead(), point.pagesTotal())).containsExactly(1, 10);
-      assertThat(v.context().io().stats().bytesRead()).isLessThan(pageData / 4);
+      assertThat(DatasetInternals.context(v).io().stats().bytesRead()).isLessThan(pageData / 4);
       assertThat(BTreeTesting.addresses(point)).isEqualTo(scanAddresses(v, "i64 = 5"));
       // both halves of a range on one column prune together: one page, not the pages of either half
       ScalarIndexResult range =
           ScalarIndexQuery.plan(v, "i64 BETWEEN 3 AND 7 OR i64 = 5").evaluate();
       assertThat(range.pagesRead()).isEqualTo(1);
       assertThat(BTreeTesting.addresses(range)).isEqualTo(scanAddresses(v, "i64 BETWEEN 3 AND 7"));
-      v.context().io().stats().reset();
+      DatasetInternals.context(v).io().stats().reset();
       assertThat(ScalarIndexQuery.plan(v, "i64 IS NULL").evaluate().pagesRead()).isZero();
-      assertThat(v.context().io().stats().bytesRead()).isLessThan(4096); // the lookup file only
+      assertThat(DatasetInternals.context(v).io().stats().bytesRead())
+          .isLessThan(4096); // the lookup file only
     }
   }
 

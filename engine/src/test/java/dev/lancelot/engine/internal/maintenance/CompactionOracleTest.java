@@ -15,6 +15,7 @@ import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
@@ -161,7 +162,7 @@ class CompactionOracleTest {
       assertThat(frags).allMatch(f -> f.deletedRows() == 0);
       assertThat(frags.get(0).physicalRows()).isEqualTo(2400 - 1600 / 7 - 1);
 
-      Transaction txn = after.snapshot().file().transaction().orElseThrow();
+      Transaction txn = DatasetInternals.snapshot(after).file().transaction().orElseThrow();
       assertThat(txn.hasRewrite()).isTrue();
       assertThat(txn.getRewrite().getGroupsCount()).isEqualTo(2);
       assertThat(txn.getRewrite().getRewrittenIndicesCount()).isEqualTo(2);

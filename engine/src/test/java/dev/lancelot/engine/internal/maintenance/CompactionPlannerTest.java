@@ -6,10 +6,12 @@ import com.google.protobuf.Any;
 import dev.lancelot.engine.CompactionOptions;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.format.FragmentBitmaps;
+import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DeletionFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.UUID;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,9 +38,9 @@ class CompactionPlannerTest {
 
   static IndexSegment segment(String detailsType, int... fragments) {
     RoaringBitmap b = RoaringBitmap.bitmapOf(fragments);
-    return IndexSegment.of(
+    return IndexInternals.segment(
         IndexMetadata.newBuilder()
-            .setUuid(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(java.util.UUID.randomUUID())))
+            .setUuid(UUID.newBuilder().setUuid(IndexUuids.uuidBytes(java.util.UUID.randomUUID())))
             .setName("idx")
             .setFragmentBitmap(FragmentBitmaps.bytes(b))
             .setIndexDetails(Any.newBuilder().setTypeUrl(detailsType))

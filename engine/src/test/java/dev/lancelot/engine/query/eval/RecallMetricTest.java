@@ -10,6 +10,9 @@ import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.index.IndexInternals;
+import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
@@ -344,13 +347,13 @@ class RecallMetricTest {
               ds,
               "vector",
               VectorIndexSpec.of(IndexType.IVF_FLAT, DistanceMetric.L2).withNumPartitions(2),
-              ds.indexes().unindexedFragments("vector_idx"),
+              IndexInternals.unindexedFragments(ds.indexes(), "vector_idx"),
               null);
-      ds.commitIndexes(List.of(delta.metadata()), List.of()).close();
+      DatasetInternals.commitIndexes(ds, List.of(delta.metadata()), List.of()).close();
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
       VectorQuery q = VectorQuery.builder("vector").vector(queries[0]).k(K).build();
-      assertThatThrownBy(() -> VectorSearch.plan(ds, q))
+      assertThatThrownBy(() -> DistributedSearch.plan(ds, q))
           .isInstanceOf(InvalidQueryException.class)
           .hasMessageContaining("segments were built with different metrics")
           .hasMessageContaining("cosine")

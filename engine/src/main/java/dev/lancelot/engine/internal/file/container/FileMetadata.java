@@ -9,6 +9,7 @@ import dev.lancelot.engine.internal.file.UnsupportedFileFeatureException;
 import dev.lancelot.engine.internal.file.proto.Encodings20Protos.ArrayEncoding;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.PageLayout;
 import dev.lancelot.engine.internal.file.proto.File2Protos;
+import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.io.InputFile;
@@ -126,7 +127,7 @@ public final class FileMetadata {
     }
     LanceSchema schema;
     try {
-      schema = LanceSchema.fromProto(descriptor.getSchema());
+      schema = SchemaProtos.fromProto(descriptor.getSchema());
     } catch (SchemaException e) {
       throw new CorruptFileException(
           "Cannot open Lance file " + location + ": " + e.getMessage(), e);

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.query.exec;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.file.VectorPages;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.scan.FragmentReader;
@@ -85,11 +86,11 @@ final class ExactDistances {
       int to,
       float[] out) {
     DataFragment fragment =
-        dataset.snapshot().fragment(RowAddress.fragment(sorted[from])).orElse(null);
+        DatasetInternals.snapshot(dataset).fragment(RowAddress.fragment(sorted[from])).orElse(null);
     if (fragment == null) {
       return false; // the Arrow take reports it
     }
-    try (FragmentReader reader = dataset.openFragment(fragment)) {
+    try (FragmentReader reader = DatasetInternals.openFragment(dataset, fragment)) {
       VectorPages pages = reader.vectorPages(dataset.field(column));
       if (pages == null) {
         return false;

@@ -4,10 +4,11 @@ import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
-import dev.lancelot.engine.index.vector.SearchResult;
-import dev.lancelot.engine.index.vector.TopKCollector;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.file.VectorPages;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.vector.SearchResult;
+import dev.lancelot.engine.internal.index.vector.TopKCollector;
 import dev.lancelot.engine.internal.query.plan.FlatUnit;
 import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.internal.scan.RowAddress;
@@ -218,11 +219,12 @@ public final class FlatKnnExecutor {
       Float lower,
       Float upper,
       Part part) {
-    DataFragment fragment = dataset.snapshot().fragment(task.fragmentId()).orElse(null);
+    DataFragment fragment =
+        DatasetInternals.snapshot(dataset).fragment(task.fragmentId()).orElse(null);
     if (fragment == null) {
       return false; // the generic scan reports it
     }
-    try (FragmentReader reader = dataset.openFragment(fragment)) {
+    try (FragmentReader reader = DatasetInternals.openFragment(dataset, fragment)) {
       VectorPages pages = reader.vectorPages(dataset.field(column));
       if (pages == null) {
         return false;
@@ -252,7 +254,7 @@ public final class FlatKnnExecutor {
         }
         return true;
       }
-      RoaringBitmap deleted = dataset.deletedRows(fragment);
+      RoaringBitmap deleted = DatasetInternals.deletedRows(dataset, fragment);
       boolean deletions = !deleted.isEmpty();
       pages.scan(
           task.startRow(),

@@ -3,6 +3,7 @@ package dev.lancelot.engine.internal.query.exec;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.expr.RowSelection;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.query.plan.AnnUnit;
 import dev.lancelot.engine.internal.query.plan.MergeSpec;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
@@ -142,7 +143,7 @@ public final class Merger {
       Arrays.fill(queryIndex, at, at + r.rows().length, qi);
       at += r.rows().length;
     }
-    BufferAllocator allocator = dataset.context().allocator();
+    BufferAllocator allocator = DatasetInternals.context(dataset).allocator();
     List<FieldVector> vectors = new ArrayList<>();
     List<Field> fields = new ArrayList<>();
     if (batch) {

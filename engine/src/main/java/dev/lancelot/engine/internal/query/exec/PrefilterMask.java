@@ -5,8 +5,9 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.expr.BoundPredicate;
-import dev.lancelot.engine.index.vector.SortedRowFilter;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.vector.SortedRowFilter;
 import dev.lancelot.engine.internal.scan.RowAddress;
 import dev.lancelot.engine.internal.scan.ScanSpec;
 import java.util.HashMap;
@@ -57,13 +58,13 @@ public final class PrefilterMask implements SortedRowFilter {
   public static PrefilterMask liveRows(Dataset dataset, List<Long> fragments) {
     Map<Long, RoaringBitmap> out = new HashMap<>();
     for (long id : fragments) {
-      DataFragment f = dataset.snapshot().fragment(id).orElse(null);
+      DataFragment f = DatasetInternals.snapshot(dataset).fragment(id).orElse(null);
       if (f == null) {
         continue;
       }
       RoaringBitmap live = new RoaringBitmap();
       live.add(0L, f.getPhysicalRows());
-      live.andNot(dataset.deletedRows(f));
+      live.andNot(DatasetInternals.deletedRows(dataset, f));
       out.put(id, live);
     }
     return new PrefilterMask(out, "deletions");

@@ -5,7 +5,9 @@ import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.schema.LanceField;
@@ -132,7 +134,7 @@ public final class Planner {
           dataset.location(), dataset.version(), q, q.column(), dim, List.of(), merge, notes, true);
     }
     DistanceMetric metric = queryMetric == null ? DistanceMetric.L2 : queryMetric;
-    for (DataFragment f : dataset.snapshot().fragments()) {
+    for (DataFragment f : DatasetInternals.snapshot(dataset).fragments()) {
       units.add(
           new FlatUnit(
               "flat-" + units.size(),
@@ -186,11 +188,14 @@ public final class Planner {
               + (candidateK + candidateK / 2)
               + ").");
     }
-    List<DataFragment> unindexed = q.fastSearch() ? List.of() : catalog.unindexedFragments(name);
+    List<DataFragment> unindexed =
+        q.fastSearch() ? List.of() : IndexInternals.unindexedFragments(catalog, name);
     boolean exact = q.refineFactor().isPresent() || !unindexed.isEmpty();
     List<SearchUnit> units = new ArrayList<>();
     RoaringBitmap present = new RoaringBitmap();
-    dataset.snapshot().fragments().forEach(f -> present.add(Math.toIntExact(f.getId())));
+    DatasetInternals.snapshot(dataset)
+        .fragments()
+        .forEach(f -> present.add(Math.toIntExact(f.getId())));
     BoundPredicate filter = q.prefilter() ? bound : null;
     for (IndexSegment s : segments) {
       List<Long> frags = new ArrayList<>();
@@ -236,10 +241,10 @@ public final class Planner {
               filter,
               "fragment not covered by index " + name));
     }
-    if (q.fastSearch() && !catalog.unindexedFragments(name).isEmpty()) {
+    if (q.fastSearch() && !IndexInternals.unindexedFragments(catalog, name).isEmpty()) {
       notes.add(
           "fast_search: "
-              + catalog.unindexedFragments(name).size()
+              + IndexInternals.unindexedFragments(catalog, name).size()
               + " unindexed fragment(s) not searched");
     }
     return new SearchPlan(

@@ -1,8 +1,8 @@
 package dev.lancelot.engine.index.vector.conformance;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.SearchResult;
-import dev.lancelot.engine.index.vector.TopKCollector;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.SearchResult;
+import dev.lancelot.engine.internal.index.vector.TopKCollector;
 import dev.lancelot.engine.internal.index.vector.flat.FlatSearch;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.Random;

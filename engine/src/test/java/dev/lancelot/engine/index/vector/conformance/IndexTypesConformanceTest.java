@@ -1,8 +1,8 @@
 package dev.lancelot.engine.index.vector.conformance;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.SearchStats;
-import dev.lancelot.engine.index.vector.TopKCollector;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.SearchStats;
+import dev.lancelot.engine.internal.index.vector.TopKCollector;
 import dev.lancelot.engine.internal.index.vector.flat.FlatSearch;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswBuildParams;
 import dev.lancelot.engine.internal.index.vector.ivf.IvfBuildParams;

@@ -1,11 +1,11 @@
 package dev.lancelot.engine.index.vector.conformance;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.QueryScorer;
-import dev.lancelot.engine.index.vector.SearchResult;
-import dev.lancelot.engine.index.vector.SearchStats;
-import dev.lancelot.engine.index.vector.TopKCollector;
-import dev.lancelot.engine.index.vector.VectorStorage;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.QueryScorer;
+import dev.lancelot.engine.internal.index.vector.SearchResult;
+import dev.lancelot.engine.internal.index.vector.SearchStats;
+import dev.lancelot.engine.internal.index.vector.TopKCollector;
+import dev.lancelot.engine.internal.index.vector.VectorStorage;
 import dev.lancelot.engine.internal.index.vector.flat.FlatSearch;
 import dev.lancelot.engine.internal.index.vector.flat.FlatStorage;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswBuildParams;

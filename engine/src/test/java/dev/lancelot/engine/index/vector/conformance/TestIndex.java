@@ -1,8 +1,8 @@
 package dev.lancelot.engine.index.vector.conformance;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.SearchResult;
-import dev.lancelot.engine.index.vector.SearchStats;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.SearchResult;
+import dev.lancelot.engine.internal.index.vector.SearchStats;
 
 /** An in-memory index assembled from the building blocks, as the engine will assemble them. */
 public interface TestIndex {

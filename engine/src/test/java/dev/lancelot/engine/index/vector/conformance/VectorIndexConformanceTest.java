@@ -2,9 +2,9 @@ package dev.lancelot.engine.index.vector.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.SearchResult;
-import dev.lancelot.engine.index.vector.SearchStats;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.SearchResult;
+import dev.lancelot.engine.internal.index.vector.SearchStats;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

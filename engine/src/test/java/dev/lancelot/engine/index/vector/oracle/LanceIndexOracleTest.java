@@ -503,8 +503,8 @@ class LanceIndexOracleTest {
           float[] q = vectors.get(ids[qi * 97]).clone();
           q[qi % DIM] += 0.3f;
           float[] pq0 = ivf.prepareQuery(q);
-          dev.lancelot.engine.index.vector.TopKCollector top =
-              new dev.lancelot.engine.index.vector.TopKCollector(10);
+          dev.lancelot.engine.internal.index.vector.TopKCollector top =
+              new dev.lancelot.engine.internal.index.vector.TopKCollector(10);
           for (int p = 0; p < 4; p++) {
             float[] pq1 = pq0;
             if (type == IndexType.IVF_PQ && PqCodebook.usesResidual(metric)) {

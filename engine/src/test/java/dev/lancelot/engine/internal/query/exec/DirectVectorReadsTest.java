@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.file.VectorPages;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.query.plan.FlatUnit;
@@ -223,8 +224,8 @@ class DirectVectorReadsTest {
    * plain rows for wide vectors and through the page decoder for narrow ones.
    */
   static void assertDirect(Dataset ds, Layout layout) {
-    for (DataFragment f : ds.snapshot().fragments()) {
-      try (FragmentReader r = ds.openFragment(f)) {
+    for (DataFragment f : DatasetInternals.snapshot(ds).fragments()) {
+      try (FragmentReader r = DatasetInternals.openFragment(ds, f)) {
         VectorPages pages = r.vectorPages(ds.field("vector"));
         assertThat(pages).as("%s, fragment %d", ds.location(), f.getId()).isNotNull();
         assertThat(pages.element()).isEqualTo(layout.element());

@@ -6,6 +6,7 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.query.plan.FlatUnit;
 import dev.lancelot.engine.internal.scan.FragmentReader;
@@ -161,8 +162,8 @@ class FlatKnnDirectReadsTest {
    * scan with itself).
    */
   static boolean allDirect(Dataset ds) {
-    for (DataFragment f : ds.snapshot().fragments()) {
-      try (FragmentReader r = ds.openFragment(f)) {
+    for (DataFragment f : DatasetInternals.snapshot(ds).fragments()) {
+      try (FragmentReader r = DatasetInternals.openFragment(ds, f)) {
         if (r.vectorPages(ds.field("vector")) == null) {
           return false;
         }

@@ -7,6 +7,7 @@ import dev.lancelot.engine.internal.file.FileProjection;
 import dev.lancelot.engine.internal.file.LanceFileException;
 import dev.lancelot.engine.internal.file.LanceFileReader;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.StorageException;
@@ -125,7 +126,7 @@ public final class BTreeSegmentReader implements AutoCloseable {
           column.arrowType(),
           io,
           directory,
-          segment.proto().getFilesList(),
+          IndexInternals.proto(segment).getFilesList(),
           allocator,
           false,
           segment.listedIn());
@@ -177,7 +178,7 @@ public final class BTreeSegmentReader implements AutoCloseable {
               column.arrowType(),
               io,
               directory,
-              segment.proto().getFilesList(),
+              IndexInternals.proto(segment).getFilesList(),
               CACHE_ALLOCATOR,
               true,
               segment.listedIn());

@@ -5,6 +5,7 @@ import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.internal.format.proto.IndexProtos.VectorIndexDetails;
 import dev.lancelot.engine.internal.format.proto.IndexProtos.VectorMetricType;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import java.util.Map;
 
 /**
@@ -65,8 +66,7 @@ public final class IndexDetails {
    */
   public static VectorIndexSpec specOf(IndexSegment segment) {
     VectorIndexDetails d =
-        segment
-            .vectorDetails()
+        IndexInternals.vectorDetails(segment)
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(

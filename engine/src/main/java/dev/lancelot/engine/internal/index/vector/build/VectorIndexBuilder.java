@@ -1,14 +1,15 @@
 package dev.lancelot.engine.internal.index.vector.build;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
-import dev.lancelot.engine.index.vector.VectorStorage;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.FragmentBitmaps;
+import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.UUID;
+import dev.lancelot.engine.internal.index.vector.VectorStorage;
 import dev.lancelot.engine.internal.index.vector.flat.FlatStorage;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswBuildParams;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswBuilder;
@@ -164,7 +165,7 @@ public final class VectorIndexBuilder {
     long t;
     if (spec.type().isHnsw()) {
       t = System.nanoTime();
-      partitions = withGraphs(model, partitions, spec.hnswParams());
+      partitions = withGraphs(model, partitions, HnswBuildParams.of(spec));
       LOG.info(
           "Built HNSW graphs of {} partitions (m={}, ef_construction={}, max_level={}), {} ms",
           partitions.size(),
@@ -176,8 +177,8 @@ public final class VectorIndexBuilder {
 
     t = System.nanoTime();
     java.util.UUID uuid = java.util.UUID.randomUUID();
-    FileIO io = dataset.context().io();
-    String dir = dataset.context().paths().indexDir(uuid.toString());
+    FileIO io = DatasetInternals.context(dataset).io();
+    String dir = DatasetInternals.context(dataset).paths().indexDir(uuid.toString());
     List<IndexSegmentWriter.WrittenFile> files;
     try {
       files =
@@ -192,7 +193,7 @@ public final class VectorIndexBuilder {
                   model.quantizer(),
                   partitions,
                   loss),
-              dataset.context().allocator());
+              DatasetInternals.context(dataset).allocator());
     } catch (RuntimeException e) {
       io.deleteRecursively(dir);
       throw e;
@@ -207,7 +208,7 @@ public final class VectorIndexBuilder {
     fragments.forEach(f -> covered.add(Math.toIntExact(f.getId())));
     IndexMetadata.Builder meta =
         IndexMetadata.newBuilder()
-            .setUuid(UUID.newBuilder().setUuid(IndexSegment.uuidBytes(uuid)))
+            .setUuid(UUID.newBuilder().setUuid(IndexUuids.uuidBytes(uuid)))
             .addFields(col.fieldId())
             .setName(name)
             .setDatasetVersion(dataset.version())

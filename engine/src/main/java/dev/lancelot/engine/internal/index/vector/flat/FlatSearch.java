@@ -1,9 +1,9 @@
 package dev.lancelot.engine.internal.index.vector.flat;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.QueryScorer;
-import dev.lancelot.engine.index.vector.SearchStats;
-import dev.lancelot.engine.index.vector.TopKCollector;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.QueryScorer;
+import dev.lancelot.engine.internal.index.vector.SearchStats;
+import dev.lancelot.engine.internal.index.vector.TopKCollector;
 import dev.lancelot.engine.vector.DistanceMetric;
 
 /**

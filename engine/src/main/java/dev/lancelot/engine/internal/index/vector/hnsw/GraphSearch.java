@@ -1,7 +1,7 @@
 package dev.lancelot.engine.internal.index.vector.hnsw;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.QueryScorer;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.QueryScorer;
 
 /**
  * Greedy descent and beam search over one level, as Lance's {@code greedy_search} and {@code

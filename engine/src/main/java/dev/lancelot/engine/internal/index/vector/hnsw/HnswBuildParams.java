@@ -1,5 +1,6 @@
 package dev.lancelot.engine.internal.index.vector.hnsw;
 
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.vector.VectorException;
 
 /**
@@ -12,6 +13,11 @@ public record HnswBuildParams(int m, int efConstruction, int maxLevel, long seed
   public static final int DEFAULT_M = 20;
   public static final int DEFAULT_EF_CONSTRUCTION = 150;
   public static final int DEFAULT_MAX_LEVEL = 7;
+
+  /** The HNSW parameters of an index spec. */
+  public static HnswBuildParams of(VectorIndexSpec spec) {
+    return new HnswBuildParams(spec.m(), spec.efConstruction(), spec.maxLevel(), spec.seed());
+  }
 
   public HnswBuildParams {
     if (m < 2) {

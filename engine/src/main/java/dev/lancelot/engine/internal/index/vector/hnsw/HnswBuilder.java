@@ -1,7 +1,7 @@
 package dev.lancelot.engine.internal.index.vector.hnsw;
 
-import dev.lancelot.engine.index.vector.QueryScorer;
-import dev.lancelot.engine.index.vector.VectorStorage;
+import dev.lancelot.engine.internal.index.vector.QueryScorer;
+import dev.lancelot.engine.internal.index.vector.VectorStorage;
 import java.util.SplittableRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,10 +1,10 @@
 package dev.lancelot.engine.internal.index.vector.hnsw;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.QueryScorer;
-import dev.lancelot.engine.index.vector.SearchResult;
-import dev.lancelot.engine.index.vector.SearchStats;
-import dev.lancelot.engine.index.vector.TopKCollector;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.QueryScorer;
+import dev.lancelot.engine.internal.index.vector.SearchResult;
+import dev.lancelot.engine.internal.index.vector.SearchStats;
+import dev.lancelot.engine.internal.index.vector.TopKCollector;
 import dev.lancelot.engine.vector.VectorException;
 
 /**

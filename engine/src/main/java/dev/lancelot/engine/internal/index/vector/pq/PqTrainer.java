@@ -1,6 +1,6 @@
 package dev.lancelot.engine.internal.index.vector.pq;
 
-import dev.lancelot.engine.index.vector.VectorChecks;
+import dev.lancelot.engine.internal.index.vector.VectorChecks;
 import dev.lancelot.engine.internal.index.vector.kmeans.KMeans;
 import dev.lancelot.engine.internal.index.vector.kmeans.KMeansParams;
 import dev.lancelot.engine.internal.index.vector.kmeans.KMeansResult;

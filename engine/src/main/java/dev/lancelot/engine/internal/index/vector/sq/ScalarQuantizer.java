@@ -1,6 +1,6 @@
 package dev.lancelot.engine.internal.index.vector.sq;
 
-import dev.lancelot.engine.index.vector.VectorChecks;
+import dev.lancelot.engine.internal.index.vector.VectorChecks;
 import dev.lancelot.engine.internal.index.vector.kmeans.Sampling;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.VectorException;

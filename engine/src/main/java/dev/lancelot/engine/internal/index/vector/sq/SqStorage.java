@@ -1,7 +1,7 @@
 package dev.lancelot.engine.internal.index.vector.sq;
 
-import dev.lancelot.engine.index.vector.QueryScorer;
-import dev.lancelot.engine.index.vector.VectorStorage;
+import dev.lancelot.engine.internal.index.vector.QueryScorer;
+import dev.lancelot.engine.internal.index.vector.VectorStorage;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.VectorKernels;
 import dev.lancelot.engine.vector.VectorizationProvider;

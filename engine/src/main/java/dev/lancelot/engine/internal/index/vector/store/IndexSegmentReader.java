@@ -2,10 +2,10 @@ package dev.lancelot.engine.internal.index.vector.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.index.vector.VectorStorage;
 import dev.lancelot.engine.internal.file.LanceFileReader;
 import dev.lancelot.engine.internal.file.UnsupportedFileFeatureException;
 import dev.lancelot.engine.internal.format.CorruptFileException;
+import dev.lancelot.engine.internal.index.vector.VectorStorage;
 import dev.lancelot.engine.internal.index.vector.flat.FlatStorage;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswGraph;
 import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;

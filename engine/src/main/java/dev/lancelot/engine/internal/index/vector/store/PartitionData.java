@@ -1,6 +1,6 @@
 package dev.lancelot.engine.internal.index.vector.store;
 
-import dev.lancelot.engine.index.vector.VectorStorage;
+import dev.lancelot.engine.internal.index.vector.VectorStorage;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswGraph;
 
 /**

@@ -3,9 +3,9 @@ package dev.lancelot.engine.internal.index.vector.hnsw;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lancelot.engine.index.vector.AcceptMask;
-import dev.lancelot.engine.index.vector.SearchResult;
-import dev.lancelot.engine.index.vector.TopKCollector;
+import dev.lancelot.engine.internal.index.vector.AcceptMask;
+import dev.lancelot.engine.internal.index.vector.SearchResult;
+import dev.lancelot.engine.internal.index.vector.TopKCollector;
 import dev.lancelot.engine.internal.index.vector.flat.FlatSearch;
 import dev.lancelot.engine.internal.index.vector.flat.FlatStorage;
 import dev.lancelot.engine.vector.DistanceMetric;

@@ -11,10 +11,12 @@ import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
 import dev.lancelot.engine.index.vector.conformance.ClusteredData;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.file.LanceFileReader;
 import dev.lancelot.engine.internal.format.proto.IndexProtos.IVF;
 import dev.lancelot.engine.internal.format.proto.IndexProtos.Tensor;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.vector.DistanceMetric;
@@ -97,7 +99,7 @@ class LanceLayoutFactsTest {
       List<IndexSegment> segments = ds.indexes().segments("vector_idx");
       assertThat(segments).hasSize(1);
       IndexSegment seg = segments.get(0);
-      IndexMetadata m = seg.proto();
+      IndexMetadata m = IndexInternals.proto(seg);
       assertThat(seg.type()).isEqualTo(type);
       assertThat(seg.metric()).contains(metric);
       assertThat(m.getIndexVersion()).isEqualTo(IndexFileLayout.VECTOR_INDEX_VERSION);
@@ -115,20 +117,22 @@ class LanceLayoutFactsTest {
                     dir.resolve("_indices").resolve(seg.uuid().toString()).resolve(f.getPath())));
       }
       out.put("manifest.files", files);
-      var details = seg.vectorDetails().orElseThrow();
+      var details = IndexInternals.vectorDetails(seg).orElseThrow();
       out.put(
           "manifest.details",
           List.of(details.hasFlat(), details.hasPq(), details.hasSq(), details.hasHnsw()));
       String index =
-          ds.context().paths().indexDir(seg.uuid().toString()) + "/" + IndexFileLayout.INDEX_FILE;
+          DatasetInternals.context(ds).paths().indexDir(seg.uuid().toString())
+              + "/"
+              + IndexFileLayout.INDEX_FILE;
       String aux =
-          ds.context().paths().indexDir(seg.uuid().toString())
+          DatasetInternals.context(ds).paths().indexDir(seg.uuid().toString())
               + "/"
               + IndexFileLayout.AUXILIARY_FILE;
-      try (InputFile in = ds.context().io().newInputFile(index)) {
+      try (InputFile in = DatasetInternals.context(ds).io().newInputFile(index)) {
         describeFile("index", LanceFileReader.open(in), out);
       }
-      try (InputFile in = ds.context().io().newInputFile(aux)) {
+      try (InputFile in = DatasetInternals.context(ds).io().newInputFile(aux)) {
         describeFile("aux", LanceFileReader.open(in), out);
       }
     }

@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.index.vector.SearchResult;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
-import dev.lancelot.engine.index.vector.VectorSegmentSearcher;
 import dev.lancelot.engine.index.vector.conformance.ClusteredData;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.index.vector.SearchResult;
+import dev.lancelot.engine.internal.index.vector.VectorSegmentSearcher;
 import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
 import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
 import dev.lancelot.engine.testing.LanceOracle;
@@ -267,8 +268,8 @@ class LanceReadsOurIndexTest {
 
   private static IndexSegmentReader reader(Dataset ds) {
     return IndexSegmentReader.open(
-        ds.context().io(),
-        ds.context()
+        DatasetInternals.context(ds).io(),
+        DatasetInternals.context(ds)
             .paths()
             .indexDir(ds.indexes().segments("vector_idx").get(0).uuid().toString()));
   }

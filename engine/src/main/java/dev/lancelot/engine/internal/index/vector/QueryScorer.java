@@ -1,4 +1,4 @@
-package dev.lancelot.engine.index.vector;
+package dev.lancelot.engine.internal.index.vector;
 
 /**
  * Distances from one query to the vectors of a {@link VectorStorage}, addressed by node id ({@code

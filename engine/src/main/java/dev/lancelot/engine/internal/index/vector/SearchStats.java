@@ -1,4 +1,4 @@
-package dev.lancelot.engine.index.vector;
+package dev.lancelot.engine.internal.index.vector;
 
 /**
  * Work counters of one search, filled by searchers for "analyze" output (SPEC Q12) and for tests

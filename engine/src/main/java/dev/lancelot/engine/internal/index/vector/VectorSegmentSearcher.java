@@ -1,9 +1,11 @@
-package dev.lancelot.engine.index.vector;
+package dev.lancelot.engine.internal.index.vector;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.vector.flat.FlatSearch;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswSearcher;
 import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
@@ -75,7 +77,7 @@ public final class VectorSegmentSearcher {
 
   /** Opens a segment of {@code dataset}: reads both files' metadata (not the partitions). */
   public static VectorSegmentSearcher open(Dataset dataset, IndexSegment segment) {
-    return open(dataset.context().io(), dataset.location(), segment);
+    return open(DatasetInternals.context(dataset).io(), dataset.location(), segment);
   }
 
   /**
@@ -93,7 +95,7 @@ public final class VectorSegmentSearcher {
               + segment.type()
               + " index, not a vector index. Pick a vector index of the column.");
     }
-    if (segment.proto().hasBaseId()) {
+    if (IndexInternals.proto(segment).hasBaseId()) {
       throw new LancelotException(
           "Cannot open index "
               + segment.name()
@@ -102,7 +104,7 @@ public final class VectorSegmentSearcher {
               + ") of "
               + datasetLocation
               + ": its files live under another base path (base id "
-              + segment.proto().getBaseId()
+              + IndexInternals.proto(segment).getBaseId()
               + "), which is not supported. Search without the index (use_index=false).");
     }
     IndexSegmentReader reader;

@@ -1,6 +1,7 @@
-package dev.lancelot.engine.index.vector;
+package dev.lancelot.engine.internal.index.vector;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,10 +22,10 @@ public final class LiveRows implements LongPredicate {
   private final Map<Integer, Long> rows = new HashMap<>();
 
   private LiveRows(Dataset dataset) {
-    for (DataFragment f : dataset.snapshot().fragments()) {
+    for (DataFragment f : DatasetInternals.snapshot(dataset).fragments()) {
       int id = Math.toIntExact(f.getId());
       rows.put(id, f.getPhysicalRows());
-      RoaringBitmap d = dataset.deletedRows(f);
+      RoaringBitmap d = DatasetInternals.deletedRows(dataset, f);
       if (!d.isEmpty()) {
         deleted.put(id, d);
       }

@@ -1,4 +1,4 @@
-package dev.lancelot.engine.index.vector;
+package dev.lancelot.engine.internal.index.vector;
 
 /**
  * Keeps the {@code k} best (id, distance) pairs offered to it. Order is total and deterministic
