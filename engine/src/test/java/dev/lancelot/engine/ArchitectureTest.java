@@ -1,8 +1,10 @@
 package dev.lancelot.engine;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -13,6 +15,7 @@ import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.expr.FilterParser;
 import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
 import dev.lancelot.engine.internal.query.plan.Planner;
+import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -87,9 +90,9 @@ class ArchitectureTest {
   /**
    * The engine's layers (file, format, index, query, scan, table, write, ..., each with its
    * internal part; see {@link #LAYERS}) form no cycle: each can be read, tested and changed knowing
-   * only the ones below it. The root package (the {@link Dataset} facade and the base types every
-   * layer uses) is outside this rule until its base types move to a package of their own
-   * (docs/architecture.md §2).
+   * only the ones below it. The root package's base types are a layer of their own ({@code base});
+   * its facade classes ({@link #FACADE}) are outside this rule: they sit on top of every layer, and
+   * the layers take the {@link Dataset} handle as a parameter (docs/architecture.md §2.1).
    */
   @Test
   void layersFormNoCycle() {
@@ -107,6 +110,11 @@ class ArchitectureTest {
         public SliceIdentifier getIdentifierOf(JavaClass c) {
           String p = c.getPackageName();
           String prefix = "dev.lancelot.engine.";
+          if (p.equals("dev.lancelot.engine")) {
+            return FACADE.contains(topLevel(c).getSimpleName())
+                ? SliceIdentifier.ignore()
+                : SliceIdentifier.of("base");
+          }
           if (!p.startsWith(prefix)) {
             return SliceIdentifier.ignore();
           }
@@ -127,6 +135,65 @@ class ArchitectureTest {
           return "engine layers (first-level packages, public and internal parts together)";
         }
       };
+
+  /**
+   * The root package's classes that work on the layers: the {@link Dataset} facade and what it
+   * delegates to inside the package, the result that holds a new version ({@code
+   * CompactionResult}), and the value types that carry a layer's data (a written fragment's
+   * manifest entry, the dataset's column types, a schema comparison). Every other root class is a
+   * base type (exceptions, options, results, plain values) that any layer may use.
+   */
+  static final Set<String> FACADE =
+      Set.of(
+          "Dataset",
+          "Scanner",
+          "CompactionResult",
+          "DatasetCache",
+          "ColumnChanges",
+          "DeletePlanner",
+          "RowChangesPlanner",
+          "RowTaker",
+          "FragmentMetadata",
+          "DatasetTypes",
+          "SchemaCompatibility");
+
+  private static JavaClass topLevel(JavaClass c) {
+    JavaClass t = c;
+    while (t.getEnclosingClass().isPresent()) {
+      t = t.getEnclosingClass().get();
+    }
+    return t;
+  }
+
+  /**
+   * The root package's base types use nothing of the engine but each other, so every layer can use
+   * them without depending on the facade; the facade classes ({@link #FACADE}) sit on top of the
+   * layers, and the layers take the {@link Dataset} handle as a parameter.
+   */
+  @Test
+  void baseTypesOfTheRootPackageUseNoLayer() {
+    classes()
+        .that()
+        .resideInAPackage("dev.lancelot.engine")
+        .and(
+            new DescribedPredicate<JavaClass>("are base types") {
+              @Override
+              public boolean test(JavaClass c) {
+                return !FACADE.contains(topLevel(c).getSimpleName());
+              }
+            })
+        .should()
+        .onlyDependOnClassesThat(
+            new DescribedPredicate<JavaClass>("are outside the engine or base types") {
+              @Override
+              public boolean test(JavaClass c) {
+                return !c.getPackageName().startsWith("dev.lancelot.engine")
+                    || (c.getPackageName().equals("dev.lancelot.engine")
+                        && !FACADE.contains(topLevel(c).getSimpleName()));
+              }
+            })
+        .check(engine);
+  }
 
   /** Planning a vector query decides what runs; it never reaches into what runs it. */
   @Test
