@@ -27,11 +27,34 @@ import org.apache.arrow.memory.RootAllocator;
  * from both engines' index files.
  *
  * <p>Usage: {@code RecallSpreadBenchmark <workdir> [queries=1000] [builds=5] [type=ivf_hnsw_sq]
- * [--data <name>] [--unfair-allocator]}.
+ * [--data <name>] [--engines=both|lancelot|lance] [--first-seed=1] [--unfair-allocator]}. {@code
+ * --engines} builds and measures one engine only (more builds of one side without rebuilding the
+ * other; the per-build figures of separate runs can be pooled because every build is independent);
+ * {@code --first-seed} numbers lancelot's seeds from there ({@code first-seed .. first-seed +
+ * builds - 1}).
  */
 public final class RecallSpreadBenchmark {
   public static void main(String[] argv) throws Exception {
-    BenchArgs bench = BenchArgs.start("RecallSpreadBenchmark", argv, true);
+    String engines = "both";
+    long firstSeed = 1;
+    List<String> positional = new ArrayList<>();
+    for (String a : argv) {
+      if (a.startsWith("--engines=")) {
+        engines = a.substring("--engines=".length());
+        if (!List.of("both", "lancelot", "lance").contains(engines)) {
+          throw new IllegalArgumentException(
+              "--engines must be both, lancelot or lance, not '" + engines + "'");
+        }
+      } else if (a.startsWith("--first-seed=")) {
+        firstSeed = Long.parseLong(a.substring("--first-seed=".length()));
+      } else {
+        positional.add(a);
+      }
+    }
+    boolean runOurs = !engines.equals("lance");
+    boolean runLance = !engines.equals("lancelot");
+    BenchArgs bench =
+        BenchArgs.start("RecallSpreadBenchmark", positional.toArray(new String[0]), runLance);
     String[] args = bench.rest;
     Path work = Path.of(args.length > 0 ? args[0] : "/tmp/lancelot-vector-bench");
     int nq = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
@@ -62,8 +85,8 @@ public final class RecallSpreadBenchmark {
                   Knobs.ann(4, 4, 64));
       plain.forEach(k -> cells.add(k.metric(data.metric)));
       System.out.printf(
-          "RecallSpreadBenchmark: data set %s (%,d rows x %d, %s), %s (%s), %d builds per engine, %d"
-              + " queries, k=10%n",
+          "RecallSpreadBenchmark: data set %s (%,d rows x %d, %s), %s (%s), %d builds per engine"
+              + " (%s), %d queries, k=10%n",
           data.name,
           data.rows,
           data.dim,
@@ -71,6 +94,7 @@ public final class RecallSpreadBenchmark {
           t,
           VectorIndexBenchmark.describe(t, data.metric),
           builds,
+          runOurs && runLance ? "both engines" : engines + " only",
           nq);
       ours = new double[cells.size()][builds];
       theirs = new double[cells.size()][builds];
@@ -80,38 +104,53 @@ public final class RecallSpreadBenchmark {
         Path lanceDir = work.resolve(data.workDir("spread")).resolve("lance");
         VectorBenchData.deleteTree(oursDir);
         VectorBenchData.deleteTree(lanceDir);
-        VectorBenchData.copyTree(source, oursDir);
-        VectorBenchData.copyTree(source, lanceDir);
-        VectorIndexBenchmark.buildOurs(oursDir, t, data.metric, (long) b + 1);
-        VectorIndexBenchmark.buildLance(allocator, lanceDir, t, data.metric);
-        try (Dataset ods = Dataset.open(oursDir.toString());
-            org.lance.Dataset lds = VectorBenchData.openLance(allocator, lanceDir)) {
+        long seed = firstSeed + b;
+        if (runOurs) {
+          VectorBenchData.copyTree(source, oursDir);
+          VectorIndexBenchmark.buildOurs(oursDir, t, data.metric, seed);
+        }
+        if (runLance) {
+          VectorBenchData.copyTree(source, lanceDir);
+          VectorIndexBenchmark.buildLance(allocator, lanceDir, t, data.metric);
+        }
+        // try-with-resources skips null resources: only the engines that built are opened.
+        try (Dataset ods = runOurs ? Dataset.open(oursDir.toString()) : null;
+            org.lance.Dataset lds =
+                runLance ? VectorBenchData.openLance(allocator, lanceDir) : null) {
           if (t == IndexType.IVF_PQ) {
-            try (Dataset lanceIndex = Dataset.open(lanceDir.toString())) {
-              indexStats.add(IvfPqProbe.stats("lancelot seed " + (b + 1), ods, data));
-              indexStats.add(IvfPqProbe.stats("Lance build " + (b + 1), lanceIndex, data));
+            try (Dataset lanceIndex = runLance ? Dataset.open(lanceDir.toString()) : null) {
+              if (runOurs) {
+                indexStats.add(IvfPqProbe.stats("lancelot seed " + seed, ods, data));
+                log(indexStats.get(indexStats.size() - 1));
+              }
+              if (runLance) {
+                indexStats.add(IvfPqProbe.stats("Lance build " + (b + 1), lanceIndex, data));
+                log(indexStats.get(indexStats.size() - 1));
+              }
             }
-            log(indexStats.get(indexStats.size() - 2));
-            log(indexStats.get(indexStats.size() - 1));
           }
           for (int c = 0; c < cells.size(); c++) {
             Knobs k = cells.get(c);
             double a = 0;
             double l = 0;
             for (int q = 0; q < nq; q++) {
-              a +=
-                  VectorBenchData.recall(
-                      VectorBenchData.ours(ods, data.queries[q], k), data.truth[q]);
-              l +=
-                  VectorBenchData.recall(
-                      VectorBenchData.lance(lds, data.queries[q], k), data.truth[q]);
+              if (runOurs) {
+                a +=
+                    VectorBenchData.recall(
+                        VectorBenchData.ours(ods, data.queries[q], k), data.truth[q]);
+              }
+              if (runLance) {
+                l +=
+                    VectorBenchData.recall(
+                        VectorBenchData.lance(lds, data.queries[q], k), data.truth[q]);
+              }
             }
-            ours[c][b] = a / nq;
-            theirs[c][b] = l / nq;
+            ours[c][b] = runOurs ? a / nq : Double.NaN;
+            theirs[c][b] = runLance ? l / nq : Double.NaN;
             log(
                 String.format(
                     "build %d, %s: lancelot (seed %d) %.3f, Lance %.3f",
-                    b + 1, k.label(), b + 1, ours[c][b], theirs[c][b]));
+                    b + 1, k.label(), seed, ours[c][b], theirs[c][b]));
           }
         }
       }
@@ -119,8 +158,10 @@ public final class RecallSpreadBenchmark {
     System.out.println();
     System.out.println("==== RESULTS ====");
     System.out.println(
-        "| parameters | lancelot per build (seeds 1.."
-            + builds
+        "| parameters | lancelot per build (seeds "
+            + firstSeed
+            + ".."
+            + (firstSeed + builds - 1)
             + ") | Lance 7 per build "
             + "| lancelot mean ± sd | Lance 7 mean ± sd | Δ of means | lancelot min–max | Lance 7 min–max |");
     System.out.println("|---|---|---|---:|---:|---:|---:|---:|");

@@ -20,11 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Trains an index model as Lance's builder does: one seeded uniform sample of the live rows (large
- * enough for IVF's {@code numPartitions × sampleRate} rows and PQ's/SQ's {@code 256 × sampleRate}),
- * IVF k-means on it (normalized for cosine), then the PQ codebook on the sample's residuals against
- * their centroids (l2, cosine) or on the vectors themselves (dot), or the SQ bounds. The scan that
- * gathers the sample also checks every vector.
+ * Trains an index model as Lance's builder does: a seeded uniform sample of the live rows for IVF
+ * ({@code numPartitions × sampleRate} rows; for SQ at least {@code 256 × sampleRate}), IVF k-means
+ * on it (normalized for cosine), then the PQ codebook on a second sample of {@code 256 ×
+ * sampleRate} rows drawn independently of the first ({@link TrainingRows}): their residuals against
+ * their centroids (l2, cosine) or the vectors themselves (dot); or the SQ bounds on the IVF sample.
+ * One scan gathers both samples and checks every vector.
  */
 final class ModelTrainer {
   private static final Logger LOG = LoggerFactory.getLogger(ModelTrainer.class);
@@ -66,16 +67,26 @@ final class ModelTrainer {
               + " rows, and 8-bit PQ needs at least 256"
               + " to train its codebook. Add rows, or use IVF_FLAT or IVF_SQ for small data.");
     }
-    long wanted = (long) partitions * spec.sampleRate();
-    if (spec.usesPq() || spec.usesSq()) {
-      wanted = Math.max(wanted, (long) PqCodebook.NUM_CENTROIDS * spec.sampleRate());
+    int maxRows = Integer.MAX_VALUE / Math.max(1, dim);
+    long ivfWanted = (long) partitions * spec.sampleRate();
+    if (spec.usesSq()) {
+      ivfWanted = Math.max(ivfWanted, (long) PqCodebook.NUM_CENTROIDS * spec.sampleRate());
     }
-    int sampleSize = (int) Math.min(live, Math.min(wanted, Integer.MAX_VALUE / Math.max(1, dim)));
+    int ivfSize = (int) Math.min(live, Math.min(ivfWanted, maxRows));
+    int pqSize =
+        spec.usesPq()
+            ? (int)
+                Math.min(
+                    live, Math.min((long) PqCodebook.NUM_CENTROIDS * spec.sampleRate(), maxRows))
+            : 0;
     SplittableRandom random = new SplittableRandom(spec.seed());
-    int[] chosen = Sampling.distinct(Math.toIntExact(live), sampleSize, random);
-    float[] sample = new float[sampleSize * dim];
+    TrainingRows rows = TrainingRows.draw(Math.toIntExact(live), ivfSize, pqSize, random);
+    int[] ivfRows = rows.ivf();
+    int[] pqRows = rows.pq();
+    float[] sample = new float[ivfSize * dim];
+    float[] pqSample = new float[pqSize * dim];
     long start = System.nanoTime();
-    int[] cursor = {0};
+    int[] cursor = {0, 0};
     long[] seen = {0};
     VectorScan.scan(
         dataset,
@@ -84,19 +95,24 @@ final class ModelTrainer {
         action,
         (addresses, vectors, count) -> {
           for (int i = 0; i < count; i++, seen[0]++) {
-            if (cursor[0] < chosen.length && chosen[cursor[0]] == seen[0]) {
+            if (cursor[0] < ivfRows.length && ivfRows[cursor[0]] == seen[0]) {
               System.arraycopy(vectors, i * dim, sample, cursor[0] * dim, dim);
               cursor[0]++;
             }
+            if (cursor[1] < pqRows.length && pqRows[cursor[1]] == seen[0]) {
+              System.arraycopy(vectors, i * dim, pqSample, cursor[1] * dim, dim);
+              cursor[1]++;
+            }
           }
         });
-    if (cursor[0] != sampleSize) {
+    if (cursor[0] != ivfSize || cursor[1] != pqSize) {
       throw new IllegalStateException(
           "scanned " + seen[0] + " rows, expected " + live + " from the manifest");
     }
     LOG.info(
-        "Index training sample: {} of {} rows ({}-dimensional), {} ms",
-        sampleSize,
+        "Index training samples: {} rows for IVF{} of {} rows ({}-dimensional), {} ms",
+        ivfSize,
+        spec.usesPq() ? ", " + pqSize + " for PQ" : "",
         live,
         dim,
         (System.nanoTime() - start) / 1_000_000);
@@ -106,7 +122,7 @@ final class ModelTrainer {
     IvfModel ivf =
         IvfTrainer.train(
             sample,
-            sampleSize,
+            ivfSize,
             dim,
             metric,
             new IvfBuildParams(partitions, spec.maxIters(), spec.sampleRate(), random.nextLong()));
@@ -121,11 +137,11 @@ final class ModelTrainer {
     ScalarQuantizer quantizer = null;
     start = System.nanoTime();
     if (spec.usesPq()) {
-      float[] space = codeSpace(ivf, sample, sampleSize);
+      float[] space = codeSpace(ivf, pqSample, pqSize);
       codebook =
           PqTrainer.train(
               space,
-              sampleSize,
+              pqSize,
               dim,
               metric,
               new PqBuildParams(
@@ -142,7 +158,7 @@ final class ModelTrainer {
       quantizer =
           ScalarQuantizer.train(
               sample,
-              sampleSize,
+              ivfSize,
               dim,
               metric,
               new SqBuildParams(spec.numBits(), spec.sampleRate(), random.nextLong()));
@@ -153,6 +169,23 @@ final class ModelTrainer {
           (System.nanoTime() - start) / 1_000_000);
     }
     return new TrainedModel(spec.type(), metric, ivf, codebook, quantizer);
+  }
+
+  /**
+   * Which live rows (ordinals in scan order, ascending) train IVF and PQ. PQ's rows are drawn
+   * independently of IVF's, as Lance's builder samples once for IVF and again for the quantizer:
+   * k-means fits each centroid to its own training rows, so their residuals are smaller than those
+   * of the other rows the codebook will encode (on 1,000,000 × 128 rows, 40.6 against 41.4 per row,
+   * squared l2), and a codebook trained on them is fitted to residuals smaller than most it
+   * encodes. The two samples may share rows, and are both every row when there are no more rows
+   * than wanted.
+   */
+  record TrainingRows(int[] ivf, int[] pq) {
+    static TrainingRows draw(int live, int ivfSize, int pqSize, SplittableRandom random) {
+      int[] ivf = Sampling.distinct(live, ivfSize, random);
+      int[] pq = pqSize == 0 ? new int[0] : Sampling.distinct(live, pqSize, random);
+      return new TrainingRows(ivf, pq);
+    }
   }
 
   /**
