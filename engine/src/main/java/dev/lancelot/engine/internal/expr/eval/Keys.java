@@ -39,69 +39,79 @@ public final class Keys {
 
   /** Keys of the first {@code rows} values of {@code vector} (null slots hold garbage keys). */
   public static long[] decode(FieldVector vector, ColumnKind kind, int rows) {
-    ArrowBuf data = vector.getDataBuffer();
     long[] keys = new long[rows];
+    decodeInto(vector, kind, rows, keys, 0);
+    return keys;
+  }
+
+  /**
+   * Writes the keys of the first {@code rows} values of {@code vector} to {@code keys[offset,
+   * offset + rows)} (null slots get garbage keys), so a caller gathering many batches needs no
+   * array per batch.
+   */
+  public static void decodeInto(
+      FieldVector vector, ColumnKind kind, int rows, long[] keys, int offset) {
+    ArrowBuf data = vector.getDataBuffer();
     switch (kind) {
       case INT8 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getByte(i);
+          keys[offset + i] = data.getByte(i);
         }
       }
       case UINT8 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getByte(i) & 0xFFL;
+          keys[offset + i] = data.getByte(i) & 0xFFL;
         }
       }
       case INT16 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getShort((long) i << 1);
+          keys[offset + i] = data.getShort((long) i << 1);
         }
       }
       case UINT16 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getShort((long) i << 1) & 0xFFFFL;
+          keys[offset + i] = data.getShort((long) i << 1) & 0xFFFFL;
         }
       }
       case INT32, DATE32 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getInt((long) i << 2);
+          keys[offset + i] = data.getInt((long) i << 2);
         }
       }
       case UINT32 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getInt((long) i << 2) & 0xFFFFFFFFL;
+          keys[offset + i] = data.getInt((long) i << 2) & 0xFFFFFFFFL;
         }
       }
       case INT64, DATE64, TIMESTAMP -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getLong((long) i << 3);
+          keys[offset + i] = data.getLong((long) i << 3);
         }
       }
       case UINT64 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getLong((long) i << 3) ^ Long.MIN_VALUE;
+          keys[offset + i] = data.getLong((long) i << 3) ^ Long.MIN_VALUE;
         }
       }
       case FLOAT16 -> {
         for (int i = 0; i < rows; i++) {
           int bits = data.getShort((long) i << 1);
-          keys[i] = bits ^ ((bits >> 15) & 0x7FFF);
+          keys[offset + i] = bits ^ ((bits >> 15) & 0x7FFF);
         }
       }
       case FLOAT32 -> {
         for (int i = 0; i < rows; i++) {
           int bits = data.getInt((long) i << 2);
-          keys[i] = bits ^ ((bits >> 31) & Integer.MAX_VALUE);
+          keys[offset + i] = bits ^ ((bits >> 31) & Integer.MAX_VALUE);
         }
       }
       case FLOAT64 -> {
         for (int i = 0; i < rows; i++) {
           long bits = data.getLong((long) i << 3);
-          keys[i] = bits ^ ((bits >> 63) & Long.MAX_VALUE);
+          keys[offset + i] = bits ^ ((bits >> 63) & Long.MAX_VALUE);
         }
       }
       default -> throw new IllegalArgumentException("column kind " + kind + " has no keys");
     }
-    return keys;
   }
 }
