@@ -75,12 +75,17 @@ public final class IndexColumnData {
         .asLongBuffer()
         .get(addresses, size, rows);
     int end = size + rows;
+    // The loops below make no calls, which keeps them cheap while they still run interpreted.
     if (addressesAscending) {
-      for (int i = Math.max(1, size); i < end; i++) {
-        if (Long.compareUnsigned(addresses[i - 1], addresses[i]) > 0) {
+      // Unsigned order: compare with the sign bits flipped.
+      long previous = (size == 0 ? 0 : addresses[size - 1]) ^ Long.MIN_VALUE;
+      for (int i = size; i < end; i++) {
+        long a = addresses[i] ^ Long.MIN_VALUE;
+        if (a < previous) {
           addressesAscending = false;
           break;
         }
+        previous = a;
       }
     }
     if (anyNull || keyed) {
@@ -91,8 +96,12 @@ public final class IndexColumnData {
           nullCount++;
         } else if (keyed) {
           long k = keys[i];
-          min = Math.min(min, k);
-          max = Math.max(max, k);
+          if (k < min) {
+            min = k;
+          }
+          if (k > max) {
+            max = k;
+          }
         }
       }
       minKey = min;

@@ -154,24 +154,28 @@ public final class ValueCodec {
       java.nio.ByteBuffer raw =
           java.nio.ByteBuffer.allocate(count * width).order(java.nio.ByteOrder.LITTLE_ENDIAN);
       if (!transformsKeys(kind)) {
-        // The key is the value: one bulk put per width, no per-value conversion.
+        // The key is the value: narrowed in a loop without calls (cheap even while it runs
+        // interpreted), then one bulk put.
         switch (width) {
           case 1 -> {
+            byte[] out = raw.array();
             for (int i = 0; i < count; i++) {
-              raw.put(i, (byte) keys[from + i]);
+              out[i] = (byte) keys[from + i];
             }
           }
           case 2 -> {
-            java.nio.ShortBuffer out = raw.asShortBuffer();
+            short[] out = new short[count];
             for (int i = 0; i < count; i++) {
-              out.put(i, (short) keys[from + i]);
+              out[i] = (short) keys[from + i];
             }
+            raw.asShortBuffer().put(out);
           }
           case 4 -> {
-            java.nio.IntBuffer out = raw.asIntBuffer();
+            int[] out = new int[count];
             for (int i = 0; i < count; i++) {
-              out.put(i, (int) keys[from + i]);
+              out[i] = (int) keys[from + i];
             }
+            raw.asIntBuffer().put(out);
           }
           default -> raw.asLongBuffer().put(keys, from, count);
         }
