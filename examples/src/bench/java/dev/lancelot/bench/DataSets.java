@@ -155,6 +155,26 @@ final class DataSets {
     return read(dir, n, nq);
   }
 
+  /**
+   * The concrete name of data set {@code name} ({@code minilm} → the largest {@code minilm-<n>}
+   * present) and its row count when it is already generated, without loading it: {@code null} when
+   * it is not generated yet.
+   */
+  static Map.Entry<String, Integer> generated(Path work, String name) throws IOException {
+    String n = canonical(name);
+    if (n.equals(VectorBenchData.SYNTHETIC)) {
+      return Map.entry(n, 200_000);
+    }
+    if (n.equals("minilm")) {
+      n = largestMinilm(work);
+    }
+    Path dir = work.resolve(n);
+    if (!Files.exists(dir.resolve(MANIFEST))) {
+      return null;
+    }
+    return Map.entry(n, Integer.parseInt(require(readManifest(dir), "rows", dir)));
+  }
+
   private static String largestMinilm(Path work) throws IOException {
     String best = null;
     int bestRows = -1;
@@ -332,6 +352,9 @@ final class DataSets {
   }
 
   private static long[][] truth(Path dir, VectorBenchData data, int nq) throws IOException {
+    if (nq == 0) {
+      return new long[0][]; // a job that runs no query (BuildTimingBenchmark) caches nothing
+    }
     Path file = dir.resolve("truth-q" + nq + ".bin");
     int k = VectorBenchData.TRUTH_K;
     if (Files.exists(file) && Files.size(file) == (long) nq * k * Long.BYTES) {

@@ -98,6 +98,11 @@ final class VectorBenchData {
    * earlier runs left it), {@code base-<name>} for the others.
    */
   String workDir(String base) {
+    return workDir(name, base);
+  }
+
+  /** {@link #workDir(String)} of data set {@code name}. */
+  static String workDir(String name, String base) {
     return name.equals(SYNTHETIC) ? base : base + "-" + name;
   }
 

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.internal.expr.eval;
 
+import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 
@@ -39,69 +40,104 @@ public final class Keys {
 
   /** Keys of the first {@code rows} values of {@code vector} (null slots hold garbage keys). */
   public static long[] decode(FieldVector vector, ColumnKind kind, int rows) {
-    ArrowBuf data = vector.getDataBuffer();
     long[] keys = new long[rows];
+    decodeInto(vector, kind, rows, keys, 0);
+    return keys;
+  }
+
+  /**
+   * Writes the keys of the first {@code rows} values of {@code vector} to {@code keys[offset,
+   * offset + rows)} (null slots get garbage keys), so a caller gathering many batches needs no
+   * array per batch.
+   */
+  public static void decodeInto(
+      FieldVector vector, ColumnKind kind, int rows, long[] keys, int offset) {
+    if (rows == 0) {
+      return;
+    }
+    ArrowBuf data = vector.getDataBuffer();
+    // 32- and 64-bit values are read with one bulk copy and converted in a loop without calls,
+    // which
+    // also keeps the cost down while the loop still runs interpreted (a JVM's first batches).
     switch (kind) {
       case INT8 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getByte(i);
+          keys[offset + i] = data.getByte(i);
         }
       }
       case UINT8 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getByte(i) & 0xFFL;
+          keys[offset + i] = data.getByte(i) & 0xFFL;
         }
       }
       case INT16 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getShort((long) i << 1);
+          keys[offset + i] = data.getShort((long) i << 1);
         }
       }
       case UINT16 -> {
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getShort((long) i << 1) & 0xFFFFL;
+          keys[offset + i] = data.getShort((long) i << 1) & 0xFFFFL;
         }
       }
       case INT32, DATE32 -> {
+        int[] values = ints(data, rows);
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getInt((long) i << 2);
+          keys[offset + i] = values[i];
         }
       }
       case UINT32 -> {
+        int[] values = ints(data, rows);
         for (int i = 0; i < rows; i++) {
-          keys[i] = data.getInt((long) i << 2) & 0xFFFFFFFFL;
+          keys[offset + i] = values[i] & 0xFFFFFFFFL;
         }
       }
-      case INT64, DATE64, TIMESTAMP -> {
-        for (int i = 0; i < rows; i++) {
-          keys[i] = data.getLong((long) i << 3);
-        }
-      }
+      case INT64, DATE64, TIMESTAMP -> longs(data, rows, keys, offset);
       case UINT64 -> {
-        for (int i = 0; i < rows; i++) {
-          keys[i] = data.getLong((long) i << 3) ^ Long.MIN_VALUE;
+        longs(data, rows, keys, offset);
+        for (int i = offset; i < offset + rows; i++) {
+          keys[i] ^= Long.MIN_VALUE;
         }
       }
       case FLOAT16 -> {
         for (int i = 0; i < rows; i++) {
           int bits = data.getShort((long) i << 1);
-          keys[i] = bits ^ ((bits >> 15) & 0x7FFF);
+          keys[offset + i] = bits ^ ((bits >> 15) & 0x7FFF);
         }
       }
       case FLOAT32 -> {
+        int[] values = ints(data, rows);
         for (int i = 0; i < rows; i++) {
-          int bits = data.getInt((long) i << 2);
-          keys[i] = bits ^ ((bits >> 31) & Integer.MAX_VALUE);
+          int bits = values[i];
+          keys[offset + i] = bits ^ ((bits >> 31) & Integer.MAX_VALUE);
         }
       }
       case FLOAT64 -> {
-        for (int i = 0; i < rows; i++) {
-          long bits = data.getLong((long) i << 3);
+        longs(data, rows, keys, offset);
+        for (int i = offset; i < offset + rows; i++) {
+          long bits = keys[i];
           keys[i] = bits ^ ((bits >> 63) & Long.MAX_VALUE);
         }
       }
       default -> throw new IllegalArgumentException("column kind " + kind + " has no keys");
     }
-    return keys;
+  }
+
+  /** The first {@code rows} little-endian 32-bit values of {@code data}, in one bulk copy. */
+  private static int[] ints(ArrowBuf data, int rows) {
+    int[] out = new int[rows];
+    data.nioBuffer(0, Math.multiplyExact(rows, Integer.BYTES))
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .asIntBuffer()
+        .get(out);
+    return out;
+  }
+
+  /** Copies the first {@code rows} little-endian 64-bit values of {@code data} to {@code out}. */
+  private static void longs(ArrowBuf data, int rows, long[] out, int offset) {
+    data.nioBuffer(0, Math.multiplyExact(rows, Long.BYTES))
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .asLongBuffer()
+        .get(out, offset, rows);
   }
 }

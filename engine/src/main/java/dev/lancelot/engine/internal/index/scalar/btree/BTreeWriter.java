@@ -39,20 +39,13 @@ public final class BTreeWriter {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size must be positive, got " + batchSize);
     }
-    int[] order = data.sortedOrder();
-    // The rows' addresses and keys in index order, read once so that pages are filled by copies.
-    long[] sortedAddresses = new long[order.length];
-    long[] sortedKeys = data.keyed() ? new long[order.length] : null;
-    int leadingNulls = 0;
-    for (int i = 0; i < order.length; i++) {
-      int row = order[i];
-      sortedAddresses[i] = data.address(row);
-      if (data.isNull(row)) {
-        leadingNulls++; // NULLs come first in index order
-      } else if (sortedKeys != null) {
-        sortedKeys[i] = data.key(row);
-      }
-    }
+    IndexColumnData.Sorted sorted = data.sorted();
+    int[] order = sorted.order();
+    int leadingNulls = sorted.nullCount(); // NULLs come first in index order
+    long[] sortedAddresses = sorted.addresses();
+    long[] sortedKeys = data.keyed() ? sorted.keys() : null;
+    byte[] addressBytes =
+        new byte[Math.multiplyExact(Math.min(batchSize, Math.max(1, order.length)), Long.BYTES)];
     Schema pagesSchema = BTreeFiles.pagesSchema(valueType);
     Field valueField = pagesSchema.getFields().get(0);
     List<int[]> bounds =
@@ -65,21 +58,22 @@ public final class BTreeWriter {
             WriterOptions.defaults())) {
       for (int from = 0; from < order.length; from += batchSize) {
         int to = Math.min(order.length, from + batchSize);
+        int count = to - from;
         int nulls = Math.max(0, Math.min(to, leadingNulls) - from);
         try (ValueCodec.VectorBuilder values =
-                new ValueCodec.VectorBuilder(valueField, data.kind(), to - from, allocator);
+                new ValueCodec.VectorBuilder(valueField, data.kind(), count, allocator);
             UInt8Vector ids = new UInt8Vector(BTreeFiles.IDS, allocator)) {
-          ids.allocateNew(to - from);
+          ids.allocateNew(count);
           if (sortedKeys != null) {
-            values.setKeys(nulls, sortedKeys, from + nulls, to - from - nulls);
+            values.setKeys(nulls, sortedKeys, from + nulls, count - nulls);
           } else {
             for (int i = from + nulls; i < to; i++) {
               values.setBytes(i - from, data.bytes(order[i]));
             }
           }
-          setAddresses(ids, sortedAddresses, from, to - from);
-          ids.setValueCount(to - from);
-          writer.write(new VectorSchemaRoot(List.of(values.finish(to - from), ids)));
+          setAddresses(ids, sortedAddresses, from, count, addressBytes);
+          ids.setValueCount(count);
+          writer.write(new VectorSchemaRoot(List.of(values.finish(count), ids)));
         }
         bounds.add(new int[] {order[from], order[to - 1], nulls});
       }
@@ -137,15 +131,20 @@ public final class BTreeWriter {
     }
   }
 
-  /** Sets {@code ids[0, count)} to {@code addresses[from, from + count)}, in one copy. */
-  private static void setAddresses(UInt8Vector ids, long[] addresses, int from, int count) {
+  /**
+   * Sets {@code ids[0, count)} to {@code addresses[from, from + count)}, in one copy through {@code
+   * scratch} (at least {@code count * 8} bytes).
+   */
+  private static void setAddresses(
+      UInt8Vector ids, long[] addresses, int from, int count, byte[] scratch) {
     if (count == 0) {
       return;
     }
-    java.nio.ByteBuffer raw =
-        java.nio.ByteBuffer.allocate(count * Long.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    raw.asLongBuffer().put(addresses, from, count);
-    ids.getDataBuffer().setBytes(0, raw.array(), 0, raw.capacity());
+    java.nio.ByteBuffer.wrap(scratch)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .asLongBuffer()
+        .put(addresses, from, count);
+    ids.getDataBuffer().setBytes(0, scratch, 0, (long) count * Long.BYTES);
     ValueCodec.VectorBuilder.setValid(ids.getValidityBuffer(), 0, count);
   }
 

@@ -45,15 +45,25 @@ public final class ValueCodec {
 
   /** Keys of the first {@code rows} values (null slots hold garbage). */
   public static long[] keys(FieldVector vector, ColumnKind kind, int rows) {
+    long[] out = new long[rows];
+    keysInto(vector, kind, rows, out, 0);
+    return out;
+  }
+
+  /**
+   * Writes the keys of the first {@code rows} values to {@code out[offset, offset + rows)} (null
+   * slots get garbage).
+   */
+  public static void keysInto(
+      FieldVector vector, ColumnKind kind, int rows, long[] out, int offset) {
     if (kind == ColumnKind.BOOL) {
       BitVector bits = (BitVector) vector;
-      long[] out = new long[rows];
       for (int i = 0; i < rows; i++) {
-        out[i] = bits.isNull(i) ? 0 : bits.get(i);
+        out[offset + i] = bits.isNull(i) ? 0 : bits.get(i);
       }
-      return out;
+      return;
     }
-    return Keys.decode(vector, kind, rows);
+    Keys.decodeInto(vector, kind, rows, out, offset);
   }
 
   /** Bytes of the first {@code rows} values (null for null slots). */
@@ -72,12 +82,22 @@ public final class ValueCodec {
   /** Null flags of the first {@code rows} values. */
   public static boolean[] nulls(FieldVector vector, int rows) {
     boolean[] out = new boolean[rows];
+    nullsInto(vector, rows, out, 0);
+    return out;
+  }
+
+  /**
+   * Sets {@code out[offset + i]} for each null among the first {@code rows} values and leaves the
+   * other flags as they are (a vector without nulls writes nothing).
+   */
+  public static void nullsInto(FieldVector vector, int rows, boolean[] out, int offset) {
     if (vector.getNullCount() > 0) {
       for (int i = 0; i < rows; i++) {
-        out[i] = vector.isNull(i);
+        if (vector.isNull(i)) {
+          out[offset + i] = true;
+        }
       }
     }
-    return out;
   }
 
   /**
@@ -133,13 +153,41 @@ public final class ValueCodec {
       }
       java.nio.ByteBuffer raw =
           java.nio.ByteBuffer.allocate(count * width).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-      for (int i = 0; i < count; i++) {
-        long v = rawOf(kind, keys[from + i]);
+      if (!transformsKeys(kind)) {
+        // The key is the value: narrowed in a loop without calls (cheap even while it runs
+        // interpreted), then one bulk put.
         switch (width) {
-          case 1 -> raw.put((byte) v);
-          case 2 -> raw.putShort((short) v);
-          case 4 -> raw.putInt((int) v);
-          default -> raw.putLong(v);
+          case 1 -> {
+            byte[] out = raw.array();
+            for (int i = 0; i < count; i++) {
+              out[i] = (byte) keys[from + i];
+            }
+          }
+          case 2 -> {
+            short[] out = new short[count];
+            for (int i = 0; i < count; i++) {
+              out[i] = (short) keys[from + i];
+            }
+            raw.asShortBuffer().put(out);
+          }
+          case 4 -> {
+            int[] out = new int[count];
+            for (int i = 0; i < count; i++) {
+              out[i] = (int) keys[from + i];
+            }
+            raw.asIntBuffer().put(out);
+          }
+          default -> raw.asLongBuffer().put(keys, from, count);
+        }
+      } else {
+        for (int i = 0; i < count; i++) {
+          long v = rawOf(kind, keys[from + i]);
+          switch (width) {
+            case 1 -> raw.put((byte) v);
+            case 2 -> raw.putShort((short) v);
+            case 4 -> raw.putInt((int) v);
+            default -> raw.putLong(v);
+          }
         }
       }
       vector.getDataBuffer().setBytes((long) slot * width, raw.array(), 0, raw.capacity());
@@ -148,11 +196,24 @@ public final class ValueCodec {
 
     /** Marks slots {@code [slot, slot + count)} of a validity buffer valid, in one copy. */
     static void setValid(ArrowBuf validity, int slot, int count) {
+      if (count <= 0) {
+        return;
+      }
+      int end = slot + count;
       int firstByte = slot >>> 3;
-      int lastByte = (slot + count - 1) >>> 3;
+      int lastByte = (end - 1) >>> 3;
       byte[] bits = new byte[lastByte - firstByte + 1];
       validity.getBytes(firstByte, bits, 0, bits.length);
-      for (int bit = slot; bit < slot + count; bit++) {
+      int bit = slot;
+      for (; bit < end && (bit & 7) != 0; bit++) { // up to a byte boundary
+        bits[(bit >>> 3) - firstByte] |= (byte) (1 << (bit & 7));
+      }
+      int wholeBytesEnd = end & ~7;
+      if (bit < wholeBytesEnd) {
+        Arrays.fill(bits, (bit >>> 3) - firstByte, (wholeBytesEnd >>> 3) - firstByte, (byte) 0xFF);
+        bit = wholeBytesEnd;
+      }
+      for (; bit < end; bit++) { // the last partial byte
         bits[(bit >>> 3) - firstByte] |= (byte) (1 << (bit & 7));
       }
       validity.setBytes(firstByte, bits, 0, bits.length);
@@ -178,6 +239,14 @@ public final class ValueCodec {
     public void close() {
       vector.close();
     }
+  }
+
+  /** Whether {@link #rawOf} differs from the identity for this kind. */
+  static boolean transformsKeys(ColumnKind kind) {
+    return kind == ColumnKind.UINT64
+        || kind == ColumnKind.FLOAT64
+        || kind == ColumnKind.FLOAT32
+        || kind == ColumnKind.FLOAT16;
   }
 
   /**

@@ -201,6 +201,123 @@ class IndexColumnDataTest {
     assertThat(d.sortedOrder()).containsExactly(expected(d));
   }
 
+  /**
+   * Values {@code base + (row * 7919 % spread)}, every fifth NULL; rows 1 and 2 hold {@code base}
+   * and {@code base + spread - 1}, so the keys span exactly {@code spread - 1}.
+   */
+  private static ValueSetter longs(long base, int spread) {
+    return (n, first, random) -> {
+      BigIntVector v = new BigIntVector("v", allocator);
+      v.allocateNew(n);
+      for (int i = 0; i < n; i++) {
+        if ((first + i) % 5 == 0) {
+          v.setNull(i);
+        } else {
+          int row = first + i;
+          v.set(
+              i,
+              row == 1 ? base : row == 2 ? base + spread - 1 : base + (long) row * 7919 % spread);
+        }
+      }
+      v.setValueCount(n);
+      return v;
+    };
+  }
+
+  @Test
+  void keysSpanningTheCountingRangeAreCountedAndOneMoreAreNot() {
+    int rows = 5_000;
+    IndexColumnData widest =
+        gathered(ColumnKind.INT64, rows, false, longs(-1_000, IndexColumnData.COUNTING_RANGE));
+    assertThat(widest.counted().order()).containsExactly(expected(widest));
+    assertThat(widest.sortedOrder()).containsExactly(expected(widest));
+    // one value further: span COUNTING_RANGE, above the row count too, so the radix sort runs
+    IndexColumnData wider =
+        gathered(ColumnKind.INT64, rows, false, longs(-1_000, IndexColumnData.COUNTING_RANGE + 1));
+    assertThat(wider.counted()).isNull();
+    assertThat(wider.sortedOrder()).containsExactly(expected(wider));
+  }
+
+  @Test
+  void aSpanUpToTheRowCountIsCountedBeyondTheFixedRange() {
+    int rows = 100_000;
+    IndexColumnData d = gathered(ColumnKind.INT64, rows, false, longs(7, 90_000));
+    assertThat(d.counted().order()).containsExactly(expected(d));
+    assertThat(d.sortedOrder()).containsExactly(expected(d));
+  }
+
+  @Test
+  void keysAtTheEndsOfTheLongRange() {
+    // A small span just below Long.MAX_VALUE is counted; MIN_VALUE..MAX_VALUE overflows a signed
+    // difference and must not be.
+    IndexColumnData top = gathered(ColumnKind.INT64, 3_000, false, longs(Long.MAX_VALUE - 40, 41));
+    assertThat(top.counted().order()).containsExactly(expected(top));
+    IndexColumnData ends =
+        gathered(
+            ColumnKind.INT64,
+            3_000,
+            false,
+            (n, first, random) -> {
+              BigIntVector v = new BigIntVector("v", allocator);
+              v.allocateNew(n);
+              for (int i = 0; i < n; i++) {
+                v.set(i, (first + i) % 3 == 0 ? Long.MIN_VALUE : Long.MAX_VALUE - (i % 2));
+              }
+              v.setValueCount(n);
+              return v;
+            });
+    assertThat(ends.counted()).isNull();
+    assertThat(ends.sortedOrder()).containsExactly(expected(ends));
+  }
+
+  /** The addresses, keys and NULL count that come with the order agree with it. */
+  private static void assertConsistent(IndexColumnData d, IndexColumnData.Sorted sorted) {
+    int[] order = sorted.order();
+    int nulls = 0;
+    for (int i = 0; i < order.length; i++) {
+      int row = order[i];
+      assertThat(sorted.addresses()[i]).as("address at %d", i).isEqualTo(d.address(row));
+      if (d.isNull(row)) {
+        nulls++;
+      } else if (d.keyed()) {
+        assertThat(sorted.keys()[i]).as("key at %d", i).isEqualTo(d.key(row));
+      }
+    }
+    assertThat(sorted.nullCount()).isEqualTo(nulls);
+    assertThat(d.keyed()).isEqualTo(sorted.keys() != null);
+  }
+
+  @Test
+  void everySortReturnsAddressesAndKeysInIndexOrder() {
+    IndexColumnData counted = gathered(ColumnKind.INT32, 3_000, false, ints(30));
+    assertThat(counted.counted()).isNotNull();
+    assertConsistent(counted, counted.sorted());
+    IndexColumnData radix = gathered(ColumnKind.INT32, 3_000, false, ints(0));
+    assertThat(radix.counted()).isNull();
+    assertConsistent(radix, radix.sorted());
+    IndexColumnData shuffled = gathered(ColumnKind.INT32, 3_000, true, ints(30));
+    assertConsistent(shuffled, shuffled.sorted());
+    IndexColumnData strings =
+        gathered(
+            ColumnKind.UTF8,
+            500,
+            false,
+            (n, first, random) -> {
+              VarCharVector v = new VarCharVector("v", allocator);
+              v.allocateNew(n);
+              for (int i = 0; i < n; i++) {
+                if ((first + i) % 4 == 0) {
+                  v.setNull(i);
+                } else {
+                  v.setSafe(i, ("s" + random.nextInt(20)).getBytes(StandardCharsets.UTF_8));
+                }
+              }
+              v.setValueCount(n);
+              return v;
+            });
+    assertConsistent(strings, strings.sorted());
+  }
+
   @Test
   void allNullAndEmpty() {
     IndexColumnData nullsOnly =
@@ -218,6 +335,7 @@ class IndexColumnDataTest {
               return v;
             });
     assertThat(nullsOnly.sortedOrder()).containsExactly(expected(nullsOnly));
+    assertConsistent(nullsOnly, nullsOnly.sorted());
     assertThat(new IndexColumnData(ColumnKind.INT64, 0).sortedOrder()).isEmpty();
   }
 }
