@@ -122,6 +122,42 @@ public final class LanceOracle {
   public record Hit(long id, float distance) {}
 
   /**
+   * Checks that two engines' nearest rows agree as far as a k-nearest answer is defined: the same
+   * distances in the same order (to float rounding), and the same ids except where rows tie on
+   * distance. Rows sharing a distance may come in either order, and at the cut (the k-th distance)
+   * either engine may keep any of the tied rows. Exact ties are common under PQ, where rows with
+   * the same codes have the same distance.
+   */
+  public static void assertSameUpToTies(List<Hit> ours, List<Hit> theirs) {
+    org.assertj.core.api.Assertions.assertThat(ours).as("row count").hasSameSizeAs(theirs);
+    for (int i = 0; i < ours.size(); i++) {
+      float a = ours.get(i).distance();
+      float b = theirs.get(i).distance();
+      org.assertj.core.api.Assertions.assertThat(Math.abs(a - b))
+          .as("distance of rank %d: ours %s, Lance's %s", i, ours, theirs)
+          .isLessThanOrEqualTo(1e-5f * Math.max(1f, Math.abs(b)));
+    }
+    if (ours.isEmpty()) {
+      return;
+    }
+    float cut = theirs.get(theirs.size() - 1).distance();
+    float tol = 1e-5f * Math.max(1f, Math.abs(cut));
+    // Below the cut, every group of tied rows holds the same ids in both answers.
+    java.util.Map<Float, java.util.Set<Long>> mine = new java.util.TreeMap<>();
+    java.util.Map<Float, java.util.Set<Long>> lance = new java.util.TreeMap<>();
+    for (int i = 0; i < ours.size(); i++) {
+      Hit t = theirs.get(i);
+      if (t.distance() < cut - tol) {
+        lance.computeIfAbsent(t.distance(), d -> new java.util.TreeSet<>()).add(t.id());
+        mine.computeIfAbsent(t.distance(), d -> new java.util.TreeSet<>()).add(ours.get(i).id());
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(mine)
+        .as("ids below the k-th distance, grouped by distance: ours %s, Lance's %s", ours, theirs)
+        .isEqualTo(lance);
+  }
+
+  /**
    * Lance's nearest query with every knob the oracle exposes; {@code nprobes} null leaves Lance's
    * defaults, {@code metric} null uses the index's (or l2).
    */

@@ -275,16 +275,18 @@ class CompactionOracleTest {
       assertThat(scan(ours, COLUMNS, null))
           .isEqualTo(LanceOracle.rows(allocator, dir, COLUMNS, null));
       assertThat(lanceSearches(dir)).isEqualTo(lanceBefore);
-      // Our searches on Lance's remapped segments: the same ids Lance finds.
+      // Our searches on Lance's remapped segments: the rows Lance finds (up to ties: rows with
+      // the same PQ codes have the same distance).
       for (float[] q : queries) {
-        List<Long> ids =
+        List<LanceOracle.Hit> hits =
             search(
                     ours,
                     VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build())
                 .stream()
-                .map(row -> (Long) row.get(0))
+                .map(row -> new LanceOracle.Hit((Long) row.get(0), (Float) row.get(1)))
                 .toList();
-        assertThat(ids).isEqualTo(LanceOracle.nearestIds(allocator, dir, q, 10, 2, null, false));
+        LanceOracle.assertSameUpToTies(
+            hits, LanceOracle.nearest(allocator, dir, q, 10, 2, null, null, true, null, false));
       }
       assertThat(ours.countRows("tenant_id = 7"))
           .isEqualTo(LanceOracle.rows(allocator, dir, List.of("id"), "tenant_id = 7").size());
