@@ -6,6 +6,7 @@ import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.expr.eval.ColumnKind;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeFiles;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeWriter;
@@ -168,12 +169,12 @@ public final class BTreeFirstUseProbe {
       }
       lap("scan");
       BTreeWriter.write(
-          ds.context().io(),
-          ds.context().paths().indexDir(UUID.randomUUID().toString()),
+          DatasetInternals.context(ds).io(),
+          DatasetInternals.context(ds).paths().indexDir(UUID.randomUUID().toString()),
           field.arrowType(),
           data,
           BTreeFiles.DEFAULT_BATCH_SIZE,
-          ds.context().allocator());
+          DatasetInternals.context(ds).allocator());
       lap("sort and write");
     }
   }
