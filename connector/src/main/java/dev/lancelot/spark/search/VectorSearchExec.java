@@ -1,6 +1,7 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.index.vector.VectorIndexCache;
 import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.internal.query.exec.UnitResult;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
@@ -142,9 +143,7 @@ public final class VectorSearchExec extends SparkPlan {
     long cacheBytes =
         sparkContext()
             .conf()
-            .getSizeAsBytes(
-                CACHE_CONF,
-                String.valueOf(dev.lancelot.engine.index.vector.VectorIndexCache.maxBytes()));
+            .getSizeAsBytes(CACHE_CONF, String.valueOf(VectorIndexCache.maxBytes()));
     List<UnitOutcome> outcomes =
         runUnits(plan, ConfigurationBroadcasts.of(sparkContext(), table.conf()), cacheBytes);
     List<UnitResult> results = outcomes.stream().map(o -> o.result).toList();
@@ -273,8 +272,8 @@ public final class VectorSearchExec extends SparkPlan {
 
     @Override
     public JavaSerialized<UnitOutcome> call(Integer unitIndex) {
-      if (dev.lancelot.engine.index.vector.VectorIndexCache.maxBytes() != cacheBytes) {
-        dev.lancelot.engine.index.vector.VectorIndexCache.setMaxBytes(cacheBytes);
+      if (VectorIndexCache.maxBytes() != cacheBytes) {
+        VectorIndexCache.setMaxBytes(cacheBytes);
       }
       SearchUnit unit = plan.units().get(unitIndex);
       ReadCounters.Snapshot before = ReadCounters.snapshot();

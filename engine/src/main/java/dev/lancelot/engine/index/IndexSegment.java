@@ -126,8 +126,7 @@ public final class IndexSegment {
   }
 
   public IndexType type() {
-    Any details = proto.getIndexDetails();
-    String url = details.getTypeUrl();
+    String url = detailsType();
     if (url.endsWith(BTREE_DETAILS_TYPE)) {
       return IndexType.BTREE;
     }
