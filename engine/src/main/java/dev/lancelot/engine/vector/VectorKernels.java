@@ -89,4 +89,29 @@ public interface VectorKernels {
 
   /** {@code Σ a[i] * b[i]} with bytes read unsigned. Exact in int for len < 33,000. */
   int dotProductU8(byte[] a, int aOff, byte[] b, int bOff, int len);
+
+  /**
+   * {@link #squareDistanceU8} of the query {@code q[qOff..qOff+dim)} against rows {@code
+   * rows[rowsOff..rowsOff+count)} of the row-major {@code codes} ({@code dim} bytes a row),
+   * converted to float: {@code out[i] = squareDistanceU8(q, qOff, codes, rows[rowsOff + i] * dim,
+   * dim)}. Graph searches score a neighbour list at a time through this; an implementation may work
+   * on several rows at once so their memory reads overlap.
+   */
+  default void squareDistancesU8(
+      byte[] q, int qOff, byte[] codes, int[] rows, int rowsOff, int count, int dim, float[] out) {
+    for (int i = 0; i < count; i++) {
+      out[i] = squareDistanceU8(q, qOff, codes, rows[rowsOff + i] * dim, dim);
+    }
+  }
+
+  /**
+   * {@link #dotProductU8} of the query against rows {@code rows[rowsOff..rowsOff+count)} of {@code
+   * codes}, as {@link #squareDistancesU8}.
+   */
+  default void dotProductsU8(
+      byte[] q, int qOff, byte[] codes, int[] rows, int rowsOff, int count, int dim, float[] out) {
+    for (int i = 0; i < count; i++) {
+      out[i] = dotProductU8(q, qOff, codes, rows[rowsOff + i] * dim, dim);
+    }
+  }
 }

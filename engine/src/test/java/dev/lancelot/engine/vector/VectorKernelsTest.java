@@ -167,6 +167,43 @@ class VectorKernelsTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {1, 15, 16, 17, 128, 129, 384})
+  void rowKernelsAgreeWithOneRowAtATime(int dim) {
+    VectorKernels simd = simd();
+    Random r = new Random(SEED * 13 + dim);
+    int rows = 23;
+    byte[] codes = new byte[rows * dim];
+    byte[] q = new byte[dim + 3];
+    r.nextBytes(codes);
+    r.nextBytes(q);
+    // every count up to 11 from two offsets covers the groups of four, the rest, and reuse of a row
+    int[] ids = {22, 0, 5, 5, 17, 3, 9, 21, 1, 14, 8, 2, 19, 11};
+    for (VectorKernels k : new VectorKernels[] {SCALAR, simd}) {
+      for (int from : new int[] {0, 3}) {
+        for (int count = 0; count <= 11; count++) {
+          float[] l2 = new float[count + 1];
+          float[] dot = new float[count + 1];
+          l2[count] = -1f;
+          dot[count] = -1f;
+          k.squareDistancesU8(q, 3, codes, ids, from, count, dim, l2);
+          k.dotProductsU8(q, 3, codes, ids, from, count, dim, dot);
+          for (int i = 0; i < count; i++) {
+            int row = ids[from + i] * dim;
+            assertThat(l2[i])
+                .as("%s l2 from %d count %d row %d", k.name(), from, count, i)
+                .isEqualTo((float) SCALAR.squareDistanceU8(q, 3, codes, row, dim));
+            assertThat(dot[i])
+                .as("%s dot from %d count %d row %d", k.name(), from, count, i)
+                .isEqualTo((float) SCALAR.dotProductU8(q, 3, codes, row, dim));
+          }
+          assertThat(l2[count]).as("written past count").isEqualTo(-1f);
+          assertThat(dot[count]).as("written past count").isEqualTo(-1f);
+        }
+      }
+    }
+  }
+
   @Test
   void specialFloat16ValuesWidenExactlyInSimd() {
     VectorKernels simd = simd();

@@ -31,4 +31,14 @@ public interface VectorStorage {
 
   /** Distance between two stored nodes (used by the neighbour-selection heuristic). */
   float distanceBetween(int a, int b);
+
+  /**
+   * {@code out[i] = distanceBetween(a, others[from + i])} for {@code i < count}: the
+   * neighbour-selection heuristic tests a candidate against a few kept neighbours at a time.
+   */
+  default void distancesBetween(int a, int[] others, int from, int count, float[] out) {
+    for (int i = 0; i < count; i++) {
+      out[i] = distanceBetween(a, others[from + i]);
+    }
+  }
 }

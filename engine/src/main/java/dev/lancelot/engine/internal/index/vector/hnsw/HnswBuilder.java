@@ -45,6 +45,14 @@ public final class HnswBuilder implements Adjacency {
   private final int[] resultNodes;
   private final float[] resultDists;
 
+  /**
+   * The heuristic tests a candidate against this many kept neighbours per storage call: enough for
+   * the reads to overlap, few enough that a candidate rejected by a near neighbour wastes little.
+   */
+  private static final int SELECTION_CHUNK = 4;
+
+  private final float[] chunkDists = new float[SELECTION_CHUNK];
+
   private HnswBuilder(VectorStorage storage, HnswBuildParams params) {
     this.storage = storage;
     this.params = params;
@@ -179,11 +187,17 @@ public final class HnswBuilder implements Adjacency {
       int u = candIds[i];
       float du = candDists[i];
       boolean diverse = true;
-      for (int j = 0; j < kept; j++) {
-        if (!(du < storage.distanceBetween(u, outIds[j]))) {
-          diverse = false;
-          break;
+      for (int j = 0; j < kept && diverse; ) {
+        // the nearest kept neighbour rejects most candidates, so it is tested alone
+        int c = j == 0 ? 1 : Math.min(SELECTION_CHUNK, kept - j);
+        storage.distancesBetween(u, outIds, j, c, chunkDists);
+        for (int t = 0; t < c; t++) {
+          if (!(du < chunkDists[t])) {
+            diverse = false;
+            break;
+          }
         }
+        j += c;
       }
       if (diverse) {
         outIds[kept] = u;

@@ -83,6 +83,26 @@ public final class SqStorage implements VectorStorage {
     return distance(codes, a * dim, b * dim);
   }
 
+  @Override
+  public void distancesBetween(int a, int[] others, int from, int count, float[] out) {
+    scoreInto(codes, a * dim, others, from, count, out);
+  }
+
+  /** Distances from the code at {@code q[qOff..]} to rows {@code rows[from..from+count)}. */
+  private void scoreInto(byte[] q, int qOff, int[] rows, int from, int count, float[] out) {
+    if (metric == DistanceMetric.DOT) {
+      K.dotProductsU8(q, qOff, codes, rows, from, count, dim, out);
+      for (int i = 0; i < count; i++) {
+        out[i] = quantizer.toValueDistance(1f - out[i]);
+      }
+    } else {
+      K.squareDistancesU8(q, qOff, codes, rows, from, count, dim, out);
+      for (int i = 0; i < count; i++) {
+        out[i] = quantizer.toValueDistance(out[i]);
+      }
+    }
+  }
+
   private float distance(byte[] q, int qOff, int rowOff) {
     float raw =
         metric == DistanceMetric.DOT
@@ -107,9 +127,7 @@ public final class SqStorage implements VectorStorage {
 
     @Override
     public void score(int[] nodes, int count, float[] out) {
-      for (int i = 0; i < count; i++) {
-        out[i] = distance(q, qOff, nodes[i] * dim);
-      }
+      scoreInto(q, qOff, nodes, 0, count, out);
     }
 
     @Override

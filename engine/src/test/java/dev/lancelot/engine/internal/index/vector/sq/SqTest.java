@@ -55,6 +55,36 @@ class SqTest {
   }
 
   @Test
+  void scoringManyRowsAtOnceGivesTheDistancesOfOneAtATime() {
+    int dim = 37;
+    int rows = 19;
+    java.util.Random r = new java.util.Random(5);
+    float[] v = new float[rows * dim];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = (float) r.nextGaussian();
+    }
+    ScalarQuantizer sq =
+        ScalarQuantizer.train(v, rows, dim, DistanceMetric.L2, SqBuildParams.of(1));
+    byte[] codes = sq.encodeAll(v, 0, rows);
+    int[] nodes = {4, 18, 0, 7, 7, 12, 3, 9, 15};
+    for (DistanceMetric metric : new DistanceMetric[] {DistanceMetric.L2, DistanceMetric.DOT}) {
+      SqStorage storage = SqStorage.of(sq, codes, rows, metric);
+      float[] fromNode = new float[nodes.length];
+      storage.nodeScorer(6).score(nodes, nodes.length, fromNode);
+      float[] between = new float[nodes.length - 2];
+      storage.distancesBetween(6, nodes, 2, nodes.length - 2, between);
+      for (int i = 0; i < nodes.length; i++) {
+        float one = storage.distanceBetween(6, nodes[i]);
+        assertThat(fromNode[i]).as("%s node scorer, row %d", metric, i).isEqualTo(one);
+        assertThat(storage.nodeScorer(6).score(nodes[i])).isEqualTo(one);
+        if (i >= 2) {
+          assertThat(between[i - 2]).as("%s between, row %d", metric, i).isEqualTo(one);
+        }
+      }
+    }
+  }
+
+  @Test
   void cosineTrainsBoundsOnUnitVectors() {
     float[] v = {30, 40, -3, 4};
     ScalarQuantizer sq = ScalarQuantizer.train(v, 2, 2, DistanceMetric.COSINE, SqBuildParams.of(1));
