@@ -63,10 +63,12 @@ public final class HnswBuildProbe {
       for (int i = 0; i < s; i++) {
         System.arraycopy(data.vectors, ball[i] * dim, sub, i * dim, dim);
       }
-      DistanceMetric metric = data.metric == DistanceMetric.DOT ? DistanceMetric.DOT : data.metric;
+      DistanceMetric metric = data.metric;
       ScalarQuantizer q = ScalarQuantizer.train(sub, s, dim, metric, SqBuildParams.of(1));
       if (metric == DistanceMetric.COSINE) {
-        normalize(sub, s, dim);
+        for (int i = 0; i < s; i++) {
+          DistanceMetric.normalize(sub, i * dim, dim);
+        }
       }
       byte[] codes = q.encodeAll(sub, 0, s);
       SqStorage storage = SqStorage.of(q, codes, s, metric);
@@ -104,19 +106,6 @@ public final class HnswBuildProbe {
               counting.scored / (double) s,
               counting.between / (double) s,
               codes.length / 1024));
-    }
-  }
-
-  private static void normalize(float[] v, int rows, int dim) {
-    for (int r = 0; r < rows; r++) {
-      double n = 0;
-      for (int d = 0; d < dim; d++) {
-        n += (double) v[r * dim + d] * v[r * dim + d];
-      }
-      float inv = n > 0 ? (float) (1 / Math.sqrt(n)) : 0f;
-      for (int d = 0; d < dim; d++) {
-        v[r * dim + d] *= inv;
-      }
     }
   }
 
