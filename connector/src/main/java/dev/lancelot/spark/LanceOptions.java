@@ -1,7 +1,7 @@
 package dev.lancelot.spark;
 
+import dev.lancelot.engine.ClosestName;
 import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.engine.internal.util.ClosestName;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -22,6 +22,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * distribute it, or run it locally with {@link #batches()}.
  */
 public final class Scanner {
+  /** The virtual column of stable row ids (uint64), added by {@link #withRowId}. */
+  public static final String ROW_ID = ScanSpec.ROW_ID;
+
+  /**
+   * The virtual column of row addresses (uint64, {@code (fragment << 32) | offset}), added by
+   * {@link #withRowAddress}.
+   */
+  public static final String ROW_ADDRESS = ScanSpec.ROW_ADDRESS;
+
   private final Dataset dataset;
   private final List<String> columns;
   private final BoundPredicate filter;

@@ -1,9 +1,9 @@
 package dev.lancelot.spark.procedures;
 
+import dev.lancelot.engine.ClosestName;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
-import dev.lancelot.engine.internal.util.ClosestName;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
 import java.util.Arrays;

@@ -3,8 +3,8 @@ package dev.lancelot.spark.read;
 import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.expr.BoundPredicate;
-import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.util.List;
@@ -118,7 +118,7 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
         if (data < columns.size() && columns.get(data).equals(name)) {
           cols[i] = new LanceColumnVector(vectors.get(data++));
         } else {
-          UInt8Vector addresses = (UInt8Vector) root.getVector(ScanSpec.ROW_ADDRESS);
+          UInt8Vector addresses = (UInt8Vector) root.getVector(Scanner.ROW_ADDRESS);
           cols[i] =
               name.equals(MetadataColumns.FRAGMENT_ID)
                   ? RowAddressColumnVector.fragmentId(addresses)

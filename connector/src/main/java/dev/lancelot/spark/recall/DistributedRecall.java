@@ -8,9 +8,9 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.DatasetNotFoundException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.distributed.VectorSearchPlan;
 import dev.lancelot.engine.expr.FilterParseException;
 import dev.lancelot.engine.expr.FilterParser;
-import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
@@ -113,8 +113,8 @@ public final class DistributedRecall {
       for (Map<String, Object> setting : grid) {
         RecallEvaluator.checkSetting(setting, any);
       }
-      checkFilterApplies(ds, spec, dimension, "filter", spec.filter());
-      checkFilterApplies(ds, spec, dimension, "selective filter", spec.selectiveFilter());
+      checkFilterApplies(ds, spec, "filter", spec.filter());
+      checkFilterApplies(ds, spec, "selective filter", spec.selectiveFilter());
       for (int k : spec.ks()) {
         Options o = options(spec, k);
         for (Scenario scenario : Scenario.values()) {
@@ -431,21 +431,19 @@ public final class DistributedRecall {
    * Plans an exact search with the filter: a column the dataset lacks, or a bad comparison, fails
    * here.
    */
-  private static void checkFilterApplies(
-      Dataset ds, RecallSpec spec, int dimension, String what, String filter) {
+  private static void checkFilterApplies(Dataset ds, RecallSpec spec, String what, String filter) {
     if (filter == null) {
       return;
     }
     try {
-      DistributedSearch.plan(
+      VectorSearchPlan.plan(
           ds,
           VectorQuery.builder(spec.column())
-              .vector(new float[dimension])
               .k(1)
               .useIndex(false)
               .filter(filter)
               .prefilter(true)
-              .build());
+              .buildParameters());
     } catch (LancelotException e) {
       throw new RecallInputException(
           "Cannot evaluate recall: the "

@@ -1,6 +1,6 @@
 package dev.lancelot.spark.search;
 
-import dev.lancelot.engine.internal.util.ClosestName;
+import dev.lancelot.engine.ClosestName;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.spark.SqlArguments;
 import java.util.ArrayList;

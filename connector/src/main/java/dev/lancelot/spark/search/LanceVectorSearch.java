@@ -3,7 +3,7 @@ package dev.lancelot.spark.search;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancelot.engine.OpenOptions;
-import dev.lancelot.engine.internal.scan.ScanSpec;
+import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
@@ -199,7 +199,7 @@ public final class LanceVectorSearch {
     }
     for (Row r : rows) {
       int qi = query.isBatch() ? r.getInt(r.fieldIndex("query_index")) : 0;
-      out.get(qi).add(r.getLong(r.fieldIndex(ScanSpec.ROW_ID)));
+      out.get(qi).add(r.getLong(r.fieldIndex(Scanner.ROW_ID)));
     }
     return out;
   }

@@ -2,24 +2,16 @@ package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
-import dev.lancelot.engine.internal.query.DistributedSearch;
-import dev.lancelot.engine.internal.query.exec.Candidates;
-import dev.lancelot.engine.internal.query.exec.Merger;
-import dev.lancelot.engine.internal.query.exec.UnitResult;
-import dev.lancelot.engine.internal.query.plan.SearchPlan;
-import dev.lancelot.engine.internal.query.plan.SearchUnit;
+import dev.lancelot.engine.distributed.QueryCandidates;
+import dev.lancelot.engine.distributed.SearchTask;
+import dev.lancelot.engine.distributed.TaskResult;
+import dev.lancelot.engine.distributed.VectorSearchPlan;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.spark.SerializableConfiguration;
 import dev.lancelot.spark.read.LanceColumnVector;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -132,14 +124,15 @@ final class QueryFrameSearch {
     if (version > 0) {
       open = open.withVersion(version);
     }
-    SearchPlan plan;
+    VectorSearchPlan plan;
     StructType results;
     try (Dataset ds = Dataset.open(location, open)) {
-      int dim = dimension(ds, params.column());
-      // The plan depends on the parameters and the metadata only; a zero vector stands in for the
-      // queries.
-      plan = DistributedSearch.plan(ds, params.toBuilder().vector(new float[dim]).build());
-      results = VectorSearchTable.resultSchema(ds.lanceSchema(), plan);
+      // The plan depends on the parameters and the metadata only: no query vector is in it.
+      plan = VectorSearchPlan.plan(ds, params);
+      StructType withIndex = VectorSearchTable.resultSchema(ds, plan);
+      // The engine's rows start with query_index, which maps them back to the carried columns.
+      results =
+          new StructType(Arrays.copyOfRange(withIndex.fields(), 1, withIndex.fields().length));
     }
     List<StructField> carried = new ArrayList<>();
     for (int i = 0; i < querySchema.fields().length; i++) {
@@ -185,7 +178,7 @@ final class QueryFrameSearch {
     StructType outSchema = new StructType(out.toArray(new StructField[0]));
     org.apache.spark.sql.classic.SparkSession classic =
         (org.apache.spark.sql.classic.SparkSession) spark;
-    if (plan.units().isEmpty()) {
+    if (plan.taskCount() == 0) {
       return classic.internalCreateDataFrame(
           JavaSparkContext.fromSparkContext(spark.sparkContext()).<InternalRow>emptyRDD().rdd(),
           outSchema,
@@ -212,8 +205,7 @@ final class QueryFrameSearch {
     JavaRDD<QueryBlock> blocks = rows.mapPartitionsWithIndex(job::blocks, false);
     JavaRDD<Integer> units =
         JavaSparkContext.fromSparkContext(spark.sparkContext())
-            .parallelize(
-                IntStream.range(0, plan.units().size()).boxed().toList(), plan.units().size());
+            .parallelize(IntStream.range(0, plan.taskCount()).boxed().toList(), plan.taskCount());
     JavaPairRDD<Long, byte[]> candidates = blocks.cartesian(units).flatMapToPair(job::searchBlock);
     JavaRDD<InternalRow> merged = candidates.groupByKey(queryPartitions).mapPartitions(job::merge);
     return classic.internalCreateDataFrame(merged.rdd(), outSchema, false);
@@ -243,17 +235,6 @@ final class QueryFrameSearch {
             + ".");
   }
 
-  private static int dimension(Dataset ds, String column) {
-    var field = ds.lanceSchema().field(column);
-    if (field.isPresent()
-        && field.get().arrowType()
-            instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList l) {
-      return l.getListSize();
-    }
-    // Not a vector column: planning says why.
-    return 1;
-  }
-
   /** Query vectors of one block, with the encoded carried columns and the key of each query. */
   static final class QueryBlock implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -271,17 +252,12 @@ final class QueryFrameSearch {
   /** The functions the tasks run; holds only small, serializable things. */
   static final class Job implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final byte CARRIED = 0;
-    private static final byte CANDIDATES = 1;
 
-    /**
-     * Candidates of one query from one unit, then its time, partitions probed and distances
-     * computed.
-     */
-    private static final byte CANDIDATES_WITH_STATS = 2;
+    /** Tags a query's carried row; any other first byte starts a {@link QueryCandidates}. */
+    private static final byte CARRIED = 0;
 
     private static final int STATS_COLUMNS = 3;
-    private final SearchPlan plan;
+    private final VectorSearchPlan plan;
     private final SerializableConfiguration conf;
     private final String queryColumn;
     private final StructType carriedSchema;
@@ -291,7 +267,7 @@ final class QueryFrameSearch {
     private final boolean perQueryStats;
 
     Job(
-        SearchPlan plan,
+        VectorSearchPlan plan,
         SerializableConfiguration conf,
         String queryColumn,
         StructType carriedSchema,
@@ -417,21 +393,21 @@ final class QueryFrameSearch {
     Iterator<Tuple2<Long, byte[]>> searchBlock(Tuple2<QueryBlock, Integer> task) {
       QueryBlock block = task._1();
       int unitIndex = task._2();
-      SearchUnit unit = plan.units().get(unitIndex);
+      SearchTask unit = plan.tasks().get(unitIndex);
       Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.get());
       List<byte[]> encoded = new ArrayList<>(block.keys.length);
       if (perQueryStats) {
         // One query at a time: each query's time is its own, not a share of the block's.
         for (float[] vector : block.vectors) {
           long start = System.nanoTime();
-          UnitResult result = DistributedSearch.runUnit(ds, planFor(vector), unit);
+          TaskResult result = unit.run(ds, new float[][] {vector});
           long nanos = System.nanoTime() - start;
-          encoded.add(encode(unitIndex, result.perQuery().get(0), nanos, result.stats()));
+          encoded.add(result.candidates(0, true).withNanos(nanos).toBytes());
         }
       } else {
-        UnitResult result = DistributedSearch.runUnit(ds, planFor(block.vectors), unit);
+        TaskResult result = unit.run(ds, block.vectors);
         for (int i = 0; i < block.keys.length; i++) {
-          encoded.add(encode(unitIndex, result.perQuery().get(i), 0, null));
+          encoded.add(result.candidates(i, false).toBytes());
         }
       }
       List<Tuple2<Long, byte[]>> out =
@@ -445,65 +421,46 @@ final class QueryFrameSearch {
       return out.iterator();
     }
 
-    private SearchPlan planFor(float[]... vectors) {
-      VectorQuery q = plan.query().toBuilder().vectors(vectors).build();
-      return new SearchPlan(
-          plan.location(),
-          plan.version(),
-          q,
-          plan.vectorColumn(),
-          plan.dimension(),
-          plan.units(),
-          plan.merge(),
-          plan.notes(),
-          plan.emptyResult());
-    }
-
     /**
      * One reduce partition: every query's candidates from every unit, merged; result columns taken.
      */
     Iterator<InternalRow> merge(Iterator<Tuple2<Long, Iterable<byte[]>>> groups) {
-      int units = plan.units().size();
       List<byte[]> carried = new ArrayList<>();
-      List<Candidates[]> perQuery = new ArrayList<>();
+      List<List<QueryCandidates>> perQuery = new ArrayList<>();
       List<long[]> stats = new ArrayList<>();
       while (groups.hasNext()) {
         Tuple2<Long, Iterable<byte[]>> g = groups.next();
-        Candidates[] byUnit = new Candidates[units];
-        Arrays.fill(byUnit, Candidates.EMPTY);
+        List<QueryCandidates> candidates = new ArrayList<>();
         long[] sums = new long[STATS_COLUMNS];
         byte[] carriedRow = null;
         for (byte[] part : g._2()) {
           if (part[0] == CARRIED) {
             carriedRow = Arrays.copyOfRange(part, 1, part.length);
           } else {
-            decode(part, byUnit, sums);
+            QueryCandidates c = QueryCandidates.fromBytes(part);
+            candidates.add(c);
+            c.stats()
+                .ifPresent(
+                    s -> {
+                      sums[0] += s.nanos();
+                      sums[1] += s.partitionsProbed();
+                      sums[2] += s.distancesComputed();
+                    });
           }
         }
         if (carriedRow == null) {
           throw new IllegalStateException("Query " + g._1() + " has candidates but no row");
         }
         carried.add(carriedRow);
-        perQuery.add(byUnit);
+        perQuery.add(candidates);
         stats.add(sums);
       }
       if (perQuery.isEmpty()) {
         return java.util.Collections.emptyIterator();
       }
-      List<UnitResult> results = new ArrayList<>(units);
-      for (int u = 0; u < units; u++) {
-        List<Candidates> c = new ArrayList<>(perQuery.size());
-        for (Candidates[] q : perQuery) {
-          c.add(q[u]);
-        }
-        String id = plan.units().get(u).id();
-        results.add(new UnitResult(id, c, new UnitStats(id, 0, 0, 0, 0, 0, null, 0)));
-      }
-      List<Merger.Ranked> ranked =
-          Merger.rank(plan.merge(), plan.units(), results, perQuery.size());
       List<InternalRow> out = new ArrayList<>();
       Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.get());
-      try (VectorSchemaRoot root = Merger.materialize(ds, plan.merge(), true, ranked)) {
+      try (VectorSchemaRoot root = plan.mergeQueries(ds, perQuery)) {
         List<FieldVector> vectors = root.getFieldVectors();
         ColumnVector[] columns = new ColumnVector[vectors.size() - 1];
         for (int i = 1; i < vectors.size(); i++) {
@@ -557,57 +514,6 @@ final class QueryFrameSearch {
       out[0] = CARRIED;
       System.arraycopy(row, 0, out, 1, row.length);
       return out;
-    }
-
-    /**
-     * {@code [byte] tag, [int] unit, [int] n, n × ([long] row address, [float] approx, [float]
-     * exact)}, then with statistics ({@code stats} not null) {@code [long] nanos, [long] partitions
-     * probed, [long] distances computed}.
-     */
-    private static byte[] encode(int unit, Candidates c, long nanos, UnitStats stats) {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(33 + c.size() * 16);
-      try (DataOutputStream out = new DataOutputStream(bytes)) {
-        out.writeByte(stats == null ? CANDIDATES : CANDIDATES_WITH_STATS);
-        out.writeInt(unit);
-        out.writeInt(c.size());
-        for (int i = 0; i < c.size(); i++) {
-          out.writeLong(c.rowAddresses()[i]);
-          out.writeFloat(c.approx()[i]);
-          out.writeFloat(c.exact()[i]);
-        }
-        if (stats != null) {
-          out.writeLong(nanos);
-          out.writeLong(stats.partitionsProbed());
-          out.writeLong(stats.distancesComputed());
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return bytes.toByteArray();
-    }
-
-    private static void decode(byte[] part, Candidates[] byUnit, long[] statSums) {
-      try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(part))) {
-        byte tag = in.readByte();
-        int unit = in.readInt();
-        int n = in.readInt();
-        long[] rows = new long[n];
-        float[] approx = new float[n];
-        float[] exact = new float[n];
-        for (int i = 0; i < n; i++) {
-          rows[i] = in.readLong();
-          approx[i] = in.readFloat();
-          exact[i] = in.readFloat();
-        }
-        byUnit[unit] = new Candidates(rows, approx, exact);
-        if (tag == CANDIDATES_WITH_STATS) {
-          for (int i = 0; i < statSums.length; i++) {
-            statSums[i] += in.readLong();
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
     }
   }
 }

@@ -1,22 +1,13 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.FragmentInfo;
-import dev.lancelot.engine.index.IndexSegment;
-import dev.lancelot.engine.internal.query.plan.AnnUnit;
-import dev.lancelot.engine.internal.query.plan.SearchUnit;
+import dev.lancelot.engine.distributed.SearchTask;
 import dev.lancelot.spark.read.BlockHosts;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,26 +42,16 @@ final class UnitPlacement {
   }
 
   /**
-   * Segments by uuid (the same in every version that lists them), flat units by their fragments.
+   * Spark's preferred locations of {@code task}: the executor that last searched the same piece (if
+   * any), then the hosts holding most of its files' bytes.
    */
-  private static String key(String location, SearchUnit unit) {
-    return location
-        + "#"
-        + (unit instanceof AnnUnit a ? "segment:" + a.segment() : "fragments:" + unit.fragments());
-  }
-
-  /**
-   * Spark's preferred locations of {@code unit} of a search of {@code location} at {@code version}:
-   * the executor that last searched it (if any), then the hosts holding most of its files' bytes.
-   */
-  static List<String> preferred(
-      String location, long version, SearchUnit unit, Configuration conf) {
+  static List<String> preferred(SearchTask task, Configuration conf) {
     List<String> out = new ArrayList<>(1 + 3);
-    String executor = lastExecutor(location, unit);
+    String executor = lastExecutor(task);
     if (executor != null) {
       out.add(executor);
     }
-    for (String host : blockHosts(location, version, unit, conf)) {
+    for (String host : blockHosts(task, conf)) {
       if (!out.contains(host)) {
         out.add(host);
       }
@@ -78,38 +59,36 @@ final class UnitPlacement {
     return out;
   }
 
-  static synchronized String lastExecutor(String location, SearchUnit unit) {
-    return LAST.get(key(location, unit));
+  static synchronized String lastExecutor(SearchTask task) {
+    return LAST.get(task.placementKey());
   }
 
-  static synchronized void record(
-      String location, SearchUnit unit, String host, String executorId) {
+  static synchronized void record(SearchTask task, String host, String executorId) {
     if (host != null && executorId != null) {
-      LAST.put(key(location, unit), "executor_" + host + "_" + executorId);
+      LAST.put(task.placementKey(), "executor_" + host + "_" + executorId);
     }
   }
 
   /**
-   * The hosts holding most bytes of the files {@code unit} reads; empty on stores without locality.
+   * The hosts holding most bytes of the files {@code task} reads; empty on stores without locality.
    */
-  static List<String> blockHosts(
-      String location, long version, SearchUnit unit, Configuration conf) {
-    if (!BlockHosts.hasLocality(location)) {
+  static List<String> blockHosts(SearchTask task, Configuration conf) {
+    if (!BlockHosts.hasLocality(task.location())) {
       return List.of();
     }
     List<String> files;
     try {
-      files = files(Dataset.openCached(location, version, conf), unit, conf);
+      files = task.files(Dataset.openCached(task.location(), task.version(), conf));
     } catch (RuntimeException e) {
       LOG.debug(
-          "No files to locate for unit {} of {}@v{}: {}",
-          unit.id(),
-          location,
-          version,
+          "No files to locate for task {} of {}@v{}: {}",
+          task.id(),
+          task.location(),
+          task.version(),
           e.toString());
       return List.of();
     }
-    String key = location + "#" + files;
+    String key = task.location() + "#" + files;
     synchronized (UnitPlacement.class) {
       List<String> known = HOSTS.get(key);
       if (known != null) {
@@ -125,56 +104,5 @@ final class UnitPlacement {
       }
     }
     return hosts;
-  }
-
-  /**
-   * The files a unit reads: an index segment's files, or the data files of a flat unit's fragments.
-   */
-  static List<String> files(Dataset ds, SearchUnit unit, Configuration conf) {
-    String root = ds.location().replaceAll("/+$", "");
-    List<String> files = new ArrayList<>();
-    if (unit instanceof AnnUnit a) {
-      IndexSegment segment =
-          ds.indexes().segments(a.indexName()).stream()
-              .filter(s -> s.uuid().toString().equals(a.segment()))
-              .findFirst()
-              .orElseThrow(
-                  () ->
-                      new IllegalStateException(
-                          "Segment "
-                              + a.segment()
-                              + " of index "
-                              + a.indexName()
-                              + " is not in version "
-                              + ds.version()
-                              + " of "
-                              + ds.location()));
-      String dir = root + "/" + segment.directory();
-      for (String f : segment.files()) {
-        files.add(dir + "/" + f);
-      }
-      if (files
-          .isEmpty()) { // a segment whose manifest entry does not list its files (older writers)
-        try {
-          Path path = new Path(dir);
-          for (FileStatus status : path.getFileSystem(conf).listStatus(path)) {
-            if (status.isFile()) {
-              files.add(status.getPath().toString());
-            }
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        files.sort(null);
-      }
-      return files;
-    }
-    Set<Long> wanted = new HashSet<>(unit.fragments());
-    for (FragmentInfo fragment : ds.fragments()) {
-      if (wanted.contains(fragment.id())) {
-        fragment.dataFiles().forEach(f -> files.add(root + "/data/" + f));
-      }
-    }
-    return files;
   }
 }

@@ -1,14 +1,12 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.distributed.SearchTask;
+import dev.lancelot.engine.distributed.TaskResult;
+import dev.lancelot.engine.distributed.VectorSearchPlan;
 import dev.lancelot.engine.index.vector.VectorIndexCache;
-import dev.lancelot.engine.internal.query.DistributedSearch;
-import dev.lancelot.engine.internal.query.exec.UnitResult;
-import dev.lancelot.engine.internal.query.plan.SearchPlan;
-import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.query.UnitStats;
-import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.spark.ConfigurationBroadcasts;
 import dev.lancelot.spark.JavaSerialized;
@@ -45,9 +43,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * The physical plan of a vector search (SPEC S4): one Spark task per search unit (index segment or
  * unindexed fragment) returns that unit's local candidates — at most {@code k × refine_factor} per
  * ANN unit and {@code k} per flat unit for each query vector, with row addresses and distances
- * only; the driver merges them with the engine's own merge ({@link VectorSearch#finish}, the one
- * the local executor uses) and reads the result columns of the final rows only. No shuffle: one job
- * of unit tasks, then the answer (at most k rows per query vector) is on the driver.
+ * only; the driver merges them with the engine's own merge ({@link VectorSearchPlan#finish}, the
+ * one the local executor uses) and reads the result columns of the final rows only. No shuffle: one
+ * job of unit tasks, then the answer (at most k rows per query vector) is on the driver.
  *
  * <p>Unit results travel wrapped in {@link JavaSerialized}, so they cross any {@code
  * spark.serializer}. Its metrics sum the units' statistics and show in the SQL tab.
@@ -139,16 +137,16 @@ public final class VectorSearchExec extends SparkPlan {
   private InternalRow[] search() {
     long start = System.nanoTime();
     VectorSearchTable table = scan.table();
-    SearchPlan plan = table.searchPlan();
+    VectorSearchPlan plan = table.searchPlan();
     long cacheBytes =
         sparkContext()
             .conf()
             .getSizeAsBytes(CACHE_CONF, String.valueOf(VectorIndexCache.maxBytes()));
     List<UnitOutcome> outcomes =
         runUnits(plan, ConfigurationBroadcasts.of(sparkContext(), table.conf()), cacheBytes);
-    List<UnitResult> results = outcomes.stream().map(o -> o.result).toList();
+    List<TaskResult> results = outcomes.stream().map(UnitOutcome::result).toList();
     Dataset ds = Dataset.openCached(plan.location(), plan.version(), table.conf());
-    try (VectorSearchResult result = DistributedSearch.finish(ds, plan, results, start)) {
+    try (VectorSearchResult result = plan.finish(ds, results, start)) {
       InternalRow[] rows = toRows(result.rows(), table.schema());
       report(outcomes, rows.length);
       return rows;
@@ -156,17 +154,16 @@ public final class VectorSearchExec extends SparkPlan {
   }
 
   private List<UnitOutcome> runUnits(
-      SearchPlan plan, Broadcast<SerializableConfiguration> conf, long cacheBytes) {
-    int n = plan.units().size();
+      VectorSearchPlan plan, Broadcast<SerializableConfiguration> conf, long cacheBytes) {
+    List<SearchTask> tasks = plan.tasks();
+    int n = tasks.size();
     if (n == 0) {
       return List.of();
     }
-    List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> placed = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      List<String> where =
-          UnitPlacement.preferred(
-              plan.location(), plan.version(), plan.units().get(i), scan.table().conf());
-      placed.add(new Tuple2<>(i, CollectionConverters.asScala(where).toList()));
+    List<Tuple2<byte[], scala.collection.immutable.Seq<String>>> placed = new ArrayList<>(n);
+    for (SearchTask task : tasks) {
+      List<String> where = UnitPlacement.preferred(task, scan.table().conf());
+      placed.add(new Tuple2<>(task.toBytes(), CollectionConverters.asScala(where).toList()));
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sparkContext());
     jsc.setJobDescription(
@@ -178,18 +175,18 @@ public final class VectorSearchExec extends SparkPlan {
             + n
             + " unit(s)");
     try {
-      JavaRDD<Integer> units =
+      JavaRDD<byte[]> units =
           sparkContext()
               .makeRDD(
                   CollectionConverters.asScala(placed).toList(),
-                  scala.reflect.ClassTag$.MODULE$.apply(Integer.class))
+                  scala.reflect.ClassTag$.MODULE$.apply(byte[].class))
               .toJavaRDD();
       List<JavaSerialized<UnitOutcome>> outcomes =
-          units.map(new RunUnit(plan, conf, cacheBytes)).collect();
+          units.map(new RunUnit(conf, cacheBytes)).collect();
       List<UnitOutcome> out = new ArrayList<>(outcomes.size());
       for (int i = 0; i < outcomes.size(); i++) {
         UnitOutcome o = outcomes.get(i).get();
-        UnitPlacement.record(plan.location(), plan.units().get(i), o.host, o.executorId);
+        UnitPlacement.record(tasks.get(i), o.host, o.executorId);
         out.add(o);
       }
       return out;
@@ -201,7 +198,7 @@ public final class VectorSearchExec extends SparkPlan {
   private void report(List<UnitOutcome> outcomes, int rowsReturned) {
     scala.collection.immutable.Map<String, SQLMetric> m = metrics();
     for (UnitOutcome o : outcomes) {
-      UnitStats s = o.result.stats();
+      UnitStats s = o.result().stats();
       m.apply("units").add(1);
       m.apply("partitionsProbed").add(s.partitionsProbed());
       m.apply("rowsScanned").add(s.rowsScanned());
@@ -235,7 +232,7 @@ public final class VectorSearchExec extends SparkPlan {
   /** What a unit task sends back: the unit's candidates, what it read, and where it ran. */
   static final class UnitOutcome implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
-    final UnitResult result;
+    private final byte[] result;
     final long bytesRead;
     final long filesOpened;
     final long indexCacheHits;
@@ -243,8 +240,8 @@ public final class VectorSearchExec extends SparkPlan {
     final String host;
     final String executorId;
 
-    UnitOutcome(UnitResult result, ReadCounters.Snapshot reads, String host, String executorId) {
-      this.result = result;
+    UnitOutcome(TaskResult result, ReadCounters.Snapshot reads, String host, String executorId) {
+      this.result = result.toBytes();
       this.bytesRead = reads.bytesRead();
       this.filesOpened = reads.filesOpened();
       this.indexCacheHits = reads.indexCacheHits();
@@ -252,33 +249,35 @@ public final class VectorSearchExec extends SparkPlan {
       this.host = host;
       this.executorId = executorId;
     }
+
+    TaskResult result() {
+      return TaskResult.fromBytes(result);
+    }
   }
 
   /**
-   * Runs one unit on an executor: takes the plan's version from the executor's dataset cache,
+   * Runs one task on an executor: takes the plan's version from the executor's dataset cache,
    * searches, and returns the serialized outcome.
    */
-  private static final class RunUnit implements Function<Integer, JavaSerialized<UnitOutcome>> {
+  private static final class RunUnit implements Function<byte[], JavaSerialized<UnitOutcome>> {
     private static final long serialVersionUID = 1L;
-    private final SearchPlan plan;
     private final Broadcast<SerializableConfiguration> conf;
     private final long cacheBytes;
 
-    RunUnit(SearchPlan plan, Broadcast<SerializableConfiguration> conf, long cacheBytes) {
-      this.plan = plan;
+    RunUnit(Broadcast<SerializableConfiguration> conf, long cacheBytes) {
       this.conf = conf;
       this.cacheBytes = cacheBytes;
     }
 
     @Override
-    public JavaSerialized<UnitOutcome> call(Integer unitIndex) {
+    public JavaSerialized<UnitOutcome> call(byte[] taskBytes) {
       if (VectorIndexCache.maxBytes() != cacheBytes) {
         VectorIndexCache.setMaxBytes(cacheBytes);
       }
-      SearchUnit unit = plan.units().get(unitIndex);
+      SearchTask task = SearchTask.fromBytes(taskBytes);
       ReadCounters.Snapshot before = ReadCounters.snapshot();
-      Dataset ds = Dataset.openCached(plan.location(), plan.version(), conf.value().get());
-      UnitResult result = DistributedSearch.runUnit(ds, plan, unit);
+      Dataset ds = Dataset.openCached(task.location(), task.version(), conf.value().get());
+      TaskResult result = task.run(ds);
       org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
       String host = env == null ? null : env.blockManager().blockManagerId().host();
       String executorId = env == null ? null : env.executorId();

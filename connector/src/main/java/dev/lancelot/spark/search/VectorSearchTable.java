@@ -1,13 +1,9 @@
 package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.internal.query.DistributedSearch;
-import dev.lancelot.engine.internal.query.exec.Merger;
-import dev.lancelot.engine.internal.query.plan.SearchPlan;
-import dev.lancelot.engine.internal.query.plan.SearchUnit;
-import dev.lancelot.engine.internal.scan.FragmentScan;
+import dev.lancelot.engine.distributed.SearchTask;
+import dev.lancelot.engine.distributed.VectorSearchPlan;
 import dev.lancelot.engine.query.VectorQuery;
-import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.SparkTypes;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -32,11 +28,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * per search unit and merges on the driver.
  */
 final class VectorSearchTable implements SupportsRead {
-  private final SearchPlan plan;
+  private final VectorSearchPlan plan;
   private final StructType schema;
   private final Configuration conf;
 
-  VectorSearchTable(SearchPlan plan, StructType schema, Configuration conf) {
+  VectorSearchTable(VectorSearchPlan plan, StructType schema, Configuration conf) {
     this.plan = plan;
     this.schema = schema;
     this.conf = conf;
@@ -52,27 +48,20 @@ final class VectorSearchTable implements SupportsRead {
         version > 0
             ? Dataset.openCached(location, version, conf)
             : Dataset.openLatestCached(location, conf);
-    SearchPlan plan = DistributedSearch.plan(ds, query);
-    return new VectorSearchTable(plan, resultSchema(ds.lanceSchema(), plan), conf);
+    VectorSearchPlan plan = VectorSearchPlan.plan(ds, query);
+    return new VectorSearchTable(plan, resultSchema(ds, plan), conf);
   }
 
-  /** The Spark schema of the engine's result rows ({@code Merger.materialize}). */
-  static StructType resultSchema(LanceSchema dataset, SearchPlan plan) {
+  /** The Spark schema of the engine's result rows ({@link VectorSearchPlan#resultSchema}). */
+  static StructType resultSchema(Dataset ds, VectorSearchPlan plan) {
     List<StructField> fields = new ArrayList<>();
-    if (plan.query().isBatch()) {
-      fields.add(SparkTypes.toSpark(Merger.QUERY_INDEX));
-    }
-    for (String c : plan.merge().columns()) {
-      fields.add(SparkTypes.toSpark(dataset.field(c).orElseThrow().toArrow()));
-    }
-    fields.add(SparkTypes.toSpark(Merger.DISTANCE));
-    if (plan.merge().withRowId()) {
-      fields.add(SparkTypes.toSpark(FragmentScan.ROW_ID_FIELD));
+    for (org.apache.arrow.vector.types.pojo.Field f : plan.resultSchema(ds).getFields()) {
+      fields.add(SparkTypes.toSpark(f));
     }
     return new StructType(fields.toArray(new StructField[0]));
   }
 
-  SearchPlan searchPlan() {
+  VectorSearchPlan searchPlan() {
     return plan;
   }
 
@@ -124,23 +113,22 @@ final class VectorSearchTable implements SupportsRead {
     /** SPEC S5: the engine plan, with each unit's Spark partition. */
     @Override
     public String description() {
-      SearchPlan plan = table.plan;
+      VectorSearchPlan plan = table.plan;
       StringBuilder sb =
           new StringBuilder("LanceVectorSearch[")
               .append(plan.location())
               .append(", version=")
               .append(plan.version())
               .append(", partitions=")
-              .append(plan.units().size())
+              .append(plan.taskCount())
               .append(", merge=driver]\n");
-      for (int i = 0; i < plan.units().size(); i++) {
-        SearchUnit u = plan.units().get(i);
+      for (SearchTask t : plan.tasks()) {
         sb.append("  partition ")
-            .append(i)
+            .append(t.index())
             .append(" -> ")
-            .append(u.id())
+            .append(t.id())
             .append(" fragments=")
-            .append(u.fragments())
+            .append(t.fragments())
             .append('\n');
       }
       sb.append(plan.explain());

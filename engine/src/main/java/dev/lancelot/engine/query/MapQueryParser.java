@@ -1,6 +1,6 @@
 package dev.lancelot.engine.query;
 
-import dev.lancelot.engine.internal.util.ClosestName;
+import dev.lancelot.engine.ClosestName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.lancelot.engine.internal.util;
+package dev.lancelot.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.lancelot.engine.internal.util;
+package dev.lancelot.engine;
 
 import java.util.Collection;
 import java.util.Locale;
