@@ -4,6 +4,7 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.io.FileEntry;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.schema.LanceSchema;
@@ -305,7 +306,7 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     LanceSchema lanceSchema =
         LanceSchema.fromArrow(SparkTypes.toArrow(schema, vectorColumns(properties)));
     Dataset.evictCached(location);
-    Dataset.commitFragments(location, conf, lanceSchema, List.of(), WriteMode.CREATE, 0).close();
+    DistributedWrite.commit(location, conf, lanceSchema, List.of(), WriteMode.CREATE, 0).close();
     return LanceTable.load(location, 0, conf).asSqlTable();
   }
 

@@ -30,6 +30,42 @@ public final class FragmentMetadata implements Serializable {
     return toProto().getPhysicalRows();
   }
 
+  /**
+   * The fragment id: the id of an existing fragment for files that add columns to it, 0 for a new
+   * fragment (ids of new fragments are assigned at commit).
+   */
+  public long fragmentId() {
+    return toProto().getId();
+  }
+
+  /** Bytes of the data files written (0 for a file whose size is not recorded). */
+  public long dataFileBytes() {
+    long bytes = 0;
+    for (var f : toProto().getFilesList()) {
+      bytes += Math.max(0, f.getFileSizeBytes());
+    }
+    return bytes;
+  }
+
+  /** The fragment's manifest entry as bytes ({@link #fromBytes} reads them back). */
+  public byte[] toBytes() {
+    return fragment.clone();
+  }
+
+  /**
+   * Reads what {@link #toBytes} wrote.
+   *
+   * @throws InvalidInputException if the bytes are not a fragment's manifest entry
+   */
+  public static FragmentMetadata fromBytes(byte[] bytes) {
+    try {
+      return new FragmentMetadata(DataFragment.parseFrom(bytes));
+    } catch (InvalidProtocolBufferException e) {
+      throw new InvalidInputException(
+          "Cannot read fragment metadata: the bytes are corrupt (" + e.getMessage() + ")");
+    }
+  }
+
   /** Data file paths, relative to the dataset's {@code data/} directory. */
   public java.util.List<String> dataFiles() {
     return toProto().getFilesList().stream().map(f -> f.getPath()).toList();

@@ -2,17 +2,13 @@ package dev.lancelot.spark.index;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.distributed.IndexBuild;
+import dev.lancelot.engine.distributed.IndexBuildTask;
+import dev.lancelot.engine.distributed.IndexModel;
+import dev.lancelot.engine.distributed.WrittenSegment;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
-import dev.lancelot.engine.internal.DatasetInternals;
-import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
-import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
-import dev.lancelot.engine.internal.index.vector.build.TrainedModel;
-import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
-import dev.lancelot.engine.internal.index.vector.build.VectorIndexOps;
 import dev.lancelot.engine.io.HadoopFileIO;
-import dev.lancelot.spark.JavaSerialized;
 import dev.lancelot.spark.LancePathCatalog;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.util.ArrayList;
@@ -62,7 +58,8 @@ public final class LanceIndexBuilder {
     try (Dataset ds =
             Dataset.open(
                 HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf));
-        Dataset created = VectorIndexOps.create(ds, column, spec, distributed(spark, conf))) {
+        Dataset created =
+            IndexBuild.create(ds, column, spec, rowsPerSegment(spark), runner(spark, conf))) {
       return created.version();
     }
   }
@@ -89,7 +86,8 @@ public final class LanceIndexBuilder {
     try (Dataset ds =
         Dataset.open(
             HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf))) {
-      Dataset after = VectorIndexOps.optimize(ds, name, retrain, distributed(spark, conf));
+      Dataset after =
+          IndexBuild.optimize(ds, name, retrain, rowsPerSegment(spark), runner(spark, conf));
       long version = after.version();
       if (after != ds) {
         after.close();
@@ -98,11 +96,8 @@ public final class LanceIndexBuilder {
     }
   }
 
-  /**
-   * One task per group of fragments writes that group's segment with the model broadcast from the
-   * driver.
-   */
-  static VectorIndexBuilder.SegmentWriter distributed(SparkSession spark, Configuration conf) {
+  /** {@value #ROWS_PER_SEGMENT_CONF}, checked. */
+  static long rowsPerSegment(SparkSession spark) {
     long rowsPerSegment =
         Long.parseLong(
             spark
@@ -118,111 +113,57 @@ public final class LanceIndexBuilder {
               + rowsPerSegment
               + ".");
     }
-    return (dataset, column, spec, model, fragments) ->
-        writeSegments(spark, conf, dataset, column, spec, model, fragments, rowsPerSegment);
+    return rowsPerSegment;
   }
 
   /**
-   * Consecutive fragments with at most {@code rowsPerSegment} live rows together (at least one
-   * each).
+   * One Spark task per group of fragments writes that group's segment with the model broadcast from
+   * the driver.
    */
-  static List<long[]> groups(List<DataFragment> fragments, long rowsPerSegment) {
-    List<long[]> out = new ArrayList<>();
-    List<Long> current = new ArrayList<>();
-    long rows = 0;
-    for (DataFragment f : fragments) {
-      long live =
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
-      if (!current.isEmpty() && rows + live > rowsPerSegment) {
-        out.add(current.stream().mapToLong(Long::longValue).toArray());
-        current.clear();
-        rows = 0;
-      }
-      current.add(f.getId());
-      rows += live;
-    }
-    if (!current.isEmpty()) {
-      out.add(current.stream().mapToLong(Long::longValue).toArray());
-    }
-    return out;
+  static IndexBuild.TaskRunner runner(SparkSession spark, Configuration conf) {
+    return (model, tasks) -> writeSegments(spark, conf, model, tasks);
   }
 
-  private static List<IndexMetadata> writeSegments(
-      SparkSession spark,
-      Configuration conf,
-      Dataset dataset,
-      String column,
-      VectorIndexSpec spec,
-      TrainedModel model,
-      List<DataFragment> fragments,
-      long rowsPerSegment) {
-    List<long[]> groups = groups(fragments, rowsPerSegment);
-    if (groups.isEmpty()) {
-      return List.of();
-    }
-    String location = dataset.location();
-    long version = dataset.version();
+  private static List<WrittenSegment> writeSegments(
+      SparkSession spark, Configuration conf, IndexModel model, List<IndexBuildTask> tasks) {
+    IndexBuildTask first = tasks.get(0);
     SerializableConfiguration shipped = new SerializableConfiguration(conf);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    Broadcast<JavaSerialized<TrainedModel>> broadcast = jsc.broadcast(JavaSerialized.of(model));
+    Broadcast<byte[]> broadcast = jsc.broadcast(model.toBytes());
     LOG.info(
-        "Writing {} index \"{}\" of {}@v{} as {} segment(s) of at most {} rows, one Spark task each",
-        spec.type(),
-        spec.nameFor(column),
-        location,
-        version,
-        groups.size(),
-        rowsPerSegment);
+        "Writing {} index of {}@v{} as {} segment(s), one Spark task each",
+        model.type(),
+        first.location(),
+        first.version(),
+        tasks.size());
+    List<byte[]> shippedTasks = new ArrayList<>(tasks.size());
+    tasks.forEach(t -> shippedTasks.add(t.toBytes()));
     try {
-      // collect() keeps the order of the list: segments come back in fragment order
+      // collect() keeps the order of the list: segments come back in task order
       List<byte[]> entries =
-          jsc.parallelize(groups, groups.size())
-              .map(
-                  group ->
-                      writeSegment(
-                          location, version, shipped, column, spec, broadcast.value().get(), group))
+          jsc.parallelize(shippedTasks, shippedTasks.size())
+              .map(task -> writeSegment(shipped, broadcast.value(), task))
               .collect();
-      List<IndexMetadata> out = new ArrayList<>(entries.size());
+      List<WrittenSegment> out = new ArrayList<>(entries.size());
       for (byte[] e : entries) {
-        out.add(IndexMetadata.parseFrom(e));
+        out.add(WrittenSegment.fromBytes(e));
       }
       return out;
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      throw new IllegalStateException("A segment task returned an unreadable manifest entry", e);
     } finally {
       broadcast.destroy();
     }
   }
 
-  /** In an executor: the segment of one group of fragments, written; returns its manifest entry. */
-  private static byte[] writeSegment(
-      String location,
-      long version,
-      SerializableConfiguration conf,
-      String column,
-      VectorIndexSpec spec,
-      TrainedModel model,
-      long[] group) {
-    try (Dataset ds =
-        Dataset.open(
-            location, OpenOptions.defaults().withVersion(version).withHadoopConf(conf.get()))) {
-      List<DataFragment> fragments = new ArrayList<>(group.length);
-      for (long id : group) {
-        fragments.add(
-            DatasetInternals.snapshot(ds)
-                .fragment(id)
-                .orElseThrow(
-                    () ->
-                        new LancelotException(
-                            "Cannot index fragment "
-                                + id
-                                + " of "
-                                + location
-                                + "@v"
-                                + version
-                                + ": the version has no such fragment")));
-      }
-      return VectorIndexBuilder.build(ds, column, spec, fragments, model).metadata().toByteArray();
-    }
+  /** In an executor: the segment of one task, written; returns it as bytes. */
+  private static byte[] writeSegment(SerializableConfiguration conf, byte[] model, byte[] bytes) {
+    IndexBuildTask task = IndexBuildTask.fromBytes(bytes);
+    LOG.info(
+        "Writing the index segment of fragments {} ({} rows) of {}@v{}",
+        task.fragments(),
+        task.liveRows(),
+        task.location(),
+        task.version());
+    Dataset ds = Dataset.openCached(task.location(), task.version(), conf.get());
+    return task.run(ds, IndexModel.fromBytes(model)).toBytes();
   }
 }

@@ -5,9 +5,7 @@ import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
-import dev.lancelot.engine.internal.DatasetInternals;
-import dev.lancelot.engine.internal.format.SchemaProtos;
-import dev.lancelot.engine.internal.format.proto.FileProtos;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.ConfigurationBroadcasts;
@@ -102,7 +100,7 @@ final class AddColumnsProcedure extends LanceProcedure {
               location,
               ConfigurationBroadcasts.of(spark.sparkContext(), conf),
               ds.version(),
-              SchemaProtos.toProto(added).toByteArray(),
+              DistributedWrite.schemaToBytes(added),
               type);
       List<FragmentMetadata> written = new ArrayList<>();
       values
@@ -116,7 +114,7 @@ final class AddColumnsProcedure extends LanceProcedure {
           .forEach(f -> written.add(f.get()));
       try {
         Set<Long> done = new HashSet<>();
-        written.forEach(f -> done.add(DatasetInternals.fragment(f).getId()));
+        written.forEach(f -> done.add(f.fragmentId()));
         for (FragmentInfo f :
             ds.fragments()) { // every row of it deleted since: nothing was scanned
           if (!done.contains(f.id())) {
@@ -136,7 +134,7 @@ final class AddColumnsProcedure extends LanceProcedure {
       } catch (CommitOutcomeUnknownException e) {
         throw e; // the version may exist and refer to the files
       } catch (RuntimeException e) {
-        Dataset.abortFragments(location, conf, written);
+        DistributedWrite.abort(location, conf, written);
         throw e;
       }
     }
@@ -181,7 +179,7 @@ final class AddColumnsProcedure extends LanceProcedure {
     @Override
     public Iterator<JavaSerialized<FragmentMetadata>> call(Iterator<InternalRow> rows)
         throws Exception {
-      LanceSchema added = SchemaProtos.fromProto(FileProtos.Schema.parseFrom(addedSchema));
+      LanceSchema added = DistributedWrite.schemaFromBytes(addedSchema);
       Schema arrow = added.toArrow();
       Configuration hadoop = conf.value().get();
       List<FragmentMetadata> out = new ArrayList<>();
@@ -225,7 +223,7 @@ final class AddColumnsProcedure extends LanceProcedure {
           }
         }
       } catch (RuntimeException e) {
-        Dataset.abortFragments(location, hadoop, out);
+        DistributedWrite.abort(location, hadoop, out);
         throw e;
       }
       // wrapped: the results cross Spark's configured serializer, Kryo with registration required

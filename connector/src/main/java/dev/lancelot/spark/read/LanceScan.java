@@ -3,6 +3,7 @@ package dev.lancelot.spark.read;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
+import dev.lancelot.engine.distributed.DatasetStatistics;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.spark.ConfigurationBroadcasts;
 import dev.lancelot.spark.LanceOptions;
@@ -29,7 +30,7 @@ import org.apache.spark.sql.types.StructType;
  * <p>A pushed {@code LIMIT n} stops each partition after {@code n} rows and, without a filter,
  * plans only the first tasks that hold {@code n} live rows by the manifest's counts; Spark still
  * applies its own limit over the partitions. Statistics come from the manifest ({@link
- * ScanStatistics}).
+ * DatasetStatistics}, from the engine).
  */
 public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   private final LanceTable table;
@@ -82,7 +83,7 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   public Statistics estimateStatistics() {
     if (statistics == null) {
       try (Dataset ds = table.openDataset()) {
-        ManifestFacts facts = ManifestFacts.of(ds);
+        DatasetStatistics facts = DatasetStatistics.of(ds);
         OptionalLong rows =
             filterSql != null ? OptionalLong.empty() : OptionalLong.of(facts.estimatedLiveRows());
         if (rows.isPresent() && limit >= 0) {
@@ -132,7 +133,7 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
       scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
       List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
       if (limit >= 0 && filterSql == null) {
-        tasks = ManifestFacts.of(ds).firstTasksHolding(tasks, limit);
+        tasks = DatasetStatistics.of(ds).firstTasksHolding(tasks, limit);
       }
       BlockHosts hosts = new BlockHosts(table.location(), table.hadoopConf());
       java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();

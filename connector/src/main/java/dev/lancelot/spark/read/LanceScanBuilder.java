@@ -1,6 +1,7 @@
 package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.distributed.DatasetStatistics;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.Predicates;
 import dev.lancelot.spark.LanceOptions;
@@ -119,7 +120,7 @@ public final class LanceScanBuilder
       return false;
     }
     try (Dataset ds = table.openDataset()) {
-      countStar = ManifestFacts.of(ds).exactLiveRows();
+      countStar = DatasetStatistics.of(ds).exactLiveRows();
     }
     countAggregates = aggregation.aggregateExpressions().length;
     return countStar.isPresent();

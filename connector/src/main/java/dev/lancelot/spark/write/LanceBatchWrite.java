@@ -7,7 +7,7 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.SchemaMismatchException;
 import dev.lancelot.engine.WriteMode;
-import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.LanceOptions;
@@ -145,7 +145,7 @@ final class LanceBatchWrite implements BatchWrite {
     List<FragmentMetadata> fragments = fragmentsOf(messages);
     long rows = fragments.stream().mapToLong(FragmentMetadata::physicalRows).sum();
     try (Dataset committed =
-        Dataset.commitFragments(
+        DistributedWrite.commit(
             table.location(), table.hadoopConf(), schema, fragments, mode, readVersion)) {
       LOG.info(
           "Committed {} rows in {} fragments to {} as version {} ({})",
@@ -155,13 +155,11 @@ final class LanceBatchWrite implements BatchWrite {
           committed.version(),
           mode);
       for (FragmentMetadata f : fragments) {
-        for (var file : DatasetInternals.fragment(f).getFilesList()) {
-          committedFiles++;
-          committedBytes += file.getFileSizeBytes();
-        }
+        committedFiles += f.dataFiles().size();
+        committedBytes += f.dataFileBytes();
       }
     } catch (LancelotException e) {
-      Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
+      DistributedWrite.abort(table.location(), table.hadoopConf(), fragments);
       throw e;
     }
   }
@@ -173,7 +171,7 @@ final class LanceBatchWrite implements BatchWrite {
         "Write job to {} aborted: deleting {} uncommitted fragments",
         table.location(),
         fragments.size());
-    Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
+    DistributedWrite.abort(table.location(), table.hadoopConf(), fragments);
   }
 
   private static List<FragmentMetadata> fragmentsOf(WriterCommitMessage[] messages) {

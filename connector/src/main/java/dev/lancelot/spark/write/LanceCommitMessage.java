@@ -5,10 +5,8 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.KryoSerializable;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancelot.engine.FragmentMetadata;
-import dev.lancelot.engine.internal.DatasetInternals;
-import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.InvalidInputException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
@@ -47,7 +45,7 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
   static void writeFragments(Output output, List<FragmentMetadata> fragments) {
     output.writeInt(fragments.size(), true);
     for (FragmentMetadata f : fragments) {
-      byte[] bytes = DatasetInternals.fragment(f).toByteArray();
+      byte[] bytes = f.toBytes();
       output.writeInt(bytes.length, true);
       output.writeBytes(bytes);
     }
@@ -60,8 +58,8 @@ public final class LanceCommitMessage implements WriterCommitMessage, KryoSerial
     for (int i = 0; i < n; i++) {
       byte[] bytes = input.readBytes(input.readInt(true));
       try {
-        out.add(DatasetInternals.fragmentMetadata(DataFragment.parseFrom(bytes)));
-      } catch (InvalidProtocolBufferException e) {
+        out.add(FragmentMetadata.fromBytes(bytes));
+      } catch (InvalidInputException e) {
         throw new KryoException(
             "Corrupt fragment metadata in a " + task + " task's commit message", e);
       }

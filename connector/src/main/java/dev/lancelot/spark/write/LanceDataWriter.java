@@ -3,8 +3,8 @@ package dev.lancelot.spark.write;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
-import dev.lancelot.engine.internal.DatasetInternals;
-import dev.lancelot.engine.internal.write.FragmentWriter;
+import dev.lancelot.engine.distributed.DistributedWrite;
+import dev.lancelot.engine.distributed.FragmentWriter;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
     }
     this.rows = new RowToArrow(new Schema(fields), allocator, taskLabel);
     WriteOptions options = WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(maxRowsPerFile);
-    this.files = DatasetInternals.newFragmentWriter(location, conf, target, options);
+    this.files = DistributedWrite.newFragmentWriter(location, conf, target, options);
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.DatasetTypes;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.LanceOptions;
 import dev.lancelot.spark.LanceTable;
@@ -108,7 +109,7 @@ final class LanceDeltaWrite implements DeltaWrite, DeltaBatchWrite {
           read.version(),
           committed.version());
     } catch (RuntimeException e) {
-      Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
+      DistributedWrite.abort(table.location(), table.hadoopConf(), fragments);
       if (e instanceof LancelotException) {
         throw e;
       }
@@ -125,6 +126,6 @@ final class LanceDeltaWrite implements DeltaWrite, DeltaBatchWrite {
       }
     }
     LOG.warn("{} aborted: deleting {} uncommitted fragments", description(), fragments.size());
-    Dataset.abortFragments(table.location(), table.hadoopConf(), fragments);
+    DistributedWrite.abort(table.location(), table.hadoopConf(), fragments);
   }
 }

@@ -1,8 +1,7 @@
 package dev.lancelot.spark.write;
 
-import com.google.protobuf.InvalidProtocolBufferException;
-import dev.lancelot.engine.internal.format.SchemaProtos;
-import dev.lancelot.engine.internal.format.proto.FileProtos;
+import dev.lancelot.engine.InvalidInputException;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.io.Serializable;
@@ -29,7 +28,7 @@ final class WriteTaskSetup implements Serializable {
       int maxRowsPerFile) {
     this.location = location;
     this.conf = conf;
-    this.schema = SchemaProtos.toProto(schema).toByteArray();
+    this.schema = DistributedWrite.schemaToBytes(schema);
     this.rowSchema = rowSchema;
     this.maxRowsPerFile = maxRowsPerFile;
   }
@@ -38,8 +37,8 @@ final class WriteTaskSetup implements Serializable {
   LanceDataWriter openWriter(int partitionId, long taskId) {
     LanceSchema target;
     try {
-      target = SchemaProtos.fromProto(FileProtos.Schema.parseFrom(schema));
-    } catch (InvalidProtocolBufferException e) {
+      target = DistributedWrite.schemaFromBytes(schema);
+    } catch (InvalidInputException e) {
       throw new IllegalStateException("Corrupt schema shipped to write task " + taskId, e);
     }
     return new LanceDataWriter(

@@ -13,7 +13,7 @@
  *   <tr><td>Vector search</td><td>{@link VectorSearchPlan#plan}</td><td>{@link SearchTask}</td>
  *       <td>{@link TaskResult} / {@link QueryCandidates}</td>
  *       <td>{@link VectorSearchPlan#finish}, {@link VectorSearchPlan#mergeQueries}</td></tr>
- *   <tr><td>Scan</td><td>{@link dev.lancelot.engine.Scanner#planTasks}, {@link ScanStatistics}</td>
+ *   <tr><td>Scan</td><td>{@link dev.lancelot.engine.Scanner#planTasks}, {@link DatasetStatistics}</td>
  *       <td>{@link dev.lancelot.engine.ScanTask}</td><td>Arrow batches</td><td>—</td></tr>
  *   <tr><td>Write</td><td>{@link DistributedWrite#newFragmentWriter}</td>
  *       <td>{@link FragmentWriter}</td><td>{@link dev.lancelot.engine.FragmentMetadata}</td>

@@ -1,4 +1,4 @@
-package dev.lancelot.spark.read;
+package dev.lancelot.engine.distributed;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
@@ -15,17 +15,17 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * What one dataset version's manifest says without reading any data file: row counts per fragment
- * (physical rows, and deleted rows when the deletion file's entry records them) and data file
- * sizes. A deletion file entry with {@code num_deleted_rows = 0} comes from writers that did not
- * record the count: its fragment's live rows are then unknown, and nothing here claims them.
+ * Statistics of one dataset version for a query planner, from its manifest alone (no data file is
+ * read): live rows, rows per scan task, and data file sizes per column. A deletion file entry with
+ * {@code num_deleted_rows = 0} comes from writers that did not record the count: its fragment's
+ * live rows are then unknown, and nothing here claims them. Immutable.
  */
-final class ManifestFacts {
+public final class DatasetStatistics {
   private final List<DataFragment> fragments;
   private final Map<Long, DataFragment> byId = new HashMap<>();
   private final Map<String, List<Integer>> fieldIds = new HashMap<>();
 
-  private ManifestFacts(List<DataFragment> fragments, List<LanceField> fields) {
+  private DatasetStatistics(List<DataFragment> fragments, List<LanceField> fields) {
     this.fragments = List.copyOf(fragments);
     fragments.forEach(f -> byId.put(f.getId(), f));
     for (LanceField f : fields) {
@@ -33,15 +33,17 @@ final class ManifestFacts {
     }
   }
 
-  static ManifestFacts of(Dataset ds) {
-    return new ManifestFacts(DatasetInternals.snapshot(ds).fragments(), ds.lanceSchema().fields());
+  /** The statistics of {@code ds}'s version. */
+  public static DatasetStatistics of(Dataset ds) {
+    return new DatasetStatistics(
+        DatasetInternals.snapshot(ds).fragments(), ds.lanceSchema().fields());
   }
 
   /**
    * Live rows (physical minus deleted) of the version; empty when a fragment's deletions are not
    * counted.
    */
-  OptionalLong exactLiveRows() {
+  public OptionalLong exactLiveRows() {
     long rows = 0;
     for (DataFragment f : fragments) {
       if (!deletionsCounted(f)) {
@@ -56,7 +58,7 @@ final class ManifestFacts {
    * Physical rows minus the deletions the manifest counts: the live rows, or more when some are not
    * counted.
    */
-  long estimatedLiveRows() {
+  public long estimatedLiveRows() {
     long rows = 0;
     for (DataFragment f : fragments) {
       rows += f.getPhysicalRows() - deletedRows(f);
@@ -68,7 +70,7 @@ final class ManifestFacts {
    * The fewest live rows {@code task} can return: its physical rows minus every deleted row of its
    * fragment (they could all fall in its range); 0 when the fragment's deletions are not counted.
    */
-  long liveRowsAtLeast(ScanTask task) {
+  public long liveRowsAtLeast(ScanTask task) {
     DataFragment f = byId.get(task.fragmentId());
     if (f == null || !deletionsCounted(f)) {
       return 0;
@@ -81,7 +83,7 @@ final class ManifestFacts {
    * fragments; empty when a file's size is not recorded. Files holding only other columns (added
    * later by a schema change) are not counted; a file holding several columns counts whole.
    */
-  OptionalLong dataFileBytes(List<String> columns) {
+  public OptionalLong dataFileBytes(List<String> columns) {
     Set<Integer> wanted = new HashSet<>();
     for (String c : columns) {
       wanted.addAll(fieldIds.getOrDefault(c, List.of()));
@@ -105,7 +107,7 @@ final class ManifestFacts {
    * The first of {@code tasks}, in order, that together return at least {@code rows} live rows (or
    * all).
    */
-  List<ScanTask> firstTasksHolding(List<ScanTask> tasks, long rows) {
+  public List<ScanTask> firstTasksHolding(List<ScanTask> tasks, long rows) {
     List<ScanTask> out = new ArrayList<>();
     long atLeast = 0;
     for (ScanTask t : tasks) {

@@ -1,0 +1,121 @@
+package dev.lancelot.engine.distributed;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.index.vector.VectorIndexSpec;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One task of a vector index build: assign and encode the rows of a group of fragments with the
+ * build's {@link IndexModel}, build the HNSW graphs when the type has them, and write the group's
+ * index segment in Lance's layout ({@link #run}). Self-contained but for the model, which the
+ * coordinator ships once for all tasks.
+ */
+public final class IndexBuildTask implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private final String location;
+  private final long version;
+  private final String column;
+  private final VectorIndexSpec spec;
+  private final long[] fragments;
+  private final long liveRows;
+
+  IndexBuildTask(
+      String location,
+      long version,
+      String column,
+      VectorIndexSpec spec,
+      long[] fragments,
+      long liveRows) {
+    this.location = location;
+    this.version = version;
+    this.column = column;
+    this.spec = spec;
+    this.fragments = fragments.clone();
+    this.liveRows = liveRows;
+  }
+
+  /** The dataset location. */
+  public String location() {
+    return location;
+  }
+
+  /** The version the build reads. */
+  public long version() {
+    return version;
+  }
+
+  /** The fragments this task's segment covers, in order. */
+  public List<Long> fragments() {
+    List<Long> out = new ArrayList<>(fragments.length);
+    for (long f : fragments) {
+      out.add(f);
+    }
+    return out;
+  }
+
+  /** Live rows of the fragments (by the manifest's counts), for progress logs. */
+  public long liveRows() {
+    return liveRows;
+  }
+
+  /**
+   * Writes this task's segment on {@code dataset} (the build's version, e.g. from {@link
+   * Dataset#openCached}) with {@code model}; returns it for the coordinator to commit.
+   */
+  public WrittenSegment run(Dataset dataset, IndexModel model) {
+    if (dataset.version() != version) {
+      throw new IllegalStateException(
+          "Index build task planned on version "
+              + version
+              + " of "
+              + location
+              + " run on version "
+              + dataset.version());
+    }
+    List<DataFragment> group = new ArrayList<>(fragments.length);
+    for (long id : fragments) {
+      group.add(
+          DatasetInternals.snapshot(dataset)
+              .fragment(id)
+              .orElseThrow(
+                  () ->
+                      new LancelotException(
+                          "Cannot index fragment "
+                              + id
+                              + " of "
+                              + location
+                              + "@v"
+                              + version
+                              + ": the version has no such fragment")));
+    }
+    return new WrittenSegment(
+        VectorIndexBuilder.build(dataset, column, spec, group, model.internal()).metadata());
+  }
+
+  /** The task as bytes ({@link #fromBytes} reads them back). */
+  public byte[] toBytes() {
+    return Wire.serialize(Wire.INDEX_BUILD_TASK, this);
+  }
+
+  /**
+   * Reads a task written by {@link #toBytes}.
+   *
+   * @throws InvalidInputException if the bytes are not an index build task
+   */
+  public static IndexBuildTask fromBytes(byte[] bytes) {
+    return Wire.deserialize(
+        Wire.INDEX_BUILD_TASK, bytes, IndexBuildTask.class, "an index build task");
+  }
+
+  @Override
+  public String toString() {
+    return "IndexBuildTask[" + location + "@v" + version + ", fragments=" + fragments() + "]";
+  }
+}
