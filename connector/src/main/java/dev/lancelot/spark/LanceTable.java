@@ -72,28 +72,27 @@ public class LanceTable
   }
 
   /**
-   * Opens the dataset at {@code location} (and {@code version}, when positive) and describes it.
+   * Describes the dataset at {@code location} (at {@code version} when positive, else the latest),
+   * opened through the process-wide dataset cache, which the table's scans then share.
    */
   static LanceTable load(String location, long version, Configuration conf) {
-    OpenOptions open = OpenOptions.defaults().withHadoopConf(conf);
-    if (version > 0) {
-      open = open.withVersion(version);
+    Dataset ds =
+        version > 0
+            ? Dataset.openCached(location, version, conf)
+            : Dataset.openLatestCached(location, conf);
+    Map<String, String> props =
+        new HashMap<>(ds.config()); // SET TBLPROPERTIES (Lance's table config)
+    props.put("location", ds.location());
+    props.put("version", Long.toString(ds.version()));
+    props.put("format", "lance " + ds.dataStorageVersion());
+    long rows = 0;
+    for (FragmentInfo f : ds.fragments()) {
+      rows += f.physicalRows() - f.deletedRows();
     }
-    try (Dataset ds = Dataset.open(location, open)) {
-      Map<String, String> props =
-          new HashMap<>(ds.config()); // SET TBLPROPERTIES (Lance's table config)
-      props.put("location", ds.location());
-      props.put("version", Long.toString(ds.version()));
-      props.put("format", "lance " + ds.dataStorageVersion());
-      long rows = 0;
-      for (FragmentInfo f : ds.fragments()) {
-        rows += f.physicalRows() - f.deletedRows();
-      }
-      props.put("fragments", Integer.toString(ds.fragments().size()));
-      props.put("rows", Long.toString(rows));
-      props.put("indexes", String.join(",", ds.indexes().names()));
-      return new LanceTable(ds.location(), ds.version(), ds.schema(), props, conf);
-    }
+    props.put("fragments", Integer.toString(ds.fragments().size()));
+    props.put("rows", Long.toString(rows));
+    props.put("indexes", String.join(",", ds.indexes().names()));
+    return new LanceTable(ds.location(), ds.version(), ds.schema(), props, conf);
   }
 
   static LanceTable absent(String location, Configuration conf) {
@@ -265,6 +264,21 @@ public class LanceTable
 
   public Configuration hadoopConf() {
     return hadoopConf;
+  }
+
+  /**
+   * The table's version from the process-wide dataset cache: shared, so the caller must not close
+   * it. A table loaded where no dataset existed yet resolves the latest version now (and fails
+   * clearly when there still is none).
+   */
+  public Dataset dataset() {
+    long v = version;
+    if (v <= 0) {
+      try (Dataset ds = openDataset()) {
+        v = ds.version();
+      }
+    }
+    return Dataset.openCached(location, v, hadoopConf);
   }
 
   public Dataset openDataset() {

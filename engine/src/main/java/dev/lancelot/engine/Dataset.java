@@ -771,6 +771,14 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
+   * Binds a filter given as a {@link dev.lancelot.engine.expr.Predicate} (e.g. translated from
+   * another engine's expressions) against this version's schema, without going through text.
+   */
+  public BoundPredicate bindFilter(dev.lancelot.engine.expr.Predicate predicate) {
+    return BoundPredicate.bind(predicate, schema.toArrow());
+  }
+
+  /**
    * Offsets of the deleted rows of fragment {@code fragmentId} of this version (empty when none are
    * deleted).
    *

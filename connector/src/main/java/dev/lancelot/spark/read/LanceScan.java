@@ -5,6 +5,7 @@ import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.distributed.DatasetStatistics;
 import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.spark.ConfigurationBroadcasts;
 import dev.lancelot.spark.LanceOptions;
 import dev.lancelot.spark.LanceTable;
@@ -36,7 +37,7 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   private final LanceTable table;
   private final LanceOptions options;
   private final StructType readSchema;
-  private final String filterSql;
+  private final Predicate filter;
   private final long limit;
   private Statistics statistics;
 
@@ -45,13 +46,15 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
    */
   private BoundPredicate boundFilter;
 
-  /** {@code limit} is the pushed LIMIT, or -1 for none. */
+  /**
+   * {@code filter} is the pushed filter or null; {@code limit} the pushed LIMIT, or -1 for none.
+   */
   LanceScan(
-      LanceTable table, LanceOptions options, StructType readSchema, String filterSql, long limit) {
+      LanceTable table, LanceOptions options, StructType readSchema, Predicate filter, long limit) {
     this.table = table;
     this.options = options;
     this.readSchema = readSchema;
-    this.filterSql = filterSql;
+    this.filter = filter;
     this.limit = limit;
   }
 
@@ -68,7 +71,7 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
         + table.datasetVersion()
         + ", columns="
         + Arrays.toString(readSchema.fieldNames())
-        + (filterSql == null ? "" : ", filter=" + filterSql)
+        + (filter == null ? "" : ", filter=" + filter.toSql())
         + (limit < 0 ? "" : ", limit=" + limit)
         + "]";
   }
@@ -82,16 +85,15 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public Statistics estimateStatistics() {
     if (statistics == null) {
-      try (Dataset ds = table.openDataset()) {
-        DatasetStatistics facts = DatasetStatistics.of(ds);
-        OptionalLong rows =
-            filterSql != null ? OptionalLong.empty() : OptionalLong.of(facts.estimatedLiveRows());
-        if (rows.isPresent() && limit >= 0) {
-          rows = OptionalLong.of(Math.min(limit, rows.getAsLong()));
-        }
-        List<String> read = dataColumns().isEmpty() ? ds.lanceSchema().names() : dataColumns();
-        statistics = new ScanStatistics(facts.dataFileBytes(read), rows);
+      Dataset ds = table.dataset();
+      DatasetStatistics facts = DatasetStatistics.of(ds);
+      OptionalLong rows =
+          filter != null ? OptionalLong.empty() : OptionalLong.of(facts.estimatedLiveRows());
+      if (rows.isPresent() && limit >= 0) {
+        rows = OptionalLong.of(Math.min(limit, rows.getAsLong()));
       }
+      List<String> read = dataColumns().isEmpty() ? ds.lanceSchema().names() : dataColumns();
+      statistics = new ScanStatistics(facts.dataFileBytes(read), rows);
     }
     return statistics;
   }
@@ -128,50 +130,41 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public InputPartition[] planInputPartitions() {
-    try (Dataset ds = table.openDataset()) {
-      Scanner scanner = ds.newScan().columns(dataColumns()).filter(boundFilter(ds));
-      scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
-      List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
-      if (limit >= 0 && filterSql == null) {
-        tasks = DatasetStatistics.of(ds).firstTasksHolding(tasks, limit);
-      }
-      BlockHosts hosts = new BlockHosts(table.location(), table.hadoopConf());
-      java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
-      ds.fragments().forEach(f -> fragments.put(f.id(), f));
-      InputPartition[] out = new InputPartition[tasks.size()];
-      for (int i = 0; i < out.length; i++) {
-        ScanTask task = tasks.get(i);
-        out[i] =
-            new LanceInputPartition(
-                table.location(), ds.version(), task, hosts.of(fragments.get(task.fragmentId())));
-      }
-      return out;
+    Dataset ds = table.dataset();
+    Scanner scanner = ds.newScan().columns(dataColumns()).filter(boundFilter(ds));
+    scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
+    List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
+    if (limit >= 0 && filter == null) {
+      tasks = DatasetStatistics.of(ds).firstTasksHolding(tasks, limit);
     }
+    BlockHosts hosts = new BlockHosts(table.location(), table.hadoopConf());
+    java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
+    ds.fragments().forEach(f -> fragments.put(f.id(), f));
+    InputPartition[] out = new InputPartition[tasks.size()];
+    for (int i = 0; i < out.length; i++) {
+      ScanTask task = tasks.get(i);
+      out[i] =
+          new LanceInputPartition(
+              table.location(), ds.version(), task, hosts.of(fragments.get(task.fragmentId())));
+    }
+    return out;
   }
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    BoundPredicate filter;
-    if (filterSql == null) {
-      filter = null;
-    } else {
-      try (Dataset ds = table.openDataset()) {
-        filter = boundFilter(ds);
-      }
-    }
     return new LancePartitionReaderFactory(
         ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()),
         dataColumns(),
         columns(),
-        filter,
+        filter == null ? null : boundFilter(table.dataset()),
         options.batchSize(),
         limit);
   }
 
-  /** Parses and binds the filter the first time; {@code ds} is the scanned version. */
+  /** Binds the filter the first time; {@code ds} is the scanned version. */
   private synchronized BoundPredicate boundFilter(Dataset ds) {
-    if (boundFilter == null && filterSql != null) {
-      boundFilter = ds.bindFilter(filterSql);
+    if (boundFilter == null && filter != null) {
+      boundFilter = ds.bindFilter(filter);
     }
     return boundFilter;
   }

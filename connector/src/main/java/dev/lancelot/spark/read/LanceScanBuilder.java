@@ -1,6 +1,5 @@
 package dev.lancelot.spark.read;
 
-import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.distributed.DatasetStatistics;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.Predicates;
@@ -119,9 +118,7 @@ public final class LanceScanBuilder
     if (!supportCompletePushDown(aggregation) || pushed.length > 0) {
       return false;
     }
-    try (Dataset ds = table.openDataset()) {
-      countStar = DatasetStatistics.of(ds).exactLiveRows();
-    }
+    countStar = DatasetStatistics.of(table.dataset()).exactLiveRows();
     countAggregates = aggregation.aggregateExpressions().length;
     return countStar.isPresent();
   }
@@ -144,7 +141,6 @@ public final class LanceScanBuilder
     if (countStar.isPresent()) {
       return new LanceCountScan(table, countStar.getAsLong(), countAggregates);
     }
-    return new LanceScan(
-        table, options, requiredSchema, predicate == null ? null : predicate.toSql(), limit);
+    return new LanceScan(table, options, requiredSchema, predicate, limit);
   }
 }
