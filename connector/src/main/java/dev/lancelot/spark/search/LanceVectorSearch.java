@@ -17,10 +17,6 @@ import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
-import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import scala.Option;
 
 /**
  * Distributed vector search from Spark (SPEC S3–S6). The engine plans the query on the driver
@@ -43,10 +39,10 @@ public final class LanceVectorSearch {
   /** Searches {@code version} of the dataset (0 = latest). */
   public static Dataset<Row> search(
       SparkSession spark, String location, long version, VectorQuery query) {
-    VectorSearchTable table =
-        VectorSearchTable.plan(
+    PlannedSearch search =
+        PlannedSearch.plan(
             LancePathCatalog.qualify(location), version, query, LancePathCatalog.hadoopConf());
-    return relation(spark, table);
+    return relation(spark, search);
   }
 
   /**
@@ -206,10 +202,9 @@ public final class LanceVectorSearch {
 
   /** The engine plan and its partition mapping, without running anything (SPEC S5). */
   public static String explain(SparkSession spark, String location, VectorQuery query) {
-    VectorSearchTable table =
-        VectorSearchTable.plan(
-            LancePathCatalog.qualify(location), 0, query, LancePathCatalog.hadoopConf());
-    return table.newScanBuilder(CaseInsensitiveStringMap.empty()).build().description();
+    return PlannedSearch.plan(
+            LancePathCatalog.qualify(location), 0, query, LancePathCatalog.hadoopConf())
+        .description();
   }
 
   static Map<String, Object> parseJson(String json) {
@@ -221,17 +216,10 @@ public final class LanceVectorSearch {
     }
   }
 
-  static Dataset<Row> relation(SparkSession spark, VectorSearchTable table) {
+  static Dataset<Row> relation(SparkSession spark, PlannedSearch search) {
     installStrategy(spark);
-    LogicalPlan plan =
-        DataSourceV2Relation.create(
-            table,
-            Option.empty(),
-            Option.empty(),
-            CaseInsensitiveStringMap.empty(),
-            Option.empty());
     return org.apache.spark.sql.classic.Dataset.ofRows(
-        (org.apache.spark.sql.classic.SparkSession) spark, plan);
+        (org.apache.spark.sql.classic.SparkSession) spark, VectorSearchRelation.of(search));
   }
 
   /**

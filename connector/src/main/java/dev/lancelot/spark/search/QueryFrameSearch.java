@@ -129,7 +129,7 @@ final class QueryFrameSearch {
     try (Dataset ds = Dataset.open(location, open)) {
       // The plan depends on the parameters and the metadata only: no query vector is in it.
       plan = VectorSearchPlan.plan(ds, params);
-      StructType withIndex = VectorSearchTable.resultSchema(ds, plan);
+      StructType withIndex = PlannedSearch.resultSchema(ds, plan);
       // The engine's rows start with query_index, which maps them back to the carried columns.
       results =
           new StructType(Arrays.copyOfRange(withIndex.fields(), 1, withIndex.fields().length));

@@ -60,12 +60,12 @@ public final class VectorSearchExec extends SparkPlan {
    */
   public static final String CACHE_CONF = "spark.lancelot.cache.maxBytes";
 
-  private final transient VectorSearchTable.SearchScan scan;
+  private final transient PlannedSearch search;
   private final Seq<Attribute> output;
   private transient scala.collection.immutable.Map<String, SQLMetric> metrics;
 
-  public VectorSearchExec(VectorSearchTable.SearchScan scan, Seq<Attribute> output) {
-    this.scan = scan;
+  VectorSearchExec(PlannedSearch search, Seq<Attribute> output) {
+    this.search = search;
     this.output = output;
   }
 
@@ -118,7 +118,7 @@ public final class VectorSearchExec extends SparkPlan {
 
   @Override
   public String simpleString(int maxFields) {
-    return scan.description().stripTrailing();
+    return search.description().stripTrailing();
   }
 
   @Override
@@ -136,7 +136,7 @@ public final class VectorSearchExec extends SparkPlan {
   /** Runs the units as one Spark job, merges on the driver, and returns the answer's rows. */
   private InternalRow[] search() {
     long start = System.nanoTime();
-    VectorSearchTable table = scan.table();
+    PlannedSearch table = search;
     VectorSearchPlan plan = table.searchPlan();
     long cacheBytes =
         sparkContext()
@@ -162,7 +162,7 @@ public final class VectorSearchExec extends SparkPlan {
     }
     List<Tuple2<byte[], scala.collection.immutable.Seq<String>>> placed = new ArrayList<>(n);
     for (SearchTask task : tasks) {
-      List<String> where = UnitPlacement.preferred(task, scan.table().conf());
+      List<String> where = UnitPlacement.preferred(task, search.conf());
       placed.add(new Tuple2<>(task.toBytes(), CollectionConverters.asScala(where).toList()));
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sparkContext());
@@ -293,7 +293,7 @@ public final class VectorSearchExec extends SparkPlan {
   @Override
   public Object productElement(int n) {
     return switch (n) {
-      case 0 -> scan;
+      case 0 -> search;
       case 1 -> output;
       default -> throw new IndexOutOfBoundsException(n);
     };

@@ -76,11 +76,6 @@ public final class DistributedSearch {
     return QueryInternals.result(plan, rows, stats, System.nanoTime() - startNanos);
   }
 
-  /** The plan of a search's answer. */
-  public static SearchPlan planOf(VectorSearchResult result) {
-    return QueryInternals.plan(result);
-  }
-
   static Planner planner() {
     return new Planner(
         SCALAR_ADVISOR,

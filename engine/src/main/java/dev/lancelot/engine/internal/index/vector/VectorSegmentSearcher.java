@@ -18,9 +18,7 @@ import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.VectorException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongPredicate;
@@ -321,53 +319,6 @@ public final class VectorSegmentSearcher {
 
   /** Below this share of admitted nodes an HNSW partition is scanned rather than walked. */
   static final int FLAT_FRACTION_PERCENT = 10;
-
-  /**
-   * Many queries at once: each distinct partition among {@code partitions[i]} (the partitions to
-   * probe for query {@code i}) is loaded and masked once and searched for every query probing it.
-   * Returns one result per query, as {@link #search(float[], int[], int, int, LongPredicate,
-   * SearchStats)} would.
-   */
-  public SearchResult[] searchBatch(
-      float[][] queries,
-      int[][] partitions,
-      int k,
-      int ef,
-      LongPredicate accept,
-      SearchStats stats) {
-    if (queries.length != partitions.length) {
-      throw new IllegalArgumentException(
-          queries.length + " queries but " + partitions.length + " partition lists");
-    }
-    checkEf(checkK(k), ef);
-    float[][] prepared = new float[queries.length][];
-    TopKCollector[] collectors = new TopKCollector[queries.length];
-    Map<Integer, List<Integer>> byPartition = new java.util.TreeMap<>();
-    for (int i = 0; i < queries.length; i++) {
-      checkQuery(queries[i]);
-      prepared[i] = ivf.prepareQuery(queries[i]);
-      collectors[i] = new TopKCollector(k);
-      for (int p : partitions[i]) {
-        byPartition.computeIfAbsent(p, x -> new ArrayList<>()).add(i);
-      }
-    }
-    float[] scratch = residual ? new float[dimension()] : null;
-    HnswSearcher hnsw = type().isHnsw() ? new HnswSearcher() : null;
-    for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
-      int p = e.getKey();
-      PartitionData data = partition(p);
-      AcceptMask mask = mask(data, accept);
-      for (int qi : e.getValue()) {
-        searchPartition(
-            p, data, prepared[qi], scratch, k, ef, mask, hnsw, false, collectors[qi], stats);
-      }
-    }
-    SearchResult[] out = new SearchResult[queries.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = collectors[i].result();
-    }
-    return out;
-  }
 
   /** Partition {@code p}, read on first use and cached. */
   public PartitionData partition(int p) {
