@@ -64,7 +64,8 @@ public final class VectorSearchExec extends SparkPlan {
   private final Seq<Attribute> output;
   private transient scala.collection.immutable.Map<String, SQLMetric> metrics;
 
-  VectorSearchExec(PlannedSearch search, Seq<Attribute> output) {
+  /** Public for Spark, which copies plan nodes through their public constructor. */
+  public VectorSearchExec(PlannedSearch search, Seq<Attribute> output) {
     this.search = search;
     this.output = output;
   }

@@ -20,7 +20,8 @@ public final class VectorSearchRelation extends LogicalPlan implements MultiInst
   private final transient PlannedSearch search;
   private final Seq<Attribute> output;
 
-  VectorSearchRelation(PlannedSearch search, Seq<Attribute> output) {
+  /** Public for Spark, which copies plan nodes through their public constructor. */
+  public VectorSearchRelation(PlannedSearch search, Seq<Attribute> output) {
     this.search = search;
     this.output = output;
   }

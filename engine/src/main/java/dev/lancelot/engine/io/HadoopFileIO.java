@@ -1,27 +1,19 @@
 package dev.lancelot.engine.io;
 
 import dev.lancelot.engine.InvalidInputException;
-import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -57,17 +49,17 @@ public final class HadoopFileIO implements FileIO {
   private final Configuration conf;
   private final Map<String, FileSystem> fileSystems = new ConcurrentHashMap<>();
   private final IoStats stats = new IoStats();
-  private final long maxGap;
-  private final long maxRequest;
+  final long maxGap;
+  final long maxRequest;
 
   /**
    * Local files: read through shared memory maps ({@link MappedFiles}) unless {@value #MMAP} is
    * false.
    */
-  private final boolean mmap;
+  final boolean mmap;
 
-  private final long mmapRegionBytes;
-  private final long mmapMinFileBytes;
+  final long mmapRegionBytes;
+  final long mmapMinFileBytes;
 
   /**
    * Gap under which ranges of a local file are read together. A local read costs a system call, not
@@ -228,13 +220,13 @@ public final class HadoopFileIO implements FileIO {
   @Override
   public InputFile newInputFile(String location) {
     ReadCounters.fileOpened();
-    return new HadoopInputFile(location, -1);
+    return new HadoopInputFile(this, location, -1);
   }
 
   @Override
   public InputFile newInputFile(String location, long knownLength) {
     ReadCounters.fileOpened();
-    return new HadoopInputFile(location, knownLength);
+    return new HadoopInputFile(this, location, knownLength);
   }
 
   @Override
@@ -334,7 +326,7 @@ public final class HadoopFileIO implements FileIO {
   private static final int LOCAL_BUFFER_BYTES = 64 * 1024;
 
   /** The java.nio path of a local ({@code file:} or scheme-less) Hadoop path. */
-  private static java.nio.file.Path localPath(Path path) {
+  static java.nio.file.Path localPath(Path path) {
     return Paths.get(path.toUri().getPath());
   }
 
@@ -607,7 +599,7 @@ public final class HadoopFileIO implements FileIO {
     };
   }
 
-  private static boolean isLocal(Path path) {
+  static boolean isLocal(Path path) {
     String scheme = path.toUri().getScheme();
     return scheme == null || scheme.equals("file");
   }
@@ -620,231 +612,5 @@ public final class HadoopFileIO implements FileIO {
   @Override
   public void close() {
     // File systems are cached and shared by Hadoop; they are not ours to close.
-  }
-
-  private final class HadoopInputFile implements InputFile {
-    private final String location;
-    private final Path path;
-    private volatile long length;
-    private volatile FSDataInputStream stream;
-
-    /** Local files are read with positional reads on a channel: opening one costs far less. */
-    private final boolean local;
-
-    private volatile FileChannel channel;
-
-    /** The shared map of a local file, looked up on the first read; null: not mapped. */
-    private volatile MappedFiles.MappedFile mapped;
-
-    private volatile boolean mapLookedUp;
-
-    HadoopInputFile(String location, long knownLength) {
-      this.location = location;
-      this.path = new Path(location);
-      this.length = knownLength;
-      this.local = isLocal(path);
-    }
-
-    private FileChannel channel() {
-      FileChannel c = channel;
-      if (c == null) {
-        synchronized (this) {
-          c = channel;
-          if (c == null) {
-            try {
-              c = FileChannel.open(localPath(path), StandardOpenOption.READ);
-            } catch (NoSuchFileException e) {
-              throw new StorageException(
-                  "Cannot read " + location + ": the file does not exist", e);
-            } catch (IOException e) {
-              throw new StorageException("Cannot open " + location + ": " + e.getMessage(), e);
-            }
-            channel = c;
-          }
-        }
-      }
-      return c;
-    }
-
-    @Override
-    public String location() {
-      return location;
-    }
-
-    private FSDataInputStream stream() {
-      FSDataInputStream s = stream;
-      if (s == null) {
-        synchronized (this) {
-          s = stream;
-          if (s == null) {
-            try {
-              s = fs(path).open(path);
-            } catch (FileNotFoundException e) {
-              throw new StorageException(
-                  "Cannot read " + location + ": the file does not exist", e);
-            } catch (IOException e) {
-              throw new StorageException("Cannot open " + location + ": " + e.getMessage(), e);
-            }
-            stream = s;
-          }
-        }
-      }
-      return s;
-    }
-
-    /** The shared map of this local file, or null when maps are off or the file is too small. */
-    private MappedFiles.MappedFile mapped() {
-      if (!mapLookedUp) {
-        synchronized (this) {
-          if (!mapLookedUp) {
-            // a length known from the manifest saves small files the look-up
-            if (mmap && (length < 0 || length >= mmapMinFileBytes)) {
-              try {
-                mapped =
-                    MappedFiles.shared().open(localPath(path), mmapRegionBytes, mmapMinFileBytes);
-              } catch (NoSuchFileException e) {
-                throw new StorageException(
-                    "Cannot read " + location + ": the file does not exist", e);
-              } catch (IOException e) {
-                throw new StorageException("Cannot map " + location + ": " + e.getMessage(), e);
-              }
-            }
-            mapLookedUp = true;
-          }
-        }
-      }
-      return mapped;
-    }
-
-    @Override
-    public long length() {
-      long len = length;
-      if (len < 0) {
-        try {
-          if (!local) {
-            len = fs(path).getFileStatus(path).getLen();
-          } else {
-            len = mapped() != null ? mapped().length() : channel().size();
-          }
-        } catch (FileNotFoundException e) {
-          throw new StorageException("Cannot read " + location + ": the file does not exist", e);
-        } catch (IOException e) {
-          throw new StorageException(
-              "Cannot read the length of " + location + ": " + e.getMessage(), e);
-        }
-        length = len;
-      }
-      return len;
-    }
-
-    @Override
-    public ByteBuffer read(long position, int len) {
-      if (position < 0 || position + len > length()) {
-        throw new StorageException(
-            "Cannot read "
-                + location
-                + ": bytes ["
-                + position
-                + ", "
-                + (position + len)
-                + ") lie outside the file of "
-                + length()
-                + " bytes (truncated or corrupt file?)");
-      }
-      MappedFiles.MappedFile map = local ? mapped() : null;
-      if (map != null) {
-        if (position + len > map.length()) {
-          throw new StorageException(
-              "Cannot read "
-                  + len
-                  + " bytes at "
-                  + position
-                  + " of "
-                  + location
-                  + ": the file "
-                  + "ends after "
-                  + map.length()
-                  + " bytes (truncated or corrupt file?)");
-        }
-        stats.recordRead(len);
-        ReadCounters.bytesRead(len);
-        return map.read(position, len);
-      }
-      byte[] buf = new byte[len];
-      try {
-        if (local) {
-          readLocal(position, buf);
-        } else {
-          stream().readFully(position, buf, 0, len);
-        }
-      } catch (IOException e) {
-        throw new StorageException(
-            "Cannot read "
-                + len
-                + " bytes at "
-                + position
-                + " of "
-                + location
-                + ": "
-                + e.getMessage(),
-            e);
-      }
-      stats.recordRead(len);
-      ReadCounters.bytesRead(len);
-      return ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
-    }
-
-    private void readLocal(long position, byte[] buf) throws IOException {
-      ByteBuffer target = ByteBuffer.wrap(buf);
-      FileChannel c = channel();
-      while (target.hasRemaining()) {
-        if (c.read(target, position + target.position()) < 0) {
-          throw new EOFException(
-              "the file ends after " + (position + target.position()) + " bytes");
-        }
-      }
-    }
-
-    @Override
-    public List<ByteBuffer> readRanges(List<ByteRange> ranges) {
-      ByteBuffer[] out = new ByteBuffer[ranges.size()];
-      if (local && mapped() != null) {
-        // slices of the map: nothing to gain from merging neighbours
-        for (int i = 0; i < out.length; i++) {
-          out[i] = read(ranges.get(i).offset(), Math.toIntExact(ranges.get(i).length()));
-        }
-        return Arrays.asList(out);
-      }
-      long gap = local ? Math.min(maxGap, LOCAL_MAX_GAP) : maxGap;
-      for (ReadCoalescer.Request req : ReadCoalescer.coalesce(ranges, gap, maxRequest)) {
-        ByteBuffer merged = read(req.range().offset(), Math.toIntExact(req.range().length()));
-        for (int member : req.members()) {
-          ByteRange r = ranges.get(member);
-          int from = (int) (r.offset() - req.range().offset());
-          out[member] = merged.slice(from, (int) r.length()).order(ByteOrder.LITTLE_ENDIAN);
-        }
-      }
-      return Arrays.asList(out);
-    }
-
-    @Override
-    public void close() {
-      FileChannel c = channel;
-      if (c != null) {
-        try {
-          c.close();
-        } catch (IOException ignored) {
-          // Closing a read-only channel cannot lose data.
-        }
-      }
-      FSDataInputStream s = stream;
-      if (s != null) {
-        try {
-          s.close();
-        } catch (IOException ignored) {
-          // Closing a read-only stream cannot lose data.
-        }
-      }
-    }
   }
 }
