@@ -6,6 +6,7 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.write.FragmentWriter;
+import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.schema.SchemaException;
@@ -281,5 +282,59 @@ final class ColumnChanges {
     }
     return new Operation.Project(
         SchemaProtos.toProtos(LanceSchema.of(fields, d.lanceSchema().metadata())));
+  }
+
+  /** {@link Dataset#addColumns(List, List, ColumnBackfill)}. */
+  static Dataset addComputed(
+      Dataset dataset,
+      List<org.apache.arrow.vector.types.pojo.Field> columns,
+      List<String> inputs,
+      ColumnBackfill backfill) {
+    dev.lancelot.engine.schema.LanceSchema added = addedFields(dataset, columns, true);
+    Map<Long, dev.lancelot.engine.internal.format.proto.TableProtos.DataFile> files =
+        new java.util.LinkedHashMap<>();
+    try {
+      for (DataFragment f : dataset.snapshot().fragments()) {
+        files.put(f.getId(), writeFragmentColumns(dataset, f, added, inputs, backfill));
+      }
+      if (files.isEmpty()) { // no rows: the columns only change the schema
+        return dataset.addColumns(columns);
+      }
+      return new Dataset(
+          dataset.context(),
+          dataset.committer().commit(dataset.snapshot(), merge(dataset, added, files)),
+          false);
+    } catch (CommitOutcomeUnknownException e) {
+      throw e; // the version may exist and refer to the files: keep them
+    } catch (RuntimeException e) {
+      for (var file : files.values()) {
+        try {
+          dataset.context().io().delete(dataset.context().paths().dataFile(file.getPath()));
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** {@link Dataset#commitAddedColumns}. */
+  static Dataset commitAdded(
+      Dataset dataset, dev.lancelot.engine.schema.LanceSchema added, List<FragmentMetadata> files) {
+    Map<Long, dev.lancelot.engine.internal.format.proto.TableProtos.DataFile> byFragment =
+        new java.util.HashMap<>();
+    for (FragmentMetadata f : files) {
+      DataFragment proto = f.toProto();
+      if (proto.getFilesCount() != 1 || byFragment.put(proto.getId(), proto.getFiles(0)) != null) {
+        throw new IllegalArgumentException("Expected one data file per fragment, got " + files);
+      }
+    }
+    if (byFragment.isEmpty()) {
+      return dataset.addColumns(added.toArrow().getFields());
+    }
+    return new Dataset(
+        dataset.context(),
+        dataset.committer().commit(dataset.snapshot(), merge(dataset, added, byFragment)),
+        false);
   }
 }

@@ -5,14 +5,11 @@ import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.DeletionFiles;
 import dev.lancelot.engine.internal.format.FeatureFlags;
-import dev.lancelot.engine.internal.format.ManifestFile;
-import dev.lancelot.engine.internal.format.ManifestNaming;
 import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.scan.FragmentReader;
-import dev.lancelot.engine.internal.scan.FragmentScan;
 import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
@@ -22,12 +19,7 @@ import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.write.FragmentWriter;
-import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.FileIO;
-import dev.lancelot.engine.io.HadoopFileIO;
-import dev.lancelot.engine.io.InputFile;
-import dev.lancelot.engine.io.RetryPolicy;
-import dev.lancelot.engine.io.RetryingFileIO;
 import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
@@ -38,15 +30,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.roaringbitmap.RoaringBitmap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One version of a Lance dataset: the entry point of the engine.
@@ -56,7 +44,6 @@ import org.slf4j.LoggerFactory;
  * it created (when none was supplied in {@link OpenOptions}).
  */
 public final class Dataset implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(Dataset.class);
   private final DatasetContext ctx;
   private final Snapshot snapshot;
   private final LanceSchema schema;
@@ -92,7 +79,7 @@ public final class Dataset implements AutoCloseable {
           @Override
           public FragmentWriter newFragmentWriter(
               String location, Configuration conf, LanceSchema schema, WriteOptions options) {
-            return Dataset.newFragmentWriter(location, conf, schema, options);
+            return DatasetWrites.newFragmentWriter(location, conf, schema, options);
           }
 
           @Override
@@ -104,10 +91,50 @@ public final class Dataset implements AutoCloseable {
           public DataFragment fragment(FragmentMetadata metadata) {
             return metadata.toProto();
           }
+
+          @Override
+          public List<FragmentMetadata> writeFragments(
+              String location,
+              Configuration conf,
+              LanceSchema schema,
+              Iterator<VectorSchemaRoot> batches,
+              WriteOptions options) {
+            return DatasetWrites.writeFragments(location, conf, schema, batches, options);
+          }
+
+          @Override
+          public Dataset commitFragments(
+              String location,
+              Configuration conf,
+              LanceSchema schema,
+              List<FragmentMetadata> fragments,
+              WriteMode mode,
+              long readVersion) {
+            return DatasetWrites.commitFragments(
+                location, conf, schema, fragments, mode, readVersion);
+          }
+
+          @Override
+          public void abortFragments(
+              String location, Configuration conf, List<FragmentMetadata> fragments) {
+            DatasetWrites.abortFragments(location, conf, fragments);
+          }
+
+          @Override
+          public FragmentMetadata writeAddedColumns(
+              String location,
+              Configuration conf,
+              long version,
+              LanceSchema added,
+              long fragmentId,
+              ColumnBackfill backfill) {
+            return DatasetWrites.writeAddedColumns(
+                location, conf, version, added, fragmentId, backfill);
+          }
         });
   }
 
-  private Dataset(DatasetContext ctx, Snapshot snapshot, boolean ownsAllocator) {
+  Dataset(DatasetContext ctx, Snapshot snapshot, boolean ownsAllocator) {
     this.ctx = ctx;
     this.snapshot = snapshot;
     this.ownsAllocator = ownsAllocator;
@@ -130,16 +157,18 @@ public final class Dataset implements AutoCloseable {
   }
 
   public static Dataset open(String location, OpenOptions options) {
-    ContextAndOwnership c = context(location, options.hadoopConf(), options.allocator());
+    DatasetStorage.ContextAndOwnership c =
+        DatasetStorage.context(location, options.hadoopConf(), options.allocator());
     try {
       Snapshot s =
           options.version().isPresent()
-              ? loadVersion(c.ctx, options.version().getAsLong())
-              : loadLatest(c.ctx).orElseThrow(() -> notFound(c.ctx.paths()));
-      return new Dataset(c.ctx, s, c.owns);
+              ? DatasetStorage.loadVersion(c.ctx(), options.version().getAsLong())
+              : DatasetStorage.loadLatest(c.ctx())
+                  .orElseThrow(() -> DatasetStorage.notFound(c.ctx().paths()));
+      return new Dataset(c.ctx(), s, c.owns());
     } catch (RuntimeException e) {
-      if (c.owns) {
-        c.ctx.allocator().close();
+      if (c.owns()) {
+        c.ctx().allocator().close();
       }
       throw e;
     }
@@ -175,40 +204,36 @@ public final class Dataset implements AutoCloseable {
     DatasetCache.SHARED.evict(location);
   }
 
-  /** The number of the latest version under {@code ctx}. */
-  static long latestVersion(DatasetContext ctx) {
-    return VersionLog.latest(ctx.io(), ctx.paths())
-        .orElseThrow(() -> notFound(ctx.paths()))
-        .version();
-  }
-
   /**
    * A dataset that shares {@code ctx} and does not own its allocator (for {@link DatasetCache}).
    */
   static Dataset shared(DatasetContext ctx, long version) {
-    return new Dataset(ctx, loadVersion(ctx, version), false);
+    return new Dataset(ctx, DatasetStorage.loadVersion(ctx, version), false);
   }
 
   /** A context owning a new allocator, for {@link DatasetCache}. */
   static DatasetContext newContext(String location, Configuration conf) {
-    return context(location, conf, null).ctx;
+    return DatasetStorage.context(location, conf, null).ctx();
   }
 
   /** True when a dataset (at least one committed version) exists at {@code location}. */
   public static boolean exists(String location, Configuration conf) {
     DatasetPaths paths = DatasetPaths.of(location, conf);
-    FileIO io = storage(conf);
+    FileIO io = DatasetStorage.storage(conf);
     return VersionLog.latest(io, paths).isPresent();
   }
 
   /** The same dataset at another version. The new instance shares storage and allocator. */
   public Dataset checkout(long version) {
-    return new Dataset(ctx, loadVersion(ctx, version), false);
+    return new Dataset(ctx, DatasetStorage.loadVersion(ctx, version), false);
   }
 
   /** The latest version of this dataset, which may be newer than this one. */
   public Dataset checkoutLatest() {
-    return new Dataset(ctx, loadLatest(ctx).orElseThrow(() -> notFound(ctx.paths())), false);
+    return new Dataset(
+        ctx,
+        DatasetStorage.loadLatest(ctx).orElseThrow(() -> DatasetStorage.notFound(ctx.paths())),
+        false);
   }
 
   // ---------------------------------------------------------------- writing
@@ -223,140 +248,22 @@ public final class Dataset implements AutoCloseable {
 
   public static Dataset write(
       String location, ArrowReader data, WriteOptions options, OpenOptions open) {
-    return write(context(location, open.hadoopConf(), open.allocator()), location, data, options);
-  }
-
-  private static Dataset write(
-      ContextAndOwnership c, String location, ArrowReader data, WriteOptions options) {
-    try {
-      Schema arrowSchema = data.getVectorSchemaRoot().getSchema();
-      Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
-      Optional<Snapshot> latest = loadLatest(c.ctx);
-      LanceSchema target = targetSchema(c.ctx, latest, arrowSchema, options.mode());
-      List<FragmentMetadata> fragments = FragmentWriter.write(c.ctx, target, batches, options);
-      Snapshot s = commitWrite(c.ctx, latest, target, fragments, options.mode());
-      return new Dataset(c.ctx, s, c.owns);
-    } catch (RuntimeException e) {
-      if (c.owns) {
-        c.ctx.allocator().close();
-      }
-      throw e;
-    } catch (java.io.IOException e) {
-      if (c.owns) {
-        c.ctx.allocator().close();
-      }
-      throw new LancelotException(
-          "Cannot write to " + location + ": reading the input data failed: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Writes data files for {@code batches} without committing them (one step of a distributed
-   * write). The schema must be the dataset's ({@link #lanceSchema()}) for appends, or a new one
-   * made by {@link LanceSchema#fromArrow} for creates and overwrites. Nothing becomes visible until
-   * {@link #commitFragments} commits the returned fragments.
-   */
-  public static List<FragmentMetadata> writeFragments(
-      String location,
-      Configuration conf,
-      LanceSchema schema,
-      Iterator<VectorSchemaRoot> batches,
-      WriteOptions options) {
-    ContextAndOwnership c = context(location, conf, null);
-    try {
-      return FragmentWriter.write(c.ctx, schema, batches, options);
-    } finally {
-      c.ctx.allocator().close();
-    }
-  }
-
-  /** See {@link DatasetInternals#newFragmentWriter}. */
-  static FragmentWriter newFragmentWriter(
-      String location, Configuration conf, LanceSchema schema, WriteOptions options) {
-    ContextAndOwnership c = context(location, conf, null);
-    return FragmentWriter.open(c.ctx, schema, options, () -> c.ctx.allocator().close());
-  }
-
-  /**
-   * Commits fragments written by {@link #writeFragments} as one new version. {@code readVersion} is
-   * the version the writer planned against (0 when the dataset did not exist).
-   */
-  public static Dataset commitFragments(
-      String location,
-      Configuration conf,
-      LanceSchema schema,
-      List<FragmentMetadata> fragments,
-      WriteMode mode,
-      long readVersion) {
-    ContextAndOwnership c = context(location, conf, null);
-    try {
-      Optional<Snapshot> base =
-          readVersion > 0 ? Optional.of(loadVersion(c.ctx, readVersion)) : loadLatest(c.ctx);
-      if (readVersion == 0 && base.isPresent() && mode == WriteMode.CREATE) {
-        throw new DatasetAlreadyExistsException(
-            "Cannot create dataset "
-                + c.ctx.paths().root()
-                + ": a dataset was created there concurrently (version "
-                + base.get().version()
-                + ").");
-      }
-      Snapshot s = commitWrite(c.ctx, base, schema, fragments, mode);
-      return new Dataset(c.ctx, s, c.owns);
-    } catch (RuntimeException e) {
-      c.ctx.allocator().close();
-      throw e;
-    }
-  }
-
-  /**
-   * Deletes what {@link #writeFragments} wrote, after a failed or aborted distributed write. Files
-   * the latest version refers to are kept: a commit reported as failed may have been published (its
-   * outcome unknown after storage errors), and deleting them would break that version. When the
-   * latest version cannot be read, nothing is deleted: files no version refers to are harmless.
-   */
-  public static void abortFragments(
-      String location, Configuration conf, List<FragmentMetadata> fragments) {
-    ContextAndOwnership c = context(location, conf, null);
-    try {
-      java.util.Set<String> referenced = new java.util.HashSet<>();
-      try {
-        loadLatest(c.ctx)
-            .ifPresent(
-                s ->
-                    s.fragments()
-                        .forEach(
-                            f -> f.getFilesList().forEach(file -> referenced.add(file.getPath()))));
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "Not deleting the files of an aborted write to {}: cannot read its latest version to check that "
-                + "none of them was committed: {}",
-            location,
-            e.getMessage());
-        return;
-      }
-      for (FragmentMetadata f : fragments) {
-        for (String path : f.dataFiles()) {
-          if (referenced.contains(path)) {
-            LOG.warn(
-                "Keeping {} of an aborted write to {}: the latest version refers to it",
-                path,
-                location);
-          } else {
-            c.ctx.io().delete(c.ctx.paths().dataFile(path));
-          }
-        }
-      }
-    } finally {
-      c.ctx.allocator().close();
-    }
+    return DatasetWrites.write(
+        DatasetStorage.context(location, open.hadoopConf(), open.allocator()),
+        location,
+        data,
+        options);
   }
 
   /** Appends {@code data} to this dataset and returns the new version. */
   public Dataset append(ArrowReader data) {
     // Through this dataset's storage, so the Hadoop settings it was opened with apply to the
     // append.
-    return write(
-        new ContextAndOwnership(ctx, false), location(), data, WriteOptions.of(WriteMode.APPEND));
+    return DatasetWrites.write(
+        new DatasetStorage.ContextAndOwnership(ctx, false),
+        location(),
+        data,
+        WriteOptions.of(WriteMode.APPEND));
   }
 
   /**
@@ -364,67 +271,20 @@ public final class Dataset implements AutoCloseable {
    * match).
    */
   public Dataset delete(String filter) {
-    BoundPredicate bound = bindFilter(filter);
-    Committer committer = committer();
-    Optional<Operation> first = DeletePlanner.plan(this, bound);
-    if (first.isEmpty()) {
-      return this;
-    }
-    // Every plan writes deletion files; only the committed plan's files may stay.
-    List<Operation> plans = new ArrayList<>(List.of(first.get()));
-    Snapshot s;
-    try {
-      s =
-          committer.commit(
-              snapshot,
-              newer -> {
-                Dataset d = new Dataset(ctx, newer, false);
-                Operation replanned =
-                    DeletePlanner.plan(d, d.bindFilter(filter))
-                        .orElse(new Operation.Delete(List.of(), List.of(), filter));
-                plans.add(replanned);
-                return replanned;
-              },
-              first.get());
-    } catch (RuntimeException e) {
-      if (!(e
-          instanceof CommitOutcomeUnknownException)) { // else the version may refer to the files
-        plans.forEach(p -> deleteDeletionFiles(p, e));
-      }
-      throw e;
-    }
-    // Committed: a failure to remove the superseded plans' files must not report the delete as
-    // failed.
-    plans.subList(0, plans.size() - 1).forEach(p -> deleteDeletionFiles(p, null));
-    return new Dataset(ctx, s, false);
+    return DatasetRowChanges.delete(this, filter);
   }
 
   /**
    * Commits row-level changes planned by reading this version (UPDATE, MERGE INTO, DELETE by a
    * condition only Spark evaluates) as one new version, Lance's {@code Update}: the rows in {@code
-   * deletes} (fragment id to row offsets) get deletion files, {@code added} (written by {@link
-   * #writeFragments} or {@link #newFragmentWriter}) become new fragments. A concurrent commit that
+   * deletes} (fragment id to row offsets) get deletion files, {@code added} (written by a {@link
+   * dev.lancelot.engine.distributed.FragmentWriter}) become new fragments. A concurrent commit that
    * touched one of the same fragments fails it with {@link
    * dev.lancelot.engine.CommitConflictException}; concurrent appends and changes to other fragments
    * are rebased over. Returns this version when there is nothing to change.
    */
   public Dataset commitRowChanges(Map<Long, RoaringBitmap> deletes, List<FragmentMetadata> added) {
-    Operation.Update op = RowChangesPlanner.plan(this, deletes, added);
-    if (op.updatedFragments().isEmpty()
-        && op.removedFragmentIds().isEmpty()
-        && op.newFragments().isEmpty()) {
-      return this;
-    }
-    Snapshot s;
-    try {
-      s = committer().commit(snapshot, op);
-    } catch (CommitOutcomeUnknownException e) {
-      throw e; // the version may exist and refer to the deletion files: keep them
-    } catch (RuntimeException e) {
-      RowChangesPlanner.deletionFiles(op).forEach(p -> ctx.io().delete(location() + "/" + p));
-      throw e;
-    }
-    return new Dataset(ctx, s, false);
+    return DatasetRowChanges.commitRowChanges(this, deletes, added);
   }
 
   // ---------------------------------------------------------------- schema evolution
@@ -441,6 +301,16 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
+   * The columns a distributed backfill will add to this version, numbered as {@link
+   * #commitAddedColumns} expects; checks the names as {@link #addColumns(List, List,
+   * ColumnBackfill)} does.
+   */
+  public dev.lancelot.engine.schema.LanceSchema planAddedColumns(
+      List<org.apache.arrow.vector.types.pojo.Field> columns) {
+    return ColumnChanges.addedFields(this, columns, true);
+  }
+
+  /**
    * Adds columns whose values {@code backfill} computes from the existing columns {@code inputs},
    * and returns the new version. Each fragment gets one new data file holding only the added
    * columns, for all of its physical rows; the new version (a Lance {@code Merge}) is committed
@@ -452,101 +322,18 @@ public final class Dataset implements AutoCloseable {
       List<org.apache.arrow.vector.types.pojo.Field> columns,
       List<String> inputs,
       ColumnBackfill backfill) {
-    dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, true);
-    Map<Long, dev.lancelot.engine.internal.format.proto.TableProtos.DataFile> files =
-        new java.util.LinkedHashMap<>();
-    try {
-      for (DataFragment f : snapshot.fragments()) {
-        files.put(f.getId(), ColumnChanges.writeFragmentColumns(this, f, added, inputs, backfill));
-      }
-      if (files.isEmpty()) { // no rows: the columns only change the schema
-        return addColumns(columns);
-      }
-      return new Dataset(
-          ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, files)), false);
-    } catch (CommitOutcomeUnknownException e) {
-      throw e; // the version may exist and refer to the files: keep them
-    } catch (RuntimeException e) {
-      for (var file : files.values()) {
-        try {
-          ctx.io().delete(ctx.paths().dataFile(file.getPath()));
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * The columns a distributed backfill will add to this version, numbered as {@link
-   * #commitAddedColumns} expects; checks the names as {@link #addColumns(List, List,
-   * ColumnBackfill)} does.
-   */
-  public dev.lancelot.engine.schema.LanceSchema planAddedColumns(
-      List<org.apache.arrow.vector.types.pojo.Field> columns) {
-    return ColumnChanges.addedFields(this, columns, true);
-  }
-
-  /**
-   * One task of a distributed backfill: writes the values of {@code added} (from {@link
-   * #planAddedColumns}) for every physical row of fragment {@code fragmentId} of version {@code
-   * version}, computed by {@code backfill} (which gets batches without input columns, in row
-   * order), into one new data file. Returns it as the fragment with that id and only the new file,
-   * for {@link #commitAddedColumns}; {@link #abortFragments} deletes it.
-   */
-  public static FragmentMetadata writeAddedColumns(
-      String location,
-      Configuration conf,
-      long version,
-      dev.lancelot.engine.schema.LanceSchema added,
-      long fragmentId,
-      ColumnBackfill backfill) {
-    try (Dataset d =
-        open(location, OpenOptions.defaults().withHadoopConf(conf).withVersion(version))) {
-      DataFragment fragment =
-          d.snapshot
-              .fragment(fragmentId)
-              .orElseThrow(
-                  () ->
-                      new LancelotException(
-                          "Cannot add columns to fragment "
-                              + fragmentId
-                              + " of "
-                              + location
-                              + " version "
-                              + version
-                              + ": no such fragment"));
-      var file = ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill);
-      return new FragmentMetadata(
-          DataFragment.newBuilder()
-              .setId(fragmentId)
-              .addFiles(file)
-              .setPhysicalRows(fragment.getPhysicalRows())
-              .build());
-    }
+    return ColumnChanges.addComputed(this, columns, inputs, backfill);
   }
 
   /**
    * Commits the data files of a distributed backfill (one per fragment of this version, from {@link
-   * #writeAddedColumns}) as one {@code Merge} version adding {@code added}. On failure the caller
-   * deletes the files with {@link #abortFragments}.
+   * dev.lancelot.engine.distributed.DistributedWrite#writeAddedColumns}) as one {@code Merge}
+   * version adding {@code added}. On failure the caller deletes the files with {@link
+   * dev.lancelot.engine.distributed.DistributedWrite#abort}.
    */
   public Dataset commitAddedColumns(
       dev.lancelot.engine.schema.LanceSchema added, List<FragmentMetadata> files) {
-    Map<Long, dev.lancelot.engine.internal.format.proto.TableProtos.DataFile> byFragment =
-        new java.util.HashMap<>();
-    for (FragmentMetadata f : files) {
-      DataFragment proto = f.toProto();
-      if (proto.getFilesCount() != 1 || byFragment.put(proto.getId(), proto.getFiles(0)) != null) {
-        throw new IllegalArgumentException("Expected one data file per fragment, got " + files);
-      }
-    }
-    if (byFragment.isEmpty()) {
-      return addColumns(added.toArrow().getFields());
-    }
-    return new Dataset(
-        ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, byFragment)), false);
+    return ColumnChanges.commitAdded(this, added, files);
   }
 
   /**
@@ -582,34 +369,6 @@ public final class Dataset implements AutoCloseable {
   /** The table config of this version (Lance's {@code Manifest.config}). */
   public Map<String, String> config() {
     return snapshot.manifest().getConfigMap();
-  }
-
-  /**
-   * Removes the deletion files an uncommitted plan wrote; failures go to {@code failure}, or are
-   * logged.
-   */
-  private void deleteDeletionFiles(Operation op, RuntimeException failure) {
-    if (op instanceof Operation.Delete d) {
-      for (DataFragment f : d.updatedFragments()) {
-        if (f.hasDeletionFile()) {
-          String file =
-              location() + "/" + DeletionFiles.relativePath(f.getId(), f.getDeletionFile());
-          try {
-            ctx.io().delete(file);
-          } catch (RuntimeException e) {
-            if (failure != null) {
-              failure.addSuppressed(e);
-            } else {
-              LOG.warn(
-                  "Could not remove {}, written by a plan that was not committed (harmless: no version refers "
-                      + "to it): {}",
-                  file,
-                  e.getMessage());
-            }
-          }
-        }
-      }
-    }
   }
 
   /**
@@ -716,7 +475,7 @@ public final class Dataset implements AutoCloseable {
   public List<VersionInfo> versions() {
     List<VersionInfo> out = new ArrayList<>();
     for (VersionLog.Entry e : VersionLog.list(ctx.io(), ctx.paths())) {
-      Snapshot s = readSnapshot(ctx, e);
+      Snapshot s = DatasetStorage.readSnapshot(ctx, e);
       String op =
           s.file().transaction().map(t -> OperationKind.of(t).displayName()).orElse("unknown");
       out.add(new VersionInfo(s.version(), s.timestamp(), s.countRows(), s.fragments().size(), op));
@@ -840,183 +599,10 @@ public final class Dataset implements AutoCloseable {
   }
 
   CloseableIterator<VectorSchemaRoot> executeScan(ScanTask task, ScanSpec spec) {
-    DataFragment fragment =
-        snapshot
-            .fragment(task.fragmentId())
-            .orElseThrow(
-                () ->
-                    new InvalidInputException(
-                        "Cannot scan fragment "
-                            + task.fragmentId()
-                            + " of "
-                            + location()
-                            + " version "
-                            + version()
-                            + ": no such fragment"));
-    if (task.endRow() > fragment.getPhysicalRows()) {
-      throw new InvalidInputException(
-          "Cannot scan rows ["
-              + task.startRow()
-              + ", "
-              + task.endRow()
-              + ") of fragment "
-              + task.fragmentId()
-              + " of "
-              + location()
-              + ": it has "
-              + fragment.getPhysicalRows()
-              + " rows");
-    }
-    List<LanceField> filterFields = new ArrayList<>();
-    if (spec.filter() != null) {
-      for (String c : spec.filter().referencedColumns()) {
-        filterFields.add(field(c));
-      }
-    }
-    FragmentReader reader = openFragment(fragment);
-    FragmentScan scan =
-        new FragmentScan(reader, task, spec, deletedRows(fragment), filterFields, ctx.allocator());
-    return new CloseableIterator<>() {
-      @Override
-      public boolean hasNext() {
-        return scan.hasNext();
-      }
-
-      @Override
-      public VectorSchemaRoot next() {
-        return scan.next();
-      }
-
-      @Override
-      public void close() {
-        scan.close();
-        reader.close();
-      }
-    };
+    return DatasetScans.execute(this, task, spec);
   }
 
-  private Committer committer() {
+  Committer committer() {
     return new Committer(ctx.io(), ctx.paths(), snapshot.entry().naming());
-  }
-
-  private record ContextAndOwnership(DatasetContext ctx, boolean owns) {}
-
-  private static ContextAndOwnership context(
-      String location, Configuration conf, BufferAllocator allocator) {
-    DatasetPaths paths = DatasetPaths.of(location, conf);
-    FileIO io = storage(conf);
-    boolean owns = allocator == null;
-    BufferAllocator a = owns ? new RootAllocator() : allocator;
-    return new ContextAndOwnership(new DatasetContext(io, paths, a), owns);
-  }
-
-  /**
-   * The storage of a dataset: the Hadoop file systems, with transient errors retried as {@code
-   * conf} says.
-   */
-  private static FileIO storage(Configuration conf) {
-    Configuration c = conf == null ? HadoopFileIO.defaultConf() : conf;
-    return new RetryingFileIO(new HadoopFileIO(c), RetryPolicy.from(c));
-  }
-
-  private static Optional<Snapshot> loadLatest(DatasetContext ctx) {
-    return VersionLog.latest(ctx.io(), ctx.paths()).map(e -> readSnapshot(ctx, e));
-  }
-
-  private static Snapshot loadVersion(DatasetContext ctx, long version) {
-    Optional<VersionLog.Entry> entry = VersionLog.find(ctx.io(), ctx.paths(), version);
-    if (entry.isEmpty()) {
-      List<VersionLog.Entry> all = VersionLog.list(ctx.io(), ctx.paths());
-      if (all.isEmpty()) {
-        throw notFound(ctx.paths());
-      }
-      String why =
-          version < all.get(0).version()
-              ? ": no such version (versions before "
-                  + all.get(0).version()
-                  + " were removed by cleanup or never existed)"
-              : ": no such version";
-      throw new DatasetNotFoundException(
-          "Cannot open version "
-              + version
-              + " of dataset "
-              + ctx.paths().root()
-              + why
-              + ". Available versions: "
-              + availableVersions(all)
-              + ".");
-    }
-    return readSnapshot(ctx, entry.get());
-  }
-
-  /** "1 to 5", or the list when cleanup left gaps. */
-  private static String availableVersions(List<VersionLog.Entry> all) {
-    long first = all.get(0).version();
-    long last = all.get(all.size() - 1).version();
-    if (last - first + 1 == all.size()) {
-      return first + " to " + last;
-    }
-    return all.stream()
-        .map(e -> Long.toString(e.version()))
-        .collect(java.util.stream.Collectors.joining(", "));
-  }
-
-  private static Snapshot readSnapshot(DatasetContext ctx, VersionLog.Entry e) {
-    try (InputFile in =
-        e.size() >= 0
-            ? ctx.io().newInputFile(e.location(), e.size())
-            : ctx.io().newInputFile(e.location())) {
-      return new Snapshot(ctx.paths(), e, ManifestFile.read(in));
-    }
-  }
-
-  private static DatasetNotFoundException notFound(DatasetPaths paths) {
-    return new DatasetNotFoundException(
-        "Cannot open dataset "
-            + paths.root()
-            + ": no Lance dataset there (no "
-            + "manifest in "
-            + paths.versionsDir()
-            + "). Check the path, or create the dataset by writing to it.");
-  }
-
-  private static LanceSchema targetSchema(
-      DatasetContext ctx, Optional<Snapshot> latest, Schema arrow, WriteMode mode) {
-    if (latest.isPresent() && mode == WriteMode.CREATE) {
-      throw new DatasetAlreadyExistsException(
-          "Cannot create dataset "
-              + ctx.paths().root()
-              + ": it already exists "
-              + "(version "
-              + latest.get().version()
-              + "). Use mode APPEND or OVERWRITE.");
-    }
-    if (latest.isPresent() && mode == WriteMode.APPEND) {
-      Snapshot s = latest.get();
-      FeatureFlags.checkWritable(ctx.paths().root(), s.manifest().getWriterFeatureFlags());
-      LanceSchema existing =
-          SchemaProtos.fromProtos(
-              s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());
-      return SchemaCompatibility.forAppend(ctx.paths().root(), existing, arrow);
-    }
-    return LanceSchema.fromArrow(arrow);
-  }
-
-  private static Snapshot commitWrite(
-      DatasetContext ctx,
-      Optional<Snapshot> latest,
-      LanceSchema schema,
-      List<FragmentMetadata> fragments,
-      WriteMode mode) {
-    List<DataFragment> protos = fragments.stream().map(FragmentMetadata::toProto).toList();
-    Snapshot base = latest.orElse(null);
-    ManifestNaming naming = base == null ? ManifestNaming.V2 : base.entry().naming();
-    Committer committer = new Committer(ctx.io(), ctx.paths(), naming);
-    Operation op =
-        base != null && mode == WriteMode.APPEND
-            ? new Operation.Append(protos)
-            : new Operation.Overwrite(
-                SchemaProtos.toProtos(schema), SchemaProtos.metadataProto(schema), protos, null);
-    return committer.commit(base, op);
   }
 }

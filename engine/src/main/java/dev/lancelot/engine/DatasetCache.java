@@ -52,7 +52,7 @@ final class DatasetCache {
   Dataset openLatest(String location, Configuration conf) {
     String contextKey = location + "\u0000" + fileSystemSettings(conf);
     DatasetContext ctx = context(contextKey, location, conf);
-    long version = Dataset.latestVersion(ctx);
+    long version = DatasetStorage.latestVersion(ctx);
     String versionKey = contextKey + "\u0000" + version;
     synchronized (this) {
       Dataset d = versions.get(versionKey);

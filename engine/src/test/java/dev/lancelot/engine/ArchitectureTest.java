@@ -146,6 +146,10 @@ class ArchitectureTest {
   static final Set<String> FACADE =
       Set.of(
           "Dataset",
+          "DatasetStorage",
+          "DatasetWrites",
+          "DatasetRowChanges",
+          "DatasetScans",
           "Scanner",
           "CompactionResult",
           "DatasetCache",

@@ -119,7 +119,7 @@ final class AddColumnsProcedure extends LanceProcedure {
             ds.fragments()) { // every row of it deleted since: nothing was scanned
           if (!done.contains(f.id())) {
             written.add(
-                Dataset.writeAddedColumns(
+                DistributedWrite.writeAddedColumns(
                     location,
                     conf,
                     ds.version(),
@@ -189,7 +189,7 @@ final class AddColumnsProcedure extends LanceProcedure {
           long fragment = pending[0].getLong(0) >>> 32;
           long[] nextOffset = {0};
           out.add(
-              Dataset.writeAddedColumns(
+              DistributedWrite.writeAddedColumns(
                   location,
                   hadoop,
                   version,

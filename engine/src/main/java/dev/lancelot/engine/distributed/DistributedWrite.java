@@ -1,6 +1,7 @@
 package dev.lancelot.engine.distributed;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lancelot.engine.ColumnBackfill;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.InvalidInputException;
@@ -10,7 +11,9 @@ import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.schema.LanceSchema;
+import java.util.Iterator;
 import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -45,7 +48,7 @@ public final class DistributedWrite {
       List<FragmentMetadata> fragments,
       WriteMode mode,
       long readVersion) {
-    return Dataset.commitFragments(location, conf, schema, fragments, mode, readVersion);
+    return DatasetInternals.commitFragments(location, conf, schema, fragments, mode, readVersion);
   }
 
   /**
@@ -54,7 +57,37 @@ public final class DistributedWrite {
    * published).
    */
   public static void abort(String location, Configuration conf, List<FragmentMetadata> fragments) {
-    Dataset.abortFragments(location, conf, fragments);
+    DatasetInternals.abortFragments(location, conf, fragments);
+  }
+
+  /**
+   * Writes data files for {@code batches} without committing them: a task's whole output at once
+   * (the iterator form of {@link #newFragmentWriter}). The schema is the target schema.
+   */
+  public static List<FragmentMetadata> writeFragments(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      Iterator<VectorSchemaRoot> batches,
+      WriteOptions options) {
+    return DatasetInternals.writeFragments(location, conf, schema, batches, options);
+  }
+
+  /**
+   * One task of a distributed column backfill: writes the values of {@code added} (from {@link
+   * Dataset#planAddedColumns}) for every physical row of fragment {@code fragmentId} of {@code
+   * version}, computed by {@code backfill} (which gets batches without input columns, in row
+   * order), into one new data file. Returns it as the fragment with that id and only the new file,
+   * for {@link Dataset#commitAddedColumns}; {@link #abort} deletes it.
+   */
+  public static FragmentMetadata writeAddedColumns(
+      String location,
+      Configuration conf,
+      long version,
+      LanceSchema added,
+      long fragmentId,
+      ColumnBackfill backfill) {
+    return DatasetInternals.writeAddedColumns(location, conf, version, added, fragmentId, backfill);
   }
 
   /** A schema as bytes, to ship to the tasks ({@link #schemaFromBytes} reads it back). */

@@ -1,7 +1,9 @@
 package dev.lancelot.engine.internal;
 
+import dev.lancelot.engine.ColumnBackfill;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentMetadata;
+import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
@@ -12,7 +14,9 @@ import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.util.AccessorSlot;
 import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.schema.LanceSchema;
+import java.util.Iterator;
 import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -38,6 +42,31 @@ public final class DatasetInternals {
     FragmentMetadata fragmentMetadata(DataFragment fragment);
 
     DataFragment fragment(FragmentMetadata metadata);
+
+    List<FragmentMetadata> writeFragments(
+        String location,
+        Configuration conf,
+        LanceSchema schema,
+        Iterator<VectorSchemaRoot> batches,
+        WriteOptions options);
+
+    Dataset commitFragments(
+        String location,
+        Configuration conf,
+        LanceSchema schema,
+        List<FragmentMetadata> fragments,
+        WriteMode mode,
+        long readVersion);
+
+    void abortFragments(String location, Configuration conf, List<FragmentMetadata> fragments);
+
+    FragmentMetadata writeAddedColumns(
+        String location,
+        Configuration conf,
+        long version,
+        LanceSchema added,
+        long fragmentId,
+        ColumnBackfill backfill);
   }
 
   private static final AccessorSlot<Access> SLOT = new AccessorSlot<>(Dataset.class);
@@ -97,5 +126,45 @@ public final class DatasetInternals {
   /** The manifest entry of a written, uncommitted fragment (without an id). */
   public static DataFragment fragment(FragmentMetadata metadata) {
     return SLOT.get().fragment(metadata);
+  }
+
+  /**
+   * Data files for {@code batches}, not committed (see {@code DistributedWrite.writeFragments}).
+   */
+  public static List<FragmentMetadata> writeFragments(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      Iterator<VectorSchemaRoot> batches,
+      WriteOptions options) {
+    return SLOT.get().writeFragments(location, conf, schema, batches, options);
+  }
+
+  /** Commits written fragments as one version (see {@code DistributedWrite.commit}). */
+  public static Dataset commitFragments(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      List<FragmentMetadata> fragments,
+      WriteMode mode,
+      long readVersion) {
+    return SLOT.get().commitFragments(location, conf, schema, fragments, mode, readVersion);
+  }
+
+  /** Deletes the files of uncommitted fragments (see {@code DistributedWrite.abort}). */
+  public static void abortFragments(
+      String location, Configuration conf, List<FragmentMetadata> fragments) {
+    SLOT.get().abortFragments(location, conf, fragments);
+  }
+
+  /** One task of a distributed column backfill (see {@code DistributedWrite.writeAddedColumns}). */
+  public static FragmentMetadata writeAddedColumns(
+      String location,
+      Configuration conf,
+      long version,
+      LanceSchema added,
+      long fragmentId,
+      ColumnBackfill backfill) {
+    return SLOT.get().writeAddedColumns(location, conf, version, added, fragmentId, backfill);
   }
 }

@@ -10,6 +10,7 @@ import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.testing.StandardData;
@@ -69,7 +70,7 @@ class RowChangesTest {
   /** Uncommitted fragments holding ids [firstId, firstId + rows). */
   static List<FragmentMetadata> newRows(Dataset ds, long firstId, int rows) {
     try (VectorSchemaRoot batch = StandardData.generate(allocator, firstId, rows, DIM, 11)) {
-      return Dataset.writeFragments(
+      return DistributedWrite.writeFragments(
           ds.location(),
           null,
           ds.lanceSchema(),
@@ -181,7 +182,7 @@ class RowChangesTest {
       assertThatThrownBy(() -> stale.commitRowChanges(rows(1, 0, 1), added))
           .isInstanceOf(CommitConflictException.class)
           .hasMessageContaining("concurrent update was committed as version 2");
-      Dataset.abortFragments(stale.location(), null, added);
+      DistributedWrite.abort(stale.location(), null, added);
       Dataset v3 = staleToo.commitRowChanges(rows(0, 0, 1), newRows(staleToo, 0, 1));
       assertThat(v3.version()).isEqualTo(3);
       assertThat(v3.countRows()).isEqualTo(1010);
@@ -210,7 +211,7 @@ class RowChangesTest {
           .hasMessageContaining("Cannot commit update")
           .hasMessageContaining("concurrent delete was committed as version 2")
           .hasMessageContaining("Retry the operation");
-      Dataset.abortFragments(stale.location(), null, added);
+      DistributedWrite.abort(stale.location(), null, added);
     }
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThat(ds.version()).isEqualTo(2);
@@ -233,7 +234,7 @@ class RowChangesTest {
       assertThatThrownBy(() -> second.commitRowChanges(rows(1, 3, 4), added))
           .isInstanceOf(CommitConflictException.class)
           .hasMessageContaining("concurrent update was committed as version 2");
-      Dataset.abortFragments(second.location(), null, added);
+      DistributedWrite.abort(second.location(), null, added);
     }
     assertThat(ids(dir)).containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
   }

@@ -11,6 +11,7 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.VersionInfo;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.testing.Rows;
@@ -348,7 +349,7 @@ class SchemaEvolutionTest {
       try (VectorSchemaRoot more = StandardData.generate(allocator, 2000, 10, DIM, 9);
           VectorSchemaRoot noName = withoutColumn(more, "name")) {
         stale =
-            Dataset.writeFragments(
+            DistributedWrite.writeFragments(
                 dir.toString(),
                 null,
                 dropped.lanceSchema(),
@@ -357,7 +358,7 @@ class SchemaEvolutionTest {
       }
       assertThatThrownBy(
               () ->
-                  Dataset.commitFragments(
+                  DistributedWrite.commit(
                       dir.toString(),
                       null,
                       dropped.lanceSchema(),

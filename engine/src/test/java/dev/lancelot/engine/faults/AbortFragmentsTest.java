@@ -2,10 +2,10 @@ package dev.lancelot.engine.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.testing.StandardData;
@@ -31,11 +31,11 @@ class AbortFragmentsTest {
       String location = dir.toString();
       LanceSchema schema = LanceSchema.fromArrow(StandardData.schema(FaultedOperation.DIM));
       List<FragmentMetadata> committed = writeFragments(allocator, location, schema, 0);
-      Dataset.commitFragments(location, null, schema, committed, WriteMode.CREATE, 0).close();
+      DistributedWrite.commit(location, null, schema, committed, WriteMode.CREATE, 0).close();
       List<FragmentMetadata> uncommitted = writeFragments(allocator, location, schema, 100);
 
-      Dataset.abortFragments(location, null, committed);
-      Dataset.abortFragments(location, null, uncommitted);
+      DistributedWrite.abort(location, null, committed);
+      DistributedWrite.abort(location, null, uncommitted);
 
       for (FragmentMetadata f : committed) {
         assertThat(dir.resolve("data").resolve(f.dataFiles().get(0))).exists();
@@ -54,7 +54,7 @@ class AbortFragmentsTest {
       BufferAllocator allocator, String location, LanceSchema schema, long firstId)
       throws IOException {
     try (ArrowReader data = FaultedOperation.rows(allocator, firstId, 50)) {
-      return Dataset.writeFragments(
+      return DistributedWrite.writeFragments(
           location,
           null,
           schema,

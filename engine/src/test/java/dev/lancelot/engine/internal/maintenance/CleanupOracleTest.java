@@ -13,6 +13,7 @@ import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
@@ -207,14 +208,14 @@ class CleanupOracleTest {
     try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 1000, 50, DIM, 4, 9);
         Dataset ds = Dataset.open(dir.toString())) {
       old =
-          Dataset.writeFragments(
+          DistributedWrite.writeFragments(
               dir.toString(),
               null,
               ds.lanceSchema(),
               List.of(batch).iterator(),
               WriteOptions.of(WriteMode.APPEND));
       recent =
-          Dataset.writeFragments(
+          DistributedWrite.writeFragments(
               dir.toString(),
               null,
               ds.lanceSchema(),

@@ -1,0 +1,83 @@
+package dev.lancelot.engine;
+
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.scan.FragmentReader;
+import dev.lancelot.engine.internal.scan.FragmentScan;
+import dev.lancelot.engine.internal.scan.ScanSpec;
+import dev.lancelot.engine.schema.LanceField;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Runs one scan task of a {@link Dataset} version: the fragment's data files through a {@link
+ * FragmentReader}, its deletions and the scan's filter through a {@link FragmentScan}.
+ * Package-private; {@link Scanner#execute} reaches it through {@link Dataset}.
+ */
+final class DatasetScans {
+  private DatasetScans() {}
+
+  static CloseableIterator<VectorSchemaRoot> execute(
+      Dataset dataset, ScanTask task, ScanSpec spec) {
+    DataFragment fragment =
+        dataset
+            .snapshot()
+            .fragment(task.fragmentId())
+            .orElseThrow(
+                () ->
+                    new InvalidInputException(
+                        "Cannot scan fragment "
+                            + task.fragmentId()
+                            + " of "
+                            + dataset.location()
+                            + " version "
+                            + dataset.version()
+                            + ": no such fragment"));
+    if (task.endRow() > fragment.getPhysicalRows()) {
+      throw new InvalidInputException(
+          "Cannot scan rows ["
+              + task.startRow()
+              + ", "
+              + task.endRow()
+              + ") of fragment "
+              + task.fragmentId()
+              + " of "
+              + dataset.location()
+              + ": it has "
+              + fragment.getPhysicalRows()
+              + " rows");
+    }
+    List<LanceField> filterFields = new ArrayList<>();
+    if (spec.filter() != null) {
+      for (String c : spec.filter().referencedColumns()) {
+        filterFields.add(dataset.field(c));
+      }
+    }
+    FragmentReader reader = dataset.openFragment(fragment);
+    FragmentScan scan =
+        new FragmentScan(
+            reader,
+            task,
+            spec,
+            dataset.deletedRows(fragment),
+            filterFields,
+            dataset.context().allocator());
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return scan.hasNext();
+      }
+
+      @Override
+      public VectorSchemaRoot next() {
+        return scan.next();
+      }
+
+      @Override
+      public void close() {
+        scan.close();
+        reader.close();
+      }
+    };
+  }
+}

@@ -1,0 +1,244 @@
+package dev.lancelot.engine;
+
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.format.FeatureFlags;
+import dev.lancelot.engine.internal.format.ManifestNaming;
+import dev.lancelot.engine.internal.format.SchemaProtos;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.table.Committer;
+import dev.lancelot.engine.internal.table.DatasetContext;
+import dev.lancelot.engine.internal.table.Operation;
+import dev.lancelot.engine.internal.table.Snapshot;
+import dev.lancelot.engine.internal.write.FragmentWriter;
+import dev.lancelot.engine.schema.LanceSchema;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes that create versions from new data files: a whole write ({@link Dataset#write}), and the
+ * steps of a distributed one — data files written by tasks without a commit, the commit of all of
+ * them as one version, the clean-up of an aborted job, and the files of a distributed column
+ * backfill. The public entry points of the distributed steps are in {@code
+ * dev.lancelot.engine.distributed.DistributedWrite}. Package-private.
+ */
+final class DatasetWrites {
+  private static final Logger LOG = LoggerFactory.getLogger(Dataset.class);
+
+  private DatasetWrites() {}
+
+  static Dataset write(
+      DatasetStorage.ContextAndOwnership c,
+      String location,
+      ArrowReader data,
+      WriteOptions options) {
+    try {
+      Schema arrowSchema = data.getVectorSchemaRoot().getSchema();
+      Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
+      Optional<Snapshot> latest = DatasetStorage.loadLatest(c.ctx());
+      LanceSchema target = targetSchema(c.ctx(), latest, arrowSchema, options.mode());
+      List<FragmentMetadata> fragments = FragmentWriter.write(c.ctx(), target, batches, options);
+      Snapshot s = commitWrite(c.ctx(), latest, target, fragments, options.mode());
+      return new Dataset(c.ctx(), s, c.owns());
+    } catch (RuntimeException e) {
+      if (c.owns()) {
+        c.ctx().allocator().close();
+      }
+      throw e;
+    } catch (java.io.IOException e) {
+      if (c.owns()) {
+        c.ctx().allocator().close();
+      }
+      throw new LancelotException(
+          "Cannot write to " + location + ": reading the input data failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Writes data files for {@code batches} without committing them (one step of a distributed
+   * write). The schema must be the dataset's ({@link Dataset#lanceSchema()}) for appends, or a new
+   * one made by {@link LanceSchema#fromArrow} for creates and overwrites. Nothing becomes visible
+   * until {@link #commitFragments} commits the returned fragments.
+   */
+  static List<FragmentMetadata> writeFragments(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      Iterator<VectorSchemaRoot> batches,
+      WriteOptions options) {
+    DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
+    try {
+      return FragmentWriter.write(c.ctx(), schema, batches, options);
+    } finally {
+      c.ctx().allocator().close();
+    }
+  }
+
+  /** See {@link DatasetInternals#newFragmentWriter}. */
+  static FragmentWriter newFragmentWriter(
+      String location, Configuration conf, LanceSchema schema, WriteOptions options) {
+    DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
+    return FragmentWriter.open(c.ctx(), schema, options, () -> c.ctx().allocator().close());
+  }
+
+  /**
+   * Commits fragments written by {@link #writeFragments} as one new version. {@code readVersion} is
+   * the version the writer planned against (0 when the dataset did not exist).
+   */
+  static Dataset commitFragments(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      List<FragmentMetadata> fragments,
+      WriteMode mode,
+      long readVersion) {
+    DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
+    try {
+      Optional<Snapshot> base =
+          readVersion > 0
+              ? Optional.of(DatasetStorage.loadVersion(c.ctx(), readVersion))
+              : DatasetStorage.loadLatest(c.ctx());
+      if (readVersion == 0 && base.isPresent() && mode == WriteMode.CREATE) {
+        throw new DatasetAlreadyExistsException(
+            "Cannot create dataset "
+                + c.ctx().paths().root()
+                + ": a dataset was created there concurrently (version "
+                + base.get().version()
+                + ").");
+      }
+      Snapshot s = commitWrite(c.ctx(), base, schema, fragments, mode);
+      return new Dataset(c.ctx(), s, c.owns());
+    } catch (RuntimeException e) {
+      c.ctx().allocator().close();
+      throw e;
+    }
+  }
+
+  /**
+   * Deletes what {@link #writeFragments} wrote, after a failed or aborted distributed write. Files
+   * the latest version refers to are kept: a commit reported as failed may have been published (its
+   * outcome unknown after storage errors), and deleting them would break that version. When the
+   * latest version cannot be read, nothing is deleted: files no version refers to are harmless.
+   */
+  static void abortFragments(
+      String location, Configuration conf, List<FragmentMetadata> fragments) {
+    DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
+    try {
+      java.util.Set<String> referenced = new java.util.HashSet<>();
+      try {
+        DatasetStorage.loadLatest(c.ctx())
+            .ifPresent(
+                s ->
+                    s.fragments()
+                        .forEach(
+                            f -> f.getFilesList().forEach(file -> referenced.add(file.getPath()))));
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Not deleting the files of an aborted write to {}: cannot read its latest version to check that "
+                + "none of them was committed: {}",
+            location,
+            e.getMessage());
+        return;
+      }
+      for (FragmentMetadata f : fragments) {
+        for (String path : f.dataFiles()) {
+          if (referenced.contains(path)) {
+            LOG.warn(
+                "Keeping {} of an aborted write to {}: the latest version refers to it",
+                path,
+                location);
+          } else {
+            c.ctx().io().delete(c.ctx().paths().dataFile(path));
+          }
+        }
+      }
+    } finally {
+      c.ctx().allocator().close();
+    }
+  }
+
+  /**
+   * One task of a distributed backfill: writes the values of {@code added} (from {@link
+   * Dataset#planAddedColumns}) for every physical row of fragment {@code fragmentId} of version
+   * {@code version}, computed by {@code backfill} (which gets batches without input columns, in row
+   * order), into one new data file. Returns it as the fragment with that id and only the new file,
+   * for {@link Dataset#commitAddedColumns}; {@link #abortFragments} deletes it.
+   */
+  static FragmentMetadata writeAddedColumns(
+      String location,
+      Configuration conf,
+      long version,
+      dev.lancelot.engine.schema.LanceSchema added,
+      long fragmentId,
+      ColumnBackfill backfill) {
+    try (Dataset d =
+        Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf).withVersion(version))) {
+      DataFragment fragment =
+          d.snapshot()
+              .fragment(fragmentId)
+              .orElseThrow(
+                  () ->
+                      new LancelotException(
+                          "Cannot add columns to fragment "
+                              + fragmentId
+                              + " of "
+                              + location
+                              + " version "
+                              + version
+                              + ": no such fragment"));
+      var file = ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill);
+      return new FragmentMetadata(
+          DataFragment.newBuilder()
+              .setId(fragmentId)
+              .addFiles(file)
+              .setPhysicalRows(fragment.getPhysicalRows())
+              .build());
+    }
+  }
+
+  static LanceSchema targetSchema(
+      DatasetContext ctx, Optional<Snapshot> latest, Schema arrow, WriteMode mode) {
+    if (latest.isPresent() && mode == WriteMode.CREATE) {
+      throw new DatasetAlreadyExistsException(
+          "Cannot create dataset "
+              + ctx.paths().root()
+              + ": it already exists "
+              + "(version "
+              + latest.get().version()
+              + "). Use mode APPEND or OVERWRITE.");
+    }
+    if (latest.isPresent() && mode == WriteMode.APPEND) {
+      Snapshot s = latest.get();
+      FeatureFlags.checkWritable(ctx.paths().root(), s.manifest().getWriterFeatureFlags());
+      LanceSchema existing =
+          SchemaProtos.fromProtos(
+              s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());
+      return SchemaCompatibility.forAppend(ctx.paths().root(), existing, arrow);
+    }
+    return LanceSchema.fromArrow(arrow);
+  }
+
+  static Snapshot commitWrite(
+      DatasetContext ctx,
+      Optional<Snapshot> latest,
+      LanceSchema schema,
+      List<FragmentMetadata> fragments,
+      WriteMode mode) {
+    List<DataFragment> protos = fragments.stream().map(FragmentMetadata::toProto).toList();
+    Snapshot base = latest.orElse(null);
+    ManifestNaming naming = base == null ? ManifestNaming.V2 : base.entry().naming();
+    Committer committer = new Committer(ctx.io(), ctx.paths(), naming);
+    Operation op =
+        base != null && mode == WriteMode.APPEND
+            ? new Operation.Append(protos)
+            : new Operation.Overwrite(
+                SchemaProtos.toProtos(schema), SchemaProtos.metadataProto(schema), protos, null);
+    return committer.commit(base, op);
+  }
+}
