@@ -21,6 +21,7 @@ import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
+import dev.lancelot.engine.internal.util.MemoryCache;
 import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.io.FileIO;
@@ -130,7 +131,8 @@ public final class Dataset implements AutoCloseable {
   }
 
   public static Dataset open(String location, OpenOptions options) {
-    ContextAndOwnership c = context(location, options.hadoopConf(), options.allocator());
+    ContextAndOwnership c =
+        context(location, options.hadoopConf(), options.allocator(), options.session().memory());
     try {
       Snapshot s =
           options.version().isPresent()
@@ -151,10 +153,11 @@ public final class Dataset implements AutoCloseable {
    * data files' parsed metadata, the manifest and the index catalog are read once per location,
    * Hadoop file-system settings and version. A version never changes once committed, so entries
    * never go stale. The returned instance is shared: closing it releases nothing (its results are
-   * allocated from a cache-owned allocator and must be closed by their users, as always).
+   * allocated from a cache-owned allocator and must be closed by their users, as always). The cache
+   * is the {@link Session#shared() shared session}'s ({@link Session#openCached}).
    */
   public static Dataset openCached(String location, long version, Configuration conf) {
-    return DatasetCache.SHARED.open(location, version, conf);
+    return Session.shared().openCached(location, version, conf);
   }
 
   /**
@@ -163,7 +166,7 @@ public final class Dataset implements AutoCloseable {
    * version already opened is not read again.
    */
   public static Dataset openLatestCached(String location, Configuration conf) {
-    return DatasetCache.SHARED.openLatest(location, conf);
+    return Session.shared().openLatestCached(location, conf);
   }
 
   /**
@@ -172,7 +175,7 @@ public final class Dataset implements AutoCloseable {
    * stay usable.
    */
   public static void evictCached(String location) {
-    DatasetCache.SHARED.evict(location);
+    Session.shared().evict(location);
   }
 
   /** The number of the latest version under {@code ctx}. */
@@ -189,9 +192,9 @@ public final class Dataset implements AutoCloseable {
     return new Dataset(ctx, loadVersion(ctx, version), false);
   }
 
-  /** A context owning a new allocator, for {@link DatasetCache}. */
-  static DatasetContext newContext(String location, Configuration conf) {
-    return context(location, conf, null).ctx;
+  /** A context owning a new allocator and caching in {@code cache}, for {@link DatasetCache}. */
+  static DatasetContext newContext(String location, Configuration conf, MemoryCache cache) {
+    return context(location, conf, null, cache).ctx;
   }
 
   /** True when a dataset (at least one committed version) exists at {@code location}. */
@@ -223,7 +226,11 @@ public final class Dataset implements AutoCloseable {
 
   public static Dataset write(
       String location, ArrowReader data, WriteOptions options, OpenOptions open) {
-    return write(context(location, open.hadoopConf(), open.allocator()), location, data, options);
+    return write(
+        context(location, open.hadoopConf(), open.allocator(), open.session().memory()),
+        location,
+        data,
+        options);
   }
 
   private static Dataset write(
@@ -643,6 +650,7 @@ public final class Dataset implements AutoCloseable {
     if (!r.versionsRemoved().isEmpty()) {
       // A cached removed version would be opened from memory and then miss its files.
       evictCached(location());
+      DatasetCache.evict(ctx.cache(), location()); // and the session this dataset was opened in
     }
     return r;
   }
@@ -895,11 +903,16 @@ public final class Dataset implements AutoCloseable {
 
   private static ContextAndOwnership context(
       String location, Configuration conf, BufferAllocator allocator) {
+    return context(location, conf, allocator, Session.shared().memory());
+  }
+
+  private static ContextAndOwnership context(
+      String location, Configuration conf, BufferAllocator allocator, MemoryCache cache) {
     DatasetPaths paths = DatasetPaths.of(location, conf);
     FileIO io = storage(conf);
     boolean owns = allocator == null;
     BufferAllocator a = owns ? new RootAllocator() : allocator;
-    return new ContextAndOwnership(new DatasetContext(io, paths, a), owns);
+    return new ContextAndOwnership(new DatasetContext(io, paths, a, cache), owns);
   }
 
   /**
