@@ -11,6 +11,7 @@ import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
 import dev.lancelot.engine.index.vector.VectorIndexCache;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
+import dev.lancelot.engine.internal.file.FileStructureCache;
 import dev.lancelot.engine.internal.index.vector.VectorSegmentSearcher;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.query.VectorQuery;
@@ -255,6 +256,29 @@ class SessionTest {
     assertThat(a.stats(CacheKind.DATASET_VERSIONS).entries()).isZero();
     assertThat(a.stats(CacheKind.DATASET_CONTEXTS).entries()).isZero();
     assertThat(b.stats(CacheKind.DATASET_VERSIONS).entries()).isEqualTo(1);
+  }
+
+  @Test
+  void theFileMetadataOfDatasetsThatAreGoneIsReleased() throws Exception {
+    Session s = session(Long.MAX_VALUE);
+    scanVersionOneAndDropIt(s);
+    assertThat(s.stats(CacheKind.FILE_METADATA).entries()).isEqualTo(1);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (s.stats(CacheKind.FILE_METADATA).entries() > 0 && System.nanoTime() < deadline) {
+      System.gc(); // the dataset's context, and with it the scope of its files, is unreachable
+      Thread.sleep(10);
+      FileStructureCache.releaseUnreachable(); // as the next lookup of any dataset does
+    }
+    assertThat(s.stats(CacheKind.FILE_METADATA)).isEqualTo(new CacheStats(0, 1, 0, 0, 0));
+    assertThat(s.usedBytes()).isZero();
+  }
+
+  /** Counts rows of version 1 (no index: a scan of its data file) in a dataset then forgotten. */
+  private static void scanVersionOneAndDropIt(Session s) {
+    try (Dataset v1 =
+        Dataset.open(location, OpenOptions.defaults().withVersion(1).withSession(s))) {
+      assertThat(v1.countRows("id >= 0")).isEqualTo(2000);
+    }
   }
 
   @Test
