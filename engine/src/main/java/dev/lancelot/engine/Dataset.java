@@ -18,6 +18,7 @@ import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
+import dev.lancelot.engine.internal.util.MemoryCache;
 import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.StorageException;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -158,7 +160,8 @@ public final class Dataset implements AutoCloseable {
 
   public static Dataset open(String location, OpenOptions options) {
     DatasetStorage.ContextAndOwnership c =
-        DatasetStorage.context(location, options.hadoopConf(), options.allocator());
+        DatasetStorage.context(
+            location, options.hadoopConf(), options.allocator(), options.session().memory());
     try {
       Snapshot s =
           options.version().isPresent()
@@ -180,10 +183,11 @@ public final class Dataset implements AutoCloseable {
    * data files' parsed metadata, the manifest and the index catalog are read once per location,
    * Hadoop file-system settings and version. A version never changes once committed, so entries
    * never go stale. The returned instance is shared: closing it releases nothing (its results are
-   * allocated from a cache-owned allocator and must be closed by their users, as always).
+   * allocated from a cache-owned allocator and must be closed by their users, as always). The cache
+   * is the {@link Session#shared() shared session}'s ({@link Session#openCached}).
    */
   public static Dataset openCached(String location, long version, Configuration conf) {
-    return DatasetCache.SHARED.open(location, version, conf);
+    return Session.shared().openCached(location, version, conf);
   }
 
   /**
@@ -192,7 +196,7 @@ public final class Dataset implements AutoCloseable {
    * version already opened is not read again.
    */
   public static Dataset openLatestCached(String location, Configuration conf) {
-    return DatasetCache.SHARED.openLatest(location, conf);
+    return Session.shared().openLatestCached(location, conf);
   }
 
   /**
@@ -201,7 +205,7 @@ public final class Dataset implements AutoCloseable {
    * stay usable.
    */
   public static void evictCached(String location) {
-    DatasetCache.SHARED.evict(location);
+    Session.shared().evict(location);
   }
 
   /**
@@ -211,9 +215,9 @@ public final class Dataset implements AutoCloseable {
     return new Dataset(ctx, DatasetStorage.loadVersion(ctx, version), false);
   }
 
-  /** A context owning a new allocator, for {@link DatasetCache}. */
-  static DatasetContext newContext(String location, Configuration conf) {
-    return DatasetStorage.context(location, conf, null).ctx();
+  /** A context owning a new allocator and caching in {@code cache}, for {@link DatasetCache}. */
+  static DatasetContext newContext(String location, Configuration conf, MemoryCache cache) {
+    return DatasetStorage.context(location, conf, null, cache).ctx();
   }
 
   /** True when a dataset (at least one committed version) exists at {@code location}. */
@@ -249,7 +253,8 @@ public final class Dataset implements AutoCloseable {
   public static Dataset write(
       String location, ArrowReader data, WriteOptions options, OpenOptions open) {
     return DatasetWrites.write(
-        DatasetStorage.context(location, open.hadoopConf(), open.allocator()),
+        DatasetStorage.context(
+            location, open.hadoopConf(), open.allocator(), open.session().memory()),
         location,
         data,
         options);
@@ -402,6 +407,7 @@ public final class Dataset implements AutoCloseable {
     if (!r.versionsRemoved().isEmpty()) {
       // A cached removed version would be opened from memory and then miss its files.
       evictCached(location());
+      DatasetCache.evict(ctx.cache(), location()); // and the session this dataset was opened in
     }
     return r;
   }
@@ -598,8 +604,9 @@ public final class Dataset implements AutoCloseable {
     return new FragmentReader(ctx, fragment, snapshot.entry().location());
   }
 
-  CloseableIterator<VectorSchemaRoot> executeScan(ScanTask task, ScanSpec spec) {
-    return DatasetScans.execute(this, task, spec);
+  CloseableIterator<VectorSchemaRoot> executeScan(
+      ScanTask task, ScanSpec spec, BufferAllocator allocator) {
+    return DatasetScans.execute(this, task, spec, allocator);
   }
 
   Committer committer() {

@@ -1,35 +1,54 @@
 package dev.lancelot.engine;
 
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.format.ManifestFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.table.DatasetContext;
-import java.util.LinkedHashMap;
+import dev.lancelot.engine.internal.util.MemoryCache;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The process-wide cache behind {@link Dataset#openCached}: one storage context per dataset
- * location and file-system settings (it keeps the data files' parsed metadata), and one opened
- * {@link Dataset} per version of it. Both are bounded by count, least recently used first out.
- * Thread-safe.
+ * A session's opened datasets, behind {@link Session#openCached} and {@link Dataset#openCached}:
+ * one storage context per dataset location and file-system settings (its data files' parsed
+ * metadata is kept per context), and one opened {@link Dataset} per version of it. Both live in the
+ * session's cache ({@link CacheKind#DATASET_CONTEXTS}, {@link CacheKind#DATASET_VERSIONS}), weighed
+ * by estimate and dropped least recently used first with every other kind. Thread-safe.
  */
 final class DatasetCache {
-  static final DatasetCache SHARED = new DatasetCache(16, 64);
+  /**
+   * Heap of one context: its file systems, retry policy and paths (the Hadoop configuration is the
+   * caller's, and the data files' metadata is weighed on its own).
+   */
+  static final long CONTEXT_BYTES = 4096;
 
-  private final Map<String, DatasetContext> contexts;
-  private final Map<String, Dataset> versions;
+  /** Heap of an opened version besides its manifest messages: schema, views, small maps. */
+  static final long VERSION_OVERHEAD_BYTES = 4096;
 
-  DatasetCache(int maxContexts, int maxVersions) {
-    this.contexts = lru(maxContexts);
-    this.versions = lru(maxVersions);
+  /** Parsed protobuf messages take a few times their serialized size on the heap. */
+  static final int PARSED_MESSAGE_FACTOR = 3;
+
+  /** Location and the file-system settings; never printed (the settings may carry credentials). */
+  private record ContextKey(String location, String fileSystemSettings) {
+    @Override
+    public String toString() {
+      return location;
+    }
   }
 
-  private static <V> Map<String, V> lru(int max) {
-    return new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
-        return size() > max;
-      }
-    };
+  private record VersionKey(ContextKey context, long version) {}
+
+  private static final MemoryCache.Kind<ContextKey, DatasetContext> CONTEXTS =
+      new MemoryCache.Kind<>(CacheKind.DATASET_CONTEXTS, c -> CONTEXT_BYTES);
+
+  private static final MemoryCache.Kind<VersionKey, Dataset> VERSIONS =
+      new MemoryCache.Kind<>(CacheKind.DATASET_VERSIONS, DatasetCache::estimatedBytes);
+
+  private final MemoryCache cache;
+
+  DatasetCache(MemoryCache cache) {
+    this.cache = cache;
   }
 
   Dataset open(String location, long version, Configuration conf) {
@@ -37,58 +56,47 @@ final class DatasetCache {
       throw new IllegalArgumentException(
           "A cached dataset needs an explicit version, got " + version);
     }
-    String contextKey = location + "\u0000" + fileSystemSettings(conf);
-    String versionKey = contextKey + "\u0000" + version;
-    synchronized (this) {
-      Dataset d = versions.get(versionKey);
-      if (d != null) {
-        return d;
-      }
-    }
-    return open(context(contextKey, location, conf), versionKey, version);
+    ContextKey context = new ContextKey(location, fileSystemSettings(conf));
+    return cache.get(
+        VERSIONS,
+        new VersionKey(context, version),
+        k -> Dataset.shared(context(context, conf), version));
   }
 
   /** The latest version: one listing of the version directory, the rest from the cache. */
   Dataset openLatest(String location, Configuration conf) {
-    String contextKey = location + "\u0000" + fileSystemSettings(conf);
-    DatasetContext ctx = context(contextKey, location, conf);
+    ContextKey context = new ContextKey(location, fileSystemSettings(conf));
+    DatasetContext ctx = context(context, conf);
     long version = DatasetStorage.latestVersion(ctx);
-    String versionKey = contextKey + "\u0000" + version;
-    synchronized (this) {
-      Dataset d = versions.get(versionKey);
-      if (d != null) {
-        return d;
-      }
-    }
-    return open(ctx, versionKey, version);
+    return cache.get(VERSIONS, new VersionKey(context, version), k -> Dataset.shared(ctx, version));
   }
 
   /** Drops the contexts and versions of {@code location} (under any file-system settings). */
-  synchronized void evict(String location) {
-    String prefix = location + "\u0000";
-    contexts.keySet().removeIf(k -> k.startsWith(prefix));
-    versions.keySet().removeIf(k -> k.startsWith(prefix));
+  void evict(String location) {
+    evict(cache, location);
   }
 
-  private DatasetContext context(String contextKey, String location, Configuration conf) {
-    DatasetContext ctx;
-    synchronized (this) {
-      ctx = contexts.get(contextKey);
-    }
-    if (ctx == null) {
-      DatasetContext fresh = Dataset.newContext(location, conf);
-      synchronized (this) {
-        ctx = contexts.computeIfAbsent(contextKey, k -> fresh);
-      }
-    }
-    return ctx;
+  /** Drops the contexts and versions of {@code location} that {@code cache} holds. */
+  static void evict(MemoryCache cache, String location) {
+    cache.invalidateIf(VERSIONS, k -> k.context().location().equals(location));
+    cache.invalidateIf(CONTEXTS, k -> k.location().equals(location));
   }
 
-  private Dataset open(DatasetContext ctx, String versionKey, long version) {
-    Dataset fresh = Dataset.shared(ctx, version);
-    synchronized (this) {
-      return versions.computeIfAbsent(versionKey, k -> fresh);
+  private DatasetContext context(ContextKey key, Configuration conf) {
+    return cache.get(CONTEXTS, key, k -> Dataset.newContext(k.location(), conf, cache));
+  }
+
+  /** The manifest, index and transaction messages of a version, as parsed objects, and the rest. */
+  static long estimatedBytes(Dataset dataset) {
+    ManifestFile file = DatasetInternals.snapshot(dataset).file();
+    long serialized = file.manifest().getSerializedSize();
+    for (IndexMetadata index : file.indices()) {
+      serialized += index.getSerializedSize();
     }
+    if (file.transaction().isPresent()) {
+      serialized += file.transaction().get().getSerializedSize();
+    }
+    return VERSION_OVERHEAD_BYTES + PARSED_MESSAGE_FACTOR * serialized;
   }
 
   /**

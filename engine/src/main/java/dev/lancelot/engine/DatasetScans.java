@@ -4,9 +4,11 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.internal.scan.FragmentScan;
 import dev.lancelot.engine.internal.scan.ScanSpec;
+import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -17,8 +19,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 final class DatasetScans {
   private DatasetScans() {}
 
+  /**
+   * Runs {@code task}; batches come from {@code allocator}, or from the dataset's allocator when it
+   * is null.
+   */
   static CloseableIterator<VectorSchemaRoot> execute(
-      Dataset dataset, ScanTask task, ScanSpec spec) {
+      Dataset dataset, ScanTask task, ScanSpec spec, BufferAllocator allocator) {
     DataFragment fragment =
         dataset
             .snapshot()
@@ -53,15 +59,13 @@ final class DatasetScans {
         filterFields.add(dataset.field(c));
       }
     }
-    FragmentReader reader = dataset.openFragment(fragment);
+    DatasetContext ctx =
+        allocator == null ? dataset.context() : dataset.context().withAllocator(allocator);
+    FragmentReader reader =
+        new FragmentReader(ctx, fragment, dataset.snapshot().entry().location());
     FragmentScan scan =
         new FragmentScan(
-            reader,
-            task,
-            spec,
-            dataset.deletedRows(fragment),
-            filterFields,
-            dataset.context().allocator());
+            reader, task, spec, dataset.deletedRows(fragment), filterFields, ctx.allocator());
     return new CloseableIterator<>() {
       @Override
       public boolean hasNext() {

@@ -5,6 +5,7 @@ import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
+import dev.lancelot.engine.internal.util.MemoryCache;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
@@ -27,13 +28,20 @@ final class DatasetStorage {
   /** A context and whether the dataset owns its allocator (it created it). */
   record ContextAndOwnership(DatasetContext ctx, boolean owns) {}
 
+  /** A context caching in the shared session. */
   static ContextAndOwnership context(
       String location, Configuration conf, BufferAllocator allocator) {
+    return context(location, conf, allocator, Session.shared().memory());
+  }
+
+  /** A context caching in {@code cache} (a session's). */
+  static ContextAndOwnership context(
+      String location, Configuration conf, BufferAllocator allocator, MemoryCache cache) {
     DatasetPaths paths = DatasetPaths.of(location, conf);
     FileIO io = storage(conf);
     boolean owns = allocator == null;
     BufferAllocator a = owns ? new RootAllocator() : allocator;
-    return new ContextAndOwnership(new DatasetContext(io, paths, a), owns);
+    return new ContextAndOwnership(new DatasetContext(io, paths, a, cache), owns);
   }
 
   /**

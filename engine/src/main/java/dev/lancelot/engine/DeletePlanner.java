@@ -28,7 +28,7 @@ final class DeletePlanner {
     for (DataFragment fragment : dataset.snapshot().fragments()) {
       RoaringBitmap matches = new RoaringBitmap();
       ScanTask task = new ScanTask(fragment.getId(), 0, fragment.getPhysicalRows());
-      try (CloseableIterator<VectorSchemaRoot> it = dataset.executeScan(task, spec)) {
+      try (CloseableIterator<VectorSchemaRoot> it = dataset.executeScan(task, spec, null)) {
         while (it.hasNext()) {
           VectorSchemaRoot batch = it.next();
           UInt8Vector addresses = (UInt8Vector) batch.getVector(ScanSpec.ROW_ADDRESS);

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -38,6 +39,7 @@ public final class Scanner {
   private final boolean withRowId;
   private final boolean withRowAddress;
   private final List<Long> fragmentIds;
+  private final BufferAllocator allocator;
 
   Scanner(
       Dataset dataset,
@@ -46,8 +48,10 @@ public final class Scanner {
       int batchSize,
       boolean withRowId,
       boolean withRowAddress,
-      List<Long> fragmentIds) {
+      List<Long> fragmentIds,
+      BufferAllocator allocator) {
     this.dataset = dataset;
+    this.allocator = allocator;
     this.columns = columns;
     this.filter = filter;
     this.batchSize = batchSize;
@@ -57,13 +61,20 @@ public final class Scanner {
   }
 
   static Scanner of(Dataset dataset) {
-    return new Scanner(dataset, null, null, ScanSpec.DEFAULT_BATCH_SIZE, false, false, null);
+    return new Scanner(dataset, null, null, ScanSpec.DEFAULT_BATCH_SIZE, false, false, null, null);
   }
 
   /** Top-level columns to return, in this order; all columns when never called. */
   public Scanner columns(Collection<String> names) {
     return new Scanner(
-        dataset, List.copyOf(names), filter, batchSize, withRowId, withRowAddress, fragmentIds);
+        dataset,
+        List.copyOf(names),
+        filter,
+        batchSize,
+        withRowId,
+        withRowAddress,
+        fragmentIds,
+        allocator);
   }
 
   public Scanner columns(String... names) {
@@ -101,30 +112,50 @@ public final class Scanner {
               + bound.referencedSchema()
               + ", which this version does not have. Bind it to this version (Dataset.bindFilter).");
     }
-    return new Scanner(dataset, columns, bound, batchSize, withRowId, withRowAddress, fragmentIds);
+    return new Scanner(
+        dataset, columns, bound, batchSize, withRowId, withRowAddress, fragmentIds, allocator);
   }
 
   public Scanner batchSize(int rows) {
     if (rows < 1) {
       throw new InvalidInputException("Cannot scan: batch size must be at least 1, got " + rows);
     }
-    return new Scanner(dataset, columns, filter, rows, withRowId, withRowAddress, fragmentIds);
+    return new Scanner(
+        dataset, columns, filter, rows, withRowId, withRowAddress, fragmentIds, allocator);
   }
 
   /** Adds {@code _rowid} (uint64) to the output. */
   public Scanner withRowId(boolean on) {
-    return new Scanner(dataset, columns, filter, batchSize, on, withRowAddress, fragmentIds);
+    return new Scanner(
+        dataset, columns, filter, batchSize, on, withRowAddress, fragmentIds, allocator);
   }
 
   /** Adds {@code _rowaddr} (uint64, {@code (fragment << 32) | offset}) to the output. */
   public Scanner withRowAddress(boolean on) {
-    return new Scanner(dataset, columns, filter, batchSize, withRowId, on, fragmentIds);
+    return new Scanner(dataset, columns, filter, batchSize, withRowId, on, fragmentIds, allocator);
+  }
+
+  /**
+   * Allocates the batches of {@link #execute} and {@link #batches} from {@code allocator} (e.g. one
+   * per task, closed when the task ends) instead of the dataset's own; null restores the default.
+   * The caller keeps the allocator open while it reads the batches.
+   */
+  public Scanner allocator(BufferAllocator allocator) {
+    return new Scanner(
+        dataset, columns, filter, batchSize, withRowId, withRowAddress, fragmentIds, allocator);
   }
 
   /** Scans only these fragments, in this order. */
   public Scanner fragments(Collection<Long> ids) {
     return new Scanner(
-        dataset, columns, filter, batchSize, withRowId, withRowAddress, List.copyOf(ids));
+        dataset,
+        columns,
+        filter,
+        batchSize,
+        withRowId,
+        withRowAddress,
+        List.copyOf(ids),
+        allocator);
   }
 
   /** The Arrow schema of the batches this scan returns. */
@@ -171,7 +202,7 @@ public final class Scanner {
 
   /** Runs one task; batches are valid until the next call on the iterator. */
   public CloseableIterator<VectorSchemaRoot> execute(ScanTask task) {
-    return dataset.executeScan(task, spec());
+    return dataset.executeScan(task, spec(), allocator);
   }
 
   /** Runs the whole scan locally, fragment after fragment. */
@@ -192,7 +223,7 @@ public final class Scanner {
           if (next >= tasks.size()) {
             return false;
           }
-          current = dataset.executeScan(tasks.get(next++), spec);
+          current = dataset.executeScan(tasks.get(next++), spec, allocator);
         }
         return true;
       }

@@ -140,8 +140,9 @@ class ArchitectureTest {
    * The root package's classes that work on the layers: the {@link Dataset} facade and what it
    * delegates to inside the package, the result that holds a new version ({@code
    * CompactionResult}), and the value types that carry a layer's data (a written fragment's
-   * manifest entry, the dataset's column types, a schema comparison). Every other root class is a
-   * base type (exceptions, options, results, plain values) that any layer may use.
+   * manifest entry, the dataset's column types, a schema comparison), and the {@link Session} that
+   * holds the layers' caches with the options that carry it. Every other root class is a base type
+   * (exceptions, options, results, plain values) that any layer may use.
    */
   static final Set<String> FACADE =
       Set.of(
@@ -153,6 +154,8 @@ class ArchitectureTest {
           "Scanner",
           "CompactionResult",
           "DatasetCache",
+          "Session",
+          "OpenOptions",
           "ColumnChanges",
           "DeletePlanner",
           "RowChangesPlanner",

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
-import dev.lancelot.engine.internal.index.vector.VectorSegmentSearcher;
 import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.query.VectorQuery;
@@ -24,7 +23,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The process-wide caches: opened versions, and index segments bounded in bytes. */
+/** The shared session's caches: opened versions, and index segments bounded in bytes. */
 class DatasetCacheTest {
   static void write(BufferAllocator a, Path dir, long first, int rows, WriteMode mode)
       throws Exception {
@@ -84,7 +83,8 @@ class DatasetCacheTest {
   @Test
   void segmentsAreCachedWithinTheByteBudgetAndCountedAsHitsAndMisses(@TempDir Path dir)
       throws Exception {
-    long budget = VectorSegmentSearcher.cacheMaxBytes();
+    Session session = Session.shared();
+    long budget = session.maxBytes();
     try (BufferAllocator a = new RootAllocator()) {
       write(a, dir, 0, 2000, WriteMode.CREATE);
       try (Dataset ds = Dataset.open(dir.toString())) {
@@ -109,16 +109,17 @@ class DatasetCacheTest {
       assertThat(warm.indexCacheMisses()).isZero();
       assertThat(warm.indexCacheHits()).isEqualTo(3); // the segment and its two partitions
       assertThat(warm.bytesRead()).isZero();
-      assertThat(VectorSegmentSearcher.cachedBytes()).isPositive().isLessThanOrEqualTo(budget);
+      assertThat(session.stats(CacheKind.VECTOR_INDEX).bytes())
+          .isPositive()
+          .isLessThanOrEqualTo(budget);
 
-      VectorSegmentSearcher.setCacheMaxBytes(0); // everything goes
-      assertThat(VectorSegmentSearcher.cachedBytes()).isZero();
+      session.setMaxBytes(0); // everything goes
+      assertThat(session.stats(CacheKind.VECTOR_INDEX).bytes()).isZero();
       assertThat(search(ds, q).indexCacheMisses()).isGreaterThanOrEqualTo(1);
     } finally {
-      VectorSegmentSearcher.setCacheMaxBytes(budget);
+      session.setMaxBytes(budget);
     }
-    assertThatThrownBy(() -> VectorSegmentSearcher.setCacheMaxBytes(-1))
-        .hasMessageContaining("negative");
+    assertThatThrownBy(() -> session.setMaxBytes(-1)).hasMessageContaining("negative");
   }
 
   /** What the search's units read (run on the calling thread so that its counters see them). */

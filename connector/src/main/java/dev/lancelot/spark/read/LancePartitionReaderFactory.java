@@ -2,7 +2,6 @@ package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
-import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.io.ReadCounters;
@@ -71,34 +70,25 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
 
   private final class ColumnarReader implements PartitionReader<ColumnarBatch> {
     private final BufferAllocator allocator = new RootAllocator();
-    private final Dataset dataset;
     private final CloseableIterator<VectorSchemaRoot> batches;
     private final ReadCounters.Snapshot start = ReadCounters.snapshot();
     private ColumnarBatch current;
     private long rows;
 
     ColumnarReader(LanceInputPartition p) {
-      Dataset ds = null;
       try {
-        ds =
-            Dataset.open(
-                p.location(),
-                OpenOptions.defaults()
-                    .withVersion(p.version())
-                    .withHadoopConf(conf.value().get())
-                    .withAllocator(allocator));
+        // The version from the executor's dataset cache (shared by this JVM's tasks); the batches
+        // from this task's own allocator, closed with the task.
+        Dataset ds = Dataset.openCached(p.location(), p.version(), conf.value().get());
         batches =
             ds.newScan()
                 .columns(columns)
                 .filter(filter)
                 .batchSize(batchSize)
                 .withRowAddress(output.size() > columns.size())
+                .allocator(allocator)
                 .execute(p.task());
-        dataset = ds;
       } catch (RuntimeException e) {
-        if (ds != null) {
-          ds.close();
-        }
         allocator.close();
         throw e;
       }
@@ -145,7 +135,6 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
     public void close() {
       try {
         batches.close();
-        dataset.close();
       } finally {
         allocator.close();
       }

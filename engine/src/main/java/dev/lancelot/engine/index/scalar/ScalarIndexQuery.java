@@ -239,11 +239,7 @@ public final class ScalarIndexQuery {
           "Cannot evaluate " + filter.toSql() + " with scalar indexes: " + reason);
     }
     IndexEvaluator.Outcome o =
-        IndexEvaluator.evaluate(
-            expr,
-            bindings,
-            DatasetInternals.context(dataset).io(),
-            DatasetInternals.context(dataset).paths());
+        IndexEvaluator.evaluate(expr, bindings, DatasetInternals.context(dataset));
     o.rows().retainFragments(covered);
     return new ScalarIndexResult(o.rows(), covered, o.pagesRead(), o.pagesTotal());
   }

@@ -3,9 +3,11 @@ package dev.lancelot.engine.index.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancelot.engine.CacheKind;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.Session;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.expr.eval.ColumnKind;
@@ -111,19 +113,20 @@ class BTreeBadInputTest {
       Files.write(lookup, lookupBytes);
 
       Files.delete(pages);
-      BTreeSegmentReader.clearCache();
+      Session.shared().clear(CacheKind.SCALAR_INDEX);
       assertThatThrownBy(() -> ScalarIndexQuery.plan(ds, "i32 = 1").evaluate())
           .isInstanceOf(LancelotException.class)
           .hasMessageContaining(pages.getFileName().toString());
       Files.write(pages, pageBytes);
-      BTreeSegmentReader.clearCache();
+      Session.shared().clear(CacheKind.SCALAR_INDEX);
       assertThat(ScalarIndexQuery.plan(ds, "i32 = 1").evaluate().count())
           .isEqualTo(ds.countRows("i32 = 1"));
     }
   }
 
   private static void assertCorrupt(Dataset ds, String file) {
-    BTreeSegmentReader.clearCache(); // the files were changed in place under the shared readers
+    Session.shared()
+        .clear(CacheKind.SCALAR_INDEX); // the files were changed in place under the shared readers
     assertThatThrownBy(() -> ScalarIndexQuery.plan(ds, "i32 >= 0").evaluate())
         .isInstanceOf(ScalarIndexException.class)
         .hasMessageStartingWith("Cannot read BTree index \"i32_idx\" from ")

@@ -3,6 +3,8 @@ package dev.lancelot.engine.internal.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancelot.engine.CacheKind;
+import dev.lancelot.engine.internal.util.MemoryCache;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.StorageException;
@@ -34,7 +36,7 @@ class FileStructureCacheTest {
   void secondOpenReusesTheMetadataAndReadsTheSameRows() throws Exception {
     try (BufferAllocator allocator = new RootAllocator()) {
       Path path = write(allocator, "a.lance", 500);
-      FileStructureCache cache = new FileStructureCache(4);
+      FileStructureCache cache = new FileStructureCache(new MemoryCache(Long.MAX_VALUE));
       String location = path.toUri().toString();
       try (InputFile first = HadoopFileIO.local().newInputFile(location);
           InputFile second = HadoopFileIO.local().newInputFile(location)) {
@@ -51,13 +53,22 @@ class FileStructureCacheTest {
   }
 
   @Test
-  void leastRecentlyUsedFilesAreDroppedBeyondTheCapacity() throws Exception {
+  void leastRecentlyUsedFilesAreDroppedBeyondTheBudget() throws Exception {
     try (BufferAllocator allocator = new RootAllocator()) {
-      FileStructureCache cache = new FileStructureCache(2);
       List<String> locations = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         locations.add(write(allocator, "f" + i + ".lance", 10 + i).toUri().toString());
       }
+      // a budget that holds any two of the files but not all three
+      MemoryCache measured = new MemoryCache(Long.MAX_VALUE);
+      FileStructureCache measuring = new FileStructureCache(measured);
+      for (String location : locations) {
+        try (InputFile in = HadoopFileIO.local().newInputFile(location)) {
+          LanceFileReader.open(in, measuring);
+        }
+      }
+      long threeFiles = measured.stats(CacheKind.FILE_METADATA).bytes();
+      FileStructureCache cache = new FileStructureCache(new MemoryCache(threeFiles - 1));
       List<LanceFileReader> readers = new ArrayList<>();
       for (String location : locations) {
         try (InputFile in = HadoopFileIO.local().newInputFile(location)) {
@@ -77,10 +88,35 @@ class FileStructureCacheTest {
   }
 
   @Test
+  void instancesOverOneSessionCacheShareNoFile() throws Exception {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      String location = write(allocator, "shared.lance", 20).toUri().toString();
+      MemoryCache memory = new MemoryCache(Long.MAX_VALUE);
+      FileStructureCache a = new FileStructureCache(memory);
+      FileStructureCache b = new FileStructureCache(memory);
+      try (InputFile first = HadoopFileIO.local().newInputFile(location);
+          InputFile second = HadoopFileIO.local().newInputFile(location)) {
+        LanceFileReader x = LanceFileReader.open(first, a);
+        LanceFileReader y = LanceFileReader.open(second, b);
+        // each dataset context reads its files as they were when it parsed them
+        assertThat(y.metadata()).isNotSameAs(x.metadata());
+        assertThat(LanceFileReader.open(first, a).metadata()).isSameAs(x.metadata());
+      }
+      assertThat(a.size()).isEqualTo(1);
+      assertThat(b.size()).isEqualTo(1);
+      assertThat(memory.stats(CacheKind.FILE_METADATA).entries()).isEqualTo(2);
+      assertThat(memory.stats(CacheKind.FILE_METADATA).hits()).isEqualTo(1);
+      a.clear();
+      assertThat(a.size()).isZero();
+      assertThat(b.size()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aFileThatFailsToOpenIsNotCached() throws Exception {
     Path bad = dir.resolve("bad.lance");
     Files.write(bad, new byte[100]);
-    FileStructureCache cache = new FileStructureCache();
+    FileStructureCache cache = new FileStructureCache(new MemoryCache(Long.MAX_VALUE));
     try (InputFile in = HadoopFileIO.local().newInputFile(bad.toUri().toString())) {
       assertThatThrownBy(() -> LanceFileReader.open(in, cache))
           .isInstanceOf(LanceFileException.class)

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.internal.index.vector;
 
+import dev.lancelot.engine.CacheKind;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.index.IndexSegment;
@@ -14,13 +15,14 @@ import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
 import dev.lancelot.engine.internal.index.vector.store.IndexSegmentReader;
 import dev.lancelot.engine.internal.index.vector.store.PartitionData;
 import dev.lancelot.engine.internal.table.DatasetPaths;
+import dev.lancelot.engine.internal.util.MemoryCache;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.VectorException;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -51,14 +53,12 @@ public final class VectorSegmentSearcher {
   /** Transient Arrow memory for partition reads; every read frees its buffers before returning. */
   private static final BufferAllocator READ_ALLOCATOR = new RootAllocator();
 
-  /** System property with the byte budget of the process-wide searcher cache. */
-  public static final String CACHE_MAX_BYTES_PROPERTY = "lancelot.cache.maxBytes";
+  /** A segment cached in a session: dataset location and segment id. */
+  private record CacheKey(String location, UUID segment) {}
 
-  /** Searchers in least-recently-used order; guarded by itself. */
-  private static final Map<String, VectorSegmentSearcher> CACHE =
-      new LinkedHashMap<>(16, 0.75f, true);
-
-  private static volatile long cacheMaxBytes = defaultCacheMaxBytes();
+  /** Searchers in a session's cache, weighed by {@link #estimatedBytes()}. */
+  private static final MemoryCache.Kind<CacheKey, VectorSegmentSearcher> SEGMENTS =
+      new MemoryCache.Kind<>(CacheKind.VECTOR_INDEX, VectorSegmentSearcher::estimatedBytes);
 
   private final IndexSegment segment;
   private final IndexSegmentReader reader;
@@ -66,11 +66,16 @@ public final class VectorSegmentSearcher {
   private final boolean residual;
   private final ConcurrentHashMap<Integer, PartitionData> partitions = new ConcurrentHashMap<>();
 
-  private VectorSegmentSearcher(IndexSegment segment, IndexSegmentReader reader) {
+  /** Told when a partition was loaded (the cache holding this searcher weighs it again). */
+  private final Consumer<VectorSegmentSearcher> grown;
+
+  private VectorSegmentSearcher(
+      IndexSegment segment, IndexSegmentReader reader, Consumer<VectorSegmentSearcher> grown) {
     this.segment = segment;
     this.reader = reader;
     this.ivf = reader.ivf();
     this.residual = reader.codebook() != null && PqCodebook.usesResidual(reader.metric());
+    this.grown = grown;
   }
 
   /** Opens a segment of {@code dataset}: reads both files' metadata (not the partitions). */
@@ -83,6 +88,14 @@ public final class VectorSegmentSearcher {
    */
   public static VectorSegmentSearcher open(
       FileIO io, String datasetLocation, IndexSegment segment) {
+    return open(io, datasetLocation, segment, s -> {});
+  }
+
+  private static VectorSegmentSearcher open(
+      FileIO io,
+      String datasetLocation,
+      IndexSegment segment,
+      Consumer<VectorSegmentSearcher> grown) {
     if (!segment.type().isVector()) {
       throw new LancelotException(
           "Cannot search index "
@@ -122,84 +135,38 @@ public final class VectorSegmentSearcher {
                   + " differs from the manifest's "
                   + segment.metric().get().lanceName()));
     }
-    return new VectorSegmentSearcher(segment, reader);
+    return new VectorSegmentSearcher(segment, reader, grown);
   }
 
   /**
-   * A shared searcher for the segment, from the process-wide cache keyed by dataset location and
-   * segment uuid (segment files never change, so a key never goes stale, whatever the version), so
-   * repeated queries reuse the segment's model and loaded partitions. The cache holds at most
-   * {@link #cacheMaxBytes()} of segments (least recently used first out). Lookups count as index
-   * cache hits or misses in {@link ReadCounters}.
+   * A shared searcher for the segment, from the cache of the session {@code dataset} was opened in,
+   * keyed by dataset location and segment uuid (segment files never change, so a key never goes
+   * stale, whatever the version), so repeated queries reuse the segment's model and loaded
+   * partitions. The searcher is weighed by {@link #estimatedBytes()}, again each time it loads a
+   * partition, and leaves the cache when the session needs room (least recently used first, with
+   * every other kind of entry). Lookups count as index cache hits or misses in {@link
+   * ReadCounters}.
    */
   public static VectorSegmentSearcher cached(Dataset dataset, IndexSegment segment) {
-    String key = dataset.location() + "#" + segment.uuid();
-    synchronized (CACHE) {
-      VectorSegmentSearcher s = CACHE.get(key);
-      if (s != null) {
-        ReadCounters.indexCacheHit();
-        return s;
-      }
+    MemoryCache cache = DatasetInternals.context(dataset).cache();
+    boolean[] loaded = {false};
+    VectorSegmentSearcher s =
+        cache.get(
+            SEGMENTS,
+            new CacheKey(dataset.location(), segment.uuid()),
+            key -> {
+              loaded[0] = true;
+              ReadCounters.indexCacheMiss();
+              return open(
+                  DatasetInternals.context(dataset).io(),
+                  dataset.location(),
+                  segment,
+                  searcher -> cache.resized(SEGMENTS, key, searcher));
+            });
+    if (!loaded[0]) {
+      ReadCounters.indexCacheHit();
     }
-    ReadCounters.indexCacheMiss();
-    VectorSegmentSearcher fresh = open(dataset, segment);
-    VectorSegmentSearcher shared;
-    synchronized (CACHE) {
-      shared = CACHE.computeIfAbsent(key, k -> fresh);
-    }
-    evictOverBudget();
-    return shared;
-  }
-
-  /**
-   * The byte budget of the searcher cache: {@value #CACHE_MAX_BYTES_PROPERTY}, else 1 GiB or a
-   * quarter of the heap.
-   */
-  public static long cacheMaxBytes() {
-    return cacheMaxBytes;
-  }
-
-  /** Sets the byte budget of the searcher cache (e.g. from a Spark conf on each executor). */
-  public static void setCacheMaxBytes(long bytes) {
-    if (bytes < 0) {
-      throw new IllegalArgumentException("cache size must not be negative: " + bytes);
-    }
-    cacheMaxBytes = bytes;
-    evictOverBudget();
-  }
-
-  /** Bytes the cached searchers hold now (estimate). */
-  public static long cachedBytes() {
-    synchronized (CACHE) {
-      long total = 0;
-      for (VectorSegmentSearcher s : CACHE.values()) {
-        total += s.estimatedBytes();
-      }
-      return total;
-    }
-  }
-
-  private static long defaultCacheMaxBytes() {
-    String p = System.getProperty(CACHE_MAX_BYTES_PROPERTY);
-    if (p != null) {
-      return Long.parseLong(p.trim());
-    }
-    return Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
-  }
-
-  /** Drops least recently used searchers while the cache holds more than its budget. */
-  private static void evictOverBudget() {
-    synchronized (CACHE) {
-      long total = 0;
-      for (VectorSegmentSearcher s : CACHE.values()) {
-        total += s.estimatedBytes();
-      }
-      var it = CACHE.values().iterator();
-      while (total > cacheMaxBytes && it.hasNext()) {
-        total -= it.next().estimatedBytes();
-        it.remove();
-      }
-    }
+    return s;
   }
 
   /** Heap held by this searcher: the IVF model and the partitions loaded so far (estimate). */
@@ -341,7 +308,7 @@ public final class VectorSegmentSearcher {
     }
     ReadCounters.indexCacheMiss();
     data = partitions.computeIfAbsent(p, x -> reader.readPartition(x, READ_ALLOCATOR));
-    evictOverBudget();
+    grown.accept(this);
     return data;
   }
 

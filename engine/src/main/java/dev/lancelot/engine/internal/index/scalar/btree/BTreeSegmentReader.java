@@ -1,5 +1,6 @@
 package dev.lancelot.engine.internal.index.scalar.btree;
 
+import dev.lancelot.engine.CacheKind;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.scalar.ScalarIndexException;
 import dev.lancelot.engine.internal.expr.eval.ColumnKind;
@@ -8,6 +9,7 @@ import dev.lancelot.engine.internal.file.LanceFileException;
 import dev.lancelot.engine.internal.file.LanceFileReader;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.internal.index.IndexInternals;
+import dev.lancelot.engine.internal.util.MemoryCache;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.StorageException;
@@ -19,6 +21,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -34,22 +39,23 @@ public final class BTreeSegmentReader implements AutoCloseable {
   /** Pages read per request to page_data.lance (bounds the memory of one read). */
   private static final int PAGES_PER_READ = 32;
 
-  /** Segments kept open by {@link #cached} (index files never change once written). */
-  private static final int CACHE_CAPACITY = 16;
-
   /**
    * Decoded pages each cached reader keeps (a page holds one lookup batch of values and row ids).
    */
   private static final int PAGE_CACHE_CAPACITY = 64;
 
+  /** Heap of a reader besides its lookup and pages: the open page file and its parsed metadata. */
+  private static final long READER_OVERHEAD_BYTES = 8192;
+
+  /** Transient Arrow memory of cached readers' reads; every read frees its buffers. */
   private static final BufferAllocator CACHE_ALLOCATOR = new RootAllocator();
-  private static final Map<String, BTreeSegmentReader> CACHE =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, BTreeSegmentReader> eldest) {
-          return size() > CACHE_CAPACITY;
-        }
-      };
+
+  /** A segment cached in a session: its directory, id and the indexed column's type. */
+  private record CacheKey(String directory, UUID segment, ArrowType valueType) {}
+
+  /** Readers in a session's cache, weighed by {@link #estimatedBytes()}. */
+  private static final MemoryCache.Kind<CacheKey, BTreeSegmentReader> SEGMENTS =
+      new MemoryCache.Kind<>(CacheKind.SCALAR_INDEX, BTreeSegmentReader::estimatedBytes);
 
   private final String indexName;
   private final ColumnKind kind;
@@ -65,11 +71,18 @@ public final class BTreeSegmentReader implements AutoCloseable {
   private final String listedIn;
 
   private final PageLookup lookup;
+  private final long lookupBytes;
   private InputFile pagesFile;
   private LanceFileReader pagesReader;
 
-  /** Decoded pages by page number; null for readers that are not shared. */
+  /** Decoded pages by page number; null for readers that are not shared. Guarded by this. */
   private final Map<Integer, PageValues> pageCache;
+
+  /** Estimated bytes of {@link #pageCache}'s pages. */
+  private final AtomicLong pageCacheBytes = new AtomicLong();
+
+  /** Told when pages were added to {@link #pageCache} (the cache holding this weighs it again). */
+  private final Consumer<BTreeSegmentReader> grown;
 
   private BTreeSegmentReader(
       String indexName,
@@ -79,17 +92,22 @@ public final class BTreeSegmentReader implements AutoCloseable {
       String directory,
       List<IndexFile> files,
       BufferAllocator allocator,
-      boolean cachePages,
+      Consumer<BTreeSegmentReader> grown,
       String listedIn) {
     this.indexName = indexName;
     this.listedIn = listedIn;
+    this.grown = grown;
     this.pageCache =
-        !cachePages
+        grown == null
             ? null
             : new LinkedHashMap<>(16, 0.75f, true) {
               @Override
               protected boolean removeEldestEntry(Map.Entry<Integer, PageValues> eldest) {
-                return size() > PAGE_CACHE_CAPACITY;
+                if (size() > PAGE_CACHE_CAPACITY) {
+                  pageCacheBytes.addAndGet(-eldest.getValue().estimatedBytes());
+                  return true;
+                }
+                return false;
               }
             };
     this.kind = kind;
@@ -107,6 +125,7 @@ public final class BTreeSegmentReader implements AutoCloseable {
     } catch (StorageException e) {
       throw ScalarIndexException.unreadable(indexName, directory + "/" + lookupName, e);
     }
+    this.lookupBytes = lookup.estimatedBytes();
   }
 
   /**
@@ -128,7 +147,7 @@ public final class BTreeSegmentReader implements AutoCloseable {
           directory,
           IndexInternals.proto(segment).getFilesList(),
           allocator,
-          false,
+          null,
           segment.listedIn());
     } catch (dev.lancelot.engine.LancelotException e) {
       throw segment.inContext(e);
@@ -156,48 +175,41 @@ public final class BTreeSegmentReader implements AutoCloseable {
   }
 
   /**
-   * A shared reader of the segment, from a small process-wide cache keyed by the segment's
+   * A shared reader of the segment, from {@code cache} (the session's) keyed by the segment's
    * directory: its page lookup is read once, and up to {@value #PAGE_CACHE_CAPACITY} decoded pages
-   * are kept, so repeated prefilters do not reread the index. Callers must not close it.
+   * are kept, so repeated prefilters do not reread the index. The reader is weighed by {@link
+   * #estimatedBytes()}, again whenever it keeps new pages, and leaves the cache when the session
+   * needs room. Callers must not close it.
    */
   public static BTreeSegmentReader cached(
-      FileIO io, String directory, IndexSegment segment, LanceField column) {
-    String key = directory + "#" + segment.uuid() + "#" + column.arrowType();
-    synchronized (CACHE) {
-      BTreeSegmentReader r = CACHE.get(key);
-      if (r != null) {
-        return r;
-      }
-    }
-    BTreeSegmentReader fresh;
-    try {
-      fresh =
-          new BTreeSegmentReader(
-              segment.name(),
-              kindOf(segment, column),
-              column.arrowType(),
-              io,
-              directory,
-              IndexInternals.proto(segment).getFilesList(),
-              CACHE_ALLOCATOR,
-              true,
-              segment.listedIn());
-    } catch (dev.lancelot.engine.LancelotException e) {
-      throw segment.inContext(e);
-    }
-    synchronized (CACHE) {
-      return CACHE.computeIfAbsent(key, k -> fresh);
-    }
+      MemoryCache cache, FileIO io, String directory, IndexSegment segment, LanceField column) {
+    return cache.get(
+        SEGMENTS,
+        new CacheKey(directory, segment.uuid(), column.arrowType()),
+        key -> {
+          try {
+            return new BTreeSegmentReader(
+                segment.name(),
+                kindOf(segment, column),
+                column.arrowType(),
+                io,
+                directory,
+                IndexInternals.proto(segment).getFilesList(),
+                CACHE_ALLOCATOR,
+                reader -> cache.resized(SEGMENTS, key, reader),
+                segment.listedIn());
+          } catch (dev.lancelot.engine.LancelotException e) {
+            throw segment.inContext(e);
+          }
+        });
   }
 
   /**
-   * Forgets every shared reader, so that the next query reopens the index files. Index files never
-   * change once written; this is for files replaced out of band (e.g. restored from a backup).
+   * Heap held by this reader (estimate): its page lookup, the pages it keeps, and a fixed part for
+   * the open page file.
    */
-  public static void clearCache() {
-    synchronized (CACHE) {
-      CACHE.clear();
-    }
+  public long estimatedBytes() {
+    return READER_OVERHEAD_BYTES + lookupBytes + pageCacheBytes.get();
   }
 
   public PageLookup lookup() {
@@ -243,10 +255,17 @@ public final class BTreeSegmentReader implements AutoCloseable {
       List<PageValues> values = readPages(chunk);
       for (int j = 0; j < chunk.size(); j++) {
         if (pageCache != null) {
-          pageCache.put(chunk.get(j), values.get(j));
+          pageCacheBytes.addAndGet(values.get(j).estimatedBytes());
+          PageValues replaced = pageCache.put(chunk.get(j), values.get(j));
+          if (replaced != null) {
+            pageCacheBytes.addAndGet(-replaced.estimatedBytes());
+          }
         }
         apply(conditions, pagesOf, chunk.get(j), values.get(j), out);
       }
+    }
+    if (pageCache != null && !pageList.isEmpty()) {
+      grown.accept(this);
     }
     return new Answer(out, needed.size());
   }

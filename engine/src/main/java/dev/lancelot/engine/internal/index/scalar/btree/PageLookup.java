@@ -48,6 +48,27 @@ public final class PageLookup {
     return pages;
   }
 
+  /**
+   * Approximate heap size, for cache accounting: per page its entry, its slot in the by-page map
+   * and its min and max bytes (string and binary columns).
+   */
+  public long estimatedBytes() {
+    long total = 0;
+    for (PageEntry p : pages) {
+      total += ENTRY_BYTES;
+      if (p.minBytes() != null) {
+        total += PageValues.BYTES_ARRAY_OVERHEAD + p.minBytes().length;
+      }
+      if (p.maxBytes() != null) {
+        total += PageValues.BYTES_ARRAY_OVERHEAD + p.maxBytes().length;
+      }
+    }
+    return total;
+  }
+
+  /** Heap of one page's entry (a record of seven fields) and its slots in the list and map. */
+  private static final int ENTRY_BYTES = 120;
+
   /** Rows per page of page_data.lance. */
   public int batchSize() {
     return batchSize;

@@ -82,6 +82,26 @@ public final class PageValues {
     return ids[offset + row];
   }
 
+  /**
+   * Approximate heap size of this page's rows, for cache accounting: a NULL flag, a row address and
+   * a key or the bytes (with their array header) per row. Slices of one read share arrays; each is
+   * weighed for its own rows.
+   */
+  public long estimatedBytes() {
+    long total = 9L * rows; // NULL flag and row address
+    if (keys != null) {
+      total += 8L * rows;
+    } else {
+      for (int i = offset; i < offset + rows; i++) {
+        total += BYTES_ARRAY_OVERHEAD + (bytes[i] == null ? 0 : bytes[i].length);
+      }
+    }
+    return total;
+  }
+
+  /** Heap of a {@code byte[]} besides its contents: reference and array header. */
+  static final int BYTES_ARRAY_OVERHEAD = 24;
+
   public int nullCount() {
     int n = 0;
     for (int i = offset; i < offset + rows; i++) {

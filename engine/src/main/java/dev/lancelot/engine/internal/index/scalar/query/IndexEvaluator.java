@@ -4,8 +4,7 @@ import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
-import dev.lancelot.engine.internal.table.DatasetPaths;
-import dev.lancelot.engine.io.FileIO;
+import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,8 +29,11 @@ public final class IndexEvaluator {
   /** The rows selected and what reading them cost. */
   public record Outcome(FragmentRows rows, int pagesRead, int pagesTotal, int segmentsRead) {}
 
-  public static Outcome evaluate(
-      IndexExpr expr, Map<Integer, Binding> bySlot, FileIO io, DatasetPaths paths) {
+  /**
+   * Evaluates {@code expr} with the index segments of the dataset whose context is {@code ctx} (its
+   * storage, and the cache of its session for the segments' readers).
+   */
+  public static Outcome evaluate(IndexExpr expr, Map<Integer, Binding> bySlot, DatasetContext ctx) {
     if (expr instanceof IndexExpr.None) {
       return new Outcome(new FragmentRows(), 0, 0, 0);
     }
@@ -56,7 +58,11 @@ public final class IndexEvaluator {
       for (IndexSegment segment : binding.segments()) {
         BTreeSegmentReader reader =
             BTreeSegmentReader.cached(
-                io, paths.indexDir(segment.uuid().toString()), segment, binding.column());
+                ctx.cache(),
+                ctx.io(),
+                ctx.paths().indexDir(segment.uuid().toString()),
+                segment,
+                binding.column());
         BTreeSegmentReader.Answer answer = reader.search(e.getValue());
         for (int i = 0; i < rows.size(); i++) {
           rows.set(i, FragmentRows.or(rows.get(i), answer.rows().get(i)));
