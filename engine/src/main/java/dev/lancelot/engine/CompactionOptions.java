@@ -17,7 +17,8 @@ package dev.lancelot.engine;
  *     rewritten (default 0.1); at 1.0 or more deletions are never materialized
  */
 public record CompactionOptions(
-    int targetRowsPerFragment, boolean materializeDeletions, double materializeDeletionsThreshold) {
+    int targetRowsPerFragment, boolean materializeDeletions, double materializeDeletionsThreshold)
+    implements java.io.Serializable {
   public static final int DEFAULT_TARGET_ROWS_PER_FRAGMENT = 1024 * 1024;
   public static final double DEFAULT_MATERIALIZE_DELETIONS_THRESHOLD = 0.1;
 

@@ -23,6 +23,9 @@ final class Wire {
   static final byte INDEX_BUILD_TASK = 5;
   static final byte INDEX_MODEL = 6;
   static final byte WRITTEN_SEGMENT = 7;
+  static final byte COMPACTION_PLAN = 8;
+  static final byte COMPACTION_TASK = 9;
+  static final byte REWRITTEN_GROUP = 10;
 
   private Wire() {}
 

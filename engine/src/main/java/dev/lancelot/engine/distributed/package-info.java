@@ -20,6 +20,8 @@
  *       <td>{@link DistributedWrite#commit}</td></tr>
  *   <tr><td>Vector index build</td><td>{@link IndexBuild}</td><td>{@link IndexBuildTask}</td>
  *       <td>{@link WrittenSegment}</td><td>the engine commits what the executor returns</td></tr>
+ *   <tr><td>Compaction</td><td>{@link CompactionPlan#plan}</td><td>{@link CompactionTask}</td>
+ *       <td>{@link RewrittenGroup}</td><td>{@link CompactionPlan#commit}</td></tr>
  * </table>
  *
  * <p>Tasks open the dataset version they were planned on with {@link

@@ -35,10 +35,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A whole distributed write, index build, scan and vector search run through the public distributed
- * API alone, without Spark: every piece that would cross a process boundary goes through its bytes,
- * tasks run in shuffled order on datasets from {@link Dataset#openCached}, and the answers equal
- * the local engine's.
+ * A whole distributed write, index build, scan, vector search and compaction run through the public
+ * distributed API alone, without Spark: every piece that would cross a process boundary goes
+ * through its bytes, tasks run in shuffled order on datasets from {@link Dataset#openCached}, and
+ * the answers equal the local engine's.
  */
 class DistributedApiTest {
   static final int DIM = 16;
@@ -258,6 +258,86 @@ class DistributedApiTest {
         assertThatThrownBy(() -> task.run(older)).hasMessageContaining("run on version");
       }
     }
+  }
+
+  @Test
+  void aCompactionRunAsTasksEqualsTheLocalOne() throws Exception {
+    // Two copies of the same history: small fragments, an index, deleted rows.
+    String local = dir.resolve("compact-local.lance").toUri().toString();
+    String remote = dir.resolve("compact-remote.lance").toUri().toString();
+    for (String at : List.of(local, remote)) {
+      for (int f = 0; f < 4; f++) {
+        try (VectorSchemaRoot batch = ClusteredData.generate(allocator, f * 200L, 200, DIM, 8, 3);
+            var reader =
+                dev.lancelot.engine.testing.ArrowStreams.readerOf(allocator, List.of(batch))) {
+          Dataset.write(at, reader, WriteOptions.of(f == 0 ? WriteMode.CREATE : WriteMode.APPEND))
+              .close();
+        }
+      }
+      try (Dataset ds = Dataset.open(at);
+          Dataset indexed =
+              dev.lancelot.engine.index.vector.VectorIndexes.create(
+                  ds,
+                  "vector",
+                  VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2)
+                      .withNumPartitions(2)
+                      .withNumSubVectors(4));
+          Dataset deleted = indexed.delete("id % 7 = 0")) {
+        assertThat(deleted.countRows()).isEqualTo(800 - 115);
+      }
+    }
+    dev.lancelot.engine.CompactionOptions options =
+        dev.lancelot.engine.CompactionOptions.defaults().withTargetRowsPerFragment(300);
+    try (Dataset ds = Dataset.open(local);
+        Dataset compacted = ds.compact(options).dataset();
+        Dataset before = Dataset.open(remote)) {
+      CompactionPlan plan =
+          CompactionPlan.fromBytes(CompactionPlan.plan(before, options).toBytes());
+      assertThat(plan.isEmpty()).isFalse();
+      List<CompactionTask> tasks = new ArrayList<>(plan.tasks());
+      Collections.reverse(tasks);
+      List<RewrittenGroup> rewritten = new ArrayList<>();
+      for (CompactionTask t : tasks) {
+        CompactionTask shipped = CompactionTask.fromBytes(t.toBytes());
+        Dataset at = Dataset.openCached(shipped.location(), shipped.version(), CONF);
+        rewritten.add(RewrittenGroup.fromBytes(shipped.run(at).toBytes()));
+      }
+      var result = plan.commit(before, rewritten);
+      try (Dataset after = result.dataset()) {
+        assertThat(result.committed()).isTrue();
+        assertThat(after.fragments().size()).isEqualTo(compacted.fragments().size());
+        assertThat(after.countRows()).isEqualTo(compacted.countRows());
+        assertThat(ids(after)).isEqualTo(ids(compacted));
+        VectorQuery q =
+            VectorQuery.builder("vector")
+                .vector(ClusteredData.centers(8, DIM, 3)[2])
+                .k(10)
+                .nprobes(1)
+                .columns("id")
+                .build();
+        try (VectorSearchResult a = VectorSearch.search(after, q);
+            VectorSearchResult b = VectorSearch.search(compacted, q)) {
+          assertThat(rows(a.rows())).isEqualTo(rows(b.rows()));
+          assertThat(a.explain()).contains("ann-");
+        }
+      }
+      assertThatThrownBy(() -> plan.commit(before, rewritten.subList(0, 0)))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining("was not rewritten");
+    }
+  }
+
+  static List<Long> ids(Dataset ds) {
+    List<Long> out = new ArrayList<>();
+    try (var batches = ds.newScan().columns("id").batches()) {
+      while (batches.hasNext()) {
+        BigIntVector v = (BigIntVector) batches.next().getVector("id");
+        for (int i = 0; i < v.getValueCount(); i++) {
+          out.add(v.get(i));
+        }
+      }
+    }
+    return out;
   }
 
   /** Rows as "id|distance" (with a leading "query_index|" when present), in result order. */

@@ -14,7 +14,6 @@ import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewriteGroup;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
-import dev.lancelot.engine.internal.scan.FragmentScan;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.write.FragmentWriter;
@@ -41,7 +40,45 @@ public final class Compactor {
 
   private Compactor() {}
 
+  /**
+   * What a compaction of one version does, planned: the fragment groups to rewrite, in order.
+   * Serializable; the same plan runs locally ({@link #compact}) or with its groups rewritten
+   * elsewhere ({@link #rewrite}) and committed here ({@link #commit}).
+   */
+  public record Job(String location, long version, CompactionOptions options, List<long[]> groups)
+      implements java.io.Serializable {
+    public Job {
+      groups = List.copyOf(groups);
+    }
+  }
+
   public static CompactionResult compact(Dataset dataset, CompactionOptions options) {
+    Job job = plan(dataset, options);
+    if (job.groups().isEmpty()) {
+      return CompactionResult.nothingToDo(dataset);
+    }
+    List<List<FragmentMetadata>> rewritten = new ArrayList<>();
+    try {
+      Progress progress = new Progress(dataset.location(), liveRows(dataset, job));
+      for (int g = 0; g < job.groups().size(); g++) {
+        rewritten.add(rewrite(dataset, job, g, progress));
+        LOG.info(
+            "Compaction of {}: group {}/{} rewritten, fragments {} -> {} new fragments",
+            dataset.location(),
+            g + 1,
+            job.groups().size(),
+            java.util.Arrays.toString(job.groups().get(g)),
+            rewritten.get(g).size());
+      }
+    } catch (RuntimeException e) {
+      rewritten.forEach(fs -> deleteFiles(dataset, fs, List.of()));
+      throw e;
+    }
+    return commit(dataset, job, rewritten);
+  }
+
+  /** Plans the groups of {@code dataset}'s version to rewrite (none: nothing to compact). */
+  public static Job plan(Dataset dataset, CompactionOptions options) {
     if (!"2.1".equals(dataset.dataStorageVersion())) {
       throw new LancelotException(
           "Cannot compact "
@@ -52,77 +89,115 @@ public final class Compactor {
               + "Compact it with Lance.");
     }
     Snapshot snapshot = DatasetInternals.snapshot(dataset);
-    List<IndexSegment> segments = dataset.indexes().allSegments();
     List<List<DataFragment>> groups =
-        CompactionPlanner.plan(snapshot.fragments(), segments, options);
+        CompactionPlanner.plan(snapshot.fragments(), dataset.indexes().allSegments(), options);
+    List<long[]> ids = new ArrayList<>(groups.size());
+    for (List<DataFragment> g : groups) {
+      ids.add(g.stream().mapToLong(DataFragment::getId).toArray());
+    }
+    Job job = new Job(dataset.location(), dataset.version(), options, ids);
     if (groups.isEmpty()) {
       LOG.info(
           "Compaction of {} version {}: nothing to compact", dataset.location(), dataset.version());
-      return CompactionResult.nothingToDo(dataset);
+    } else {
+      LOG.info(
+          "Compaction of {} version {}: {} groups, {} fragments, {} live rows, target {} rows per fragment",
+          dataset.location(),
+          dataset.version(),
+          groups.size(),
+          groups.stream().mapToInt(List::size).sum(),
+          liveRows(dataset, job),
+          options.targetRowsPerFragment());
     }
-    long totalRows = 0;
-    int oldFragments = 0;
-    for (List<DataFragment> g : groups) {
-      oldFragments += g.size();
-      for (DataFragment f : g) {
-        totalRows +=
-            f.getPhysicalRows()
-                - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
-      }
-    }
-    LOG.info(
-        "Compaction of {} version {}: {} groups, {} fragments, {} live rows, target {} rows per fragment",
-        dataset.location(),
-        dataset.version(),
-        groups.size(),
-        oldFragments,
-        totalRows,
-        options.targetRowsPerFragment());
+    return job;
+  }
 
-    List<FragmentMetadata> written = new ArrayList<>();
-    List<RewrittenIndex> rewritten = new ArrayList<>();
+  /**
+   * Rewrites group {@code group} of {@code job} on {@code dataset} (the job's version): its live
+   * rows, in order, into new fragments of at most the target rows each, not committed.
+   */
+  public static List<FragmentMetadata> rewrite(Dataset dataset, Job job, int group) {
+    checkVersion(dataset, job);
+    long rows = 0;
+    for (DataFragment f : fragments(dataset, job.groups().get(group))) {
+      rows +=
+          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+    }
+    return rewrite(dataset, job, group, new Progress(dataset.location(), rows));
+  }
+
+  private static List<FragmentMetadata> rewrite(
+      Dataset dataset, Job job, int group, Progress progress) {
+    checkVersion(dataset, job);
+    return rewriteGroup(
+        dataset, fragments(dataset, job.groups().get(group)), job.options(), progress);
+  }
+
+  /**
+   * Commits the rewritten groups of {@code job} ({@code rewritten.get(g)} for group {@code g}) as
+   * one {@code Rewrite} version, with every index segment that covered a rewritten fragment
+   * remapped to the new row addresses. The old address of each copied row follows from the plan:
+   * the groups' live rows in order. On failure the rewritten files are deleted.
+   */
+  public static CompactionResult commit(
+      Dataset dataset, Job job, List<List<FragmentMetadata>> rewritten) {
+    List<RewrittenIndex> remapped = new ArrayList<>();
     try {
+      checkVersion(dataset, job);
+      if (rewritten.size() != job.groups().size()) {
+        throw new IllegalArgumentException(
+            "Compaction of "
+                + dataset.location()
+                + " planned "
+                + job.groups().size()
+                + " groups but got "
+                + rewritten.size()
+                + " rewritten");
+      }
+      Snapshot snapshot = DatasetInternals.snapshot(dataset);
       RowAddressMap map = new RowAddressMap();
       List<RewriteGroup> rewriteGroups = new ArrayList<>();
       long nextId = snapshot.nextFragmentId();
-      Progress progress = new Progress(dataset.location(), totalRows);
-      for (int g = 0; g < groups.size(); g++) {
-        List<DataFragment> group = groups.get(g);
-        group.forEach(f -> map.addFragment(f.getId(), f.getPhysicalRows()));
-        List<Long> oldAddresses = new ArrayList<>();
-        List<FragmentMetadata> fresh =
-            rewriteGroup(dataset, group, options, oldAddresses, progress);
-        written.addAll(fresh);
+      int oldFragments = 0;
+      long totalRows = 0;
+      int filesRemoved = 0;
+      for (int g = 0; g < job.groups().size(); g++) {
+        List<DataFragment> group = fragments(dataset, job.groups().get(g));
+        oldFragments += group.size();
         RewriteGroup.Builder rg = RewriteGroup.newBuilder().addAllOldFragments(group);
-        int row = 0;
-        for (FragmentMetadata f : fresh) {
+        Iterator<Long> oldAddresses = liveAddresses(dataset, group).iterator();
+        long read = 0;
+        for (DataFragment f : group) {
+          map.addFragment(f.getId(), f.getPhysicalRows());
+          filesRemoved += f.getFilesCount() + (f.hasDeletionFile() ? 1 : 0);
+        }
+        for (FragmentMetadata f : rewritten.get(g)) {
           long id = nextId++;
           rg.addNewFragments(DatasetInternals.fragment(f).toBuilder().setId(id));
           for (long offset = 0; offset < f.physicalRows(); offset++) {
-            map.put(oldAddresses.get(row++), (id << 32) | offset);
+            if (!oldAddresses.hasNext()) {
+              throw new IllegalStateException(
+                  "compaction group " + g + " wrote more rows than its fragments hold");
+            }
+            map.put(oldAddresses.next(), (id << 32) | offset);
+            read++;
           }
         }
-        if (row != oldAddresses.size()) {
+        if (oldAddresses.hasNext()) {
           throw new IllegalStateException(
-              "compaction wrote " + row + " rows for " + oldAddresses.size() + " read");
+              "compaction group " + g + " wrote fewer rows (" + read + ") than it read");
         }
+        totalRows += read;
         rewriteGroups.add(rg.build());
-        LOG.info(
-            "Compaction of {}: group {}/{} done, fragments {} -> {} new fragments",
-            dataset.location(),
-            g + 1,
-            groups.size(),
-            group.stream().map(DataFragment::getId).toList(),
-            fresh.size());
       }
-      for (IndexSegment s : segments) {
+      for (IndexSegment s : dataset.indexes().allSegments()) {
         boolean touched = false;
-        for (List<DataFragment> group : groups) {
-          touched |= s.fragments().contains((int) group.get(0).getId());
+        for (long[] group : job.groups()) {
+          touched |= s.fragments().contains((int) group[0]);
         }
         if (touched) {
           long t = System.nanoTime();
-          rewritten.add(IndexRemapper.remap(dataset, s, map));
+          remapped.add(IndexRemapper.remap(dataset, s, map));
           LOG.info(
               "Compaction of {}: remapped {} index \"{}\" segment {} in {} ms",
               dataset.location(),
@@ -133,67 +208,117 @@ public final class Compactor {
         }
       }
       Dataset committed =
-          DatasetInternals.commit(dataset, new Operation.Rewrite(rewriteGroups, rewritten));
-      int filesRemoved = 0;
-      for (List<DataFragment> g : groups) {
-        for (DataFragment f : g) {
-          filesRemoved += f.getFilesCount() + (f.hasDeletionFile() ? 1 : 0);
-        }
-      }
-      int filesAdded = written.stream().mapToInt(f -> f.dataFiles().size()).sum();
+          DatasetInternals.commit(dataset, new Operation.Rewrite(rewriteGroups, remapped));
+      int newFragments = rewritten.stream().mapToInt(List::size).sum();
+      int filesAdded =
+          rewritten.stream().flatMap(List::stream).mapToInt(f -> f.dataFiles().size()).sum();
       LOG.info(
           "Compaction of {}: committed version {}: {} fragments -> {}, {} rows, {} index segments remapped",
           dataset.location(),
           committed.version(),
           oldFragments,
-          written.size(),
+          newFragments,
           totalRows,
-          rewritten.size());
+          remapped.size());
       return new CompactionResult(
           committed,
           true,
           oldFragments,
-          written.size(),
+          newFragments,
           filesRemoved,
           filesAdded,
           totalRows,
-          rewritten.size());
+          remapped.size());
     } catch (RuntimeException e) {
-      for (FragmentMetadata f : written) {
-        for (String path : f.dataFiles()) {
-          DatasetInternals.context(dataset)
-              .io()
-              .delete(DatasetInternals.context(dataset).paths().dataFile(path));
-        }
-      }
-      for (RewrittenIndex ri : rewritten) {
-        DatasetInternals.context(dataset)
-            .io()
-            .deleteRecursively(
-                DatasetInternals.context(dataset)
-                    .paths()
-                    .indexDir(IndexUuids.uuidOf(ri.getNewId().getUuid()).toString()));
-      }
+      rewritten.forEach(fs -> deleteFiles(dataset, fs, List.of()));
+      deleteFiles(dataset, List.of(), remapped);
       throw e;
     }
   }
 
-  /**
-   * Copies the live rows of {@code group}, in order, into new fragments; records each row's old
-   * address.
-   */
+  private static void deleteFiles(
+      Dataset dataset, List<FragmentMetadata> written, List<RewrittenIndex> rewritten) {
+    var ctx = DatasetInternals.context(dataset);
+    for (FragmentMetadata f : written) {
+      for (String path : f.dataFiles()) {
+        ctx.io().delete(ctx.paths().dataFile(path));
+      }
+    }
+    for (RewrittenIndex ri : rewritten) {
+      ctx.io()
+          .deleteRecursively(
+              ctx.paths().indexDir(IndexUuids.uuidOf(ri.getNewId().getUuid()).toString()));
+    }
+  }
+
+  private static void checkVersion(Dataset dataset, Job job) {
+    if (dataset.version() != job.version()) {
+      throw new IllegalStateException(
+          "Compaction planned on version "
+              + job.version()
+              + " of "
+              + job.location()
+              + " run on version "
+              + dataset.version());
+    }
+  }
+
+  private static List<DataFragment> fragments(Dataset dataset, long[] ids) {
+    Snapshot snapshot = DatasetInternals.snapshot(dataset);
+    List<DataFragment> out = new ArrayList<>(ids.length);
+    for (long id : ids) {
+      out.add(
+          snapshot
+              .fragment(id)
+              .orElseThrow(
+                  () ->
+                      new LancelotException(
+                          "Cannot compact fragment "
+                              + id
+                              + " of "
+                              + dataset.location()
+                              + "@v"
+                              + dataset.version()
+                              + ": the version has no such fragment")));
+    }
+    return out;
+  }
+
+  /** The live rows' addresses of {@code group}, in the order a scan of it returns them. */
+  private static List<Long> liveAddresses(Dataset dataset, List<DataFragment> group) {
+    List<Long> out = new ArrayList<>();
+    for (DataFragment f : group) {
+      org.roaringbitmap.RoaringBitmap deleted = DatasetInternals.deletedRows(dataset, f);
+      for (long offset = 0; offset < f.getPhysicalRows(); offset++) {
+        if (!deleted.contains((int) offset)) {
+          out.add((f.getId() << 32) | offset);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static long liveRows(Dataset dataset, Job job) {
+    long rows = 0;
+    for (long[] group : job.groups()) {
+      for (DataFragment f : fragments(dataset, group)) {
+        rows +=
+            f.getPhysicalRows()
+                - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      }
+    }
+    return rows;
+  }
+
+  /** Copies the live rows of {@code group}, in order, into new fragments. */
   private static List<FragmentMetadata> rewriteGroup(
-      Dataset dataset,
-      List<DataFragment> group,
-      CompactionOptions options,
-      List<Long> oldAddresses,
-      Progress progress) {
+      Dataset dataset, List<DataFragment> group, CompactionOptions options, Progress progress) {
     List<Long> ids = group.stream().map(DataFragment::getId).toList();
     WriteOptions write =
         WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(options.targetRowsPerFragment());
     List<String> columns = dataset.lanceSchema().names();
     try (CloseableIterator<VectorSchemaRoot> batches =
-        dataset.newScan().columns(columns).withRowAddress(true).fragments(ids).batches()) {
+        dataset.newScan().columns(columns).fragments(ids).batches()) {
       Iterator<VectorSchemaRoot> data =
           new Iterator<>() {
             @Override
@@ -207,11 +332,7 @@ public final class Compactor {
                 throw new NoSuchElementException();
               }
               VectorSchemaRoot batch = batches.next();
-              FieldVector addresses = batch.getVector(FragmentScan.ROW_ADDRESS_FIELD.getName());
               int rows = batch.getRowCount();
-              for (int i = 0; i < rows; i++) {
-                oldAddresses.add(addresses.getDataBuffer().getLong((long) i << 3));
-              }
               progress.add(rows);
               List<FieldVector> vectors = new ArrayList<>();
               for (String c : columns) {
