@@ -101,8 +101,8 @@ class DatasetCacheTest {
               .k(3)
               .nprobes(2)
               .build();
-      ReadCounters.Snapshot cold = search(ds, q);
-      ReadCounters.Snapshot warm = search(ds, q);
+      ReadCounters.Reading cold = search(ds, q);
+      ReadCounters.Reading warm = search(ds, q);
       assertThat(cold.indexCacheMisses())
           .isGreaterThanOrEqualTo(2); // at least the two probed partitions
       assertThat(cold.bytesRead()).isPositive();
@@ -123,11 +123,11 @@ class DatasetCacheTest {
   }
 
   /** What the search's units read (run on the calling thread so that its counters see them). */
-  static ReadCounters.Snapshot search(Dataset ds, VectorQuery q) {
+  static ReadCounters.Reading search(Dataset ds, VectorQuery q) {
     var plan = DistributedSearch.plan(ds, q);
-    ReadCounters.Snapshot before = ReadCounters.snapshot();
+    ReadCounters.Reading before = ReadCounters.now();
     var results = plan.units().stream().map(u -> DistributedSearch.runUnit(ds, plan, u)).toList();
-    ReadCounters.Snapshot units = before.since();
+    ReadCounters.Reading units = before.since();
     try (VectorSearchResult r = DistributedSearch.finish(ds, plan, results, System.nanoTime())) {
       assertThat(r.rowCount()).isEqualTo(3);
     }

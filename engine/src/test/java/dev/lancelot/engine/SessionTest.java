@@ -189,8 +189,8 @@ class SessionTest {
     assertThat(s.stats(CacheKind.DATASET_CONTEXTS))
         .isEqualTo(new CacheStats(1, 1, 0, 1, DatasetCache.CONTEXT_BYTES));
 
-    ReadCounters.Snapshot cold = DatasetCacheTest.search(v3, QUERY);
-    ReadCounters.Snapshot warm = DatasetCacheTest.search(v3, QUERY);
+    ReadCounters.Reading cold = DatasetCacheTest.search(v3, QUERY);
+    ReadCounters.Reading warm = DatasetCacheTest.search(v3, QUERY);
     CacheStats vectors = s.stats(CacheKind.VECTOR_INDEX);
     assertThat(vectors.misses()).isEqualTo(1);
     assertThat(vectors.hits()).isEqualTo(1);
@@ -293,20 +293,19 @@ class SessionTest {
 
     Dataset ds = versions.get(0);
     IndexSegment segment = ds.indexes().segments("vector_idx").get(0);
-    List<ReadCounters.Snapshot> reads =
+    List<ReadCounters.Reading> reads =
         runTogether(
             threads,
             () -> {
-              ReadCounters.Snapshot before = ReadCounters.snapshot();
+              ReadCounters.Reading before = ReadCounters.now();
               VectorSegmentSearcher.cached(ds, segment);
               return before.since();
             });
     assertThat(s.stats(CacheKind.VECTOR_INDEX).misses()).isEqualTo(1);
     assertThat(s.stats(CacheKind.VECTOR_INDEX).hits()).isEqualTo(threads - 1);
     // counted per thread as before: one miss in all, a hit on every other thread
-    assertThat(reads.stream().mapToLong(ReadCounters.Snapshot::indexCacheMisses).sum())
-        .isEqualTo(1);
-    assertThat(reads.stream().mapToLong(ReadCounters.Snapshot::indexCacheHits).sum())
+    assertThat(reads.stream().mapToLong(ReadCounters.Reading::indexCacheMisses).sum()).isEqualTo(1);
+    assertThat(reads.stream().mapToLong(ReadCounters.Reading::indexCacheHits).sum())
         .isEqualTo(threads - 1);
   }
 

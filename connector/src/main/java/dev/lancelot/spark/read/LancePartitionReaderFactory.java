@@ -71,7 +71,7 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
   private final class ColumnarReader implements PartitionReader<ColumnarBatch> {
     private final BufferAllocator allocator = new RootAllocator();
     private final CloseableIterator<VectorSchemaRoot> batches;
-    private final ReadCounters.Snapshot start = ReadCounters.snapshot();
+    private final ReadCounters.Reading start = ReadCounters.now();
     private ColumnarBatch current;
     private long rows;
 

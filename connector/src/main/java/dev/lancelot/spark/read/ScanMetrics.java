@@ -24,8 +24,8 @@ public final class ScanMetrics {
   }
 
   /** The task's values: {@code rows} read, and what the thread read since {@code start}. */
-  static CustomTaskMetric[] task(long rows, ReadCounters.Snapshot start) {
-    ReadCounters.Snapshot read = start.since();
+  static CustomTaskMetric[] task(long rows, ReadCounters.Reading start) {
+    ReadCounters.Reading read = start.since();
     return new CustomTaskMetric[] {
       value(ROWS, rows), value(BYTES, read.bytesRead()), value(FILES, read.filesOpened())
     };

@@ -241,7 +241,7 @@ public final class VectorSearchExec extends SparkPlan {
     final String host;
     final String executorId;
 
-    UnitOutcome(TaskResult result, ReadCounters.Snapshot reads, String host, String executorId) {
+    UnitOutcome(TaskResult result, ReadCounters.Reading reads, String host, String executorId) {
       this.result = result.toBytes();
       this.bytesRead = reads.bytesRead();
       this.filesOpened = reads.filesOpened();
@@ -276,7 +276,7 @@ public final class VectorSearchExec extends SparkPlan {
         VectorIndexCache.setMaxBytes(cacheBytes);
       }
       SearchTask task = SearchTask.fromBytes(taskBytes);
-      ReadCounters.Snapshot before = ReadCounters.snapshot();
+      ReadCounters.Reading before = ReadCounters.now();
       Dataset ds = Dataset.openCached(task.location(), task.version(), conf.value().get());
       TaskResult result = task.run(ds);
       org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();

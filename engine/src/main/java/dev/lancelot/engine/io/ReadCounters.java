@@ -3,7 +3,7 @@ package dev.lancelot.engine.io;
 /**
  * Per-thread counters of what the work on the current thread read: bytes, files opened, and index
  * cache hits and misses (a hit is a segment or an IVF partition served from memory, a miss one read
- * from storage). A task takes a {@link #snapshot()} before its work and {@link Snapshot#since}
+ * from storage). A task takes a {@link #now()} reading before its work and {@link Reading#since}
  * after, so concurrent tasks on other threads do not mix in. Work handed to other threads is
  * counted on those threads.
  */
@@ -13,12 +13,12 @@ public final class ReadCounters {
   private ReadCounters() {}
 
   /** Counter values at one moment, or a difference of two moments. */
-  public record Snapshot(
+  public record Reading(
       long bytesRead, long filesOpened, long indexCacheHits, long indexCacheMisses) {
     /** What happened on this thread since {@code this} was taken. */
-    public Snapshot since() {
-      Snapshot now = snapshot();
-      return new Snapshot(
+    public Reading since() {
+      Reading now = now();
+      return new Reading(
           now.bytesRead - bytesRead,
           now.filesOpened - filesOpened,
           now.indexCacheHits - indexCacheHits,
@@ -26,9 +26,9 @@ public final class ReadCounters {
     }
   }
 
-  public static Snapshot snapshot() {
+  public static Reading now() {
     long[] c = COUNTS.get();
-    return new Snapshot(c[0], c[1], c[2], c[3]);
+    return new Reading(c[0], c[1], c[2], c[3]);
   }
 
   static void bytesRead(long n) {
