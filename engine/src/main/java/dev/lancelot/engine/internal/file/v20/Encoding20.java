@@ -255,6 +255,13 @@ record Encoding20(
               + ", "
               + describe(e.getDictionary().getItems())
               + ")";
+      case PACKED_STRUCT -> {
+        StringBuilder sb = new StringBuilder("PackedStruct(");
+        for (int i = 0; i < e.getPackedStruct().getInnerCount(); i++) {
+          sb.append(i == 0 ? "" : ", ").append(describe(e.getPackedStruct().getInner(i)));
+        }
+        yield sb.append(')').toString();
+      }
       case ARRAYENCODING_NOT_SET -> "unset";
       default -> e.getArrayEncodingCase().name();
     };
