@@ -42,6 +42,12 @@ public record LanceField(
   /** Metadata key Lance uses to mark unenforced primary keys. */
   public static final String UNENFORCED_PRIMARY_KEY = "lance-schema:unenforced-primary-key";
 
+  /**
+   * Metadata keys with which Lance marks a struct as packed (value {@code "true"}, in any case):
+   * all its members are stored together, row by row, in one column of a data file.
+   */
+  public static final List<String> PACKED_STRUCT_KEYS = List.of("packed", "lance-encoding:packed");
+
   public LanceField {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(logicalType, "logicalType");
@@ -149,6 +155,57 @@ public record LanceField(
   /** Whether this field has no child fields (fixed-size lists are leaves). */
   public boolean isLeaf() {
     return children.isEmpty();
+  }
+
+  /**
+   * Whether this field is a struct Lance stores packed (see {@link #PACKED_STRUCT_KEYS}): one
+   * column of a data file holds the whole struct, its members have no columns of their own.
+   */
+  public boolean isPackedStruct() {
+    return logicalType.equals("struct") && isPackedStruct(metadata);
+  }
+
+  /** Whether Arrow or Lance field metadata marks a struct as packed. */
+  public static boolean isPackedStruct(Map<String, String> metadata) {
+    if (metadata == null) {
+      return false;
+    }
+    for (String key : PACKED_STRUCT_KEYS) {
+      String value = metadata.get(key);
+      if (value != null && value.equalsIgnoreCase("true")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether this field is stored in a column of its own in a data file of format 2.1 or later,
+   * unless it is a member of a packed struct: a field without children, or a packed struct (whose
+   * members share its column). {@link #columnFields()} takes the whole tree into account.
+   */
+  public boolean isColumn() {
+    return isLeaf() || isPackedStruct();
+  }
+
+  /**
+   * The fields of this subtree stored in columns of their own ({@link #isColumn()}), pre-order: the
+   * columns a data file of format 2.1 or later holds for this field, in order.
+   */
+  public List<LanceField> columnFields() {
+    List<LanceField> out = new ArrayList<>();
+    collectColumns(this, out);
+    return out;
+  }
+
+  private static void collectColumns(LanceField f, List<LanceField> out) {
+    if (f.isColumn()) {
+      out.add(f);
+      return;
+    }
+    for (LanceField c : f.children) {
+      collectColumns(c, out);
+    }
   }
 
   /** The Arrow type of this field (children not included). */

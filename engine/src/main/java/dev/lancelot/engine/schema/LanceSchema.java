@@ -24,8 +24,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <li>this tree, for lookups by id or name and for projections.
  * </ul>
  *
- * <p>In Lance file format 2.1 every leaf field (pre-order) is one column of a data file, so the
- * column index of a leaf is its position in {@link #leaves()}; see {@link #leafColumnIndices()}.
+ * <p>In Lance file format 2.1 every leaf field (pre-order) is one column of a data file, except
+ * that a packed struct is one column for the whole struct; the column index of such a field is its
+ * position in {@link #columnFields()}; see {@link #leafColumnIndices()}.
  */
 public final class LanceSchema {
   private final List<LanceField> fields;
@@ -168,7 +169,10 @@ public final class LanceSchema {
     return out;
   }
 
-  /** Leaf fields in pre-order: the columns of a 2.1 data file written with this schema. */
+  /**
+   * Fields without children, in pre-order. The columns of a data file are {@link #columnFields()}:
+   * the same list unless the schema has packed structs.
+   */
   public List<LanceField> leaves() {
     List<LanceField> out = new ArrayList<>();
     for (LanceField f : preOrder()) {
@@ -180,15 +184,29 @@ public final class LanceSchema {
   }
 
   /**
-   * Leaf field id to column index for a 2.1 file written with exactly this schema. This is what
-   * Lance 7 records in a manifest's {@code DataFile.fields} / {@code column_indices}: the leaf ids
-   * in pre-order and 0, 1, 2, ... (a vector {@code fixed_size_list} column is one leaf).
+   * The fields stored in columns of their own in a 2.1 data file written with this schema, in
+   * pre-order ({@link LanceField#columnFields()}): fields without children, and packed structs
+   * instead of their members.
+   */
+  public List<LanceField> columnFields() {
+    List<LanceField> out = new ArrayList<>();
+    for (LanceField f : fields) {
+      out.addAll(f.columnFields());
+    }
+    return out;
+  }
+
+  /**
+   * Field id to column index for a 2.1 file written with exactly this schema. This is what Lance 7
+   * records in a manifest's {@code DataFile.fields} / {@code column_indices}: the ids of the {@link
+   * #columnFields()} and 0, 1, 2, ... (a vector {@code fixed_size_list} column is one leaf, a
+   * packed struct one column).
    */
   public Map<Integer, Integer> leafColumnIndices() {
     Map<Integer, Integer> out = new LinkedHashMap<>();
-    List<LanceField> leaves = leaves();
-    for (int i = 0; i < leaves.size(); i++) {
-      out.put(leaves.get(i).id(), i);
+    List<LanceField> columns = columnFields();
+    for (int i = 0; i < columns.size(); i++) {
+      out.put(columns.get(i).id(), i);
     }
     return out;
   }

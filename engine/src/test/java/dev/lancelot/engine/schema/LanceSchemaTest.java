@@ -96,6 +96,58 @@ class LanceSchemaTest {
         .containsEntry(6, 4);
   }
 
+  static Field packed(String name, String key, String value, Field... members) {
+    return new Field(
+        name,
+        new FieldType(true, ArrowType.Struct.INSTANCE, null, Map.of(key, value)),
+        List.of(members));
+  }
+
+  @Test
+  void aPackedStructIsOneColumnAndItsMembersHaveNone() {
+    // s {x, p packed {a, b}, y}, q packed {c} (2.2 key, any case), l list<packed {d}>, id
+    Schema arrow =
+        new Schema(
+            List.of(
+                f(
+                    "s",
+                    ArrowType.Struct.INSTANCE,
+                    f("x", new ArrowType.Int(32, true)),
+                    packed(
+                        "p",
+                        "packed",
+                        "true",
+                        f("a", new ArrowType.Int(32, true)),
+                        f("b", ArrowType.Utf8.INSTANCE)),
+                    f("y", ArrowType.Utf8.INSTANCE)),
+                packed("q", "lance-encoding:packed", "TRUE", f("c", new ArrowType.Int(8, true))),
+                f(
+                    "l",
+                    ArrowType.List.INSTANCE,
+                    packed("item", "packed", "true", f("d", new ArrowType.Int(64, true)))),
+                f("n", ArrowType.Struct.INSTANCE, f("e", new ArrowType.Int(32, true))),
+                new Field(
+                    "notpacked",
+                    new FieldType(true, ArrowType.Struct.INSTANCE, null, Map.of("packed", "no")),
+                    List.of(f("g", new ArrowType.Int(32, true))))));
+    LanceSchema schema = LanceSchema.fromArrow(arrow);
+    assertThat(schema.columnFields().stream().map(x -> x.id() + ":" + x.name()).toList())
+        .containsExactly("1:x", "2:p", "5:y", "6:q", "9:item", "12:e", "14:g");
+    assertThat(schema.leafColumnIndices())
+        .containsExactly(
+            Map.entry(1, 0),
+            Map.entry(2, 1),
+            Map.entry(5, 2),
+            Map.entry(6, 3),
+            Map.entry(9, 4),
+            Map.entry(12, 5),
+            Map.entry(14, 6));
+    assertThat(schema.fieldByPath("s.p").orElseThrow().isPackedStruct()).isTrue();
+    assertThat(schema.fieldByPath("notpacked").orElseThrow().isPackedStruct()).isFalse();
+    assertThat(schema.leaves().stream().map(LanceField::name).toList())
+        .containsExactly("x", "a", "b", "y", "c", "d", "e", "g");
+  }
+
   @Test
   void protoAndArrowRoundTrips() {
     Schema arrow = new Schema(wide().getFields(), Map.of("k", "v"));

@@ -68,7 +68,8 @@ public final class LanceBatchReader extends ArrowReader {
           continue;
         }
         List<ColumnScanner> columns = scanners.get(i);
-        FieldSink sink = file.newSink(schema.getFields().get(i), allocator, n, columns.size());
+        FieldSink sink =
+            file.newSink(projection, i, schema.getFields().get(i), allocator, n, columns.size());
         sinks.add(sink);
         for (int c = 0; c < columns.size(); c++) {
           columns.get(c).next(n, sink.column(c));

@@ -34,7 +34,7 @@ public final class LanceFileInspector {
         .append(meta.fileLength())
         .append(" bytes\n");
     sb.append("schema: ").append(meta.schema().fields()).append('\n');
-    List<LanceField> leaves = meta.schema().leaves();
+    List<LanceField> leaves = columnFields(meta);
     for (ColumnInfo c : meta.columns()) {
       String name =
           c.index() < leaves.size()
@@ -68,17 +68,28 @@ public final class LanceFileInspector {
 
   /**
    * The distinct page descriptions of each column, in column order (e.g. for a report of which
-   * encodings a writer chose). Keys are leaf field names.
+   * encodings a writer chose). Keys are the names of the fields the columns hold; a name held by an
+   * earlier column already gets {@code #column} appended.
    */
   public static Map<String, List<String>> encodings(InputFile file) {
     FileMetadata meta = FileMetadata.read(file);
-    List<LanceField> leaves = meta.schema().leaves();
+    List<LanceField> leaves = columnFields(meta);
     Map<String, List<String>> out = new LinkedHashMap<>();
     for (ColumnInfo c : meta.columns()) {
       String name = c.index() < leaves.size() ? leaves.get(c.index()).name() : "#" + c.index();
+      if (out.containsKey(name)) {
+        name = name + "#" + c.index();
+      }
       out.put(name, c.pages().stream().map(Layouts::describe).distinct().toList());
     }
     return out;
+  }
+
+  /** The fields the file's columns hold, in column order. */
+  private static List<LanceField> columnFields(FileMetadata meta) {
+    return meta.version().equals(FileVersion.V2_0)
+        ? LanceFileReader.fieldsWithColumns20(meta.schema().fields())
+        : meta.schema().columnFields();
   }
 
   public static void main(String[] args) {

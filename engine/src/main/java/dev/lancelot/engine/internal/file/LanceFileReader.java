@@ -2,6 +2,7 @@ package dev.lancelot.engine.internal.file;
 
 import dev.lancelot.engine.internal.file.arrow.ColumnSink;
 import dev.lancelot.engine.internal.file.arrow.FieldSink;
+import dev.lancelot.engine.internal.file.arrow.PackedMembers;
 import dev.lancelot.engine.internal.file.arrow.Sinks;
 import dev.lancelot.engine.internal.file.codec.DecodeException;
 import dev.lancelot.engine.internal.file.container.ColumnInfo;
@@ -102,9 +103,12 @@ public final class LanceFileReader {
   record Structure(FileMetadata metadata, ColumnReader[] columns) {
     static Structure of(String location, FileMetadata metadata) {
       ColumnReader[] columns = new ColumnReader[metadata.columns().size()];
-      List<LanceField> leaves = metadata.schema().leaves();
+      List<LanceField> stored = metadata.schema().columnFields();
+      if (metadata.version().equals(FileVersion.V2_0)) {
+        stored = fieldsWithColumns20(metadata.schema().fields());
+      }
       for (int i = 0; i < columns.length; i++) {
-        String name = i < leaves.size() ? leaves.get(i).name() : "#" + i;
+        String name = i < stored.size() ? stored.get(i).name() : "#" + i;
         columns[i] = new ColumnReader(location, metadata.column(i), name);
       }
       return new Structure(metadata, columns);
@@ -186,7 +190,9 @@ public final class LanceFileReader {
       List<ColumnScanner> field = new ArrayList<>();
       List<ColumnReader> cols = columnsFor(projection, i);
       if (isNested20(projection, i)) {
-        nested20.add(new Nested20Field(arrow.getFields().get(i), cols, counting));
+        nested20.add(
+            new Nested20Field(
+                arrow.getFields().get(i), cols, projection.packedMembers(i), counting));
       } else {
         nested20.add(null);
         for (ColumnReader column : cols) {
@@ -320,10 +326,12 @@ public final class LanceFileReader {
       for (int i = 0; i < fields.size(); i++) {
         if (isNested20(projection, i)) {
           vectors.add(
-              new Nested20Field(fields.get(i), cols.get(i), io).read(rangesOf(rows), allocator));
+              new Nested20Field(fields.get(i), cols.get(i), projection.packedMembers(i), io)
+                  .read(rangesOf(rows), allocator));
           continue;
         }
-        FieldSink sink = newSink(fields.get(i), allocator, rows.length, cols.get(i).size());
+        FieldSink sink =
+            newSink(projection, i, fields.get(i), allocator, rows.length, cols.get(i).size());
         try {
           for (int c = 0; c < cols.get(i).size(); c++) {
             ColumnSink column = sink.column(c);
@@ -429,23 +437,42 @@ public final class LanceFileReader {
     return out;
   }
 
-  /** Whether a projected field is a struct or list of a format 2.0 file (read top-down). */
+  /**
+   * Whether a projected field is a struct (not packed) or list of a format 2.0 file (read
+   * top-down).
+   */
   private boolean isNested20(FileProjection projection, int fieldIndex) {
     return version().equals(FileVersion.V2_0)
-        && !projection.schema().fields().get(fieldIndex).isLeaf();
+        && !projection.schema().fields().get(fieldIndex).isColumn();
   }
 
   /**
-   * The file columns of a top-level field of a projection: its leaves in pre-order (2.1+), or every
-   * field node in pre-order (2.0, where structs and lists have columns too; their numbers follow
-   * the file's own schema in pre-order).
+   * The fields with a column in a format 2.0 file, in column order: every field node in pre-order,
+   * except the members of packed structs (the struct's column holds them).
+   */
+  static List<LanceField> fieldsWithColumns20(List<LanceField> fields) {
+    List<LanceField> out = new ArrayList<>();
+    for (LanceField f : fields) {
+      out.add(f);
+      if (!f.isPackedStruct()) {
+        out.addAll(fieldsWithColumns20(f.children()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The file columns of a top-level field of a projection: its column fields (leaves and packed
+   * structs) in pre-order (2.1+), or every field node in pre-order but the members of packed
+   * structs (2.0, where structs and lists have columns too; their numbers follow the file's own
+   * schema in pre-order).
    */
   private List<ColumnReader> columnsFor(FileProjection projection, int fieldIndex) {
     LanceField field = projection.schema().fields().get(fieldIndex);
     int[] cols = projection.columns(fieldIndex);
     if (version().equals(FileVersion.V2_0)) {
-      List<LanceField> all = schema().preOrder();
-      List<LanceField> nodes = field.preOrder();
+      List<LanceField> all = fieldsWithColumns20(schema().fields());
+      List<LanceField> nodes = fieldsWithColumns20(List.of(field));
       cols = new int[nodes.size()];
       for (int k = 0; k < nodes.size(); k++) {
         int id = nodes.get(k).id();
@@ -514,11 +541,22 @@ public final class LanceFileReader {
     }
   }
 
-  /** The sink of a top-level field, checked against the number of file columns holding it. */
-  FieldSink newSink(Field field, BufferAllocator allocator, int capacity, int numColumns) {
+  /**
+   * The sink of top-level field {@code fieldIndex} of a projection ({@code field} in Arrow),
+   * checked against the number of file columns holding it.
+   */
+  FieldSink newSink(
+      FileProjection projection,
+      int fieldIndex,
+      Field field,
+      BufferAllocator allocator,
+      int capacity,
+      int numColumns) {
     FieldSink sink;
     try {
-      sink = Sinks.createField(field, allocator, capacity);
+      sink =
+          Sinks.createField(
+              field, allocator, capacity, PackedMembers.of(projection.packedMembers(fieldIndex)));
     } catch (DecodeException e) {
       throw new UnsupportedFileFeatureException(
           "Cannot read field \""
@@ -539,7 +577,7 @@ public final class LanceFileReader {
               + file.location()
               + ": it has "
               + sink.numColumns()
-              + " leaf fields but is stored in "
+              + " column fields (leaves and packed structs) but is stored in "
               + numColumns
               + " columns. The file is corrupt.");
     }

@@ -2,6 +2,7 @@ package dev.lancelot.engine.internal.file;
 
 import dev.lancelot.engine.internal.file.arrow.ColumnSink;
 import dev.lancelot.engine.internal.file.arrow.NestedVectors;
+import dev.lancelot.engine.internal.file.arrow.PackedMembers;
 import dev.lancelot.engine.internal.file.arrow.Sinks;
 import dev.lancelot.engine.internal.file.container.ColumnInfo;
 import dev.lancelot.engine.internal.file.container.PageInfo;
@@ -21,18 +22,24 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * A struct or list field of a format 2.0 file. In 2.0 every field has a column, in pre-order: a
  * struct's column holds only row counts (structs are never null), a list's column its offsets and
- * validity, and its item field's columns are indexed by item, not by row. Reading goes top-down:
- * the lists of the requested rows give the item ranges to read from the item columns.
+ * validity, and its item field's columns are indexed by item, not by row. A packed struct is one
+ * column holding all its members (they have no columns). Reading goes top-down: the lists of the
+ * requested rows give the item ranges to read from the item columns.
  */
 final class Nested20Field {
   private final Field field;
   private final List<ColumnReader> columns;
+  private final List<int[]> packedMembers;
   private final PageIo io;
 
-  /** {@code columns}: the field's columns in pre-order (one per field node). */
-  Nested20Field(Field field, List<ColumnReader> columns, PageIo io) {
+  /**
+   * {@code columns}: the field's columns in pre-order (one per field node but packed struct
+   * members); {@code packedMembers}: see {@link FileProjection#packedMembers}.
+   */
+  Nested20Field(Field field, List<ColumnReader> columns, List<int[]> packedMembers, PageIo io) {
     this.field = field;
     this.columns = List.copyOf(columns);
+    this.packedMembers = packedMembers;
     this.io = io;
   }
 
@@ -40,7 +47,7 @@ final class Nested20Field {
   FieldVector read(List<long[]> ranges, BufferAllocator allocator) {
     FieldVector v = field.createVector(allocator);
     try {
-      fill(v, new int[] {0}, ranges, allocator);
+      fill(v, new int[] {0}, PackedMembers.of(packedMembers), ranges, allocator);
       return v;
     } catch (RuntimeException e) {
       v.close();
@@ -48,7 +55,12 @@ final class Nested20Field {
     }
   }
 
-  private void fill(FieldVector v, int[] next, List<long[]> ranges, BufferAllocator allocator) {
+  private void fill(
+      FieldVector v,
+      int[] next,
+      PackedMembers members,
+      List<long[]> ranges,
+      BufferAllocator allocator) {
     ColumnReader column = columns.get(next[0]++);
     long rows = 0;
     for (long[] r : ranges) {
@@ -59,9 +71,9 @@ final class Nested20Field {
     }
     int n = (int) rows;
     ArrowType type = v.getField().getType();
-    if (type instanceof ArrowType.Struct) {
+    if (type instanceof ArrowType.Struct && !Sinks.isPackedStruct(v.getField())) {
       for (FieldVector child : v.getChildrenFromFields()) {
-        fill(child, next, ranges, allocator);
+        fill(child, next, members, ranges, allocator);
       }
       byte[] bits = new byte[(n + 7) / 8];
       java.util.Arrays.fill(bits, (byte) 0xFF);
@@ -101,11 +113,11 @@ final class Nested20Field {
           }
         }
       }
-      fill(NestedVectors.items(v), next, items, allocator);
+      fill(NestedVectors.items(v), next, members, items, allocator);
       NestedVectors.loadList(v, offsets, bits, n, nulls, allocator);
       return;
     }
-    ColumnSink sink = Sinks.forVector(v, Math.max(n, 1));
+    ColumnSink sink = Sinks.forVector(v, Math.max(n, 1), members);
     for (long[] r : ranges) {
       for (Piece p : pieces(column, r)) {
         PageReader reader = column.page(p.page());

@@ -242,11 +242,11 @@ public final class FragmentReader implements AutoCloseable {
   }
 
   /**
-   * The data file index of the field's leaves, or {@link #ABSENT} when no data file stores any of
-   * them.
+   * The data file index of the field's columns (its leaves, or the packed structs holding them:
+   * {@link LanceField#columnFields()}), or {@link #ABSENT} when no data file stores any of them.
    */
   private int fileOf(LanceField field) {
-    List<LanceField> leaves = field.preOrder().stream().filter(LanceField::isLeaf).toList();
+    List<LanceField> leaves = field.columnFields();
     boolean anyStored = false;
     for (int i = 0; i < fragment.getFilesCount(); i++) {
       List<Integer> ids = fragment.getFiles(i).getFieldsList();

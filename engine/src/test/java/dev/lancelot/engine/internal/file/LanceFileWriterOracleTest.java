@@ -281,4 +281,27 @@ class LanceFileWriterOracleTest {
         .hasMessageContaining("\"s\"")
         .hasMessageContaining("without fields");
   }
+
+  @Test
+  void refusesPackedStructs() {
+    Field packed =
+        new Field(
+            "p",
+            new FieldType(
+                true, ArrowType.Struct.INSTANCE, null, java.util.Map.of("packed", "true")),
+            List.of(new Field("a", FieldType.nullable(new ArrowType.Int(32, true)), null)));
+    Schema arrow =
+        new Schema(
+            List.of(new Field("l", FieldType.nullable(ArrowType.List.INSTANCE), List.of(packed))));
+    HadoopFileIO io = HadoopFileIO.local();
+    assertThatThrownBy(
+            () ->
+                LanceFileWriter.create(
+                    io.create(dir.resolve("packed.lance").toUri().toString()),
+                    LanceSchema.fromArrow(arrow),
+                    WriterOptions.defaults()))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining("\"p\"")
+        .hasMessageContaining("packed struct");
+  }
 }

@@ -273,6 +273,177 @@ public final class NestedShapes {
     return s;
   }
 
+  /**
+   * A shape of packed structs, the file formats lance-core 7.0.0 writes it in, and whether
+   * lance-core reads those files back.
+   */
+  public record PackedShape(Shape shape, List<String> versions, boolean lanceReadsBack) {
+    PackedShape(Shape shape, List<String> versions) {
+      this(shape, versions, true);
+    }
+
+    @Override
+    public String toString() {
+      return shape.name();
+    }
+  }
+
+  /** A struct marked packed with {@code key} = "true". */
+  static Field packed(String name, String key, Field... members) {
+    return new Field(
+        name,
+        new org.apache.arrow.vector.types.pojo.FieldType(
+            true, ArrowType.Struct.INSTANCE, null, Map.of(key, "true")),
+        List.of(members));
+  }
+
+  static Field packed(String name, Field... members) {
+    return packed(name, "packed", members);
+  }
+
+  /**
+   * Packed structs (field metadata {@code packed} or {@code lance-encoding:packed} = "true"): Lance
+   * stores each in one column, as a 2.0 {@code PackedStruct} page, a 2.1/2.2 mini-block {@code
+   * PackedStruct} when every member is fixed-width, or a 2.2 full-zip {@code VariablePackedStruct}
+   * otherwise. lance-core 7.0.0 writes no nulls in them (it fails, or aborts the process, on a null
+   * struct or member) and only some member types per format, so each shape lists the formats it can
+   * be written in; lists of packed structs may be null or empty.
+   */
+  public static List<PackedShape> packed() {
+    List<PackedShape> s = new ArrayList<>();
+    List<String> all = List.of("2.0", "2.1", "2.2");
+    s.add(
+        new PackedShape(
+            new Shape(
+                "packed_fixed",
+                packed("c", f("a", I32), f("b", F64), f("n", I64)),
+                3000,
+                r -> struct("a", r.nextInt(), "b", r.nextGaussian(), "n", r.nextLong())),
+            all));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "packed_small_members",
+                packed(
+                    "c",
+                    "lance-encoding:packed",
+                    f("x", new ArrowType.Int(16, true)),
+                    f("y", F32),
+                    f("z", new ArrowType.Int(8, false))),
+                3000,
+                r ->
+                    struct(
+                        "x",
+                        (short) r.nextInt(1 << 16),
+                        "y",
+                        r.nextFloat(),
+                        "z",
+                        (short) r.nextInt(256))),
+            all));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "packed_many_rows",
+                packed("c", f("a", I64), f("b", I64)),
+                100_000,
+                (i, r) -> struct("a", (long) i, "b", r.nextLong())),
+            all));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "packed_fsl",
+                packed("c", f("id", I32), f("v", new ArrowType.FixedSizeList(4), item(F32))),
+                3000,
+                r -> struct("id", r.nextInt(), "v", vector(r, 4))),
+            List.of("2.0", "2.2")));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "packed_nested_struct",
+                packed(
+                    "c",
+                    f("a", I32),
+                    f("inner", ArrowType.Struct.INSTANCE, f("x", I64), f("y", F32))),
+                3000,
+                r ->
+                    struct(
+                        "a", r.nextInt(), "inner", struct("x", r.nextLong(), "y", r.nextFloat()))),
+            List.of("2.0"),
+            false)); // lance-core's 2.0 reader panics on the inner struct ("fixed stride" expected)
+    s.add(
+        new PackedShape(
+            new Shape(
+                "packed_utf8",
+                packed("c", f("a", I32), f("s", UTF8)),
+                3000,
+                r -> struct("a", r.nextInt(), "s", r.nextInt(9) == 0 ? "" : "s" + r.nextInt(1000))),
+            List.of("2.2")));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "packed_large_utf8_binary",
+                packed(
+                    "c",
+                    f("n", I64),
+                    f("s", ArrowType.LargeUtf8.INSTANCE),
+                    f("bin", ArrowType.Binary.INSTANCE)),
+                3000,
+                r ->
+                    struct(
+                        "n",
+                        r.nextLong(),
+                        "s",
+                        "large-" + r.nextInt(100_000),
+                        "bin",
+                        Shapes.utf8("b" + r.nextInt(50)))),
+            List.of("2.2")));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "packed_long_text",
+                packed("c", f("a", I32), f("text", UTF8)),
+                40,
+                r -> struct("a", r.nextInt(), "text", Shapes.text(r, 40_000 + r.nextInt(1000)))),
+            List.of("2.2")));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "struct_with_packed",
+                f(
+                    "c",
+                    ArrowType.Struct.INSTANCE,
+                    f("x", I32),
+                    packed("p", f("a", I32), f("b", F64)),
+                    f("y", UTF8)),
+                3000,
+                (i, r) ->
+                    struct(
+                        "x",
+                        i,
+                        "p",
+                        struct("a", r.nextInt(), "b", r.nextGaussian()),
+                        "y",
+                        "y" + r.nextInt(100))),
+            all));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "list_packed",
+                list(packed("item", f("a", I32), f("b", F64))),
+                3000,
+                r -> listOf(r, 4, 10, 10, x -> struct("a", x.nextInt(), "b", x.nextGaussian()))),
+            all));
+    s.add(
+        new PackedShape(
+            new Shape(
+                "list_packed_utf8",
+                list(packed("item", f("a", I32), f("s", UTF8))),
+                3000,
+                r -> listOf(r, 4, 10, 10, x -> struct("a", x.nextInt(), "s", "t" + x.nextInt(99)))),
+            List.of("2.2")));
+    return s;
+  }
+
   static List<Object> vector8(Random r) {
     return vector(r, 8);
   }

@@ -14,9 +14,10 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * A top-level struct or (large) list field: its leaves' values are decoded straight into the leaf
- * vectors of the field's vector tree, their levels are buffered, and {@link #finish()} builds the
- * validity and offsets of every struct and list above them.
+ * A top-level struct or (large) list field (packed structs inside it are leaves, see {@link
+ * PackedStructSink}): its leaves' values are decoded straight into the leaf vectors of the field's
+ * vector tree, their levels are buffered, and {@link #finish()} builds the validity and offsets of
+ * every struct and list above them.
  *
  * <p>Assembly goes bottom-up. A struct's validity, and a list's offsets and validity, come from the
  * levels of the first leaf below it (every leaf below a node carries the same levels for the node
@@ -28,32 +29,39 @@ final class NestedFieldSink implements FieldSink {
   private final BufferAllocator allocator;
   private final List<NestedLeafSink> leaves = new ArrayList<>();
 
-  NestedFieldSink(Field field, BufferAllocator allocator, int capacity) {
+  NestedFieldSink(Field field, BufferAllocator allocator, int capacity, PackedMembers members) {
     this.allocator = allocator;
     this.root = field.createVector(allocator);
     try {
-      collect(root, new ArrayList<>(), capacity);
+      collect(root, new ArrayList<>(), capacity, members);
     } catch (RuntimeException e) {
       root.close();
       throw e;
     }
   }
 
-  static boolean isNested(ArrowType type) {
-    return type instanceof ArrowType.Struct
+  /**
+   * Whether a field is assembled from the levels of the columns below it: a struct (unless packed:
+   * one column holds all its members) or a (large) list.
+   */
+  static boolean isNested(Field field) {
+    ArrowType type = field.getType();
+    return (type instanceof ArrowType.Struct && !Sinks.isPackedStruct(field))
         || type instanceof ArrowType.List
         || type instanceof ArrowType.LargeList;
   }
 
-  private void collect(FieldVector v, List<Boolean> ancestors, int capacity) {
+  private void collect(
+      FieldVector v, List<Boolean> ancestors, int capacity, PackedMembers members) {
     ArrowType type = v.getField().getType();
-    if (!isNested(type)) {
+    if (!isNested(v.getField())) {
       boolean[] kinds = new boolean[ancestors.size() + 1];
       for (int i = 0; i < ancestors.size(); i++) {
         kinds[i + 1] = ancestors.get(ancestors.size() - 1 - i);
       }
       leaves.add(
-          new NestedLeafSink(Sinks.wrap(v, capacity, true), CanonicalLevels.of(kinds), capacity));
+          new NestedLeafSink(
+              Sinks.wrap(v, capacity, true, members), CanonicalLevels.of(kinds), capacity));
       return;
     }
     List<FieldVector> children = v.getChildrenFromFields();
@@ -62,7 +70,7 @@ final class NestedFieldSink implements FieldSink {
     }
     ancestors.add(!(type instanceof ArrowType.Struct));
     for (FieldVector child : children) {
-      collect(child, ancestors, capacity);
+      collect(child, ancestors, capacity, members);
     }
     ancestors.remove(ancestors.size() - 1);
   }
@@ -97,7 +105,7 @@ final class NestedFieldSink implements FieldSink {
   }
 
   private Built build(FieldVector v, int[] nextLeaf) {
-    if (v instanceof StructVector s) {
+    if (v instanceof StructVector s && isNested(v.getField())) {
       Built first = null;
       for (FieldVector child : s.getChildrenFromFields()) {
         Built b = build(child, nextLeaf);
@@ -130,7 +138,7 @@ final class NestedFieldSink implements FieldSink {
     }
     if (v instanceof ListVector || v instanceof LargeListVector) {
       FieldVector itemVector = NestedVectors.items(v);
-      if (!isNested(itemVector.getField().getType()) && leaves.get(nextLeaf[0]).direct() != null) {
+      if (!isNested(itemVector.getField()) && leaves.get(nextLeaf[0]).direct() != null) {
         return buildDirect(v, leaves.get(nextLeaf[0]++));
       }
       Built child = build(NestedVectors.items(v), nextLeaf);

@@ -95,6 +95,8 @@ public final class Codecs {
           int bits = flatBits(values);
           return (bufs, n) -> byteStreamSplit(bufs.get(0), bits, n);
         }
+      case PACKED_STRUCT:
+        return PackedStructs.miniBlock(e);
       default:
         throw DecodeException.unsupported("mini-block encoding " + describe(e));
     }
@@ -486,7 +488,7 @@ public final class Codecs {
         {
           Fsst fsst = Fsst.fromSymbolTable(e.getFsst().getSymbolTable().asReadOnlyByteBuffer());
           VariablePerValueDecoder inner = variablePerValue(e.getFsst().getValues());
-          VariablePerValueDecoder whole = v -> fsst.decode(inner.decode(v));
+          VariablePerValueDecoder whole = v -> fsst.decode(asVar(inner.decode(v), e));
           return inner.expander() == ValueExpander.VERBATIM ? expanding(whole, fsst) : whole;
         }
       case GENERAL:
@@ -494,6 +496,8 @@ public final class Codecs {
           CompressionScheme scheme = e.getGeneral().getCompression().getScheme();
           return v -> perValueDecompress(scheme, v);
         }
+      case VARIABLE_PACKED_STRUCT:
+        return PackedStructs.variablePerValue(e);
       default:
         throw DecodeException.unsupported("full-zip variable-width encoding " + describe(e));
     }
@@ -503,7 +507,7 @@ public final class Codecs {
       VariablePerValueDecoder whole, ValueExpander expander) {
     return new VariablePerValueDecoder() {
       @Override
-      public VarValues decode(VarValues stored) {
+      public Values decode(VarValues stored) {
         return whole.decode(stored);
       }
 
@@ -646,7 +650,7 @@ public final class Codecs {
               + describe(e.getFixedSizeList().getValues())
               + ")";
       case PACKED_STRUCT -> "PackedStruct(" + describe(e.getPackedStruct().getValues()) + ")";
-      case VARIABLE_PACKED_STRUCT -> "VariablePackedStruct";
+      case VARIABLE_PACKED_STRUCT -> PackedStructs.describeVariable(e.getVariablePackedStruct());
       case COMPRESSION_NOT_SET -> "unset";
     };
   }

@@ -5,7 +5,7 @@ package dev.lancelot.engine.internal.file.codec;
  * dictionary). Views over little-endian byte buffers; nothing is copied until the values are
  * appended to an Arrow vector. Nulls are not represented here: they come from definition levels.
  */
-public sealed interface Values permits FixedValues, VarValues, FslValues {
+public sealed interface Values permits FixedValues, VarValues, FslValues, StructValues {
   /** Number of values. */
   int count();
 }

@@ -5,6 +5,8 @@ import dev.lancelot.engine.internal.file.proto.Encodings20Protos.ArrayEncoding;
 import dev.lancelot.engine.internal.file.proto.Encodings20Protos.Buffer;
 import dev.lancelot.engine.internal.file.proto.Encodings20Protos.Flat;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressionScheme;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The shapes of format 2.0 page encodings ({@code lance.encodings.ArrayEncoding} trees) that Lance
@@ -27,6 +29,10 @@ import dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressionSche
  *                        from the page's first item, plus {@code null_offset_adjustment} for null
  *                        lists; the items are another column
  *   SimpleStruct         (struct columns) no buffers: structs are never null in 2.0
+ *   PackedStruct         (packed struct columns: the struct and its members in one column)
+ *                        buffer {@code buffer}: per row, each member's bytes in member order,
+ *                        as its inner encoding stores one value (Flat of whole bytes,
+ *                        FixedSizeList of them, a nested PackedStruct); no nulls
  * </pre>
  */
 record Encoding20(
@@ -39,7 +45,8 @@ record Encoding20(
     FlatRef bytes,
     long nullAdjustment,
     int numDictionaryItems,
-    long numItems) {
+    long numItems,
+    PackedMember packed) {
 
   enum Kind {
     ALL_NULL,
@@ -48,7 +55,27 @@ record Encoding20(
     BINARY,
     DICTIONARY,
     LIST,
-    STRUCT
+    STRUCT,
+    PACKED
+  }
+
+  /**
+   * A member of a packed struct page (the page's struct itself is one): fixed-width values of
+   * {@code bits} (a fixed-size list of {@code dimension} such items when {@code dimension > 0}),
+   * or, when {@code members} is not null, a struct of those members stored one after the other.
+   */
+  record PackedMember(int bits, int dimension, List<PackedMember> members) {
+    /** Bytes of one row of this member. */
+    int rowBytes() {
+      if (members != null) {
+        int sum = 0;
+        for (PackedMember m : members) {
+          sum += m.rowBytes();
+        }
+        return sum;
+      }
+      return (dimension > 0 ? dimension : 1) * bits / 8;
+    }
   }
 
   /** A fixed-width page buffer: its index, bits per value and compression (null: none). */
@@ -59,7 +86,8 @@ record Encoding20(
       case NULLABLE -> {
         var n = e.getNullable();
         return switch (n.getNullabilityCase()) {
-          case ALL_NULLS -> new Encoding20(Kind.ALL_NULL, null, null, 0, null, null, null, 0, 0, 0);
+          case ALL_NULLS ->
+              new Encoding20(Kind.ALL_NULL, null, null, 0, null, null, null, 0, 0, 0, null);
           case NO_NULLS -> values(null, n.getNoNulls().getValues());
           case SOME_NULLS ->
               values(bitmap(n.getSomeNulls().getValidity()), n.getSomeNulls().getValues());
@@ -81,7 +109,8 @@ record Encoding20(
             flat(b.getBytes(), 8),
             b.getNullAdjustment(),
             0,
-            0);
+            0,
+            null);
       }
       case DICTIONARY -> {
         var d = e.getDictionary();
@@ -100,7 +129,8 @@ record Encoding20(
             flat(items.getBytes(), 8),
             items.getNullAdjustment(),
             d.getNumDictionaryItems(),
-            0);
+            0,
+            null);
       }
       case LIST -> {
         var l = e.getList();
@@ -118,10 +148,35 @@ record Encoding20(
             null,
             l.getNullOffsetAdjustment(),
             0,
-            l.getNumItems());
+            l.getNumItems(),
+            null);
       }
       case STRUCT -> {
-        return new Encoding20(Kind.STRUCT, null, null, 0, null, null, null, 0, 0, 0);
+        return new Encoding20(Kind.STRUCT, null, null, 0, null, null, null, 0, 0, 0, null);
+      }
+      case PACKED_STRUCT -> {
+        Buffer b = e.getPackedStruct().getBuffer();
+        if (b.getBufferType() != Buffer.BufferType.page) {
+          throw DecodeException.unsupported(
+              "format 2.0 packed struct values in " + b.getBufferType() + " buffers");
+        }
+        PackedMember struct = packedMember(e, e);
+        long rowBits = 8L * struct.rowBytes();
+        if (rowBits > 1 << 24) {
+          throw DecodeException.unsupported("format 2.0 packed structs of " + rowBits + " bits");
+        }
+        return new Encoding20(
+            Kind.PACKED,
+            null,
+            new FlatRef(b.getBufferIndex(), (int) rowBits, null),
+            0,
+            null,
+            null,
+            null,
+            0,
+            0,
+            0,
+            struct);
       }
       default -> throw unsupported(e);
     }
@@ -129,7 +184,7 @@ record Encoding20(
 
   private static Encoding20 values(FlatRef validity, ArrayEncoding v) {
     if (v.hasFlat()) {
-      return new Encoding20(Kind.VALUES, validity, flat(v, -1), 0, null, null, null, 0, 0, 0);
+      return new Encoding20(Kind.VALUES, validity, flat(v, -1), 0, null, null, null, 0, 0, 0, null);
     }
     if (v.hasFixedSizeList()) {
       var fsl = v.getFixedSizeList();
@@ -154,9 +209,54 @@ record Encoding20(
         throw unsupported(v);
       }
       return new Encoding20(
-          Kind.FSL, validity, itemValues, fsl.getDimension(), itemValidity, null, null, 0, 0, 0);
+          Kind.FSL,
+          validity,
+          itemValues,
+          fsl.getDimension(),
+          itemValidity,
+          null,
+          null,
+          0,
+          0,
+          0,
+          null);
     }
     throw unsupported(v);
+  }
+
+  /**
+   * A member of packed struct {@code whole}: fixed-width values (in a Nullable without nulls), a
+   * fixed-size list of them, or a nested packed struct; byte-aligned and uncompressed.
+   */
+  private static PackedMember packedMember(ArrayEncoding e, ArrayEncoding whole) {
+    if (e.hasNullable()) {
+      if (!e.getNullable().hasNoNulls()) {
+        throw unsupported(whole);
+      }
+      return packedMember(e.getNullable().getNoNulls().getValues(), whole);
+    }
+    if (e.hasPackedStruct()) {
+      List<PackedMember> members = new ArrayList<>();
+      for (ArrayEncoding inner : e.getPackedStruct().getInnerList()) {
+        members.add(packedMember(inner, whole));
+      }
+      if (members.isEmpty()) {
+        throw DecodeException.corrupt("format 2.0 packed struct without members");
+      }
+      return new PackedMember(0, 0, members);
+    }
+    Encoding20 v;
+    try {
+      v = values(null, e);
+    } catch (DecodeException ex) {
+      throw unsupported(whole);
+    }
+    if (v.values().compression() != null
+        || v.values().bits() % 8 != 0
+        || v.itemValidity() != null) {
+      throw unsupported(whole);
+    }
+    return new PackedMember(v.values().bits(), v.kind() == Kind.FSL ? v.dimension() : 0, null);
   }
 
   /** Indices / offsets: a Flat, possibly wrapped in a Nullable without nulls. */
@@ -255,6 +355,13 @@ record Encoding20(
               + ", "
               + describe(e.getDictionary().getItems())
               + ")";
+      case PACKED_STRUCT -> {
+        StringBuilder sb = new StringBuilder("PackedStruct(");
+        for (int i = 0; i < e.getPackedStruct().getInnerCount(); i++) {
+          sb.append(i == 0 ? "" : ", ").append(describe(e.getPackedStruct().getInner(i)));
+        }
+        yield sb.append(')').toString();
+      }
       case ARRAYENCODING_NOT_SET -> "unset";
       default -> e.getArrayEncodingCase().name();
     };

@@ -5,6 +5,8 @@ import dev.lancelot.engine.internal.file.codec.DecodeException;
 import dev.lancelot.engine.internal.file.codec.FixedValues;
 import dev.lancelot.engine.internal.file.codec.FslValues;
 import dev.lancelot.engine.internal.file.codec.GeneralCompression;
+import dev.lancelot.engine.internal.file.codec.PackedStructs;
+import dev.lancelot.engine.internal.file.codec.StructValues;
 import dev.lancelot.engine.internal.file.codec.Values;
 import dev.lancelot.engine.internal.file.codec.VarValues;
 import dev.lancelot.engine.internal.file.container.PageInfo;
@@ -117,7 +119,7 @@ public final class Page20Reader implements PageReader {
   public PageLoad plan(List<RowRange> ranges) {
     return switch (enc.kind()) {
       case ALL_NULL -> new Load(ranges, 0);
-      case VALUES, FSL -> new Load(ranges, 1);
+      case VALUES, FSL, PACKED -> new Load(ranges, 1);
       case BINARY, DICTIONARY -> new Load(ranges, 2);
       case LIST, STRUCT ->
           throw DecodeException.corrupt(
@@ -153,7 +155,7 @@ public final class Page20Reader implements PageReader {
       if (round == 0) {
         for (RowRange r : ranges) {
           switch (enc.kind()) {
-            case VALUES -> {
+            case VALUES, PACKED -> {
               if (enc.validity() != null) {
                 out.add(range(enc.validity(), r.start(), r.end()));
               }
@@ -223,7 +225,7 @@ public final class Page20Reader implements PageReader {
       for (int i = 0; i < ranges.size(); i++) {
         RowRange r = ranges.get(i);
         switch (enc.kind()) {
-          case VALUES -> {
+          case VALUES, PACKED -> {
             ByteBuffer validity = enc.validity() != null ? bufs.get(k++) : null;
             ByteBuffer v = values(enc.values(), bufs.get(k++), r.start(), r.end());
             out.add(new ValueRows(r, validity, v, null));
@@ -391,7 +393,10 @@ public final class Page20Reader implements PageReader {
       int bits = enc.values().bits();
       Values v;
       int from;
-      if (enc.kind() == Encoding20.Kind.FSL) {
+      if (enc.kind() == Encoding20.Kind.PACKED) {
+        v = packed(enc.packed(), values, next * (bits / 8), bits / 8, 0, n);
+        from = 0;
+      } else if (enc.kind() == Encoding20.Kind.FSL) {
         int d = enc.dimension();
         long itemBit = itemValidity == null ? 0 : ((long) start * d) & 7;
         v =
@@ -409,6 +414,29 @@ public final class Page20Reader implements PageReader {
       sink.append(v, from, n, defs, 0);
       next += n;
     }
+  }
+
+  /**
+   * The values of packed struct member {@code m} (at byte {@code at} of each row) of {@code n} rows
+   * of {@code rowBytes} bytes from byte {@code first} of {@code rows}.
+   */
+  private static Values packed(
+      Encoding20.PackedMember m, ByteBuffer rows, int first, int rowBytes, int at, int n) {
+    if (m.members() != null) {
+      List<Values> members = new ArrayList<>(m.members().size());
+      int pos = at;
+      for (Encoding20.PackedMember member : m.members()) {
+        members.add(packed(member, rows, first, rowBytes, pos, n));
+        pos += member.rowBytes();
+      }
+      return new StructValues(members, n);
+    }
+    byte[] bytes = PackedStructs.gather(rows, first, rowBytes, at, m.rowBytes(), n);
+    if (m.dimension() > 0) {
+      return new FslValues(
+          m.dimension(), null, 0, FixedValues.wrap(bytes, m.bits(), n * m.dimension()), n);
+    }
+    return FixedValues.wrap(bytes, m.bits(), n);
   }
 
   private final class BinaryRows extends Rows {

@@ -18,6 +18,7 @@ public final class ColumnBuffers {
   }
 
   static FieldWriter writer(LanceField field, long maxPageBytes) {
+    refusePacked(field);
     Field arrow = field.toArrow();
     if (!isNested(arrow.getType())) {
       if (arrow.getType() instanceof ArrowType.Null) {
@@ -72,6 +73,25 @@ public final class ColumnBuffers {
       path.remove(path.size() - 1);
     }
     ancestors.remove(ancestors.size() - 1);
+  }
+
+  /**
+   * Refuses packed structs anywhere in the field: Lance reads such a struct from one column holding
+   * all its members, which this writer does not produce.
+   */
+  private static void refusePacked(LanceField field) {
+    for (LanceField f : field.preOrder()) {
+      if (f.isPackedStruct()) {
+        throw new SchemaException(
+            "Cannot write field \""
+                + f.name()
+                + "\": it is a packed struct (field metadata "
+                + LanceField.PACKED_STRUCT_KEYS
+                + " = true), whose members Lance stores together in one column, and the lancelot"
+                + " file writer does not write packed structs. Write the struct without that"
+                + " metadata.");
+      }
+    }
   }
 
   static boolean isNested(ArrowType type) {
