@@ -29,7 +29,10 @@ import java.util.Set;
  */
 public final class SearchTask implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** The plan's parameters with this task's unit as its only unit. */
   private final SearchPlan plan;
+
   private final int index;
 
   SearchTask(SearchPlan plan, int index) {
@@ -38,7 +41,7 @@ public final class SearchTask implements Serializable {
   }
 
   private SearchUnit unit() {
-    return plan.units().get(index);
+    return plan.units().get(0);
   }
 
   /** Position of this task in its plan's {@link VectorSearchPlan#tasks()}. */

@@ -94,11 +94,25 @@ public final class VectorSearchPlan implements Serializable {
     return plan.query();
   }
 
-  /** The tasks, in plan order; each is independent of the others. */
+  /**
+   * The tasks, in plan order; each is independent of the others and carries the plan's parameters
+   * with its own search unit only (so its bytes do not grow with the number of tasks).
+   */
   public List<SearchTask> tasks() {
     List<SearchTask> out = new ArrayList<>(plan.units().size());
     for (int i = 0; i < plan.units().size(); i++) {
-      out.add(new SearchTask(plan, i));
+      SearchPlan own =
+          new SearchPlan(
+              plan.location(),
+              plan.version(),
+              plan.query(),
+              plan.vectorColumn(),
+              plan.dimension(),
+              List.of(plan.units().get(i)),
+              plan.merge(),
+              plan.notes(),
+              plan.emptyResult());
+      out.add(new SearchTask(own, i));
     }
     return out;
   }
