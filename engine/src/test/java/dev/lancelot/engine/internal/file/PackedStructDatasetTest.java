@@ -87,7 +87,7 @@ class PackedStructDatasetTest {
         LanceSchema ours = LanceSchema.fromArrow(schema);
         List<LanceField> columns =
             version.equals("2.0")
-                ? LanceFileReader.fieldsWithColumns20(ours.fields())
+                ? Nested20Field.fieldsWithColumns20(ours.fields())
                 : ours.columnFields();
         for (org.lance.Fragment fragment : ds.getFragments()) {
           org.lance.fragment.DataFile df = fragment.metadata().getFiles().get(0);

@@ -95,7 +95,7 @@ class PackedStructReaderOracleTest {
           .as("columns (a packed struct is one)")
           .isEqualTo(
               version.equals("2.0")
-                  ? LanceFileReader.fieldsWithColumns20(schema.fields()).size()
+                  ? Nested20Field.fieldsWithColumns20(schema.fields()).size()
                   : schema.columnFields().size());
       FileProjection all = FileProjection.all(schema);
       for (int batchSize : new int[] {1024, 333, 17}) {
