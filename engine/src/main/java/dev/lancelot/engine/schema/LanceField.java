@@ -82,7 +82,8 @@ public record LanceField(
     ArrowType type = field.getType();
     if (type instanceof ArrowType.Struct
         || type instanceof ArrowType.List
-        || type instanceof ArrowType.LargeList) {
+        || type instanceof ArrowType.LargeList
+        || type instanceof ArrowType.Map) {
       for (Field child : field.getChildren()) {
         children.add(fromArrow(child));
       }
@@ -113,7 +114,8 @@ public record LanceField(
     if (logicalType.equals("list")
         || logicalType.equals("large_list")
         || logicalType.equals("list.struct")
-        || logicalType.equals("large_list.struct")) {
+        || logicalType.equals("large_list.struct")
+        || logicalType.equals("map")) {
       return 1;
     }
     if (logicalType.equals("struct") || logicalType.equals("null")) {

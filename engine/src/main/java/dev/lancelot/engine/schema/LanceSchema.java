@@ -58,7 +58,7 @@ public final class LanceSchema {
     boolean ok =
         switch (t) {
           case "struct" -> true;
-          case "list", "large_list", "list.struct", "large_list.struct" -> n == 1;
+          case "list", "large_list", "list.struct", "large_list.struct", "map" -> n == 1;
           default -> n == 0;
         };
     if (!ok) {
@@ -242,8 +242,8 @@ public final class LanceSchema {
    * ancestors of a path keep only the members on the paths asked for (e.g. {@code "s.y"} gives
    * {@code s} with the single child {@code y}, so reads touch only {@code y}'s columns; {@code
    * "l.item.a"} keeps member {@code a} of the structs in list {@code l}); the field a path names is
-   * kept whole. Top-level fields come in the order of their first path, children in schema order;
-   * field ids are kept.
+   * kept whole. Paths into a map's entries are refused. Top-level fields come in the order of their
+   * first path, children in schema order; field ids are kept.
    */
   public LanceSchema projectPaths(Collection<String> paths) {
     Map<Integer, Boolean> keepWhole = new LinkedHashMap<>();
@@ -271,6 +271,14 @@ public final class LanceSchema {
                   + path
                   + "\": a parent field is missing from the"
                   + " schema. The schema is corrupt.");
+        }
+        if (cur.logicalType().equals("map")) {
+          throw new SchemaException(
+              "Cannot project column \""
+                  + path
+                  + "\": it lies inside map \""
+                  + cur.name()
+                  + "\", whose entries are read whole. Project the map itself.");
         }
       }
       if (!tops.contains(cur)) {

@@ -16,9 +16,10 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * uint64 halffloat float double string binary large_string large_binary json date32:day date64:ms
  * time32:s|ms time64:us|ns duration:s|ms|us|ns timestamp:<unit>:<tz or -> decimal:128:<p>:<s>
  * decimal:256:<p>:<s> fixed_size_binary:<n> fixed_size_list:<item type>:<n> struct list list.struct
- * large_list large_list.struct dict:<value type>:<key type>:false}. A fixed-size list is a single
- * Lance field (no child field); its item type is part of the string and its Arrow item field is
- * always {@code item}, nullable.
+ * large_list large_list.struct map dict:<value type>:<key type>:false}. A map (keys not sorted) has
+ * one child field, the struct of its entries (key, value). A fixed-size list is a single Lance
+ * field (no child field); its item type is part of the string and its Arrow item field is always
+ * {@code item}, nullable.
  */
 public final class LogicalTypes {
   /** Arrow extension metadata key carrying the extension name. */
@@ -53,6 +54,16 @@ public final class LogicalTypes {
     }
     if (type instanceof ArrowType.LargeList) {
       return isStruct(field.getChildren().get(0)) ? "large_list.struct" : "large_list";
+    }
+    if (type instanceof ArrowType.Map map) {
+      if (map.getKeysSorted()) {
+        throw new SchemaException(
+            "Cannot store map field \""
+                + field.getName()
+                + "\" with sorted keys in a Lance schema: Lance has a logical type only for maps"
+                + " whose keys are not sorted.");
+      }
+      return "map";
     }
     if (field.getDictionary() != null) {
       ArrowType.Int index = field.getDictionary().getIndexType();
@@ -182,6 +193,8 @@ public final class LogicalTypes {
         return ArrowType.List.INSTANCE;
       case "large_list", "large_list.struct":
         return ArrowType.LargeList.INSTANCE;
+      case "map":
+        return new ArrowType.Map(false);
       default:
         break;
     }

@@ -230,8 +230,20 @@ class LanceSchemaTest {
         .isEqualTo(new ArrowType.FixedSizeList(2));
     assertThat(LogicalTypes.toArrow("fixed_size_list:uint8:16"))
         .isEqualTo(new ArrowType.FixedSizeList(16));
-    assertThatThrownBy(() -> LogicalTypes.toArrow("map"))
+    assertThat(LogicalTypes.toArrow("map")).isEqualTo(new ArrowType.Map(false));
+    Field entries =
+        new Field(
+            "entries",
+            FieldType.notNullable(ArrowType.Struct.INSTANCE),
+            List.of(
+                new Field("key", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
+                f("value", new ArrowType.Int(32, true))));
+    assertThat(LogicalTypes.of(f("m", new ArrowType.Map(false), entries))).isEqualTo("map");
+    assertThatThrownBy(() -> LogicalTypes.of(f("m", new ArrowType.Map(true), entries)))
         .isInstanceOf(SchemaException.class)
-        .hasMessageContaining("\"map\"");
+        .hasMessageContaining("sorted keys");
+    assertThatThrownBy(() -> LogicalTypes.toArrow("union"))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining("\"union\"");
   }
 }

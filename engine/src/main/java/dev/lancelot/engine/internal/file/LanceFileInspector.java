@@ -88,7 +88,7 @@ public final class LanceFileInspector {
   /** The fields the file's columns hold, in column order. */
   private static List<LanceField> columnFields(FileMetadata meta) {
     return meta.version().equals(FileVersion.V2_0)
-        ? LanceFileReader.fieldsWithColumns20(meta.schema().fields())
+        ? Nested20Field.fieldsWithColumns20(meta.schema().fields())
         : meta.schema().columnFields();
   }
 

@@ -5,16 +5,12 @@ import dev.lancelot.engine.internal.file.arrow.FieldSink;
 import dev.lancelot.engine.internal.file.arrow.PackedMembers;
 import dev.lancelot.engine.internal.file.arrow.Sinks;
 import dev.lancelot.engine.internal.file.codec.DecodeException;
-import dev.lancelot.engine.internal.file.container.ColumnInfo;
 import dev.lancelot.engine.internal.file.container.FileMetadata;
-import dev.lancelot.engine.internal.file.container.PageInfo;
 import dev.lancelot.engine.internal.file.layout.FullZipPageReader;
 import dev.lancelot.engine.internal.file.layout.MiniBlockPageReader;
 import dev.lancelot.engine.internal.file.layout.PageIo;
-import dev.lancelot.engine.internal.file.layout.PageLoad;
 import dev.lancelot.engine.internal.file.layout.PageReader;
 import dev.lancelot.engine.internal.file.layout.PlainRows;
-import dev.lancelot.engine.internal.file.layout.RowRange;
 import dev.lancelot.engine.internal.file.layout.RowSource;
 import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.io.InputFile;
@@ -105,7 +101,7 @@ public final class LanceFileReader {
       ColumnReader[] columns = new ColumnReader[metadata.columns().size()];
       List<LanceField> stored = metadata.schema().columnFields();
       if (metadata.version().equals(FileVersion.V2_0)) {
-        stored = fieldsWithColumns20(metadata.schema().fields());
+        stored = Nested20Field.fieldsWithColumns20(metadata.schema().fields());
       }
       for (int i = 0; i < columns.length; i++) {
         String name = i < stored.size() ? stored.get(i).name() : "#" + i;
@@ -309,17 +305,17 @@ public final class LanceFileReader {
     }
     List<Field> fields = arrowSchema(projection).getFields();
     List<List<ColumnReader>> cols = new ArrayList<>(fields.size());
-    List<List<PlannedPage>> plans = new ArrayList<>();
+    List<List<TakePlan.PlannedPage>> plans = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       cols.add(columnsFor(projection, i));
       if (isNested20(projection, i)) {
         continue;
       }
       for (ColumnReader column : cols.get(i)) {
-        plans.add(planTake(column, rows));
+        plans.add(TakePlan.plan(column, rows));
       }
     }
-    runRounds(plans);
+    TakePlan.run(plans, io);
     List<FieldVector> vectors = new ArrayList<>(fields.size());
     try {
       int plan = 0;
@@ -335,7 +331,7 @@ public final class LanceFileReader {
         try {
           for (int c = 0; c < cols.get(i).size(); c++) {
             ColumnSink column = sink.column(c);
-            for (PlannedPage p : plans.get(plan++)) {
+            for (TakePlan.PlannedPage p : plans.get(plan++)) {
               List<RowSource> sources = p.column().guard(p.pageIndex(), p.load()::sources);
               for (RowSource s : sources) {
                 p.column().guardRun(p.pageIndex(), () -> s.emit(s.remaining(), column));
@@ -355,69 +351,6 @@ public final class LanceFileReader {
       throw e;
     }
     return new VectorSchemaRoot(fields, vectors, rows.length);
-  }
-
-  /** The load of one page of one column within a take. */
-  private record PlannedPage(ColumnReader column, int pageIndex, PageLoad load) {}
-
-  private List<PlannedPage> planTake(ColumnReader column, long[] rows) {
-    ColumnInfo info = column.info();
-    List<PlannedPage> out = new ArrayList<>();
-    int i = 0;
-    while (i < rows.length) {
-      int pageIndex = info.pageOf(rows[i]);
-      PageInfo page = info.pages().get(pageIndex);
-      List<RowRange> ranges = new ArrayList<>();
-      while (i < rows.length && rows[i] < page.endRow()) {
-        int start = (int) (rows[i] - page.firstRow());
-        int end = start + 1;
-        i++;
-        while (i < rows.length && rows[i] == page.firstRow() + end && rows[i] < page.endRow()) {
-          end++;
-          i++;
-        }
-        ranges.add(new RowRange(start, end));
-      }
-      PageReader reader = column.page(pageIndex);
-      out.add(
-          new PlannedPage(column, pageIndex, column.guard(pageIndex, () -> reader.plan(ranges))));
-    }
-    return out;
-  }
-
-  /**
-   * Drives all page loads in lock step: each round gathers the reads of every unfinished load (all
-   * columns, all pages) into one coalesced request, so a take costs at most three rounds of I/O
-   * (page metadata, index entries, values) however many pages it touches.
-   */
-  private void runRounds(List<List<PlannedPage>> plans) {
-    while (true) {
-      List<PlannedPage> pending = new ArrayList<>();
-      List<List<ByteRange>> reads = new ArrayList<>();
-      List<ByteRange> all = new ArrayList<>();
-      for (List<PlannedPage> column : plans) {
-        for (PlannedPage p : column) {
-          if (!p.load().done()) {
-            List<ByteRange> r = p.column().guard(p.pageIndex(), p.load()::reads);
-            pending.add(p);
-            reads.add(r);
-            all.addAll(r);
-          }
-        }
-      }
-      if (pending.isEmpty()) {
-        return;
-      }
-      List<ByteBuffer> fetched = all.isEmpty() ? List.of() : io.read(all);
-      int k = 0;
-      for (int j = 0; j < pending.size(); j++) {
-        int n = reads.get(j).size();
-        List<ByteBuffer> mine = fetched.subList(k, k + n);
-        k += n;
-        PlannedPage p = pending.get(j);
-        p.column().guardRun(p.pageIndex(), () -> p.load().supply(mine));
-      }
-    }
   }
 
   /**
@@ -447,21 +380,6 @@ public final class LanceFileReader {
   }
 
   /**
-   * The fields with a column in a format 2.0 file, in column order: every field node in pre-order,
-   * except the members of packed structs (the struct's column holds them).
-   */
-  static List<LanceField> fieldsWithColumns20(List<LanceField> fields) {
-    List<LanceField> out = new ArrayList<>();
-    for (LanceField f : fields) {
-      out.add(f);
-      if (!f.isPackedStruct()) {
-        out.addAll(fieldsWithColumns20(f.children()));
-      }
-    }
-    return out;
-  }
-
-  /**
    * The file columns of a top-level field of a projection: its column fields (leaves and packed
    * structs) in pre-order (2.1+), or every field node in pre-order but the members of packed
    * structs (2.0, where structs and lists have columns too; their numbers follow the file's own
@@ -471,8 +389,8 @@ public final class LanceFileReader {
     LanceField field = projection.schema().fields().get(fieldIndex);
     int[] cols = projection.columns(fieldIndex);
     if (version().equals(FileVersion.V2_0)) {
-      List<LanceField> all = fieldsWithColumns20(schema().fields());
-      List<LanceField> nodes = fieldsWithColumns20(List.of(field));
+      List<LanceField> all = Nested20Field.fieldsWithColumns20(schema().fields());
+      List<LanceField> nodes = Nested20Field.fieldsWithColumns20(List.of(field));
       cols = new int[nodes.size()];
       for (int k = 0; k < nodes.size(); k++) {
         int id = nodes.get(k).id();

@@ -11,6 +11,7 @@ import dev.lancelot.engine.internal.file.layout.PageReader;
 import dev.lancelot.engine.internal.file.layout.RowRange;
 import dev.lancelot.engine.internal.file.layout.RowSource;
 import dev.lancelot.engine.internal.file.v20.Page20Reader;
+import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -41,6 +42,21 @@ final class Nested20Field {
     this.columns = List.copyOf(columns);
     this.packedMembers = packedMembers;
     this.io = io;
+  }
+
+  /**
+   * The fields with a column in a format 2.0 file, in column order: every field node in pre-order,
+   * except the members of packed structs (the struct's column holds them).
+   */
+  static List<LanceField> fieldsWithColumns20(List<LanceField> fields) {
+    List<LanceField> out = new ArrayList<>();
+    for (LanceField f : fields) {
+      out.add(f);
+      if (!f.isPackedStruct()) {
+        out.addAll(fieldsWithColumns20(f.children()));
+      }
+    }
+    return out;
   }
 
   /** Rows of the given ranges (in order; repeats allowed) as one vector. */

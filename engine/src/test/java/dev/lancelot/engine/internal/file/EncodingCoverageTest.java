@@ -23,9 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which encodings and layouts the reader is proven on. lance-core 7.0.0 writes every data shape
- * (flat, flat with encoding hints, nested) in formats 2.0, 2.1 and 2.2, and every packed struct
- * shape in the formats it can write it in; each file is read back in full and compared with the
- * data written, and the encodings of its pages are collected. The encoding table of {@code
+ * (flat, flat with encoding hints, nested) in formats 2.0, 2.1 and 2.2, every packed struct shape
+ * in the formats it can write it in, and maps in 2.2; each file is read back in full and compared
+ * with the data written, and the encodings of its pages are collected. The encoding table of {@code
  * docs/format-compatibility.md} must claim "read" (✓) for a format exactly for the encodings seen
  * here in that format: no claim without a file that exercised it, no exercised encoding missing
  * from the table.
@@ -65,6 +65,17 @@ class EncodingCoverageTest {
                 s.rows(),
                 (a, seed, n) -> NestedShapes.batch(s, a, seed, n),
                 true));
+      }
+      if (version.equals("2.2")) {
+        for (NestedShapes.Shape s : NestedShapes.maps()) {
+          out.add(
+              new Case(
+                  s.name(),
+                  version,
+                  s.rows(),
+                  (a, seed, n) -> NestedShapes.batch(s, a, seed, n),
+                  false));
+        }
       }
       for (NestedShapes.PackedShape p : NestedShapes.packed()) {
         NestedShapes.Shape s = p.shape();

@@ -444,6 +444,106 @@ public final class NestedShapes {
     return s;
   }
 
+  /** A map field (keys not sorted) with entries {@code key} (not null) and {@code value}. */
+  static Field map(String name, ArrowType key, Field value) {
+    Field entries =
+        new Field(
+            "entries",
+            org.apache.arrow.vector.types.pojo.FieldType.notNullable(ArrowType.Struct.INSTANCE),
+            List.of(
+                new Field(
+                    "key", org.apache.arrow.vector.types.pojo.FieldType.notNullable(key), null),
+                value));
+    return new Field(
+        name,
+        org.apache.arrow.vector.types.pojo.FieldType.nullable(new ArrowType.Map(false)),
+        List.of(entries));
+  }
+
+  /**
+   * Entries of a map value: {@code n} entries with keys from {@code key} and values from {@code
+   * value}.
+   */
+  static Object mapOf(
+      Random r,
+      int maxLen,
+      int nullPct,
+      int emptyPct,
+      Function<Random, Object> key,
+      Function<Random, Object> value) {
+    return listOf(
+        r, maxLen, nullPct, emptyPct, x -> struct("key", key.apply(x), "value", value.apply(x)));
+  }
+
+  /**
+   * Map columns (Arrow Map, keys not sorted), which lance-core 7.0.0 writes in format 2.2 only (2.1
+   * refuses them, 2.0 aborts): stored as a list of entry structs, one column per key and value
+   * leaf. Null maps, empty maps and null values.
+   */
+  public static List<Shape> maps() {
+    List<Shape> s = new ArrayList<>();
+    s.add(
+        new Shape(
+            "map_utf8_int32",
+            map("c", UTF8, f("value", I32)),
+            3000,
+            r ->
+                mapOf(r, 5, 10, 10, x -> "k" + x.nextInt(50), nullable(15, x -> x.nextInt(1000)))));
+    s.add(
+        new Shape(
+            "map_int64_utf8_long_rows",
+            map("c", I64, f("value", UTF8)),
+            1000,
+            r ->
+                mapOf(r, 60, 5, 5, x -> x.nextLong(), nullable(5, x -> "v" + x.nextInt(100_000)))));
+    s.add(
+        new Shape(
+            "map_struct_values",
+            map("c", UTF8, f("value", ArrowType.Struct.INSTANCE, f("a", I32), f("b", UTF8))),
+            2000,
+            r ->
+                mapOf(
+                    r,
+                    4,
+                    8,
+                    8,
+                    x -> "k" + x.nextInt(20),
+                    nullable(
+                        10,
+                        x ->
+                            struct(
+                                "a",
+                                x.nextInt(5) == 0 ? null : x.nextInt(100),
+                                "b",
+                                "b" + x.nextInt(30))))));
+    s.add(
+        new Shape(
+            "struct_map",
+            f("c", ArrowType.Struct.INSTANCE, f("id", I32), map("m", UTF8, f("value", F64))),
+            2000,
+            r ->
+                r.nextInt(10) == 0
+                    ? null
+                    : struct(
+                        "id",
+                        r.nextInt(),
+                        "m",
+                        mapOf(r, 3, 10, 10, x -> "k" + x.nextInt(9), x -> x.nextGaussian()))));
+    s.add(
+        new Shape(
+            "list_map",
+            list(map("item", UTF8, f("value", I32))),
+            2000,
+            r ->
+                listOf(
+                    r,
+                    3,
+                    8,
+                    8,
+                    x -> mapOf(x, 3, 10, 10, y -> "k" + y.nextInt(9), y -> y.nextInt(50)))));
+    return s;
+  }
+
   static List<Object> vector8(Random r) {
     return vector(r, 8);
   }

@@ -87,7 +87,7 @@ class PackedStructDatasetTest {
         LanceSchema ours = LanceSchema.fromArrow(schema);
         List<LanceField> columns =
             version.equals("2.0")
-                ? LanceFileReader.fieldsWithColumns20(ours.fields())
+                ? Nested20Field.fieldsWithColumns20(ours.fields())
                 : ours.columnFields();
         for (org.lance.Fragment fragment : ds.getFragments()) {
           org.lance.fragment.DataFile df = fragment.metadata().getFiles().get(0);
@@ -100,7 +100,7 @@ class PackedStructDatasetTest {
       }
     }
     if (lanceReadsBack) {
-      assertThat(lanceRows(uri, "c"))
+      assertThat(lanceRows(uri, "c", allocator))
           .as("read by lance-core")
           .containsExactlyElementsOf(written.get(1));
     }
@@ -130,7 +130,8 @@ class PackedStructDatasetTest {
   }
 
   /** A column of the dataset as lance-core's scanner reads it. */
-  static List<Object> lanceRows(Path uri, String column) throws Exception {
+  static List<Object> lanceRows(Path uri, String column, BufferAllocator allocator)
+      throws Exception {
     List<Object> out = new ArrayList<>();
     try (org.lance.Dataset ds = dev.lancelot.engine.testing.LanceOracle.open(allocator, uri);
         org.lance.ipc.LanceScanner scanner =

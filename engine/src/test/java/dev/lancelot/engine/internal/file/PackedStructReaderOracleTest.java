@@ -66,7 +66,8 @@ class PackedStructReaderOracleTest {
   }
 
   /** Writes the shape in two batches; returns the values written. */
-  static List<Object> write(NestedShapes.Shape shape, String version, Path path) {
+  static List<Object> write(
+      NestedShapes.Shape shape, String version, Path path, BufferAllocator allocator) {
     int first = shape.rows() / 2 + 7;
     List<Object> expected = new ArrayList<>();
     try (VectorSchemaRoot a = NestedShapes.batch(shape, allocator, 1, first);
@@ -83,7 +84,7 @@ class PackedStructReaderOracleTest {
   void readsWhatLanceWrote(NestedShapes.Shape shape, String version, boolean lanceReadsBack)
       throws Exception {
     Path path = dir.resolve(shape.name() + "-" + version + ".lance");
-    List<Object> expected = write(shape, version, path);
+    List<Object> expected = write(shape, version, path, allocator);
     try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
       String encodings = LanceFileInspector.encodings(in).toString();
       CHOSEN.put(shape.name() + " (" + version + ")", encodings);
@@ -94,7 +95,7 @@ class PackedStructReaderOracleTest {
           .as("columns (a packed struct is one)")
           .isEqualTo(
               version.equals("2.0")
-                  ? LanceFileReader.fieldsWithColumns20(schema.fields()).size()
+                  ? Nested20Field.fieldsWithColumns20(schema.fields()).size()
                   : schema.columnFields().size());
       FileProjection all = FileProjection.all(schema);
       for (int batchSize : new int[] {1024, 333, 17}) {
@@ -110,7 +111,7 @@ class PackedStructReaderOracleTest {
           .as("scan of rows [%d, %d)", from, to)
           .containsExactlyElementsOf(expected.subList((int) from, (int) to));
       long[] rows = takeRows(shape.rows());
-      assertThat(take(reader, all, rows))
+      assertThat(take(reader, all, rows, allocator))
           .as("take")
           .containsExactlyElementsOf(pick(expected, rows));
       for (List<String> paths : memberPaths(schema)) {
@@ -122,7 +123,7 @@ class PackedStructReaderOracleTest {
         assertThat(LanceFileReaderOracleTest.scan(reader, p, 0, reader.numRows(), 700, allocator))
             .as("scan of %s", paths)
             .containsExactlyElementsOf(projected);
-        assertThat(take(reader, p, rows))
+        assertThat(take(reader, p, rows, allocator))
             .as("take of %s", paths)
             .containsExactlyElementsOf(pick(projected, rows));
       }
@@ -137,7 +138,8 @@ class PackedStructReaderOracleTest {
     return rows;
   }
 
-  static List<Object> take(LanceFileReader reader, FileProjection p, long[] rows) {
+  static List<Object> take(
+      LanceFileReader reader, FileProjection p, long[] rows, BufferAllocator allocator) {
     try (VectorSchemaRoot taken = reader.take(p, rows, allocator)) {
       return Values.of(taken.getVector(0));
     }
@@ -241,7 +243,7 @@ class PackedStructReaderOracleTest {
             100,
             r -> NestedShapes.struct("a", r.nextInt(), "flag", r.nextBoolean()));
     Path path = dir.resolve("packed_bool-" + version + ".lance");
-    write(shape, version, path);
+    write(shape, version, path, allocator);
     try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
       LanceFileReader reader = LanceFileReader.open(in);
       assertThatThrownBy(

@@ -48,7 +48,8 @@ final class NestedFieldSink implements FieldSink {
     ArrowType type = field.getType();
     return (type instanceof ArrowType.Struct && !Sinks.isPackedStruct(field))
         || type instanceof ArrowType.List
-        || type instanceof ArrowType.LargeList;
+        || type instanceof ArrowType.LargeList
+        || type instanceof ArrowType.Map;
   }
 
   private void collect(

@@ -6,7 +6,6 @@ import dev.lancelot.engine.internal.file.codec.DecodeException;
 import dev.lancelot.engine.internal.file.codec.FixedPerValueDecoder;
 import dev.lancelot.engine.internal.file.codec.ValueExpander;
 import dev.lancelot.engine.internal.file.codec.Values;
-import dev.lancelot.engine.internal.file.codec.VarValues;
 import dev.lancelot.engine.internal.file.codec.VariablePerValueDecoder;
 import dev.lancelot.engine.internal.file.container.PageInfo;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.FullZipLayout;
@@ -43,21 +42,22 @@ import java.util.List;
 public final class FullZipPageReader implements PageReader {
   private final PageInfo page;
   private final FullZipLayout layout;
-  private final RepDefLayers repdef;
+  // How values and control words are zipped: read by the row sources of this package.
+  final RepDefLayers repdef;
   private final boolean lists;
-  private final int controlBytes;
-  private final int bitsDef;
-  private final int defMask;
-  private final int repMask;
-  private final FixedPerValueDecoder fixed;
-  private final VariablePerValueDecoder variable;
-  private final ValueExpander expander;
-  private final int valueBytes;
-  private final int lengthBytes;
+  final int controlBytes;
+  final int bitsDef;
+  final int defMask;
+  final int repMask;
+  final FixedPerValueDecoder fixed;
+  final VariablePerValueDecoder variable;
+  final ValueExpander expander;
+  final int valueBytes;
+  final int lengthBytes;
   private final int indexWidth;
 
   /** Decoded bytes handed to the sink at a time by the direct variable-width path. */
-  private static final int CHUNK = 1 << 16;
+  static final int CHUNK = 1 << 16;
 
   public FullZipPageReader(PageInfo page, FullZipLayout layout) {
     this.page = page;
@@ -276,8 +276,10 @@ public final class FullZipPageReader implements PageReader {
       for (int i = 0; i < ranges.size(); i++) {
         out.add(
             lists
-                ? new ListRows(buffers.get(i), ranges.get(i).length())
-                : new VariableRows(buffers.get(i), ranges.get(i).length()));
+                ? new FullZipListRows(
+                    FullZipPageReader.this, buffers.get(i), ranges.get(i).length())
+                : new FullZipVariableRows(
+                    FullZipPageReader.this, buffers.get(i), ranges.get(i).length()));
       }
       sources = out;
     }
@@ -311,7 +313,7 @@ public final class FullZipPageReader implements PageReader {
   }
 
   /** The stored length of a variable-width value at {@code pos} ({@code lengthBytes} wide). */
-  private long readLength(ByteBuffer buf, int pos) {
+  long readLength(ByteBuffer buf, int pos) {
     return switch (lengthBytes) {
       case 1 -> Byte.toUnsignedLong(buf.get(pos));
       case 2 -> Short.toUnsignedLong(buf.getShort(pos));
@@ -320,7 +322,7 @@ public final class FullZipPageReader implements PageReader {
     };
   }
 
-  private int readControl(ByteBuffer buf, int pos) {
+  int readControl(ByteBuffer buf, int pos) {
     return switch (controlBytes) {
       case 1 -> Byte.toUnsignedInt(buf.get(pos));
       case 2 -> Short.toUnsignedInt(buf.getShort(pos));
@@ -375,323 +377,9 @@ public final class FullZipPageReader implements PageReader {
     }
   }
 
-  /**
-   * Variable-width rows: plain and FSST values are decoded one by one straight from the page bytes
-   * into an array reused by every batch of the range; others (zstd, ...) are unzipped into offsets
-   * and bytes first, then decoded.
-   */
-  private final class VariableRows implements RowSource {
-    private final ByteBuffer buf;
-    private final int rows;
-    private int next;
-    private int pos;
-    private byte[] in;
-    private int inBase;
-    private byte[] out;
-    private int[] offsets;
-    private int[] starts;
-    private int[] ends;
-
-    /** Stored and decoded bytes of earlier batches, for estimating the decoded size of the next. */
-    private long storedSeen;
-
-    private long decodedSeen;
-
-    VariableRows(ByteBuffer buf, int rows) {
-      this.buf = buf;
-      this.rows = rows;
-    }
-
-    @Override
-    public int remaining() {
-      return rows - next;
-    }
-
-    @Override
-    public void emit(int n, ColumnSink sink) {
-      if (n > remaining()) {
-        throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
-      }
-      checkNesting(sink);
-      if (expander != null) {
-        emitExpanded(n, sink);
-        next += n;
-        return;
-      }
-      short[] defs = controlBytes == 0 ? null : new short[n];
-      int[] offsets = new int[n + 1];
-      byte[] data = new byte[Math.max(16, Math.min(buf.limit() - pos, 1 << 20))];
-      int size = 0;
-      for (int i = 0; i < n; i++) {
-        int def = 0;
-        if (controlBytes > 0) {
-          def = readControl(buf, pos) & defMask;
-          defs[i] = (short) def;
-          pos += controlBytes;
-        }
-        if (def == 0) {
-          long len = readLength(buf, pos);
-          pos += lengthBytes;
-          if (len < 0 || pos + len > buf.limit()) {
-            throw DecodeException.corrupt(
-                "full-zip value of " + len + " bytes runs past its page range");
-          }
-          if (size + len > Integer.MAX_VALUE - 16) {
-            throw DecodeException.unsupported(
-                "more than 2 GiB of values in one batch; use a smaller batch size");
-          }
-          if (size + len > data.length) {
-            data =
-                java.util.Arrays.copyOf(
-                    data,
-                    (int) Math.max(size + len, Math.min(2L * data.length, Integer.MAX_VALUE - 16)));
-          }
-          buf.get(pos, data, size, (int) len);
-          size += (int) len;
-          pos += (int) len;
-        }
-        offsets[i + 1] = size;
-      }
-      VarValues stored = VarValues.wrap(data, size, offsets, n);
-      if (repdef.nested()) {
-        if (defs != null) {
-          repdef.toCanonical(defs, 0, n);
-        }
-        sink.appendLevels(repdef.canonical(), null, defs, 0, n);
-      }
-      sink.append(variable.decode(stored), 0, n, defs, 0);
-      next += n;
-    }
-
-    /**
-     * First pass: control words and value extents; second pass: values decoded into a small reused
-     * array, handed to the sink every {@link #CHUNK} bytes or so (so the copy into the vector reads
-     * from cache).
-     */
-    private void emitExpanded(int n, ColumnSink sink) {
-      if (in == null) {
-        if (buf.hasArray()) {
-          in = buf.array();
-          inBase = buf.arrayOffset();
-        } else {
-          in = new byte[buf.limit()];
-          buf.get(0, in);
-          inBase = 0;
-        }
-      }
-      if (starts == null || starts.length < n + 1) {
-        starts = new int[n + 1];
-        ends = new int[n + 1];
-      }
-      int[] st = starts;
-      int[] en = ends;
-      int end = buf.limit();
-      short[] defs = controlBytes == 0 ? null : new short[n];
-      int p = pos;
-      long storedBytes = 0;
-      for (int i = 0; i < n; i++) {
-        int def = 0;
-        if (controlBytes > 0) {
-          def = readControl(buf, p) & defMask;
-          defs[i] = (short) def;
-          p += controlBytes;
-        }
-        st[i] = inBase + p;
-        if (def == 0) {
-          long len = readLength(buf, p);
-          p += lengthBytes;
-          if (len < 0 || p + len > end) {
-            throw DecodeException.corrupt(
-                "full-zip value of " + len + " bytes runs past its page range");
-          }
-          st[i] = inBase + p;
-          p += (int) len;
-          storedBytes += len;
-        }
-        en[i] = inBase + p;
-      }
-      pos = p;
-      if (repdef.nested()) {
-        if (defs != null) {
-          repdef.toCanonical(defs, 0, n);
-        }
-        sink.appendLevels(repdef.canonical(), null, defs, 0, n);
-      }
-      if (out == null) {
-        out = new byte[CHUNK];
-        offsets = new int[n + 1];
-      } else if (offsets.length < n + 1) {
-        offsets = new int[n + 1];
-      }
-      byte[] o = out;
-      int[] off = offsets;
-      boolean reserved = false;
-      int from = 0;
-      while (from < n) {
-        int to = expander.expandRun(in, st, en, from, n, o, off);
-        if (to == from) {
-          // one value needs more room than the array has
-          long room = expander.room(en[from] - st[from]);
-          if (room > Integer.MAX_VALUE - 16) {
-            throw DecodeException.unsupported("a value of more than 2 GiB");
-          }
-          o = new byte[(int) room];
-          out = o;
-          continue;
-        }
-        int op = off[to - from];
-        if (!reserved) {
-          // stored bytes of the rows decoded so far, without their control words and lengths
-          long s = 0;
-          for (int i = from; i < to; i++) {
-            s += en[i] - st[i];
-          }
-          reserve(sink, storedBytes, s, op);
-          reserved = true;
-        }
-        sink.append(VarValues.wrap(o, op, off, to - from), 0, to - from, defs, from);
-        decodedSeen += op;
-        from = to;
-      }
-      storedSeen += storedBytes;
-    }
-
-    /**
-     * Tells the sink how many bytes this batch will decode to: those decoded so far plus the rest
-     * of its stored bytes times the ratio seen so far.
-     */
-    private void reserve(ColumnSink sink, long storedBytes, long stored, int decoded) {
-      double ratio =
-          storedSeen + stored == 0 ? 1 : (double) (decodedSeen + decoded) / (storedSeen + stored);
-      sink.reserveBytes(decoded + (long) ((storedBytes - stored) * ratio * 1.05) + 64);
-    }
-  }
-
-  private void checkNesting(ColumnSink sink) {
+  void checkNesting(ColumnSink sink) {
     if (sink.nested() != repdef.nested()) {
       throw DecodeException.corrupt("page layers " + repdef + " do not match the column's nesting");
-    }
-  }
-
-  /**
-   * Rows of a list page: level entries are parsed from their control words until the requested rows
-   * are complete (the next max-repetition entry, or the end of the range's bytes).
-   */
-  private final class ListRows implements RowSource {
-    private final ByteBuffer buf;
-    private final int rows;
-    private int next;
-    private int pos;
-
-    ListRows(ByteBuffer buf, int rows) {
-      this.buf = buf;
-      this.rows = rows;
-    }
-
-    @Override
-    public int remaining() {
-      return rows - next;
-    }
-
-    @Override
-    public void emit(int n, ColumnSink sink) {
-      if (n > remaining()) {
-        throw new IllegalArgumentException("Asked for " + n + " rows, " + remaining() + " remain");
-      }
-      checkNesting(sink);
-      if (n == 0) {
-        return;
-      }
-      int maxRep = repdef.maxRep();
-      int maxVisible = repdef.maxVisibleDef();
-      short[] rep = new short[Math.max(16, n)];
-      short[] def = new short[rep.length];
-      int count = 0;
-      int items = 0;
-      int[] offsets = variable != null ? new int[rep.length + 1] : null;
-      byte[] data =
-          new byte
-              [Math.max(64, fixed != null ? n * valueBytes : Math.min(buf.limit() - pos, 1 << 20))];
-      int size = 0;
-      int done = 0;
-      boolean begun = false;
-      while (pos < buf.limit()) {
-        int word = readControl(buf, pos);
-        int r = (word >>> bitsDef) & repMask;
-        int d = word & defMask;
-        if (r == maxRep) {
-          if (begun && ++done == n) {
-            break;
-          }
-          begun = true;
-        }
-        pos += controlBytes;
-        if (count == rep.length) {
-          rep = java.util.Arrays.copyOf(rep, 2 * count);
-          def = java.util.Arrays.copyOf(def, 2 * count);
-        }
-        rep[count] = (short) r;
-        def[count] = (short) d;
-        count++;
-        if (d > maxVisible) {
-          continue;
-        }
-        if (offsets != null && items + 1 >= offsets.length) {
-          offsets = java.util.Arrays.copyOf(offsets, 2 * offsets.length);
-        }
-        long len = valueBytes;
-        if (fixed == null) {
-          len = 0;
-          if (d == 0) {
-            len = readLength(buf, pos);
-            pos += lengthBytes;
-          }
-        }
-        if (len < 0 || pos + len > buf.limit()) {
-          throw DecodeException.corrupt(
-              "full-zip value of " + len + " bytes runs past its page range");
-        }
-        if (size + len > Integer.MAX_VALUE - 16) {
-          throw DecodeException.unsupported(
-              "more than 2 GiB of values in one batch; use a smaller batch size");
-        }
-        if (size + len > data.length) {
-          data =
-              java.util.Arrays.copyOf(
-                  data,
-                  (int) Math.max(size + len, Math.min(2L * data.length, Integer.MAX_VALUE - 16)));
-        }
-        buf.get(pos, data, size, (int) len);
-        size += (int) len;
-        pos += (int) len;
-        items++;
-        if (offsets != null) {
-          offsets[items] = size;
-        }
-      }
-      if (pos >= buf.limit() && begun) {
-        done++;
-      }
-      if (done != n) {
-        throw DecodeException.corrupt("full-zip range holds " + done + " rows, " + n + " expected");
-      }
-      repdef.toCanonical(def, 0, count);
-      short[] itemDefs = new short[items];
-      int k = 0;
-      for (int i = 0; i < count; i++) {
-        if (repdef.canonical().visible(def[i])) {
-          itemDefs[k++] = def[i];
-        }
-      }
-      Values v =
-          fixed != null
-              ? fixed.decode(ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN), 0, items)
-              : variable.decode(VarValues.wrap(data, size, offsets, items));
-      sink.appendLevels(repdef.canonical(), rep, def, 0, count);
-      if (items > 0) {
-        sink.append(v, 0, items, itemDefs, 0);
-      }
-      next += n;
     }
   }
 

@@ -282,7 +282,7 @@ class CodecsTest {
         .putInt(2)
         .putInt(5)
         .put("abxyz".getBytes(StandardCharsets.US_ASCII));
-    VarValues v = Codecs.binaryBlock(std, 2);
+    VarValues v = BlockCodecs.binaryBlock(std, 2);
     assertThat(string(v, 0)).isEqualTo("ab");
     assertThat(string(v, 1)).isEqualTo("xyz");
     // old: [u8 32][u32 n][u32 start][offsets][bytes]
@@ -294,7 +294,7 @@ class CodecsTest {
         .putInt(2)
         .putInt(5)
         .put("abxyz".getBytes(StandardCharsets.US_ASCII));
-    VarValues o = Codecs.binaryBlock(old, 2);
+    VarValues o = BlockCodecs.binaryBlock(old, 2);
     assertThat(string(o, 1)).isEqualTo("xyz");
   }
 
