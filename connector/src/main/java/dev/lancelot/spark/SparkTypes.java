@@ -114,6 +114,12 @@ public final class SparkTypes {
         || t instanceof ArrowType.LargeList) {
       Field child = field.getChildren().get(0);
       return DataTypes.createArrayType(dataType(child), child.isNullable());
+    } else if (t instanceof ArrowType.Map) {
+      // one non-null entries struct {key, value}, stored like a list of structs
+      Field entries = field.getChildren().get(0);
+      Field value = entries.getChildren().get(1);
+      return DataTypes.createMapType(
+          dataType(entries.getChildren().get(0)), dataType(value), value.isNullable());
     } else if (t instanceof ArrowType.Struct) {
       List<StructField> children = new ArrayList<>();
       for (Field c : field.getChildren()) {

@@ -39,6 +39,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -72,7 +73,12 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     VectorSchemaRoot make(long seed, int rows);
   }
 
-  record Case(String name, int rows, Batch batch) {
+  /** {@code versions}: the formats lance-core can write the shape in. */
+  record Case(String name, int rows, Batch batch, List<String> versions) {
+    Case(String name, int rows, Batch batch) {
+      this(name, rows, batch, List.of("2.0", "2.1", "2.2"));
+    }
+
     @Override
     public String toString() {
       return name;
@@ -89,10 +95,31 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     for (NestedShapes.Shape s : NestedShapes.all()) {
       all.add(new Case(s.name(), s.rows(), (seed, n) -> NestedShapes.batch(s, allocator, seed, n)));
     }
+    // Packed structs (one column for the whole struct) in each format lance-core writes them in,
+    // and maps (format 2.2 only).
+    for (NestedShapes.PackedShape p : NestedShapes.packed()) {
+      NestedShapes.Shape s = p.shape();
+      all.add(
+          new Case(
+              s.name(),
+              s.rows(),
+              (seed, n) -> NestedShapes.batch(s, allocator, seed, n),
+              p.versions()));
+    }
+    for (NestedShapes.Shape s : NestedShapes.maps()) {
+      all.add(
+          new Case(
+              s.name(),
+              s.rows(),
+              (seed, n) -> NestedShapes.batch(s, allocator, seed, n),
+              List.of("2.2")));
+    }
     List<Arguments> out = new ArrayList<>();
     for (String version : List.of("2.0", "2.1", "2.2")) {
       for (Case c : all) {
-        out.add(Arguments.of(c, version));
+        if (c.versions().contains(version)) {
+          out.add(Arguments.of(c, version));
+        }
       }
     }
     return out.stream();
@@ -110,7 +137,10 @@ class SparkReadsEveryShapeTest extends SharedSpark {
       field = a.getVector(0).getField();
       for (VectorSchemaRoot batch : List.of(a, b)) {
         for (int i = 0; i < batch.getRowCount(); i++) {
-          expected.add(arrowValue(batch.getVector(0), i, version.equals("2.0")));
+          expected.add(
+              batch.getVector(0) instanceof MapVector map
+                  ? mapEntries(map, i)
+                  : arrowValue(batch.getVector(0), i, version.equals("2.0")));
         }
       }
       try (org.lance.Dataset ds =
@@ -127,7 +157,11 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     assertThat(df.schema().apply("c").dataType())
         .as("Spark type of %s", field)
         .isEqualTo(sparkType(field));
-    List<Row> rows = df.collectAsList();
+    // A map is compared as its entries in stored order (duplicate keys included), which
+    // map_entries keeps; collecting the map itself would fold duplicate keys.
+    List<Row> rows =
+        (field.getType() instanceof ArrowType.Map ? df.selectExpr("map_entries(c) AS c") : df)
+            .collectAsList();
     List<Object> actual = new ArrayList<>(rows.size());
     for (Row r : rows) {
       actual.add(sparkValue(r.get(0)));
@@ -188,10 +222,25 @@ class SparkReadsEveryShapeTest extends SharedSpark {
       Field item = f.getChildren().get(0);
       return DataTypes.createArrayType(sparkType(item), item.isNullable());
     }
+    if (t instanceof ArrowType.Map) {
+      Field entries = f.getChildren().get(0);
+      Field value = entries.getChildren().get(1);
+      return DataTypes.createMapType(
+          sparkType(entries.getChildren().get(0)), sparkType(value), value.isNullable());
+    }
     if (t instanceof ArrowType.Struct) {
       List<StructField> fields = new ArrayList<>();
       for (Field c : f.getChildren()) {
-        fields.add(DataTypes.createStructField(c.getName(), sparkType(c), c.isNullable()));
+        fields.add(
+            c.getType() instanceof ArrowType.FixedSizeList l
+                ? DataTypes.createStructField(
+                    c.getName(),
+                    sparkType(c),
+                    c.isNullable(),
+                    new org.apache.spark.sql.types.MetadataBuilder()
+                        .putLong("arrow.fixed-size-list.size", l.getListSize())
+                        .build())
+                : DataTypes.createStructField(c.getName(), sparkType(c), c.isNullable()));
       }
       return DataTypes.createStructType(fields);
     }
@@ -268,6 +317,18 @@ class SparkReadsEveryShapeTest extends SharedSpark {
       }
       return out;
     }
+    if (v instanceof MapVector map) {
+      // A map inside another value reaches a Spark Row as a Scala map: duplicate keys folded (the
+      // last wins) and, past four entries, in no particular order; compared as that.
+      StructVector entries = (StructVector) map.getDataVector();
+      Map<String, Object> m = new java.util.TreeMap<>();
+      for (int k = map.getElementStartIndex(i); k < map.getElementEndIndex(i); k++) {
+        m.put(
+            String.valueOf(arrowValue((FieldVector) entries.getChildByOrdinal(0), k, v20)),
+            arrowValue((FieldVector) entries.getChildByOrdinal(1), k, v20));
+      }
+      return m;
+    }
     if (v instanceof ListVector list) {
       List<Object> out = new ArrayList<>();
       for (int k = list.getElementStartIndex(i); k < list.getElementEndIndex(i); k++) {
@@ -292,6 +353,21 @@ class SparkReadsEveryShapeTest extends SharedSpark {
     throw new AssertionError("unexpected vector " + v.getClass().getSimpleName());
   }
 
+  /**
+   * A top-level map row as {@code map_entries} returns it: its entries in stored order, duplicate
+   * keys included.
+   */
+  static Object mapEntries(MapVector map, int i) {
+    if (map.isNull(i)) {
+      return null;
+    }
+    List<Object> out = new ArrayList<>();
+    for (int k = map.getElementStartIndex(i); k < map.getElementEndIndex(i); k++) {
+      out.add(arrowValue(map.getDataVector(), k, false));
+    }
+    return out;
+  }
+
   /** A Spark value in the form of {@link #arrowValue}. */
   static Object sparkValue(Object o) {
     if (o == null) {
@@ -314,6 +390,12 @@ class SparkReadsEveryShapeTest extends SharedSpark {
         out.add(sparkValue(x));
       }
       return out;
+    }
+    if (o instanceof scala.collection.Map<?, ?> map) {
+      Map<String, Object> m = new java.util.TreeMap<>();
+      scala.jdk.javaapi.CollectionConverters.asJava(map)
+          .forEach((k, val) -> m.put(String.valueOf(sparkValue(k)), sparkValue(val)));
+      return m;
     }
     if (o instanceof Row r) {
       Map<String, Object> m = new LinkedHashMap<>();

@@ -30,6 +30,7 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -183,9 +184,15 @@ public final class LanceColumnVector extends ColumnVector {
     return new ColumnarArray(children[0], Math.toIntExact(start), Math.toIntExact(end - start));
   }
 
+  /** A map row: its entries, in stored order, as ranges of the entries' key and value columns. */
   @Override
-  public ColumnarMap getMap(int ordinal) {
-    throw new UnsupportedOperationException("Lance map columns are not supported by the connector");
+  public ColumnarMap getMap(int rowId) {
+    MapVector map = (MapVector) vector;
+    ArrowBuf offsets = map.getOffsetBuffer();
+    int start = offsets.getInt((long) rowId * MapVector.OFFSET_WIDTH);
+    int end = offsets.getInt((long) (rowId + 1) * MapVector.OFFSET_WIDTH);
+    LanceColumnVector entries = children[0];
+    return new ColumnarMap(entries.getChild(0), entries.getChild(1), start, end - start);
   }
 
   @Override
