@@ -6,7 +6,6 @@ import dev.lancelot.engine.internal.query.DistributedSearch;
 import dev.lancelot.engine.internal.query.exec.Candidates;
 import dev.lancelot.engine.internal.query.exec.Merger;
 import dev.lancelot.engine.internal.query.exec.UnitResult;
-import dev.lancelot.engine.internal.query.plan.AnnUnit;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
 import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.engine.internal.scan.FragmentScan;
@@ -59,14 +58,6 @@ public final class VectorSearchPlan implements Serializable {
    */
   public static VectorSearchPlan plan(Dataset dataset, VectorQuery query) {
     return new VectorSearchPlan(DistributedSearch.plan(dataset, query));
-  }
-
-  static VectorSearchPlan of(SearchPlan plan) {
-    return new VectorSearchPlan(plan);
-  }
-
-  SearchPlan internal() {
-    return plan;
   }
 
   /** The dataset location the plan searches. */
@@ -243,10 +234,6 @@ public final class VectorSearchPlan implements Serializable {
   public static VectorSearchPlan fromBytes(byte[] bytes) {
     return new VectorSearchPlan(
         Wire.deserialize(Wire.SEARCH_PLAN, bytes, SearchPlan.class, "a vector search plan"));
-  }
-
-  static boolean isAnn(SearchUnit unit) {
-    return unit instanceof AnnUnit;
   }
 
   @Override
