@@ -192,6 +192,21 @@ class SparkTypesTest {
 
   @Test
   void unsupportedArrowTypesAreRefusedNamingTheColumn() {
+    Field duration = field("elapsed", new ArrowType.Duration(TimeUnit.MILLISECOND), true);
+    assertThatThrownBy(() -> SparkTypes.dataType(duration))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageStartingWith(
+            "Cannot map column \"elapsed\" of Arrow type Duration(MILLISECOND) to a Spark type");
+    assertThatThrownBy(
+            () ->
+                SparkTypes.dataType(field("t", new ArrowType.Time(TimeUnit.MICROSECOND, 64), true)))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("\"t\"")
+        .hasMessageContaining("not supported by the connector");
+  }
+
+  @Test
+  void mapsBecomeSparkMaps() {
     Field map =
         field(
             "attrs",
@@ -202,17 +217,9 @@ class SparkTypesTest {
                 ArrowType.Struct.INSTANCE,
                 false,
                 field("key", ArrowType.Utf8.INSTANCE, false),
-                field("value", ArrowType.Utf8.INSTANCE, true)));
-    assertThatThrownBy(() -> SparkTypes.dataType(map))
-        .isInstanceOf(LancelotException.class)
-        .hasMessageStartingWith(
-            "Cannot map column \"attrs\" of Arrow type Map(false) to a Spark type");
-    assertThatThrownBy(
-            () ->
-                SparkTypes.dataType(field("t", new ArrowType.Time(TimeUnit.MICROSECOND, 64), true)))
-        .isInstanceOf(LancelotException.class)
-        .hasMessageContaining("\"t\"")
-        .hasMessageContaining("not supported by the connector");
+                field("value", new ArrowType.Int(32, true), true)));
+    assertThat(SparkTypes.dataType(map))
+        .isEqualTo(DataTypes.createMapType(DataTypes.StringType, DataTypes.IntegerType, true));
   }
 
   @Test

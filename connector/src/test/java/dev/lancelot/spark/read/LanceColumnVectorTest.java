@@ -1,7 +1,6 @@
 package dev.lancelot.spark.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -360,11 +359,38 @@ class LanceColumnVectorTest {
   }
 
   @Test
-  void mapsAreRefused() {
-    IntVector ints = vector("i", new ArrowType.Int(32, true));
-    ints.setValueCount(0);
-    assertThatThrownBy(() -> new LanceColumnVector(ints).getMap(0))
-        .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("map columns are not supported");
+  void mapsAreReadAsTheirEntriesInStoredOrder() {
+    try (org.apache.arrow.vector.complex.MapVector map =
+        org.apache.arrow.vector.complex.MapVector.empty("m", allocator, false)) {
+      org.apache.arrow.vector.complex.impl.UnionMapWriter w = map.getWriter();
+      w.setPosition(0);
+      w.startMap();
+      for (int[] kv : new int[][] {{2, 20}, {1, 10}, {2, 21}}) {
+        w.startEntry();
+        w.key().integer().writeInt(kv[0]);
+        w.value().integer().writeInt(kv[1]);
+        w.endEntry();
+      }
+      w.endMap();
+      w.setPosition(1);
+      w.startMap();
+      w.endMap();
+      w.setValueCount(3);
+      map.setNull(2);
+      map.setValueCount(3);
+      LanceColumnVector v = new LanceColumnVector(map);
+      assertThat(v.dataType())
+          .isEqualTo(
+              org.apache.spark.sql.types.DataTypes.createMapType(
+                  org.apache.spark.sql.types.DataTypes.IntegerType,
+                  org.apache.spark.sql.types.DataTypes.IntegerType,
+                  true));
+      org.apache.spark.sql.vectorized.ColumnarMap first = v.getMap(0);
+      assertThat(first.numElements()).isEqualTo(3);
+      assertThat(first.keyArray().toIntArray()).containsExactly(2, 1, 2);
+      assertThat(first.valueArray().toIntArray()).containsExactly(20, 10, 21);
+      assertThat(v.getMap(1).numElements()).isZero();
+      assertThat(v.isNullAt(2)).isTrue();
+    }
   }
 }
