@@ -9,7 +9,6 @@ import dev.lancelot.engine.internal.query.exec.UnitResult;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
 import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.engine.internal.scan.FragmentScan;
-import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearchResult;
 import java.io.Serializable;
@@ -190,12 +189,11 @@ public final class VectorSearchPlan implements Serializable {
         byUnit.get(c.task()).set(q, c.internal());
       }
     }
-    List<UnitResult> results = new ArrayList<>(units);
+    List<Merger.UnitCandidates> results = new ArrayList<>(units);
     for (int u = 0; u < units; u++) {
-      String id = plan.units().get(u).id();
-      results.add(new UnitResult(id, byUnit.get(u), new UnitStats(id, 0, 0, 0, 0, 0, null, 0)));
+      results.add(new Merger.UnitCandidates(plan.units().get(u), byUnit.get(u)));
     }
-    List<Merger.Ranked> ranked = Merger.rank(plan.merge(), plan.units(), results, perQuery.size());
+    List<Merger.Ranked> ranked = Merger.rank(plan.merge(), results, perQuery.size());
     return Merger.materialize(dataset, plan.merge(), true, ranked);
   }
 

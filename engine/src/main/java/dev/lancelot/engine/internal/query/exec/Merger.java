@@ -45,26 +45,31 @@ public final class Merger {
   public record Ranked(long[] rows, float[] distances) {}
 
   public static List<Ranked> rank(SearchPlan plan, List<UnitResult> results) {
-    return rank(plan.merge(), plan.units(), results, plan.query().vectors().length);
+    Map<String, SearchUnit> units = new HashMap<>();
+    plan.units().forEach(u -> units.put(u.id(), u));
+    List<UnitCandidates> byUnit = new ArrayList<>(results.size());
+    for (UnitResult r : results) {
+      byUnit.add(new UnitCandidates(units.get(r.unitId()), r.perQuery()));
+    }
+    return rank(plan.merge(), byUnit, plan.query().vectors().length);
   }
 
+  /** One unit's candidates, one entry per query vector. */
+  public record UnitCandidates(SearchUnit unit, List<Candidates> perQuery) {}
+
   /**
-   * Ranks {@code queries} query vectors whose candidates {@code results} hold (each result has one
-   * entry per query, in the same order), by the rules of {@code m}; {@code planUnits} tells which
-   * results come from ANN units. For callers that merge a block of queries apart from the plan's
-   * own vectors (queries read from a DataFrame).
+   * Ranks {@code queries} query vectors whose candidates {@code results} hold (each has one entry
+   * per query, in the same order), by the rules of {@code m}. For callers that merge a block of
+   * queries apart from the plan's own vectors (queries read from a DataFrame).
    */
-  public static List<Ranked> rank(
-      MergeSpec m, List<SearchUnit> planUnits, List<UnitResult> results, int queries) {
-    Map<String, SearchUnit> units = new HashMap<>();
-    planUnits.forEach(u -> units.put(u.id(), u));
+  public static List<Ranked> rank(MergeSpec m, List<UnitCandidates> results, int queries) {
     List<Ranked> out = new ArrayList<>(queries);
     for (int qi = 0; qi < queries; qi++) {
       List<Entry> ann = new ArrayList<>();
       List<Entry> flat = new ArrayList<>();
-      for (UnitResult r : results) {
+      for (UnitCandidates r : results) {
         Candidates c = r.perQuery().get(qi);
-        boolean isAnn = units.get(r.unitId()) instanceof AnnUnit;
+        boolean isAnn = r.unit() instanceof AnnUnit;
         for (int i = 0; i < c.size(); i++) {
           Entry e = new Entry(c.rowAddresses()[i], c.approx()[i], c.exact()[i]);
           (isAnn ? ann : flat).add(e);
