@@ -165,17 +165,7 @@ public final class SearchTask implements Serializable {
           index, new UnitResult(id, List.of(), new UnitStats(id, 0, 0, 0, 0, 0, null, 0)));
     }
     VectorQuery q = plan.query().toBuilder().vectors(vectors).build();
-    SearchPlan withVectors =
-        new SearchPlan(
-            plan.location(),
-            plan.version(),
-            q,
-            plan.vectorColumn(),
-            plan.dimension(),
-            plan.units(),
-            plan.merge(),
-            plan.notes(),
-            plan.emptyResult());
+    SearchPlan withVectors = plan.withQuery(q);
     return new TaskResult(index, DistributedSearch.runUnit(dataset, withVectors, unit()));
   }
 

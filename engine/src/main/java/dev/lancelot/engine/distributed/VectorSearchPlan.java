@@ -91,18 +91,7 @@ public final class VectorSearchPlan implements Serializable {
   public List<SearchTask> tasks() {
     List<SearchTask> out = new ArrayList<>(plan.units().size());
     for (int i = 0; i < plan.units().size(); i++) {
-      SearchPlan own =
-          new SearchPlan(
-              plan.location(),
-              plan.version(),
-              plan.query(),
-              plan.vectorColumn(),
-              plan.dimension(),
-              List.of(plan.units().get(i)),
-              plan.merge(),
-              plan.notes(),
-              plan.emptyResult());
-      out.add(new SearchTask(own, i));
+      out.add(new SearchTask(plan.withUnits(List.of(plan.units().get(i))), i));
     }
     return out;
   }

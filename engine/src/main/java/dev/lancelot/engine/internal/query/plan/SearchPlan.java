@@ -28,6 +28,18 @@ public record SearchPlan(
     notes = List.copyOf(notes);
   }
 
+  /** The same plan for other query vectors (a block of a query frame). */
+  public SearchPlan withQuery(VectorQuery other) {
+    return new SearchPlan(
+        location, version, other, vectorColumn, dimension, units, merge, notes, emptyResult);
+  }
+
+  /** The same plan with only {@code kept} as its units (one task's share of it). */
+  public SearchPlan withUnits(List<SearchUnit> kept) {
+    return new SearchPlan(
+        location, version, query, vectorColumn, dimension, kept, merge, notes, emptyResult);
+  }
+
   public List<AnnUnit> annUnits() {
     return units.stream().filter(u -> u instanceof AnnUnit).map(u -> (AnnUnit) u).toList();
   }
