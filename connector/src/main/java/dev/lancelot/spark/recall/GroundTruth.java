@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancelot.engine.query.eval.RecallPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -48,6 +49,19 @@ final class GroundTruth {
       boolean prefilter,
       int k,
       String queries) {
+    /** The key of the truth {@code truth} of the plan's version of {@code location}. */
+    Key(String location, long version, RecallPlan.TruthKey truth, String queries) {
+      this(
+          location,
+          version,
+          truth.column(),
+          truth.metric(),
+          truth.filter(),
+          truth.prefilter(),
+          truth.k(),
+          queries);
+    }
+
     Map<String, Object> fields() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("location", location);

@@ -41,7 +41,8 @@ public final class VectorSearch {
    */
   public static VectorQuery exactCounterpart(Dataset dataset, VectorQuery query) {
     DistanceMetric metric = DistributedSearch.plan(dataset, query).merge().metric();
-    return query.toBuilder().useIndex(false).fastSearch(false).metric(metric).build();
+    VectorQuery.Builder exact = query.toBuilder().useIndex(false).fastSearch(false).metric(metric);
+    return query.hasVectors() ? exact.build() : exact.buildParameters();
   }
 
   /** The plan tree, without running anything. */

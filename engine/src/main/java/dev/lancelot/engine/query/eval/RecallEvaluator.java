@@ -7,9 +7,7 @@ import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
-import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -132,22 +130,24 @@ public final class RecallEvaluator {
       throw new InvalidQueryException(
           "Cannot evaluate recall: there are no query vectors. Give at least one.");
     }
-    for (Map<String, Object> setting : grid) {
-      checkSetting(setting, options);
-    }
+    RecallPlan plan =
+        RecallPlan.plan(
+            dataset,
+            new RecallPlan.Request(
+                options.column(),
+                List.of(options.k()),
+                grid,
+                options.filter(),
+                options.selectiveFilter()));
     List<RecallRow> rows = new ArrayList<>();
-    IndexState index = IndexState.of(dataset, options.column());
-    for (Scenario scenario : Scenario.values()) {
-      String skip = skipReason(scenario, options, index);
-      if (skip != null) {
-        rows.add(notMeasured(scenario, "-", skip));
+    Map<RecallPlan.TruthKey, List<Set<Long>>> truths = new HashMap<>();
+    for (RecallPlan.Cell cell : plan.cells()) {
+      if (!cell.measured()) {
+        LOG.info("recall {} {}: {}", cell.scenario().label(), cell.setting(), cell.note());
+        rows.add(notMeasured(cell.scenario(), cell.setting(), cell.note()));
         continue;
       }
-      // Exact answers depend on the metric and the filter placement only: computed once per pair.
-      Map<String, List<Set<Long>>> truths = new HashMap<>();
-      for (Map<String, Object> setting : grid) {
-        rows.add(measure(dataset, queries, options, scenario, setting, truths));
-      }
+      rows.add(measure(dataset, queries, cell, truths));
     }
     return rows;
   }
@@ -221,14 +221,6 @@ public final class RecallEvaluator {
     };
   }
 
-  /** The search of one query vector under one setting in one scenario. */
-  private static VectorQuery query(
-      Options o, Scenario scenario, Map<String, Object> setting, float[] vector) {
-    Map<String, Object> params = scenarioParameters(o, scenario, setting);
-    params.put("q", vector);
-    return VectorQuery.fromMap(params);
-  }
-
   /**
    * Lance's {@code nearest} parameters (without {@code q}) of the search under {@code setting} in
    * {@code scenario}: the scenario's filter as a prefilter, {@code fast_search} in that scenario,
@@ -261,62 +253,41 @@ public final class RecallEvaluator {
   private static RecallRow measure(
       Dataset dataset,
       float[][] queries,
-      Options o,
-      Scenario scenario,
-      Map<String, Object> setting,
-      Map<String, List<Set<Long>>> truths) {
-    List<VectorQuery> searches = new ArrayList<>(queries.length);
-    for (float[] q : queries) {
-      searches.add(query(o, scenario, setting, q));
-    }
-    VectorQuery exactShape;
-    try {
-      exactShape = VectorSearch.exactCounterpart(dataset, searches.get(0));
-    } catch (InvalidQueryException e) {
-      LOG.info(
-          "recall {} {}: not measured: {}", scenario.label(), describe(setting), e.getMessage());
-      return notMeasured(scenario, describe(setting), "not measured: " + e.getMessage());
-    }
-    DistanceMetric metric = exactShape.metric().orElseThrow();
+      RecallPlan.Cell cell,
+      Map<RecallPlan.TruthKey, List<Set<Long>>> truths) {
     List<Set<Long>> truth =
         truths.computeIfAbsent(
-            metric.lanceName() + "/" + exactShape.prefilter(),
+            cell.truth(),
             key -> {
               List<Set<Long>> t = new ArrayList<>(queries.length);
               for (float[] q : queries) {
-                t.add(ids(dataset, exactShape.toBuilder().vector(q).build()));
+                t.add(ids(dataset, cell.exact().toBuilder().vector(q).build()));
               }
               return t;
             });
-    double recallSum = 0;
-    long rows = 0;
-    long[] nanos = new long[queries.length];
+    List<RecallPlan.QueryOutcome> outcomes = new ArrayList<>(queries.length);
     for (int i = 0; i < queries.length; i++) {
+      VectorQuery search = cell.search().toBuilder().vector(queries[i]).build();
       long start = System.nanoTime();
-      Set<Long> got = ids(dataset, searches.get(i));
-      nanos[i] = System.nanoTime() - start;
-      rows += got.size();
-      recallSum += recallOf(got, truth.get(i), o.k());
+      Set<Long> got = ids(dataset, search);
+      double millis = (System.nanoTime() - start) / 1e6;
+      outcomes.add(cell.outcome(got, truth.get(i), millis, 0, 0));
     }
-    double[] millis = new double[nanos.length];
-    for (int i = 0; i < nanos.length; i++) {
-      millis[i] = nanos[i] / 1e6;
-    }
-    Arrays.sort(millis);
+    RecallPlan.Summary s = cell.summarize(outcomes);
     RecallRow row =
         new RecallRow(
-            scenario.label(),
-            describe(setting),
-            metric.lanceName(),
+            cell.scenario().label(),
+            cell.setting(),
+            cell.metric(),
             queries.length,
-            (double) rows / queries.length,
-            recallSum / queries.length,
-            percentile(millis, 0.50),
-            percentile(millis, 0.99),
+            s.rowsPerQuery(),
+            s.recall(),
+            s.p50Millis(),
+            s.p99Millis(),
             null);
     LOG.info(
         "recall {} {}: {} against exact {} search (rows {}, p50 {} ms)",
-        scenario.label(),
+        cell.scenario().label(),
         row.setting(),
         String.format("%.4f", row.recall()),
         row.metric(),
