@@ -1,23 +1,21 @@
 package dev.lancelot.engine.index.vector;
 
 import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.internal.index.vector.hnsw.HnswBuildParams;
 import dev.lancelot.engine.vector.DistanceMetric;
 import dev.lancelot.engine.vector.VectorException;
 
 /**
  * What vector index to build, with Lance 7's defaults. Immutable; {@code with*} methods return a
- * new spec. Parameters that do not apply to the type are ignored (e.g. {@code m} for IVF_PQ).
+ * new spec. It is built from the parameter records of each part of the index; parameters that do
+ * not apply to the type are ignored (e.g. {@code m} for IVF_PQ).
  *
  * <ul>
- *   <li>{@code numPartitions}: IVF partitions; 0 = Lance's rule, {@code rows / target} clamped to
- *       [1, 4096] with target 4,096 rows (IVF_FLAT), 8,192 (IVF_PQ, IVF_SQ) or 1,048,576
- *       (IVF_HNSW_*);
- *   <li>{@code numSubVectors} (PQ, default 16; must divide the dimension), {@code numBits} (PQ/SQ
- *       code width, 8 — the only width implemented);
- *   <li>{@code m} (20), {@code efConstruction} (150), {@code maxLevel} (7): HNSW;
- *   <li>{@code sampleRate} (256): IVF trains on {@code numPartitions × sampleRate} rows, PQ and SQ
- *       on {@code 256 × sampleRate}; {@code maxIters} (50): k-means iterations of IVF and PQ;
+ *   <li>{@link IvfParams}: partitions (0 = Lance's rule, {@code rows / target} clamped to [1, 4096]
+ *       with target 4,096 rows (IVF_FLAT), 8,192 (IVF_PQ, IVF_SQ) or 1,048,576 (IVF_HNSW_*)), the
+ *       training sample rate and k-means iterations;
+ *   <li>{@link QuantizerParams}: PQ sub-vectors (16; must divide the dimension) and the PQ/SQ code
+ *       width (8, the only width implemented);
+ *   <li>{@link HnswParams}: {@code m} (20), {@code efConstruction} (150), {@code maxLevel} (7);
  *   <li>{@code seed}: all randomness (sampling, k-means init, HNSW levels), so builds repeat;
  *   <li>{@code name}: index name, {@code null} = {@code <column>_idx} as Lance names it; {@code
  *       replace}: replace an index of that name (else building over it is an error).
@@ -26,25 +24,28 @@ import dev.lancelot.engine.vector.VectorException;
 public record VectorIndexSpec(
     IndexType type,
     DistanceMetric metric,
-    int numPartitions,
-    int numSubVectors,
-    int numBits,
-    int m,
-    int efConstruction,
-    int maxLevel,
-    int sampleRate,
-    int maxIters,
+    IvfParams ivf,
+    QuantizerParams quantizer,
+    HnswParams hnsw,
     long seed,
     String name,
     boolean replace)
     implements java.io.Serializable {
-  public static final int DEFAULT_NUM_SUB_VECTORS = 16;
-  public static final int DEFAULT_SAMPLE_RATE = 256;
-  public static final int DEFAULT_MAX_ITERS = 50;
+  public static final int DEFAULT_NUM_SUB_VECTORS = QuantizerParams.DEFAULTS.numSubVectors();
+  public static final int DEFAULT_SAMPLE_RATE = IvfParams.DEFAULTS.sampleRate();
+  public static final int DEFAULT_MAX_ITERS = IvfParams.DEFAULTS.maxIters();
   public static final long DEFAULT_SEED = 42;
   public static final int MAX_PARTITIONS = 4096;
 
   public VectorIndexSpec {
+    java.util.Objects.requireNonNull(ivf, "ivf");
+    java.util.Objects.requireNonNull(quantizer, "quantizer");
+    java.util.Objects.requireNonNull(hnsw, "hnsw");
+    int numPartitions = ivf.numPartitions();
+    int numSubVectors = quantizer.numSubVectors();
+    int numBits = quantizer.numBits();
+    int sampleRate = ivf.sampleRate();
+    int maxIters = ivf.maxIters();
     if (type == null || !type.isVector()) {
       throw new VectorException(
           "Cannot create a vector index of type "
@@ -86,10 +87,7 @@ public record VectorIndexSpec(
               + numBits
               + ": only 8-bit codes are implemented. Use num_bits=8.");
     }
-    // HNSW parameters are checked by HnswBuildParams (messages name the parameter).
-    if (type.isHnsw()) {
-      new HnswBuildParams(m, efConstruction, maxLevel, seed);
-    }
+    // HNSW parameters are checked by HnswParams (messages name the parameter).
     if (sampleRate < 1) {
       throw new VectorException(
           "Cannot create a "
@@ -120,14 +118,9 @@ public record VectorIndexSpec(
     return new VectorIndexSpec(
         type,
         metric,
-        0,
-        DEFAULT_NUM_SUB_VECTORS,
-        8,
-        HnswBuildParams.DEFAULT_M,
-        HnswBuildParams.DEFAULT_EF_CONSTRUCTION,
-        HnswBuildParams.DEFAULT_MAX_LEVEL,
-        DEFAULT_SAMPLE_RATE,
-        DEFAULT_MAX_ITERS,
+        IvfParams.DEFAULTS,
+        QuantizerParams.DEFAULTS,
+        HnswParams.DEFAULTS,
         DEFAULT_SEED,
         null,
         false);
@@ -206,11 +199,12 @@ public record VectorIndexSpec(
     if (type.isHnsw()) {
       spec =
           spec.withHnsw(
-              p.containsKey("m") ? intOf(p, "m") : spec.m(),
-              p.containsKey("ef_construction")
-                  ? intOf(p, "ef_construction")
-                  : spec.efConstruction(),
-              p.containsKey("max_level") ? intOf(p, "max_level") : spec.maxLevel());
+              new HnswParams(
+                  p.containsKey("m") ? intOf(p, "m") : spec.m(),
+                  p.containsKey("ef_construction")
+                      ? intOf(p, "ef_construction")
+                      : spec.efConstruction(),
+                  p.containsKey("max_level") ? intOf(p, "max_level") : spec.maxLevel()));
     }
     if (p.containsKey("sample_rate")) {
       spec = spec.withSampleRate(intOf(p, "sample_rate"));
@@ -267,157 +261,92 @@ public record VectorIndexSpec(
     }
   }
 
-  public VectorIndexSpec withNumPartitions(int n) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        n,
-        numSubVectors,
-        numBits,
-        m,
-        efConstruction,
-        maxLevel,
-        sampleRate,
-        maxIters,
-        seed,
-        name,
-        replace);
+  public VectorIndexSpec withIvf(IvfParams newIvf) {
+    return new VectorIndexSpec(type, metric, newIvf, quantizer, hnsw, seed, name, replace);
   }
 
-  public VectorIndexSpec withNumSubVectors(int n) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        numPartitions,
-        n,
-        numBits,
-        m,
-        efConstruction,
-        maxLevel,
-        sampleRate,
-        maxIters,
-        seed,
-        name,
-        replace);
+  public VectorIndexSpec withQuantizer(QuantizerParams newQuantizer) {
+    return new VectorIndexSpec(type, metric, ivf, newQuantizer, hnsw, seed, name, replace);
   }
 
-  public VectorIndexSpec withNumBits(int bits) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        numPartitions,
-        numSubVectors,
-        bits,
-        m,
-        efConstruction,
-        maxLevel,
-        sampleRate,
-        maxIters,
-        seed,
-        name,
-        replace);
+  public VectorIndexSpec withHnsw(HnswParams newHnsw) {
+    return new VectorIndexSpec(type, metric, ivf, quantizer, newHnsw, seed, name, replace);
   }
 
   public VectorIndexSpec withHnsw(int newM, int newEfConstruction, int newMaxLevel) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        numPartitions,
-        numSubVectors,
-        numBits,
-        newM,
-        newEfConstruction,
-        newMaxLevel,
-        sampleRate,
-        maxIters,
-        seed,
-        name,
-        replace);
+    return withHnsw(new HnswParams(newM, newEfConstruction, newMaxLevel));
+  }
+
+  public VectorIndexSpec withNumPartitions(int n) {
+    return withIvf(ivf.withNumPartitions(n));
   }
 
   public VectorIndexSpec withSampleRate(int rate) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        numPartitions,
-        numSubVectors,
-        numBits,
-        m,
-        efConstruction,
-        maxLevel,
-        rate,
-        maxIters,
-        seed,
-        name,
-        replace);
+    return withIvf(ivf.withSampleRate(rate));
   }
 
   public VectorIndexSpec withMaxIters(int iters) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        numPartitions,
-        numSubVectors,
-        numBits,
-        m,
-        efConstruction,
-        maxLevel,
-        sampleRate,
-        iters,
-        seed,
-        name,
-        replace);
+    return withIvf(ivf.withMaxIters(iters));
+  }
+
+  public VectorIndexSpec withNumSubVectors(int n) {
+    return withQuantizer(quantizer.withNumSubVectors(n));
+  }
+
+  public VectorIndexSpec withNumBits(int bits) {
+    return withQuantizer(quantizer.withNumBits(bits));
   }
 
   public VectorIndexSpec withSeed(long newSeed) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        numPartitions,
-        numSubVectors,
-        numBits,
-        m,
-        efConstruction,
-        maxLevel,
-        sampleRate,
-        maxIters,
-        newSeed,
-        name,
-        replace);
+    return new VectorIndexSpec(type, metric, ivf, quantizer, hnsw, newSeed, name, replace);
   }
 
   public VectorIndexSpec withName(String newName) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        numPartitions,
-        numSubVectors,
-        numBits,
-        m,
-        efConstruction,
-        maxLevel,
-        sampleRate,
-        maxIters,
-        seed,
-        newName,
-        replace);
+    return new VectorIndexSpec(type, metric, ivf, quantizer, hnsw, seed, newName, replace);
   }
 
   public VectorIndexSpec withReplace(boolean newReplace) {
-    return new VectorIndexSpec(
-        type,
-        metric,
-        numPartitions,
-        numSubVectors,
-        numBits,
-        m,
-        efConstruction,
-        maxLevel,
-        sampleRate,
-        maxIters,
-        seed,
-        name,
-        newReplace);
+    return new VectorIndexSpec(type, metric, ivf, quantizer, hnsw, seed, name, newReplace);
+  }
+
+  /** IVF partitions asked for; 0 = Lance's rule ({@link #partitionsFor}). */
+  public int numPartitions() {
+    return ivf.numPartitions();
+  }
+
+  /** The training sample rate ({@link IvfParams#sampleRate()}). */
+  public int sampleRate() {
+    return ivf.sampleRate();
+  }
+
+  /** k-means iterations of IVF and PQ training. */
+  public int maxIters() {
+    return ivf.maxIters();
+  }
+
+  /** PQ sub-vectors. */
+  public int numSubVectors() {
+    return quantizer.numSubVectors();
+  }
+
+  /** PQ/SQ code width. */
+  public int numBits() {
+    return quantizer.numBits();
+  }
+
+  /** HNSW {@code m}. */
+  public int m() {
+    return hnsw.m();
+  }
+
+  /** HNSW {@code ef_construction}. */
+  public int efConstruction() {
+    return hnsw.efConstruction();
+  }
+
+  /** HNSW {@code max_level}. */
+  public int maxLevel() {
+    return hnsw.maxLevel();
   }
 
   /** The index name for {@code column}: {@link #name()} or {@code <column>_idx}. */
@@ -446,8 +375,8 @@ public record VectorIndexSpec(
    * The partition count for {@code rows} rows: {@link #numPartitions()}, or Lance's rule when 0.
    */
   public int partitionsFor(long rows) {
-    if (numPartitions > 0) {
-      return numPartitions;
+    if (ivf.numPartitions() > 0) {
+      return ivf.numPartitions();
     }
     return (int) Math.max(1, Math.min(MAX_PARTITIONS, rows / targetPartitionSize()));
   }

@@ -1,7 +1,7 @@
 package dev.lancelot.engine.internal.index.vector.hnsw;
 
+import dev.lancelot.engine.index.vector.HnswParams;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
-import dev.lancelot.engine.vector.VectorException;
 
 /**
  * HNSW build parameters, defaults as Lance's {@code HnswBuildParams}: {@code m = 20} neighbours per
@@ -16,29 +16,12 @@ public record HnswBuildParams(int m, int efConstruction, int maxLevel, long seed
 
   /** The HNSW parameters of an index spec. */
   public static HnswBuildParams of(VectorIndexSpec spec) {
-    return new HnswBuildParams(spec.m(), spec.efConstruction(), spec.maxLevel(), spec.seed());
+    HnswParams h = spec.hnsw();
+    return new HnswBuildParams(h.m(), h.efConstruction(), h.maxLevel(), spec.seed());
   }
 
   public HnswBuildParams {
-    if (m < 2) {
-      throw new VectorException(
-          "Cannot build HNSW with m="
-              + m
-              + ": m must be at least 2 (level"
-              + " assignment divides by ln(m)). Use m between 8 and 64; Lance's default is 20.");
-    }
-    if (efConstruction < 1) {
-      throw new VectorException(
-          "Cannot build HNSW with ef_construction="
-              + efConstruction
-              + ": it must be at least 1. Use a value >= m; Lance's default is 150.");
-    }
-    if (maxLevel < 1 || maxLevel > 64) {
-      throw new VectorException(
-          "Cannot build HNSW with max_level="
-              + maxLevel
-              + ": it must be between 1 and 64. Lance's default is 7.");
-    }
+    new HnswParams(m, efConstruction, maxLevel); // checks each, naming it
   }
 
   public static HnswBuildParams defaults(long seed) {

@@ -1,0 +1,22 @@
+package dev.lancelot.engine.index.vector;
+
+import java.io.Serializable;
+
+/**
+ * The quantizer part of a {@link VectorIndexSpec} (PQ and SQ), with Lance 7's defaults ({@link
+ * #DEFAULTS}).
+ *
+ * @param numSubVectors PQ sub-vectors (16); must divide the dimension; ignored by SQ
+ * @param numBits code width of PQ and SQ (8, the only width implemented)
+ */
+public record QuantizerParams(int numSubVectors, int numBits) implements Serializable {
+  public static final QuantizerParams DEFAULTS = new QuantizerParams(16, 8);
+
+  public QuantizerParams withNumSubVectors(int n) {
+    return new QuantizerParams(n, numBits);
+  }
+
+  public QuantizerParams withNumBits(int bits) {
+    return new QuantizerParams(numSubVectors, bits);
+  }
+}
