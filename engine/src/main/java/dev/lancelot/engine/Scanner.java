@@ -158,6 +158,38 @@ public final class Scanner {
         allocator);
   }
 
+  /** The dataset version this scan reads. */
+  public Dataset dataset() {
+    return dataset;
+  }
+
+  /** This scan's settings (columns, filter, batch size, virtual columns). */
+  public ScanSettings settings() {
+    return new ScanSettings(columns, filter, batchSize, withRowId, withRowAddress);
+  }
+
+  /**
+   * This scan with {@code settings} (e.g. a coordinator's, received by a task); the fragments and
+   * the allocator are kept.
+   *
+   * @throws IllegalArgumentException if the settings' filter was bound to other fields than this
+   *     version has
+   */
+  public Scanner with(ScanSettings settings) {
+    Scanner s =
+        new Scanner(
+                dataset,
+                settings.columns(),
+                null,
+                settings.batchSize(),
+                settings.withRowId(),
+                settings.withRowAddress(),
+                fragmentIds,
+                allocator)
+            .filter(settings.filter());
+    return s;
+  }
+
   /** The Arrow schema of the batches this scan returns. */
   public Schema outputSchema() {
     ScanSpec spec = spec();

@@ -152,6 +152,7 @@ class ArchitectureTest {
           "DatasetRowChanges",
           "DatasetScans",
           "Scanner",
+          "ScanSettings",
           "CompactionResult",
           "DatasetCache",
           "Session",

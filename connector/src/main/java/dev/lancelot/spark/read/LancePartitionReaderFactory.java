@@ -3,7 +3,7 @@ package dev.lancelot.spark.read;
 import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.Scanner;
-import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.distributed.ScanPlan;
 import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.spark.SerializableConfiguration;
 import java.util.List;
@@ -25,30 +25,21 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 public final class LancePartitionReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
   private final Broadcast<SerializableConfiguration> conf;
-  private final List<String> columns;
+  private final ScanPlan plan;
   private final List<String> output;
-  private final BoundPredicate filter;
-  private final int batchSize;
   private final long limit;
 
   /**
-   * {@code columns} are the data columns the engine reads, {@code output} the batch's columns in
-   * order: those data columns and any metadata columns ({@link MetadataColumns}); each partition
-   * returns at most {@code limit} rows (-1: no limit). {@code filter} was bound on the driver;
-   * executors evaluate it as is, without parsing it again.
+   * Each task runs its {@link ScanTask} of {@code plan} (whose settings name the data columns, the
+   * filter bound on the driver, the batch size and whether row addresses are read); {@code output}
+   * is the batch's columns in order: the plan's data columns and any metadata columns ({@link
+   * MetadataColumns}); each partition returns at most {@code limit} rows (-1: no limit).
    */
   LancePartitionReaderFactory(
-      Broadcast<SerializableConfiguration> conf,
-      List<String> columns,
-      List<String> output,
-      BoundPredicate filter,
-      int batchSize,
-      long limit) {
+      Broadcast<SerializableConfiguration> conf, ScanPlan plan, List<String> output, long limit) {
     this.conf = conf;
-    this.columns = List.copyOf(columns);
+    this.plan = plan;
     this.output = List.copyOf(output);
-    this.filter = filter;
-    this.batchSize = limit > 0 ? (int) Math.min(batchSize, limit) : batchSize;
     this.limit = limit;
   }
 
@@ -80,14 +71,7 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
         // The version from the executor's dataset cache (shared by this JVM's tasks); the batches
         // from this task's own allocator, closed with the task.
         Dataset ds = Dataset.openCached(p.location(), p.version(), conf.value().get());
-        batches =
-            ds.newScan()
-                .columns(columns)
-                .filter(filter)
-                .batchSize(batchSize)
-                .withRowAddress(output.size() > columns.size())
-                .allocator(allocator)
-                .execute(p.task());
+        batches = plan.execute(ds, p.task(), allocator);
       } catch (RuntimeException e) {
         allocator.close();
         throw e;
@@ -102,6 +86,7 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
       VectorSchemaRoot root = batches.next();
       List<FieldVector> vectors = root.getFieldVectors();
       ColumnVector[] cols = new ColumnVector[output.size()];
+      List<String> columns = plan.settings().columns();
       int data = 0;
       for (int i = 0; i < cols.length; i++) {
         String name = output.get(i);

@@ -2,8 +2,8 @@ package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.ScanTask;
-import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.distributed.DatasetStatistics;
+import dev.lancelot.engine.distributed.ScanPlan;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.spark.ConfigurationBroadcasts;
@@ -45,6 +45,8 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
    * The filter bound once, on the driver, to the scanned version; what the reader factory carries.
    */
   private BoundPredicate boundFilter;
+
+  private ScanPlan plan;
 
   /**
    * {@code filter} is the pushed filter or null; {@code limit} the pushed LIMIT, or -1 for none.
@@ -130,22 +132,20 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public InputPartition[] planInputPartitions() {
-    Dataset ds = table.dataset();
-    Scanner scanner = ds.newScan().columns(dataColumns()).filter(boundFilter(ds));
-    scanner.outputSchema(); // validates projection and filter on the driver, before any task runs
-    List<ScanTask> tasks = scanner.planTasks(options.maxRowsPerPartition());
+    ScanPlan plan = plan();
+    List<ScanTask> tasks = plan.tasks();
     if (limit >= 0 && filter == null) {
-      tasks = DatasetStatistics.of(ds).firstTasksHolding(tasks, limit);
+      tasks = plan.statistics().firstTasksHolding(tasks, limit);
     }
     BlockHosts hosts = new BlockHosts(table.location(), table.hadoopConf());
     java.util.Map<Long, dev.lancelot.engine.FragmentInfo> fragments = new java.util.HashMap<>();
-    ds.fragments().forEach(f -> fragments.put(f.id(), f));
+    table.dataset().fragments().forEach(f -> fragments.put(f.id(), f));
     InputPartition[] out = new InputPartition[tasks.size()];
     for (int i = 0; i < out.length; i++) {
       ScanTask task = tasks.get(i);
       out[i] =
           new LanceInputPartition(
-              table.location(), ds.version(), task, hosts.of(fragments.get(task.fragmentId())));
+              plan.location(), plan.version(), task, hosts.of(fragments.get(task.fragmentId())));
     }
     return out;
   }
@@ -154,11 +154,29 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   public PartitionReaderFactory createReaderFactory() {
     return new LancePartitionReaderFactory(
         ConfigurationBroadcasts.of(SparkSession.active().sparkContext(), table.hadoopConf()),
-        dataColumns(),
+        plan(),
         columns(),
-        filter == null ? null : boundFilter(table.dataset()),
-        options.batchSize(),
         limit);
+  }
+
+  /**
+   * The engine's plan of this scan, made once: the projection and the filter are checked on the
+   * driver, before any task runs.
+   */
+  private synchronized ScanPlan plan() {
+    if (plan == null) {
+      Dataset ds = table.dataset();
+      plan =
+          ScanPlan.plan(
+              ds.newScan()
+                  .columns(dataColumns())
+                  .filter(boundFilter(ds))
+                  .batchSize(
+                      limit > 0 ? (int) Math.min(options.batchSize(), limit) : options.batchSize())
+                  .withRowAddress(columns().size() > dataColumns().size()),
+              options.maxRowsPerPartition());
+    }
+    return plan;
   }
 
   /** Binds the filter the first time; {@code ds} is the scanned version. */

@@ -26,6 +26,8 @@ final class Wire {
   static final byte COMPACTION_PLAN = 8;
   static final byte COMPACTION_TASK = 9;
   static final byte REWRITTEN_GROUP = 10;
+  static final byte SCAN_PLAN = 11;
+  static final byte SCAN_TASK = 12;
 
   private Wire() {}
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.engine.ScanTask;
+import dev.lancelot.engine.Scanner;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.index.IndexType;
@@ -19,6 +19,7 @@ import dev.lancelot.engine.testing.ClusteredData;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -211,21 +212,64 @@ class DistributedApiTest {
 
   @Test
   void scanTasksCoverEveryRowAndTheStatisticsAgree() {
+    List<byte[]> taskBytes = new ArrayList<>();
+    byte[] planBytes;
+    long expectedIdSum = 0;
+    long expectedRows = 0;
     try (Dataset ds = Dataset.open(location)) {
-      DatasetStatistics stats = DatasetStatistics.of(ds);
+      ScanPlan plan =
+          ScanPlan.plan(
+              ds.newScan().columns("id").filter("id >= 100").withRowAddress(true).batchSize(300),
+              500);
+      DatasetStatistics stats = plan.statistics();
       assertThat(stats.exactLiveRows()).hasValue(2400);
-      var scanner = ds.newScan().columns("id");
-      long rows = 0;
-      for (ScanTask task : scanner.planTasks(500)) {
-        try (var batches = scanner.execute(task)) {
-          while (batches.hasNext()) {
-            rows += batches.next().getRowCount();
+      assertThat(stats.dataFileBytes(List.of("id")).getAsLong()).isPositive();
+      assertThat(plan.tasks()).hasSizeGreaterThan(ds.fragments().size()); // ranges of 500 rows
+      plan.tasks().forEach(t -> taskBytes.add(ScanPlan.taskToBytes(t)));
+      planBytes = plan.toBytes();
+      try (var batches = ds.newScan().columns("id").filter("id >= 100").batches()) {
+        while (batches.hasNext()) {
+          BigIntVector ids = (BigIntVector) batches.next().getVector("id");
+          expectedRows += ids.getValueCount();
+          for (int i = 0; i < ids.getValueCount(); i++) {
+            expectedIdSum += ids.get(i);
           }
         }
       }
-      assertThat(rows).isEqualTo(2400);
-      assertThat(stats.dataFileBytes(List.of("id")).getAsLong()).isPositive();
     }
+    // a worker: the shared part and one task at a time, from bytes, on a dataset of its own
+    ScanPlan worker = ScanPlan.fromBytes(planBytes);
+    assertThatThrownBy(worker::tasks).isInstanceOf(IllegalStateException.class);
+    long rows = 0;
+    long idSum = 0;
+    try (Dataset ds = Dataset.open(location);
+        var allocator = new RootAllocator()) {
+      for (byte[] bytes : taskBytes) {
+        try (var batches = worker.execute(ds, ScanPlan.taskFromBytes(bytes), allocator)) {
+          while (batches.hasNext()) {
+            var batch = batches.next();
+            assertThat(batch.getRowCount()).isLessThanOrEqualTo(300);
+            assertThat(batch.getSchema().getFields())
+                .extracting(f -> f.getName())
+                .containsExactly("id", Scanner.ROW_ADDRESS);
+            BigIntVector ids = (BigIntVector) batch.getVector("id");
+            for (int i = 0; i < batch.getRowCount(); i++) {
+              idSum += ids.get(i);
+            }
+            rows += batch.getRowCount();
+          }
+        }
+      }
+    }
+    assertThat(expectedRows).isBetween(1L, 2399L); // the filter keeps some rows, not all
+    assertThat(rows).isEqualTo(expectedRows);
+    assertThat(idSum).isEqualTo(expectedIdSum);
+    assertThatThrownBy(() -> ScanPlan.taskFromBytes(planBytes))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("another kind");
+    assertThatThrownBy(() -> ScanPlan.taskFromBytes(Arrays.copyOf(taskBytes.get(0), 10)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("expected 26 bytes");
   }
 
   @Test
