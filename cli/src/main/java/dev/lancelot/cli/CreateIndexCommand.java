@@ -25,7 +25,7 @@ final class CreateIndexCommand {
           + "[--name vector_idx] [--replace] [--json]";
 
   private static final List<IndexType> VECTOR_TYPES =
-      Arrays.stream(IndexType.values()).filter(IndexType::isVector).toList();
+      Arrays.stream(IndexType.values()).filter(t -> t.isVector() && t.isSupported()).toList();
 
   private CreateIndexCommand() {}
 
@@ -86,6 +86,7 @@ final class CreateIndexCommand {
     }
     IndexType type =
         Arrays.stream(IndexType.values())
+            .filter(IndexType::isSupported)
             .filter(t -> t.name().equalsIgnoreCase(typeName.trim()))
             .findFirst()
             .orElse(null);

@@ -42,7 +42,7 @@ final class IndexReport {
             .reduce((x, y) -> x + "," + y)
             .orElse("?"));
     try {
-      if (first.type().isVector()) {
+      if (first.type().isVector() && first.type().isSupported()) {
         VectorIndexDescription d = VectorIndexes.describe(ds, name);
         m.put("metric", d.metric().lanceName());
         m.put("dimension", d.dimension());

@@ -86,7 +86,7 @@ final class OptimizeIndicesCommand {
     r.put("name", name);
     r.put("type", type.toString());
     Dataset next = ds;
-    if (!type.isVector() && type != IndexType.BTREE) {
+    if (!type.isSupported()) {
       r.put("action", "skipped");
       r.put("note", "index type not handled by this tool");
     } else if (unindexed.isEmpty() && !retrain) {

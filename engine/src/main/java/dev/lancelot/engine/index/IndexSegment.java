@@ -134,6 +134,9 @@ public final class IndexSegment {
       return IndexType.OTHER;
     }
     VectorIndexDetails v = vectorDetails().orElseThrow();
+    if (v.hasRq()) {
+      return v.hasHnsw() ? IndexType.OTHER : IndexType.IVF_RQ;
+    }
     if (v.hasHnsw()) {
       return v.hasPq()
           ? IndexType.IVF_HNSW_PQ

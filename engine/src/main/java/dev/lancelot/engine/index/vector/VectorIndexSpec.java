@@ -53,6 +53,13 @@ public record VectorIndexSpec(
               + ": it is not a vector index type. "
               + "Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ.");
     }
+    if (!type.isSupported()) {
+      throw new VectorException(
+          "Cannot create a "
+              + type
+              + " index: lancelot does not build it yet. "
+              + "Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ.");
+    }
     if (metric == null || metric == DistanceMetric.HAMMING) {
       throw new VectorException(
           "Cannot create a "

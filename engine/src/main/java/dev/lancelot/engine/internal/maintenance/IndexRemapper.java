@@ -53,7 +53,7 @@ final class IndexRemapper {
   private IndexRemapper() {}
 
   static boolean canRemap(IndexType type) {
-    return type != IndexType.OTHER;
+    return type.isSupported();
   }
 
   /**

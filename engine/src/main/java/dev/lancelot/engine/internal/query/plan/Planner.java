@@ -97,6 +97,19 @@ public final class Planner {
       if (!searchable.contains(first.type())) {
         flatReason =
             "index " + indexName.get() + " (" + first.type() + ") cannot be searched by lancelot";
+        if (q.fastSearch()) {
+          throw new InvalidQueryException(
+              "Cannot search column \""
+                  + q.column()
+                  + "\" with fast_search: "
+                  + flatReason
+                  + " yet, and fast_search searches only the index. Drop fast_search to search"
+                  + " every fragment exactly (flat), or search with Lance.");
+        }
+        LOG.warn(
+            "Vector search on {}: {}; every fragment is searched exactly (flat) instead",
+            q.column(),
+            flatReason);
         notes.add(flatReason + "; falling back to flat search");
         indexName = Optional.empty();
       } else if (queryMetric != null && queryMetric != indexMetric) {

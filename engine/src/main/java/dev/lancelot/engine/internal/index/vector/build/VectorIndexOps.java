@@ -197,6 +197,16 @@ public final class VectorIndexOps {
               + segments.get(0).type()
               + " index.");
     }
+    if (!segments.get(0).type().isSupported()) {
+      throw new InvalidInputException(
+          "Cannot "
+              + action
+              + " index \""
+              + name
+              + "\": it is an "
+              + segments.get(0).type()
+              + " index, which lancelot does not read or build yet.");
+    }
     return segments;
   }
 

@@ -489,7 +489,7 @@ public final class IndexSegmentReader {
 
   private static IndexType indexType(String file, String name) {
     for (IndexType t : IndexType.values()) {
-      if (t.isVector() && t.name().equals(name)) {
+      if (t.isVector() && t.isSupported() && t.name().equals(name)) {
         return t;
       }
     }
