@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 
@@ -33,6 +34,17 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
         conf);
     this.replace = replace;
     this.vectorColumns = Map.copyOf(vectorColumns);
+  }
+
+  /**
+   * No driver-side metrics: the write job's tasks report theirs. Declared here because Spark 4.2
+   * gives both {@code StagedTable} and {@code TruncatableTable} (a parent of {@link LanceTable}'s
+   * {@code SupportsDeleteV2}) a default of this method; a class inheriting two unrelated defaults
+   * of one method fails with {@code AbstractMethodError} when Spark calls it after a CTAS.
+   */
+  @Override
+  public CustomTaskMetric[] reportDriverMetrics() {
+    return new CustomTaskMetric[0];
   }
 
   @Override
