@@ -1,5 +1,6 @@
 package dev.lancelot.cli;
 
+import dev.lancelot.engine.BasePathInfo;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.OpenOptions;
@@ -43,6 +44,21 @@ final class InfoCommand {
     info.put("location", ds.location());
     info.put("version", ds.version());
     info.put("format", "lance " + ds.dataStorageVersion());
+    if (!ds.dataFileVersions().equals(Set.of(ds.dataStorageVersion()))) {
+      info.put("file_versions", List.copyOf(ds.dataFileVersions()));
+    }
+    List<Map<String, Object>> bases = new ArrayList<>();
+    for (BasePathInfo b : ds.basePaths()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", b.id());
+      m.put("name", b.name().orElse(null));
+      m.put("path", b.location());
+      m.put("dataset_root", b.datasetRoot());
+      bases.add(m);
+    }
+    if (!bases.isEmpty()) {
+      info.put("bases", bases);
+    }
     info.put("rows", ds.countRows());
     info.put(
         "schema",
@@ -82,6 +98,20 @@ final class InfoCommand {
     out.printf(
         "version   %s (format %s), %,d rows%n",
         info.get("version"), info.get("format"), ds.countRows());
+    if (info.containsKey("file_versions")) {
+      out.printf(
+          "files     of format versions %s (each read by its own)%n", info.get("file_versions"));
+    }
+    if (info.containsKey("bases")) {
+      for (Map<String, Object> b : (List<Map<String, Object>>) info.get("bases")) {
+        out.printf(
+            "base %-4s %s%s%s%n",
+            b.get("id"),
+            b.get("path"),
+            b.get("name") == null ? "" : " (" + b.get("name") + ")",
+            Boolean.TRUE.equals(b.get("dataset_root")) ? ", a dataset root" : "");
+      }
+    }
     out.printf("schema    %s%n", String.join(", ", (List<String>) info.get("schema")));
     out.println();
     out.println("versions");

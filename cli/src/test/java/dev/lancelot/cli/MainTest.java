@@ -3,18 +3,23 @@ package dev.lancelot.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.query.eval.QuerySets;
+import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
+import dev.lancelot.engine.testing.StandardData;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.lance.WriteParams;
 
 /** The command-line tool: output, JSON, exit codes and one-line errors. */
@@ -58,6 +63,36 @@ class MainTest {
     JsonNode node = JsonRows.JSON.readTree(json.out());
     assertThat(node.get("version").asInt()).isEqualTo(1);
     assertThat(node.get("fragments")).hasSize(3);
+  }
+
+  @Test
+  void infoShowsTheBasePathsOfAMultiBaseDataset(@TempDir Path tmp) throws Exception {
+    Path ds = tmp.resolve("ds");
+    Path b1 = tmp.resolve("b1");
+    try (var a = new RootAllocator();
+        var batch = StandardData.generate(a, 0, 300, 4, 1)) {
+      org.lance.Dataset.write()
+          .allocator(a)
+          .reader(ArrowStreams.readerOf(a, List.of(batch)))
+          .uri(ds.toString())
+          .mode(WriteParams.WriteMode.CREATE)
+          .maxRowsPerFile(100)
+          .initialBases(
+              List.of(new org.lance.BasePath(1, Optional.of("cold"), b1.toString(), true)))
+          .targetBases(List.of("cold"))
+          .execute()
+          .close();
+    }
+    Run human = run("info", ds.toString());
+    assertThat(human.code()).isZero();
+    assertThat(human.out())
+        .contains("version   1 (format lance 2.1), 300 rows")
+        .contains("base 1    " + HadoopFileIO.qualify(b1.toString()) + " (cold), a dataset root");
+    JsonNode node = JsonRows.JSON.readTree(run("info", ds.toString(), "--json").out());
+    assertThat(node.get("bases")).hasSize(1);
+    assertThat(node.get("bases").get(0).get("name").asText()).isEqualTo("cold");
+    assertThat(node.get("bases").get(0).get("dataset_root").asBoolean()).isTrue();
+    assertThat(node.get("rows").asLong()).isEqualTo(300);
   }
 
   @Test

@@ -140,7 +140,10 @@ public final class Dataset implements AutoCloseable {
     this.ctx = ctx;
     this.snapshot = snapshot;
     this.ownsAllocator = ownsAllocator;
-    FeatureFlags.checkReadable(ctx.paths().root(), snapshot.manifest().getReaderFeatureFlags());
+    FeatureFlags.checkReadable(
+        ctx.paths().root(),
+        snapshot.manifest().getReaderFeatureFlags(),
+        snapshot.manifest().getWriterFeatureFlags());
     try {
       this.schema =
           SchemaProtos.fromProtos(
@@ -474,7 +477,7 @@ public final class Dataset implements AutoCloseable {
   }
 
   public List<FragmentInfo> fragments() {
-    return snapshot.fragments().stream().map(Snapshot::info).toList();
+    return snapshot.fragments().stream().map(snapshot::info).toList();
   }
 
   /** Every committed version, oldest first. */
@@ -489,9 +492,35 @@ public final class Dataset implements AutoCloseable {
     return out;
   }
 
-  /** The Lance file format version of this dataset's data files, e.g. "2.1". */
+  /**
+   * The base paths this version registers besides its root (Lance's multi-base datasets and shallow
+   * clones); empty for most datasets.
+   */
+  public List<BasePathInfo> basePaths() {
+    return snapshot.bases().infos();
+  }
+
+  /**
+   * The dataset's data storage version, e.g. "2.1": the format of its data files, or, in a dataset
+   * whose files have different versions (feature flag 256, see {@link #dataFileVersions()}), the
+   * version Lance writes new files in unless told otherwise.
+   */
   public String dataStorageVersion() {
     return snapshot.manifest().getDataFormat().getVersion();
+  }
+
+  /**
+   * The format versions of this version's data files as their manifest entries record them (e.g.
+   * {@code [2.1, 2.2]}), each file being read by its own version.
+   */
+  public java.util.SortedSet<String> dataFileVersions() {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (DataFragment f : snapshot.fragments()) {
+      for (var file : f.getFilesList()) {
+        out.add(file.getFileMajorVersion() + "." + file.getFileMinorVersion());
+      }
+    }
+    return out;
   }
 
   @Override
@@ -576,8 +605,11 @@ public final class Dataset implements AutoCloseable {
         fragment.getId(),
         id -> {
           try {
-            return DeletionFiles.read(
-                ctx.io(), location(), id, fragment.getDeletionFile(), fragment.getPhysicalRows());
+            return DeletionFiles.readAt(
+                ctx.io(),
+                snapshot.bases().deletionFile(id, fragment.getDeletionFile()),
+                fragment.getDeletionFile(),
+                fragment.getPhysicalRows());
           } catch (StorageException e) {
             throw new StorageException(
                 e.getMessage()
@@ -601,7 +633,7 @@ public final class Dataset implements AutoCloseable {
   }
 
   FragmentReader openFragment(DataFragment fragment) {
-    return new FragmentReader(ctx, fragment, snapshot.entry().location());
+    return new FragmentReader(ctx, fragment, snapshot.entry().location(), snapshot.bases());
   }
 
   CloseableIterator<VectorSchemaRoot> executeScan(

@@ -215,7 +215,10 @@ final class DatasetWrites {
     }
     if (latest.isPresent() && mode == WriteMode.APPEND) {
       Snapshot s = latest.get();
-      FeatureFlags.checkWritable(ctx.paths().root(), s.manifest().getWriterFeatureFlags());
+      FeatureFlags.checkWritable(
+          ctx.paths().root(),
+          s.manifest().getReaderFeatureFlags(),
+          s.manifest().getWriterFeatureFlags());
       LanceSchema existing =
           SchemaProtos.fromProtos(
               s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());

@@ -3,12 +3,15 @@ package dev.lancelot.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
+import dev.lancelot.engine.testing.StandardData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.ArrayType;
@@ -81,6 +84,59 @@ class SparkReadTest extends SharedSpark {
     actual.sort(byId());
     assertThat(actual).hasSize(expected.size());
     assertThat(actual).isEqualTo(expected);
+  }
+
+  /**
+   * A dataset lance-core wrote across two bases (a dataset root registered as base {@code cold} and
+   * the dataset's own root), with deletions, and a shallow clone of it (every file reached through
+   * a base): Spark reads each as Lance does, by path and in SQL.
+   */
+  @Test
+  void multiBaseDatasetsAndShallowClonesReadAsLance() throws Exception {
+    Path tmp = Files.createTempDirectory("spark-bases");
+    Path ds = tmp.resolve("ds");
+    for (int i = 0; i < 2; i++) {
+      try (var batch = StandardData.generate(allocator, i * 700L, 700, 8, 3)) {
+        var w =
+            org.lance.Dataset.write()
+                .allocator(allocator)
+                .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+                .uri(ds.toString())
+                .mode(i == 0 ? WriteParams.WriteMode.CREATE : WriteParams.WriteMode.APPEND)
+                .maxRowsPerFile(300);
+        if (i == 0) {
+          w.initialBases(
+                  List.of(
+                      new org.lance.BasePath(
+                          1, Optional.of("cold"), tmp.resolve("cold").toString(), true)))
+              .targetBases(List.of("cold"));
+        }
+        w.execute().close();
+      }
+    }
+    Path clone = tmp.resolve("clone");
+    try (var lance = LanceOracle.open(allocator, ds)) {
+      lance.delete("id % 9 = 4");
+      lance.shallowClone(clone.toString(), org.lance.Ref.ofMain(lance.version())).close();
+    }
+    List<String> cols = List.of("id", "tenant_id", "name", "vector");
+    for (Path dataset : List.of(ds, clone)) {
+      List<List<Object>> expected = LanceOracle.rows(allocator, dataset, cols, null);
+      List<List<Object>> actual = sparkRows(spark.read().format("lance").load(dataset.toString()));
+      expected.sort(byId());
+      actual.sort(byId());
+      assertThat(actual).hasSize(1400 - 156).isEqualTo(expected);
+      List<List<Object>> sql =
+          sparkRows(
+              spark.sql(
+                  "SELECT id, tenant_id, name, vector FROM lance.`"
+                      + dataset
+                      + "` WHERE tenant_id < 5 ORDER BY id"));
+      assertThat(sql)
+          .isEqualTo(
+              expected.stream().filter(r -> r.get(1) != null && (Integer) r.get(1) < 5).toList())
+          .isNotEmpty();
+    }
   }
 
   @Test

@@ -32,13 +32,11 @@ public final class BlockHosts {
   private static final Set<String> WITH_LOCALITY = Set.of("hdfs", "viewfs", "webhdfs", "swebhdfs");
   private static final String[] NONE = new String[0];
 
-  private final String location;
   private final Configuration conf;
   private final boolean enabled;
   private final Map<Long, String[]> byFragment = new HashMap<>();
 
   BlockHosts(String location, Configuration conf) {
-    this.location = location.replaceAll("/+$", "");
     this.conf = conf;
     this.enabled = hasLocality(location);
   }
@@ -59,9 +57,7 @@ public final class BlockHosts {
     if (!enabled) {
       return NONE;
     }
-    return byFragment.computeIfAbsent(
-        fragment.id(),
-        id -> of(fragment.dataFiles().stream().map(f -> location + "/data/" + f).toList(), conf));
+    return byFragment.computeIfAbsent(fragment.id(), id -> of(fragment.dataFileLocations(), conf));
   }
 
   /**

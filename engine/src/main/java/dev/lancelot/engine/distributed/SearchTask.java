@@ -95,7 +95,6 @@ public final class SearchTask implements Serializable {
    * locations under the dataset, for schedulers that place tasks by block locality.
    */
   public List<String> files(Dataset dataset) {
-    String root = dataset.location().replaceAll("/+$", "");
     List<String> files = new ArrayList<>();
     if (unit() instanceof AnnUnit a) {
       IndexSegment segment =
@@ -113,7 +112,7 @@ public final class SearchTask implements Serializable {
                               + dataset.version()
                               + " of "
                               + dataset.location()));
-      String dir = root + "/" + segment.directory();
+      String dir = DatasetInternals.indexDir(dataset, segment);
       for (String f : segment.files()) {
         files.add(dir + "/" + f);
       }
@@ -129,7 +128,7 @@ public final class SearchTask implements Serializable {
     Set<Long> wanted = new HashSet<>(fragments());
     for (FragmentInfo fragment : dataset.fragments()) {
       if (wanted.contains(fragment.id())) {
-        fragment.dataFiles().forEach(f -> files.add(root + "/data/" + f));
+        files.addAll(fragment.dataFileLocations());
       }
     }
     return files;

@@ -111,7 +111,7 @@ public final class IndexCatalog {
    * this index scans them flat unless it asks for {@code fast_search}.
    */
   public List<FragmentInfo> unindexedFragments(String name) {
-    return unindexed(name).stream().map(Snapshot::info).toList();
+    return unindexed(name).stream().map(snapshot::info).toList();
   }
 
   private List<DataFragment> unindexed(String name) {

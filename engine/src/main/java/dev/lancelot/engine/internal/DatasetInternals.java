@@ -5,8 +5,10 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.Operation;
@@ -99,8 +101,23 @@ public final class DatasetInternals {
   }
 
   /** Opens a reader of one fragment of {@code dataset}'s version. */
+  /**
+   * The fully-qualified directory of an index segment listed by {@code dataset}'s version: under
+   * the dataset root's {@code _indices/}, or under the base path its manifest entry names.
+   */
+  public static String indexDir(Dataset dataset, IndexSegment segment) {
+    IndexMetadata m = IndexInternals.proto(segment);
+    return snapshot(dataset)
+        .bases()
+        .indexDir(segment.uuid().toString(), m.hasBaseId() ? m.getBaseId() : null);
+  }
+
   public static FragmentReader openFragment(Dataset dataset, DataFragment fragment) {
-    return new FragmentReader(context(dataset), fragment, snapshot(dataset).entry().location());
+    return new FragmentReader(
+        context(dataset),
+        fragment,
+        snapshot(dataset).entry().location(),
+        snapshot(dataset).bases());
   }
 
   /** Deleted row offsets of a fragment of {@code dataset}'s version (cached per dataset). */

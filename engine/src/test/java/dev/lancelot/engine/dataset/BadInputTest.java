@@ -102,13 +102,13 @@ class BadInputTest {
 
     Manifest flagged =
         mf.manifest().toBuilder()
-            .setReaderFeatureFlags(mf.manifest().getReaderFeatureFlags() | 256)
+            .setReaderFeatureFlags(mf.manifest().getReaderFeatureFlags() | 4096)
             .build();
     Files.write(
         manifestPath, ManifestFile.write(flagged, mf.indices(), mf.transaction().orElse(null)));
     assertThatThrownBy(() -> Dataset.open(dir.toString()))
         .isInstanceOf(LancelotException.class)
-        .hasMessageContaining("reader feature flags 256 (unknown)")
+        .hasMessageContaining("reader feature flags 4096 (unknown)")
         .hasMessageContaining(dir.getFileName().toString());
 
     Manifest escaping =

@@ -84,7 +84,7 @@ public record BTreeIndexStatistics(
       try (BTreeSegmentReader reader =
           BTreeSegmentReader.open(
               DatasetInternals.context(dataset).io(),
-              DatasetInternals.context(dataset).paths().indexDir(s.uuid().toString()),
+              DatasetInternals.indexDir(dataset, s),
               s,
               field,
               DatasetInternals.context(dataset).allocator())) {

@@ -239,7 +239,11 @@ public final class ScalarIndexQuery {
           "Cannot evaluate " + filter.toSql() + " with scalar indexes: " + reason);
     }
     IndexEvaluator.Outcome o =
-        IndexEvaluator.evaluate(expr, bindings, DatasetInternals.context(dataset));
+        IndexEvaluator.evaluate(
+            expr,
+            bindings,
+            DatasetInternals.context(dataset),
+            DatasetInternals.snapshot(dataset).bases());
     o.rows().retainFragments(covered);
     return new ScalarIndexResult(o.rows(), covered, o.pagesRead(), o.pagesTotal());
   }

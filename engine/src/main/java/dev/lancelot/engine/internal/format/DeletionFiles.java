@@ -74,7 +74,15 @@ public final class DeletionFiles {
    */
   public static RoaringBitmap read(
       FileIO io, String datasetRoot, long fragmentId, DeletionFile file, long physicalRows) {
-    String location = datasetRoot + "/" + relativePath(fragmentId, file);
+    return readAt(io, datasetRoot + "/" + relativePath(fragmentId, file), file, physicalRows);
+  }
+
+  /**
+   * As {@link #read(FileIO, String, long, DeletionFile, long)}, for the deletion file at the
+   * fully-qualified {@code location} (under the dataset root or another base path).
+   */
+  public static RoaringBitmap readAt(
+      FileIO io, String location, DeletionFile file, long physicalRows) {
     byte[] bytes;
     try (InputFile in = io.newInputFile(location)) {
       ByteBuffer buf = in.read(0, Math.toIntExact(in.length()));

@@ -12,6 +12,7 @@ import dev.lancelot.engine.internal.format.ManifestFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.table.BasePaths;
 import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
@@ -136,16 +137,33 @@ public final class Cleaner {
     return old && beyond;
   }
 
+  /**
+   * {@code location} relative to the dataset root, when it lies under it: a base path may be the
+   * root itself (or a directory in it), and files there that a version references through the base
+   * are as referenced as the root's own.
+   */
+  private java.util.Optional<String> underRoot(String location) {
+    String prefix = paths.root() + "/";
+    return location.startsWith(prefix)
+        ? java.util.Optional.of(location.substring(prefix.length()))
+        : java.util.Optional.empty();
+  }
+
   /** Records every file a version references, as paths relative to the dataset root. */
   private void collect(Snapshot s, Set<String> into) {
+    BasePaths bases = s.bases();
     for (DataFragment f : s.fragments()) {
       for (DataFile d : f.getFilesList()) {
         if (!d.hasBaseId()) {
           into.add(DatasetPaths.DATA + "/" + d.getPath());
+        } else {
+          underRoot(bases.dataFile(d)).ifPresent(into::add);
         }
       }
       if (f.hasDeletionFile() && !f.getDeletionFile().hasBaseId()) {
         into.add(DeletionFiles.relativePath(f.getId(), f.getDeletionFile()));
+      } else if (f.hasDeletionFile()) {
+        underRoot(bases.deletionFile(f.getId(), f.getDeletionFile())).ifPresent(into::add);
       }
     }
     if (!s.manifest().getTransactionFile().isEmpty()) {

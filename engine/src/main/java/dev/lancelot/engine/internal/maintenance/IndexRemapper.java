@@ -90,8 +90,7 @@ final class IndexRemapper {
       Dataset dataset, IndexSegment segment, RowAddressMap map, String dir) {
     FileIO io = DatasetInternals.context(dataset).io();
     IndexSegmentReader reader =
-        IndexSegmentReader.open(
-            io, DatasetInternals.context(dataset).paths().indexDir(segment.uuid().toString()));
+        IndexSegmentReader.open(io, DatasetInternals.indexDir(dataset, segment));
     TrainedModel model = TrainedModel.of(reader);
     VectorIndexSpec spec = IndexDetails.specOf(segment);
     int dim = reader.dimension();

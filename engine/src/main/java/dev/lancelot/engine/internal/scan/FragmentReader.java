@@ -9,6 +9,7 @@ import dev.lancelot.engine.internal.file.LanceFileReader;
 import dev.lancelot.engine.internal.file.VectorPages;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.table.BasePaths;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.StorageException;
@@ -39,6 +40,7 @@ public final class FragmentReader implements AutoCloseable {
   private final DataFragment fragment;
   private final Map<Integer, OpenFile> open = new HashMap<>();
   private final String listedIn;
+  private final BasePaths bases;
 
   /** {@link #fileOf} of a field no data file stores. */
   private static final int ABSENT = -1;
@@ -50,8 +52,10 @@ public final class FragmentReader implements AutoCloseable {
    * next to the data file, since a damaged manifest (a wrong column index or row count) shows up
    * only when the file is read.
    */
-  public FragmentReader(DatasetContext ctx, DataFragment fragment, String listedIn) {
+  public FragmentReader(
+      DatasetContext ctx, DataFragment fragment, String listedIn, BasePaths bases) {
     this.ctx = ctx;
+    this.bases = bases;
     this.fragment = fragment;
     this.listedIn = listedIn;
   }
@@ -275,19 +279,7 @@ public final class FragmentReader implements AutoCloseable {
         index,
         i -> {
           DataFile meta = fragment.getFiles(i);
-          if (meta.hasBaseId()) {
-            throw new LancelotException(
-                "Cannot read fragment "
-                    + fragment.getId()
-                    + " of "
-                    + ctx.paths().root()
-                    + ": its data file "
-                    + meta.getPath()
-                    + " lives under another base path (base id "
-                    + meta.getBaseId()
-                    + "), which lancelot does not support.");
-          }
-          String location = ctx.paths().dataFile(meta.getPath());
+          String location = bases.dataFile(meta);
           InputFile input =
               meta.getFileSizeBytes() > 0
                   ? ctx.io().newInputFile(location, meta.getFileSizeBytes())

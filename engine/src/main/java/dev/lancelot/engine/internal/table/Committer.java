@@ -57,7 +57,10 @@ public final class Committer {
   public Snapshot commit(
       Snapshot readVersion, Function<Snapshot, Operation> planner, Operation firstPlan) {
     if (readVersion != null) {
-      FeatureFlags.checkWritable(paths.root(), readVersion.manifest().getWriterFeatureFlags());
+      FeatureFlags.checkWritable(
+          paths.root(),
+          readVersion.manifest().getReaderFeatureFlags(),
+          readVersion.manifest().getWriterFeatureFlags());
     }
     Operation op = firstPlan;
     long readVersionNumber = readVersion == null ? 0 : readVersion.version();

@@ -61,19 +61,27 @@ public record DatasetPaths(String root) {
 
   /** Resolves {@code relative} under {@code dir}, refusing anything that escapes the root. */
   public String resolveInside(String dir, String relative, String what) {
+    return join(root + "/" + dir, relative, what);
+  }
+
+  /**
+   * Resolves {@code relative} under the fully-qualified directory {@code dir} (of the root or of
+   * another base path), refusing anything absolute or climbing out of it.
+   */
+  public String join(String dir, String relative, String what) {
     if (relative.isEmpty()
         || relative.startsWith("/")
         || relative.startsWith("\\")
         || relative.contains("\\")
         || hasScheme(relative)) {
-      throw escape(what, relative);
+      throw escape(dir, what, relative);
     }
     for (String part : relative.split("/", -1)) {
       if (part.equals("..") || part.equals(".") || part.isEmpty()) {
-        throw escape(what, relative);
+        throw escape(dir, what, relative);
       }
     }
-    return root + "/" + dir + "/" + relative;
+    return dir + "/" + relative;
   }
 
   private static boolean hasScheme(String path) {
@@ -85,7 +93,7 @@ public record DatasetPaths(String root) {
     }
   }
 
-  private LancelotException escape(String what, String path) {
+  private LancelotException escape(String dir, String what, String path) {
     return new LancelotException(
         "Cannot read dataset "
             + root
@@ -93,6 +101,10 @@ public record DatasetPaths(String root) {
             + what
             + " path \""
             + path
-            + "\", which escapes the dataset root. The manifest is corrupt or crafted; refusing to follow it.");
+            + "\", which escapes "
+            + (dir.equals(root) || dir.startsWith(root + "/")
+                ? "the dataset root"
+                : "its base path " + dir)
+            + ". The manifest is corrupt or crafted; refusing to follow it.");
   }
 }

@@ -152,8 +152,13 @@ final class ManifestBuilder {
         m.getWriterFeatureFlags() & ~(FeatureFlags.DELETION_FILES | FeatureFlags.TABLE_CONFIG);
     long flag = deletions ? FeatureFlags.DELETION_FILES : 0;
     long config = m.getConfigCount() > 0 ? FeatureFlags.TABLE_CONFIG : 0;
-    m.setReaderFeatureFlags(keepReader | flag);
-    m.setWriterFeatureFlags(keepWriter | flag | config);
+    long bases = m.getBasePathsCount() > 0 ? FeatureFlags.BASE_PATHS : 0;
+    long mixed =
+        mixesFileVersions(fragments, m.getDataFormat().getVersion())
+            ? FeatureFlags.MIXED_DATA_FILE_VERSIONS
+            : 0;
+    m.setReaderFeatureFlags(keepReader | flag | bases | mixed);
+    m.setWriterFeatureFlags(keepWriter | flag | config | bases | mixed);
     m.setWriterVersion(
         Manifest.WriterVersion.newBuilder().setLibrary(WRITER_LIBRARY).setVersion(WRITER_VERSION));
     m.setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
@@ -162,6 +167,37 @@ final class ManifestBuilder {
     m.clearIndexSection();
     m.clearTransactionSection();
     return new Built(m.build(), indices);
+  }
+
+  /**
+   * Whether a 2.x data file of {@code fragments} has another format version than the manifest's
+   * {@code data_format} (its fallback): then the snapshot mixes file versions and, as in Lance, the
+   * commit that first produces it sets {@link FeatureFlags#MIXED_DATA_FILE_VERSIONS} for readers
+   * and writers (the flag then stays set). lancelot writes 2.1 files only, so an append, update,
+   * column backfill or compaction into a 2.0 or 2.2 dataset produces such a snapshot.
+   */
+  static boolean mixesFileVersions(List<DataFragment> fragments, String fallback) {
+    int dot = fallback.indexOf('.');
+    int major;
+    int minor;
+    try {
+      major = Integer.parseInt(fallback.substring(0, Math.max(dot, 0)));
+      minor = Integer.parseInt(fallback.substring(dot + 1));
+    } catch (NumberFormatException e) {
+      return false; // no fallback to compare with (legacy or unrecorded)
+    }
+    if (major < 2) {
+      return false;
+    }
+    for (DataFragment f : fragments) {
+      for (var file : f.getFilesList()) {
+        if (file.getFileMajorVersion() >= 2
+            && (file.getFileMajorVersion() != major || file.getFileMinorVersion() != minor)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

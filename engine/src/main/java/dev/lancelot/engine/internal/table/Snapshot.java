@@ -22,17 +22,24 @@ public record Snapshot(DatasetPaths paths, VersionLog.Entry entry, ManifestFile 
     return file.manifest();
   }
 
+  /** Where this version's files live (the root and its registered base paths). */
+  public BasePaths bases() {
+    return BasePaths.of(paths, file.manifest());
+  }
+
   public List<DataFragment> fragments() {
     return file.manifest().getFragmentsList();
   }
 
-  /** What the public API shows of a fragment. */
-  public static FragmentInfo info(DataFragment f) {
+  /** What the public API shows of a fragment of this version. */
+  public FragmentInfo info(DataFragment f) {
+    BasePaths bases = bases();
     return new FragmentInfo(
         f.getId(),
         f.getPhysicalRows(),
         f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0,
-        f.getFilesList().stream().map(d -> d.getPath()).toList());
+        f.getFilesList().stream().map(d -> d.getPath()).toList(),
+        f.getFilesList().stream().map(bases::dataFile).toList());
   }
 
   public Optional<DataFragment> fragment(long id) {

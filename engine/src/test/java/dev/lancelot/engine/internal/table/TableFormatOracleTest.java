@@ -15,6 +15,7 @@ import dev.lancelot.engine.testing.LanceOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -188,13 +189,61 @@ class TableFormatOracleTest {
 
   @Test
   void unknownReaderFlagsAreRefused() {
+    // Every flag Lance defines (bits 1 to 2048) is either implemented or refused by its name;
+    // higher bits are refused as unknown.
+    Map<Long, String> refused =
+        Map.of(
+            FeatureFlags.STABLE_ROW_IDS,
+            "stable row ids",
+            FeatureFlags.DATA_OVERLAY_FILES,
+            "data overlay files",
+            FeatureFlags.COVERED_INDEX_METADATA,
+            "covering index fields",
+            FeatureFlags.FRAG_REUSE_WITH_STABLE_ROW_IDS,
+            "fragment reuse index with stable row ids",
+            FeatureFlags.FRAGMENT_REUSE_INDEX,
+            "fragment reuse index",
+            FeatureFlags.SEMANTIC_TYPES,
+            "semantic types",
+            4096L,
+            "unknown",
+            1L << 63,
+            "unknown");
+    refused.forEach(
+        (flag, name) -> {
+          String named = Long.toUnsignedString(flag) + " (" + name + ")";
+          assertThatThrownBy(() -> FeatureFlags.checkReadable("file:/x", flag, flag))
+              .isInstanceOf(LancelotException.class)
+              .hasMessageContaining("file:/x")
+              .hasMessageContaining("reader feature flags " + named);
+          assertThatThrownBy(() -> FeatureFlags.checkWritable("file:/x", flag, flag))
+              .isInstanceOf(LancelotException.class)
+              .hasMessageContaining("writer feature flags " + named);
+        });
+    long implemented =
+        FeatureFlags.DELETION_FILES
+            | FeatureFlags.USE_V2_FORMAT_DEPRECATED
+            | FeatureFlags.TABLE_CONFIG
+            | FeatureFlags.BASE_PATHS
+            | FeatureFlags.DISABLE_TRANSACTION_FILE
+            | FeatureFlags.MIXED_DATA_FILE_VERSIONS;
+    FeatureFlags.checkReadable("file:/x", implemented, implemented);
+    FeatureFlags.checkWritable("file:/x", implemented, implemented);
+    for (int bit = 0; bit < 12; bit++) {
+      long flag = 1L << bit;
+      assertThat(FeatureFlags.name(flag)).as("flag %d", flag).isNotEqualTo("unknown");
+      assertThat(((implemented & flag) != 0) != refused.containsKey(flag))
+          .as("flag %d is implemented or refused by name, not both", flag)
+          .isTrue();
+    }
+    // Mixed file versions (and semantic types) are set for readers and writers together.
     assertThatThrownBy(
-            () -> FeatureFlags.checkReadable("file:/x", FeatureFlags.STABLE_ROW_IDS | 512))
+            () -> FeatureFlags.checkReadable("file:/x", FeatureFlags.MIXED_DATA_FILE_VERSIONS, 0))
         .isInstanceOf(LancelotException.class)
-        .hasMessageContaining("file:/x")
-        .hasMessageContaining("2 (stable row ids)")
-        .hasMessageContaining("512 (unknown)");
-    FeatureFlags.checkReadable("file:/x", FeatureFlags.DELETION_FILES | FeatureFlags.TABLE_CONFIG);
+        .hasMessageContaining("256 (mixed data file versions) for readers but not writers");
+    assertThatThrownBy(() -> FeatureFlags.checkWritable("file:/x", 0, FeatureFlags.SEMANTIC_TYPES))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("2048 (semantic types) for writers but not readers");
   }
 
   @Test

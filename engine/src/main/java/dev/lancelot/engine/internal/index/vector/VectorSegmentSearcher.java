@@ -6,7 +6,6 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.internal.DatasetInternals;
-import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.vector.flat.FlatSearch;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswSearcher;
 import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
@@ -14,7 +13,6 @@ import dev.lancelot.engine.internal.index.vector.ivf.PartitionRanking;
 import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
 import dev.lancelot.engine.internal.index.vector.store.IndexSegmentReader;
 import dev.lancelot.engine.internal.index.vector.store.PartitionData;
-import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.util.MemoryCache;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.ReadCounters;
@@ -80,22 +78,12 @@ public final class VectorSegmentSearcher {
 
   /** Opens a segment of {@code dataset}: reads both files' metadata (not the partitions). */
   public static VectorSegmentSearcher open(Dataset dataset, IndexSegment segment) {
-    return open(DatasetInternals.context(dataset).io(), dataset.location(), segment);
-  }
-
-  /**
-   * Opens a segment of the dataset at {@code datasetLocation} (fully qualified) through {@code io}.
-   */
-  public static VectorSegmentSearcher open(
-      FileIO io, String datasetLocation, IndexSegment segment) {
-    return open(io, datasetLocation, segment, s -> {});
+    return open(dataset, segment, s -> {});
   }
 
   private static VectorSegmentSearcher open(
-      FileIO io,
-      String datasetLocation,
-      IndexSegment segment,
-      Consumer<VectorSegmentSearcher> grown) {
+      Dataset dataset, IndexSegment segment, Consumer<VectorSegmentSearcher> grown) {
+    FileIO io = DatasetInternals.context(dataset).io();
     if (!segment.type().isVector()) {
       throw new LancelotException(
           "Cannot search index "
@@ -106,23 +94,9 @@ public final class VectorSegmentSearcher {
               + segment.type()
               + " index, not a vector index. Pick a vector index of the column.");
     }
-    if (IndexInternals.proto(segment).hasBaseId()) {
-      throw new LancelotException(
-          "Cannot open index "
-              + segment.name()
-              + " ("
-              + segment.uuid()
-              + ") of "
-              + datasetLocation
-              + ": its files live under another base path (base id "
-              + IndexInternals.proto(segment).getBaseId()
-              + "), which is not supported. Search without the index (use_index=false).");
-    }
     IndexSegmentReader reader;
     try {
-      reader =
-          IndexSegmentReader.open(
-              io, DatasetPaths.of(datasetLocation).indexDir(segment.uuid().toString()));
+      reader = IndexSegmentReader.open(io, DatasetInternals.indexDir(dataset, segment));
     } catch (LancelotException e) {
       throw segment.inContext(e);
     }
@@ -157,11 +131,7 @@ public final class VectorSegmentSearcher {
             key -> {
               loaded[0] = true;
               ReadCounters.indexCacheMiss();
-              return open(
-                  DatasetInternals.context(dataset).io(),
-                  dataset.location(),
-                  segment,
-                  searcher -> cache.resized(SEGMENTS, key, searcher));
+              return open(dataset, segment, searcher -> cache.resized(SEGMENTS, key, searcher));
             });
     if (!loaded[0]) {
       ReadCounters.indexCacheHit();

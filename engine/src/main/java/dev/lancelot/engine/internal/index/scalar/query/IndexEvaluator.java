@@ -1,9 +1,11 @@
 package dev.lancelot.engine.internal.index.scalar.query;
 
 import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
+import dev.lancelot.engine.internal.table.BasePaths;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
@@ -31,9 +33,11 @@ public final class IndexEvaluator {
 
   /**
    * Evaluates {@code expr} with the index segments of the dataset whose context is {@code ctx} (its
-   * storage, and the cache of its session for the segments' readers).
+   * storage, and the cache of its session for the segments' readers) and whose version's files live
+   * at {@code bases}.
    */
-  public static Outcome evaluate(IndexExpr expr, Map<Integer, Binding> bySlot, DatasetContext ctx) {
+  public static Outcome evaluate(
+      IndexExpr expr, Map<Integer, Binding> bySlot, DatasetContext ctx, BasePaths bases) {
     if (expr instanceof IndexExpr.None) {
       return new Outcome(new FragmentRows(), 0, 0, 0);
     }
@@ -60,7 +64,11 @@ public final class IndexEvaluator {
             BTreeSegmentReader.cached(
                 ctx.cache(),
                 ctx.io(),
-                ctx.paths().indexDir(segment.uuid().toString()),
+                bases.indexDir(
+                    segment.uuid().toString(),
+                    IndexInternals.proto(segment).hasBaseId()
+                        ? IndexInternals.proto(segment).getBaseId()
+                        : null),
                 segment,
                 binding.column());
         BTreeSegmentReader.Answer answer = reader.search(e.getValue());

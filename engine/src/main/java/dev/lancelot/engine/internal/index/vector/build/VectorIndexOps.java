@@ -83,8 +83,7 @@ public final class VectorIndexOps {
     VectorIndexSpec spec = IndexDetails.specOf(first);
     IndexSegmentReader model =
         IndexSegmentReader.open(
-            DatasetInternals.context(dataset).io(),
-            DatasetInternals.context(dataset).paths().indexDir(first.uuid().toString()));
+            DatasetInternals.context(dataset).io(), DatasetInternals.indexDir(dataset, first));
     spec = spec.withNumPartitions(model.numPartitions());
     if (retrain) {
       List<DataFragment> fragments = DatasetInternals.snapshot(dataset).fragments();
@@ -131,8 +130,7 @@ public final class VectorIndexOps {
     for (IndexSegment s : segments) {
       IndexSegmentReader r =
           IndexSegmentReader.open(
-              DatasetInternals.context(dataset).io(),
-              DatasetInternals.context(dataset).paths().indexDir(s.uuid().toString()));
+              DatasetInternals.context(dataset).io(), DatasetInternals.indexDir(dataset, s));
       dim = r.dimension();
       partitions = r.numPartitions();
       List<Long> frags = new ArrayList<>();
