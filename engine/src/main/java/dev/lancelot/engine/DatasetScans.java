@@ -62,7 +62,7 @@ final class DatasetScans {
     DatasetContext ctx =
         allocator == null ? dataset.context() : dataset.context().withAllocator(allocator);
     FragmentReader reader =
-        new FragmentReader(ctx, fragment, dataset.snapshot().entry().location());
+        new FragmentReader(ctx, fragment, dataset.snapshot().entry().location(), dataset.bases());
     FragmentScan scan =
         new FragmentScan(
             reader, task, spec, dataset.deletedRows(fragment), filterFields, ctx.allocator());

@@ -5,6 +5,7 @@ import dev.lancelot.engine.internal.format.proto.IndexProtos.VectorIndexDetails;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.index.IndexInternals;
+import dev.lancelot.engine.internal.table.BranchBases;
 import dev.lancelot.engine.internal.table.Snapshot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,10 +24,20 @@ public final class IndexCatalog {
 
   private IndexCatalog(Snapshot snapshot) {
     this.snapshot = snapshot;
+    BranchBases bases = null;
     for (IndexMetadata m : snapshot.indices()) {
+      String baseRoot = null;
+      if (m.hasBaseId()) {
+        if (bases == null) {
+          bases = BranchBases.of(snapshot.paths().root(), snapshot.manifest());
+        }
+        baseRoot =
+            bases.root(
+                m.getBaseId(), "index " + m.getName() + " of " + snapshot.entry().location());
+      }
       byName
           .computeIfAbsent(m.getName(), k -> new ArrayList<>())
-          .add(IndexSegment.of(m, snapshot.entry().location()));
+          .add(IndexSegment.of(m, snapshot.entry().location(), baseRoot));
     }
   }
 
@@ -56,6 +67,11 @@ public final class IndexCatalog {
           @Override
           public Optional<VectorIndexDetails> vectorDetails(IndexSegment segment) {
             return segment.vectorDetails();
+          }
+
+          @Override
+          public String directory(IndexSegment segment, String datasetRoot) {
+            return segment.directory(datasetRoot);
           }
         });
   }

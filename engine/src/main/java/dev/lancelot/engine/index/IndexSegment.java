@@ -29,25 +29,38 @@ public final class IndexSegment {
   private final RoaringBitmap fragments;
   private final String listedIn;
 
-  private IndexSegment(IndexMetadata proto, String listedIn) {
+  /** The dataset root its files live under when the manifest registers it under a base path. */
+  private final String baseRoot;
+
+  private IndexSegment(IndexMetadata proto, String listedIn, String baseRoot) {
     this.proto = proto;
     this.uuid = IndexUuids.uuidOf(proto.getUuid().getUuid());
     this.fragments = FragmentBitmaps.of(proto);
     this.listedIn = listedIn;
+    this.baseRoot = baseRoot;
   }
 
   /** A segment not (yet) listed by a manifest: one being built. */
   static IndexSegment of(IndexMetadata proto) {
-    return new IndexSegment(proto, null);
+    return new IndexSegment(proto, null, null);
+  }
+
+  /** Where the segment's files are, for a dataset at {@code datasetRoot}. */
+  String directory(String datasetRoot) {
+    return (baseRoot != null ? baseRoot : datasetRoot)
+        + "/"
+        + dev.lancelot.engine.internal.table.DatasetPaths.INDICES
+        + "/"
+        + uuid;
   }
 
   /**
    * A segment listed by the manifest at {@code manifestLocation}; errors about the segment's
    * metadata name that manifest, where the metadata lives.
    */
-  static IndexSegment of(IndexMetadata proto, String manifestLocation) {
+  static IndexSegment of(IndexMetadata proto, String manifestLocation, String baseRoot) {
     try {
-      IndexSegment s = new IndexSegment(proto, manifestLocation);
+      IndexSegment s = new IndexSegment(proto, manifestLocation, baseRoot);
       s.vectorDetails(); // metadata damage shows here, not at the first search
       return s;
     } catch (LancelotException e) {

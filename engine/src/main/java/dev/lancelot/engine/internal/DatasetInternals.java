@@ -100,7 +100,12 @@ public final class DatasetInternals {
 
   /** Opens a reader of one fragment of {@code dataset}'s version. */
   public static FragmentReader openFragment(Dataset dataset, DataFragment fragment) {
-    return new FragmentReader(context(dataset), fragment, snapshot(dataset).entry().location());
+    Snapshot s = snapshot(dataset);
+    return new FragmentReader(
+        context(dataset),
+        fragment,
+        s.entry().location(),
+        dev.lancelot.engine.internal.table.BranchBases.of(s.paths().root(), s.manifest()));
   }
 
   /** Deleted row offsets of a fragment of {@code dataset}'s version (cached per dataset). */

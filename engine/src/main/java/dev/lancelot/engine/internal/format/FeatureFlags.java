@@ -26,9 +26,12 @@ public final class FeatureFlags {
   /** Transactions are only inline in the manifest, not under _transactions/. */
   public static final long DISABLE_TRANSACTION_FILE = 32;
 
-  /** Reader flags this project implements. */
+  /**
+   * Reader flags this project implements. Base paths are followed only inside the dataset (those of
+   * branches); others are refused when the version is opened ({@code BranchBases}).
+   */
   public static final long SUPPORTED_READER =
-      DELETION_FILES | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG;
+      DELETION_FILES | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | BASE_PATHS;
 
   /** Writer flags this project implements (it also keeps table config it does not interpret). */
   public static final long SUPPORTED_WRITER =

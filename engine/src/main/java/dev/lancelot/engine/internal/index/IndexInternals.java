@@ -26,6 +26,16 @@ public final class IndexInternals {
     IndexMetadata proto(IndexSegment segment);
 
     Optional<VectorIndexDetails> vectorDetails(IndexSegment segment);
+
+    String directory(IndexSegment segment, String datasetRoot);
+  }
+
+  /**
+   * The directory of {@code segment}'s files: {@code <datasetRoot>/_indices/<uuid>}, or under the
+   * base path the manifest registers it with (an index a branch shares with its parent).
+   */
+  public static String directory(IndexSegment segment, String datasetRoot) {
+    return SLOT.get().directory(segment, datasetRoot);
   }
 
   private static final AccessorSlot<Access> SLOT = new AccessorSlot<>(IndexCatalog.class);

@@ -9,7 +9,9 @@ import dev.lancelot.engine.internal.file.LanceFileReader;
 import dev.lancelot.engine.internal.file.VectorPages;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.table.BranchBases;
 import dev.lancelot.engine.internal.table.DatasetContext;
+import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.schema.LanceField;
@@ -39,6 +41,7 @@ public final class FragmentReader implements AutoCloseable {
   private final DataFragment fragment;
   private final Map<Integer, OpenFile> open = new HashMap<>();
   private final String listedIn;
+  private final BranchBases bases;
 
   /** {@link #fileOf} of a field no data file stores. */
   private static final int ABSENT = -1;
@@ -51,9 +54,19 @@ public final class FragmentReader implements AutoCloseable {
    * only when the file is read.
    */
   public FragmentReader(DatasetContext ctx, DataFragment fragment, String listedIn) {
+    this(ctx, fragment, listedIn, BranchBases.none());
+  }
+
+  /**
+   * A reader whose data files registered under a base path (those a branch shares with its parent)
+   * are found through {@code bases}.
+   */
+  public FragmentReader(
+      DatasetContext ctx, DataFragment fragment, String listedIn, BranchBases bases) {
     this.ctx = ctx;
     this.fragment = fragment;
     this.listedIn = listedIn;
+    this.bases = bases;
   }
 
   /** {@code e} with the fragment and the manifest listing it appended to its message. */
@@ -275,19 +288,19 @@ public final class FragmentReader implements AutoCloseable {
         index,
         i -> {
           DataFile meta = fragment.getFiles(i);
-          if (meta.hasBaseId()) {
-            throw new LancelotException(
-                "Cannot read fragment "
-                    + fragment.getId()
-                    + " of "
-                    + ctx.paths().root()
-                    + ": its data file "
-                    + meta.getPath()
-                    + " lives under another base path (base id "
-                    + meta.getBaseId()
-                    + "), which lancelot does not support.");
-          }
-          String location = ctx.paths().dataFile(meta.getPath());
+          String location =
+              meta.hasBaseId()
+                  ? new DatasetPaths(
+                          bases.root(
+                              meta.getBaseId(),
+                              "data file "
+                                  + meta.getPath()
+                                  + " of fragment "
+                                  + fragment.getId()
+                                  + " of "
+                                  + ctx.paths().root()))
+                      .dataFile(meta.getPath())
+                  : ctx.paths().dataFile(meta.getPath());
           InputFile input =
               meta.getFileSizeBytes() > 0
                   ? ctx.io().newInputFile(location, meta.getFileSizeBytes())

@@ -106,23 +106,11 @@ public final class VectorSegmentSearcher {
               + segment.type()
               + " index, not a vector index. Pick a vector index of the column.");
     }
-    if (IndexInternals.proto(segment).hasBaseId()) {
-      throw new LancelotException(
-          "Cannot open index "
-              + segment.name()
-              + " ("
-              + segment.uuid()
-              + ") of "
-              + datasetLocation
-              + ": its files live under another base path (base id "
-              + IndexInternals.proto(segment).getBaseId()
-              + "), which is not supported. Search without the index (use_index=false).");
-    }
     IndexSegmentReader reader;
     try {
       reader =
           IndexSegmentReader.open(
-              io, DatasetPaths.of(datasetLocation).indexDir(segment.uuid().toString()));
+              io, IndexInternals.directory(segment, DatasetPaths.of(datasetLocation).root()));
     } catch (LancelotException e) {
       throw segment.inContext(e);
     }

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.index.scalar.query;
 
 import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
@@ -60,7 +61,7 @@ public final class IndexEvaluator {
             BTreeSegmentReader.cached(
                 ctx.cache(),
                 ctx.io(),
-                ctx.paths().indexDir(segment.uuid().toString()),
+                IndexInternals.directory(segment, ctx.paths().root()),
                 segment,
                 binding.column());
         BTreeSegmentReader.Answer answer = reader.search(e.getValue());
