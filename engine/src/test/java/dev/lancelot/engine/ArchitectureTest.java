@@ -156,6 +156,7 @@ class ArchitectureTest {
           "DatasetCache",
           "Session",
           "OpenOptions",
+          "Tags",
           "ColumnChanges",
           "DeletePlanner",
           "RowChangesPlanner",
