@@ -113,7 +113,8 @@ public final class SearchTask implements Serializable {
                               + dataset.version()
                               + " of "
                               + dataset.location()));
-      String dir = root + "/" + segment.directory();
+      // under a base path for an index a branch shares with its parent
+      String dir = dev.lancelot.engine.internal.index.IndexInternals.directory(segment, root);
       for (String f : segment.files()) {
         files.add(dir + "/" + f);
       }
