@@ -244,8 +244,12 @@ class SparkProcedureTest extends SharedSpark {
             "compact",
             "create_index",
             "create_scalar_index",
+            "create_tag",
+            "delete_tag",
+            "list_tags",
             "optimize_index",
-            "recall");
+            "recall",
+            "update_tag");
     String described =
         String.join(
             "\n",
