@@ -51,6 +51,24 @@ final class Args {
     return a;
   }
 
+  /**
+   * Which version to open, from {@code --version V}, {@code --tag T} (the version a tag names, on
+   * its branch) and {@code --branch B} (a branch's latest version, or {@code --version}'s).
+   */
+  dev.lancelot.engine.OpenOptions openOptions() {
+    dev.lancelot.engine.OpenOptions open = dev.lancelot.engine.OpenOptions.defaults();
+    if (has("branch")) {
+      open = open.withBranch(get("branch"));
+    }
+    if (has("version")) {
+      open = open.withVersion(intOption("version"));
+    }
+    if (has("tag")) {
+      open = open.withTag(get("tag"));
+    }
+    return open;
+  }
+
   String positional(int i, String what) {
     if (i >= positionals.size()) {
       throw new UsageException("missing " + what);

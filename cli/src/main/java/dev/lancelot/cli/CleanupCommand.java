@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * {@code cleanup <dataset> (--older-than INSTANT | --retain-versions N) [--delete-unverified]
  * [--json]}: {@link Dataset#cleanup} — old versions and the files only they referenced removed; the
- * latest and tagged versions kept; unreferenced files only once older than 7 days.
+ * latest and tagged versions, and those branches start from, kept (with every file a branch reads);
+ * unreferenced files only once older than 7 days.
  */
 final class CleanupCommand {
   static final String USAGE =

@@ -1,9 +1,11 @@
 package dev.lancelot.cli;
 
 import dev.lancelot.engine.BasePathInfo;
+import dev.lancelot.engine.Branch;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.Tag;
 import dev.lancelot.engine.VersionInfo;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -13,21 +15,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code lancelot info <dataset> [--version V] [--json]}: versions, fragments, and indexes with
- * their statistics and coverage (indexed and unindexed fragments and rows).
+ * {@code lancelot info <dataset> [--version V | --tag T] [--branch B] [--json]}: versions,
+ * fragments, indexes with their statistics and coverage (indexed and unindexed fragments and rows),
+ * and the dataset's tags and branches.
  */
 final class InfoCommand {
-  static final String USAGE = "info <dataset> [--version V] [--json]";
+  static final String USAGE = "info <dataset> [--version V | --tag T] [--branch B] [--json]";
 
   private InfoCommand() {}
 
   static int run(List<String> raw, PrintStream out) {
-    Args a = Args.parse(raw, Set.of("version"), Set.of("json"));
+    Args a = Args.parse(raw, Set.of("version", "tag", "branch"), Set.of("json"));
     String location = a.positional(0, "<dataset>");
-    OpenOptions open = OpenOptions.defaults();
-    if (a.has("version")) {
-      open = open.withVersion(a.intOption("version"));
-    }
+    OpenOptions open = a.openOptions();
     try (Dataset ds = Dataset.open(location, open)) {
       Map<String, Object> info = describe(ds);
       if (a.flag("json")) {
@@ -42,6 +42,7 @@ final class InfoCommand {
   static Map<String, Object> describe(Dataset ds) {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("location", ds.location());
+    info.put("branch", ds.branch().orElse("main"));
     info.put("version", ds.version());
     info.put("format", "lance " + ds.dataStorageVersion());
     if (!ds.dataFileVersions().equals(Set.of(ds.dataStorageVersion()))) {
@@ -89,12 +90,35 @@ final class InfoCommand {
       indexes.add(IndexReport.describe(ds, name));
     }
     info.put("indexes", indexes);
+    List<Map<String, Object>> tags = new ArrayList<>();
+    for (Tag t : ds.tags().list()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", t.name());
+      m.put("branch", t.branch().orElse("main"));
+      m.put("version", t.version());
+      m.put("created_at", t.createdAt().map(Object::toString).orElse(null));
+      tags.add(m);
+    }
+    info.put("tags", tags);
+    List<Map<String, Object>> branches = new ArrayList<>();
+    for (Branch b : ds.branches()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", b.name());
+      m.put("parent_branch", b.parentBranch().orElse("main"));
+      m.put("parent_version", b.parentVersion());
+      m.put("created_at", b.createdAt().toString());
+      branches.add(m);
+    }
+    info.put("branches", branches);
     return info;
   }
 
   @SuppressWarnings("unchecked")
   private static void printHuman(Dataset ds, Map<String, Object> info, PrintStream out) {
     out.printf("dataset   %s%n", info.get("location"));
+    if (!"main".equals(info.get("branch"))) {
+      out.printf("branch    %s%n", info.get("branch"));
+    }
     out.printf(
         "version   %s (format %s), %,d rows%n",
         info.get("version"), info.get("format"), ds.countRows());
@@ -139,6 +163,19 @@ final class InfoCommand {
     out.println(indexes.isEmpty() ? "indexes   (none)" : "indexes");
     for (Map<String, Object> i : indexes) {
       IndexReport.print(i, out);
+    }
+    out.println();
+    List<Map<String, Object>> tags = (List<Map<String, Object>>) info.get("tags");
+    out.println(tags.isEmpty() ? "tags      (none)" : "tags");
+    for (Map<String, Object> t : tags) {
+      out.printf("  %-20s %s version %s%n", t.get("name"), t.get("branch"), t.get("version"));
+    }
+    List<Map<String, Object>> branches = (List<Map<String, Object>>) info.get("branches");
+    out.println(branches.isEmpty() ? "branches  (none)" : "branches");
+    for (Map<String, Object> b : branches) {
+      out.printf(
+          "  %-20s from %s version %s%n",
+          b.get("name"), b.get("parent_branch"), b.get("parent_version"));
     }
   }
 }

@@ -18,7 +18,7 @@ final class RecallCommand {
   static final String USAGE =
       "recall <dataset> [--column vector] (--q-file queries.fvecs | --q-dataset <dataset> "
           + "[--q-column vector]) [--queries N] --k 10 [--grid \"nprobes=1,4,16;refine_factor=1,4\"] "
-          + "[--filter \"tenant_id < 10\"] [--selective-filter \"tenant_id = 42\"] [--version V] [--json]";
+          + "[--filter \"tenant_id < 10\"] [--selective-filter \"tenant_id = 42\"] [--version V | --tag T] [--branch B] [--json]";
 
   private RecallCommand() {}
 
@@ -36,13 +36,12 @@ final class RecallCommand {
                 "grid",
                 "filter",
                 "selective-filter",
-                "version"),
+                "version",
+                "tag",
+                "branch"),
             Set.of("json"));
     String location = a.positional(0, "<dataset>");
-    OpenOptions open = OpenOptions.defaults();
-    if (a.has("version")) {
-      open = open.withVersion(a.intOption("version"));
-    }
+    OpenOptions open = a.openOptions();
     int limit = a.has("queries") ? a.intOption("queries") : 0;
     String column = a.get("column", "vector");
     try (Dataset ds = Dataset.open(location, open)) {

@@ -24,7 +24,7 @@ final class SearchCommand {
       "<dataset> --column vector (--q 0.1,0.2,... | --q-file queries.fvecs) --k 3 "
           + "[--metric cosine] [--nprobes N | --minimum-nprobes N --maximum-nprobes M] [--ef N] [--refine-factor N] "
           + "[--filter \"tenant_id = 42\"] [--prefilter] [--fast-search] [--no-index] [--columns id,tenant_id] "
-          + "[--with-row-id] [--version V] [--json]";
+          + "[--with-row-id] [--version V | --tag T] [--branch B] [--json]";
   static final Set<String> VALUED =
       Set.of(
           "column",
@@ -39,7 +39,9 @@ final class SearchCommand {
           "refine-factor",
           "filter",
           "columns",
-          "version");
+          "version",
+          "tag",
+          "branch");
   static final Set<String> FLAGS =
       Set.of("prefilter", "fast-search", "no-index", "with-row-id", "json");
 
@@ -54,10 +56,7 @@ final class SearchCommand {
   static int run(Mode mode, List<String> raw, PrintStream out) {
     Args a = Args.parse(raw, VALUED, FLAGS);
     String location = a.positional(0, "<dataset>");
-    OpenOptions open = OpenOptions.defaults();
-    if (a.has("version")) {
-      open = open.withVersion(a.intOption("version"));
-    }
+    OpenOptions open = a.openOptions();
     try (Dataset ds = Dataset.open(location, open)) {
       VectorQuery query = query(a);
       if (mode == Mode.EXPLAIN) {

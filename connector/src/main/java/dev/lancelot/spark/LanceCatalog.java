@@ -3,6 +3,7 @@ package dev.lancelot.spark;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.io.FileEntry;
@@ -107,11 +108,44 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     if (ident.namespace().length == 0 && isPath(ident.name())) {
       return HadoopFileIO.qualify(ident.name(), conf);
     }
+    Optional<String> branch = branchLocation(ident, conf);
+    if (branch.isPresent()) {
+      return branch.get();
+    }
     StringBuilder sb = new StringBuilder(root);
     for (String part : ident.namespace()) {
       sb.append('/').append(checkPart(ident, part));
     }
     return sb.append('/').append(checkPart(ident, ident.name())).append(TABLE_SUFFIX).toString();
+  }
+
+  /** The name form of a branch: {@code <catalog>.db.items.`branch_<name>`}. */
+  public static final String BRANCH_PREFIX = "branch_";
+
+  /**
+   * Branch {@code <name>} of table {@code db.items} when {@code ident} is {@code
+   * db.items.branch_<name>} and {@code db.items} is a Lance table: the branch's directory ({@code
+   * tree/<name>} of the table). A branch that does not exist is an error naming the table's
+   * branches.
+   */
+  private Optional<String> branchLocation(Identifier ident, Configuration conf) {
+    String[] ns = ident.namespace();
+    if (ns.length == 0
+        || !ident.name().startsWith(BRANCH_PREFIX)
+        || ident.name().length() == BRANCH_PREFIX.length()) {
+      return Optional.empty();
+    }
+    Identifier table = Identifier.of(java.util.Arrays.copyOf(ns, ns.length - 1), ns[ns.length - 1]);
+    String tableLocation = location(table, conf);
+    if (!Dataset.exists(tableLocation, conf)) {
+      return Optional.empty();
+    }
+    String branch = ident.name().substring(BRANCH_PREFIX.length());
+    try (Dataset ds =
+        Dataset.open(
+            tableLocation, OpenOptions.defaults().withHadoopConf(conf).withBranch(branch))) {
+      return Optional.of(ds.location());
+    }
   }
 
   private String checkPart(Identifier ident, String part) {

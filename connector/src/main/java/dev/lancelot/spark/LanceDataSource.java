@@ -31,28 +31,32 @@ public final class LanceDataSource implements SupportsCatalogOptions, DataSource
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    LanceOptions o = LanceOptions.parse(options);
-    return LanceTable.load(
-            LancePathCatalog.qualify(o.path()),
-            o.version().orElse(0),
-            LancePathCatalog.hadoopConf())
-        .schema();
+    return table(LanceOptions.parse(options)).schema();
   }
 
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    LanceOptions o = LanceOptions.parse(new CaseInsensitiveStringMap(properties));
-    return LanceTable.load(
-        LancePathCatalog.qualify(o.path()), o.version().orElse(0), LancePathCatalog.hadoopConf());
+    return table(LanceOptions.parse(new CaseInsensitiveStringMap(properties)));
   }
 
+  /** The table the options name: a version, a tag's version, or a branch (latest or version). */
+  private static LanceTable table(LanceOptions o) {
+    Configuration conf = LancePathCatalog.hadoopConf();
+    if (o.tag().isPresent()) {
+      return LancePathCatalog.loadTag(LancePathCatalog.qualify(o.path()), o.tag().get(), conf);
+    }
+    return LanceTable.load(o.readLocation(conf), o.version().orElse(0), conf);
+  }
+
+  /**
+   * The table name is the qualified location (a branch's directory with option {@code branch}), so
+   * the catalog, the plan and the tasks all see one URI.
+   */
   @Override
   public Identifier extractIdentifier(CaseInsensitiveStringMap options) {
-    // the table name is the qualified location, so the catalog, the plan and the tasks all see one
-    // URI
     return Identifier.of(
-        new String[0], LancePathCatalog.qualify(LanceOptions.parse(options).path()));
+        new String[0], LanceOptions.parse(options).readLocation(LancePathCatalog.hadoopConf()));
   }
 
   @Override
@@ -77,11 +81,12 @@ public final class LanceDataSource implements SupportsCatalogOptions, DataSource
     if (!Dataset.exists(location, conf)) {
       Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf)).close();
     }
-    String v =
-        options.containsKey(LanceOptions.VERSION)
-            ? options.get(LanceOptions.VERSION)
-            : options.get(LanceOptions.VERSION_AS_OF);
-    return Optional.ofNullable(v);
+    if (o.tag().isPresent()) {
+      return o.tag(); // LancePathCatalog#loadTable(Identifier, String) reads a tag name
+    }
+    return o.version().isPresent()
+        ? Optional.of(Long.toString(o.version().getAsLong()))
+        : Optional.empty();
   }
 
   /**

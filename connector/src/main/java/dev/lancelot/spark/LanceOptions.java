@@ -2,9 +2,11 @@ package dev.lancelot.spark;
 
 import dev.lancelot.engine.ClosestName;
 import dev.lancelot.engine.InvalidInputException;
+import dev.lancelot.engine.OpenOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -14,7 +16,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *
  * <ul>
  *   <li>{@code path} — dataset location (any Hadoop path).
- *   <li>{@code version} — read this version instead of the latest (also {@code versionAsOf}).
+ *   <li>{@code version} — read this version instead of the latest (also {@code versionAsOf}); a
+ *       value that is not a whole number is a tag name, as with {@code tag}.
+ *   <li>{@code tag} — read the version this tag names, on the tag's branch.
+ *   <li>{@code branch} — read this branch (its latest version, or {@code version}'s); {@code main}
+ *       is the dataset itself.
  *   <li>{@code timestampAsOf} — read the version that was the latest at this instant, e.g. {@code
  *       "2026-01-31 12:00:00"} (in the session time zone); Spark resolves it through {@link
  *       LancePathCatalog#loadTable(org.apache.spark.sql.connector.catalog.Identifier, long)}.
@@ -39,7 +45,9 @@ public record LanceOptions(
     int batchSize,
     long maxRowsPerPartition,
     int maxRowsPerFile,
-    Map<String, Integer> vectorColumns) {
+    Map<String, Integer> vectorColumns,
+    Optional<String> tag,
+    Optional<String> branch) {
   public static final String PATH = "path";
   public static final String VERSION = "version";
   public static final String VERSION_AS_OF = "versionAsOf";
@@ -48,6 +56,8 @@ public record LanceOptions(
   public static final String MAX_ROWS_PER_FILE = "max_rows_per_file";
   public static final String VECTOR_COLUMNS = "vector.columns";
   public static final String TIMESTAMP_AS_OF = "timestampAsOf";
+  public static final String TAG = "tag";
+  public static final String BRANCH = "branch";
 
   /**
    * Every option the data source understands (compared case-insensitively, as Spark passes them).
@@ -58,6 +68,8 @@ public record LanceOptions(
           VERSION,
           VERSION_AS_OF,
           TIMESTAMP_AS_OF,
+          TAG,
+          BRANCH,
           BATCH_SIZE,
           MAX_ROWS_PER_PARTITION,
           MAX_ROWS_PER_FILE,
@@ -93,10 +105,38 @@ public record LanceOptions(
               + "save(path) or set option \"path\".");
     }
     OptionalLong version = OptionalLong.empty();
+    Optional<String> tag = Optional.ofNullable(options.get(TAG));
     String v = options.containsKey(VERSION) ? options.get(VERSION) : options.get(VERSION_AS_OF);
     if (v != null) {
-      version = OptionalLong.of(positiveLong(VERSION, v));
+      if (isVersionNumber(v)) {
+        version = OptionalLong.of(positiveLong(VERSION, v));
+      } else if (tag.isPresent()) {
+        throw new InvalidInputException(
+            "Cannot use both option tag=\""
+                + tag.get()
+                + "\" and version=\""
+                + v
+                + "\" with the lance data source: give one of them.");
+      } else {
+        tag = Optional.of(v.trim());
+      }
     }
+    Optional<String> branch =
+        Optional.ofNullable(options.get(BRANCH)).map(String::trim).filter(b -> !b.equals("main"));
+    if (tag.isPresent()) {
+      if (version.isPresent() || branch.isPresent()) {
+        throw new InvalidInputException(
+            "Cannot read tag \""
+                + tag.get()
+                + "\" together with "
+                + (version.isPresent()
+                    ? "version " + version.getAsLong()
+                    : "branch " + branch.get())
+                + ": the tag names the version and its branch. Give one of them.");
+      }
+      OpenOptions.defaults().withTag(tag.get()); // checks the name
+    }
+    branch.ifPresent(b -> OpenOptions.defaults().withBranch(b)); // checks the name
     int batchSize = (int) positiveLong(BATCH_SIZE, options.getOrDefault(BATCH_SIZE, "8192"));
     long maxRows =
         positiveLong(
@@ -109,7 +149,31 @@ public record LanceOptions(
         batchSize,
         maxRows,
         maxRowsPerFile,
-        vectorColumns(options.get(VECTOR_COLUMNS)));
+        vectorColumns(options.get(VECTOR_COLUMNS)),
+        tag,
+        branch);
+  }
+
+  /** True for a version number, false for anything else (a tag name). */
+  static boolean isVersionNumber(String v) {
+    String t = v.trim();
+    return !t.isEmpty() && t.chars().allMatch(c -> c == '-' || c == '+' || Character.isDigit(c));
+  }
+
+  /**
+   * Where to read: the dataset at {@code path}, or its branch's directory ({@code tree/<branch>})
+   * when option {@code branch} names one that exists (an error naming the branches otherwise).
+   */
+  public String readLocation(org.apache.hadoop.conf.Configuration conf) {
+    String root = dev.lancelot.engine.io.HadoopFileIO.qualify(path, conf);
+    if (branch.isEmpty()) {
+      return root;
+    }
+    try (dev.lancelot.engine.Dataset ds =
+        dev.lancelot.engine.Dataset.open(
+            root, OpenOptions.defaults().withHadoopConf(conf).withBranch(branch.get()))) {
+      return ds.location();
+    }
   }
 
   /**

@@ -106,6 +106,14 @@ public class LancePathCatalog implements StagingTableCatalog {
 
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    Configuration conf = hadoopConf();
+    String location = location(ident, conf);
+    if (!LanceOptions.isVersionNumber(version)) {
+      if (!Dataset.exists(location, conf)) {
+        throw new NoSuchTableException(ident);
+      }
+      return loadTag(location, version.trim(), conf);
+    }
     long v;
     try {
       v = Long.parseLong(version.trim());
@@ -115,10 +123,8 @@ public class LancePathCatalog implements StagingTableCatalog {
               + version
               + "\" of "
               + ident.name()
-              + ": Lance versions are whole numbers (1, 2, ...).");
+              + ": Lance versions are whole numbers (1, 2, ...), or tag names.");
     }
-    Configuration conf = hadoopConf();
-    String location = location(ident, conf);
     try {
       return LanceTable.load(location, v, conf);
     } catch (DatasetNotFoundException e) {
@@ -127,6 +133,18 @@ public class LancePathCatalog implements StagingTableCatalog {
         // versions
       }
       throw new NoSuchTableException(ident);
+    }
+  }
+
+  /**
+   * {@code VERSION AS OF '<tag>'}, option {@code versionAsOf} or {@code tag} with a tag name: the
+   * version the tag of the dataset at {@code location} names, on the tag's branch. A tag that does
+   * not exist is an error naming the dataset's tags.
+   */
+  static LanceTable loadTag(String location, String tag, Configuration conf) {
+    try (Dataset ds =
+        Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf).withTag(tag))) {
+      return LanceTable.load(ds.location(), ds.version(), conf);
     }
   }
 

@@ -60,7 +60,9 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
               options.batchSize(),
               options.maxRowsPerPartition(),
               options.maxRowsPerFile(),
-              dims);
+              dims,
+              options.tag(),
+              options.branch());
     }
     return new LanceWriteBuilder(this, info, options, true).staged(replace);
   }

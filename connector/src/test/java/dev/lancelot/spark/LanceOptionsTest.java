@@ -100,7 +100,8 @@ class LanceOptionsTest {
         .isInstanceOf(LancelotException.class)
         .hasMessage(
             "Cannot use option \"verison\" with the lance data source: it is not an option of lance. Did "
-                + "you mean \"version\"? Valid options: path, version, versionAsOf, timestampAsOf, batch_size, "
+                + "you mean \"version\"? Valid options: path, version, versionAsOf, timestampAsOf, tag, branch, "
+                + "batch_size, "
                 + "max_rows_per_partition, max_rows_per_file, vector.columns.");
     assertThatThrownBy(() -> parse("path", "p", "batchsize", "3"))
         .hasMessageContaining("Did you mean \"batch_size\"?");
@@ -124,6 +125,30 @@ class LanceOptionsTest {
     assertThatThrownBy(() -> parse("path", "p", "version", "0"))
         .hasMessageStartingWith("Cannot use option version=");
     assertThat(LanceOptions.positiveLong("x", "2147483647")).isEqualTo(2_147_483_647L);
+  }
+
+  @Test
+  void aVersionThatIsNotANumberIsATagAndTagsAndBranchesAreChecked() {
+    LanceOptions o = parse("path", "p", "versionAsOf", "release-1");
+    assertThat(o.version()).isEmpty();
+    assertThat(o.tag()).contains("release-1");
+    assertThat(parse("path", "p", "tag", "gold").tag()).contains("gold");
+    LanceOptions b = parse("path", "p", "branch", "dev/x", "version", "4");
+    assertThat(b.branch()).contains("dev/x");
+    assertThat(b.version()).isEqualTo(OptionalLong.of(4));
+    assertThat(parse("path", "p", "branch", "main").branch()).isEmpty();
+    assertThatThrownBy(() -> parse("path", "p", "tag", "../up"))
+        .hasMessageStartingWith("Invalid tag name \"../up\"");
+    assertThatThrownBy(() -> parse("path", "p", "versionAsOf", "a/b"))
+        .hasMessageStartingWith("Invalid tag name \"a/b\"");
+    assertThatThrownBy(() -> parse("path", "p", "branch", "x/../../y"))
+        .hasMessageStartingWith("Invalid branch name \"x/../../y\"");
+    assertThatThrownBy(() -> parse("path", "p", "tag", "gold", "branch", "dev"))
+        .hasMessage(
+            "Cannot read tag \"gold\" together with branch dev: the tag names the version and its "
+                + "branch. Give one of them.");
+    assertThatThrownBy(() -> parse("path", "p", "tag", "gold", "versionAsOf", "silver"))
+        .hasMessageStartingWith("Cannot use both option tag=\"gold\" and version=\"silver\"");
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
+import dev.lancelot.engine.internal.table.Refs;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.util.MemoryCache;
@@ -25,11 +26,13 @@ import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.schema.SchemaException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -161,14 +164,37 @@ public final class Dataset implements AutoCloseable {
     return open(location, OpenOptions.defaults());
   }
 
+  /**
+   * Opens the dataset at {@code location} as {@code options} say: the latest version, a version
+   * ({@link OpenOptions#withVersion}), the version a tag names ({@link OpenOptions#withTag}, on the
+   * tag's branch), or a branch ({@link OpenOptions#withBranch}, its latest version or the version
+   * given).
+   */
   public static Dataset open(String location, OpenOptions options) {
+    String at = location;
+    OptionalLong version = options.version();
+    if (options.tag().isPresent() || options.branch().isPresent()) {
+      FileIO io = DatasetStorage.storage(options.hadoopConf());
+      Refs refs = new Refs(io, DatasetPaths.of(location, options.hadoopConf()).root());
+      if (!VersionLog.latest(io, DatasetPaths.of(refs.root())).isPresent()) {
+        throw DatasetStorage.notFound(DatasetPaths.of(refs.root()));
+      }
+      if (options.tag().isPresent()) {
+        Refs.TagFile tag = refs.tag(options.tag().get());
+        at = tag.branch().map(b -> Refs.branchLocation(refs.root(), b)).orElse(refs.root());
+        version = OptionalLong.of(tag.version());
+      } else {
+        refs.branch(options.branch().get()); // exists, else an error naming the branches
+        at = Refs.branchLocation(refs.root(), options.branch().get());
+      }
+    }
     DatasetStorage.ContextAndOwnership c =
         DatasetStorage.context(
-            location, options.hadoopConf(), options.allocator(), options.session().memory());
+            at, options.hadoopConf(), options.allocator(), options.session().memory());
     try {
       Snapshot s =
-          options.version().isPresent()
-              ? DatasetStorage.loadVersion(c.ctx(), options.version().getAsLong())
+          version.isPresent()
+              ? DatasetStorage.loadVersion(c.ctx(), version.getAsLong())
               : DatasetStorage.loadLatest(c.ctx())
                   .orElseThrow(() -> DatasetStorage.notFound(c.ctx().paths()));
       return new Dataset(c.ctx(), s, c.owns());
@@ -405,6 +431,15 @@ public final class Dataset implements AutoCloseable {
    * version afterwards fails with an error naming it.
    */
   public CleanupResult cleanup(CleanupOptions options) {
+    if (branch().isPresent()) {
+      throw new InvalidInputException(
+          "Cannot clean up branch \""
+              + branch().get()
+              + "\" of "
+              + rootLocation()
+              + ": lancelot cleans up the main branch only (it keeps every version and file the "
+              + "branches and tags reference). Open the dataset without a branch to clean it up.");
+    }
     CleanupResult r =
         dev.lancelot.engine.internal.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
     if (!r.versionsRemoved().isEmpty()) {
@@ -462,6 +497,43 @@ public final class Dataset implements AutoCloseable {
 
   public String location() {
     return ctx.paths().root();
+  }
+
+  /**
+   * The branch this dataset is on (Lance's manifest field {@code branch}), empty for the main
+   * branch. A branch's {@link #location()} is {@code <dataset>/tree/<branch>}.
+   */
+  public Optional<String> branch() {
+    String b = snapshot.manifest().getBranch();
+    return b.isEmpty() ? Optional.empty() : Optional.of(b);
+  }
+
+  /** The location of the main branch of this dataset: {@link #location()} unless on a branch. */
+  public String rootLocation() {
+    return Refs.mainRoot(location(), snapshot.manifest().getBranch());
+  }
+
+  /**
+   * The tags of this dataset (kept at its root, shared by every branch): list, create, move and
+   * delete them, as Lance 7 does.
+   */
+  public Tags tags() {
+    return new Tags(ctx.io(), rootLocation());
+  }
+
+  /** The branches of this dataset, by name (read from its root, whatever branch this is on). */
+  public List<Branch> branches() {
+    List<Branch> out = new ArrayList<>();
+    for (Refs.BranchFile b : new Refs(ctx.io(), rootLocation()).branches()) {
+      out.add(
+          new Branch(
+              b.name(),
+              b.parentBranch(),
+              b.parentVersion(),
+              Instant.ofEpochSecond(b.createdAtSeconds()),
+              b.metadata()));
+    }
+    return out;
   }
 
   public long version() {

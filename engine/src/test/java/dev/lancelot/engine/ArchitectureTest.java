@@ -157,6 +157,7 @@ class ArchitectureTest {
           "DatasetCache",
           "Session",
           "OpenOptions",
+          "Tags",
           "ColumnChanges",
           "DeletePlanner",
           "RowChangesPlanner",

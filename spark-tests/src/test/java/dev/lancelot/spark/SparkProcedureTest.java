@@ -244,8 +244,12 @@ class SparkProcedureTest extends SharedSpark {
             "compact",
             "create_index",
             "create_scalar_index",
+            "create_tag",
+            "delete_tag",
+            "list_tags",
             "optimize_index",
-            "recall");
+            "recall",
+            "update_tag");
     String described =
         String.join(
             "\n",
@@ -331,7 +335,8 @@ class SparkProcedureTest extends SharedSpark {
     assertThatThrownBy(() -> spark.sql("CALL lance.system.drop_index(table => '" + path + "')"))
         .hasStackTraceContaining(
             "the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_index, "
-                + "create_scalar_index, optimize_index, recall}");
+                + "create_scalar_index, create_tag, delete_tag, list_tags, optimize_index, recall, "
+                + "update_tag}");
     assertThat(version(path)).isEqualTo(1);
   }
 

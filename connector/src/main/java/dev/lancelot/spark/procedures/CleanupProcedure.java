@@ -27,17 +27,17 @@ import org.apache.spark.sql.types.StructType;
 /**
  * {@code CALL lance.system.cleanup(table => 'db.items', older_than => '2026-12-01 00:00:00' |
  * retain_versions => 5 [, delete_unverified => false])}: the engine's {@link Dataset#cleanup} —
- * removes the versions selected (never the latest, never a tagged one) and every file no kept
- * version references; files no version ever referenced only once older than 7 days unless {@code
- * delete_unverified}. {@code older_than} is a timestamp in the session time zone ({@code
- * yyyy-MM-dd[ HH:mm:ss[.fraction]]}) or an ISO-8601 instant ({@code ...Z} or with an offset).
- * Returns one row.
+ * removes the versions selected (never the latest, a tagged one or one a branch starts from) and
+ * every file no kept version or branch references; files no version ever referenced only once older
+ * than 7 days unless {@code delete_unverified}. {@code older_than} is a timestamp in the session
+ * time zone ({@code yyyy-MM-dd[ HH:mm:ss[.fraction]]}) or an ISO-8601 instant ({@code ...Z} or with
+ * an offset). Returns one row.
  */
 final class CleanupProcedure extends LanceProcedure {
   static final String NAME = "cleanup";
   private static final String SUMMARY =
-      "Removes versions older than older_than and/or beyond the retain_versions newest (never the latest or a "
-          + "tagged version), then every file no kept version references.";
+      "Removes versions older than older_than and/or beyond the retain_versions newest (never the latest, a "
+          + "tagged version or one a branch starts from), then every file no kept version references.";
 
   static final StructType OUTPUT =
       new StructType()

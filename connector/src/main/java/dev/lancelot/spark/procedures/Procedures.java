@@ -19,14 +19,18 @@ public final class Procedures {
 
   private static final Map<String, Function<LanceCatalog, LanceProcedure>> REGISTRY =
       new TreeMap<>(
-          Map.of(
-              AddColumnsProcedure.NAME, AddColumnsProcedure::new,
-              CleanupProcedure.NAME, CleanupProcedure::new,
-              CompactProcedure.NAME, CompactProcedure::new,
-              CreateIndexProcedure.NAME, CreateIndexProcedure::new,
-              CreateScalarIndexProcedure.NAME, CreateScalarIndexProcedure::new,
-              OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new,
-              RecallProcedure.NAME, RecallProcedure::new));
+          Map.ofEntries(
+              Map.entry(AddColumnsProcedure.NAME, AddColumnsProcedure::new),
+              Map.entry(CleanupProcedure.NAME, CleanupProcedure::new),
+              Map.entry(CompactProcedure.NAME, CompactProcedure::new),
+              Map.entry(CreateIndexProcedure.NAME, CreateIndexProcedure::new),
+              Map.entry(CreateScalarIndexProcedure.NAME, CreateScalarIndexProcedure::new),
+              Map.entry(OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new),
+              Map.entry(RecallProcedure.NAME, RecallProcedure::new),
+              Map.entry(TagProcedures.Create.NAME, TagProcedures.Create::new),
+              Map.entry(TagProcedures.Update.NAME, TagProcedures.Update::new),
+              Map.entry(TagProcedures.Delete.NAME, TagProcedures.Delete::new),
+              Map.entry(TagProcedures.ListTags.NAME, TagProcedures.ListTags::new)));
 
   private Procedures() {}
 

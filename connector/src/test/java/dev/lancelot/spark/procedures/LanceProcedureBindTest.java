@@ -163,15 +163,20 @@ class LanceProcedureBindTest {
             "compact",
             "create_index",
             "create_scalar_index",
+            "create_tag",
+            "delete_tag",
+            "list_tags",
             "optimize_index",
-            "recall");
+            "recall",
+            "update_tag");
     assertThat(Procedures.list(new String[] {"db"})).isEmpty();
     assertThatThrownBy(
             () -> Procedures.load(CATALOG, Identifier.of(new String[] {"db"}, "compact")))
         .isInstanceOf(LancelotException.class)
         .hasMessage(
             "Cannot find procedure lance.db.compact: the procedures of catalog lance are lance.system.{"
-                + "add_columns, cleanup, compact, create_index, create_scalar_index, optimize_index, recall}.");
+                + "add_columns, cleanup, compact, create_index, create_scalar_index, create_tag, delete_tag, "
+                + "list_tags, optimize_index, recall, update_tag}.");
     assertThatThrownBy(
             () -> Procedures.load(CATALOG, Identifier.of(new String[] {"system"}, "vacuum")))
         .hasMessageStartingWith("Cannot find procedure lance.system.vacuum:");

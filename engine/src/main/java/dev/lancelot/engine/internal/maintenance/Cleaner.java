@@ -1,25 +1,23 @@
 package dev.lancelot.engine.internal.maintenance;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancelot.engine.CleanupOptions;
 import dev.lancelot.engine.CleanupResult;
 import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.internal.format.DeletionFiles;
 import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.ManifestFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.BasePath;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.table.BasePaths;
 import dev.lancelot.engine.internal.table.DatasetPaths;
+import dev.lancelot.engine.internal.table.Refs;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.io.FileEntry;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.InputFile;
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,9 +32,12 @@ import org.slf4j.LoggerFactory;
  * rust/lance/src/dataset/cleanup.rs}):
  *
  * <ul>
- *   <li>A version is removed when {@link CleanupOptions} selects it, unless it is the latest or
- *       tagged. Its manifest is deleted first, so that a cleanup interrupted half-way never leaves
- *       a version whose files are gone.
+ *   <li>A version is removed when {@link CleanupOptions} selects it, unless it is the latest, a tag
+ *       names it, or a branch was created from it. Its manifest is deleted first, so that a cleanup
+ *       interrupted half-way never leaves a version whose files are gone.
+ *   <li>Branches ({@code _refs/branches/}, versions under {@code tree/<branch>/}) reach this
+ *       dataset's data, deletion and index files through a base path naming its root: every file
+ *       any version of any branch reaches that way stays. Branch directories are never swept.
  *   <li>A data file, deletion file, transaction file or index directory referenced by a kept
  *       version stays. One referenced only by removed versions ("verified" unreferenced) is
  *       deleted.
@@ -51,7 +52,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Cleaner {
   private static final Logger LOG = LoggerFactory.getLogger(Cleaner.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final FileIO io;
   private final DatasetPaths paths;
@@ -89,8 +89,19 @@ public final class Cleaner {
               + ").");
     }
     long latest = versions.get(versions.size() - 1).version();
-    refuseBranches();
-    Set<Long> tagged = taggedVersions();
+    Refs refs = new Refs(io, paths.root());
+    Set<Long> tagged = new TreeSet<>();
+    for (Refs.TagFile t : refs.tags()) {
+      if (t.branch().isEmpty()) {
+        tagged.add(t.version());
+      }
+    }
+    for (Refs.BranchFile b : refs.branches()) {
+      if (b.parentBranch().isEmpty()) {
+        tagged.add(b.parentVersion());
+      }
+      collectBranch(b.name());
+    }
     List<VersionLog.Entry> removed = new ArrayList<>();
     for (VersionLog.Entry e : versions) {
       Snapshot s = read(e);
@@ -255,61 +266,38 @@ public final class Cleaner {
   }
 
   /**
-   * Branches ({@code _refs/branches/}) have versions of their own under {@code tree/<branch>/} that
-   * may reference this dataset's files; a cleanup that does not read them could delete files they
-   * need, so it is refused.
+   * Marks as referenced every file of this dataset that a version of branch {@code name} reaches
+   * through a base path naming this dataset's root.
    */
-  private void refuseBranches() {
-    List<String> branches = new ArrayList<>();
-    for (FileEntry f : io.list(paths.root() + "/_refs/branches")) {
-      branches.add(f.name());
-    }
-    if (!branches.isEmpty()) {
-      throw new LancelotException(
-          "Cannot clean up "
-              + paths.root()
-              + ": it has branches "
-              + branches
-              + " (under "
-              + "_refs/branches/), whose versions may reference its files, and lancelot does not read branches. Clean "
-              + "it up with Lance, which follows branch references.");
-    }
-  }
-
-  /** Versions named by {@code _refs/tags/<tag>.json} ({"version": n, ...}). */
-  private Set<Long> taggedVersions() {
-    Set<Long> out = new TreeSet<>();
-    for (FileEntry f : io.list(paths.root() + "/_refs/tags")) {
-      if (f.isDirectory() || !f.name().endsWith(".json")) {
-        continue;
-      }
-      try (InputFile in = io.newInputFile(f.location())) {
-        ByteBuffer buf = in.read(0, Math.toIntExact(in.length()));
-        byte[] b = new byte[buf.remaining()];
-        buf.get(b);
-        JsonNode n = JSON.readTree(b);
-        if (n == null || !n.path("version").canConvertToLong()) {
-          throw new LancelotException(
-              "Cannot clean up "
-                  + paths.root()
-                  + ": tag file "
-                  + f.location()
-                  + " has no numeric \"version\"; refusing to guess which version it protects.");
+  private void collectBranch(String name) {
+    DatasetPaths branch = new DatasetPaths(Refs.branchLocation(paths.root(), name));
+    for (VersionLog.Entry e : VersionLog.list(io, branch)) {
+      Snapshot s = read(e);
+      Set<Integer> here = new HashSet<>();
+      BasePaths bases = s.bases();
+      for (BasePath b : s.manifest().getBasePathsList()) {
+        if (bases.root(b.getId()).equals(paths.root())) {
+          here.add(b.getId());
         }
-        out.add(n.path("version").asLong());
-      } catch (java.io.IOException e) {
-        throw new LancelotException(
-            "Cannot clean up "
-                + paths.root()
-                + ": tag file "
-                + f.location()
-                + " is not JSON ("
-                + e.getMessage()
-                + "); refusing to guess which version it protects.",
-            e);
+      }
+      for (DataFragment f : s.fragments()) {
+        for (DataFile d : f.getFilesList()) {
+          if (d.hasBaseId() && here.contains(d.getBaseId())) {
+            referenced.add(DatasetPaths.DATA + "/" + d.getPath());
+          }
+        }
+        if (f.hasDeletionFile()
+            && f.getDeletionFile().hasBaseId()
+            && here.contains(f.getDeletionFile().getBaseId())) {
+          referenced.add(DeletionFiles.relativePath(f.getId(), f.getDeletionFile()));
+        }
+      }
+      for (IndexMetadata i : s.indices()) {
+        if (i.hasBaseId() && here.contains(i.getBaseId())) {
+          referenced.add(DatasetPaths.INDICES + "/" + IndexUuids.uuidOf(i.getUuid().getUuid()));
+        }
       }
     }
-    return out;
   }
 
   private Snapshot read(VersionLog.Entry e) {

@@ -55,9 +55,9 @@ public final class FragmentReader implements AutoCloseable {
   public FragmentReader(
       DatasetContext ctx, DataFragment fragment, String listedIn, BasePaths bases) {
     this.ctx = ctx;
-    this.bases = bases;
     this.fragment = fragment;
     this.listedIn = listedIn;
+    this.bases = bases;
   }
 
   /** {@code e} with the fragment and the manifest listing it appended to its message. */

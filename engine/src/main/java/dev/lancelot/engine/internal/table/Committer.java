@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.table;
 
 import dev.lancelot.engine.CommitConflictException;
+import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.ManifestFile;
 import dev.lancelot.engine.internal.format.ManifestNaming;
@@ -61,6 +62,15 @@ public final class Committer {
           paths.root(),
           readVersion.manifest().getReaderFeatureFlags(),
           readVersion.manifest().getWriterFeatureFlags());
+      if (!readVersion.manifest().getBranch().isEmpty()) {
+        throw new LancelotException(
+            "Cannot write to branch \""
+                + readVersion.manifest().getBranch()
+                + "\" of "
+                + Refs.mainRoot(paths.root(), readVersion.manifest().getBranch())
+                + ": lancelot reads branches but does not write to them yet (decision D47). "
+                + "Write to the main branch, or to the branch with Lance.");
+      }
     }
     Operation op = firstPlan;
     long readVersionNumber = readVersion == null ? 0 : readVersion.version();

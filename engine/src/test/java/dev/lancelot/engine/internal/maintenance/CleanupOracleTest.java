@@ -262,16 +262,84 @@ class CleanupOracleTest {
   }
 
   @Test
-  void aDatasetWithBranchesIsRefused(@TempDir Path dir) throws IOException {
-    write(dir, 0, 10, WriteMode.CREATE).close();
-    write(dir, 10, 10, WriteMode.APPEND).close();
-    Files.createDirectories(dir.resolve("_refs/branches"));
-    Files.writeString(dir.resolve("_refs/branches/dev.json"), "{\"parent_version\": 1}");
+  void branchesKeepTheVersionTheyStartFromAndTheFilesTheyShare(@TempDir Path dir) throws Exception {
+    Map<Long, List<List<Object>>> rows = history(dir);
+    List<List<Object>> branchRows;
+    try (org.lance.Dataset lance =
+        org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build())) {
+      lance.createBranch("dev/x", org.lance.Ref.ofMain(2)).close();
+      lance.tags().create("on-dev", org.lance.Ref.ofBranch("dev/x", 2));
+    }
+    try (Dataset branch =
+        Dataset.open(dir.toString(), OpenOptions.defaults().withBranch("dev/x"))) {
+      branchRows = rowsOf(branch);
+    }
+    assertThat(branchRows).isEqualTo(rows.get(2L));
+    List<String> dataBefore = files(dir, "data");
     try (Dataset ds = Dataset.open(dir.toString())) {
-      assertThatThrownBy(() -> ds.cleanup(CleanupOptions.retainVersions(1)))
-          .hasMessageContaining("Cannot clean up")
-          .hasMessageContaining("it has branches [dev.json]");
-      assertThat(ds.versions()).hasSize(2);
+      CleanupResult r = ds.cleanup(CleanupOptions.retainVersions(1).withDeleteUnverified(true));
+      // version 2 stays: the branch starts there (a tag on the branch does not keep main's 2)
+      assertThat(r.versionsRemoved()).containsExactly(1L, 3L, 4L);
+    }
+    // the files version 2 (and so the branch) reads stay; compaction's inputs only 1-4 used go
+    // unless the branch reads them
+    assertThat(files(dir, "data")).isSubsetOf(dataBefore);
+    assertThat(lance(dir, 2)).isEqualTo(rows.get(2L));
+    assertThat(lance(dir, 5)).isEqualTo(rows.get(5L));
+    try (Dataset branch =
+        Dataset.open(dir.toString(), OpenOptions.defaults().withBranch("dev/x"))) {
+      assertThat(rowsOf(branch)).isEqualTo(branchRows);
+    }
+    try (org.lance.Dataset lance =
+            org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build());
+        org.lance.Dataset branch = lance.checkout(org.lance.Ref.ofBranch("dev/x"));
+        LanceScanner scanner = branch.newScan(new ScanOptions.Builder().columns(COLUMNS).build());
+        ArrowReader reader = scanner.scanBatches()) {
+      List<List<Object>> theirs = new ArrayList<>();
+      while (reader.loadNextBatch()) {
+        theirs.addAll(Rows.of(reader.getVectorSchemaRoot()));
+      }
+      assertThat(theirs).isEqualTo(branchRows);
+    }
+    assertThat(Files.exists(dir.resolve("tree/dev/x/_versions"))).isTrue();
+  }
+
+  static List<List<Object>> rowsOf(Dataset ds) {
+    List<List<Object>> out = new ArrayList<>();
+    try (CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns(COLUMNS).batches()) {
+      while (it.hasNext()) {
+        out.addAll(Rows.of(it.next()));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aBranchDeletedFromMainsHistoryStillReadsAfterCleanup(@TempDir Path dir) throws Exception {
+    Map<Long, List<List<Object>>> rows = history(dir);
+    try (org.lance.Dataset lance =
+        org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().build())) {
+      lance.createBranch("old", org.lance.Ref.ofMain(3)).close();
+    }
+    // the branch's own version 4, written by Lance; main's version 3 is then only kept for it
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 9000, 20, DIM, 4, 9)) {
+      org.lance.Dataset.write()
+          .allocator(allocator)
+          .reader(dev.lancelot.engine.testing.ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(dir.resolve("tree/old").toString())
+          .mode(org.lance.WriteParams.WriteMode.APPEND)
+          .execute()
+          .close();
+    }
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      CleanupResult r = ds.cleanup(CleanupOptions.retainVersions(1).withDeleteUnverified(true));
+      assertThat(r.versionsRemoved()).containsExactly(1L, 2L, 4L);
+    }
+    try (Dataset branch = Dataset.open(dir.toString(), OpenOptions.defaults().withBranch("old"))) {
+      assertThat(branch.version()).isEqualTo(4);
+      List<List<Object>> got = rowsOf(branch);
+      assertThat(got).hasSize(rows.get(3L).size() + 20);
+      assertThat(got.subList(0, rows.get(3L).size())).isEqualTo(rows.get(3L));
     }
   }
 

@@ -1,0 +1,130 @@
+package dev.lancelot.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancelot.engine.WriteMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.ReadOptions;
+import org.lance.Ref;
+
+/**
+ * {@code tags} and the {@code --tag} / {@code --branch} options: tags the CLI writes are lance-core
+ * 7.0.0's tags, tags and branches lance-core writes show in {@code info} and open by name, bad
+ * input is refused with exit code 2 and changes nothing.
+ */
+@Tag("oracle")
+class TagsCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  static Map<String, Long> lanceTags(Path ds) {
+    Map<String, Long> out = new TreeMap<>();
+    try (RootAllocator allocator = new RootAllocator();
+        org.lance.Dataset lance =
+            org.lance.Dataset.open(allocator, ds.toString(), new ReadOptions.Builder().build())) {
+      lance.tags().list().forEach(t -> out.put(t.getName(), t.getVersion()));
+    }
+    return out;
+  }
+
+  @Test
+  void tagsWrittenByTheCliAreLancesAndLancesShowInInfo() throws Exception {
+    Path ds = dir.resolve("ds");
+    CliData.write(ds, 0, 100, WriteMode.CREATE, 100);
+    CliData.write(ds, 100, 50, WriteMode.APPEND, 100);
+    CliData.Result created = CliData.run("tags", "create", ds.toString(), "gold", "--version", "1");
+    assertThat(created.code()).as(created.err()).isZero();
+    assertThat(created.out()).contains("created gold", "main version 1");
+    assertThat(CliData.run("tags", "create", ds.toString(), "head").code()).isZero();
+    assertThat(lanceTags(ds)).isEqualTo(Map.of("gold", 1L, "head", 2L));
+
+    try (RootAllocator allocator = new RootAllocator();
+        org.lance.Dataset lance =
+            org.lance.Dataset.open(allocator, ds.toString(), new ReadOptions.Builder().build())) {
+      lance.createBranch("exp", Ref.ofMain(1)).close();
+      lance.tags().create("lance-tag", 2);
+    }
+    CliData.Result listed = CliData.run("tags", "list", ds.toString(), "--json");
+    JsonNode tags = JSON.readTree(listed.out()).get("tags");
+    assertThat(tags).hasSize(3);
+    assertThat(tags.get(1).get("name").asText()).isEqualTo("head");
+    assertThat(tags.get(1).get("version").asLong()).isEqualTo(2);
+
+    JsonNode info = JSON.readTree(CliData.run("info", ds.toString(), "--json").out());
+    assertThat(info.get("tags").findValuesAsText("name"))
+        .containsExactly("gold", "head", "lance-tag");
+    assertThat(info.get("branches").get(0).get("name").asText()).isEqualTo("exp");
+    assertThat(info.get("branches").get(0).get("parent_version").asLong()).isEqualTo(1);
+    assertThat(info.get("branch").asText()).isEqualTo("main");
+
+    JsonNode tagged =
+        JSON.readTree(CliData.run("info", ds.toString(), "--tag", "gold", "--json").out());
+    assertThat(tagged.get("version").asLong()).isEqualTo(1);
+    assertThat(tagged.get("rows").asLong()).isEqualTo(100);
+    JsonNode branch =
+        JSON.readTree(CliData.run("info", ds.toString(), "--branch", "exp", "--json").out());
+    assertThat(branch.get("branch").asText()).isEqualTo("exp");
+    assertThat(branch.get("rows").asLong()).isEqualTo(100);
+    assertThat(branch.get("location").asText()).endsWith("/tree/exp");
+    assertThat(CliData.run("info", ds.toString(), "--branch", "exp").out())
+        .contains("branch    exp", "exp                  from main version 1");
+
+    CliData.Result onBranch =
+        CliData.run("tags", "create", ds.toString(), "exp-head", "--branch", "exp");
+    assertThat(onBranch.out()).contains("exp version 1");
+    assertThat(CliData.run("tags", "update", ds.toString(), "gold", "--version", "2").out())
+        .contains("moved gold", "main version 2");
+    assertThat(CliData.run("tags", "delete", ds.toString(), "head").out()).contains("deleted head");
+    assertThat(lanceTags(ds)).isEqualTo(Map.of("gold", 2L, "lance-tag", 2L, "exp-head", 1L));
+  }
+
+  @Test
+  void badTagsAndBranchesAreRefusedAndChangeNothing() throws Exception {
+    Path ds = dir.resolve("ds");
+    CliData.write(ds, 0, 100, WriteMode.CREATE, 100);
+    assertThat(CliData.run("tags", "create", ds.toString(), "gold").code()).isZero();
+    byte[] before = Files.readAllBytes(ds.resolve("_refs/tags/gold.json"));
+
+    CliData.Result escape = CliData.run("tags", "create", ds.toString(), "../x");
+    assertThat(escape.code()).isEqualTo(2);
+    assertThat(escape.err()).contains("Invalid tag name \"../x\"");
+    CliData.Result again = CliData.run("tags", "create", ds.toString(), "gold", "--version", "1");
+    assertThat(again.code()).isEqualTo(2);
+    assertThat(again.err()).contains("Cannot create tag \"gold\"", "already exists");
+    CliData.Result future = CliData.run("tags", "create", ds.toString(), "late", "--version", "9");
+    assertThat(future.code()).isEqualTo(2);
+    assertThat(future.err()).contains("Cannot tag version 9", "no such version");
+    CliData.Result missing = CliData.run("tags", "delete", ds.toString(), "nope");
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err()).contains("Cannot find tag \"nope\"", "its tags are [gold]");
+    CliData.Result unknownTag = CliData.run("info", ds.toString(), "--tag", "nope");
+    assertThat(unknownTag.code()).isEqualTo(2);
+    assertThat(unknownTag.err()).contains("Cannot find tag \"nope\"");
+    CliData.Result badBranch = CliData.run("info", ds.toString(), "--branch", "../../etc");
+    assertThat(badBranch.code()).isEqualTo(2);
+    assertThat(badBranch.err()).contains("Invalid branch name \"../../etc\"");
+    CliData.Result noBranch = CliData.run("info", ds.toString(), "--branch", "dev");
+    assertThat(noBranch.code()).isEqualTo(2);
+    assertThat(noBranch.err()).contains("Cannot find branch \"dev\"", "has no branches");
+    CliData.Result action = CliData.run("tags", "rename", ds.toString());
+    assertThat(action.code()).isEqualTo(2);
+    assertThat(action.err()).contains("unknown tags action \"rename\"");
+
+    assertThat(Files.readAllBytes(ds.resolve("_refs/tags/gold.json"))).isEqualTo(before);
+    try (var files = Files.list(ds.resolve("_refs/tags"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("gold.json");
+    }
+    assertThat(ds.resolve("x.json")).doesNotExist();
+    assertThat(ds.getParent().resolve("x.json")).doesNotExist();
+  }
+}

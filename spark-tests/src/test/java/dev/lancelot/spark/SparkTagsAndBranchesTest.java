@@ -1,0 +1,229 @@
+package dev.lancelot.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancelot.engine.Dataset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.lance.ReadOptions;
+import org.lance.Ref;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * Tags and branches from Spark: tags and branches lance-core 7.0.0 created read as Lance reads them
+ * (options {@code versionAsOf} / {@code tag} / {@code branch}, SQL {@code VERSION AS OF 'tag'}, the
+ * catalog name {@code db.items.branch_<name>}), the tag procedures write tags Lance sees, and bad
+ * names and references are refused by name.
+ */
+class SparkTagsAndBranchesTest extends SharedSpark {
+  static Path root;
+  static String table; // lance.shop.items, at <root>/shop/items.lance
+
+  @BeforeAll
+  static void history() throws Exception {
+    root = Files.createTempDirectory("lance-tags");
+    spark.conf().set("spark.sql.catalog.lance.root", root.toString());
+    table = root.resolve("shop").resolve("items.lance").toString();
+    // v1: 0..1000, v2: +1000..1500, v3: delete id < 100
+    spark
+        .sql(SparkProcedureTest.items(0, 1000))
+        .write()
+        .format("lance")
+        .option("vector.columns", "vector:" + SparkProcedureTest.DIM)
+        .save(table);
+    spark
+        .sql(SparkProcedureTest.items(1000, 1500))
+        .write()
+        .format("lance")
+        .mode("append")
+        .save(table);
+    try (Dataset ds = Dataset.open(table)) {
+      ds.delete("id < 100").close();
+    }
+    try (org.lance.Dataset lance = lanceOpen()) {
+      lance.tags().create("first", 1);
+      lance.createBranch("dev/one", Ref.ofMain(2)).close();
+      lance.tags().create("on-dev", Ref.ofBranch("dev/one", 2));
+    }
+  }
+
+  static org.lance.Dataset lanceOpen() {
+    return org.lance.Dataset.open(allocator, table, new ReadOptions.Builder().build());
+  }
+
+  /** The ids Lance reads at {@code ref}, sorted. */
+  static List<Long> lanceIds(Ref ref) {
+    List<Long> out = new ArrayList<>();
+    try (org.lance.Dataset lance = lanceOpen();
+        org.lance.Dataset at = lance.checkout(ref);
+        LanceScanner scanner =
+            at.newScan(new ScanOptions.Builder().columns(List.of("id")).build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot r = reader.getVectorSchemaRoot();
+        BigIntVector ids = (BigIntVector) r.getVector("id");
+        for (int i = 0; i < r.getRowCount(); i++) {
+          out.add(ids.get(i));
+        }
+      }
+    } catch (Exception e) {
+      throw new RuntimeException(e);
+    }
+    out.sort(null);
+    return out;
+  }
+
+  static List<Long> ids(org.apache.spark.sql.Dataset<Row> df) {
+    return df.select("id").orderBy("id").collectAsList().stream().map(r -> r.getLong(0)).toList();
+  }
+
+  static List<Long> read(Map<String, String> options) {
+    return ids(spark.read().format("lance").options(options).load(table));
+  }
+
+  @Test
+  void readerOptionsReadTagsAndBranchesAsLanceDoes() {
+    List<Long> first = lanceIds(Ref.ofTag("first"));
+    assertThat(first).hasSize(1000);
+    assertThat(read(Map.of("versionAsOf", "first"))).isEqualTo(first);
+    assertThat(read(Map.of("version", "first"))).isEqualTo(first);
+    assertThat(read(Map.of("tag", "first"))).isEqualTo(first);
+
+    List<Long> dev = lanceIds(Ref.ofBranch("dev/one"));
+    assertThat(dev).hasSize(1500);
+    assertThat(read(Map.of("branch", "dev/one"))).isEqualTo(dev);
+    assertThat(read(Map.of("branch", "dev/one", "versionAsOf", "2"))).isEqualTo(dev);
+    assertThat(read(Map.of("tag", "on-dev"))).isEqualTo(lanceIds(Ref.ofTag("on-dev")));
+    assertThat(read(Map.of("branch", "main"))).isEqualTo(lanceIds(Ref.ofMain())).hasSize(1400);
+    assertThat(
+            spark
+                .read()
+                .format("lance")
+                .option("branch", "dev/one")
+                .load(table)
+                .filter("id >= 1490")
+                .count())
+        .isEqualTo(10);
+  }
+
+  @Test
+  void sqlReadsTagsByVersionAsOfAndBranchesByName() {
+    List<Long> first = lanceIds(Ref.ofTag("first"));
+    assertThat(ids(spark.sql("SELECT id FROM lance.shop.items VERSION AS OF 'first'")))
+        .isEqualTo(first);
+    assertThat(ids(spark.sql("SELECT id FROM lance.`" + table + "` VERSION AS OF 'first'")))
+        .isEqualTo(first);
+    assertThat(ids(spark.sql("SELECT id FROM lance.shop.items VERSION AS OF 'on-dev'")))
+        .isEqualTo(lanceIds(Ref.ofTag("on-dev")));
+    assertThat(ids(spark.sql("SELECT id FROM lance.shop.items.`branch_dev/one`")))
+        .isEqualTo(lanceIds(Ref.ofBranch("dev/one")));
+    assertThat(
+            spark
+                .sql("SELECT count(*) FROM lance.shop.items.`branch_dev/one` VERSION AS OF 2")
+                .first()
+                .getLong(0))
+        .isEqualTo(1500);
+  }
+
+  static Map<String, Long> lanceTags() {
+    Map<String, Long> out = new TreeMap<>();
+    try (org.lance.Dataset lance = lanceOpen()) {
+      lance.tags().list().forEach(t -> out.put(t.getName(), t.getVersion()));
+    }
+    return out;
+  }
+
+  @Test
+  void tagProceduresWriteTagsLanceSees() {
+    Row created =
+        spark
+            .sql("CALL lance.system.create_tag(table => 'shop.items', tag => 'gold', version => 2)")
+            .first();
+    assertThat(created.getString(0)).isEqualTo("gold");
+    assertThat(created.isNullAt(1)).isTrue();
+    assertThat(created.getLong(2)).isEqualTo(2);
+    assertThat(lanceTags()).containsEntry("gold", 2L);
+    assertThat(lanceIds(Ref.ofTag("gold")))
+        .isEqualTo(ids(spark.sql("SELECT id FROM lance.shop.items VERSION AS OF 'gold'")));
+
+    spark.sql("CALL lance.system.update_tag(table => '" + table + "', tag => 'gold')"); // latest
+    assertThat(lanceTags()).containsEntry("gold", 3L);
+    spark.sql(
+        "CALL lance.system.create_tag(table => 'shop.items', tag => 'dev-head', branch => 'dev/one')");
+    List<Row> listed =
+        spark.sql("CALL lance.system.list_tags(table => 'shop.items')").collectAsList();
+    assertThat(listed.stream().map(r -> r.getString(0)).toList())
+        .contains("dev-head", "first", "gold", "on-dev");
+    Row devHead = listed.stream().filter(r -> r.getString(0).equals("dev-head")).findFirst().get();
+    assertThat(devHead.getString(1)).isEqualTo("dev/one");
+    assertThat(devHead.getLong(2)).isEqualTo(2);
+    assertThat(devHead.get(3)).isNotNull();
+
+    spark.sql("CALL lance.system.delete_tag(table => 'shop.items', tag => 'gold')");
+    spark.sql("CALL lance.system.delete_tag(table => 'shop.items', tag => 'dev-head')");
+    assertThat(lanceTags()).doesNotContainKeys("gold", "dev-head").containsKey("first");
+  }
+
+  @Test
+  void badTagsAndBranchesAreRefusedByName() {
+    assertThatThrownBy(() -> read(Map.of("versionAsOf", "nope")))
+        .hasMessageContaining("Cannot find tag \"nope\"")
+        .hasMessageContaining("its tags are [");
+    assertThatThrownBy(() -> read(Map.of("tag", "../x")))
+        .hasMessageContaining("Invalid tag name \"../x\"");
+    assertThatThrownBy(() -> read(Map.of("branch", "../../etc")))
+        .hasMessageContaining("Invalid branch name \"../../etc\"");
+    assertThatThrownBy(() -> read(Map.of("branch", "nobranch")))
+        .hasMessageContaining("Cannot find branch \"nobranch\"")
+        .hasMessageContaining("its branches are [dev/one]");
+    assertThatThrownBy(() -> read(Map.of("tag", "first", "version", "2")))
+        .hasMessageContaining("Cannot read tag \"first\" together with version 2");
+    assertThatThrownBy(
+            () -> spark.sql("SELECT id FROM lance.shop.items VERSION AS OF 'missing'").collect())
+        .hasMessageContaining("Cannot find tag \"missing\"");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql("CALL lance.system.create_tag(table => 'shop.items', tag => 'first')")
+                    .collect())
+        .hasMessageContaining("Cannot create tag \"first\"")
+        .hasMessageContaining("already exists (on version 1)");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql(
+                        "CALL lance.system.create_tag(table => 'shop.items', tag => 'late', version => 99)")
+                    .collect())
+        .hasMessageContaining("Cannot tag version 99");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql("CALL lance.system.delete_tag(table => 'shop.items', tag => 'missing')")
+                    .collect())
+        .hasMessageContaining("Cannot find tag \"missing\"");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql(SparkProcedureTest.items(5000, 5010))
+                    .write()
+                    .format("lance")
+                    .option("branch", "dev/one")
+                    .mode("append")
+                    .save(table))
+        .hasMessageContaining("Cannot write to dataset");
+    assertThat(lanceTags()).containsOnlyKeys("first", "on-dev");
+    assertThat(lanceIds(Ref.ofBranch("dev/one"))).hasSize(1500);
+  }
+}
