@@ -508,6 +508,17 @@ public final class Dataset implements AutoCloseable {
     return b.isEmpty() ? Optional.empty() : Optional.of(b);
   }
 
+  /**
+   * Throws unless lancelot can commit on top of this version: every feature flag it carries is one
+   * lancelot writes, and it is not on a branch. Distributed writers call it before any task runs;
+   * every commit checks it again.
+   *
+   * @throws LancelotException naming what stops the write
+   */
+  public void checkWritable() {
+    dev.lancelot.engine.internal.table.WriteChecks.check(ctx.paths().root(), snapshot.manifest());
+  }
+
   /** The location of the main branch of this dataset: {@link #location()} unless on a branch. */
   public String rootLocation() {
     return Refs.mainRoot(location(), snapshot.manifest().getBranch());

@@ -1,7 +1,6 @@
 package dev.lancelot.engine;
 
 import dev.lancelot.engine.internal.DatasetInternals;
-import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.ManifestNaming;
 import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
@@ -9,6 +8,7 @@ import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.Snapshot;
+import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.Iterator;
@@ -215,10 +215,7 @@ final class DatasetWrites {
     }
     if (latest.isPresent() && mode == WriteMode.APPEND) {
       Snapshot s = latest.get();
-      FeatureFlags.checkWritable(
-          ctx.paths().root(),
-          s.manifest().getReaderFeatureFlags(),
-          s.manifest().getWriterFeatureFlags());
+      WriteChecks.check(ctx.paths().root(), s.manifest());
       LanceSchema existing =
           SchemaProtos.fromProtos(
               s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());

@@ -222,7 +222,7 @@ class SparkTagsAndBranchesTest extends SharedSpark {
                     .option("branch", "dev/one")
                     .mode("append")
                     .save(table))
-        .hasMessageContaining("Cannot write to dataset");
+        .hasMessageContaining("Cannot write to branch \"dev/one\"");
     assertThat(lanceTags()).containsOnlyKeys("first", "on-dev");
     assertThat(lanceIds(Ref.ofBranch("dev/one"))).hasSize(1500);
   }

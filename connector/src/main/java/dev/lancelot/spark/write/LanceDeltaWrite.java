@@ -45,6 +45,7 @@ final class LanceDeltaWrite implements DeltaWrite, DeltaBatchWrite {
     this.command = command;
     this.maxRowsPerFile = LanceOptions.parse(table.withPathOption(info.options())).maxRowsPerFile();
     try (Dataset ds = table.openDataset()) {
+      ds.checkWritable(); // before any task writes a file
       this.schema = ds.lanceSchema();
     }
     // Refused here, before any task runs; a DELETE writes no rows and is never refused.

@@ -1,8 +1,6 @@
 package dev.lancelot.engine.internal.table;
 
 import dev.lancelot.engine.CommitConflictException;
-import dev.lancelot.engine.LancelotException;
-import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.ManifestFile;
 import dev.lancelot.engine.internal.format.ManifestNaming;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction;
@@ -58,19 +56,7 @@ public final class Committer {
   public Snapshot commit(
       Snapshot readVersion, Function<Snapshot, Operation> planner, Operation firstPlan) {
     if (readVersion != null) {
-      FeatureFlags.checkWritable(
-          paths.root(),
-          readVersion.manifest().getReaderFeatureFlags(),
-          readVersion.manifest().getWriterFeatureFlags());
-      if (!readVersion.manifest().getBranch().isEmpty()) {
-        throw new LancelotException(
-            "Cannot write to branch \""
-                + readVersion.manifest().getBranch()
-                + "\" of "
-                + Refs.mainRoot(paths.root(), readVersion.manifest().getBranch())
-                + ": lancelot reads branches but does not write to them yet (decision D47). "
-                + "Write to the main branch, or to the branch with Lance.");
-      }
+      WriteChecks.check(paths.root(), readVersion.manifest());
     }
     Operation op = firstPlan;
     long readVersionNumber = readVersion == null ? 0 : readVersion.version();
