@@ -16,6 +16,7 @@ import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
+import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.util.MemoryCache;
@@ -51,6 +52,7 @@ public final class Dataset implements AutoCloseable {
   private final LanceSchema schema;
   private final boolean ownsAllocator;
   private final Map<Long, RoaringBitmap> deletions = new ConcurrentHashMap<>();
+  private volatile RowIds rowIds;
 
   /** The index catalog of this version, built on first use (immutable, like the snapshot). */
   private volatile IndexCatalog indexes;
@@ -76,6 +78,11 @@ public final class Dataset implements AutoCloseable {
           @Override
           public RoaringBitmap deletedRows(Dataset dataset, DataFragment fragment) {
             return dataset.deletedRows(fragment);
+          }
+
+          @Override
+          public RowIds rowIds(Dataset dataset) {
+            return dataset.rowIds();
           }
 
           @Override
@@ -598,6 +605,21 @@ public final class Dataset implements AutoCloseable {
                 e);
           }
         });
+  }
+
+  /** Row ids of this version (stable ids, or addresses when the dataset has none). */
+  RowIds rowIds() {
+    RowIds r = rowIds;
+    if (r == null) {
+      synchronized (this) {
+        r = rowIds;
+        if (r == null) {
+          r = new RowIds(snapshot, ctx.io(), this::deletedRows);
+          rowIds = r;
+        }
+      }
+    }
+    return r;
   }
 
   FragmentReader openFragment(DataFragment fragment) {

@@ -65,7 +65,15 @@ final class DatasetScans {
         new FragmentReader(ctx, fragment, dataset.snapshot().entry().location());
     FragmentScan scan =
         new FragmentScan(
-            reader, task, spec, dataset.deletedRows(fragment), filterFields, ctx.allocator());
+            reader,
+            task,
+            spec,
+            dataset.deletedRows(fragment),
+            spec.withRowId() && dataset.rowIds().stable()
+                ? dataset.rowIds().sequence(fragment)
+                : null,
+            filterFields,
+            ctx.allocator());
     return new CloseableIterator<>() {
       @Override
       public boolean hasNext() {

@@ -28,7 +28,7 @@ public final class FeatureFlags {
 
   /** Reader flags this project implements. */
   public static final long SUPPORTED_READER =
-      DELETION_FILES | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG;
+      DELETION_FILES | STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG;
 
   /** Writer flags this project implements (it also keeps table config it does not interpret). */
   public static final long SUPPORTED_WRITER =

@@ -188,13 +188,18 @@ class TableFormatOracleTest {
 
   @Test
   void unknownReaderFlagsAreRefused() {
-    assertThatThrownBy(
-            () -> FeatureFlags.checkReadable("file:/x", FeatureFlags.STABLE_ROW_IDS | 512))
+    assertThatThrownBy(() -> FeatureFlags.checkReadable("file:/x", FeatureFlags.BASE_PATHS | 512))
         .isInstanceOf(LancelotException.class)
         .hasMessageContaining("file:/x")
-        .hasMessageContaining("2 (stable row ids)")
+        .hasMessageContaining("16 (multiple base paths)")
         .hasMessageContaining("512 (unknown)");
-    FeatureFlags.checkReadable("file:/x", FeatureFlags.DELETION_FILES | FeatureFlags.TABLE_CONFIG);
+    FeatureFlags.checkReadable(
+        "file:/x",
+        FeatureFlags.DELETION_FILES | FeatureFlags.STABLE_ROW_IDS | FeatureFlags.TABLE_CONFIG);
+    // stable row ids are read, not yet written
+    assertThatThrownBy(() -> FeatureFlags.checkWritable("file:/x", FeatureFlags.STABLE_ROW_IDS))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("2 (stable row ids)");
   }
 
   @Test
