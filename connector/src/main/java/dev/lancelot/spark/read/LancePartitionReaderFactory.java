@@ -86,6 +86,10 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
                 .filter(filter)
                 .batchSize(batchSize)
                 .withRowAddress(output.size() > columns.size())
+                // the stable row id where the dataset has them (the address otherwise)
+                .withRowId(
+                    output.contains(MetadataColumns.ROW_ID)
+                        && !columns.contains(MetadataColumns.ROW_ID))
                 .allocator(allocator)
                 .execute(p.task());
       } catch (RuntimeException e) {
@@ -112,7 +116,9 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
           cols[i] =
               name.equals(MetadataColumns.FRAGMENT_ID)
                   ? RowAddressColumnVector.fragmentId(addresses)
-                  : RowAddressColumnVector.address(addresses);
+                  : name.equals(MetadataColumns.ROW_ID)
+                      ? RowAddressColumnVector.address((UInt8Vector) root.getVector(Scanner.ROW_ID))
+                      : RowAddressColumnVector.address(addresses);
         }
       }
       int n = limit < 0 ? root.getRowCount() : (int) Math.min(root.getRowCount(), limit - rows);

@@ -41,10 +41,10 @@ import org.lance.ipc.ScanOptions;
 import org.lance.merge.MergeInsertParams;
 
 /**
- * F-ROWID: datasets lance-core 7.0.0 writes with stable row ids (reader flag 2), after appends,
- * deletes, an update (merge insert) and compaction, with indexes Lance built before those changes,
- * read by lancelot row for row as Lance reads them, {@code _rowid} included; vector search (with
- * and without a scalar-index prefilter) and indexed filters answer as Lance does.
+ * F7: datasets lance-core 7.0.0 writes with stable row ids (reader flag 2), after appends, deletes,
+ * an update (merge insert) and compaction, with indexes Lance built before those changes, read by
+ * lancelot row for row as Lance reads them, {@code _rowid} included; vector search (with and
+ * without a scalar-index prefilter) and indexed filters answer as Lance does.
  */
 @Tag("oracle")
 class StableRowIdsOracleTest {

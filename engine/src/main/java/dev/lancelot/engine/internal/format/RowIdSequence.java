@@ -11,9 +11,8 @@ import java.util.List;
 
 /**
  * The stable row ids of one fragment's physical rows, in offset order (deleted rows included): the
- * decoded {@code RowIdSequence} of a dataset with stable row ids (F-ROWID). Segments that are a
- * plain range stay a range; every other encoding is expanded to its values. Immutable and
- * thread-safe.
+ * decoded {@code RowIdSequence} of a dataset with stable row ids (F7). Segments that are a plain
+ * range stay a range; every other encoding is expanded to its values. Immutable and thread-safe.
  */
 public final class RowIdSequence {
   /** One decoded segment: the range {@code [start, start + length)} or explicit values. */

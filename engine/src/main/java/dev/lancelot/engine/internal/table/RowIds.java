@@ -18,9 +18,9 @@ import java.util.function.Function;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Row ids of one dataset version (F-ROWID). Without stable row ids a row's id is its address. With
- * them (reader flag 2) each fragment carries a sequence of ids, one per physical row, and a row's
- * id stays the same when compaction or an update moves it; indexes of such datasets store ids.
+ * Row ids of one dataset version (F7). Without stable row ids a row's id is its address. With them
+ * (reader flag 2) each fragment carries a sequence of ids, one per physical row, and a row's id
+ * stays the same when compaction or an update moves it; indexes of such datasets store ids.
  *
  * <p>{@link #idOf} maps an address to its id through the fragment's sequence; {@link #addressOf}
  * maps an id to the address of the <em>live</em> row holding it (an updated row's id is also

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 
-/** F-ROWID: every segment encoding of a row id sequence, and corrupt sequences refused. */
+/** F7: every segment encoding of a row id sequence, and corrupt sequences refused. */
 class RowIdSequenceTest {
   static byte[] sequence(U64Segment... segments) {
     var b = dev.lancelot.engine.internal.format.proto.RowIdProtos.RowIdSequence.newBuilder();
