@@ -17,6 +17,7 @@ import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.Refs;
+import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.util.MemoryCache;
@@ -54,6 +55,7 @@ public final class Dataset implements AutoCloseable {
   private final LanceSchema schema;
   private final boolean ownsAllocator;
   private final Map<Long, RoaringBitmap> deletions = new ConcurrentHashMap<>();
+  private volatile RowIds rowIds;
 
   /** The index catalog of this version, built on first use (immutable, like the snapshot). */
   private volatile IndexCatalog indexes;
@@ -79,6 +81,11 @@ public final class Dataset implements AutoCloseable {
           @Override
           public RoaringBitmap deletedRows(Dataset dataset, DataFragment fragment) {
             return dataset.deletedRows(fragment);
+          }
+
+          @Override
+          public RowIds rowIds(Dataset dataset) {
+            return dataset.rowIds();
           }
 
           @Override
@@ -713,6 +720,21 @@ public final class Dataset implements AutoCloseable {
                 e);
           }
         });
+  }
+
+  /** Row ids of this version (stable ids, or addresses when the dataset has none). */
+  RowIds rowIds() {
+    RowIds r = rowIds;
+    if (r == null) {
+      synchronized (this) {
+        r = rowIds;
+        if (r == null) {
+          r = new RowIds(snapshot, ctx.io(), this::deletedRows);
+          rowIds = r;
+        }
+      }
+    }
+    return r;
   }
 
   FragmentReader openFragment(DataFragment fragment) {

@@ -66,7 +66,15 @@ final class DatasetScans {
             ctx, fragment, dataset.snapshot().entry().location(), dataset.snapshot().bases());
     FragmentScan scan =
         new FragmentScan(
-            reader, task, spec, dataset.deletedRows(fragment), filterFields, ctx.allocator());
+            reader,
+            task,
+            spec,
+            dataset.deletedRows(fragment),
+            spec.withRowId() && dataset.rowIds().stable()
+                ? dataset.rowIds().sequence(fragment)
+                : null,
+            filterFields,
+            ctx.allocator());
     return new CloseableIterator<>() {
       @Override
       public boolean hasNext() {

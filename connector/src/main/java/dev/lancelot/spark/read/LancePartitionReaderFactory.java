@@ -97,7 +97,9 @@ public final class LancePartitionReaderFactory implements PartitionReaderFactory
           cols[i] =
               name.equals(MetadataColumns.FRAGMENT_ID)
                   ? RowAddressColumnVector.fragmentId(addresses)
-                  : RowAddressColumnVector.address(addresses);
+                  : name.equals(MetadataColumns.ROW_ID)
+                      ? RowAddressColumnVector.address((UInt8Vector) root.getVector(Scanner.ROW_ID))
+                      : RowAddressColumnVector.address(addresses);
         }
       }
       int n = limit < 0 ? root.getRowCount() : (int) Math.min(root.getRowCount(), limit - rows);

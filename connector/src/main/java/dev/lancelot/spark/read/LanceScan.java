@@ -173,7 +173,11 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
                   .filter(boundFilter(ds))
                   .batchSize(
                       limit > 0 ? (int) Math.min(options.batchSize(), limit) : options.batchSize())
-                  .withRowAddress(columns().size() > dataColumns().size()),
+                  .withRowAddress(columns().size() > dataColumns().size())
+                  // the stable row id where the dataset has them (the address otherwise)
+                  .withRowId(
+                      columns().contains(MetadataColumns.ROW_ID)
+                          && !dataColumns().contains(MetadataColumns.ROW_ID)),
               options.maxRowsPerPartition());
     }
     return plan;

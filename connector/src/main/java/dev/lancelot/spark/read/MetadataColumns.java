@@ -10,14 +10,14 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
- * The hidden columns a Lance table offers (selected by name, never by {@code *}), all computed from
- * the row address {@code (fragment id << 32) | offset} (F5):
+ * The hidden columns a Lance table offers (selected by name, never by {@code *}), computed from the
+ * row address {@code (fragment id << 32) | offset} (F5) and, for {@code _rowid}, the stable row id
+ * sequences of a dataset that has them (F7):
  *
  * <ul>
  *   <li>{@code _rowaddr} (bigint): the row address, as Lance's {@code _rowaddr};
- *   <li>{@code _rowid} (bigint): Lance's {@code _rowid}, which for a dataset without stable row ids
- *       (the only kind lancelot reads: stable row ids are a reader feature it refuses) is the row
- *       address;
+ *   <li>{@code _rowid} (bigint): Lance's {@code _rowid}: the row's stable id in a dataset with
+ *       stable row ids (it survives updates and compaction), the row address otherwise;
  *   <li>{@code _fragid} (int): the fragment id, {@code _rowaddr >>> 32}.
  * </ul>
  *
@@ -45,7 +45,7 @@ public final class MetadataColumns {
         data,
         ROW_ID,
         DataTypes.LongType,
-        "Lance row id; equal to _rowaddr (no stable row ids)");
+        "Lance row id: the stable row id, or _rowaddr without stable row ids");
     add(out, data, FRAGMENT_ID, DataTypes.IntegerType, "Id of the fragment holding the row");
     return out.toArray(new MetadataColumn[0]);
   }

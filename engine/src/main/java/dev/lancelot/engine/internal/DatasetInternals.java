@@ -12,6 +12,7 @@ import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.Operation;
+import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.util.AccessorSlot;
 import dev.lancelot.engine.internal.write.FragmentWriter;
@@ -37,6 +38,8 @@ public final class DatasetInternals {
     Dataset commit(Dataset dataset, Operation operation);
 
     RoaringBitmap deletedRows(Dataset dataset, DataFragment fragment);
+
+    RowIds rowIds(Dataset dataset);
 
     FragmentWriter newFragmentWriter(
         String location, Configuration conf, LanceSchema schema, WriteOptions options);
@@ -123,6 +126,11 @@ public final class DatasetInternals {
   /** Deleted row offsets of a fragment of {@code dataset}'s version (cached per dataset). */
   public static RoaringBitmap deletedRows(Dataset dataset, DataFragment fragment) {
     return SLOT.get().deletedRows(dataset, fragment);
+  }
+
+  /** Row ids of the version: stable ids and the id-to-address index, or addresses. */
+  public static RowIds rowIds(Dataset dataset) {
+    return SLOT.get().rowIds(dataset);
   }
 
   /**

@@ -10,9 +10,11 @@ import dev.lancelot.engine.internal.expr.ExprInternals;
 import dev.lancelot.engine.internal.expr.eval.Binder;
 import dev.lancelot.engine.internal.expr.eval.BoundColumn;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
 import dev.lancelot.engine.internal.index.scalar.query.IndexEvaluator;
 import dev.lancelot.engine.internal.index.scalar.query.IndexExpr;
 import dev.lancelot.engine.internal.index.scalar.query.KernelTranslator;
+import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -244,8 +246,24 @@ public final class ScalarIndexQuery {
             bindings,
             DatasetInternals.context(dataset),
             DatasetInternals.snapshot(dataset).bases());
-    o.rows().retainFragments(covered);
-    return new ScalarIndexResult(o.rows(), covered, o.pagesRead(), o.pagesTotal());
+    FragmentRows rows = o.rows();
+    RowIds rowIds = DatasetInternals.rowIds(dataset);
+    if (rowIds.stable()) {
+      // The index stores stable row ids: each selects its live row, wherever that row is now.
+      // The sets combined above are of ids; translating afterwards gives the same rows.
+      rows = new FragmentRows();
+      for (var e : o.rows().byFragment().entrySet()) {
+        long high = Integer.toUnsignedLong(e.getKey()) << 32;
+        for (int offset : e.getValue()) {
+          long address = rowIds.addressOf(high | Integer.toUnsignedLong(offset));
+          if (address != -1) {
+            rows.add(address);
+          }
+        }
+      }
+    }
+    rows.retainFragments(covered);
+    return new ScalarIndexResult(rows, covered, o.pagesRead(), o.pagesTotal());
   }
 
   @Override

@@ -52,6 +52,7 @@ public final class FeatureFlags {
   /** Reader flags this project implements. */
   public static final long SUPPORTED_READER =
       DELETION_FILES
+          | STABLE_ROW_IDS
           | USE_V2_FORMAT_DEPRECATED
           | TABLE_CONFIG
           | BASE_PATHS
@@ -59,7 +60,7 @@ public final class FeatureFlags {
           | MIXED_DATA_FILE_VERSIONS;
 
   /** Writer flags this project implements (it also keeps table config it does not interpret). */
-  public static final long SUPPORTED_WRITER = SUPPORTED_READER;
+  public static final long SUPPORTED_WRITER = SUPPORTED_READER & ~STABLE_ROW_IDS;
 
   /** Flags whose reader and writer bits Lance sets together and keeps in every later version. */
   public static final long STICKY_PAIRED = MIXED_DATA_FILE_VERSIONS | SEMANTIC_TYPES;

@@ -3,6 +3,7 @@ package dev.lancelot.engine.internal.scan;
 import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.internal.arrow.ArrowGather;
+import dev.lancelot.engine.internal.format.RowIdSequence;
 import dev.lancelot.engine.schema.LanceField;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
   private final ScanSpec spec;
   private final ScanTask task;
   private final RoaringBitmap deleted;
+  private final RowIdSequence rowIds;
   private final BufferAllocator allocator;
   private final List<LanceField> streamed;
   private final List<LanceField> taken;
@@ -56,9 +58,11 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
       ScanTask task,
       ScanSpec spec,
       RoaringBitmap deleted,
+      RowIdSequence rowIds,
       List<LanceField> filterFields,
       BufferAllocator allocator) {
     this.reader = reader;
+    this.rowIds = rowIds;
     this.task = task;
     this.spec = spec;
     this.deleted = deleted;
@@ -192,7 +196,10 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
   private void addVirtualColumns(
       List<FieldVector> vectors, List<Field> fields, int[] rows, int count, long start) {
     if (spec.withRowId()) {
-      vectors.add(addresses(ROW_ID_FIELD, rows, count, start));
+      vectors.add(
+          rowIds == null
+              ? addresses(ROW_ID_FIELD, rows, count, start)
+              : stableIds(rows, count, start));
       fields.add(ROW_ID_FIELD);
     }
     if (spec.withRowAddress()) {
@@ -202,8 +209,6 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
   }
 
   private UInt8Vector addresses(Field field, int[] rows, int count, long start) {
-    UInt8Vector v = (UInt8Vector) field.createVector(allocator);
-    v.allocateNew(count);
     // Computed in a loop without calls (RowAddress.of inline) and written with one bulk
     // copy, no per-row bounds and validity bookkeeping: cheap even while it still runs interpreted.
     long high = RowAddress.of(task.fragmentId(), 0);
@@ -217,6 +222,21 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
         values[i] = high | ((start + rows[i]) & 0xFFFFFFFFL);
       }
     }
+    return uint64(field, values, count);
+  }
+
+  /** The stable row ids of the rows (from the fragment's row id sequence). */
+  private UInt8Vector stableIds(int[] rows, int count, long start) {
+    long[] values = new long[count];
+    for (int i = 0; i < count; i++) {
+      values[i] = rowIds.get(start + (rows == null ? i : rows[i]));
+    }
+    return uint64(ROW_ID_FIELD, values, count);
+  }
+
+  private UInt8Vector uint64(Field field, long[] values, int count) {
+    UInt8Vector v = (UInt8Vector) field.createVector(allocator);
+    v.allocateNew(count);
     if (count > 0) {
       v.getDataBuffer()
           .nioBuffer(0, Math.multiplyExact(count, Long.BYTES))

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * What a scan produces: the projected top-level fields (in output order), an optional filter, the
- * batch size, and the virtual columns {@code _rowid} / {@code _rowaddr} (uint64; equal, since
- * stable row ids are not supported, so a row id is its address).
+ * batch size, and the virtual columns {@code _rowid} / {@code _rowaddr} (uint64; equal unless the
+ * dataset uses stable row ids, when {@code _rowid} is the row's stable id).
  */
 public record ScanSpec(
     List<LanceField> projection,

@@ -193,8 +193,6 @@ class TableFormatOracleTest {
     // higher bits are refused as unknown.
     Map<Long, String> refused =
         Map.of(
-            FeatureFlags.STABLE_ROW_IDS,
-            "stable row ids",
             FeatureFlags.DATA_OVERLAY_FILES,
             "data overlay files",
             FeatureFlags.COVERED_INDEX_METADATA,
@@ -229,9 +227,20 @@ class TableFormatOracleTest {
             | FeatureFlags.MIXED_DATA_FILE_VERSIONS;
     FeatureFlags.checkReadable("file:/x", implemented, implemented);
     FeatureFlags.checkWritable("file:/x", implemented, implemented);
+    // stable row ids are read, not yet written
+    FeatureFlags.checkReadable("file:/x", FeatureFlags.STABLE_ROW_IDS, FeatureFlags.STABLE_ROW_IDS);
+    assertThatThrownBy(
+            () ->
+                FeatureFlags.checkWritable(
+                    "file:/x", FeatureFlags.STABLE_ROW_IDS, FeatureFlags.STABLE_ROW_IDS))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("writer feature flags 2 (stable row ids)");
     for (int bit = 0; bit < 12; bit++) {
       long flag = 1L << bit;
       assertThat(FeatureFlags.name(flag)).as("flag %d", flag).isNotEqualTo("unknown");
+      if (flag == FeatureFlags.STABLE_ROW_IDS) {
+        continue; // read, refused for writes: checked above
+      }
       assertThat(((implemented & flag) != 0) != refused.containsKey(flag))
           .as("flag %d is implemented or refused by name, not both", flag)
           .isTrue();

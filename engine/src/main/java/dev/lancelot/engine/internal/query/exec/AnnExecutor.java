@@ -4,14 +4,17 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
 import dev.lancelot.engine.index.scalar.ScalarIndexResult;
+import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.index.vector.SearchResult;
 import dev.lancelot.engine.internal.index.vector.SearchStats;
+import dev.lancelot.engine.internal.index.vector.SortedRowFilter;
 import dev.lancelot.engine.internal.index.vector.TopKCollector;
 import dev.lancelot.engine.internal.index.vector.VectorSegmentSearcher;
 import dev.lancelot.engine.internal.index.vector.ivf.PartitionRanking;
 import dev.lancelot.engine.internal.query.plan.AnnUnit;
 import dev.lancelot.engine.internal.query.plan.PrefilterSpec;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
+import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.vector.DistanceMetric;
 import java.util.ArrayList;
@@ -59,8 +62,26 @@ public final class AnnExecutor {
         pre == null
             ? PrefilterMask.liveRows(dataset, unit.fragments())
             : pre.source() == PrefilterSpec.Source.SCALAR_INDEX
-                ? indexMask(dataset, pre, unit)
+                ? indexMask(dataset, pre, unit.fragments())
                 : PrefilterMask.scan(dataset, pre.filter(), unit.fragments());
+    // An index of a dataset with stable row ids stores ids: search under the mask as ids, then
+    // turn the results into addresses (every accepted id has a live row).
+    RowIds rowIds = DatasetInternals.rowIds(dataset);
+    SortedRowFilter accept = mask;
+    if (rowIds.stable()) {
+      // As Lance 7 does, an indexed id is accepted wherever its live row now is (an updated row
+      // moved to a fragment the segment does not cover); the exact distance comes from the live
+      // row, and the merge keeps one entry per row.
+      List<Long> all = new ArrayList<>();
+      DatasetInternals.snapshot(dataset).fragments().forEach(f -> all.add(f.getId()));
+      PrefilterMask everywhere =
+          pre == null
+              ? PrefilterMask.liveRows(dataset, all)
+              : pre.source() == PrefilterSpec.Source.SCALAR_INDEX
+                  ? indexMask(dataset, pre, all)
+                  : PrefilterMask.scan(dataset, pre.filter(), all);
+      accept = new StableIdFilter(rowIds, everywhere);
+    }
     int k = plan.query().k();
     float[][] queries = plan.query().vectors();
     SearchStats stats = new SearchStats();
@@ -82,7 +103,7 @@ public final class AnnExecutor {
             q,
             Arrays.copyOfRange(ranking.partitions(), 0, min),
             unit.ef(),
-            mask,
+            accept,
             collector,
             stats,
             pre != null);
@@ -93,7 +114,7 @@ public final class AnnExecutor {
               q,
               new int[] {ranking.partitions()[probed]},
               unit.ef(),
-              mask,
+              accept,
               collector,
               stats,
               pre != null);
@@ -101,10 +122,11 @@ public final class AnnExecutor {
         }
         partitionsProbed += probed;
         SearchResult r = collector.result();
+        long[] rows = rowIds.stable() ? rowIds.addressesOf(r.ids()) : r.ids();
         c =
             unit.exactDistances()
-                ? withExact(dataset, plan, unit.metric(), q, r.ids(), r.distances(), false)
-                : new Candidates(r.ids(), r.distances(), nanArray(r.size()));
+                ? withExact(dataset, plan, unit.metric(), q, rows, r.distances(), false)
+                : new Candidates(rows, r.distances(), nanArray(r.size()));
       }
       candidates += c.size();
       perQuery.add(c);
@@ -122,13 +144,49 @@ public final class AnnExecutor {
     return new UnitResult(unit.id(), perQuery, unitStats);
   }
 
-  private static PrefilterMask indexMask(Dataset dataset, PrefilterSpec pre, AnnUnit unit) {
+  private static PrefilterMask indexMask(Dataset dataset, PrefilterSpec pre, List<Long> fragments) {
     ScalarIndexResult answer = ScalarIndexQuery.plan(dataset, pre.filter()).evaluate();
     Map<Long, RoaringBitmap> byFragment = new HashMap<>();
     answer
         .fragmentOffsets()
         .forEach((id, rows) -> byFragment.put(Integer.toUnsignedLong(id), rows));
-    return PrefilterMask.fromIndexAnswer(dataset, byFragment, unit.fragments(), pre.scalarIndex());
+    return PrefilterMask.fromIndexAnswer(dataset, byFragment, fragments, pre.scalarIndex());
+  }
+
+  /**
+   * A prefilter mask (over row addresses) asked about stable row ids, as an index of a dataset with
+   * stable row ids stores them: an id passes when its live row's address does.
+   */
+  private static final class StableIdFilter implements SortedRowFilter {
+    private final RowIds rowIds;
+    private final PrefilterMask mask;
+    private volatile long[] ascending;
+
+    StableIdFilter(RowIds rowIds, PrefilterMask mask) {
+      this.rowIds = rowIds;
+      this.mask = mask;
+    }
+
+    @Override
+    public boolean test(long id) {
+      long address = rowIds.addressOf(id);
+      return address != -1 && mask.accepts(address);
+    }
+
+    @Override
+    public long cardinality() {
+      return mask.cardinality();
+    }
+
+    @Override
+    public long[] rowsAscending() {
+      long[] ids = ascending;
+      if (ids == null) {
+        ids = RowIds.sortedUnsigned(rowIds.idsOf(mask.rowsAscending()));
+        ascending = ids;
+      }
+      return ids;
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.lancelot.engine.internal.query.plan.MergeSpec;
 import dev.lancelot.engine.internal.query.plan.SearchPlan;
 import dev.lancelot.engine.internal.query.plan.SearchUnit;
 import dev.lancelot.engine.internal.scan.FragmentScan;
+import dev.lancelot.engine.internal.table.RowIds;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -87,9 +88,13 @@ public final class Merger {
       long[] rows = new long[Math.min(m.k(), pool.size())];
       float[] dist = new float[rows.length];
       int n = 0;
+      java.util.Set<Long> seen = new java.util.HashSet<>();
       for (Entry e : pool) {
         if (n == rows.length) {
           break;
+        }
+        if (!seen.add(e.row)) {
+          continue; // an indexed stable row id whose row moved to an unindexed fragment
         }
         float d = exact ? e.exact : e.approx;
         if ((m.lowerBound() != null && d < m.lowerBound())
@@ -184,8 +189,9 @@ public final class Merger {
     if (m.withRowId()) {
       UInt8Vector ids = (UInt8Vector) FragmentScan.ROW_ID_FIELD.createVector(allocator);
       ids.allocateNew(total);
+      RowIds rowIds = DatasetInternals.rowIds(dataset);
       for (int i = 0; i < total; i++) {
-        ids.set(i, rows[i]);
+        ids.set(i, rowIds.idOf(rows[i]));
       }
       ids.setValueCount(total);
       vectors.add(ids);

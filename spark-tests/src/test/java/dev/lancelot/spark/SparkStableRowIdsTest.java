@@ -1,0 +1,91 @@
+package dev.lancelot.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancelot.engine.testing.ArrowStreams;
+import dev.lancelot.engine.testing.ClusteredData;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.lance.WriteParams;
+import org.lance.merge.MergeInsertParams;
+
+/**
+ * F7 through Spark: a dataset lance-core 7.0.0 wrote with stable row ids, then deleted from,
+ * updated (merge insert) and compacted, read by SQL and spark.read with {@code _rowid} equal to
+ * lance-core's stable ids and {@code _rowaddr} to its addresses.
+ */
+class SparkStableRowIdsTest extends SharedSpark {
+  static Path dir;
+
+  @BeforeAll
+  static void writeWithLance() throws Exception {
+    dir = Files.createTempDirectory("spark-stable-rowids");
+    for (int part = 0; part < 2; part++) {
+      try (VectorSchemaRoot batch = ClusteredData.generate(allocator, part * 600L, 600, 16, 8, 3)) {
+        org.lance.Dataset.write()
+            .allocator(allocator)
+            .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+            .uri(dir.toString())
+            .mode(part == 0 ? WriteParams.WriteMode.CREATE : WriteParams.WriteMode.APPEND)
+            .maxRowsPerFile(300)
+            .enableStableRowIds(true)
+            .execute()
+            .close();
+      }
+    }
+    try (org.lance.Dataset lance = dev.lancelot.engine.testing.LanceOracle.open(allocator, dir)) {
+      lance.delete("id % 9 = 4");
+    }
+    try (org.lance.Dataset lance = dev.lancelot.engine.testing.LanceOracle.open(allocator, dir);
+        VectorSchemaRoot batch = ClusteredData.generate(allocator, 100, 150, 16, 8, 21);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, reader, stream);
+      lance.mergeInsert(new MergeInsertParams(List.of("id")).withMatchedUpdateAll(), stream);
+    }
+    try (org.lance.Dataset lance = dev.lancelot.engine.testing.LanceOracle.open(allocator, dir)) {
+      lance.compact();
+    }
+  }
+
+  @Test
+  void sqlAndDataFrameRowIdsAreLanceCoresStableIds() throws Exception {
+    Map<Long, long[]> lance = SparkRowLevelTest.lanceAddresses(dir, null);
+    Map<Long, long[]> sql = new HashMap<>();
+    for (Row r :
+        spark.sql("SELECT id, _rowaddr, _rowid FROM lance.`" + dir + "`").collectAsList()) {
+      sql.put(r.getLong(0), new long[] {r.getLong(1), r.getLong(2)});
+    }
+    assertThat(sql).hasSameSizeAs(lance).containsOnlyKeys(lance.keySet());
+    lance.forEach(
+        (id, expected) -> assertThat(sql.get(id)).as("id %d", id).containsExactly(expected));
+    // ids are stable, not addresses: compaction moved the rows, their ids stayed
+    assertThat(sql.values().stream().filter(a -> a[0] != a[1]).count()).isPositive();
+
+    Map<Long, Long> frame = new HashMap<>();
+    for (Row r :
+        spark.read().format("lance").load(dir.toString()).select("id", "_rowid").collectAsList()) {
+      frame.put(r.getLong(0), r.getLong(1));
+    }
+    lance.forEach((id, expected) -> assertThat(frame.get(id)).isEqualTo(expected[1]));
+    // filtered by Spark on the stable id
+    long someId = lance.values().iterator().next()[1];
+    assertThat(
+            spark
+                .sql("SELECT count(*) FROM lance.`" + dir + "` WHERE _rowid = " + someId)
+                .collectAsList()
+                .get(0)
+                .getLong(0))
+        .isEqualTo(1);
+  }
+}
