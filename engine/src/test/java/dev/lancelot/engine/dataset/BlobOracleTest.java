@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a scan without the column reads none of the blob bytes, and a deleted row's blob is refused.
  */
 @Tag("oracle")
-class BlobOracleTest {
+public class BlobOracleTest {
   @TempDir static Path dir;
   static BufferAllocator allocator;
 
@@ -58,7 +58,7 @@ class BlobOracleTest {
   }
 
   /** Row sizes: -1 is null. Inline below 64 KiB, packed below 4 MiB, dedicated above (v2). */
-  static final int[] SIZES = {
+  public static final int[] SIZES = {
     10, 100_000, 5_000_000, -1, 0, 70_000, 20, 6_000_000, 3_000, -1, 1, 200_000
   };
 
@@ -67,7 +67,7 @@ class BlobOracleTest {
         Arguments.of("2.0", false), Arguments.of("2.1", false), Arguments.of("2.2", true));
   }
 
-  static byte[] value(int row) {
+  public static byte[] value(int row) {
     byte[] v = new byte[SIZES[row]];
     for (int i = 0; i < v.length; i++) {
       v[i] = (byte) (row * 31 + i * 7 + (i >> 9));
@@ -95,9 +95,13 @@ class BlobOracleTest {
         List.of());
   }
 
-  /** Writes the rows with lance-core, 7 rows per fragment. */
-  static Path write(String version, boolean v2) throws Exception {
-    Path uri = dir.resolve("blobs-" + version);
+  /**
+   * Writes the rows ({@link #SIZES}, {@link #value}) with lance-core under {@code base}, 7 rows per
+   * fragment, as legacy blobs in 2.0 and 2.1 or blob v2 in 2.2.
+   */
+  public static Path write(Path base, String version, BufferAllocator allocator) throws Exception {
+    boolean v2 = version.equals("2.2");
+    Path uri = base.resolve("blobs-" + version);
     Schema schema =
         new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)), blobField(v2)));
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
@@ -139,7 +143,7 @@ class BlobOracleTest {
     return uri;
   }
 
-  static long address(int row) {
+  public static long address(int row) {
     return row < 7 ? row : (1L << 32) | (row - 7);
   }
 
@@ -157,7 +161,7 @@ class BlobOracleTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void readsBlobsAsLanceDoes(String version, boolean v2) throws Exception {
-    Path uri = write(version, v2);
+    Path uri = write(dir, version, allocator);
     long blobBytes = Arrays.stream(SIZES).filter(s -> s > 0).asLongStream().sum();
     try (org.lance.Dataset lance =
             org.lance.Dataset.open().allocator(allocator).uri(uri.toString()).build();
