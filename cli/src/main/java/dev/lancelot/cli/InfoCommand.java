@@ -63,7 +63,15 @@ final class InfoCommand {
     info.put("rows", ds.countRows());
     info.put(
         "schema",
-        ds.lanceSchema().fields().stream().map(f -> f.name() + ": " + f.logicalType()).toList());
+        ds.lanceSchema().fields().stream()
+            .map(
+                f ->
+                    f.name()
+                        + ": "
+                        + (f.isBlobV2()
+                            ? "blob v2"
+                            : f.isLegacyBlob() ? "blob (large_binary)" : f.logicalType()))
+            .toList());
     List<Map<String, Object>> versions = new ArrayList<>();
     for (VersionInfo v : ds.versions()) {
       Map<String, Object> m = new LinkedHashMap<>();

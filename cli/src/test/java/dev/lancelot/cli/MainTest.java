@@ -96,6 +96,22 @@ class MainTest {
   }
 
   @Test
+  void infoShowsBlobColumnsOfLanceWrittenDatasets(@TempDir Path tmp) throws Exception {
+    try (var a = new RootAllocator()) {
+      for (String version : List.of("2.1", "2.2")) {
+        Path ds = dev.lancelot.engine.dataset.BlobOracleTest.write(tmp, version, a);
+        Run human = run("info", ds.toString());
+        assertThat(human.code()).as(human.out()).isZero();
+        assertThat(human.out())
+            .contains("12 rows", version.equals("2.2") ? "b: blob v2" : "b: blob (large_binary)");
+        JsonNode node = JsonRows.JSON.readTree(run("info", ds.toString(), "--json").out());
+        assertThat(node.get("rows").asLong())
+            .isEqualTo(dev.lancelot.engine.dataset.BlobOracleTest.SIZES.length);
+      }
+    }
+  }
+
+  @Test
   void searchPrintsRowsAndJsonHasRowsAndPlan() throws Exception {
     Run human =
         run(

@@ -500,6 +500,63 @@ public final class Dataset implements AutoCloseable {
     return RowTaker.take(this, rowAddresses, fields);
   }
 
+  /**
+   * The value of blob column {@code column} ({@link LanceField#isBlob()}) at row {@code rowAddress}
+   * ({@code (fragment << 32) | offset}), to read in ranges; empty when the value is null. Reads
+   * only the row's descriptor; the bytes are read by the returned {@link Blob}, which the caller
+   * closes. A scan or {@link #take} of the column returns the bytes themselves.
+   *
+   * @throws InvalidInputException if the column is not a blob column, or the row does not exist or
+   *     is deleted in this version
+   */
+  public java.util.Optional<Blob> openBlob(String column, long rowAddress) {
+    LanceField field = field(column);
+    if (!field.isBlob()) {
+      throw new InvalidInputException(
+          "Cannot open a blob of column \""
+              + column
+              + "\" of "
+              + location()
+              + ": it is a "
+              + field.logicalType()
+              + " column, not a blob column. Read it with take or a scan.");
+    }
+    long fragmentId = dev.lancelot.engine.internal.scan.RowAddress.fragment(rowAddress);
+    long offset = dev.lancelot.engine.internal.scan.RowAddress.offset(rowAddress);
+    DataFragment fragment = snapshot.fragment(fragmentId).orElse(null);
+    String row = "row " + rowAddress + " (fragment " + fragmentId + ", offset " + offset + ")";
+    if (fragment == null || offset >= fragment.getPhysicalRows()) {
+      throw new InvalidInputException(
+          "Cannot open the blob of "
+              + row
+              + " of column \""
+              + column
+              + "\" of "
+              + location()
+              + " version "
+              + version()
+              + ": no such row in this version.");
+    }
+    if (deletedRows(fragment).contains((int) offset)) {
+      throw new InvalidInputException(
+          "Cannot open the blob of "
+              + row
+              + " of column \""
+              + column
+              + "\" of "
+              + location()
+              + " version "
+              + version()
+              + ": the row is deleted.");
+    }
+    try (FragmentReader reader = openFragment(fragment)) {
+      var l = reader.blobLocation(field, offset);
+      return l == null
+          ? java.util.Optional.empty()
+          : java.util.Optional.of(new Blob(ctx.io(), l.file(), l.offset(), l.size()));
+    }
+  }
+
   // ---------------------------------------------------------------- metadata
 
   public String location() {

@@ -147,6 +147,7 @@ class ArchitectureTest {
   static final Set<String> FACADE =
       Set.of(
           "Dataset",
+          "Blob",
           "DatasetStorage",
           "DatasetWrites",
           "DatasetRowChanges",

@@ -48,6 +48,21 @@ public record LanceField(
    */
   public static final List<String> PACKED_STRUCT_KEYS = List.of("packed", "lance-encoding:packed");
 
+  /**
+   * Metadata key (value {@code "true"}, any case) with which Lance marks a {@code large_binary}
+   * field as a blob column in the legacy blob encoding: the values are stored out of line and the
+   * column holds a (position, size) descriptor per row.
+   */
+  public static final String BLOB_KEY = "lance-encoding:blob";
+
+  /**
+   * Arrow extension name of Lance's blob v2 columns (file format 2.2 and later): a struct {@code
+   * {data: large_binary, uri: utf8}} in the schema, stored as one column of descriptors (kind,
+   * position, size, blob id, uri) with the bytes inline, in packed or dedicated blob files, or at
+   * an external URI.
+   */
+  public static final String BLOB_V2_EXTENSION = "lance.blob.v2";
+
   public LanceField {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(logicalType, "logicalType");
@@ -134,8 +149,19 @@ public record LanceField(
     }
   }
 
-  /** The Arrow field for this Lance field, with children and metadata. */
+  /**
+   * The Arrow field for this Lance field, with children and metadata. A blob column (legacy or v2,
+   * {@link #isBlob()}) is {@code large_binary} holding each row's blob bytes, with metadata {@link
+   * #BLOB_KEY} = {@code true}.
+   */
   public Field toArrow() {
+    if (isBlobV2()) {
+      Map<String, String> meta = new LinkedHashMap<>(metadata);
+      meta.remove(LogicalTypes.ARROW_EXT_NAME);
+      meta.put(BLOB_KEY, "true");
+      return new Field(
+          name, new FieldType(nullable, ArrowType.LargeBinary.INSTANCE, null, meta), List.of());
+    }
     ArrowType type = LogicalTypes.toArrow(logicalType);
     Map<String, String> meta = new LinkedHashMap<>(metadata);
     if (logicalType.equals("json")) {
@@ -182,12 +208,35 @@ public record LanceField(
   }
 
   /**
+   * Whether this field is a blob column in Lance's legacy blob encoding: {@code large_binary} with
+   * metadata {@link #BLOB_KEY} = {@code true}.
+   */
+  public boolean isLegacyBlob() {
+    if (!logicalType.equals("large_binary")) {
+      return false;
+    }
+    String value = metadata.get(BLOB_KEY);
+    return value != null && value.equalsIgnoreCase("true");
+  }
+
+  /** Whether this field is a blob v2 column: a struct with extension {@link #BLOB_V2_EXTENSION}. */
+  public boolean isBlobV2() {
+    return logicalType.equals("struct") && BLOB_V2_EXTENSION.equals(extensionName());
+  }
+
+  /** Whether this field is a blob column, legacy or v2. */
+  public boolean isBlob() {
+    return isLegacyBlob() || isBlobV2();
+  }
+
+  /**
    * Whether this field is stored in a column of its own in a data file of format 2.1 or later,
-   * unless it is a member of a packed struct: a field without children, or a packed struct (whose
-   * members share its column). {@link #columnFields()} takes the whole tree into account.
+   * unless it is a member of a packed struct: a field without children, a packed struct (whose
+   * members share its column) or a blob v2 struct (one column of descriptors). {@link
+   * #columnFields()} takes the whole tree into account.
    */
   public boolean isColumn() {
-    return isLeaf() || isPackedStruct();
+    return isLeaf() || isPackedStruct() || isBlobV2();
   }
 
   /**

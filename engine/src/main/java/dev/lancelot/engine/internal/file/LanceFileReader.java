@@ -57,13 +57,20 @@ public final class LanceFileReader {
   private final FileMetadata metadata;
   private final ColumnReader[] columns;
   private final PageIo io;
+  private final Structure structure;
+  private final java.util.function.Function<String, InputFile> blobFiles;
 
   private LanceFileReader(InputFile file, FileMetadata metadata) {
-    this(file, Structure.of(file.location(), metadata));
+    this(file, Structure.of(file.location(), metadata), LanceFileReader::noBlobFiles);
   }
 
-  private LanceFileReader(InputFile file, Structure structure) {
+  private LanceFileReader(
+      InputFile file,
+      Structure structure,
+      java.util.function.Function<String, InputFile> blobFiles) {
     this.file = file;
+    this.structure = structure;
+    this.blobFiles = blobFiles;
     this.metadata = structure.metadata();
     this.columns = structure.columns();
     this.io =
@@ -89,7 +96,68 @@ public final class LanceFileReader {
    */
   public static LanceFileReader open(InputFile file, FileStructureCache cache) {
     return new LanceFileReader(
-        file, cache.get(file, () -> Structure.of(file.location(), FileMetadata.read(file))));
+        file,
+        cache.get(file, () -> Structure.of(file.location(), FileMetadata.read(file))),
+        LanceFileReader::noBlobFiles);
+  }
+
+  /**
+   * This reader, opening the blob files of blob v2 columns ({@link BlobColumns}) with {@code
+   * opener} (given their full location). Without it such blobs cannot be read.
+   */
+  public LanceFileReader withBlobFiles(java.util.function.Function<String, InputFile> opener) {
+    return new LanceFileReader(file, structure, opener);
+  }
+
+  private static InputFile noBlobFiles(String location) {
+    throw new UnsupportedFileFeatureException(
+        "Cannot read blob file "
+            + location
+            + ": this file was opened without its dataset; open the dataset to read its blobs.");
+  }
+
+  /**
+   * Where the bytes of the rows at {@code rows} (ascending) of blob column {@code projection} (one
+   * field, {@link LanceField#isBlob()}) are, null for null rows; a location without file is in this
+   * data file. Only the descriptors are read.
+   */
+  public List<BlobColumns.Location> blobLocations(
+      FileProjection projection, long[] rows, BufferAllocator allocator) {
+    LanceField blob = projection.schema().fields().get(0);
+    if (projection.schema().fields().size() != 1 || !blob.isBlob()) {
+      throw new IllegalArgumentException("Not a blob column projection: " + projection);
+    }
+    try (VectorSchemaRoot d = takeDescriptors(projection, rows, allocator)) {
+      return BlobColumns.locations(
+          blob,
+          (org.apache.arrow.vector.complex.StructVector) d.getVector(0),
+          location(),
+          location());
+    }
+  }
+
+  private VectorSchemaRoot takeDescriptors(
+      FileProjection projection, long[] rows, BufferAllocator allocator) {
+    LanceField blob = projection.schema().fields().get(0);
+    Field descriptor = BlobColumns.descriptorField(blob);
+    List<ColumnReader> cols = columnsFor(projection, 0);
+    List<TakePlan.PlannedPage> plan = TakePlan.plan(cols.get(0), rows);
+    TakePlan.run(List.of(plan), io);
+    FieldSink sink = Sinks.createField(descriptor, allocator, rows.length);
+    try {
+      ColumnSink column = sink.column(0);
+      for (TakePlan.PlannedPage p : plan) {
+        List<RowSource> sources = p.column().guard(p.pageIndex(), p.load()::sources);
+        for (RowSource s : sources) {
+          p.column().guardRun(p.pageIndex(), () -> s.emit(s.remaining(), column));
+        }
+      }
+    } catch (RuntimeException e) {
+      sink.abort();
+      throw e;
+    }
+    FieldVector v = finish(sink, descriptor);
+    return new VectorSchemaRoot(List.of(descriptor), List.of(v), rows.length);
   }
 
   /**
@@ -471,6 +539,13 @@ public final class LanceFileReader {
       int capacity,
       int numColumns) {
     FieldSink sink;
+    LanceField lance = projection.schema().fields().get(fieldIndex);
+    refuseNestedBlobs(lance, lance);
+    if (lance.isBlob()) {
+      Field descriptor = BlobColumns.descriptorField(lance);
+      FieldSink descriptors = Sinks.createField(descriptor, allocator, capacity);
+      return BlobColumns.sink(lance, field, descriptors, allocator, file, blobFiles);
+    }
     try {
       sink =
           Sinks.createField(
@@ -500,6 +575,22 @@ public final class LanceFileReader {
               + " columns. The file is corrupt.");
     }
     return sink;
+  }
+
+  private void refuseNestedBlobs(LanceField top, LanceField f) {
+    for (LanceField c : f.children()) {
+      if (c.isBlob()) {
+        throw new UnsupportedFileFeatureException(
+            "Cannot read field \""
+                + top.name()
+                + "\" of "
+                + file.location()
+                + ": it holds the blob column \""
+                + c.name()
+                + "\"; lancelot reads top-level blob columns only.");
+      }
+      refuseNestedBlobs(top, c);
+    }
   }
 
   /** Assembles a field's vector (nested fields: offsets and validity from the leaves' levels). */

@@ -215,6 +215,34 @@ public final class FragmentReader implements AutoCloseable {
     return new VectorSchemaRoot(arrowFields, vectors, sortedOffsets.length);
   }
 
+  /**
+   * Where the bytes of blob column {@code field} ({@link LanceField#isBlob()}) are at fragment
+   * offset {@code offset}: the full location of the file holding them, their offset and size; null
+   * when the value is null or no data file stores the column. Only the row's descriptor is read.
+   */
+  public dev.lancelot.engine.internal.file.BlobColumns.Location blobLocation(
+      LanceField field, long offset) {
+    int index = fileOf(field);
+    if (index == ABSENT) {
+      return null;
+    }
+    try {
+      OpenFile f = file(index);
+      checkRows(f, offset + 1);
+      var l =
+          f.reader()
+              .blobLocations(projection(f, List.of(field)), new long[] {offset}, ctx.allocator())
+              .get(0);
+      if (l == null || l.file() != null) {
+        return l;
+      }
+      return new dev.lancelot.engine.internal.file.BlobColumns.Location(
+          f.input().location(), l.offset(), l.size());
+    } catch (LancelotException e) {
+      throw inContext(e);
+    }
+  }
+
   /** Moves a vector's buffers into a new vector the caller owns (no copy). */
   static FieldVector detach(FieldVector v) {
     TransferPair pair = v.getTransferPair(v.getAllocator());
@@ -285,7 +313,10 @@ public final class FragmentReader implements AutoCloseable {
                   ? ctx.io().newInputFile(location, meta.getFileSizeBytes())
                   : ctx.io().newInputFile(location);
           try {
-            return new OpenFile(meta, input, LanceFileReader.open(input, ctx.files()));
+            return new OpenFile(
+                meta,
+                input,
+                LanceFileReader.open(input, ctx.files()).withBlobFiles(ctx.io()::newInputFile));
           } catch (LancelotException e) {
             input.close();
             throw inContext(e);

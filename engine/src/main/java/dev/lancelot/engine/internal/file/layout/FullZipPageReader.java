@@ -354,7 +354,7 @@ public final class FullZipPageReader implements PageReader {
       checkNesting(sink);
       int pos = next * stride();
       if (controlBytes == 0) {
-        if (repdef.nested()) {
+        if (sink.nested()) {
           sink.appendLevels(repdef.canonical(), null, null, 0, n);
         }
         sink.append(fixed.decode(buf, pos, n), 0, n, null, 0);
@@ -367,7 +367,7 @@ public final class FullZipPageReader implements PageReader {
           pos += stride();
         }
         Values v = fixed.decode(ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN), 0, n);
-        if (repdef.nested()) {
+        if (sink.nested()) {
           repdef.toCanonical(defs, 0, n);
           sink.appendLevels(repdef.canonical(), null, defs, 0, n);
         }
@@ -378,7 +378,7 @@ public final class FullZipPageReader implements PageReader {
   }
 
   void checkNesting(ColumnSink sink) {
-    if (sink.nested() != repdef.nested()) {
+    if (sink.nested() != repdef.nested() && (sink.nested() || !repdef.flat())) {
       throw DecodeException.corrupt("page layers " + repdef + " do not match the column's nesting");
     }
   }

@@ -85,7 +85,7 @@ final class FullZipVariableRows implements RowSource {
       offsets[i + 1] = size;
     }
     VarValues stored = VarValues.wrap(data, size, offsets, n);
-    if (zip.repdef.nested()) {
+    if (sink.nested()) {
       if (defs != null) {
         zip.repdef.toCanonical(defs, 0, n);
       }
@@ -143,7 +143,7 @@ final class FullZipVariableRows implements RowSource {
       en[i] = inBase + p;
     }
     pos = p;
-    if (zip.repdef.nested()) {
+    if (sink.nested()) {
       if (defs != null) {
         zip.repdef.toCanonical(defs, 0, n);
       }

@@ -31,10 +31,32 @@ public final class Layouts {
       case MINI_BLOCK_LAYOUT -> new MiniBlockPageReader(page, layout.getMiniBlockLayout());
       case FULL_ZIP_LAYOUT -> new FullZipPageReader(page, layout.getFullZipLayout());
       case ALL_NULL_LAYOUT -> new AllNullPageReader(page, layout.getAllNullLayout());
-      case BLOB_LAYOUT -> throw DecodeException.unsupported("blob page layout");
+      case BLOB_LAYOUT -> blobDescriptorReader(page, layout.getBlobLayout());
       default ->
           throw DecodeException.unsupported(
               "page layout " + layout.getLayoutCase() + " (unknown to this reader)");
+    };
+  }
+
+  /**
+   * The reader of a legacy blob page's descriptors: a {@code BlobLayout} wraps the layout of the
+   * page's (position, size) descriptors, which hold every row (a null row's definition level is
+   * folded into its position, with size 0); the wrapper's layers say what the field's levels mean.
+   * Only top-level blob columns (one item layer) are read.
+   */
+  private static PageReader blobDescriptorReader(
+      PageInfo page, dev.lancelot.engine.internal.file.proto.Encodings21Protos.BlobLayout blob) {
+    for (RepDefLayer layer : blob.getLayersList()) {
+      if (layer != RepDefLayer.REPDEF_ALL_VALID_ITEM && layer != RepDefLayer.REPDEF_NULLABLE_ITEM) {
+        throw DecodeException.unsupported(
+            "blob page layout with layers " + layers(blob.getLayersList()) + " (a nested blob)");
+      }
+    }
+    PageLayout inner = blob.getInnerLayout();
+    return switch (inner.getLayoutCase()) {
+      case MINI_BLOCK_LAYOUT -> new MiniBlockPageReader(page, inner.getMiniBlockLayout());
+      case FULL_ZIP_LAYOUT -> new FullZipPageReader(page, inner.getFullZipLayout());
+      default -> throw DecodeException.unsupported("blob page layout around " + describe(inner));
     };
   }
 

@@ -105,6 +105,25 @@ public final class RepDefLayers {
     return layers;
   }
 
+  /**
+   * Whether the levels mean what one item layer's would: no lists, and at most one layer that can
+   * be null (all-valid layers take no definition level). Lance writes a nullable top-level blob v2
+   * column's descriptors with an all-valid item layer under the nullable struct layer.
+   */
+  public boolean flat() {
+    if (maxRep > 0) {
+      return false;
+    }
+    int nullable = 0;
+    for (RepDefLayer l : layers) {
+      if (l != RepDefLayer.REPDEF_ALL_VALID_ITEM && l != RepDefLayer.REPDEF_NULLABLE_ITEM) {
+        return false;
+      }
+      nullable += l == RepDefLayer.REPDEF_NULLABLE_ITEM ? 1 : 0;
+    }
+    return nullable <= 1;
+  }
+
   /** Whether the page belongs to a nested column (more than one layer, or lists). */
   public boolean nested() {
     return layers.size() > 1 || maxRep > 0;

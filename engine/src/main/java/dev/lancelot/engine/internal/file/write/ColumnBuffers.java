@@ -81,6 +81,18 @@ public final class ColumnBuffers {
    */
   private static void refusePacked(LanceField field) {
     for (LanceField f : field.preOrder()) {
+      if (f.isBlob()) {
+        throw new SchemaException(
+            "Cannot write field \""
+                + f.name()
+                + "\": it is a blob column ("
+                + (f.isBlobV2()
+                    ? "extension " + LanceField.BLOB_V2_EXTENSION
+                    : "field metadata " + LanceField.BLOB_KEY + " = true")
+                + "), whose values Lance stores out of line, and the lancelot file writer does not"
+                + " write blob columns yet. Write the column as large_binary without that"
+                + " metadata, or write it with Lance.");
+      }
       if (f.isPackedStruct()) {
         throw new SchemaException(
             "Cannot write field \""

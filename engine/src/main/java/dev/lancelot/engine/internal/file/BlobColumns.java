@@ -1,0 +1,275 @@
+package dev.lancelot.engine.internal.file;
+
+import dev.lancelot.engine.internal.file.arrow.ColumnSink;
+import dev.lancelot.engine.internal.file.arrow.FieldSink;
+import dev.lancelot.engine.io.ByteRange;
+import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.schema.LanceField;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+
+/**
+ * Blob columns ({@link LanceField#isBlob()}): the column holds one descriptor per row and the bytes
+ * live elsewhere. Descriptors are read like a packed struct; the bytes of the rows a read returns
+ * are then fetched with ranged reads, so a read that does not project the column reads none of
+ * them.
+ *
+ * <ul>
+ *   <li><b>Legacy blobs</b> (files 2.0 and 2.1): {@code {position: uint64, size: uint64}}, the
+ *       bytes at {@code position} of the data file itself. A null row has size 0 and its definition
+ *       level in the position (never 0); an empty value has position 0 and size 0. In 2.1 the page
+ *       layout is a {@code BlobLayout} around the descriptors' mini-block page; in 2.0 a {@code
+ *       PackedStruct} page.
+ *   <li><b>Blob v2</b> (files 2.2): {@code {kind: uint8, position: uint64, size: uint64, blob_id:
+ *       uint32, blob_uri: utf8}} in a full-zip page, the struct null for a null row. Kind 0
+ *       (inline): bytes in the data file; 1 (packed): at {@code position} of the blob file {@code
+ *       blob_id}; 2 (dedicated): the whole blob file {@code blob_id}; 3 (external): at a URI, not
+ *       read by lancelot. Blob file {@code n} of data file {@code data/<stem>.lance} is {@code
+ *       data/<stem>/<32 binary digits of n, least significant first>.blob}.
+ * </ul>
+ */
+public final class BlobColumns {
+  private BlobColumns() {}
+
+  public static final int INLINE = 0;
+  public static final int PACKED = 1;
+  public static final int DEDICATED = 2;
+  public static final int EXTERNAL = 3;
+
+  /** Where one row's bytes are: {@code file} null means the data file itself. */
+  public record Location(String file, long offset, long size) {}
+
+  /** The Arrow field the descriptors of a blob column are read into. */
+  static Field descriptorField(LanceField blob) {
+    Map<String, String> packed = Map.of("packed", "true");
+    List<Field> members;
+    if (blob.isBlobV2()) {
+      members =
+          List.of(
+              member("kind", new ArrowType.Int(8, false)),
+              member("position", new ArrowType.Int(64, false)),
+              member("size", new ArrowType.Int(64, false)),
+              member("blob_id", new ArrowType.Int(32, false)),
+              member("blob_uri", ArrowType.Utf8.INSTANCE));
+    } else {
+      members =
+          List.of(
+              member("position", new ArrowType.Int(64, false)),
+              member("size", new ArrowType.Int(64, false)));
+    }
+    return new Field(
+        blob.name(),
+        new FieldType(blob.nullable(), ArrowType.Struct.INSTANCE, null, packed),
+        members);
+  }
+
+  private static Field member(String name, ArrowType type) {
+    return new Field(name, FieldType.notNullable(type), List.of());
+  }
+
+  /** The name of blob file {@code blobId} of a data file (see the class comment). */
+  public static String blobFileName(long blobId) {
+    StringBuilder sb = new StringBuilder(37);
+    for (int bit = 0; bit < 32; bit++) {
+      sb.append(((blobId >>> bit) & 1) == 1 ? '1' : '0');
+    }
+    return sb.append(".blob").toString();
+  }
+
+  /** The directory of a data file's blob files: its location without {@code .lance}. */
+  static String blobDirectory(String dataFile) {
+    String stem =
+        dataFile.endsWith(".lance") ? dataFile.substring(0, dataFile.length() - 6) : dataFile;
+    return stem + "/";
+  }
+
+  /**
+   * The location of each row's bytes from a vector of descriptors ({@link #descriptorField}), null
+   * for a null row.
+   */
+  static List<Location> locations(
+      LanceField blob, StructVector descriptors, String dataFile, String context) {
+    int n = descriptors.getValueCount();
+    List<Location> out = new ArrayList<>(n);
+    if (!blob.isBlobV2()) {
+      UInt8Vector position = (UInt8Vector) descriptors.getChild("position");
+      UInt8Vector size = (UInt8Vector) descriptors.getChild("size");
+      for (int i = 0; i < n; i++) {
+        if (descriptors.isNull(i)) {
+          out.add(null);
+          continue;
+        }
+        long p = position.get(i);
+        long s = size.get(i);
+        out.add(s == 0 && p != 0 ? null : new Location(null, s == 0 ? 0 : p, s));
+      }
+      return out;
+    }
+    UInt1Vector kind = (UInt1Vector) descriptors.getChild("kind");
+    UInt8Vector position = (UInt8Vector) descriptors.getChild("position");
+    UInt8Vector size = (UInt8Vector) descriptors.getChild("size");
+    UInt4Vector blobId = (UInt4Vector) descriptors.getChild("blob_id");
+    VarCharVector uri = (VarCharVector) descriptors.getChild("blob_uri");
+    String dir = blobDirectory(dataFile);
+    for (int i = 0; i < n; i++) {
+      if (descriptors.isNull(i)) {
+        out.add(null);
+        continue;
+      }
+      int k = Byte.toUnsignedInt(kind.get(i));
+      long p = position.get(i);
+      long s = size.get(i);
+      long id = Integer.toUnsignedLong(blobId.get(i));
+      switch (k) {
+        case INLINE -> out.add(new Location(null, p, s));
+        case PACKED -> out.add(new Location(dir + blobFileName(id), p, s));
+        case DEDICATED -> out.add(new Location(dir + blobFileName(id), 0, s));
+        case EXTERNAL ->
+            throw new UnsupportedFileFeatureException(
+                "Cannot read blob column \""
+                    + blob.name()
+                    + "\" of "
+                    + context
+                    + ": a row's blob is stored at the external URI "
+                    + new String(uri.get(i), java.nio.charset.StandardCharsets.UTF_8)
+                    + ", which lancelot does not read.");
+        default ->
+            throw new CorruptFileException(
+                "Cannot read blob column \""
+                    + blob.name()
+                    + "\" of "
+                    + context
+                    + ": a descriptor has blob kind "
+                    + k
+                    + ", which Lance does not define.");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Reads the bytes at {@code locations} (null entries are skipped and give null): ranges of the
+   * data file in one coalesced request, each blob file opened once with {@code opener}.
+   */
+  static ByteBuffer[] read(
+      List<Location> locations, InputFile dataFile, Function<String, InputFile> opener) {
+    ByteBuffer[] out = new ByteBuffer[locations.size()];
+    java.util.Map<String, List<Integer>> byFile = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < out.length; i++) {
+      Location l = locations.get(i);
+      if (l == null) {
+        continue;
+      }
+      if (l.size() == 0) {
+        out[i] = ByteBuffer.allocate(0);
+        continue;
+      }
+      checkSize(l, dataFile.location());
+      byFile.computeIfAbsent(l.file() == null ? "" : l.file(), k -> new ArrayList<>()).add(i);
+    }
+    for (java.util.Map.Entry<String, List<Integer>> e : byFile.entrySet()) {
+      List<ByteRange> ranges = new ArrayList<>();
+      for (int i : e.getValue()) {
+        ranges.add(new ByteRange(locations.get(i).offset(), locations.get(i).size()));
+      }
+      List<ByteBuffer> got;
+      if (e.getKey().isEmpty()) {
+        got = dataFile.readRanges(ranges);
+      } else {
+        try (InputFile blobFile = opener.apply(e.getKey())) {
+          got = blobFile.readRanges(ranges);
+        }
+      }
+      for (int k = 0; k < got.size(); k++) {
+        out[e.getValue().get(k)] = got.get(k);
+      }
+    }
+    return out;
+  }
+
+  static void checkSize(Location l, String dataFile) {
+    if (l.size() < 0 || l.size() > Integer.MAX_VALUE - 16 || l.offset() < 0) {
+      throw new UnsupportedFileFeatureException(
+          "Cannot read a blob of "
+              + Long.toUnsignedString(l.size())
+              + " bytes at "
+              + Long.toUnsignedString(l.offset())
+              + " of "
+              + (l.file() == null ? dataFile : l.file())
+              + " into one Arrow value (at most 2 GiB); read it with Dataset.openBlob instead.");
+    }
+  }
+
+  /**
+   * The sink of a blob column in a read: descriptors go to {@code descriptors}; finishing reads the
+   * rows' bytes into a {@code large_binary} vector of {@code field}.
+   */
+  static FieldSink sink(
+      LanceField blob,
+      Field field,
+      FieldSink descriptors,
+      BufferAllocator allocator,
+      InputFile dataFile,
+      Function<String, InputFile> opener) {
+    return new FieldSink() {
+      @Override
+      public int numColumns() {
+        return 1;
+      }
+
+      @Override
+      public ColumnSink column(int i) {
+        return descriptors.column(i);
+      }
+
+      @Override
+      public FieldVector finish() {
+        List<Location> locations;
+        try (FieldVector d = descriptors.finish()) {
+          locations = locations(blob, (StructVector) d, dataFile.location(), dataFile.location());
+        }
+        ByteBuffer[] bytes = read(locations, dataFile, opener);
+        LargeVarBinaryVector out = (LargeVarBinaryVector) field.createVector(allocator);
+        try {
+          long total = 0;
+          for (ByteBuffer b : bytes) {
+            total += b == null ? 0 : b.remaining();
+          }
+          out.setInitialCapacity(bytes.length);
+          out.allocateNew(Math.max(total, 1), bytes.length);
+          for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == null) {
+              out.setNull(i);
+            } else {
+              out.setSafe(i, bytes[i], bytes[i].position(), bytes[i].remaining());
+            }
+          }
+          out.setValueCount(bytes.length);
+          return out;
+        } catch (RuntimeException e) {
+          out.close();
+          throw e;
+        }
+      }
+
+      @Override
+      public void abort() {
+        descriptors.abort();
+      }
+    };
+  }
+}
