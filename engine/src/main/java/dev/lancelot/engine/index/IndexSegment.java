@@ -131,7 +131,7 @@ public final class IndexSegment {
       return IndexType.BTREE;
     }
     if (!url.endsWith(VECTOR_DETAILS_TYPE)) {
-      return IndexType.OTHER;
+      return scalarType(url);
     }
     VectorIndexDetails v = vectorDetails().orElseThrow();
     if (v.hasRq()) {
@@ -152,6 +152,24 @@ public final class IndexSegment {
       return IndexType.IVF_FLAT;
     }
     return IndexType.OTHER;
+  }
+
+  /**
+   * The kind of a scalar index lancelot lists but does not use yet, by the message name of its
+   * details (Lance 7 writes {@code /lance.table.BitmapIndexDetails}, {@code
+   * /lance.index.pb.BloomFilterIndexDetails}, …); {@link IndexType#OTHER} for any other.
+   */
+  private static IndexType scalarType(String url) {
+    String message = url.substring(url.lastIndexOf('.') + 1);
+    return switch (message) {
+      case "BitmapIndexDetails" -> IndexType.BITMAP;
+      case "LabelListIndexDetails" -> IndexType.LABEL_LIST;
+      case "NGramIndexDetails" -> IndexType.NGRAM;
+      case "ZoneMapIndexDetails" -> IndexType.ZONEMAP;
+      case "BloomFilterIndexDetails" -> IndexType.BLOOM_FILTER;
+      case "InvertedIndexDetails" -> IndexType.INVERTED;
+      default -> IndexType.OTHER;
+    };
   }
 
   Optional<VectorIndexDetails> vectorDetails() {

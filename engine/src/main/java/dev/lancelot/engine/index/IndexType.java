@@ -15,7 +15,19 @@ public enum IndexType {
    * lancelot yet, and carried untouched.
    */
   IVF_RQ(true, false),
-  /** An index kind this project does not read (e.g. full-text, bitmap); carried untouched. */
+  /** Bitmap scalar index (equality and IN on low-cardinality columns): listed, not used yet. */
+  BITMAP(false, false),
+  /** Label-list scalar index (array_has_any / array_has_all on lists): listed, not used yet. */
+  LABEL_LIST(false, false),
+  /** N-gram scalar index (contains, LIKE '%x%'): listed, not used yet. */
+  NGRAM(false, false),
+  /** Zone-map scalar index (min/max per zone of rows): listed, not used yet. */
+  ZONEMAP(false, false),
+  /** Bloom-filter scalar index (equality pruning per zone): listed, not used yet. */
+  BLOOM_FILTER(false, false),
+  /** Inverted (full-text) index: listed, not used yet. */
+  INVERTED(false, false),
+  /** An index kind this project does not recognise; carried untouched. */
   OTHER(false, false);
 
   private final boolean vector;
