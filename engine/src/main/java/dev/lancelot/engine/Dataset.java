@@ -525,29 +525,20 @@ public final class Dataset implements AutoCloseable {
     long offset = dev.lancelot.engine.internal.scan.RowAddress.offset(rowAddress);
     DataFragment fragment = snapshot.fragment(fragmentId).orElse(null);
     String row = "row " + rowAddress + " (fragment " + fragmentId + ", offset " + offset + ")";
+    String cannot =
+        "Cannot open the blob of "
+            + row
+            + " of column \""
+            + column
+            + "\" of "
+            + location()
+            + " version "
+            + version();
     if (fragment == null || offset >= fragment.getPhysicalRows()) {
-      throw new InvalidInputException(
-          "Cannot open the blob of "
-              + row
-              + " of column \""
-              + column
-              + "\" of "
-              + location()
-              + " version "
-              + version()
-              + ": no such row in this version.");
+      throw new InvalidInputException(cannot + ": no such row in this version.");
     }
     if (deletedRows(fragment).contains((int) offset)) {
-      throw new InvalidInputException(
-          "Cannot open the blob of "
-              + row
-              + " of column \""
-              + column
-              + "\" of "
-              + location()
-              + " version "
-              + version()
-              + ": the row is deleted.");
+      throw new InvalidInputException(cannot + ": the row is deleted.");
     }
     try (FragmentReader reader = openFragment(fragment)) {
       var l = reader.blobLocation(field, offset);

@@ -81,35 +81,33 @@ final class TagProcedures {
     return args.has("branch") ? Optional.of(args.string("branch")) : Optional.empty();
   }
 
+  /** The parameters of create_tag and update_tag. */
+  private static final ProcedureParameter[] SET_PARAMETERS = {
+    LanceProcedure.required("table", DataTypes.StringType),
+    LanceProcedure.required("tag", DataTypes.StringType),
+    LanceProcedure.optional("version", DataTypes.LongType),
+    LanceProcedure.optional("branch", DataTypes.StringType),
+  };
+
   /**
    * {@code CALL lance.system.create_tag(table => 'db.items', tag => 'gold' [, version => 3] [,
    * branch => 'dev'])}: tags a version (the latest of the branch when {@code version} is absent).
    */
   static final class Create extends LanceProcedure {
     static final String NAME = "create_tag";
-    private static final ProcedureParameter[] PARAMETERS = {
-      required("table", DataTypes.StringType),
-      required("tag", DataTypes.StringType),
-      optional("version", DataTypes.LongType),
-      optional("branch", DataTypes.StringType),
-    };
 
     Create(LanceCatalog catalog) {
       super(
           catalog,
           NAME,
           "Creates a tag on a version (default: the latest) of the main branch or of branch.",
-          PARAMETERS,
+          SET_PARAMETERS,
           OUTPUT);
     }
 
     @Override
     protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
-      try (Dataset ds = open(tableLocation(args))) {
-        Optional<String> branch = branch(args);
-        return List.of(
-            row(ds.tags().create(args.string("tag"), version(args, ds, branch), branch)));
-      }
+      return setTag(this, args, true);
     }
   }
 
@@ -119,29 +117,34 @@ final class TagProcedures {
    */
   static final class Update extends LanceProcedure {
     static final String NAME = "update_tag";
-    private static final ProcedureParameter[] PARAMETERS = {
-      required("table", DataTypes.StringType),
-      required("tag", DataTypes.StringType),
-      optional("version", DataTypes.LongType),
-      optional("branch", DataTypes.StringType),
-    };
 
     Update(LanceCatalog catalog) {
       super(
           catalog,
           NAME,
           "Moves an existing tag to a version (default: the latest) of the main branch or of branch.",
-          PARAMETERS,
+          SET_PARAMETERS,
           OUTPUT);
     }
 
     @Override
     protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
-      try (Dataset ds = open(tableLocation(args))) {
-        Optional<String> branch = branch(args);
-        return List.of(
-            row(ds.tags().update(args.string("tag"), version(args, ds, branch), branch)));
-      }
+      return setTag(this, args, false);
+    }
+  }
+
+  /** Creates ({@code create}) or moves the tag the arguments name; its row. */
+  private static List<InternalRow> setTag(
+      LanceProcedure procedure, ProcedureArguments args, boolean create) {
+    try (Dataset ds = open(procedure.tableLocation(args))) {
+      Optional<String> branch = branch(args);
+      long version = version(args, ds, branch);
+      String tag = args.string("tag");
+      return List.of(
+          row(
+              create
+                  ? ds.tags().create(tag, version, branch)
+                  : ds.tags().update(tag, version, branch)));
     }
   }
 
