@@ -15,7 +15,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
-import org.apache.spark.sql.connector.catalog.CatalogV2Util;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.StagedTable;
@@ -211,7 +210,7 @@ public class LancePathCatalog implements StagingTableCatalog {
   public Table createTable(
       Identifier ident, StructType schema, Transform[] partitions, Map<String, String> props)
       throws TableAlreadyExistsException {
-    return createTable(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, props);
+    return createTable(ident, V2Columns.of(schema), partitions, props);
   }
 
   @Override
@@ -228,7 +227,7 @@ public class LancePathCatalog implements StagingTableCatalog {
   @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageCreate(
       Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties) {
-    return stageCreate(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+    return stageCreate(ident, V2Columns.of(schema), partitions, properties);
   }
 
   @Override
@@ -242,8 +241,7 @@ public class LancePathCatalog implements StagingTableCatalog {
   @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageReplace(
       Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties) {
-    return stageCreateOrReplace(
-        ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+    return stageCreateOrReplace(ident, V2Columns.of(schema), partitions, properties);
   }
 
   @Override
@@ -260,8 +258,7 @@ public class LancePathCatalog implements StagingTableCatalog {
   @SuppressWarnings("deprecation") // Spark still calls these overloads
   public StagedTable stageCreateOrReplace(
       Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties) {
-    return stageCreateOrReplace(
-        ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+    return stageCreateOrReplace(ident, V2Columns.of(schema), partitions, properties);
   }
 
   /**

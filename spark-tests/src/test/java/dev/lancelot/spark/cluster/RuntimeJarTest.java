@@ -219,7 +219,7 @@ class RuntimeJarTest {
    */
   @Test
   void installedPomStandsAloneAndDependsOnNothingTheJarHolds() throws Exception {
-    Path pom = jar.resolveSibling("lancelot-spark-runtime.pom");
+    Path pom = jar.resolveSibling(System.getProperty("lancelot.runtimeArtifact") + ".pom");
     assertThat(pom).isRegularFile();
     org.w3c.dom.Document doc =
         DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());

@@ -62,7 +62,13 @@ final class StandaloneCluster implements AutoCloseable {
   /** Starts a master and two workers and waits until both workers have registered. */
   static StandaloneCluster start(Path sparkHome, Path dir) throws IOException {
     Path jars = sparkHome.resolve("jars");
-    if (!Files.isDirectory(jars) || !Files.exists(jars.resolve("spark-core_2.13-4.1.1.jar"))) {
+    String sparkCore =
+        "spark-core_"
+            + System.getProperty("lancelot.scalaBinaryVersion")
+            + "-"
+            + System.getProperty("lancelot.sparkVersion")
+            + ".jar";
+    if (!Files.isDirectory(jars) || !Files.exists(jars.resolve(sparkCore))) {
       throw new IllegalStateException(
           "Cannot start the standalone cluster: "
               + jars
@@ -179,7 +185,7 @@ final class StandaloneCluster implements AutoCloseable {
             k ->
                 k.startsWith("SPARK_") || k.equals("HADOOP_CONF_DIR") || k.equals("YARN_CONF_DIR"));
     env.put("SPARK_HOME", sparkHome.toString());
-    env.put("SPARK_SCALA_VERSION", "2.13");
+    env.put("SPARK_SCALA_VERSION", System.getProperty("lancelot.scalaBinaryVersion"));
     env.put("SPARK_LOCAL_IP", "127.0.0.1");
     env.put("SPARK_LOCAL_HOSTNAME", host);
     env.put("SPARK_LOCAL_DIRS", dir.resolve("tmp").toString());

@@ -391,16 +391,14 @@ class StandaloneClusterTest {
    */
   private static Path packagesRepository() throws IOException {
     String file = runtimeJar.getFileName().toString();
-    String version =
-        file.substring("lancelot-spark-runtime-".length(), file.length() - ".jar".length());
+    String artifact = runtimeArtifact();
+    String version = file.substring(artifact.length() + 1, file.length() - ".jar".length());
     Path repo = root.getParent().resolve("m2repo");
-    Path dir =
-        Files.createDirectories(
-            repo.resolve("dev/lancelot/lancelot-spark-runtime").resolve(version));
+    Path dir = Files.createDirectories(repo.resolve("dev/lancelot/" + artifact).resolve(version));
     Files.copy(runtimeJar, dir.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     Files.copy(
-        runtimeJar.resolveSibling("lancelot-spark-runtime.pom"),
-        dir.resolve("lancelot-spark-runtime-" + version + ".pom"),
+        runtimeJar.resolveSibling(artifact + ".pom"),
+        dir.resolve(artifact + "-" + version + ".pom"),
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     Path settings = repo.resolveSibling("ivysettings.xml");
     Files.writeString(
@@ -436,12 +434,12 @@ class StandaloneClusterTest {
       args.addAll(List.of("--jars", runtimeJar.toString()));
     } else {
       String file = runtimeJar.getFileName().toString();
-      String version =
-          file.substring("lancelot-spark-runtime-".length(), file.length() - ".jar".length());
+      String artifact = runtimeArtifact();
+      String version = file.substring(artifact.length() + 1, file.length() - ".jar".length());
       args.addAll(
           List.of(
               "--packages",
-              "dev.lancelot:lancelot-spark-runtime:" + version,
+              "dev.lancelot:" + artifact + ":" + version,
               "--conf",
               "spark.jars.ivySettings=" + ivySettings,
               "--conf",
@@ -567,6 +565,11 @@ class StandaloneClusterTest {
       }
     }
     return jar;
+  }
+
+  /** The runtime jar's artifact id, e.g. {@code lancelot-spark-runtime-4.1_2.13}. */
+  private static String runtimeArtifact() {
+    return requiredProperty("lancelot.runtimeArtifact");
   }
 
   private static String requiredProperty(String name) {

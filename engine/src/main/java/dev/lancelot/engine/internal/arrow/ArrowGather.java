@@ -60,9 +60,7 @@ public final class ArrowGather {
       BaseFixedWidthVector dstChild = (BaseFixedWidthVector) dst.getDataVector();
       dstChild.allocateNew(count * listSize);
       copyRows(sources, sourceOf, rows, count, width, target, true);
-      dstChild
-          .getValidityBuffer()
-          .setOne(0L, (long) BitVectorHelper.getValidityBufferSize(count * listSize));
+      dstChild.getValidityBuffer().setOne(0L, (long) validityBytes(count * listSize));
       dstChild.setValueCount(count * listSize);
       copyValidity(sources, sourceOf, rows, count, target);
       dst.setValueCount(count);
@@ -136,6 +134,15 @@ public final class ArrowGather {
     }
   }
 
+  /**
+   * Bytes of a validity buffer for {@code count} values. Not Arrow's {@code
+   * BitVectorHelper.getValidityBufferSize}: Arrow 19 (Spark 4.2's) renamed it, and the engine runs
+   * on the Arrow of every supported Spark line (D48).
+   */
+  private static int validityBytes(int count) {
+    return (count + 7) / 8;
+  }
+
   private static void copyValidity(
       FieldVector[] sources, int[] sourceOf, int[] rows, int count, FieldVector dst) {
     ArrowBuf dv = dst.getValidityBuffer();
@@ -144,10 +151,10 @@ public final class ArrowGather {
       anyNulls |= s.getNullCount() > 0;
     }
     if (!anyNulls) {
-      dv.setOne(0L, (long) BitVectorHelper.getValidityBufferSize(count));
+      dv.setOne(0L, (long) validityBytes(count));
       return;
     }
-    dv.setZero(0, BitVectorHelper.getValidityBufferSize(count));
+    dv.setZero(0, validityBytes(count));
     for (int i = 0; i < count; i++) {
       FieldVector src = sources[sourceOf == null ? 0 : sourceOf[i]];
       if (BitVectorHelper.get(src.getValidityBuffer(), rows[i]) != 0) {
