@@ -529,7 +529,7 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
   }
 
   // ProcedureCatalog.listProcedures exists from Spark 4.1 on (SHOW PROCEDURES); the 4.0 line
-  // compiles this class too (D48), so no @Override.
+  // compiles this class too (D50), so no @Override.
   @SuppressWarnings("MissingOverride")
   public Identifier[] listProcedures(String[] namespace) {
     return Procedures.list(namespace);

@@ -247,7 +247,7 @@ public class LanceTable
 
   /**
    * The version as Spark shows it (Spark 4.1 tables report a version string). {@code
-   * Table.version()} exists from Spark 4.1 on; the 4.0 line compiles this class too (D48), so no
+   * Table.version()} exists from Spark 4.1 on; the 4.0 line compiles this class too (D50), so no
    * {@code @Override}.
    */
   @SuppressWarnings("MissingOverride")

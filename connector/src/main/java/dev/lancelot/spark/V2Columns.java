@@ -9,7 +9,7 @@ import org.apache.spark.sql.types.StructType;
 /**
  * A schema as DataSource V2 columns, for the catalog methods that still take a {@link StructType}.
  * Spark's own converter ({@code CatalogV2Util.structTypeToV2Columns}) changed its signature between
- * Spark lines; this one uses only the public {@link Column} API, which every line has (D48).
+ * Spark lines; this one uses only the public {@link Column} API, which every line has (D50).
  */
 final class V2Columns {
   private static final String COMMENT = "comment";

@@ -137,7 +137,7 @@ public final class ArrowGather {
   /**
    * Bytes of a validity buffer for {@code count} values. Not Arrow's {@code
    * BitVectorHelper.getValidityBufferSize}: Arrow 19 (Spark 4.2's) renamed it, and the engine runs
-   * on the Arrow of every supported Spark line (D48).
+   * on the Arrow of every supported Spark line (D50).
    */
   private static int validityBytes(int count) {
     return (count + 7) / 8;
