@@ -7,6 +7,7 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.Operation;
+import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.internal.write.FragmentWriter;
@@ -215,7 +216,7 @@ final class DatasetWrites {
     }
     if (latest.isPresent() && mode == WriteMode.APPEND) {
       Snapshot s = latest.get();
-      WriteChecks.check(ctx.paths().root(), s.manifest());
+      WriteChecks.check(ctx.paths().root(), s.manifest(), OperationKind.APPEND);
       LanceSchema existing =
           SchemaProtos.fromProtos(
               s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());

@@ -54,7 +54,7 @@ final class LanceBatchWrite implements BatchWrite {
     try {
       this.readVersion = existing.map(Dataset::version).orElse(0L);
       if (mode == WriteMode.APPEND && existing.isPresent()) {
-        existing.get().checkWritable(); // before any task writes a file
+        existing.get().checkAppendable(); // before any task writes a file
         this.schema = existing.get().lanceSchema();
         checkAppendable(existing.get().location(), schema, sparkSchema);
         DatasetTypes.checkWritable(
