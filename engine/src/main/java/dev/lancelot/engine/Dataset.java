@@ -120,10 +120,10 @@ public final class Dataset implements AutoCloseable {
               Configuration conf,
               LanceSchema schema,
               List<FragmentMetadata> fragments,
-              WriteMode mode,
+              WriteOptions options,
               long readVersion) {
             return DatasetWrites.commitFragments(
-                location, conf, schema, fragments, mode, readVersion);
+                location, conf, schema, fragments, options, readVersion);
           }
 
           @Override

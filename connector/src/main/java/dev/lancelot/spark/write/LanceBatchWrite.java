@@ -147,7 +147,13 @@ final class LanceBatchWrite implements BatchWrite {
     long rows = fragments.stream().mapToLong(FragmentMetadata::physicalRows).sum();
     try (Dataset committed =
         DistributedWrite.commit(
-            table.location(), table.hadoopConf(), schema, fragments, mode, readVersion)) {
+            table.location(),
+            table.hadoopConf(),
+            schema,
+            fragments,
+            dev.lancelot.engine.WriteOptions.of(mode)
+                .enableStableRowIds(options.enableStableRowIds()),
+            readVersion)) {
       LOG.info(
           "Committed {} rows in {} fragments to {} as version {} ({})",
           rows,

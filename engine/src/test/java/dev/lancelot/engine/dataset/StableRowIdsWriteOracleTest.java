@@ -264,4 +264,63 @@ class StableRowIdsWriteOracleTest {
       assertThat(ourRows(ds)).isEqualTo(lanceRows(dir, version));
     }
   }
+
+  @Test
+  void createdWithStableRowIdsLanceReadsTheSameIds() throws Exception {
+    Path dir = Files.createTempDirectory("stable-rowids-create");
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 0, 1000, DIM, 6, 9);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+        Dataset ds =
+            Dataset.write(
+                dir.toString(),
+                reader,
+                WriteOptions.of(WriteMode.CREATE)
+                    .withMaxRowsPerFile(400)
+                    .enableStableRowIds(true))) {
+      Manifest m = manifest(ds);
+      assertThat(m.getReaderFeatureFlags() & 2).isEqualTo(2);
+      assertThat(m.getWriterFeatureFlags() & 2).isEqualTo(2);
+      assertThat(m.getNextRowId()).isEqualTo(1000);
+      List<List<Object>> lance = lanceRows(dir, ds.version());
+      assertThat(lance).hasSize(1000);
+      assertThat(ourRows(ds)).isEqualTo(lance);
+      assertThat(lance).allSatisfy(r -> assertThat(r.get(4)).isEqualTo(r.get(0)));
+    }
+    try (Dataset appended = ourAppend(dir, 3000, 10)) {
+      assertThat(manifest(appended).getNextRowId()).isEqualTo(1010);
+    }
+    lanceWrite(dir, 5000, 5, WriteParams.WriteMode.APPEND);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      List<List<Object>> lance = lanceRows(dir, ds.version());
+      assertThat(ourRows(ds)).isEqualTo(lance);
+      assertThat(lance.subList(1000, 1015).stream().map(r -> (Long) r.get(4)))
+          .containsExactlyElementsOf(
+              java.util.stream.LongStream.range(1000, 1015).boxed().toList());
+    }
+  }
+
+  @Test
+  void stableRowIdsCannotBeEnabledOnAnExistingDataset() throws Exception {
+    Path dir = Files.createTempDirectory("stable-rowids-late");
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 0, 10, DIM, 6, 9);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.CREATE)).close();
+    }
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 10, 10, DIM, 6, 9);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      assertThatThrownBy(
+              () ->
+                  Dataset.write(
+                      dir.toString(),
+                      reader,
+                      WriteOptions.of(WriteMode.APPEND).enableStableRowIds(true)))
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("Cannot enable stable row ids")
+          .hasMessageContaining("only be enabled when a dataset is created");
+    }
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThat(ds.version()).isEqualTo(1);
+      assertThat(manifest(ds).getReaderFeatureFlags() & 2).isZero();
+    }
+  }
 }

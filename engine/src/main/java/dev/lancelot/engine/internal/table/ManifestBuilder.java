@@ -92,6 +92,16 @@ final class ManifestBuilder {
       for (DataFragment f : o.fragments()) {
         fragments.add(f.toBuilder().setId(next++).build());
       }
+      if (o.stableRowIds()) {
+        if (base != null) {
+          throw new IllegalStateException("Stable row ids can only be enabled by a create");
+        }
+        // A dataset created with stable row ids: flag 2 for readers and writers, ids from 0.
+        m.setReaderFeatureFlags(m.getReaderFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
+        m.setWriterFeatureFlags(m.getWriterFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
+        m.setNextRowId(0);
+        fragments = assignRowIds(m, fragments);
+      }
       m.clearFields().addAllFields(o.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(o.schemaMetadata());
       if (base == null || o.dataFormatVersion() != null) {
