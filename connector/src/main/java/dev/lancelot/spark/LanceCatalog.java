@@ -340,7 +340,15 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     LanceSchema lanceSchema =
         LanceSchema.fromArrow(SparkTypes.toArrow(schema, vectorColumns(properties)));
     Dataset.evictCached(location);
-    DistributedWrite.commit(location, conf, lanceSchema, List.of(), WriteMode.CREATE, 0).close();
+    DistributedWrite.commit(
+            location,
+            conf,
+            lanceSchema,
+            List.of(),
+            dev.lancelot.engine.WriteOptions.of(WriteMode.CREATE)
+                .enableStableRowIds(stableRowIds(properties)),
+            0)
+        .close();
     return LanceTable.load(location, 0, conf).asSqlTable();
   }
 

@@ -32,6 +32,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *   <li>{@code vector.columns} — on write, array columns to store as Lance vectors ({@code
  *       fixed_size_list}), as {@code name:dim} pairs separated by commas, e.g. {@code
  *       "vector:128,img_emb:512"}.
+ *   <li>{@code enable_stable_row_ids} — {@code true} on a write that creates the dataset gives it
+ *       stable row ids (lance-spark's name; default {@code false}); on an existing dataset without
+ *       them it is refused.
  * </ul>
  *
  * lance-spark's {@code max_row_per_file} is accepted for {@code max_rows_per_file}; lance-spark
@@ -47,7 +50,8 @@ public record LanceOptions(
     int maxRowsPerFile,
     Map<String, Integer> vectorColumns,
     Optional<String> tag,
-    Optional<String> branch) {
+    Optional<String> branch,
+    boolean enableStableRowIds) {
   public static final String PATH = "path";
   public static final String VERSION = "version";
   public static final String VERSION_AS_OF = "versionAsOf";
@@ -58,6 +62,7 @@ public record LanceOptions(
   public static final String TIMESTAMP_AS_OF = "timestampAsOf";
   public static final String TAG = "tag";
   public static final String BRANCH = "branch";
+  public static final String ENABLE_STABLE_ROW_IDS = "enable_stable_row_ids";
 
   /**
    * Every option the data source understands (compared case-insensitively, as Spark passes them).
@@ -73,7 +78,8 @@ public record LanceOptions(
           BATCH_SIZE,
           MAX_ROWS_PER_PARTITION,
           MAX_ROWS_PER_FILE,
-          VECTOR_COLUMNS);
+          VECTOR_COLUMNS,
+          ENABLE_STABLE_ROW_IDS);
 
   /** lance-spark's names of lancelot's options, accepted as the same option (docs/sql.md). */
   public static final Map<String, String> ALIASES = Map.of("max_row_per_file", MAX_ROWS_PER_FILE);
@@ -151,7 +157,23 @@ public record LanceOptions(
         maxRowsPerFile,
         vectorColumns(options.get(VECTOR_COLUMNS)),
         tag,
-        branch);
+        branch,
+        bool(ENABLE_STABLE_ROW_IDS, options.get(ENABLE_STABLE_ROW_IDS)));
+  }
+
+  /**
+   * {@code true} or {@code false} (any case) for option or table property {@code name}; absent is
+   * {@code false}; anything else is refused.
+   */
+  public static boolean bool(String name, String value) {
+    if (value == null || value.trim().equalsIgnoreCase("false")) {
+      return false;
+    }
+    if (value.trim().equalsIgnoreCase("true")) {
+      return true;
+    }
+    throw new InvalidInputException(
+        "Cannot use " + name + "=\"" + value + "\": give true or false.");
   }
 
   /** True for a version number, false for anything else (a tag name). */

@@ -220,7 +220,11 @@ public class LancePathCatalog implements StagingTableCatalog {
     requireUnpartitioned(ident, partitions);
     Configuration conf = hadoopConf();
     return new LanceStagedTable(
-        stagingLocation(ident, properties, conf), conf, false, vectorColumns(properties));
+        stagingLocation(ident, properties, conf),
+        conf,
+        false,
+        vectorColumns(properties),
+        stableRowIds(properties));
   }
 
   @Override
@@ -251,7 +255,11 @@ public class LancePathCatalog implements StagingTableCatalog {
     requireUnpartitioned(ident, partitions);
     Configuration conf = hadoopConf();
     return new LanceStagedTable(
-        stagingLocation(ident, properties, conf), conf, true, vectorColumns(properties));
+        stagingLocation(ident, properties, conf),
+        conf,
+        true,
+        vectorColumns(properties),
+        stableRowIds(properties));
   }
 
   @Override
@@ -266,6 +274,13 @@ public class LancePathCatalog implements StagingTableCatalog {
    * (the convention of Lance's own Spark connector), e.g. from {@code CREATE TABLE ...
    * TBLPROPERTIES ('vector.arrow.fixed-size-list.size' = '128') AS SELECT ...}.
    */
+  /** The table property {@code enable_stable_row_ids} (lance-spark's name): true or false. */
+  static boolean stableRowIds(Map<String, String> properties) {
+    return properties != null
+        && LanceOptions.bool(
+            LanceOptions.ENABLE_STABLE_ROW_IDS, properties.get(LanceOptions.ENABLE_STABLE_ROW_IDS));
+  }
+
   static Map<String, Integer> vectorColumns(Map<String, String> properties) {
     Map<String, Integer> out = new java.util.HashMap<>();
     if (properties == null) {

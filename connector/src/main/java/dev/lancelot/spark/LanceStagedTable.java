@@ -18,14 +18,20 @@ import org.apache.spark.sql.connector.write.WriteBuilder;
 final class LanceStagedTable extends LanceTable implements StagedTable {
   private final boolean replace;
   private final Map<String, Integer> vectorColumns;
+  private final boolean enableStableRowIds;
 
   /**
    * {@code vectorColumns}: array columns to write as Lance vectors, from the statement's table
    * properties; the write option {@code vector.columns} adds to them (and wins for a column both
-   * name).
+   * name). {@code enableStableRowIds}: the table property {@code enable_stable_row_ids}, which the
+   * write option of that name can also set.
    */
   LanceStagedTable(
-      String location, Configuration conf, boolean replace, Map<String, Integer> vectorColumns) {
+      String location,
+      Configuration conf,
+      boolean replace,
+      Map<String, Integer> vectorColumns,
+      boolean enableStableRowIds) {
     super(
         location,
         0,
@@ -34,6 +40,7 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
         conf);
     this.replace = replace;
     this.vectorColumns = Map.copyOf(vectorColumns);
+    this.enableStableRowIds = enableStableRowIds;
   }
 
   /**
@@ -50,7 +57,7 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     LanceOptions options = LanceOptions.parse(withPath(info.options()));
-    if (!vectorColumns.isEmpty()) {
+    if (!vectorColumns.isEmpty() || enableStableRowIds) {
       Map<String, Integer> dims = new HashMap<>(vectorColumns);
       dims.putAll(options.vectorColumns());
       options =
@@ -62,7 +69,8 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
               options.maxRowsPerFile(),
               dims,
               options.tag(),
-              options.branch());
+              options.branch(),
+              options.enableStableRowIds() || enableStableRowIds);
     }
     return new LanceWriteBuilder(this, info, options, true).staged(replace);
   }

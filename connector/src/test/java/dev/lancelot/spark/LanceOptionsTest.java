@@ -102,9 +102,13 @@ class LanceOptionsTest {
             "Cannot use option \"verison\" with the lance data source: it is not an option of lance. Did "
                 + "you mean \"version\"? Valid options: path, version, versionAsOf, timestampAsOf, tag, branch, "
                 + "batch_size, "
-                + "max_rows_per_partition, max_rows_per_file, vector.columns.");
+                + "max_rows_per_partition, max_rows_per_file, vector.columns, enable_stable_row_ids.");
     assertThatThrownBy(() -> parse("path", "p", "batchsize", "3"))
         .hasMessageContaining("Did you mean \"batch_size\"?");
+    assertThat(parse("path", "p", "ENABLE_STABLE_ROW_IDS", " True ").enableStableRowIds()).isTrue();
+    assertThat(parse("path", "p").enableStableRowIds()).isFalse();
+    assertThatThrownBy(() -> parse("path", "p", "enable_stable_row_ids", "1"))
+        .hasMessage("Cannot use enable_stable_row_ids=\"1\": give true or false.");
     assertThatThrownBy(() -> parse("path", "p", "vector_columns", "v:3"))
         .hasMessageContaining("Did you mean \"vector.columns\"?");
     assertThat(LanceOptions.closest("MAX_ROWS_PER_PARTITON")).isEqualTo("max_rows_per_partition");

@@ -120,10 +120,10 @@ public final class Dataset implements AutoCloseable {
               Configuration conf,
               LanceSchema schema,
               List<FragmentMetadata> fragments,
-              WriteMode mode,
+              WriteOptions options,
               long readVersion) {
             return DatasetWrites.commitFragments(
-                location, conf, schema, fragments, mode, readVersion);
+                location, conf, schema, fragments, options, readVersion);
           }
 
           @Override
@@ -564,14 +564,34 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * Throws unless lancelot can commit on top of this version: every feature flag it carries is one
-   * lancelot writes, and it is not on a branch. Distributed writers call it before any task runs;
-   * every commit checks it again.
+   * Throws unless lancelot can commit any change on top of this version, row-level changes
+   * (updates, merges) included: every feature flag it carries is one lancelot writes for such a
+   * change, and it is not on a branch. Distributed writers call it before any task runs; every
+   * commit checks it again for its own operation. A dataset with stable row ids is refused here
+   * (lancelot keeps its ids consistent for appends and deletes only); see {@link
+   * #checkAppendable()}.
    *
    * @throws LancelotException naming what stops the write
    */
   public void checkWritable() {
-    dev.lancelot.engine.internal.table.WriteChecks.check(ctx.paths().root(), snapshot.manifest());
+    dev.lancelot.engine.internal.table.WriteChecks.check(
+        ctx.paths().root(),
+        snapshot.manifest(),
+        dev.lancelot.engine.internal.table.OperationKind.UPDATE);
+  }
+
+  /**
+   * Throws unless lancelot can append rows on top of this version: as {@link #checkWritable()},
+   * except that a dataset with stable row ids is accepted (appended rows take fresh ids).
+   * Distributed appends call it before any task runs; the commit checks it again.
+   *
+   * @throws LancelotException naming what stops the append
+   */
+  public void checkAppendable() {
+    dev.lancelot.engine.internal.table.WriteChecks.check(
+        ctx.paths().root(),
+        snapshot.manifest(),
+        dev.lancelot.engine.internal.table.OperationKind.APPEND);
   }
 
   /** The location of the main branch of this dataset: {@link #location()} unless on a branch. */

@@ -7,6 +7,8 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.Operation;
+import dev.lancelot.engine.internal.table.OperationKind;
+import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.internal.write.FragmentWriter;
@@ -44,7 +46,7 @@ final class DatasetWrites {
       Optional<Snapshot> latest = DatasetStorage.loadLatest(c.ctx());
       LanceSchema target = targetSchema(c.ctx(), latest, arrowSchema, options.mode());
       List<FragmentMetadata> fragments = FragmentWriter.write(c.ctx(), target, batches, options);
-      Snapshot s = commitWrite(c.ctx(), latest, target, fragments, options.mode());
+      Snapshot s = commitWrite(c.ctx(), latest, target, fragments, options);
       return new Dataset(c.ctx(), s, c.owns());
     } catch (RuntimeException e) {
       if (c.owns()) {
@@ -96,8 +98,9 @@ final class DatasetWrites {
       Configuration conf,
       LanceSchema schema,
       List<FragmentMetadata> fragments,
-      WriteMode mode,
+      WriteOptions options,
       long readVersion) {
+    WriteMode mode = options.mode();
     DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
     try {
       Optional<Snapshot> base =
@@ -112,7 +115,7 @@ final class DatasetWrites {
                 + base.get().version()
                 + ").");
       }
-      Snapshot s = commitWrite(c.ctx(), base, schema, fragments, mode);
+      Snapshot s = commitWrite(c.ctx(), base, schema, fragments, options);
       return new Dataset(c.ctx(), s, c.owns());
     } catch (RuntimeException e) {
       c.ctx().allocator().close();
@@ -215,7 +218,7 @@ final class DatasetWrites {
     }
     if (latest.isPresent() && mode == WriteMode.APPEND) {
       Snapshot s = latest.get();
-      WriteChecks.check(ctx.paths().root(), s.manifest());
+      WriteChecks.check(ctx.paths().root(), s.manifest(), OperationKind.APPEND);
       LanceSchema existing =
           SchemaProtos.fromProtos(
               s.manifest().getFieldsList(), s.manifest().getSchemaMetadataMap());
@@ -229,16 +232,32 @@ final class DatasetWrites {
       Optional<Snapshot> latest,
       LanceSchema schema,
       List<FragmentMetadata> fragments,
-      WriteMode mode) {
+      WriteOptions options) {
+    WriteMode mode = options.mode();
     List<DataFragment> protos = fragments.stream().map(FragmentMetadata::toProto).toList();
     Snapshot base = latest.orElse(null);
+    if (options.enableStableRowIds()
+        && base != null
+        && !RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
+      throw new InvalidInputException(
+          "Cannot enable stable row ids on "
+              + ctx.paths().root()
+              + ": the dataset exists (version "
+              + base.version()
+              + ") without them, and they can only be enabled when a dataset is created. Write"
+              + " without the option, or create a new dataset with it.");
+    }
     ManifestNaming naming = base == null ? ManifestNaming.V2 : base.entry().naming();
     Committer committer = new Committer(ctx.io(), ctx.paths(), naming);
     Operation op =
         base != null && mode == WriteMode.APPEND
             ? new Operation.Append(protos)
             : new Operation.Overwrite(
-                SchemaProtos.toProtos(schema), SchemaProtos.metadataProto(schema), protos, null);
+                SchemaProtos.toProtos(schema),
+                SchemaProtos.metadataProto(schema),
+                protos,
+                null,
+                base == null && options.enableStableRowIds());
     return committer.commit(base, op);
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancelot.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.ClusteredData;
@@ -87,5 +88,84 @@ class SparkStableRowIdsTest extends SharedSpark {
                 .get(0)
                 .getLong(0))
         .isEqualTo(1);
+  }
+
+  /** _rowid of each id as lance-core reads the dataset at {@code location}. */
+  static Map<Long, Long> lanceRowIds(Path location) throws Exception {
+    Map<Long, Long> out = new HashMap<>();
+    SparkRowLevelTest.lanceAddresses(location, null).forEach((id, a) -> out.put(id, a[1]));
+    return out;
+  }
+
+  static Map<Long, Long> sparkRowIds(String table) {
+    Map<Long, Long> out = new HashMap<>();
+    for (Row r : spark.sql("SELECT id, _rowid FROM " + table).collectAsList()) {
+      out.put(r.getLong(0), r.getLong(1));
+    }
+    return out;
+  }
+
+  static List<Long> range(long from, long to) {
+    return java.util.stream.LongStream.range(from, to).boxed().toList();
+  }
+
+  @Test
+  void writeOptionCreatesADatasetWithStableRowIdsThatLanceCoreReads() throws Exception {
+    Path out = Files.createTempDirectory("spark-create-stable").resolve("t");
+    spark
+        .range(0, 500)
+        .selectExpr("id", "cast(id % 7 as int) as tenant_id")
+        .repartition(3)
+        .write()
+        .format("lance")
+        .option("enable_stable_row_ids", "true")
+        .option("max_rows_per_file", "100")
+        .save(out.toString());
+    String table = "lance.`" + out + "`";
+    Map<Long, Long> lance = lanceRowIds(out);
+    assertThat(lance).hasSize(500);
+    assertThat(lance.values()).containsExactlyInAnyOrderElementsOf(range(0, 500));
+    assertThat(sparkRowIds(table)).isEqualTo(lance);
+    try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(out.toString())) {
+      var m = dev.lancelot.engine.internal.DatasetInternals.snapshot(ds).manifest();
+      assertThat(m.getReaderFeatureFlags() & 2).isEqualTo(2);
+      assertThat(m.getWriterFeatureFlags() & 2).isEqualTo(2);
+    }
+    // an append through Spark takes the next ids
+    spark.sql("INSERT INTO " + table + " VALUES (1000, 1), (1001, 2)");
+    Map<Long, Long> after = lanceRowIds(out);
+    assertThat(List.of(after.get(1000L), after.get(1001L)))
+        .containsExactlyInAnyOrderElementsOf(range(500, 502));
+    assertThat(sparkRowIds(table)).isEqualTo(after);
+    // an update is refused, naming flag 2 and the operation, and changes nothing
+    assertThatThrownBy(() -> spark.sql("UPDATE " + table + " SET tenant_id = 9 WHERE id = 3"))
+        .hasMessageContaining("2 (stable row ids)");
+    assertThat(lanceRowIds(out)).isEqualTo(after);
+  }
+
+  @Test
+  void tablePropertyCreatesATableWithStableRowIds() throws Exception {
+    Path out = Files.createTempDirectory("spark-table-stable").resolve("t.lance");
+    String table = "lance.`" + out.toUri() + "`";
+    spark.sql(
+        "CREATE TABLE "
+            + table
+            + " (id BIGINT, tenant_id INT) TBLPROPERTIES ('enable_stable_row_ids' = 'true')");
+    spark.sql("INSERT INTO " + table + " VALUES (10, 1), (11, 2), (12, 3)");
+    spark.sql("INSERT INTO " + table + " VALUES (13, 4)");
+    Map<Long, Long> lance = lanceRowIds(out);
+    assertThat(lance).hasSize(4);
+    assertThat(List.of(lance.get(10L), lance.get(11L), lance.get(12L)))
+        .containsExactlyInAnyOrderElementsOf(range(0, 3));
+    assertThat(lance.get(13L)).isEqualTo(3L);
+    assertThat(sparkRowIds(table)).isEqualTo(lance);
+    Path bad = out.resolveSibling("bad.lance");
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CREATE TABLE lance.`"
+                        + bad.toUri()
+                        + "` (id BIGINT) TBLPROPERTIES ('enable_stable_row_ids' = 'yes')"))
+        .hasMessageContaining("enable_stable_row_ids=\"yes\"");
   }
 }

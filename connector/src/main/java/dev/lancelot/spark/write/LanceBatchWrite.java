@@ -54,7 +54,7 @@ final class LanceBatchWrite implements BatchWrite {
     try {
       this.readVersion = existing.map(Dataset::version).orElse(0L);
       if (mode == WriteMode.APPEND && existing.isPresent()) {
-        existing.get().checkWritable(); // before any task writes a file
+        existing.get().checkAppendable(); // before any task writes a file
         this.schema = existing.get().lanceSchema();
         checkAppendable(existing.get().location(), schema, sparkSchema);
         DatasetTypes.checkWritable(
@@ -147,7 +147,13 @@ final class LanceBatchWrite implements BatchWrite {
     long rows = fragments.stream().mapToLong(FragmentMetadata::physicalRows).sum();
     try (Dataset committed =
         DistributedWrite.commit(
-            table.location(), table.hadoopConf(), schema, fragments, mode, readVersion)) {
+            table.location(),
+            table.hadoopConf(),
+            schema,
+            fragments,
+            dev.lancelot.engine.WriteOptions.of(mode)
+                .enableStableRowIds(options.enableStableRowIds()),
+            readVersion)) {
       LOG.info(
           "Committed {} rows in {} fragments to {} as version {} ({})",
           rows,

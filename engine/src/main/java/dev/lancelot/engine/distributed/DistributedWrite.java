@@ -48,7 +48,23 @@ public final class DistributedWrite {
       List<FragmentMetadata> fragments,
       WriteMode mode,
       long readVersion) {
-    return DatasetInternals.commitFragments(location, conf, schema, fragments, mode, readVersion);
+    return commit(location, conf, schema, fragments, WriteOptions.of(mode), readVersion);
+  }
+
+  /**
+   * As {@link #commit(String, Configuration, LanceSchema, List, WriteMode, long)}, with the mode
+   * and the dataset options of a create ({@link WriteOptions#enableStableRowIds()}) taken from
+   * {@code options}.
+   */
+  public static Dataset commit(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      List<FragmentMetadata> fragments,
+      WriteOptions options,
+      long readVersion) {
+    return DatasetInternals.commitFragments(
+        location, conf, schema, fragments, options, readVersion);
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.lancelot.engine.internal;
 import dev.lancelot.engine.ColumnBackfill;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentMetadata;
-import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
@@ -60,7 +59,7 @@ public final class DatasetInternals {
         Configuration conf,
         LanceSchema schema,
         List<FragmentMetadata> fragments,
-        WriteMode mode,
+        WriteOptions options,
         long readVersion);
 
     void abortFragments(String location, Configuration conf, List<FragmentMetadata> fragments);
@@ -171,9 +170,9 @@ public final class DatasetInternals {
       Configuration conf,
       LanceSchema schema,
       List<FragmentMetadata> fragments,
-      WriteMode mode,
+      WriteOptions options,
       long readVersion) {
-    return SLOT.get().commitFragments(location, conf, schema, fragments, mode, readVersion);
+    return SLOT.get().commitFragments(location, conf, schema, fragments, options, readVersion);
   }
 
   /** Deletes the files of uncommitted fragments (see {@code DistributedWrite.abort}). */

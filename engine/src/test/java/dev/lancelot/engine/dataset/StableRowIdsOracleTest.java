@@ -330,18 +330,6 @@ class StableRowIdsOracleTest {
   }
 
   @Test
-  void writesAreRefusedWithAClearErrorAndChangeNothing() {
-    try (Dataset ds = Dataset.open(dir.toString())) {
-      long version = ds.version();
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> ds.delete("id = 5"))
-          .isInstanceOf(dev.lancelot.engine.LancelotException.class)
-          .hasMessageContaining("stable row ids");
-      assertThat(ds.checkoutLatest().version()).isEqualTo(version);
-      assertThat(lanceVersion()).isEqualTo(version);
-    }
-  }
-
-  @Test
   void lanceFlagsTheDatasetAndKeepsItsIndexes() {
     try (Dataset ds = Dataset.open(dir.toString())) {
       var m = DatasetInternals.snapshot(ds).manifest();

@@ -99,7 +99,31 @@ public final class FeatureFlags {
   }
 
   public static void checkWritable(String location, long writerFlags) {
-    long unknown = writerFlags & ~SUPPORTED_WRITER;
+    checkWritable(location, writerFlags, 0, "");
+  }
+
+  /**
+   * Refuses a write of {@code operation} to a dataset whose writer flags name a feature lancelot
+   * does not implement for that operation: the flags of {@link #SUPPORTED_WRITER}, plus {@code
+   * alsoSupported}, the ones the operation keeps consistent beyond those (stable row ids for
+   * appends and deletes). An unsupported {@link #STABLE_ROW_IDS} is refused naming the operation.
+   */
+  public static void checkWritable(
+      String location, long writerFlags, long alsoSupported, String operation) {
+    long unknown = writerFlags & ~(SUPPORTED_WRITER | alsoSupported);
+    if ((unknown & STABLE_ROW_IDS) != 0) {
+      throw new LancelotException(
+          "Cannot "
+              + (operation.isEmpty() ? "write to" : operation)
+              + " dataset "
+              + location
+              + ": it uses writer feature flag "
+              + describe(STABLE_ROW_IDS)
+              + ", and lancelot keeps stable row ids consistent only for appends and deletes so"
+              + " far"
+              + (operation.isEmpty() ? "" : "; a " + operation + " is refused")
+              + " (decision D48). Run it with Lance itself.");
+    }
     if (unknown != 0) {
       throw new LancelotException(
           "Cannot write to dataset "
@@ -114,7 +138,7 @@ public final class FeatureFlags {
    * Refuses a manifest where one of the paired flags is set for readers but not for writers or the
    * other way round: Lance defines no meaning for that state.
    */
-  static void checkPaired(String location, long readerFlags, long writerFlags) {
+  public static void checkPaired(String location, long readerFlags, long writerFlags) {
     long halfSet = (readerFlags ^ writerFlags) & STICKY_PAIRED;
     if (halfSet != 0) {
       throw new CorruptFileException(

@@ -56,7 +56,7 @@ public final class Committer {
   public Snapshot commit(
       Snapshot readVersion, Function<Snapshot, Operation> planner, Operation firstPlan) {
     if (readVersion != null) {
-      WriteChecks.check(paths.root(), readVersion.manifest());
+      WriteChecks.check(paths.root(), readVersion.manifest(), firstPlan.kind());
     }
     Operation op = firstPlan;
     long readVersionNumber = readVersion == null ? 0 : readVersion.version();

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.FragmentBitmaps;
+import dev.lancelot.engine.internal.format.RowIdSequence;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
@@ -45,9 +46,14 @@ final class ManifestBuilder {
     if (op instanceof Operation.Append a) {
       fragments = new ArrayList<>(base.fragments());
       long next = base.nextFragmentId();
+      List<DataFragment> added = new ArrayList<>();
       for (DataFragment f : a.fragments()) {
-        fragments.add(f.toBuilder().setId(next++).build());
+        added.add(f.toBuilder().setId(next++).build());
       }
+      if (RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
+        added = assignRowIds(m, added);
+      }
+      fragments.addAll(added);
     } else if (op instanceof Operation.Delete d) {
       Map<Long, DataFragment> byId = new LinkedHashMap<>();
       for (DataFragment f : base.fragments()) {
@@ -85,6 +91,16 @@ final class ManifestBuilder {
       long next = 0;
       for (DataFragment f : o.fragments()) {
         fragments.add(f.toBuilder().setId(next++).build());
+      }
+      if (o.stableRowIds()) {
+        if (base != null) {
+          throw new IllegalStateException("Stable row ids can only be enabled by a create");
+        }
+        // A dataset created with stable row ids: flag 2 for readers and writers, ids from 0.
+        m.setReaderFeatureFlags(m.getReaderFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
+        m.setWriterFeatureFlags(m.getWriterFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
+        m.setNextRowId(0);
+        fragments = assignRowIds(m, fragments);
       }
       m.clearFields().addAllFields(o.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(o.schemaMetadata());
@@ -167,6 +183,30 @@ final class ManifestBuilder {
     m.clearIndexSection();
     m.clearTransactionSection();
     return new Built(m.build(), indices);
+  }
+
+  /**
+   * {@code fragments} with fresh stable row ids, as Lance assigns them: each fragment's ids are one
+   * range starting at the manifest's {@code next_row_id}, stored inline, and {@code next_row_id}
+   * advances past them (decision D48).
+   */
+  static List<DataFragment> assignRowIds(Manifest.Builder m, List<DataFragment> fragments) {
+    long nextRowId = m.getNextRowId();
+    List<DataFragment> out = new ArrayList<>(fragments.size());
+    for (DataFragment f : fragments) {
+      if (f.getRowIdSequenceCase() != DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET) {
+        throw new IllegalStateException("fragment " + f.getId() + " already carries row ids");
+      }
+      long rows = f.getPhysicalRows();
+      out.add(
+          f.toBuilder()
+              .setInlineRowIds(
+                  ByteString.copyFrom(RowIdSequence.range(nextRowId, rows).serialize()))
+              .build());
+      nextRowId += rows;
+    }
+    m.setNextRowId(nextRowId);
+    return out;
   }
 
   /**

@@ -220,7 +220,8 @@ public sealed interface Operation {
       List<Field> schema,
       Map<String, ByteString> schemaMetadata,
       List<DataFragment> fragments,
-      String dataFormatVersion)
+      String dataFormatVersion,
+      boolean stableRowIds)
       implements Operation {
     public Overwrite {
       schema = List.copyOf(schema);

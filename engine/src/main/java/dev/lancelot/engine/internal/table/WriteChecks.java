@@ -10,11 +10,17 @@ public final class WriteChecks {
 
   /**
    * Throws unless lancelot may commit on top of {@code manifest} of the dataset at {@code root}:
-   * every feature flag is one it writes, and the version is not on a branch (decision D47).
+   * every feature flag is one it writes for an operation of {@code kind}, and the version is not on
+   * a branch (decision D47).
    */
-  public static void check(String root, Manifest manifest) {
-    FeatureFlags.checkWritable(
+  public static void check(String root, Manifest manifest, OperationKind kind) {
+    FeatureFlags.checkPaired(
         root, manifest.getReaderFeatureFlags(), manifest.getWriterFeatureFlags());
+    FeatureFlags.checkWritable(
+        root,
+        manifest.getWriterFeatureFlags(),
+        keepsStableRowIds(kind) ? FeatureFlags.STABLE_ROW_IDS : 0,
+        kind.displayName());
     if (!manifest.getBranch().isEmpty()) {
       throw new LancelotException(
           "Cannot write to branch \""
@@ -24,5 +30,15 @@ public final class WriteChecks {
               + ": lancelot reads branches but does not write to them yet (decision D47). "
               + "Write to the main branch, or to the branch with Lance.");
     }
+  }
+
+  /**
+   * Whether lancelot keeps stable row ids (flag 2) consistent for operations of {@code kind}:
+   * appends give new fragments fresh ids from {@code next_row_id}, deletes keep every fragment's
+   * sequence (decision D48). Updates, merges, compaction, index builds, schema changes and
+   * overwrites do not yet, and are refused on such datasets.
+   */
+  public static boolean keepsStableRowIds(OperationKind kind) {
+    return kind == OperationKind.APPEND || kind == OperationKind.DELETE;
   }
 }

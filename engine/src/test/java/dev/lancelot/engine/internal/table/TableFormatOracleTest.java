@@ -227,14 +227,30 @@ class TableFormatOracleTest {
             | FeatureFlags.MIXED_DATA_FILE_VERSIONS;
     FeatureFlags.checkReadable("file:/x", implemented, implemented);
     FeatureFlags.checkWritable("file:/x", implemented, implemented);
-    // stable row ids are read, not yet written
+    // stable row ids are read; written only by the operations that keep them (appends, deletes)
     FeatureFlags.checkReadable("file:/x", FeatureFlags.STABLE_ROW_IDS, FeatureFlags.STABLE_ROW_IDS);
     assertThatThrownBy(
             () ->
                 FeatureFlags.checkWritable(
                     "file:/x", FeatureFlags.STABLE_ROW_IDS, FeatureFlags.STABLE_ROW_IDS))
         .isInstanceOf(LancelotException.class)
-        .hasMessageContaining("writer feature flags 2 (stable row ids)");
+        .hasMessageContaining("writer feature flag 2 (stable row ids)");
+    FeatureFlags.checkWritable(
+        "file:/x", FeatureFlags.STABLE_ROW_IDS, FeatureFlags.STABLE_ROW_IDS, "append");
+    assertThatThrownBy(
+            () -> FeatureFlags.checkWritable("file:/x", FeatureFlags.STABLE_ROW_IDS, 0, "rewrite"))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("Cannot rewrite dataset file:/x")
+        .hasMessageContaining("writer feature flag 2 (stable row ids)");
+    assertThatThrownBy(
+            () ->
+                FeatureFlags.checkWritable(
+                    "file:/x",
+                    FeatureFlags.STABLE_ROW_IDS | FeatureFlags.DATA_OVERLAY_FILES,
+                    FeatureFlags.STABLE_ROW_IDS,
+                    "append"))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("writer feature flags 64 (data overlay files)");
     for (int bit = 0; bit < 12; bit++) {
       long flag = 1L << bit;
       assertThat(FeatureFlags.name(flag)).as("flag %d", flag).isNotEqualTo("unknown");

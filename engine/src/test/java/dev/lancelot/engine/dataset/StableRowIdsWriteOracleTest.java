@@ -1,0 +1,326 @@
+package dev.lancelot.engine.dataset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancelot.engine.CloseableIterator;
+import dev.lancelot.engine.CompactionOptions;
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.LancelotException;
+import dev.lancelot.engine.WriteMode;
+import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.index.scalar.BTreeBuildParams;
+import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.format.RowIdSequence;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
+import dev.lancelot.engine.testing.ArrowStreams;
+import dev.lancelot.engine.testing.ClusteredData;
+import dev.lancelot.engine.testing.LanceOracle;
+import dev.lancelot.engine.testing.Rows;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.lance.WriteParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * F7, writes: lancelot appends to and deletes from a dataset lance-core 7.0.0 created with stable
+ * row ids; lance-core reads the same rows with the same {@code _rowid}s, and its own append
+ * afterwards continues from lancelot's {@code next_row_id}. Every other operation is refused on
+ * such a dataset, naming flag 2 and the operation, and changes nothing.
+ */
+@Tag("oracle")
+class StableRowIdsWriteOracleTest {
+  static final int DIM = 8;
+  static final List<String> COLUMNS = List.of("id", "tenant_id", "name", "vector");
+  static BufferAllocator allocator;
+
+  @BeforeAll
+  static void setUp() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    allocator.close();
+  }
+
+  /** A dataset lance-core creates with stable row ids: 2,000 rows then 600 appended. */
+  static Path lanceCreated(String name) throws Exception {
+    Path dir = Files.createTempDirectory(name);
+    lanceWrite(dir, 0, 2000, WriteParams.WriteMode.CREATE);
+    lanceWrite(dir, 2000, 600, WriteParams.WriteMode.APPEND);
+    return dir;
+  }
+
+  static void lanceWrite(Path dir, long first, int rows, WriteParams.WriteMode mode) {
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, first, rows, DIM, 6, 5)) {
+      org.lance.Dataset.write()
+          .allocator(allocator)
+          .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(dir.toString())
+          .mode(mode)
+          .maxRowsPerFile(500)
+          .enableStableRowIds(mode == WriteParams.WriteMode.CREATE)
+          .execute()
+          .close();
+    }
+  }
+
+  static Dataset ourAppend(Path dir, long first, int rows) {
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, first, rows, DIM, 6, 9);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      return Dataset.write(
+          dir.toString(), reader, WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(300));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  static List<List<Object>> lanceRows(Path dir, long version) throws Exception {
+    List<List<Object>> out = new ArrayList<>();
+    try (org.lance.Dataset ds =
+            org.lance.Dataset.open(
+                allocator,
+                dir.toString(),
+                new org.lance.ReadOptions.Builder().setVersion(version).build());
+        LanceScanner scanner =
+            ds.newScan(new ScanOptions.Builder().columns(COLUMNS).withRowId(true).build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        out.addAll(Rows.of(reader.getVectorSchemaRoot()));
+      }
+    }
+    return out;
+  }
+
+  static List<List<Object>> ourRows(Dataset ds) {
+    List<List<Object>> out = new ArrayList<>();
+    try (CloseableIterator<VectorSchemaRoot> it =
+        ds.newScan().columns(COLUMNS).withRowId(true).batches()) {
+      while (it.hasNext()) {
+        out.addAll(Rows.of(it.next()));
+      }
+    }
+    return out;
+  }
+
+  static long lanceLatest(Path dir) {
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
+      return lance.version();
+    }
+  }
+
+  static Manifest manifest(Dataset ds) {
+    return DatasetInternals.snapshot(ds).manifest();
+  }
+
+  @Test
+  void appendsTakeFreshIdsAndDeletesKeepThemAsLanceReadsThem() throws Exception {
+    Path dir = lanceCreated("stable-rowids-append");
+    long appended;
+    long deleted;
+    try (Dataset ds = ourAppend(dir, 3000, 700)) {
+      appended = ds.version();
+      Manifest m = manifest(ds);
+      assertThat(m.getReaderFeatureFlags() & 2).isEqualTo(2);
+      assertThat(m.getWriterFeatureFlags() & 2).isEqualTo(2);
+      assertThat(m.getNextRowId()).isEqualTo(2600 + 700);
+      // each new fragment is one range from next_row_id: 300, 300 and 100 rows
+      List<DataFragment> added =
+          DatasetInternals.snapshot(ds).fragments().stream().filter(f -> f.getId() >= 6).toList();
+      assertThat(added).hasSize(3);
+      long first = 2600;
+      for (DataFragment f : added) {
+        RowIdSequence seq =
+            RowIdSequence.parse(f.getInlineRowIds().toByteArray(), "fragment " + f.getId());
+        assertThat(seq.segments()).hasSize(1);
+        assertThat(seq.segments().get(0).isRange()).isTrue();
+        assertThat(seq.toArray()[0]).isEqualTo(first);
+        assertThat(seq.length()).isEqualTo(f.getPhysicalRows());
+        first += f.getPhysicalRows();
+      }
+      // lance-core reads the rows lancelot appended, with the ids lancelot gave them
+      List<List<Object>> lance = lanceRows(dir, appended);
+      assertThat(ourRows(ds)).isEqualTo(lance);
+      for (List<Object> row : lance) {
+        long id = (Long) row.get(0);
+        long rowId = (Long) row.get(4);
+        assertThat(rowId).isEqualTo(id < 3000 ? id : 2600 + id - 3000);
+      }
+
+      try (Dataset afterDelete = ds.delete("id % 5 = 1 OR id >= 3650")) {
+        deleted = afterDelete.version();
+        Manifest dm = manifest(afterDelete);
+        assertThat(dm.getReaderFeatureFlags() & 3).isEqualTo(3);
+        assertThat(dm.getWriterFeatureFlags() & 3).isEqualTo(3);
+        assertThat(dm.getNextRowId()).isEqualTo(3300);
+        List<List<Object>> lanceDeleted = lanceRows(dir, deleted);
+        assertThat(ourRows(afterDelete)).isEqualTo(lanceDeleted);
+        assertThat(lanceDeleted).hasSize(3300 - 660 - 50 + 10);
+        assertThat(lanceDeleted).allSatisfy(r -> assertThat((Long) r.get(0) % 5).isNotEqualTo(1));
+        // a deleted id no longer answers; a surviving one maps to its address
+        var rowIds = DatasetInternals.rowIds(afterDelete);
+        assertThat(rowIds.addressOf(1)).isEqualTo(-1);
+        assertThat(rowIds.addressOf(2600 + 3)).isNotEqualTo(-1);
+        assertThat(rowIds.addressOf(2600 + 1)).isEqualTo(-1);
+      }
+    }
+    // lance-core's append after lancelot's writes continues from lancelot's next_row_id
+    lanceWrite(dir, 5000, 100, WriteParams.WriteMode.APPEND);
+    long lanceAppended = lanceLatest(dir);
+    assertThat(lanceAppended).isEqualTo(deleted + 1);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      List<List<Object>> lance = lanceRows(dir, lanceAppended);
+      assertThat(ourRows(ds)).isEqualTo(lance);
+      List<Long> fresh =
+          lance.stream().filter(r -> (Long) r.get(0) >= 5000).map(r -> (Long) r.get(4)).toList();
+      assertThat(fresh).hasSize(100);
+      assertThat(fresh.get(0)).isEqualTo(3300L);
+      assertThat(fresh.get(99)).isEqualTo(3399L);
+      assertThat(manifest(ds).getNextRowId()).isEqualTo(3400);
+    }
+  }
+
+  @Test
+  void appendsRebasedOverAConcurrentAppendTakeIdsAfterIt() throws Exception {
+    Path dir = lanceCreated("stable-rowids-rebase");
+    try (Dataset stale = Dataset.open(dir.toString())) {
+      lanceWrite(dir, 4000, 50, WriteParams.WriteMode.APPEND); // ids 2600..2649
+      try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 3000, 20, DIM, 6, 9);
+          ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+          Dataset ds = stale.append(reader)) {
+        assertThat(ds.version()).isEqualTo(stale.version() + 2);
+        assertThat(manifest(ds).getNextRowId()).isEqualTo(2670);
+        List<List<Object>> lance = lanceRows(dir, ds.version());
+        assertThat(ourRows(ds)).isEqualTo(lance);
+        assertThat(
+                lance.stream()
+                    .filter(r -> (Long) r.get(0) >= 3000 && (Long) r.get(0) < 4000)
+                    .map(r -> (Long) r.get(4)))
+            .containsExactlyElementsOf(
+                java.util.stream.LongStream.range(2650, 2670).boxed().toList());
+      }
+    }
+  }
+
+  @Test
+  void everyOtherWriteIsRefusedNamingFlag2AndTheOperation() throws Exception {
+    Path dir = lanceCreated("stable-rowids-refused");
+    Map<String, Function<Dataset, Dataset>> writes =
+        Map.of(
+            "update",
+            ds -> ds.commitRowChanges(Map.of(0L, RoaringBitmap.bitmapOf(1, 2)), List.of()),
+            "rewrite",
+            ds -> {
+              ds.compact(CompactionOptions.defaults());
+              return ds;
+            },
+            "create index",
+            ds -> BTreeIndexBuilder.build(ds, BTreeBuildParams.of("tenant_id")),
+            "project",
+            ds -> ds.dropColumns(List.of("name")),
+            "update config",
+            ds -> ds.updateConfig(Map.of("k", Optional.of("v"))),
+            "overwrite",
+            ds -> {
+              try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 0, 10, DIM, 6, 9);
+                  ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+                return Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.OVERWRITE));
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      long version = ds.version();
+      for (var w : writes.entrySet()) {
+        assertThatThrownBy(() -> w.getValue().apply(ds))
+            .as(w.getKey())
+            .isInstanceOf(LancelotException.class)
+            .hasMessageContaining("Cannot " + w.getKey() + " dataset")
+            .hasMessageContaining("2 (stable row ids)");
+        assertThat(lanceLatest(dir)).as(w.getKey()).isEqualTo(version);
+      }
+      assertThatThrownBy(ds::checkWritable)
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("2 (stable row ids)");
+      ds.checkAppendable();
+      assertThat(ourRows(ds)).isEqualTo(lanceRows(dir, version));
+    }
+  }
+
+  @Test
+  void createdWithStableRowIdsLanceReadsTheSameIds() throws Exception {
+    Path dir = Files.createTempDirectory("stable-rowids-create");
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 0, 1000, DIM, 6, 9);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+        Dataset ds =
+            Dataset.write(
+                dir.toString(),
+                reader,
+                WriteOptions.of(WriteMode.CREATE)
+                    .withMaxRowsPerFile(400)
+                    .enableStableRowIds(true))) {
+      Manifest m = manifest(ds);
+      assertThat(m.getReaderFeatureFlags() & 2).isEqualTo(2);
+      assertThat(m.getWriterFeatureFlags() & 2).isEqualTo(2);
+      assertThat(m.getNextRowId()).isEqualTo(1000);
+      List<List<Object>> lance = lanceRows(dir, ds.version());
+      assertThat(lance).hasSize(1000);
+      assertThat(ourRows(ds)).isEqualTo(lance);
+      assertThat(lance).allSatisfy(r -> assertThat(r.get(4)).isEqualTo(r.get(0)));
+    }
+    try (Dataset appended = ourAppend(dir, 3000, 10)) {
+      assertThat(manifest(appended).getNextRowId()).isEqualTo(1010);
+    }
+    lanceWrite(dir, 5000, 5, WriteParams.WriteMode.APPEND);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      List<List<Object>> lance = lanceRows(dir, ds.version());
+      assertThat(ourRows(ds)).isEqualTo(lance);
+      assertThat(lance.subList(1000, 1015).stream().map(r -> (Long) r.get(4)))
+          .containsExactlyElementsOf(
+              java.util.stream.LongStream.range(1000, 1015).boxed().toList());
+    }
+  }
+
+  @Test
+  void stableRowIdsCannotBeEnabledOnAnExistingDataset() throws Exception {
+    Path dir = Files.createTempDirectory("stable-rowids-late");
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 0, 10, DIM, 6, 9);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.CREATE)).close();
+    }
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 10, 10, DIM, 6, 9);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      assertThatThrownBy(
+              () ->
+                  Dataset.write(
+                      dir.toString(),
+                      reader,
+                      WriteOptions.of(WriteMode.APPEND).enableStableRowIds(true)))
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("Cannot enable stable row ids")
+          .hasMessageContaining("only be enabled when a dataset is created");
+    }
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThat(ds.version()).isEqualTo(1);
+      assertThat(manifest(ds).getReaderFeatureFlags() & 2).isZero();
+    }
+  }
+}
