@@ -38,7 +38,8 @@ class MetadataColumnsTest {
               assertThat(c.isNullable()).isFalse();
               assertThat(c.comment()).isNotBlank();
             });
-    assertThat(offered[1].comment()).contains("the stable row id, or _rowaddr without stable row ids");
+    assertThat(offered[1].comment())
+        .contains("the stable row id, or _rowaddr without stable row ids");
   }
 
   @Test
