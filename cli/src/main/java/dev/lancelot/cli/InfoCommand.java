@@ -48,6 +48,7 @@ final class InfoCommand {
     if (!ds.dataFileVersions().equals(Set.of(ds.dataStorageVersion()))) {
       info.put("file_versions", List.copyOf(ds.dataFileVersions()));
     }
+    info.put("stable_row_ids", ds.stableRowIds());
     List<Map<String, Object>> bases = new ArrayList<>();
     for (BasePathInfo b : ds.basePaths()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -130,6 +131,9 @@ final class InfoCommand {
     out.printf(
         "version   %s (format %s), %,d rows%n",
         info.get("version"), info.get("format"), ds.countRows());
+    if (Boolean.TRUE.equals(info.get("stable_row_ids"))) {
+      out.printf("row ids   stable (_rowid is each row's stable id, not its address)%n");
+    }
     if (info.containsKey("file_versions")) {
       out.printf(
           "files     of format versions %s (each read by its own)%n", info.get("file_versions"));

@@ -96,6 +96,28 @@ class MainTest {
   }
 
   @Test
+  void infoSaysWhenADatasetUsesStableRowIds(@TempDir Path tmp) throws Exception {
+    Path ds = tmp.resolve("ds");
+    try (var a = new RootAllocator();
+        var batch = StandardData.generate(a, 0, 50, 4, 1)) {
+      org.lance.Dataset.write()
+          .allocator(a)
+          .reader(ArrowStreams.readerOf(a, List.of(batch)))
+          .uri(ds.toString())
+          .mode(WriteParams.WriteMode.CREATE)
+          .enableStableRowIds(true)
+          .execute()
+          .close();
+    }
+    assertThat(run("info", ds.toString()).out()).contains("row ids   stable");
+    JsonNode node = JsonRows.JSON.readTree(run("info", ds.toString(), "--json").out());
+    assertThat(node.get("stable_row_ids").asBoolean()).isTrue();
+    JsonNode plain = JsonRows.JSON.readTree(run("info", dir.toString(), "--json").out());
+    assertThat(plain.get("stable_row_ids").asBoolean()).isFalse();
+    assertThat(run("info", dir.toString()).out()).doesNotContain("row ids");
+  }
+
+  @Test
   void infoShowsBlobColumnsOfLanceWrittenDatasets(@TempDir Path tmp) throws Exception {
     try (var a = new RootAllocator()) {
       for (String version : List.of("2.1", "2.2")) {

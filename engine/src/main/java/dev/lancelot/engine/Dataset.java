@@ -594,6 +594,14 @@ public final class Dataset implements AutoCloseable {
         dev.lancelot.engine.internal.table.OperationKind.APPEND);
   }
 
+  /**
+   * Whether this version uses stable row ids (feature flag 2): {@code _rowid} is then each row's
+   * stable id rather than its address (docs/semantics.md F7).
+   */
+  public boolean stableRowIds() {
+    return (snapshot.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
+  }
+
   /** The location of the main branch of this dataset: {@link #location()} unless on a branch. */
   public String rootLocation() {
     return Refs.mainRoot(location(), snapshot.manifest().getBranch());
