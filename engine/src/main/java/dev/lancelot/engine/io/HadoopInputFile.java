@@ -51,10 +51,8 @@ final class HadoopInputFile implements InputFile {
         if (c == null) {
           try {
             c = FileChannel.open(HadoopFileIO.localPath(path), StandardOpenOption.READ);
-          } catch (NoSuchFileException e) {
-            throw new StorageException("Cannot read " + location + ": the file does not exist", e);
           } catch (IOException e) {
-            throw new StorageException("Cannot open " + location + ": " + e.getMessage(), e);
+            throw failed("open", e);
           }
           channel = c;
         }
@@ -68,6 +66,14 @@ final class HadoopInputFile implements InputFile {
     return location;
   }
 
+  /** The error of a failed {@code verb} ("open", "map", …) of this file; a missing file says so. */
+  private StorageException failed(String verb, IOException e) {
+    if (e instanceof NoSuchFileException || e instanceof FileNotFoundException) {
+      return new StorageException("Cannot read " + location + ": the file does not exist", e);
+    }
+    return new StorageException("Cannot " + verb + " " + location + ": " + e.getMessage(), e);
+  }
+
   private FSDataInputStream stream() {
     FSDataInputStream s = stream;
     if (s == null) {
@@ -76,10 +82,8 @@ final class HadoopInputFile implements InputFile {
         if (s == null) {
           try {
             s = io.fs(path).open(path);
-          } catch (FileNotFoundException e) {
-            throw new StorageException("Cannot read " + location + ": the file does not exist", e);
           } catch (IOException e) {
-            throw new StorageException("Cannot open " + location + ": " + e.getMessage(), e);
+            throw failed("open", e);
           }
           stream = s;
         }
@@ -99,11 +103,8 @@ final class HadoopInputFile implements InputFile {
               mapped =
                   MappedFiles.shared()
                       .open(HadoopFileIO.localPath(path), io.mmapRegionBytes, io.mmapMinFileBytes);
-            } catch (NoSuchFileException e) {
-              throw new StorageException(
-                  "Cannot read " + location + ": the file does not exist", e);
             } catch (IOException e) {
-              throw new StorageException("Cannot map " + location + ": " + e.getMessage(), e);
+              throw failed("map", e);
             }
           }
           mapLookedUp = true;
@@ -123,11 +124,8 @@ final class HadoopInputFile implements InputFile {
         } else {
           len = mapped() != null ? mapped().length() : channel().size();
         }
-      } catch (FileNotFoundException e) {
-        throw new StorageException("Cannot read " + location + ": the file does not exist", e);
       } catch (IOException e) {
-        throw new StorageException(
-            "Cannot read the length of " + location + ": " + e.getMessage(), e);
+        throw failed("read the length of", e);
       }
       length = len;
     }

@@ -40,10 +40,16 @@ public final class FeatureFlags {
    */
   public static final long MIXED_DATA_FILE_VERSIONS = 256;
 
-  /** Stable row ids together with a fragment reuse index (reserved, not implemented by Lance). */
+  /**
+   * Stable row ids together with a fragment reuse index. Lance reserves the bit and refuses it
+   * itself; lancelot refuses it by name.
+   */
   public static final long FRAG_REUSE_WITH_STABLE_ROW_IDS = 512;
 
-  /** A fragment reuse index whose mappings readers must apply (reserved in Lance). */
+  /**
+   * A fragment reuse index whose mappings readers must apply. Lance reserves the bit and refuses it
+   * itself; lancelot refuses it by name.
+   */
   public static final long FRAGMENT_REUSE_INDEX = 1024;
 
   /** The schema follows Lance's semantic type contract (tables created with format 2.3). */
