@@ -7,6 +7,8 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.index.IndexType;
+import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
+import dev.lancelot.engine.index.scalar.ScalarIndexQuery;
 import dev.lancelot.engine.index.vector.VectorIndexDescription;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
@@ -195,6 +197,44 @@ class SparkIndexBuildTest extends SharedSpark {
     assertThat(optimized.getInt(optimized.fieldIndex("segments"))).isEqualTo(2);
     assertThat(optimized.getLong(optimized.fieldIndex("unindexed_rows"))).isZero();
     assertThat(optimized.getLong(optimized.fieldIndex("version"))).isEqualTo(4);
+  }
+
+  @Test
+  void callBuildsABTreeInOneSparkTaskPerGroupOfFragments() throws Exception {
+    Path dir = Files.createTempDirectory("sql-btree");
+    write(dir, 0, 3000, WriteMode.CREATE); // three fragments of 1,000 rows
+    spark.conf().set(LanceIndexBuilder.ROWS_PER_SEGMENT_CONF, "2000");
+    spark.sparkContext().setJobGroup("btree-build", "BTree build", false);
+    Row created;
+    try {
+      created =
+          spark
+              .sql(
+                  "CALL lance.system.create_scalar_index(table => '"
+                      + dir
+                      + "', column => 'tenant_id')")
+              .first();
+    } finally {
+      spark.sparkContext().clearJobGroup();
+      spark.conf().unset(LanceIndexBuilder.ROWS_PER_SEGMENT_CONF);
+    }
+    // fragments 0 and 1 in one segment, fragment 2 in another: one task each
+    assertThat(tasksOf("btree-build")).isEqualTo(2);
+    assertThat(created.getLong(created.fieldIndex("indexed_rows"))).isEqualTo(3000);
+    assertThat(created.getLong(created.fieldIndex("unindexed_rows"))).isZero();
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      BTreeIndexStatistics stats = BTreeIndexStatistics.of(ds, "tenant_id_idx");
+      assertThat(stats.segments()).isEqualTo(2);
+      for (String filter :
+          List.of("tenant_id = 3", "tenant_id < 2", "tenant_id IN (1, 4)", "tenant_id IS NULL")) {
+        ScalarIndexQuery q = ScalarIndexQuery.plan(ds, filter);
+        assertThat(q.isExact()).as(filter).isTrue();
+        assertThat(q.uncoveredFragments()).as(filter).isEmpty();
+        assertThat(q.evaluate().withoutDeletedRows(ds).count())
+            .as(filter)
+            .isEqualTo(ds.newScan().filter(filter).countRows());
+      }
+    }
   }
 
   /** Largest task result of the jobs run by {@code action}, in bytes (Spark's own task metrics). */

@@ -6,7 +6,10 @@ import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.distributed.IndexBuild;
 import dev.lancelot.engine.distributed.IndexBuildTask;
 import dev.lancelot.engine.distributed.IndexModel;
+import dev.lancelot.engine.distributed.ScalarIndexBuild;
+import dev.lancelot.engine.distributed.ScalarIndexBuildTask;
 import dev.lancelot.engine.distributed.WrittenSegment;
+import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.spark.LancePathCatalog;
@@ -31,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * with the row count, and a larger index is searched by more tasks (one per segment). With one
  * group, the segment is the one a local build with the same spec (and seed) writes. {@link
  * #optimize} adds delta segments for fragments appended since, encoded the same way with the
- * index's existing model.
+ * index's existing model. BTree (scalar) indexes are built the same way ({@link
+ * #createScalarIndex}): one task per group gathers, sorts and writes its group's segment.
  *
  * <pre>{@code
  * long version = LanceIndexBuilder.createIndex(spark, "s3a://bucket/items", "vector",
@@ -96,6 +100,28 @@ public final class LanceIndexBuilder {
     }
   }
 
+  /**
+   * Builds BTree index {@code params.name()} over every fragment of the latest version of the
+   * dataset at {@code location}, one Spark task per group of fragments, and commits it; returns the
+   * new version.
+   */
+  public static long createScalarIndex(
+      SparkSession spark, String location, BTreeBuildParams params) {
+    Configuration conf = LancePathCatalog.hadoopConf();
+    try (Dataset ds =
+        Dataset.open(
+            HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf))) {
+      try (Dataset created =
+          ScalarIndexBuild.create(
+              ds,
+              params,
+              rowsPerSegment(spark),
+              tasks -> writeScalarSegments(spark, conf, tasks))) {
+        return created.version();
+      }
+    }
+  }
+
   /** {@value #ROWS_PER_SEGMENT_CONF}, checked. */
   static long rowsPerSegment(SparkSession spark) {
     long rowsPerSegment =
@@ -152,6 +178,44 @@ public final class LanceIndexBuilder {
     } finally {
       broadcast.destroy();
     }
+  }
+
+  private static List<WrittenSegment> writeScalarSegments(
+      SparkSession spark, Configuration conf, List<ScalarIndexBuildTask> tasks) {
+    ScalarIndexBuildTask first = tasks.get(0);
+    LOG.info(
+        "Writing BTree index {} of {}@v{} as {} segment(s), one Spark task each",
+        first.indexName(),
+        first.location(),
+        first.version(),
+        tasks.size());
+    SerializableConfiguration shipped = new SerializableConfiguration(conf);
+    List<byte[]> shippedTasks = new ArrayList<>(tasks.size());
+    tasks.forEach(t -> shippedTasks.add(t.toBytes()));
+    // collect() keeps the order of the list: segments come back in task order
+    List<byte[]> entries =
+        JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .parallelize(shippedTasks, shippedTasks.size())
+            .map(task -> writeScalarSegment(shipped, task))
+            .collect();
+    List<WrittenSegment> out = new ArrayList<>(entries.size());
+    for (byte[] e : entries) {
+      out.add(WrittenSegment.fromBytes(e));
+    }
+    return out;
+  }
+
+  /** In an executor: the BTree segment of one task, written; returns it as bytes. */
+  private static byte[] writeScalarSegment(SerializableConfiguration conf, byte[] bytes) {
+    ScalarIndexBuildTask task = ScalarIndexBuildTask.fromBytes(bytes);
+    LOG.info(
+        "Writing the BTree segment of fragments {} ({} rows) of {}@v{}",
+        task.fragments(),
+        task.liveRows(),
+        task.location(),
+        task.version());
+    Dataset ds = Dataset.openCached(task.location(), task.version(), conf.get());
+    return task.run(ds).toBytes();
   }
 
   /** In an executor: the segment of one task, written; returns it as bytes. */

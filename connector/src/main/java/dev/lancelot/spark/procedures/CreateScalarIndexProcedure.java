@@ -4,10 +4,10 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
-import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
 import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
+import dev.lancelot.spark.index.LanceIndexBuilder;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
@@ -20,14 +20,15 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * {@code CALL lance.system.create_scalar_index(table => 'db.items', column => 'tenant_id' [,
- * index_type => 'BTREE', name => 'tenant_id_idx', replace => true])}: builds a BTree index with the
- * engine's {@link BTreeIndexBuilder} and commits it. The build runs on the driver, not in Spark
- * tasks: it scans the column and holds it in memory (up to about 2^31 rows).
+ * index_type => 'BTREE', name => 'tenant_id_idx', replace => true])}: builds a BTree index in Spark
+ * tasks ({@link LanceIndexBuilder#createScalarIndex}: one task per group of at most {@code
+ * spark.lancelot.index.rowsPerSegment} live rows writes that group's segment) and commits it in one
+ * version.
  */
 final class CreateScalarIndexProcedure extends LanceProcedure {
   static final String NAME = "create_scalar_index";
   private static final String SUMMARY =
-      "Builds a BTree index on a scalar column (on the driver) and commits it as one new version.";
+      "Builds a BTree index on a scalar column (one Spark task per group of fragments) and commits it as one new version.";
 
   private static final StructType OUTPUT =
       new StructType()
@@ -72,10 +73,13 @@ final class CreateScalarIndexProcedure extends LanceProcedure {
     if (args.has("name")) {
       params = params.withName(args.string("name"));
     }
-    try (Dataset ds =
-            Dataset.open(
-                location, OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()));
-        Dataset built = BTreeIndexBuilder.build(ds, params)) {
+    long version = LanceIndexBuilder.createScalarIndex(spark, location, params);
+    try (Dataset built =
+        Dataset.open(
+            location,
+            OpenOptions.defaults()
+                .withHadoopConf(LancePathCatalog.hadoopConf())
+                .withVersion(version))) {
       BTreeIndexStatistics st = BTreeIndexStatistics.of(built, params.name());
       return List.of(
           new GenericInternalRow(

@@ -61,12 +61,7 @@ public final class IndexBuild {
   }
 
   private static VectorIndexBuilder.SegmentWriter writer(long rowsPerSegment, TaskRunner runner) {
-    if (rowsPerSegment < 1) {
-      throw new InvalidInputException(
-          "Cannot build an index: rows per segment must be at least 1, got "
-              + rowsPerSegment
-              + ".");
-    }
+    FragmentGroups.checkRowsPerSegment(rowsPerSegment);
     return (dataset, column, spec, model, fragments) ->
         write(dataset, column, spec, model, fragments, rowsPerSegment, runner);
   }
@@ -80,7 +75,7 @@ public final class IndexBuild {
       long rowsPerSegment,
       TaskRunner runner) {
     List<IndexBuildTask> tasks = new ArrayList<>();
-    for (Group g : groups(fragments, rowsPerSegment)) {
+    for (FragmentGroups.Group g : FragmentGroups.of(fragments, rowsPerSegment)) {
       tasks.add(
           new IndexBuildTask(
               dataset.location(), dataset.version(), column, spec, g.fragments(), g.rows()));
@@ -96,32 +91,6 @@ public final class IndexBuild {
     List<IndexMetadata> out = new ArrayList<>(written.size());
     for (WrittenSegment s : written) {
       out.add(s.internal());
-    }
-    return out;
-  }
-
-  private record Group(long[] fragments, long rows) {}
-
-  /**
-   * Consecutive fragments with at most {@code rowsPerSegment} live rows together (at least one).
-   */
-  private static List<Group> groups(List<DataFragment> fragments, long rowsPerSegment) {
-    List<Group> out = new ArrayList<>();
-    List<Long> current = new ArrayList<>();
-    long rows = 0;
-    for (DataFragment f : fragments) {
-      long live =
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
-      if (!current.isEmpty() && rows + live > rowsPerSegment) {
-        out.add(new Group(current.stream().mapToLong(Long::longValue).toArray(), rows));
-        current.clear();
-        rows = 0;
-      }
-      current.add(f.getId());
-      rows += live;
-    }
-    if (!current.isEmpty()) {
-      out.add(new Group(current.stream().mapToLong(Long::longValue).toArray(), rows));
     }
     return out;
   }

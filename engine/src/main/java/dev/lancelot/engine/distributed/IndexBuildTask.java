@@ -2,9 +2,7 @@ package dev.lancelot.engine.distributed;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
-import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
 import java.io.Serializable;
@@ -70,31 +68,8 @@ public final class IndexBuildTask implements Serializable {
    * Dataset#openCached}) with {@code model}; returns it for the coordinator to commit.
    */
   public WrittenSegment run(Dataset dataset, IndexModel model) {
-    if (dataset.version() != version) {
-      throw new IllegalStateException(
-          "Index build task planned on version "
-              + version
-              + " of "
-              + location
-              + " run on version "
-              + dataset.version());
-    }
-    List<DataFragment> group = new ArrayList<>(fragments.length);
-    for (long id : fragments) {
-      group.add(
-          DatasetInternals.snapshot(dataset)
-              .fragment(id)
-              .orElseThrow(
-                  () ->
-                      new LancelotException(
-                          "Cannot index fragment "
-                              + id
-                              + " of "
-                              + location
-                              + "@v"
-                              + version
-                              + ": the version has no such fragment")));
-    }
+    List<DataFragment> group =
+        FragmentGroups.resolve(dataset, version, fragments, "Index build task");
     return new WrittenSegment(
         VectorIndexBuilder.build(dataset, column, spec, group, model.internal()).metadata());
   }

@@ -28,6 +28,7 @@ final class Wire {
   static final byte REWRITTEN_GROUP = 10;
   static final byte SCAN_PLAN = 11;
   static final byte SCAN_TASK = 12;
+  static final byte SCALAR_INDEX_BUILD_TASK = 13;
 
   private Wire() {}
 

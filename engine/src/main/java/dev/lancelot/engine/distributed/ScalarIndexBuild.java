@@ -1,0 +1,85 @@
+package dev.lancelot.engine.distributed;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
+import dev.lancelot.engine.index.scalar.BTreeBuildParams;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.index.scalar.btree.BTreeBuild;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * BTree (scalar) index builds whose segments are written by tasks: the engine checks the request
+ * where this is called, cuts the fragments into groups of at most {@code rowsPerSegment} live rows
+ * (a fragment is never split), one {@link ScalarIndexBuildTask} each; the caller's {@link
+ * TaskRunner} runs them where it chooses (e.g. one Spark task per group, where the data is); each
+ * task gathers and sorts its group's values alone and writes a whole BTree segment covering its
+ * fragments; and the engine commits every {@link WrittenSegment} it gets back in one version. So no
+ * process holds more than one group's values, and the index is the multi-segment BTree Lance 7's
+ * own distributed builds write (every lookup searches each segment). With one group, the segment is
+ * the one {@link dev.lancelot.engine.index.scalar.BTreeIndexBuilder} writes.
+ *
+ * <pre>{@code
+ * Dataset v2 = ScalarIndexBuild.create(dataset, BTreeBuildParams.of("tenant_id"), 10_000_000,
+ *     tasks -> tasks.stream().map(t -> t.run(Dataset.openCached(...))).toList());
+ * }</pre>
+ */
+public final class ScalarIndexBuild {
+  private ScalarIndexBuild() {}
+
+  /** Runs the tasks of a build wherever the caller chooses and returns their segments. */
+  @FunctionalInterface
+  public interface TaskRunner {
+    /**
+     * Runs every task ({@link ScalarIndexBuildTask#run}) and returns the segments, in task order; a
+     * failure fails the build and nothing is committed.
+     */
+    List<WrittenSegment> run(List<ScalarIndexBuildTask> tasks);
+  }
+
+  /**
+   * Builds BTree index {@code params.name()} over every fragment of {@code dataset}'s version and
+   * commits it; returns the new version (the caller closes it). A version without fragments gets
+   * one empty segment, as a single-process build writes.
+   *
+   * @throws InvalidInputException if {@code rowsPerSegment} is below 1, or for a column, name or
+   *     dataset the build refuses (checked before any task runs)
+   */
+  public static Dataset create(
+      Dataset dataset, BTreeBuildParams params, long rowsPerSegment, TaskRunner runner) {
+    FragmentGroups.checkRowsPerSegment(rowsPerSegment);
+    return BTreeBuild.build(
+        dataset,
+        params,
+        fragments -> {
+          List<ScalarIndexBuildTask> tasks = new ArrayList<>();
+          for (FragmentGroups.Group g : FragmentGroups.of(fragments, rowsPerSegment)) {
+            tasks.add(
+                new ScalarIndexBuildTask(
+                    dataset.location(), dataset.version(), params, g.fragments(), g.rows()));
+          }
+          if (tasks.isEmpty()) {
+            tasks.add(
+                new ScalarIndexBuildTask(
+                    dataset.location(), dataset.version(), params, new long[0], 0));
+          }
+          List<WrittenSegment> written = runner.run(List.copyOf(tasks));
+          List<IndexMetadata> out = new ArrayList<>(written.size());
+          for (WrittenSegment s : written) {
+            out.add(s.internal());
+          }
+          if (written.size() != tasks.size()) {
+            IllegalStateException e =
+                new IllegalStateException(
+                    "The index build ran "
+                        + tasks.size()
+                        + " tasks but got "
+                        + written.size()
+                        + " segments");
+            BTreeBuild.deleteSegments(dataset, out, e);
+            throw e;
+          }
+          return out;
+        });
+  }
+}
