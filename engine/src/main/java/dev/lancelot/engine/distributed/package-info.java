@@ -13,13 +13,17 @@
  *   <tr><td>Vector search</td><td>{@link VectorSearchPlan#plan}</td><td>{@link SearchTask}</td>
  *       <td>{@link TaskResult} / {@link QueryCandidates}</td>
  *       <td>{@link VectorSearchPlan#finish}, {@link VectorSearchPlan#mergeQueries}</td></tr>
- *   <tr><td>Scan</td><td>{@link dev.lancelot.engine.Scanner#planTasks}, {@link DatasetStatistics}</td>
- *       <td>{@link dev.lancelot.engine.ScanTask}</td><td>Arrow batches</td><td>—</td></tr>
+ *   <tr><td>Scan</td><td>{@link ScanPlan#plan} ({@link dev.lancelot.engine.ScanSettings},
+ *       {@link DatasetStatistics})</td><td>{@link dev.lancelot.engine.ScanTask}, run by {@link
+ *       ScanPlan#execute}</td><td>Arrow batches</td><td>—</td></tr>
  *   <tr><td>Write</td><td>{@link DistributedWrite#newFragmentWriter}</td>
  *       <td>{@link FragmentWriter}</td><td>{@link dev.lancelot.engine.FragmentMetadata}</td>
  *       <td>{@link DistributedWrite#commit}</td></tr>
  *   <tr><td>Vector index build</td><td>{@link IndexBuild}</td><td>{@link IndexBuildTask}</td>
  *       <td>{@link WrittenSegment}</td><td>the engine commits what the executor returns</td></tr>
+ *   <tr><td>BTree index build</td><td>{@link ScalarIndexBuild}</td>
+ *       <td>{@link ScalarIndexBuildTask}</td><td>{@link WrittenSegment}</td>
+ *       <td>the engine commits what the executor returns</td></tr>
  *   <tr><td>Compaction</td><td>{@link CompactionPlan#plan}</td><td>{@link CompactionTask}</td>
  *       <td>{@link RewrittenGroup}</td><td>{@link CompactionPlan#commit}</td></tr>
  * </table>
