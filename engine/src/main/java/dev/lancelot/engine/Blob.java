@@ -1,7 +1,10 @@
 package dev.lancelot.engine;
 
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.io.InputFile;
+import dev.lancelot.engine.schema.LanceField;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 
@@ -125,5 +128,45 @@ public final class Blob implements AutoCloseable {
   @Override
   public String toString() {
     return "Blob[" + size + " bytes at " + offset + " of " + location + "]";
+  }
+
+  /** {@link Dataset#openBlob}. */
+  static java.util.Optional<Blob> open(Dataset dataset, String column, long rowAddress) {
+    LanceField field = dataset.field(column);
+    if (!field.isBlob()) {
+      throw new InvalidInputException(
+          "Cannot open a blob of column \""
+              + column
+              + "\" of "
+              + dataset.location()
+              + ": it is a "
+              + field.logicalType()
+              + " column, not a blob column. Read it with take or a scan.");
+    }
+    long fragmentId = dev.lancelot.engine.internal.scan.RowAddress.fragment(rowAddress);
+    long offset = dev.lancelot.engine.internal.scan.RowAddress.offset(rowAddress);
+    DataFragment fragment = dataset.snapshot().fragment(fragmentId).orElse(null);
+    String row = "row " + rowAddress + " (fragment " + fragmentId + ", offset " + offset + ")";
+    String cannot =
+        "Cannot open the blob of "
+            + row
+            + " of column \""
+            + column
+            + "\" of "
+            + dataset.location()
+            + " version "
+            + dataset.version();
+    if (fragment == null || offset >= fragment.getPhysicalRows()) {
+      throw new InvalidInputException(cannot + ": no such row in this version.");
+    }
+    if (dataset.deletedRows(fragment).contains((int) offset)) {
+      throw new InvalidInputException(cannot + ": the row is deleted.");
+    }
+    try (FragmentReader reader = dataset.openFragment(fragment)) {
+      var l = reader.blobLocation(field, offset);
+      return l == null
+          ? java.util.Optional.empty()
+          : java.util.Optional.of(new Blob(dataset.context().io(), l.file(), l.offset(), l.size()));
+    }
   }
 }

@@ -3,7 +3,6 @@ package dev.lancelot.engine;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.internal.DatasetInternals;
-import dev.lancelot.engine.internal.format.DeletionFiles;
 import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
@@ -15,25 +14,19 @@ import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Operation;
-import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.Refs;
 import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.util.MemoryCache;
-import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.io.FileIO;
-import dev.lancelot.engine.io.StorageException;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.schema.SchemaException;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -61,89 +54,7 @@ public final class Dataset implements AutoCloseable {
   private volatile IndexCatalog indexes;
 
   static {
-    DatasetInternals.register(
-        new DatasetInternals.Access() {
-          @Override
-          public Snapshot snapshot(Dataset dataset) {
-            return dataset.snapshot;
-          }
-
-          @Override
-          public DatasetContext context(Dataset dataset) {
-            return dataset.ctx;
-          }
-
-          @Override
-          public Dataset commit(Dataset dataset, Operation operation) {
-            return dataset.commitOperation(operation);
-          }
-
-          @Override
-          public RoaringBitmap deletedRows(Dataset dataset, DataFragment fragment) {
-            return dataset.deletedRows(fragment);
-          }
-
-          @Override
-          public RowIds rowIds(Dataset dataset) {
-            return dataset.rowIds();
-          }
-
-          @Override
-          public FragmentWriter newFragmentWriter(
-              String location, Configuration conf, LanceSchema schema, WriteOptions options) {
-            return DatasetWrites.newFragmentWriter(location, conf, schema, options);
-          }
-
-          @Override
-          public FragmentMetadata fragmentMetadata(DataFragment fragment) {
-            return new FragmentMetadata(fragment);
-          }
-
-          @Override
-          public DataFragment fragment(FragmentMetadata metadata) {
-            return metadata.toProto();
-          }
-
-          @Override
-          public List<FragmentMetadata> writeFragments(
-              String location,
-              Configuration conf,
-              LanceSchema schema,
-              Iterator<VectorSchemaRoot> batches,
-              WriteOptions options) {
-            return DatasetWrites.writeFragments(location, conf, schema, batches, options);
-          }
-
-          @Override
-          public Dataset commitFragments(
-              String location,
-              Configuration conf,
-              LanceSchema schema,
-              List<FragmentMetadata> fragments,
-              WriteOptions options,
-              long readVersion) {
-            return DatasetWrites.commitFragments(
-                location, conf, schema, fragments, options, readVersion);
-          }
-
-          @Override
-          public void abortFragments(
-              String location, Configuration conf, List<FragmentMetadata> fragments) {
-            DatasetWrites.abortFragments(location, conf, fragments);
-          }
-
-          @Override
-          public FragmentMetadata writeAddedColumns(
-              String location,
-              Configuration conf,
-              long version,
-              LanceSchema added,
-              long fragmentId,
-              ColumnBackfill backfill) {
-            return DatasetWrites.writeAddedColumns(
-                location, conf, version, added, fragmentId, backfill);
-          }
-        });
+    DatasetInternals.register(new DatasetAccess());
   }
 
   Dataset(DatasetContext ctx, Snapshot snapshot, boolean ownsAllocator) {
@@ -178,39 +89,7 @@ public final class Dataset implements AutoCloseable {
    * given).
    */
   public static Dataset open(String location, OpenOptions options) {
-    String at = location;
-    OptionalLong version = options.version();
-    if (options.tag().isPresent() || options.branch().isPresent()) {
-      FileIO io = DatasetStorage.storage(options.hadoopConf());
-      Refs refs = new Refs(io, DatasetPaths.of(location, options.hadoopConf()).root());
-      if (!VersionLog.latest(io, DatasetPaths.of(refs.root())).isPresent()) {
-        throw DatasetStorage.notFound(DatasetPaths.of(refs.root()));
-      }
-      if (options.tag().isPresent()) {
-        Refs.TagFile tag = refs.tag(options.tag().get());
-        at = tag.branch().map(b -> Refs.branchLocation(refs.root(), b)).orElse(refs.root());
-        version = OptionalLong.of(tag.version());
-      } else {
-        refs.branch(options.branch().get()); // exists, else an error naming the branches
-        at = Refs.branchLocation(refs.root(), options.branch().get());
-      }
-    }
-    DatasetStorage.ContextAndOwnership c =
-        DatasetStorage.context(
-            at, options.hadoopConf(), options.allocator(), options.session().memory());
-    try {
-      Snapshot s =
-          version.isPresent()
-              ? DatasetStorage.loadVersion(c.ctx(), version.getAsLong())
-              : DatasetStorage.loadLatest(c.ctx())
-                  .orElseThrow(() -> DatasetStorage.notFound(c.ctx().paths()));
-      return new Dataset(c.ctx(), s, c.owns());
-    } catch (RuntimeException e) {
-      if (c.owns()) {
-        c.ctx().allocator().close();
-      }
-      throw e;
-    }
+    return DatasetStorage.open(location, options);
   }
 
   /**
@@ -510,42 +389,7 @@ public final class Dataset implements AutoCloseable {
    *     is deleted in this version
    */
   public java.util.Optional<Blob> openBlob(String column, long rowAddress) {
-    LanceField field = field(column);
-    if (!field.isBlob()) {
-      throw new InvalidInputException(
-          "Cannot open a blob of column \""
-              + column
-              + "\" of "
-              + location()
-              + ": it is a "
-              + field.logicalType()
-              + " column, not a blob column. Read it with take or a scan.");
-    }
-    long fragmentId = dev.lancelot.engine.internal.scan.RowAddress.fragment(rowAddress);
-    long offset = dev.lancelot.engine.internal.scan.RowAddress.offset(rowAddress);
-    DataFragment fragment = snapshot.fragment(fragmentId).orElse(null);
-    String row = "row " + rowAddress + " (fragment " + fragmentId + ", offset " + offset + ")";
-    String cannot =
-        "Cannot open the blob of "
-            + row
-            + " of column \""
-            + column
-            + "\" of "
-            + location()
-            + " version "
-            + version();
-    if (fragment == null || offset >= fragment.getPhysicalRows()) {
-      throw new InvalidInputException(cannot + ": no such row in this version.");
-    }
-    if (deletedRows(fragment).contains((int) offset)) {
-      throw new InvalidInputException(cannot + ": the row is deleted.");
-    }
-    try (FragmentReader reader = openFragment(fragment)) {
-      var l = reader.blobLocation(field, offset);
-      return l == null
-          ? java.util.Optional.empty()
-          : java.util.Optional.of(new Blob(ctx.io(), l.file(), l.offset(), l.size()));
-    }
+    return Blob.open(this, column, rowAddress);
   }
 
   // ---------------------------------------------------------------- metadata
@@ -617,17 +461,7 @@ public final class Dataset implements AutoCloseable {
 
   /** The branches of this dataset, by name (read from its root, whatever branch this is on). */
   public List<Branch> branches() {
-    List<Branch> out = new ArrayList<>();
-    for (Refs.BranchFile b : new Refs(ctx.io(), rootLocation()).branches()) {
-      out.add(
-          new Branch(
-              b.name(),
-              b.parentBranch(),
-              b.parentVersion(),
-              Instant.ofEpochSecond(b.createdAtSeconds()),
-              b.metadata()));
-    }
-    return out;
+    return DatasetStorage.branches(ctx.io(), rootLocation());
   }
 
   public long version() {
@@ -648,14 +482,7 @@ public final class Dataset implements AutoCloseable {
 
   /** Every committed version, oldest first. */
   public List<VersionInfo> versions() {
-    List<VersionInfo> out = new ArrayList<>();
-    for (VersionLog.Entry e : VersionLog.list(ctx.io(), ctx.paths())) {
-      Snapshot s = DatasetStorage.readSnapshot(ctx, e);
-      String op =
-          s.file().transaction().map(t -> OperationKind.of(t).displayName()).orElse("unknown");
-      out.add(new VersionInfo(s.version(), s.timestamp(), s.countRows(), s.fragments().size(), op));
-    }
-    return out;
+    return DatasetStorage.versions(ctx);
   }
 
   /**
@@ -768,34 +595,7 @@ public final class Dataset implements AutoCloseable {
       return new RoaringBitmap();
     }
     return deletions.computeIfAbsent(
-        fragment.getId(),
-        id -> {
-          try {
-            return DeletionFiles.readAt(
-                ctx.io(),
-                snapshot.bases().deletionFile(id, fragment.getDeletionFile()),
-                fragment.getDeletionFile(),
-                fragment.getPhysicalRows());
-          } catch (StorageException e) {
-            throw new StorageException(
-                e.getMessage()
-                    + " (the deletion file of fragment "
-                    + id
-                    + " as listed in "
-                    + snapshot.entry().location()
-                    + ")",
-                e);
-          } catch (LancelotException e) {
-            throw new LancelotException(
-                e.getMessage()
-                    + " (the deletion file of fragment "
-                    + id
-                    + " as listed in "
-                    + snapshot.entry().location()
-                    + ")",
-                e);
-          }
-        });
+        fragment.getId(), id -> DatasetStorage.readDeletions(ctx, snapshot, fragment));
   }
 
   /** Row ids of this version (stable ids, or addresses when the dataset has none). */

@@ -1,8 +1,12 @@
 package dev.lancelot.engine;
 
+import dev.lancelot.engine.internal.format.DeletionFiles;
 import dev.lancelot.engine.internal.format.ManifestFile;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.DatasetPaths;
+import dev.lancelot.engine.internal.table.OperationKind;
+import dev.lancelot.engine.internal.table.Refs;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.util.MemoryCache;
@@ -11,11 +15,16 @@ import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.RetryPolicy;
 import dev.lancelot.engine.io.RetryingFileIO;
+import dev.lancelot.engine.io.StorageException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.hadoop.conf.Configuration;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Where a {@link Dataset} comes from: the storage and paths of a location, and its versions read
@@ -119,5 +128,94 @@ final class DatasetStorage {
     return VersionLog.latest(ctx.io(), ctx.paths())
         .orElseThrow(() -> notFound(ctx.paths()))
         .version();
+  }
+
+  /** {@link Dataset#open(String, OpenOptions)}. */
+  static Dataset open(String location, OpenOptions options) {
+    String at = location;
+    OptionalLong version = options.version();
+    if (options.tag().isPresent() || options.branch().isPresent()) {
+      FileIO io = storage(options.hadoopConf());
+      Refs refs = new Refs(io, DatasetPaths.of(location, options.hadoopConf()).root());
+      if (!VersionLog.latest(io, DatasetPaths.of(refs.root())).isPresent()) {
+        throw notFound(DatasetPaths.of(refs.root()));
+      }
+      if (options.tag().isPresent()) {
+        Refs.TagFile tag = refs.tag(options.tag().get());
+        at = tag.branch().map(b -> Refs.branchLocation(refs.root(), b)).orElse(refs.root());
+        version = OptionalLong.of(tag.version());
+      } else {
+        refs.branch(options.branch().get()); // exists, else an error naming the branches
+        at = Refs.branchLocation(refs.root(), options.branch().get());
+      }
+    }
+    ContextAndOwnership c =
+        context(at, options.hadoopConf(), options.allocator(), options.session().memory());
+    try {
+      Snapshot s =
+          version.isPresent()
+              ? loadVersion(c.ctx(), version.getAsLong())
+              : loadLatest(c.ctx()).orElseThrow(() -> notFound(c.ctx().paths()));
+      return new Dataset(c.ctx(), s, c.owns());
+    } catch (RuntimeException e) {
+      if (c.owns()) {
+        c.ctx().allocator().close();
+      }
+      throw e;
+    }
+  }
+
+  /** Every committed version of the dataset of {@code ctx}, oldest first. */
+  static List<VersionInfo> versions(DatasetContext ctx) {
+    List<VersionInfo> out = new ArrayList<>();
+    for (VersionLog.Entry e : VersionLog.list(ctx.io(), ctx.paths())) {
+      Snapshot s = readSnapshot(ctx, e);
+      String op =
+          s.file().transaction().map(t -> OperationKind.of(t).displayName()).orElse("unknown");
+      out.add(new VersionInfo(s.version(), s.timestamp(), s.countRows(), s.fragments().size(), op));
+    }
+    return out;
+  }
+
+  /** The branches of the dataset whose main branch is at {@code root}. */
+  static List<Branch> branches(FileIO io, String root) {
+    List<Branch> out = new ArrayList<>();
+    for (Refs.BranchFile b : new Refs(io, root).branches()) {
+      out.add(
+          new Branch(
+              b.name(),
+              b.parentBranch(),
+              b.parentVersion(),
+              Instant.ofEpochSecond(b.createdAtSeconds()),
+              b.metadata()));
+    }
+    return out;
+  }
+
+  /**
+   * Reads the deleted row offsets of {@code fragment} (which has a deletion file) of {@code
+   * snapshot}; errors name the manifest that lists the file.
+   */
+  static RoaringBitmap readDeletions(DatasetContext ctx, Snapshot snapshot, DataFragment fragment) {
+    long id = fragment.getId();
+    try {
+      return DeletionFiles.readAt(
+          ctx.io(),
+          snapshot.bases().deletionFile(id, fragment.getDeletionFile()),
+          fragment.getDeletionFile(),
+          fragment.getPhysicalRows());
+    } catch (StorageException e) {
+      throw new StorageException(e.getMessage() + deletionFileOf(id, snapshot), e);
+    } catch (LancelotException e) {
+      throw new LancelotException(e.getMessage() + deletionFileOf(id, snapshot), e);
+    }
+  }
+
+  private static String deletionFileOf(long fragmentId, Snapshot snapshot) {
+    return " (the deletion file of fragment "
+        + fragmentId
+        + " as listed in "
+        + snapshot.entry().location()
+        + ")";
   }
 }

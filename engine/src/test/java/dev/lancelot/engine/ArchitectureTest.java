@@ -149,6 +149,7 @@ class ArchitectureTest {
           "Dataset",
           "Blob",
           "DatasetStorage",
+          "DatasetAccess",
           "DatasetWrites",
           "DatasetRowChanges",
           "DatasetScans",
