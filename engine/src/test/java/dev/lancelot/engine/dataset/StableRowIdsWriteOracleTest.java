@@ -198,6 +198,159 @@ class StableRowIdsWriteOracleTest {
     }
   }
 
+  /**
+   * Nearest rows as (id, distance bits, _rowid), by lance-core or by lancelot, probing {@code
+   * nprobes} partitions (0: no index, an exact search).
+   */
+  static List<long[]> nearest(Path dir, Dataset ours, float[] q, String filter, int nprobes)
+      throws Exception {
+    List<long[]> out = new ArrayList<>();
+    if (ours == null) {
+      ScanOptions.Builder opts =
+          new ScanOptions.Builder()
+              .nearest(
+                  new org.lance.ipc.Query.Builder()
+                      .setColumn("vector")
+                      .setKey(q)
+                      .setK(10)
+                      .setNprobes(Math.max(1, nprobes))
+                      .setUseIndex(nprobes > 0)
+                      .build())
+              .columns(List.of("id"))
+              .withRowId(true)
+              .prefilter(true);
+      if (filter != null) {
+        opts.filter(filter);
+      }
+      try (org.lance.Dataset lance = LanceOracle.open(allocator, dir);
+          LanceScanner scanner = lance.newScan(opts.build());
+          ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          addNearest(reader.getVectorSchemaRoot(), out);
+        }
+      }
+      return out;
+    }
+    var b =
+        dev.lancelot.engine.query.VectorQuery.builder("vector")
+            .vector(q)
+            .k(10)
+            .nprobes(Math.max(1, nprobes))
+            .useIndex(nprobes > 0)
+            .columns("id")
+            .withRowId(true);
+    if (filter != null) {
+      b.filter(filter).prefilter(true);
+    }
+    try (var r = dev.lancelot.engine.query.VectorSearch.search(ours, b.build())) {
+      addNearest(r.rows(), out);
+    }
+    return out;
+  }
+
+  private static void addNearest(VectorSchemaRoot root, List<long[]> out) {
+    var ids = (org.apache.arrow.vector.BigIntVector) root.getVector("id");
+    var d = (org.apache.arrow.vector.Float4Vector) root.getVector("_distance");
+    var rowIds = (org.apache.arrow.vector.UInt8Vector) root.getVector("_rowid");
+    for (int i = 0; i < root.getRowCount(); i++) {
+      out.add(new long[] {ids.get(i), Float.floatToIntBits(d.get(i)), rowIds.get(i)});
+    }
+  }
+
+  @Test
+  void indexesBuiltOnSuchADatasetStoreIdsAndLanceUsesThem() throws Exception {
+    Path dir = lanceCreated("stable-rowids-index");
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
+      lance.delete("id % 7 = 3");
+    }
+    // rows 100..299 get new values in new fragments and keep their ids
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, dir);
+        VectorSchemaRoot batch = ClusteredData.generate(allocator, 100, 200, DIM, 6, 77);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+        org.apache.arrow.c.ArrowArrayStream stream =
+            org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator)) {
+      org.apache.arrow.c.Data.exportArrayStream(allocator, reader, stream);
+      lance.mergeInsert(
+          new org.lance.merge.MergeInsertParams(List.of("id")).withMatchedUpdateAll(), stream);
+    }
+    try (Dataset ds = Dataset.open(dir.toString());
+        Dataset vector =
+            dev.lancelot.engine.index.vector.VectorIndexes.create(
+                ds,
+                "vector",
+                dev.lancelot.engine.index.vector.VectorIndexSpec.of(
+                        dev.lancelot.engine.index.IndexType.IVF_FLAT,
+                        dev.lancelot.engine.vector.DistanceMetric.L2)
+                    .withNumPartitions(6)
+                    .withSeed(3));
+        Dataset both = BTreeIndexBuilder.build(vector, BTreeBuildParams.of("tenant_id"))) {
+      assertThat(manifest(both).getReaderFeatureFlags() & 2).isEqualTo(2);
+      try (org.lance.Dataset lance = LanceOracle.open(allocator, dir)) {
+        assertThat(lance.getIndexes())
+            .extracting(org.lance.index.Index::name)
+            .containsExactlyInAnyOrder("vector_idx", "tenant_id_idx");
+        assertThat(
+                ((Number) lance.getIndexStatistics("tenant_id_idx").get("num_indexed_rows"))
+                    .longValue())
+            .isEqualTo(both.countRows());
+      }
+      // Lance searches our segments (which store stable ids) and gets our rows and _rowids;
+      // probing every partition, both find the exact answer
+      int compared = 0;
+      for (float[] q : ClusteredData.queries(8, DIM, 6, 5, 23)) {
+        for (String filter : new String[] {null, "tenant_id < 20"}) {
+          List<long[]> lance = nearest(dir, null, q, filter, 2);
+          List<long[]> ours = nearest(dir, both, q, filter, 2);
+          LanceOracle.assertSameUpToTies(hits(ours), hits(lance));
+          List<long[]> exact = nearest(dir, both, q, filter, 0);
+          LanceOracle.assertSameUpToTies(hits(nearest(dir, both, q, filter, 6)), hits(exact));
+          LanceOracle.assertSameUpToTies(hits(nearest(dir, null, q, filter, 6)), hits(exact));
+          Map<Long, Long> lanceRowId = new java.util.HashMap<>();
+          lance.forEach(r -> lanceRowId.put(r[0], r[2]));
+          for (long[] r : ours) {
+            if (lanceRowId.containsKey(r[0])) {
+              assertThat(r[2]).isEqualTo(lanceRowId.get(r[0]));
+              compared++;
+            }
+          }
+        }
+      }
+      assertThat(compared).isGreaterThan(100);
+      // Lance's filtered scans with our BTree = without it = ours
+      for (String filter : List.of("tenant_id = 3", "tenant_id < 5", "tenant_id >= 60")) {
+        List<List<Object>> lanceRows = new ArrayList<>();
+        try (org.lance.Dataset lance = LanceOracle.open(allocator, dir);
+            LanceScanner scanner =
+                lance.newScan(
+                    new ScanOptions.Builder()
+                        .columns(COLUMNS)
+                        .withRowId(true)
+                        .filter(filter)
+                        .useScalarIndex(true)
+                        .build());
+            ArrowReader reader = scanner.scanBatches()) {
+          while (reader.loadNextBatch()) {
+            lanceRows.addAll(Rows.of(reader.getVectorSchemaRoot()));
+          }
+        }
+        List<List<Object>> ourFiltered = new ArrayList<>();
+        try (CloseableIterator<VectorSchemaRoot> it =
+            both.newScan().columns(COLUMNS).filter(filter).withRowId(true).batches()) {
+          while (it.hasNext()) {
+            ourFiltered.addAll(Rows.of(it.next()));
+          }
+        }
+        assertThat(ourFiltered).as(filter).isNotEmpty().isEqualTo(lanceRows);
+      }
+    }
+  }
+
+  static List<LanceOracle.Hit> hits(List<long[]> rows) {
+    return rows.stream()
+        .map(r -> new LanceOracle.Hit(r[0], Float.intBitsToFloat((int) r[1])))
+        .toList();
+  }
+
   @Test
   void appendsRebasedOverAConcurrentAppendTakeIdsAfterIt() throws Exception {
     Path dir = lanceCreated("stable-rowids-rebase");
@@ -232,8 +385,6 @@ class StableRowIdsWriteOracleTest {
               ds.compact(CompactionOptions.defaults());
               return ds;
             },
-            "create index",
-            ds -> BTreeIndexBuilder.build(ds, BTreeBuildParams.of("tenant_id")),
             "project",
             ds -> ds.dropColumns(List.of("name")),
             "update config",

@@ -16,7 +16,7 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.UUID;
 import dev.lancelot.engine.internal.index.IndexInternals;
-import dev.lancelot.engine.internal.scan.FragmentScan;
+import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
@@ -241,11 +241,14 @@ public final class BTreeBuild {
     if (fragments.isEmpty()) {
       return data;
     }
+    // An index of a dataset with stable row ids stores the ids, as Lance's does.
+    boolean stable = dataset.stableRowIds();
     try (CloseableIterator<VectorSchemaRoot> batches =
         dataset
             .newScan()
             .columns(params.column())
-            .withRowAddress(true)
+            .withRowAddress(!stable)
+            .withRowId(stable)
             .fragments(fragments)
             .batches()) {
       long nextLog = LOG_EVERY_ROWS;
@@ -253,7 +256,7 @@ public final class BTreeBuild {
         VectorSchemaRoot batch = batches.next();
         data.append(
             batch.getVector(params.column()),
-            batch.getVector(FragmentScan.ROW_ADDRESS_FIELD.getName()),
+            batch.getVector(stable ? ScanSpec.ROW_ID : ScanSpec.ROW_ADDRESS),
             batch.getRowCount());
         if (data.size() >= nextLog) {
           LOG.info("BTree index {}: scanned {} of {} rows", params.name(), data.size(), rows);

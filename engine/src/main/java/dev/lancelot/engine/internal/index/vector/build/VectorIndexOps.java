@@ -13,6 +13,8 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.vector.store.IndexSegmentReader;
+import dev.lancelot.engine.internal.table.OperationKind;
+import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,6 +71,7 @@ public final class VectorIndexOps {
               + "). Replace it (replace=true, --replace) or choose"
               + " another name.");
     }
+    checkIndexable(dataset);
     List<DataFragment> fragments = DatasetInternals.snapshot(dataset).fragments();
     TrainedModel model = VectorIndexBuilder.train(dataset, column, spec, fragments);
     return commit(dataset, writer.write(dataset, column, spec, model, fragments), protos(existing));
@@ -78,6 +81,7 @@ public final class VectorIndexOps {
   public static Dataset optimize(
       Dataset dataset, String name, boolean retrain, VectorIndexBuilder.SegmentWriter writer) {
     List<IndexSegment> segments = vectorSegments(dataset, name, "optimize");
+    checkIndexable(dataset);
     IndexSegment first = segments.get(0);
     String column = columnOf(dataset, first);
     VectorIndexSpec spec = IndexDetails.specOf(first);
@@ -101,6 +105,17 @@ public final class VectorIndexOps {
     }
     return commit(
         dataset, writer.write(dataset, column, spec, TrainedModel.of(model), unindexed), List.of());
+  }
+
+  /**
+   * Refuses, before any training or task, a version whose indexes lancelot may not change (feature
+   * flags it does not write, a branch); the commit checks it again.
+   */
+  private static void checkIndexable(Dataset dataset) {
+    WriteChecks.check(
+        DatasetInternals.context(dataset).paths().root(),
+        DatasetInternals.snapshot(dataset).manifest(),
+        OperationKind.CREATE_INDEX);
   }
 
   /** Removes every segment of index {@code name} (the files stay until cleanup, as Lance does). */

@@ -14,9 +14,9 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /**
  * Streams a vector column of some fragments as blocks of (row address, vector), deletions applied,
- * in fragment and row order. Every vector is checked: a null vector, a null element or a non-finite
- * value stops the build with an error naming the row, since an index silently missing rows gives
- * wrong answers later.
+ * or (row id, vector) in a dataset with stable row ids, in fragment and row order. Every vector is
+ * checked: a null vector, a null element or a non-finite value stops the build with an error naming
+ * the row, since an index silently missing rows gives wrong answers later.
  */
 final class VectorScan {
   static final int BATCH_ROWS = 8192;
@@ -51,13 +51,20 @@ final class VectorScan {
       return;
     }
     int dim = column.dimension();
+    // An index of a dataset with stable row ids stores the ids, as Lance's does.
+    boolean stable = dataset.stableRowIds();
+    String rowColumn =
+        stable
+            ? dev.lancelot.engine.internal.scan.ScanSpec.ROW_ID
+            : dev.lancelot.engine.internal.scan.ScanSpec.ROW_ADDRESS;
     long[] addresses = new long[BATCH_ROWS];
     float[] vectors = new float[BATCH_ROWS * dim];
     try (CloseableIterator<VectorSchemaRoot> it =
         dataset
             .newScan()
             .columns(column.name())
-            .withRowAddress(true)
+            .withRowAddress(!stable)
+            .withRowId(stable)
             .batchSize(BATCH_ROWS)
             .fragments(fragments.stream().map(DataFragment::getId).toList())
             .batches()) {
@@ -68,8 +75,7 @@ final class VectorScan {
           addresses = new long[n];
           vectors = new float[n * dim];
         }
-        UInt8Vector addr =
-            (UInt8Vector) root.getVector(dev.lancelot.engine.internal.scan.ScanSpec.ROW_ADDRESS);
+        UInt8Vector addr = (UInt8Vector) root.getVector(rowColumn);
         FixedSizeListVector list = (FixedSizeListVector) root.getVector(column.name());
         FieldVector items = list.getDataVector();
         if (!(items instanceof Float4Vector)) {
