@@ -137,6 +137,25 @@ class SparkStableRowIdsTest extends SharedSpark {
     assertThat(List.of(after.get(1000L), after.get(1001L)))
         .containsExactlyInAnyOrderElementsOf(range(500, 502));
     assertThat(sparkRowIds(table)).isEqualTo(after);
+    // a BTree built in Spark tasks stores the stable ids: its answers are the scan's
+    spark.conf().set(dev.lancelot.spark.index.LanceIndexBuilder.ROWS_PER_SEGMENT_CONF, "200");
+    try {
+      spark.sql(
+          "CALL lance.system.create_scalar_index(table => '" + out + "', column => 'tenant_id')");
+    } finally {
+      spark.conf().unset(dev.lancelot.spark.index.LanceIndexBuilder.ROWS_PER_SEGMENT_CONF);
+    }
+    try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(out.toString())) {
+      assertThat(ds.indexes().segments("tenant_id_idx").size()).isGreaterThan(1);
+      for (String filter : List.of("tenant_id = 3", "tenant_id < 2", "tenant_id IN (1, 6)")) {
+        var q = dev.lancelot.engine.index.scalar.ScalarIndexQuery.plan(ds, filter);
+        assertThat(q.uncoveredFragments()).isEmpty();
+        assertThat(q.evaluate().withoutDeletedRows(ds).count())
+            .as(filter)
+            .isEqualTo(ds.newScan().filter(filter).countRows())
+            .isPositive();
+      }
+    }
     // an update is refused, naming flag 2 and the operation, and changes nothing
     assertThatThrownBy(() -> spark.sql("UPDATE " + table + " SET tenant_id = 9 WHERE id = 3"))
         .hasMessageContaining("2 (stable row ids)");
