@@ -26,11 +26,13 @@ public final class CallRefusingParser implements ParserInterface {
   public static final String MESSAGE =
       "CALL is not available on Spark 3.5: Spark 3.5 has no stored procedures (they came with"
           + " Spark 4.0), on which lancelot's procedures (CALL lance.system.create_index and the"
-          + " others) rest. On Spark 3.5 use their DataFrame entry points:"
-          + " dev.lancelot.spark.index.LanceIndexBuilder.createIndex and .optimize,"
-          + " dev.lancelot.spark.search.LanceVectorSearch.recall, and the engine's"
-          + " dev.lancelot.engine.Dataset for scalar indexes, compaction, cleanup, new columns and"
-          + " tags; or run Spark 4.0 or later (docs/deploying.md).";
+          + " others) rest. On Spark 3.5 use their DataFrame and engine entry points:"
+          + " dev.lancelot.spark.index.LanceIndexBuilder.createIndex and .optimize (create_index,"
+          + " optimize_index), dev.lancelot.spark.search.LanceVectorSearch.recall (recall),"
+          + " dev.lancelot.engine.index.scalar.BTreeIndexBuilder.build (create_scalar_index), and"
+          + " dev.lancelot.engine.Dataset's compact, cleanup, addColumns and tags (compact,"
+          + " cleanup, add_columns, the tag procedures); or run Spark 4.0 or later"
+          + " (docs/deploying.md).";
 
   private final ParserInterface delegate;
 
