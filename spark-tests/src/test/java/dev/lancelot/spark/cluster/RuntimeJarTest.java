@@ -111,7 +111,7 @@ class RuntimeJarTest {
    */
   private static List<String> relocatedPackages() {
     List<String> out = new ArrayList<>(List.of("com/google/protobuf/", "io/airlift/compress/"));
-    for (String p : System.getProperty("lancelot.relocatedPackages", "").split(",")) {
+    for (String p : System.getProperty("lancelot.relocatedPackages", "").split(",", -1)) {
       if (!p.isBlank()) {
         out.add(p.trim());
       }
@@ -254,6 +254,7 @@ class RuntimeJarTest {
         AutoCloseable buffer =
             (AutoCloseable)
                 allocatorClass.getMethod("buffer", long.class).invoke(allocator, 1024L)) {
+      assertThat(buffer.getClass().getName()).isEqualTo(arrow + "memory.ArrowBuf");
       assertThat(allocatorClass.getMethod("getAllocatedMemory").invoke(allocator)).isEqualTo(1024L);
     }
   }

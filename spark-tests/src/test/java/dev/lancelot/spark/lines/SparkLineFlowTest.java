@@ -105,6 +105,9 @@ class SparkLineFlowTest extends SharedSpark {
           .isInstanceOf(UnsupportedOperationException.class)
           .hasMessageContaining("CALL is not available on Spark 3.5")
           .hasMessageContaining("LanceIndexBuilder.createIndex");
+      // other syntax errors stay Spark's own
+      assertThatThrownBy(() -> spark.sql("CALLS lance.system.create_index()"))
+          .isInstanceOf(org.apache.spark.sql.catalyst.parser.ParseException.class);
       assertThat(version()).isEqualTo(1);
       Map<String, Object> spec = new LinkedHashMap<>();
       spec.put("index_type", "IVF_PQ");

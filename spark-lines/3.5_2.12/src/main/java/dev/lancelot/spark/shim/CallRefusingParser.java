@@ -1,5 +1,6 @@
 package dev.lancelot.spark.shim;
 
+import dev.lancelot.spark.ScalaCollections;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.TableIdentifier;
@@ -68,9 +69,11 @@ public final class CallRefusingParser implements ParserInterface {
   }
 
   @Override
-  public scala.collection.Seq<String> parseMultipartIdentifier(String sqlText)
+  public scala.collection.immutable.List<String> parseMultipartIdentifier(String sqlText)
       throws ParseException {
-    return delegate.parseMultipartIdentifier(sqlText);
+    // a List is Scala's Seq on Scala 2.12 and 2.13 alike (D53)
+    return ScalaCollections.list(
+        ScalaCollections.toJava(delegate.parseMultipartIdentifier(sqlText)));
   }
 
   @Override
