@@ -219,6 +219,7 @@ class RuntimeJarTest {
           assertThat(ds.getMethod("countRows").invoke(opened)).isEqualTo(100L);
           Method version = ds.getMethod("version");
           assertThat(version.invoke(opened)).isEqualTo(1L);
+          assertThat(scannedRows(opened)).isEqualTo(100L);
         } finally {
           ds.getMethod("close").invoke(opened);
         }
@@ -234,6 +235,24 @@ class RuntimeJarTest {
         bundledArrowBesidesSparks(loader, sparkArrow);
       }
     }
+  }
+
+  /**
+   * The rows of a whole scan of {@code dataset} (an engine {@code Dataset} of the jar's class
+   * loader), which decodes every column with the jar's (relocated) dependencies and its Arrow.
+   */
+  private static long scannedRows(Object dataset) throws Exception {
+    Object scanner = dataset.getClass().getMethod("newScan").invoke(dataset);
+    Object batches = scanner.getClass().getMethod("batches").invoke(scanner);
+    long rows = 0;
+    try (AutoCloseable closing = (AutoCloseable) batches) {
+      java.util.Iterator<?> it = (java.util.Iterator<?>) closing;
+      while (it.hasNext()) {
+        Object batch = it.next();
+        rows += (int) batch.getClass().getMethod("getRowCount").invoke(batch);
+      }
+    }
+    return rows;
   }
 
   /**
