@@ -105,6 +105,9 @@ class SparkLineFlowTest extends SharedSpark {
           .isInstanceOf(UnsupportedOperationException.class)
           .hasMessageContaining("CALL is not available on Spark 3.5")
           .hasMessageContaining("LanceIndexBuilder.createIndex");
+      assertThatThrownBy(() -> spark.sql("/* build */ -- the index\n  call " + call.substring(5)))
+          .isInstanceOf(UnsupportedOperationException.class)
+          .hasMessageContaining("Spark 3.5");
       // other syntax errors stay Spark's own
       assertThatThrownBy(() -> spark.sql("CALLS lance.system.create_index()"))
           .isInstanceOf(org.apache.spark.sql.catalyst.parser.ParseException.class);

@@ -19,9 +19,11 @@ import org.apache.spark.sql.types.StructType;
  * keeps working: this one only changes the error of a statement the others refused.
  */
 public final class CallRefusingParser implements ParserInterface {
+  /** A statement whose first keyword, after blanks and comments, is {@code CALL}. */
   private static final Pattern CALL =
       Pattern.compile(
-          "\\s*(--[^\\n]*\\n\\s*)*CALL\\s.*", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+          "(\\s|--[^\\n]*(\\n|$)|/\\*.*?\\*/)*CALL\\s.*",
+          Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
   /** What the error says; public for the tests that check it. */
   public static final String MESSAGE =
