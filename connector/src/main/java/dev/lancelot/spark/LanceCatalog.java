@@ -9,7 +9,7 @@ import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.io.FileEntry;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.schema.LanceSchema;
-import dev.lancelot.spark.procedures.Procedures;
+import dev.lancelot.spark.shim.SparkLine;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,12 +29,10 @@ import org.apache.spark.sql.connector.catalog.CatalogV2Util;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
-import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
-import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -65,10 +63,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *       SHOW TABLES IN lance.db} lists the datasets ({@code *.lance} directories) in {@code
  *       <root>/db}; {@code CREATE NAMESPACE} makes the directory.
  *   <li><b>Procedures</b> live in namespace {@code system}: {@code CALL
- *       lance.system.create_index(...)} and the others of {@link Procedures}.
+ *       lance.system.create_index(...)} and the others of {@code
+ *       dev.lancelot.spark.procedures.Procedures}, through {@link CatalogProcedures} (Spark 4.0 and
+ *       later; Spark 3.5 has no stored procedures, D53).
  * </ul>
  */
-public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, SupportsNamespaces {
+public class LanceCatalog extends CatalogProcedures implements SupportsNamespaces {
   /** Catalog option: the directory (any Hadoop URI) under which namespaces and tables live. */
   public static final String ROOT = "root";
 
@@ -203,11 +203,7 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
     if (parts.size() < 2 || !spark.conf().contains("spark.sql.catalog." + parts.get(0))) {
       return Optional.empty();
     }
-    CatalogPlugin plugin =
-        ((org.apache.spark.sql.classic.SparkSession) spark)
-            .sessionState()
-            .catalogManager()
-            .catalog(parts.get(0));
+    CatalogPlugin plugin = SparkLine.catalog(spark, parts.get(0));
     if (!(plugin instanceof LanceCatalog catalog)) {
       return Optional.empty();
     }
@@ -216,9 +212,8 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
 
   private static List<String> parseName(String table) {
     try {
-      return new ArrayList<>(
-          scala.jdk.javaapi.CollectionConverters.asJava(
-              SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(table)));
+      return ScalaCollections.toJava(
+          SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(table));
     } catch (org.apache.spark.sql.catalyst.parser.ParseException | RuntimeException e) {
       throw new InvalidInputException(
           "Cannot resolve table \""
@@ -527,20 +522,6 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
             + "the directory "
             + namespaceDir(namespace)
             + " instead.");
-  }
-
-  // ---- procedures
-
-  @Override
-  public UnboundProcedure loadProcedure(Identifier ident) {
-    return Procedures.load(this, ident);
-  }
-
-  // ProcedureCatalog.listProcedures exists from Spark 4.1 on (SHOW PROCEDURES); the 4.0 line
-  // compiles this class too (D50), so no @Override.
-  @SuppressWarnings("MissingOverride")
-  public Identifier[] listProcedures(String[] namespace) {
-    return Procedures.list(namespace);
   }
 
   private String quoted(Identifier ident) {

@@ -3,11 +3,15 @@ package dev.lancelot.spark;
 import dev.lancelot.spark.search.LanceSparkVectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchStrategy;
+import dev.lancelot.spark.shim.SparkLine;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.SparkStrategy;
+import scala.Function1;
 import scala.Tuple3;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
@@ -19,7 +23,8 @@ import scala.runtime.BoxedUnit;
  * Enable with {@code spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds
  * (SPEC S7) are stored procedures of {@link LanceCatalog} ({@code CALL
  * lance.system.create_index(...)}), not functions: a table function runs while its query is
- * analysed.
+ * analysed. On Spark 3.5, which has no stored procedures, it also makes a {@code CALL} fail with an
+ * error naming the line (D53).
  */
 public final class LanceSparkExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -39,7 +44,7 @@ public final class LanceSparkExtensions
             "",
             "",
             "");
-    extensions.injectTableFunction(new Tuple3<>(name, info, new VectorSearchFunction()));
+    injectTableFunction(extensions, name, info, new VectorSearchFunction());
     FunctionIdentifier alias = FunctionIdentifier.apply(LanceSparkVectorSearchFunction.NAME);
     ExpressionInfo aliasInfo =
         new ExpressionInfo(
@@ -54,8 +59,7 @@ public final class LanceSparkExtensions
             "",
             "",
             "");
-    extensions.injectTableFunction(
-        new Tuple3<>(alias, aliasInfo, new LanceSparkVectorSearchFunction()));
+    injectTableFunction(extensions, alias, aliasInfo, new LanceSparkVectorSearchFunction());
     extensions.injectPlannerStrategy(
         new AbstractFunction1<SparkSession, SparkStrategy>() {
           @Override
@@ -63,6 +67,23 @@ public final class LanceSparkExtensions
             return new VectorSearchStrategy();
           }
         });
+    SparkLine.injectLineExtensions(extensions);
     return BoxedUnit.UNIT;
+  }
+
+  /**
+   * Registers a table function. Spark's builder type takes Scala's {@code Seq}, which is {@code
+   * scala.collection.immutable.Seq} on Scala 2.13 and {@code scala.collection.Seq} on 2.12; the
+   * builders take {@code scala.collection.Seq}, a supertype of both, so they accept what either
+   * passes (a function is contravariant in its argument), but Java cannot name the description's
+   * type once for both: it is passed raw.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void injectTableFunction(
+      SparkSessionExtensions extensions,
+      FunctionIdentifier name,
+      ExpressionInfo info,
+      Function1<scala.collection.Seq<Expression>, LogicalPlan> builder) {
+    extensions.injectTableFunction((Tuple3) new Tuple3<>(name, info, builder));
   }
 }

@@ -12,8 +12,7 @@ import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.unsafe.types.UTF8String;
-import scala.collection.immutable.Seq;
-import scala.jdk.javaapi.CollectionConverters;
+import scala.collection.Seq;
 
 /**
  * The arguments of lancelot's SQL table functions as Java values by name: positional arguments take
@@ -32,7 +31,7 @@ public final class SqlArguments {
       Function<String, RuntimeException> error) {
     Map<String, Object> params = new LinkedHashMap<>();
     int position = 0;
-    for (Expression e : CollectionConverters.asJava(arguments)) {
+    for (Expression e : ScalaCollections.toJava(arguments)) {
       if (e instanceof NamedArgumentExpression named) {
         params.put(
             named.key().toLowerCase(Locale.ROOT),

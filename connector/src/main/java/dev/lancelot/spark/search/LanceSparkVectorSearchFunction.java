@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import scala.collection.immutable.Seq;
+import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 
 /**

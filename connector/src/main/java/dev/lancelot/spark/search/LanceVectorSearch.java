@@ -9,6 +9,8 @@ import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.eval.RecallEvaluator;
 import dev.lancelot.spark.LancePathCatalog;
+import dev.lancelot.spark.ScalaCollections;
+import dev.lancelot.spark.shim.SparkLine;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -218,8 +220,7 @@ public final class LanceVectorSearch {
 
   static Dataset<Row> relation(SparkSession spark, PlannedSearch search) {
     installStrategy(spark);
-    return org.apache.spark.sql.classic.Dataset.ofRows(
-        (org.apache.spark.sql.classic.SparkSession) spark, VectorSearchRelation.of(search));
+    return SparkLine.ofRows(spark, VectorSearchRelation.of(search));
   }
 
   /**
@@ -228,26 +229,18 @@ public final class LanceVectorSearch {
    * strategy of the session.
    */
   static void installStrategy(SparkSession spark) {
-    org.apache.spark.sql.classic.SparkSession classic =
-        (org.apache.spark.sql.classic.SparkSession) spark;
-    scala.collection.immutable.Seq<org.apache.spark.sql.execution.SparkStrategy> extra =
-        classic.experimental().extraStrategies();
+    List<org.apache.spark.sql.execution.SparkStrategy> extra =
+        ScalaCollections.toJava(SparkLine.experimental(spark).extraStrategies());
     boolean present =
-        extra.exists(s -> s instanceof VectorSearchStrategy)
-            || classic
-                .sessionState()
-                .planner()
-                .strategies()
-                .exists(s -> s instanceof VectorSearchStrategy);
+        extra.stream().anyMatch(s -> s instanceof VectorSearchStrategy)
+            || ScalaCollections.toJava(SparkLine.planner(spark).strategies()).stream()
+                .anyMatch(s -> s instanceof VectorSearchStrategy);
     if (!present) {
-      synchronized (classic.experimental()) {
+      synchronized (SparkLine.experimental(spark)) {
         List<org.apache.spark.sql.execution.SparkStrategy> strategies =
-            new ArrayList<>(scala.jdk.javaapi.CollectionConverters.asJava(extra));
+            ScalaCollections.toJava(SparkLine.experimental(spark).extraStrategies());
         strategies.add(new VectorSearchStrategy());
-        classic
-            .experimental()
-            .extraStrategies_$eq(
-                scala.jdk.javaapi.CollectionConverters.asScala(strategies).toList());
+        SparkLine.experimental(spark).extraStrategies_$eq(ScalaCollections.list(strategies));
       }
     }
   }

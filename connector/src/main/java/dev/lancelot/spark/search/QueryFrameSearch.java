@@ -9,8 +9,10 @@ import dev.lancelot.engine.distributed.VectorSearchPlan;
 import dev.lancelot.engine.query.InvalidQueryException;
 import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.query.VectorQuery;
+import dev.lancelot.spark.ScalaCollections;
 import dev.lancelot.spark.SerializableConfiguration;
 import dev.lancelot.spark.read.LanceColumnVector;
+import dev.lancelot.spark.shim.SparkLine;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -176,13 +178,11 @@ final class QueryFrameSearch {
       out.addAll(Arrays.asList(results.fields()));
     }
     StructType outSchema = new StructType(out.toArray(new StructField[0]));
-    org.apache.spark.sql.classic.SparkSession classic =
-        (org.apache.spark.sql.classic.SparkSession) spark;
     if (plan.taskCount() == 0) {
-      return classic.internalCreateDataFrame(
+      return SparkLine.internalCreateDataFrame(
+          spark,
           JavaSparkContext.fromSparkContext(spark.sparkContext()).<InternalRow>emptyRDD().rdd(),
-          outSchema,
-          false);
+          outSchema);
     }
     int blockSize = Integer.parseInt(spark.conf().get(BLOCK_CONF, String.valueOf(DEFAULT_BLOCK)));
     if (blockSize < 1) {
@@ -208,7 +208,7 @@ final class QueryFrameSearch {
             .parallelize(IntStream.range(0, plan.taskCount()).boxed().toList(), plan.taskCount());
     JavaPairRDD<Long, byte[]> candidates = blocks.cartesian(units).flatMapToPair(job::searchBlock);
     JavaRDD<InternalRow> merged = candidates.groupByKey(queryPartitions).mapPartitions(job::merge);
-    return classic.internalCreateDataFrame(merged.rdd(), outSchema, false);
+    return SparkLine.internalCreateDataFrame(spark, merged.rdd(), outSchema);
   }
 
   private static org.apache.spark.sql.Column[] columns(StructType carried, String vectorColumn) {
@@ -289,9 +289,7 @@ final class QueryFrameSearch {
     Iterator<QueryBlock> blocks(Integer partition, Iterator<InternalRow> rows) {
       int vectorOrdinal = carriedSchema.size();
       UnsafeProjection project =
-          UnsafeProjection.create(
-              scala.jdk.javaapi.CollectionConverters.asScala(Arrays.asList(carriedExpressions()))
-                  .toSeq());
+          UnsafeProjection.create(ScalaCollections.list(Arrays.asList(carriedExpressions())));
       List<QueryBlock> out = new ArrayList<>();
       List<Long> keys = new ArrayList<>();
       List<float[]> vectors = new ArrayList<>();

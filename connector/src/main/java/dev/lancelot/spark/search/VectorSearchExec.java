@@ -10,8 +10,10 @@ import dev.lancelot.engine.query.UnitStats;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.spark.ConfigurationBroadcasts;
 import dev.lancelot.spark.JavaSerialized;
+import dev.lancelot.spark.ScalaCollections;
 import dev.lancelot.spark.SerializableConfiguration;
 import dev.lancelot.spark.read.LanceColumnVector;
+import dev.lancelot.spark.scalashim.LeafExecPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -36,8 +38,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Tuple2;
-import scala.collection.immutable.Seq;
-import scala.jdk.javaapi.CollectionConverters;
+import scala.collection.Seq;
 
 /**
  * The physical plan of a vector search (SPEC S4): one Spark task per search unit (index segment or
@@ -50,7 +51,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Unit results travel wrapped in {@link JavaSerialized}, so they cross any {@code
  * spark.serializer}. Its metrics sum the units' statistics and show in the SQL tab.
  */
-public final class VectorSearchExec extends SparkPlan {
+public final class VectorSearchExec extends LeafExecPlan {
   private static final long serialVersionUID = 1L;
   static final Map<String, String> METRICS = metricNames();
 
@@ -61,13 +62,13 @@ public final class VectorSearchExec extends SparkPlan {
   public static final String CACHE_CONF = "spark.lancelot.cache.maxBytes";
 
   private final transient PlannedSearch search;
-  private final Seq<Attribute> output;
+  private final scala.collection.immutable.List<Attribute> output;
   private transient scala.collection.immutable.Map<String, SQLMetric> metrics;
 
   /** Public for Spark, which copies plan nodes through their public constructor. */
-  public VectorSearchExec(PlannedSearch search, Seq<Attribute> output) {
+  public VectorSearchExec(PlannedSearch search, Seq<? extends Attribute> output) {
     this.search = search;
-    this.output = output;
+    this.output = ScalaCollections.list(ScalaCollections.toJava(output));
   }
 
   private static Map<String, String> metricNames() {
@@ -86,19 +87,13 @@ public final class VectorSearchExec extends SparkPlan {
   }
 
   @Override
-  public Seq<Attribute> output() {
+  public scala.collection.immutable.List<Attribute> output() {
     return output;
   }
 
   @Override
-  public Seq<SparkPlan> children() {
-    return CollectionConverters.asScala(List.<SparkPlan>of()).toList();
-  }
-
-  @Override
-  public SparkPlan withNewChildrenInternal(
-      scala.collection.immutable.IndexedSeq<SparkPlan> newChildren) {
-    return this;
+  public scala.collection.immutable.List<SparkPlan> children() {
+    return ScalaCollections.empty();
   }
 
   @Override
@@ -107,7 +102,7 @@ public final class VectorSearchExec extends SparkPlan {
       Map<String, SQLMetric> m = new LinkedHashMap<>();
       METRICS.forEach(
           (key, description) -> m.put(key, SQLMetrics.createMetric(sparkContext(), description)));
-      metrics = scala.collection.immutable.Map.from(CollectionConverters.asScala(m));
+      metrics = ScalaCollections.map(m);
     }
     return metrics;
   }
@@ -154,6 +149,9 @@ public final class VectorSearchExec extends SparkPlan {
     }
   }
 
+  // The preferred locations' list is a Scala Seq of Scala Seqs, whose type Java cannot name once
+  // for Scala 2.12 and 2.13 (D53): passed raw.
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private List<UnitOutcome> runUnits(
       VectorSearchPlan plan, Broadcast<SerializableConfiguration> conf, long cacheBytes) {
     List<SearchTask> tasks = plan.tasks();
@@ -161,10 +159,10 @@ public final class VectorSearchExec extends SparkPlan {
     if (n == 0) {
       return List.of();
     }
-    List<Tuple2<byte[], scala.collection.immutable.Seq<String>>> placed = new ArrayList<>(n);
+    List<Tuple2<byte[], scala.collection.immutable.List<String>>> placed = new ArrayList<>(n);
     for (SearchTask task : tasks) {
       List<String> where = UnitPlacement.preferred(task, search.conf());
-      placed.add(new Tuple2<>(task.toBytes(), CollectionConverters.asScala(where).toList()));
+      placed.add(new Tuple2<>(task.toBytes(), ScalaCollections.list(where)));
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sparkContext());
     jsc.setJobDescription(
@@ -178,8 +176,8 @@ public final class VectorSearchExec extends SparkPlan {
     try {
       JavaRDD<byte[]> units =
           sparkContext()
-              .makeRDD(
-                  CollectionConverters.asScala(placed).toList(),
+              .<byte[]>makeRDD(
+                  (scala.collection.immutable.List) ScalaCollections.list(placed),
                   scala.reflect.ClassTag$.MODULE$.apply(byte[].class))
               .toJavaRDD();
       List<JavaSerialized<UnitOutcome>> outcomes =

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import scala.collection.immutable.Seq;
+import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 
 /**

@@ -1,13 +1,14 @@
 package dev.lancelot.spark.search;
 
+import dev.lancelot.spark.ScalaCollections;
+import dev.lancelot.spark.scalashim.LeafLogicalPlan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.analysis.MultiInstanceRelation;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.types.DataTypeUtils;
-import scala.collection.immutable.Seq;
-import scala.jdk.javaapi.CollectionConverters;
+import scala.collection.Seq;
 
 /**
  * The logical plan node of a vector search: a leaf whose output is the search's answer, planned by
@@ -15,23 +16,20 @@ import scala.jdk.javaapi.CollectionConverters;
  * merge on the driver). Projections, filters, joins and sorts above it are Spark's own operators.
  * Its size estimate is tiny (at most k rows per query vector), so a join with it broadcasts it.
  */
-public final class VectorSearchRelation extends LogicalPlan implements MultiInstanceRelation {
+public final class VectorSearchRelation extends LeafLogicalPlan implements MultiInstanceRelation {
   private static final long serialVersionUID = 1L;
   private final transient PlannedSearch search;
-  private final Seq<Attribute> output;
+  private final scala.collection.immutable.List<Attribute> output;
 
   /** Public for Spark, which copies plan nodes through their public constructor. */
-  public VectorSearchRelation(PlannedSearch search, Seq<Attribute> output) {
+  public VectorSearchRelation(PlannedSearch search, Seq<? extends Attribute> output) {
     this.search = search;
-    this.output = output;
+    this.output = ScalaCollections.list(ScalaCollections.toJava(output));
   }
 
   /** A node with fresh output attributes for {@code search}'s answer. */
   static VectorSearchRelation of(PlannedSearch search) {
-    List<Attribute> attributes = new ArrayList<>();
-    CollectionConverters.asJava(DataTypeUtils.toAttributes(search.schema()))
-        .forEach(attributes::add);
-    return new VectorSearchRelation(search, CollectionConverters.asScala(attributes).toList());
+    return new VectorSearchRelation(search, DataTypeUtils.toAttributes(search.schema()));
   }
 
   PlannedSearch search() {
@@ -39,27 +37,21 @@ public final class VectorSearchRelation extends LogicalPlan implements MultiInst
   }
 
   @Override
-  public Seq<Attribute> output() {
+  public scala.collection.immutable.List<Attribute> output() {
     return output;
   }
 
   @Override
-  public Seq<LogicalPlan> children() {
-    return CollectionConverters.asScala(List.<LogicalPlan>of()).toList();
-  }
-
-  @Override
-  public LogicalPlan withNewChildrenInternal(
-      scala.collection.immutable.IndexedSeq<LogicalPlan> newChildren) {
-    return this;
+  public scala.collection.immutable.List<LogicalPlan> children() {
+    return ScalaCollections.empty();
   }
 
   /** The same search with new attribute ids, for a query that reads it twice (a self-join). */
   @Override
   public LogicalPlan newInstance() {
     List<Attribute> fresh = new ArrayList<>();
-    CollectionConverters.asJava(output).forEach(a -> fresh.add(a.newInstance()));
-    return new VectorSearchRelation(search, CollectionConverters.asScala(fresh).toList());
+    ScalaCollections.toJava(output).forEach(a -> fresh.add(a.newInstance()));
+    return new VectorSearchRelation(search, ScalaCollections.list(fresh));
   }
 
   @Override

@@ -1,11 +1,10 @@
 package dev.lancelot.spark.search;
 
+import dev.lancelot.spark.ScalaCollections;
 import java.util.List;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.SparkStrategy;
-import scala.collection.immutable.Seq;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Plans a {@link VectorSearchRelation} as a {@link VectorSearchExec} (search tasks, merge on the
@@ -14,11 +13,11 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 public final class VectorSearchStrategy extends SparkStrategy {
   @Override
-  public Seq<SparkPlan> apply(LogicalPlan plan) {
+  public scala.collection.immutable.List<SparkPlan> apply(LogicalPlan plan) {
     List<SparkPlan> planned =
         plan instanceof VectorSearchRelation r
             ? List.of(new VectorSearchExec(r.search(), r.output()))
             : List.of();
-    return CollectionConverters.asScala(planned).toList();
+    return ScalaCollections.list(planned);
   }
 }

@@ -37,7 +37,8 @@ final class LanceDeltaWriter implements DeltaWriter<InternalRow> {
     insert(row);
   }
 
-  @Override
+  // DeltaWriter.reinsert exists from Spark 4.0 on; the 3.5 line compiles this class too (D53).
+  @SuppressWarnings("MissingOverride")
   public void reinsert(InternalRow metadata, InternalRow row) {
     insert(row);
   }

@@ -63,7 +63,10 @@ public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
         return WriteMetrics.supported();
       }
 
-      @Override
+      // Write.reportDriverMetrics exists from Spark 4.0 on; the 3.5 line compiles this class too
+      // (D53), so no @Override: there the committed files and bytes are not reported, and the
+      // method is unused.
+      @SuppressWarnings({"MissingOverride", "UnusedMethod", "EffectivelyPrivate"})
       public org.apache.spark.sql.connector.metric.CustomTaskMetric[] reportDriverMetrics() {
         long[] committed = batch == null ? new long[2] : batch.committedFilesAndBytes();
         return WriteMetrics.driver(committed[0], committed[1]);

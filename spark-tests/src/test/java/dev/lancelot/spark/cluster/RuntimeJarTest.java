@@ -105,12 +105,31 @@ class RuntimeJarTest {
   }
 
   /**
-   * Every class, type descriptor and class-name string constant that names protobuf or
-   * aircompressor names the relocated copy (serialized descriptors and messages may still mention
-   * the originals).
+   * The packages a jar bundles relocated: protobuf and aircompressor in every jar, plus those a
+   * line's jar bundles besides ({@code lancelot.relocatedPackages}, comma-separated: Arrow and
+   * flatbuffers in the Spark 3.5 jar, D53).
+   */
+  private static List<String> relocatedPackages() {
+    List<String> out = new ArrayList<>(List.of("com/google/protobuf/", "io/airlift/compress/"));
+    for (String p : System.getProperty("lancelot.relocatedPackages", "").split(",", -1)) {
+      if (!p.isBlank()) {
+        out.add(p.trim());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Every class, type descriptor and class-name string constant that names a relocated package
+   * (protobuf, aircompressor, and those of {@link #relocatedPackages}) names the relocated copy
+   * (serialized descriptors and messages may still mention the originals).
    */
   @Test
   void referencesOnlyRelocatedProtobufAndAircompressor() throws IOException {
+    List<String> relocated = relocatedPackages();
+    for (String pkg : relocated) {
+      assertThat(entries).as("relocated %s", pkg).anyMatch(e -> e.startsWith(SHADED + pkg));
+    }
     List<String> offenders = new ArrayList<>();
     int checked = 0;
     try (JarFile j = new JarFile(jar.toFile())) {
@@ -120,7 +139,7 @@ class RuntimeJarTest {
         }
         try (InputStream in = j.getInputStream(e)) {
           ConstantPool pool = ConstantPool.read(in);
-          for (String pkg : List.of("com/google/protobuf/", "io/airlift/compress/")) {
+          for (String pkg : relocated) {
             pool.classNames().stream()
                 .filter(n -> n.startsWith(pkg) || n.startsWith("[L" + pkg))
                 .forEach(n -> offenders.add(e.getName() + " names class " + n));
@@ -200,6 +219,7 @@ class RuntimeJarTest {
           assertThat(ds.getMethod("countRows").invoke(opened)).isEqualTo(100L);
           Method version = ds.getMethod("version");
           assertThat(version.invoke(opened)).isEqualTo(1L);
+          assertThat(scannedRows(opened)).isEqualTo(100L);
         } finally {
           ds.getMethod("close").invoke(opened);
         }
@@ -210,6 +230,51 @@ class RuntimeJarTest {
           Class.forName(
               SHADED.replace('/', '.') + "com.google.protobuf.GeneratedMessage", false, loader);
       assertThat(message.getClassLoader()).isSameAs(loader);
+      String sparkArrow = System.getProperty("lancelot.sparkArrowVersion");
+      if (sparkArrow != null) {
+        bundledArrowBesidesSparks(loader, sparkArrow);
+      }
+    }
+  }
+
+  /**
+   * The rows of a whole scan of {@code dataset} (an engine {@code Dataset} of the jar's class
+   * loader), which decodes every column with the jar's (relocated) dependencies and its Arrow.
+   */
+  private static long scannedRows(Object dataset) throws Exception {
+    Object scanner = dataset.getClass().getMethod("newScan").invoke(dataset);
+    Object batches = scanner.getClass().getMethod("batches").invoke(scanner);
+    long rows = 0;
+    try (AutoCloseable closing = (AutoCloseable) batches) {
+      java.util.Iterator<?> it = (java.util.Iterator<?>) closing;
+      while (it.hasNext()) {
+        Object batch = it.next();
+        rows += (int) batch.getClass().getMethod("getRowCount").invoke(batch);
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * A jar that bundles its own Arrow (Spark 3.5's, D53): Spark's Arrow ({@code version}) is what
+   * {@code org.apache.arrow} names on Spark's classpath, and the relocated copy allocates memory
+   * (its allocation manager, found by a class name the relocation rewrote, is in the jar).
+   */
+  private static void bundledArrowBesidesSparks(ClassLoader loader, String version)
+      throws Exception {
+    Class<?> sparks = Class.forName("org.apache.arrow.vector.VectorSchemaRoot", false, loader);
+    assertThat(sparks.getProtectionDomain().getCodeSource().getLocation().toString())
+        .contains("arrow-vector-" + version);
+    String arrow = SHADED.replace('/', '.') + "org.apache.arrow.";
+    Class<?> allocatorClass = Class.forName(arrow + "memory.RootAllocator", true, loader);
+    assertThat(allocatorClass.getProtectionDomain().getCodeSource().getLocation())
+        .isEqualTo(jar.toUri().toURL());
+    try (AutoCloseable allocator = (AutoCloseable) allocatorClass.getConstructor().newInstance();
+        AutoCloseable buffer =
+            (AutoCloseable)
+                allocatorClass.getMethod("buffer", long.class).invoke(allocator, 1024L)) {
+      assertThat(buffer.getClass().getName()).isEqualTo(arrow + "memory.ArrowBuf");
+      assertThat(allocatorClass.getMethod("getAllocatedMemory").invoke(allocator)).isEqualTo(1024L);
     }
   }
 

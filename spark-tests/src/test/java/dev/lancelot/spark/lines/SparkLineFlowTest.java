@@ -3,6 +3,7 @@ package dev.lancelot.spark.lines;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.expr;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.query.VectorQuery;
@@ -10,6 +11,7 @@ import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.query.eval.RecallEvaluator;
 import dev.lancelot.spark.SharedSpark;
+import dev.lancelot.spark.index.LanceIndexBuilder;
 import dev.lancelot.spark.search.LanceVectorSearch;
 import dev.lancelot.spark.search.SparkRecall;
 import java.nio.file.Path;
@@ -40,7 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The reference flow of every Spark line, in one session of that line (Kryo, registration
  * required): write, filtered read, index build from SQL, append, table-function search with a
  * prefilter, DataFrame-of-queries search, recall, DELETE / UPDATE / MERGE INTO, time travel and the
- * catalog (CREATE TABLE AS SELECT, SHOW TABLES, DROP TABLE).
+ * catalog (CREATE TABLE AS SELECT, SHOW TABLES, DROP TABLE). On Spark 3.5, which has no stored
+ * procedures, the index is built through {@link LanceIndexBuilder} and {@code CALL} is checked to
+ * fail clearly (D53).
  *
  * <p>Compiled and run by every line module under spark-lines/ against that line's Spark jars, and
  * by spark-tests on the primary line. Each Spark answer is checked against an oracle that does not
@@ -78,23 +82,53 @@ class SparkLineFlowTest extends SharedSpark {
         .isEqualTo(expected);
   }
 
+  /**
+   * {@code CALL lance.system.create_index}; on Spark 3.5, which has no stored procedures (D53), the
+   * same build through its DataFrame entry point, after checking that {@code CALL} fails with an
+   * error naming the line and that entry point.
+   */
   @Test
   @Order(2)
   void buildsAnIndexFromSql() {
-    Row created =
-        spark
-            .sql(
-                "CALL lance.system.create_index(table => '"
-                    + path()
-                    + "', column => 'vector', index_type => 'IVF_PQ', metric => 'l2', num_partitions => 4, "
-                    + "num_sub_vectors => 4, seed => 7)")
-            .first();
-    assertThat(created.getString(created.fieldIndex("name"))).isEqualTo("vector_idx");
-    assertThat(created.getLong(created.fieldIndex("indexed_rows"))).isEqualTo(3000);
-    assertThat(created.getLong(created.fieldIndex("version"))).isEqualTo(2);
+    String call =
+        "CALL lance.system.create_index(table => '"
+            + path()
+            + "', column => 'vector', index_type => 'IVF_PQ', metric => 'l2', num_partitions => 4, "
+            + "num_sub_vectors => 4, seed => 7)";
+    if (hasStoredProcedures()) {
+      Row created = spark.sql(call).first();
+      assertThat(created.getString(created.fieldIndex("name"))).isEqualTo("vector_idx");
+      assertThat(created.getLong(created.fieldIndex("indexed_rows"))).isEqualTo(3000);
+      assertThat(created.getLong(created.fieldIndex("version"))).isEqualTo(2);
+    } else {
+      assertThatThrownBy(() -> spark.sql(call))
+          .isInstanceOf(UnsupportedOperationException.class)
+          .hasMessageContaining("CALL is not available on Spark 3.5")
+          .hasMessageContaining("LanceIndexBuilder.createIndex");
+      assertThatThrownBy(() -> spark.sql("/* build */ -- the index\n  call " + call.substring(5)))
+          .isInstanceOf(UnsupportedOperationException.class)
+          .hasMessageContaining("Spark 3.5");
+      // other syntax errors stay Spark's own
+      assertThatThrownBy(() -> spark.sql("CALLS lance.system.create_index()"))
+          .isInstanceOf(org.apache.spark.sql.catalyst.parser.ParseException.class);
+      assertThat(version()).isEqualTo(1);
+      Map<String, Object> spec = new LinkedHashMap<>();
+      spec.put("index_type", "IVF_PQ");
+      spec.put("metric", "l2");
+      spec.put("num_partitions", 4);
+      spec.put("num_sub_vectors", 4);
+      spec.put("seed", 7);
+      assertThat(LanceIndexBuilder.createIndex(spark, path(), "vector", spec)).isEqualTo(2);
+    }
     try (Dataset ds = Dataset.open(path())) {
+      assertThat(ds.version()).isEqualTo(2);
       assertThat(ds.indexes().names()).containsExactly("vector_idx");
     }
+  }
+
+  /** Spark 4.0 and later have stored procedures ({@code CALL}); Spark 3.5 does not. */
+  private static boolean hasStoredProcedures() {
+    return !spark.version().startsWith("3.");
   }
 
   @Test
