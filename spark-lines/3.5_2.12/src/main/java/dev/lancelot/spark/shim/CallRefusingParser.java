@@ -32,7 +32,7 @@ public final class CallRefusingParser implements ParserInterface {
           + " others) rest. On Spark 3.5 use their DataFrame and engine entry points:"
           + " dev.lancelot.spark.index.LanceIndexBuilder.createIndex and .optimize (create_index,"
           + " optimize_index), dev.lancelot.spark.search.LanceVectorSearch.recall (recall),"
-          + " dev.lancelot.engine.index.scalar.BTreeIndexBuilder.build (create_scalar_index), and"
+          + " LanceIndexBuilder.createScalarIndex (create_scalar_index), and"
           + " dev.lancelot.engine.Dataset's compact, cleanup, addColumns and tags (compact,"
           + " cleanup, add_columns, the tag procedures); or run Spark 4.0 or later"
           + " (docs/deploying.md).";
