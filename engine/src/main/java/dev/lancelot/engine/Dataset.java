@@ -380,6 +380,15 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
+   * The rows whose {@code _rowid}s are {@code rowIds} (a dataset's stable row ids when it has them,
+   * else row addresses), in the order asked; ids that no live row of this version has (deleted,
+   * never written) are left out. Reads only the pages holding the rows.
+   */
+  public VectorSchemaRoot takeRows(long[] rowIds, List<String> columns) {
+    return take(RowTaker.liveAddresses(rowIds()::addressesOf, rowIds), columns);
+  }
+
+  /**
    * The value of blob column {@code column} ({@link LanceField#isBlob()}) at row {@code rowAddress}
    * ({@code (fragment << 32) | offset}), to read in ranges; empty when the value is null. Reads
    * only the row's descriptor; the bytes are read by the returned {@link Blob}, which the caller

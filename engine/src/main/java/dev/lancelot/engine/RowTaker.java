@@ -25,6 +25,12 @@ import org.roaringbitmap.RoaringBitmap;
 final class RowTaker {
   private RowTaker() {}
 
+  /** The addresses {@code translate} gives for {@code rowIds}, less the -1s (no live row). */
+  static long[] liveAddresses(
+      java.util.function.Function<long[], long[]> translate, long[] rowIds) {
+    return java.util.Arrays.stream(translate.apply(rowIds)).filter(a -> a != -1).toArray();
+  }
+
   static VectorSchemaRoot take(Dataset dataset, long[] addresses, List<LanceField> fields) {
     BufferAllocator allocator = dataset.context().allocator();
     Map<Long, RoaringBitmap> byFragment = new TreeMap<>();

@@ -211,6 +211,33 @@ class StableRowIdsOracleTest {
   }
 
   @Test
+  void takeByRowIdReturnsTheRowsLanceShowsWithThoseIds() throws Exception {
+    try (Dataset latest = Dataset.open(dir.toString())) {
+      for (long v : new long[] {deleted, updated, compacted}) {
+        Dataset ds = latest.checkout(v);
+        List<List<Object>> lance = lanceRows(v, null); // id, tenant_id, name, vector, _rowid
+        java.util.Map<Long, List<Object>> byRowId = new java.util.HashMap<>();
+        lance.forEach(r -> byRowId.put((Long) r.get(4), r.subList(0, 4)));
+        // ids of moved, untouched and appended rows, in no order, with ids no live row has
+        List<Long> asked = new ArrayList<>(List.of(151L, 7L, 2599L, 2200L, 120L, 0L));
+        asked.add(3L); // id 3 was deleted (3 % 7 == 3)
+        asked.add(1L << 40); // never written
+        long[] ids = asked.stream().mapToLong(Long::longValue).toArray();
+        List<List<Object>> expected = new ArrayList<>();
+        for (long id : ids) {
+          if (byRowId.containsKey(id)) {
+            expected.add(byRowId.get(id));
+          }
+        }
+        assertThat(expected).hasSize(6);
+        try (VectorSchemaRoot taken = ds.takeRows(ids, COLUMNS)) {
+          assertThat(Rows.of(taken)).as("version %d", v).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  @Test
   void filteredScansUseTheIndexAndMatchLance() throws Exception {
     try (Dataset latest = Dataset.open(dir.toString())) {
       for (long v : new long[] {appended, updated, compacted}) {
