@@ -141,6 +141,44 @@ class SparkIndexedScanTest extends SharedSpark {
   }
 
   @Test
+  void updateAndDeleteOnAnIndexedColumnChangeTheRowsAFullScanFinds() throws Exception {
+    Path other = Files.createTempDirectory("spark-indexed-dml").resolve("t");
+    rows(0, 4000).write().format("lance").option("max_rows_per_file", 1000).save(other.toString());
+    spark.sql(
+        "CALL lance.system.create_scalar_index(table => '" + other + "', column => 'tenant')");
+    String t = "lance.`" + other + "`";
+    spark.sql("UPDATE " + t + " SET name = 'updated' WHERE tenant = 17 AND id > 1000");
+    spark.sql("DELETE FROM " + t + " WHERE tenant IN (3, 4) OR (tenant = 17 AND id < 500)");
+    TreeSet<Long> updated = new TreeSet<>();
+    TreeSet<Long> all = new TreeSet<>();
+    for (Row r : spark.sql("SELECT id, name FROM " + t).collectAsList()) {
+      all.add(r.getLong(0));
+      if (r.getString(1).equals("updated")) {
+        updated.add(r.getLong(0));
+      }
+    }
+    TreeSet<Long> expectedAll = new TreeSet<>();
+    TreeSet<Long> expectedUpdated = new TreeSet<>();
+    for (long id = 0; id < 4000; id++) {
+      long tenant = id % 100;
+      if (tenant == 3 || tenant == 4 || (tenant == 17 && id < 500)) {
+        continue;
+      }
+      expectedAll.add(id);
+      if (tenant == 17 && id > 1000) {
+        expectedUpdated.add(id);
+      }
+    }
+    assertThat(all).isEqualTo(expectedAll);
+    assertThat(updated).isEqualTo(expectedUpdated).hasSize(30);
+    assertThat(ids(spark.sql("SELECT id FROM " + t + " WHERE tenant = 17")))
+        .isEqualTo(
+            expectedAll.stream()
+                .filter(id -> id % 100 == 17)
+                .collect(java.util.stream.Collectors.toCollection(TreeSet::new)));
+  }
+
+  @Test
   void explainShowsTheIndex() {
     List<String> lines = new ArrayList<>();
     for (Row r :

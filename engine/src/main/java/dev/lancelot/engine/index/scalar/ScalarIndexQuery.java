@@ -204,14 +204,20 @@ public final class ScalarIndexQuery {
         dataset, exactPlan.filter, expr, t.reason(), columns, bindings, covered);
   }
 
-  /** The BTree index on a field covering the most fragments (then by name), if any. */
+  /**
+   * The BTree or bitmap index on a field covering the most fragments (then by name), if any. Both
+   * answer the same conditions exactly.
+   */
   static Optional<String> btreeOn(IndexCatalog catalog, int fieldId) {
     return catalog.indexesOn(fieldId).stream()
         .filter(
-            name ->
-                catalog.segments(name).stream()
-                    .allMatch(
-                        s -> s.type() == IndexType.BTREE && s.fieldIds().equals(List.of(fieldId))))
+            name -> {
+              List<dev.lancelot.engine.index.IndexSegment> segments = catalog.segments(name);
+              IndexType type = segments.isEmpty() ? null : segments.get(0).type();
+              return (type == IndexType.BTREE || type == IndexType.BITMAP)
+                  && segments.stream()
+                      .allMatch(s -> s.type() == type && s.fieldIds().equals(List.of(fieldId)));
+            })
         .min(
             Comparator.comparingInt(
                     (String name) -> -catalog.indexedFragments(name).getCardinality())
