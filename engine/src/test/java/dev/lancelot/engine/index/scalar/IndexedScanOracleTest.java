@@ -191,6 +191,36 @@ class IndexedScanOracleTest {
       assertThat(scanned).isLessThanOrEqualTo(1000 + hits.size()).isGreaterThan(1000);
     }
 
+    // a flat search prefiltered on bitmap-indexed columns returns Lance's rows
+    float[] q = new float[DIM];
+    q[0] = 1;
+    try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
+      for (String filter : List.of("tenant_id = 7", "tenant_id IN (3, 4) AND name IS NOT NULL")) {
+        dev.lancelot.engine.query.VectorQuery query =
+            dev.lancelot.engine.query.VectorQuery.builder("vector")
+                .vector(q)
+                .k(10)
+                .useIndex(false)
+                .filter(filter)
+                .prefilter(true)
+                .columns("id")
+                .build();
+        List<Long> ids = new ArrayList<>();
+        try (dev.lancelot.engine.query.VectorSearchResult r =
+            dev.lancelot.engine.query.VectorSearch.search(ours, query)) {
+          for (int i = 0; i < r.rowCount(); i++) {
+            ids.add(((Number) r.rows().getVector("id").getObject(i)).longValue());
+          }
+        }
+        List<Long> lance =
+            LanceOracle.nearest(allocator, dir, q, 10, null, null, null, false, filter, true)
+                .stream()
+                .map(LanceOracle.Hit::id)
+                .toList();
+        assertThat(ids).as(filter).hasSize(10).containsExactlyInAnyOrderElementsOf(lance);
+      }
+    }
+
     // a damaged bitmap file fails the scan naming it
     Path lookup;
     try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir.resolve("_indices"))) {
