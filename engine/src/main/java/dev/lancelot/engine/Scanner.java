@@ -208,8 +208,8 @@ public final class Scanner {
   }
 
   /**
-   * Whether the filter may be answered from scalar (BTree) indexes (the default): the parts of the
-   * filter they answer select the rows read from the fragments they cover, and the filter is
+   * Whether the filter may be answered from scalar (BTree, bitmap) indexes (the default): the parts
+   * of the filter they answer select the rows read from the fragments they cover, and the filter is
    * applied again to those rows, so the result is the same either way. Off, every row of every
    * fragment is read and filtered.
    */

@@ -29,10 +29,10 @@ import org.apache.spark.sql.types.StructType;
  * {@code max_rows_per_partition} split by row range. Partitions carry only the dataset location,
  * version, task and projection (docs/architecture.md §7.4).
  *
- * <p>A pushed filter that scalar (BTree) indexes answer, in whole or in part, is evaluated with
- * them once, when the scan is planned: each input partition then reads only the rows selected in
- * its range (the filter is applied to them again), and ranges with no selected row get no partition
- * (decision D52). The description (EXPLAIN) and the driver metrics say so.
+ * <p>A pushed filter that scalar (BTree, bitmap) indexes answer, in whole or in part, is evaluated
+ * with them once, when the scan is planned: each input partition then reads only the rows selected
+ * in its range (the filter is applied to them again), and ranges with no selected row get no
+ * partition (decision D52). The description (EXPLAIN) and the driver metrics say so.
  *
  * <p>A pushed {@code LIMIT n} stops each partition after {@code n} rows and, without a filter,
  * plans only the first tasks that hold {@code n} live rows by the manifest's counts; Spark still
