@@ -41,6 +41,14 @@ final class ScanIndexPlanner {
     if (!query.isAnswered()) {
       return new Plan(ScanIndexUse.none(query.explain()), Map.of());
     }
+    RoaringBitmap scanned = new RoaringBitmap();
+    fragments.forEach(f -> scanned.add((int) f.getId()));
+    if (!RoaringBitmap.intersects(scanned, query.coveredFragments())) {
+      return new Plan(
+          ScanIndexUse.none(
+              query.explain() + "; the indexes cover none of the scanned fragments, not read"),
+          Map.of());
+    }
     ScalarIndexResult answer = query.evaluate().withoutDeletedRows(dataset);
     RoaringBitmap covered = answer.coveredFragments();
     Map<Long, RoaringBitmap> selections = new HashMap<>();

@@ -183,6 +183,9 @@ class IndexedScanTest {
     assertThat(none.used()).isFalse();
     assertThat(none.explain()).contains("no part of the filter is answered by an index");
     assertThat(ds.newScan().filter("i32 = 7").useScalarIndex(false).indexUse().used()).isFalse();
+    ScanIndexUse appendedOnly = ds.newScan().filter("i32 = 7").fragments(List.of(3L)).indexUse();
+    assertThat(appendedOnly.used()).isFalse();
+    assertThat(appendedOnly.explain()).contains("cover none of the scanned fragments");
     assertThat(ds.newScan().filter("i32 = 7").explain())
         .contains("Scan: ", "filter=i32 = 7", "Index: ", "i32_idx", "index lookups");
   }
