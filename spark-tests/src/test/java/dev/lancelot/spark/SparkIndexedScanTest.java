@@ -179,6 +179,35 @@ class SparkIndexedScanTest extends SharedSpark {
   }
 
   @Test
+  void aLanceBuiltBitmapIndexAnswersTheWhereToo() throws Exception {
+    Path other = Files.createTempDirectory("spark-bitmap-scan").resolve("t");
+    rows(0, 4000).write().format("lance").option("max_rows_per_file", 1000).save(other.toString());
+    try (org.lance.Dataset lance =
+        org.lance.Dataset.open(
+            allocator, other.toString(), new org.lance.ReadOptions.Builder().build())) {
+      lance.createIndex(
+          List.of("tenant"),
+          org.lance.index.IndexType.BITMAP,
+          java.util.Optional.of("tenant_bitmap"),
+          org.lance.index.IndexParams.builder()
+              .setScalarIndexParams(org.lance.index.scalar.ScalarIndexParams.create("bitmap"))
+              .build(),
+          true);
+    }
+    Dataset<Row> df =
+        spark.read().format("lance").load(other.toString()).filter("tenant IN (5, 6)");
+    assertThat(description(df)).contains("index=[tenant_bitmap] exact");
+    TreeSet<Long> expected = new TreeSet<>();
+    for (long id = 0; id < 4000; id++) {
+      if (id % 100 == 5 || id % 100 == 6) {
+        expected.add(id);
+      }
+    }
+    assertThat(ids(df)).isEqualTo(expected);
+    assertThat(metrics(df).get("rowsScanned").value()).isEqualTo(80);
+  }
+
+  @Test
   void explainShowsTheIndex() {
     List<String> lines = new ArrayList<>();
     for (Row r :
