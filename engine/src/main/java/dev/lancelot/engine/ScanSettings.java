@@ -14,13 +14,16 @@ import java.util.List;
  * @param batchSize rows per batch
  * @param withRowId whether {@code _rowid} is returned
  * @param withRowAddress whether {@code _rowaddr} is returned
+ * @param useScalarIndex whether scalar indexes may select the rows read ({@link
+ *     Scanner#useScalarIndex})
  */
 public record ScanSettings(
     List<String> columns,
     BoundPredicate filter,
     int batchSize,
     boolean withRowId,
-    boolean withRowAddress)
+    boolean withRowAddress,
+    boolean useScalarIndex)
     implements Serializable {
   public ScanSettings {
     columns = columns == null ? null : List.copyOf(columns);
@@ -28,5 +31,15 @@ public record ScanSettings(
       throw new InvalidInputException(
           "Cannot scan: batch size must be at least 1, got " + batchSize);
     }
+  }
+
+  /** Settings that let scalar indexes select the rows read. */
+  public ScanSettings(
+      List<String> columns,
+      BoundPredicate filter,
+      int batchSize,
+      boolean withRowId,
+      boolean withRowAddress) {
+    this(columns, filter, batchSize, withRowId, withRowAddress, true);
   }
 }

@@ -10,12 +10,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * A scan of one dataset version: projection, filter, batch size, virtual columns, and a subset of
@@ -40,6 +42,10 @@ public final class Scanner {
   private final boolean withRowAddress;
   private final List<Long> fragmentIds;
   private final BufferAllocator allocator;
+  private final boolean useScalarIndex;
+
+  /** The index plan, made on first use (planning evaluates the indexes). */
+  private volatile ScanIndexPlanner.Plan indexPlan;
 
   Scanner(
       Dataset dataset,
@@ -49,8 +55,10 @@ public final class Scanner {
       boolean withRowId,
       boolean withRowAddress,
       List<Long> fragmentIds,
-      BufferAllocator allocator) {
+      BufferAllocator allocator,
+      boolean useScalarIndex) {
     this.dataset = dataset;
+    this.useScalarIndex = useScalarIndex;
     this.allocator = allocator;
     this.columns = columns;
     this.filter = filter;
@@ -61,7 +69,8 @@ public final class Scanner {
   }
 
   static Scanner of(Dataset dataset) {
-    return new Scanner(dataset, null, null, ScanSpec.DEFAULT_BATCH_SIZE, false, false, null, null);
+    return new Scanner(
+        dataset, null, null, ScanSpec.DEFAULT_BATCH_SIZE, false, false, null, null, true);
   }
 
   /** Top-level columns to return, in this order; all columns when never called. */
@@ -74,7 +83,8 @@ public final class Scanner {
         withRowId,
         withRowAddress,
         fragmentIds,
-        allocator);
+        allocator,
+        useScalarIndex);
   }
 
   public Scanner columns(String... names) {
@@ -113,7 +123,15 @@ public final class Scanner {
               + ", which this version does not have. Bind it to this version (Dataset.bindFilter).");
     }
     return new Scanner(
-        dataset, columns, bound, batchSize, withRowId, withRowAddress, fragmentIds, allocator);
+        dataset,
+        columns,
+        bound,
+        batchSize,
+        withRowId,
+        withRowAddress,
+        fragmentIds,
+        allocator,
+        useScalarIndex);
   }
 
   public Scanner batchSize(int rows) {
@@ -121,18 +139,35 @@ public final class Scanner {
       throw new InvalidInputException("Cannot scan: batch size must be at least 1, got " + rows);
     }
     return new Scanner(
-        dataset, columns, filter, rows, withRowId, withRowAddress, fragmentIds, allocator);
+        dataset,
+        columns,
+        filter,
+        rows,
+        withRowId,
+        withRowAddress,
+        fragmentIds,
+        allocator,
+        useScalarIndex);
   }
 
   /** Adds {@code _rowid} (uint64) to the output. */
   public Scanner withRowId(boolean on) {
     return new Scanner(
-        dataset, columns, filter, batchSize, on, withRowAddress, fragmentIds, allocator);
+        dataset,
+        columns,
+        filter,
+        batchSize,
+        on,
+        withRowAddress,
+        fragmentIds,
+        allocator,
+        useScalarIndex);
   }
 
   /** Adds {@code _rowaddr} (uint64, {@code (fragment << 32) | offset}) to the output. */
   public Scanner withRowAddress(boolean on) {
-    return new Scanner(dataset, columns, filter, batchSize, withRowId, on, fragmentIds, allocator);
+    return new Scanner(
+        dataset, columns, filter, batchSize, withRowId, on, fragmentIds, allocator, useScalarIndex);
   }
 
   /**
@@ -142,7 +177,15 @@ public final class Scanner {
    */
   public Scanner allocator(BufferAllocator allocator) {
     return new Scanner(
-        dataset, columns, filter, batchSize, withRowId, withRowAddress, fragmentIds, allocator);
+        dataset,
+        columns,
+        filter,
+        batchSize,
+        withRowId,
+        withRowAddress,
+        fragmentIds,
+        allocator,
+        useScalarIndex);
   }
 
   /** Scans only these fragments, in this order. */
@@ -155,7 +198,8 @@ public final class Scanner {
         withRowId,
         withRowAddress,
         List.copyOf(ids),
-        allocator);
+        allocator,
+        useScalarIndex);
   }
 
   /** The dataset version this scan reads. */
@@ -163,9 +207,62 @@ public final class Scanner {
     return dataset;
   }
 
-  /** This scan's settings (columns, filter, batch size, virtual columns). */
+  /**
+   * Whether the filter may be answered from scalar (BTree, bitmap) indexes (the default): the parts
+   * of the filter they answer select the rows read from the fragments they cover, and the filter is
+   * applied again to those rows, so the result is the same either way. Off, every row of every
+   * fragment is read and filtered.
+   */
+  public Scanner useScalarIndex(boolean on) {
+    return new Scanner(
+        dataset, columns, filter, batchSize, withRowId, withRowAddress, fragmentIds, allocator, on);
+  }
+
+  /**
+   * How this scan uses scalar indexes. The first call (or the first plan or run of the scan)
+   * evaluates the indexes; the answer is kept for this scanner.
+   *
+   * @throws dev.lancelot.engine.index.scalar.ScalarIndexException naming the file, when an index
+   *     file is corrupt
+   */
+  public ScanIndexUse indexUse() {
+    return indexPlan().use();
+  }
+
+  /**
+   * One line per step of the scan: what it reads (version, fragments, columns, filter), then how it
+   * uses scalar indexes ({@link #indexUse()}).
+   */
+  public String explain() {
+    return "Scan: "
+        + dataset.location()
+        + " version "
+        + dataset.version()
+        + ", fragments="
+        + selectedFragments().size()
+        + ", columns="
+        + (columns == null ? dataset.lanceSchema().names() : columns)
+        + (filter == null ? "" : ", filter=" + filter.sql())
+        + "\n  Index: "
+        + indexUse().explain();
+  }
+
+  private ScanIndexPlanner.Plan indexPlan() {
+    ScanIndexPlanner.Plan p = indexPlan;
+    if (p == null) {
+      p =
+          useScalarIndex || filter == null
+              ? ScanIndexPlanner.plan(dataset, filter, selectedFragments())
+              : new ScanIndexPlanner.Plan(
+                  ScanIndexUse.none("scalar indexes turned off for this scan"), Map.of());
+      indexPlan = p;
+    }
+    return p;
+  }
+
+  /** This scan's settings (columns, filter, batch size, virtual columns, index use). */
   public ScanSettings settings() {
-    return new ScanSettings(columns, filter, batchSize, withRowId, withRowAddress);
+    return new ScanSettings(columns, filter, batchSize, withRowId, withRowAddress, useScalarIndex);
   }
 
   /**
@@ -185,7 +282,8 @@ public final class Scanner {
                 settings.withRowId(),
                 settings.withRowAddress(),
                 fragmentIds,
-                allocator)
+                allocator,
+                settings.useScalarIndex())
             .filter(settings.filter());
     return s;
   }
@@ -216,17 +314,30 @@ public final class Scanner {
 
   /**
    * Splits the scan into tasks: one per fragment, large fragments cut into row ranges of at most
-   * {@code maxRowsPerTask} physical rows.
+   * {@code maxRowsPerTask} physical rows. When scalar indexes answer the filter ({@link
+   * #indexUse()}), tasks of the fragments they cover carry the selected rows of their range, and
+   * ranges with no selected row get no task.
    */
   public List<ScanTask> planTasks(long maxRowsPerTask) {
     if (maxRowsPerTask < 1) {
       throw new InvalidInputException("maxRowsPerTask must be at least 1, got " + maxRowsPerTask);
     }
+    ScanIndexPlanner.Plan index = indexPlan();
     List<ScanTask> tasks = new ArrayList<>();
     for (DataFragment f : selectedFragments()) {
       long rows = f.getPhysicalRows();
+      RoaringBitmap selection = index.selectionOf(f.getId());
       for (long start = 0; start < rows; start += maxRowsPerTask) {
-        tasks.add(new ScanTask(f.getId(), start, Math.min(rows, start + maxRowsPerTask)));
+        long end = Math.min(rows, start + maxRowsPerTask);
+        if (selection == null) {
+          tasks.add(new ScanTask(f.getId(), start, end));
+        } else {
+          RoaringBitmap part =
+              RoaringBitmap.and(selection, RoaringBitmap.bitmapOfRange(start, end));
+          if (!part.isEmpty()) {
+            tasks.add(new ScanTask(f.getId(), start, end, part));
+          }
+        }
       }
     }
     return tasks;

@@ -1,6 +1,7 @@
 package dev.lancelot.spark.read;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.ScanIndexUse;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.distributed.DatasetStatistics;
 import dev.lancelot.engine.distributed.ScanPlan;
@@ -27,6 +28,11 @@ import org.apache.spark.sql.types.StructType;
  * A planned scan of one dataset version: one input partition per fragment, fragments larger than
  * {@code max_rows_per_partition} split by row range. Partitions carry only the dataset location,
  * version, task and projection (docs/architecture.md §7.4).
+ *
+ * <p>A pushed filter that scalar (BTree, bitmap) indexes answer, in whole or in part, is evaluated
+ * with them once, when the scan is planned: each input partition then reads only the rows selected
+ * in its range (the filter is applied to them again), and ranges with no selected row get no
+ * partition (decision D52). The description (EXPLAIN) and the driver metrics say so.
  *
  * <p>A pushed {@code LIMIT n} stops each partition after {@code n} rows and, without a filter,
  * plans only the first tasks that hold {@code n} live rows by the manifest's counts; Spark still
@@ -73,9 +79,28 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
         + table.datasetVersion()
         + ", columns="
         + Arrays.toString(readSchema.fieldNames())
-        + (filter == null ? "" : ", filter=" + filter.toSql())
+        + (filter == null ? "" : ", filter=" + filter.toSql() + indexDescription())
         + (limit < 0 ? "" : ", limit=" + limit)
         + "]";
+  }
+
+  /** How the filter uses scalar indexes (planning the scan evaluates them). */
+  private String indexDescription() {
+    ScanIndexUse use = plan().indexUse();
+    if (!use.used()) {
+      return ", index=none";
+    }
+    return ", index="
+        + use.indexes()
+        + (use.exact() ? " exact" : " superset (filter rechecked)")
+        + ", index lookups="
+        + use.indexLookups()
+        + ", rows selected="
+        + use.rowsSelected()
+        + ", fragments skipped="
+        + use.fragmentsSkipped()
+        + ", read in full="
+        + use.fragmentsReadInFull();
   }
 
   /**
@@ -103,6 +128,12 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public org.apache.spark.sql.connector.metric.CustomMetric[] supportedCustomMetrics() {
     return ScanMetrics.supported();
+  }
+
+  /** The scalar index lookups made when the scan was planned, and the rows they selected. */
+  @Override
+  public org.apache.spark.sql.connector.metric.CustomTaskMetric[] reportDriverMetrics() {
+    return ScanMetrics.driver(plan().indexUse());
   }
 
   @Override

@@ -3,14 +3,17 @@ package dev.lancelot.engine.distributed;
 import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
+import dev.lancelot.engine.ScanIndexUse;
 import dev.lancelot.engine.ScanSettings;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.Scanner;
+import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * A scan planned on the coordinator and run as independent tasks anywhere.
@@ -38,23 +41,31 @@ public final class ScanPlan implements Serializable {
   private final ScanSettings settings;
   private final transient List<ScanTask> tasks;
   private final transient DatasetStatistics statistics;
+  private final transient ScanIndexUse indexUse;
+  private final transient String explain;
 
   private ScanPlan(
       String location,
       long version,
       ScanSettings settings,
       List<ScanTask> tasks,
-      DatasetStatistics statistics) {
+      DatasetStatistics statistics,
+      ScanIndexUse indexUse,
+      String explain) {
     this.location = location;
     this.version = version;
     this.settings = settings;
     this.tasks = tasks;
     this.statistics = statistics;
+    this.indexUse = indexUse;
+    this.explain = explain;
   }
 
   /**
    * Plans {@code scanner}'s scan as tasks of at most {@code maxRowsPerTask} physical rows (one per
-   * fragment, large fragments cut into row ranges).
+   * fragment, large fragments cut into row ranges). Scalar indexes that answer the filter are
+   * evaluated here, once: each task carries the rows they selected in its range ({@link
+   * ScanTask#selection()}), and ranges they selected nothing in get no task (decision D52).
    *
    * @throws InvalidInputException for a projection the version cannot return
    */
@@ -66,7 +77,9 @@ public final class ScanPlan implements Serializable {
         ds.version(),
         scanner.settings(),
         List.copyOf(scanner.planTasks(maxRowsPerTask)),
-        DatasetStatistics.of(ds));
+        DatasetStatistics.of(ds),
+        scanner.indexUse(),
+        scanner.explain());
   }
 
   /** The dataset location scanned. */
@@ -105,6 +118,22 @@ public final class ScanPlan implements Serializable {
     return statistics;
   }
 
+  /** How the scan uses scalar indexes, on the coordinator. */
+  public ScanIndexUse indexUse() {
+    if (indexUse == null) {
+      throw new IllegalStateException("Scan index use is known on the coordinator only");
+    }
+    return indexUse;
+  }
+
+  /** The scan's explain text ({@link Scanner#explain()}), on the coordinator. */
+  public String explain() {
+    if (explain == null) {
+      throw new IllegalStateException("A scan's explain text is known on the coordinator only");
+    }
+    return explain;
+  }
+
   /**
    * Runs {@code task} on {@code dataset} (the plan's version, opened by the worker); batches are
    * allocated from {@code allocator} and valid until the next call on the iterator.
@@ -138,28 +167,59 @@ public final class ScanPlan implements Serializable {
     return Wire.deserialize(Wire.SCAN_PLAN, bytes, ScanPlan.class, "a scan plan");
   }
 
-  /** One task's bytes: a kind tag, the format, then fragment id, first row and end row. */
+  /**
+   * One task's bytes: a kind tag, the format, then fragment id, first row and end row, then the
+   * task's selection in RoaringBitmap's portable format when it has one.
+   */
   public static byte[] taskToBytes(ScanTask task) {
-    return ByteBuffer.allocate(TASK_BYTES)
-        .put(Wire.SCAN_TASK)
-        .put(Wire.FORMAT)
-        .putLong(task.fragmentId())
-        .putLong(task.startRow())
-        .putLong(task.endRow())
-        .array();
+    RoaringBitmap selection = task.selection();
+    int extra = selection == null ? 0 : selection.serializedSizeInBytes();
+    ByteBuffer b =
+        ByteBuffer.allocate(TASK_BYTES + extra)
+            .put(Wire.SCAN_TASK)
+            .put(Wire.FORMAT)
+            .putLong(task.fragmentId())
+            .putLong(task.startRow())
+            .putLong(task.endRow());
+    if (selection != null) {
+      selection.serialize(b);
+    }
+    return b.array();
   }
 
   /** A task from {@link #taskToBytes}. */
   public static ScanTask taskFromBytes(byte[] bytes) {
     Wire.check(Wire.SCAN_TASK, bytes, "a scan task");
-    if (bytes.length != TASK_BYTES) {
+    if (bytes.length < TASK_BYTES) {
       throw new InvalidInputException(
-          "Cannot read a scan task: expected " + TASK_BYTES + " bytes, got " + bytes.length);
+          "Cannot read a scan task: expected "
+              + TASK_BYTES
+              + " bytes (more with a selection), got "
+              + bytes.length);
     }
     ByteBuffer b = ByteBuffer.wrap(bytes, 2, bytes.length - 2);
     try {
-      return new ScanTask(b.getLong(), b.getLong(), b.getLong());
-    } catch (IllegalArgumentException e) {
+      long fragment = b.getLong();
+      long start = b.getLong();
+      long end = b.getLong();
+      RoaringBitmap selection = null;
+      if (b.hasRemaining()) {
+        selection = new RoaringBitmap();
+        selection.deserialize(b.slice());
+        if (selection.serializedSizeInBytes() != b.remaining()) {
+          throw new InvalidInputException(
+              "Cannot read a scan task: its selection takes "
+                  + selection.serializedSizeInBytes()
+                  + " bytes of the "
+                  + b.remaining()
+                  + " left");
+        }
+      }
+      return new ScanTask(fragment, start, end, selection);
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof InvalidInputException iie) {
+        throw iie;
+      }
       throw new InvalidInputException("Cannot read a scan task: " + e.getMessage(), e);
     }
   }

@@ -57,6 +57,7 @@ public final class ScalarIndexQuery {
   private final List<BoundColumn> columns;
   private final Map<Integer, IndexEvaluator.Binding> bindings;
   private final RoaringBitmap covered;
+  private final boolean exact;
 
   private ScalarIndexQuery(
       Dataset dataset,
@@ -73,6 +74,7 @@ public final class ScalarIndexQuery {
     this.columns = columns;
     this.bindings = bindings;
     this.covered = covered;
+    this.exact = expr != null && reason == null;
   }
 
   /** Parses and binds {@code filterSql} to {@code dataset}'s version, then plans it. */
@@ -148,14 +150,74 @@ public final class ScalarIndexQuery {
     return new ScalarIndexQuery(dataset, filter, t.expr(), null, columns, bindings, covered);
   }
 
-  /** The BTree index on a field covering the most fragments (then by name), if any. */
+  /**
+   * Plans the parts of an already bound filter that indexes answer, for a scan that applies the
+   * whole filter again to the rows the answer selects. Each part no index answers (an unindexed
+   * column, {@code LIKE}, arithmetic...) is taken as TRUE, so the answer is a superset of the
+   * filter's rows on the covered fragments; {@link #isExact()} when no part was left out, {@link
+   * #reason()} names the parts left out. When the indexes answer no part, nothing can be {@link
+   * #evaluate() evaluated}.
+   *
+   * @throws IllegalArgumentException if {@code filter} was bound to other fields than this version
+   *     has
+   */
+  public static ScalarIndexQuery planSuperset(Dataset dataset, BoundPredicate boundFilter) {
+    ScalarIndexQuery exactPlan = plan(dataset, boundFilter);
+    if (exactPlan.isExact() || exactPlan.columns.isEmpty()) {
+      return exactPlan;
+    }
+    IndexCatalog catalog = dataset.indexes();
+    if (catalog.names().contains(FRAG_REUSE_INDEX)) {
+      return exactPlan;
+    }
+    List<BoundColumn> columns = exactPlan.columns;
+    Map<Integer, Optional<String>> indexOf = new LinkedHashMap<>();
+    for (BoundColumn c : columns) {
+      indexOf.put(c.slot(), btreeOn(catalog, dataset.field(c.topLevelName()).id()));
+    }
+    KernelTranslator.Result t =
+        KernelTranslator.translateSuperset(
+            ExprInternals.binding(boundFilter).kernel(),
+            columns,
+            slot -> indexOf.get(slot).isPresent());
+    IndexExpr expr = t.expr();
+    if (expr.leaves().isEmpty()) {
+      return notExact(
+          dataset,
+          exactPlan.filter,
+          columns,
+          "no part of the filter is answered by an index (" + t.reason() + ")");
+    }
+    Map<Integer, IndexEvaluator.Binding> bindings = new LinkedHashMap<>();
+    RoaringBitmap covered = null;
+    for (IndexExpr.Leaf leaf : expr.leaves()) {
+      if (bindings.containsKey(leaf.slot())) {
+        continue;
+      }
+      String index = indexOf.get(leaf.slot()).orElseThrow();
+      LanceField field = dataset.field(columns.get(leaf.slot()).topLevelName());
+      bindings.put(leaf.slot(), new IndexEvaluator.Binding(index, catalog.segments(index), field));
+      RoaringBitmap fragments = catalog.indexedFragments(index);
+      covered = covered == null ? fragments : RoaringBitmap.and(covered, fragments);
+    }
+    return new ScalarIndexQuery(
+        dataset, exactPlan.filter, expr, t.reason(), columns, bindings, covered);
+  }
+
+  /**
+   * The BTree or bitmap index on a field covering the most fragments (then by name), if any. Both
+   * answer the same conditions exactly.
+   */
   static Optional<String> btreeOn(IndexCatalog catalog, int fieldId) {
     return catalog.indexesOn(fieldId).stream()
         .filter(
-            name ->
-                catalog.segments(name).stream()
-                    .allMatch(
-                        s -> s.type() == IndexType.BTREE && s.fieldIds().equals(List.of(fieldId))))
+            name -> {
+              List<dev.lancelot.engine.index.IndexSegment> segments = catalog.segments(name);
+              IndexType type = segments.isEmpty() ? null : segments.get(0).type();
+              return (type == IndexType.BTREE || type == IndexType.BITMAP)
+                  && segments.stream()
+                      .allMatch(s -> s.type() == type && s.fieldIds().equals(List.of(fieldId)));
+            })
         .min(
             Comparator.comparingInt(
                     (String name) -> -catalog.indexedFragments(name).getCardinality())
@@ -170,6 +232,14 @@ public final class ScalarIndexQuery {
 
   /** Whether the indexes answer the filter exactly (on the covered fragments). */
   public boolean isExact() {
+    return exact;
+  }
+
+  /**
+   * Whether {@link #evaluate()} gives an answer: exactly, or (from {@link #planSuperset}) a
+   * superset of the filter's rows.
+   */
+  public boolean isAnswered() {
     return expr != null;
   }
 
@@ -215,10 +285,12 @@ public final class ScalarIndexQuery {
    */
   public String explain() {
     StringBuilder sb = new StringBuilder("ScalarIndexQuery: filter=").append(filter.toSql());
-    if (!isExact()) {
+    if (!isAnswered()) {
       return sb.append(", exact=false, reason=").append(reason).toString();
     }
-    sb.append(", exact=true, indexes=").append(indexes());
+    sb.append(
+        isExact() ? ", exact=true" : ", exact=false (superset, rechecked), unanswered=" + reason);
+    sb.append(", indexes=").append(indexes());
     sb.append(", lookup=").append(expr.describe(slot -> columns.get(slot).displayName()));
     sb.append(", fragments=").append(covered);
     List<Long> uncovered = uncoveredFragments();
@@ -232,11 +304,11 @@ public final class ScalarIndexQuery {
    * Reads the indexes and returns the selected rows of the covered fragments. Rows deleted after an
    * index was built may be included; see {@link ScalarIndexResult#withoutDeletedRows}.
    *
-   * @throws IllegalStateException when the query is not exact
+   * @throws IllegalStateException when the query has no answer ({@link #isAnswered()})
    * @throws ScalarIndexException naming the file, when an index file is corrupt
    */
   public ScalarIndexResult evaluate() {
-    if (!isExact()) {
+    if (!isAnswered()) {
       throw new IllegalStateException(
           "Cannot evaluate " + filter.toSql() + " with scalar indexes: " + reason);
     }
@@ -263,7 +335,7 @@ public final class ScalarIndexQuery {
       }
     }
     rows.retainFragments(covered);
-    return new ScalarIndexResult(rows, covered, o.pagesRead(), o.pagesTotal());
+    return new ScalarIndexResult(rows, covered, o.pagesRead(), o.pagesTotal(), o.segmentsRead());
   }
 
   @Override

@@ -23,13 +23,19 @@ public final class ScalarIndexResult {
   private final RoaringBitmap coveredFragments;
   private final int pagesRead;
   private final int pagesTotal;
+  private final int segmentsSearched;
 
   ScalarIndexResult(
-      FragmentRows rows, RoaringBitmap coveredFragments, int pagesRead, int pagesTotal) {
+      FragmentRows rows,
+      RoaringBitmap coveredFragments,
+      int pagesRead,
+      int pagesTotal,
+      int segmentsSearched) {
     this.rows = rows;
     this.coveredFragments = coveredFragments.clone();
     this.pagesRead = pagesRead;
     this.pagesTotal = pagesTotal;
+    this.segmentsSearched = segmentsSearched;
   }
 
   /** All selected row addresses. */
@@ -81,6 +87,14 @@ public final class ScalarIndexResult {
     return pagesTotal;
   }
 
+  /**
+   * Index lookups made: segments searched, one per segment of each index used (an index of several
+   * delta segments counts each).
+   */
+  public int segmentsSearched() {
+    return segmentsSearched;
+  }
+
   /** This answer without the rows {@code dataset} (the version it was computed for) has deleted. */
   public ScalarIndexResult withoutDeletedRows(Dataset dataset) {
     FragmentRows kept = rows.copy();
@@ -93,7 +107,11 @@ public final class ScalarIndexResult {
     }
     kept.retainFragments(present);
     return new ScalarIndexResult(
-        kept, RoaringBitmap.and(coveredFragments, present), pagesRead, pagesTotal);
+        kept,
+        RoaringBitmap.and(coveredFragments, present),
+        pagesRead,
+        pagesTotal,
+        segmentsSearched);
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.ScanTask;
 import dev.lancelot.engine.internal.arrow.ArrowGather;
 import dev.lancelot.engine.internal.format.RowIdSequence;
+import dev.lancelot.engine.io.ReadCounters;
 import dev.lancelot.engine.schema.LanceField;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -31,6 +32,11 @@ import org.roaringbitmap.RoaringBitmap;
  * only the filter's columns are streamed; the other projected columns are then taken for the
  * matching rows alone (late materialization), so batches without matches cost no reads of them.
  *
+ * <p>A task with an index {@linkplain ScanTask#selection() selection} streams nothing: the filter's
+ * columns are taken for the selected live rows only, a batch at a time, the filter is applied to
+ * them as to streamed rows (the index answer may be a superset), and the rest is taken for the
+ * matches. Rows decoded are counted in {@link ReadCounters#rowsScanned}.
+ *
  * <p>Each returned batch is owned by the iterator and valid until the next call to {@link
  * #hasNext()}, {@link #next()} or {@link #close()}.
  */
@@ -49,6 +55,7 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
   private final List<LanceField> streamed;
   private final List<LanceField> taken;
   private final FragmentReader.BatchStream stream;
+  private final org.roaringbitmap.PeekableIntIterator selected;
   private long nextStart;
   private VectorSchemaRoot current;
   private VectorSchemaRoot pending;
@@ -82,20 +89,62 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
       }
       this.taken = rest;
     }
-    this.stream = reader.stream(streamed, task.startRow(), task.endRow(), spec.batchSize());
+    if (task.hasSelection()) {
+      RoaringBitmap live = task.selection();
+      live.andNot(deleted);
+      this.selected = live.getIntIterator();
+      this.stream = null;
+    } else {
+      this.selected = null;
+      this.stream = reader.stream(streamed, task.startRow(), task.endRow(), spec.batchSize());
+    }
     this.nextStart = task.startRow();
   }
 
   @Override
   public boolean hasNext() {
     releaseCurrent();
+    if (selected != null) {
+      while (pending == null && selected.hasNext()) {
+        long[] offsets = nextSelected();
+        ReadCounters.rowsScanned(offsets.length);
+        try (VectorSchemaRoot read = reader.take(streamed, offsets)) {
+          FieldVector[] vectors = new FieldVector[streamed.size()];
+          for (int i = 0; i < vectors.length; i++) {
+            vectors[i] = detach(read.getVector(i));
+          }
+          BitSet all = new BitSet(offsets.length);
+          all.set(0, offsets.length);
+          pending = scanBatch(offsets[0], offsets, offsets.length, vectors, all);
+        }
+      }
+      return pending != null;
+    }
     while (pending == null && nextStart < task.endRow()) {
       long start = nextStart;
       long end = Math.min(task.endRow(), start + spec.batchSize());
       nextStart = end;
-      pending = scanBatch(start, end, stream.next());
+      ReadCounters.rowsScanned(end - start);
+      pending = scanBatch(start, null, (int) (end - start), stream.next(), alive(start, end));
     }
     return pending != null;
+  }
+
+  /** The next batch of selected live offsets (ascending). */
+  private long[] nextSelected() {
+    long[] buf = new long[spec.batchSize()];
+    int n = 0;
+    while (n < buf.length && selected.hasNext()) {
+      buf[n++] = Integer.toUnsignedLong(selected.next());
+    }
+    return n == buf.length ? buf : java.util.Arrays.copyOf(buf, n);
+  }
+
+  /** A vector moved out of a batch that is closed afterwards. */
+  private FieldVector detach(FieldVector v) {
+    org.apache.arrow.vector.util.TransferPair t = v.getTransferPair(allocator);
+    t.transfer();
+    return (FieldVector) t.getTo();
   }
 
   @Override
@@ -108,14 +157,17 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
     return current;
   }
 
-  private VectorSchemaRoot scanBatch(long start, long end, FieldVector[] streamedVectors) {
-    int n = (int) (end - start);
+  /**
+   * Filters and completes one batch of {@code n} streamed rows: the rows at fragment offsets {@code
+   * start + i}, or at {@code offsets[i]} when given; {@code selected} holds the live ones.
+   */
+  private VectorSchemaRoot scanBatch(
+      long start, long[] offsets, int n, FieldVector[] streamedVectors, BitSet selected) {
     Map<Integer, FieldVector> byId = new HashMap<>();
     for (int i = 0; i < streamed.size(); i++) {
       byId.put(streamed.get(i).id(), streamedVectors[i]);
     }
     try {
-      BitSet selected = alive(start, end);
       if (!selected.isEmpty() && spec.filter() != null) {
         selected.and(
             BitSet.valueOf(spec.filter().evaluate(name -> vectorNamed(name, byId), n).toWords()));
@@ -140,12 +192,17 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
           out.put(f.id(), ArrowGather.gather(byId.get(f.id()), rows, count, allocator));
         }
       }
-      if (!taken.isEmpty()) {
-        long[] offsets = new long[count];
+      // the fragment offsets of the returned rows (null: start + i for every row)
+      long[] kept = null;
+      if (rows != null || offsets != null) {
+        kept = new long[count];
         for (int i = 0; i < count; i++) {
-          offsets[i] = start + rows[i];
+          int r = rows == null ? i : rows[i];
+          kept[i] = offsets == null ? start + r : offsets[r];
         }
-        VectorSchemaRoot rest = reader.take(taken, offsets);
+      }
+      if (!taken.isEmpty()) {
+        VectorSchemaRoot rest = reader.take(taken, kept);
         for (int i = 0; i < taken.size(); i++) {
           out.put(taken.get(i).id(), rest.getVector(i));
         }
@@ -158,7 +215,7 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
         fields.add(v.getField());
       }
       out.values().forEach(FieldVector::close);
-      addVirtualColumns(vectors, fields, rows, count, start);
+      addVirtualColumns(vectors, fields, kept, count, start);
       return new VectorSchemaRoot(fields, vectors, count);
     } finally {
       byId.values().forEach(FieldVector::close);
@@ -192,44 +249,47 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
     return selected;
   }
 
-  /** Adds the row id / row address columns of {@code count} rows ({@code rows} null: every row). */
+  /**
+   * Adds the row id / row address columns of {@code count} rows at fragment offsets {@code kept}
+   * (null: {@code start + i}).
+   */
   private void addVirtualColumns(
-      List<FieldVector> vectors, List<Field> fields, int[] rows, int count, long start) {
+      List<FieldVector> vectors, List<Field> fields, long[] kept, int count, long start) {
     if (spec.withRowId()) {
       vectors.add(
           rowIds == null
-              ? addresses(ROW_ID_FIELD, rows, count, start)
-              : stableIds(rows, count, start));
+              ? addresses(ROW_ID_FIELD, kept, count, start)
+              : stableIds(kept, count, start));
       fields.add(ROW_ID_FIELD);
     }
     if (spec.withRowAddress()) {
-      vectors.add(addresses(ROW_ADDRESS_FIELD, rows, count, start));
+      vectors.add(addresses(ROW_ADDRESS_FIELD, kept, count, start));
       fields.add(ROW_ADDRESS_FIELD);
     }
   }
 
-  private UInt8Vector addresses(Field field, int[] rows, int count, long start) {
+  private UInt8Vector addresses(Field field, long[] kept, int count, long start) {
     // Computed in a loop without calls (RowAddress.of inline) and written with one bulk
     // copy, no per-row bounds and validity bookkeeping: cheap even while it still runs interpreted.
     long high = RowAddress.of(task.fragmentId(), 0);
     long[] values = new long[count];
-    if (rows == null) {
+    if (kept == null) {
       for (int i = 0; i < count; i++) {
         values[i] = high | ((start + i) & 0xFFFFFFFFL);
       }
     } else {
       for (int i = 0; i < count; i++) {
-        values[i] = high | ((start + rows[i]) & 0xFFFFFFFFL);
+        values[i] = high | (kept[i] & 0xFFFFFFFFL);
       }
     }
     return uint64(field, values, count);
   }
 
   /** The stable row ids of the rows (from the fragment's row id sequence). */
-  private UInt8Vector stableIds(int[] rows, int count, long start) {
+  private UInt8Vector stableIds(long[] kept, int count, long start) {
     long[] values = new long[count];
     for (int i = 0; i < count; i++) {
-      values[i] = rowIds.get(start + (rows == null ? i : rows[i]));
+      values[i] = rowIds.get(kept == null ? start + i : kept[i]);
     }
     return uint64(ROW_ID_FIELD, values, count);
   }
@@ -267,6 +327,8 @@ public final class FragmentScan implements CloseableIterator<VectorSchemaRoot> {
       pending.close();
       pending = null;
     }
-    stream.close();
+    if (stream != null) {
+      stream.close();
+    }
   }
 }

@@ -1,8 +1,10 @@
 package dev.lancelot.engine.internal.index.scalar.query;
 
 import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.btree.BitmapSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
 import dev.lancelot.engine.internal.table.BasePaths;
@@ -14,9 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Evaluates an {@link IndexExpr} with BTree segments: every segment of an index is searched once
- * for all the conditions on its column, then the leaf answers are intersected and united as the
- * expression says.
+ * Evaluates an {@link IndexExpr} with BTree or bitmap segments: every segment of an index is
+ * searched once for all the conditions on its column (a BTree reads the pages that may match, a
+ * bitmap index tests its keys and reads the matching keys' bitmaps), then the leaf answers are
+ * intersected and united as the expression says.
  */
 public final class IndexEvaluator {
   private IndexEvaluator() {}
@@ -60,23 +63,30 @@ public final class IndexEvaluator {
       List<FragmentRows> rows = new ArrayList<>();
       e.getValue().forEach(c -> rows.add(new FragmentRows()));
       for (IndexSegment segment : binding.segments()) {
-        BTreeSegmentReader reader =
-            BTreeSegmentReader.cached(
-                ctx.cache(),
-                ctx.io(),
-                bases.indexDir(
-                    segment.uuid().toString(),
-                    IndexInternals.proto(segment).hasBaseId()
-                        ? IndexInternals.proto(segment).getBaseId()
-                        : null),
-                segment,
-                binding.column());
-        BTreeSegmentReader.Answer answer = reader.search(e.getValue());
+        String directory =
+            bases.indexDir(
+                segment.uuid().toString(),
+                IndexInternals.proto(segment).hasBaseId()
+                    ? IndexInternals.proto(segment).getBaseId()
+                    : null);
+        BTreeSegmentReader.Answer answer;
+        if (segment.type() == IndexType.BITMAP) {
+          BitmapSegmentReader reader =
+              BitmapSegmentReader.cached(
+                  ctx.cache(), ctx.io(), directory, segment, binding.column());
+          answer = reader.search(e.getValue());
+          pagesTotal += reader.keyCount();
+        } else {
+          BTreeSegmentReader reader =
+              BTreeSegmentReader.cached(
+                  ctx.cache(), ctx.io(), directory, segment, binding.column());
+          answer = reader.search(e.getValue());
+          pagesTotal += reader.lookup().pages().size();
+        }
         for (int i = 0; i < rows.size(); i++) {
           rows.set(i, FragmentRows.or(rows.get(i), answer.rows().get(i)));
         }
         pagesRead += answer.pagesRead();
-        pagesTotal += reader.lookup().pages().size();
         segmentsRead++;
       }
       answers.put(e.getKey(), rows);

@@ -15,7 +15,9 @@ import dev.lancelot.engine.internal.expr.eval.ValidRowsKernel;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.ValueCodec;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * Rewrites a bound filter's kernel tree (what a scan evaluates) into an {@link IndexExpr}, so an
@@ -25,12 +27,18 @@ import java.util.List;
  */
 public final class KernelTranslator {
   private final List<BoundColumn> columns;
+  private final IntPredicate indexed;
+  private final List<String> unanswered = new ArrayList<>();
 
-  private KernelTranslator(List<BoundColumn> columns) {
+  private KernelTranslator(List<BoundColumn> columns, IntPredicate indexed) {
     this.columns = columns;
+    this.indexed = indexed;
   }
 
-  /** The outcome: an expression, or why the filter has none. */
+  /**
+   * The outcome: an expression, or why the filter has none. A superset translation has an
+   * expression and, when it is not exact, the reasons of the parts it left out.
+   */
   public record Result(IndexExpr expr, String reason) {
     public boolean translated() {
       return expr != null;
@@ -40,14 +48,45 @@ public final class KernelTranslator {
   /** Translates {@code kernel}, whose slots index {@code columns}. */
   public static Result translate(Kernel kernel, List<BoundColumn> columns) {
     try {
-      return new Result(new KernelTranslator(columns).rewrite(kernel, false), null);
+      return new Result(new KernelTranslator(columns, null).rewrite(kernel, false), null);
     } catch (NotIndexable e) {
       return new Result(null, e.getMessage());
     }
   }
 
+  /**
+   * Translates {@code kernel} into an expression selecting a superset of its rows: every leaf that
+   * has no index equivalent, or whose column {@code indexed} rejects (by slot), becomes "every
+   * row". Sound because NOTs are pushed into the leaves first, so the rest of the tree only ANDs
+   * and ORs leaf answers, and enlarging a leaf can only enlarge the result. The result's reason
+   * lists the leaves left out (null when the translation is exact).
+   */
+  public static Result translateSuperset(
+      Kernel kernel, List<BoundColumn> columns, IntPredicate indexed) {
+    KernelTranslator t = new KernelTranslator(columns, indexed);
+    IndexExpr expr = t.rewrite(kernel, false);
+    return new Result(
+        expr, t.unanswered.isEmpty() ? null : String.join("; ", new LinkedHashSet<>(t.unanswered)));
+  }
+
   /** The rows where {@code k} is TRUE, or with {@code negate} where it is FALSE. */
   private IndexExpr rewrite(Kernel k, boolean negate) {
+    if (indexed == null
+        || k instanceof Logic.Not
+        || k instanceof Logic.And
+        || k instanceof Logic.Or
+        || k instanceof Logic.Const) {
+      return rewriteNode(k, negate);
+    }
+    try {
+      return rewriteNode(k, negate);
+    } catch (NotIndexable e) {
+      unanswered.add(e.getMessage());
+      return IndexExpr.all();
+    }
+  }
+
+  private IndexExpr rewriteNode(Kernel k, boolean negate) {
     if (k instanceof Logic.Not not) {
       return rewrite(not.child(), !negate);
     } else if (k instanceof Logic.And and) {
@@ -134,6 +173,9 @@ public final class KernelTranslator {
               + " has type "
               + c.field().getType()
               + ", which a BTree index cannot hold");
+    }
+    if (indexed != null && !indexed.test(slot)) {
+      throw new NotIndexable("column " + c.displayName() + " has no BTree index");
     }
   }
 
