@@ -21,7 +21,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * Writes a Lance 2.1 data file that Lance 7 (and {@link LanceFileReader}) reads.
+ * Writes a Lance 2.1 or 2.2 data file ({@link WriterOptions#version()}) that Lance 7 (and {@link
+ * LanceFileReader}) reads.
  *
  * <pre>{@code
  * try (LanceFileWriter w = LanceFileWriter.create(fileIO.create(path), schema, WriterOptions.defaults())) {
@@ -47,6 +48,7 @@ public final class LanceFileWriter implements AutoCloseable {
   private final PositionOutputStream stream;
   private final AlignedOutput out;
   private final LanceSchema schema;
+  private final FileVersion version;
   private final List<FieldWriter> fields = new ArrayList<>();
   private final List<ColumnWriter> columns = new ArrayList<>();
   private final List<long[]> globalBuffers = new ArrayList<>();
@@ -59,6 +61,7 @@ public final class LanceFileWriter implements AutoCloseable {
     this.stream = stream;
     this.out = new AlignedOutput(stream);
     this.schema = schema;
+    this.version = options.version();
     for (LanceField field : schema.fields()) {
       if (field.id() < 0) {
         throw new SchemaException(
@@ -205,8 +208,8 @@ public final class LanceFileWriter implements AutoCloseable {
           .putLong(gbo)
           .putInt(numGlobal)
           .putInt(columns.size())
-          .putShort((short) FileVersion.V2_1.major())
-          .putShort((short) FileVersion.V2_1.minor())
+          .putShort((short) version.major())
+          .putShort((short) version.minor())
           .put(new byte[] {'L', 'A', 'N', 'C'});
       out.write(footer.array());
       stream.flush();
@@ -220,8 +223,7 @@ public final class LanceFileWriter implements AutoCloseable {
         fieldIds[i] = leaves.get(i).id();
         columnIndices[i] = i;
       }
-      return new WriteSummary(
-          rows, size, columns.size(), fieldIds, columnIndices, FileVersion.V2_1, pages);
+      return new WriteSummary(rows, size, columns.size(), fieldIds, columnIndices, version, pages);
     } catch (IOException e) {
       throw new StorageException("Cannot finish Lance file: " + e.getMessage(), e);
     }
