@@ -346,7 +346,8 @@ public class LanceCatalog extends LancePathCatalog implements ProcedureCatalog, 
             lanceSchema,
             List.of(),
             dev.lancelot.engine.WriteOptions.of(WriteMode.CREATE)
-                .enableStableRowIds(stableRowIds(properties)),
+                .enableStableRowIds(stableRowIds(properties))
+                .withDataStorageVersion(dataStorageVersion(properties).orElse(null)),
             0)
         .close();
     return LanceTable.load(location, 0, conf).asSqlTable();
