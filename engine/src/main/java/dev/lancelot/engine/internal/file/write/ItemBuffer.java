@@ -41,6 +41,12 @@ abstract class ItemBuffer {
 
   // ---------------------------------------------------------------- mini-block
 
+  /**
+   * Decides how items {@code [first, first + n)} are encoded as one mini-block page, before their
+   * chunks are asked for (the encoding may depend on the values, e.g. bit-packing).
+   */
+  void chooseMiniBlockEncoding(int first, int n) {}
+
   /** Buffers per chunk. */
   abstract int chunkBuffers();
 

@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * Encodes items {@code [first, first + levels.itemCount())} of an {@link ItemBuffer} with their
  * page levels as one page, choosing the layout as Lance 7 does for 2.1: all-null when no item has a
- * value, mini-block for values under 256 bytes, full-zip otherwise. Values are not compressed
- * (Flat, Variable, FixedSizeList), which every 2.1 reader decodes.
+ * value, mini-block for values under 256 bytes, full-zip otherwise. Fixed-width 8 to 64-bit values
+ * are bit-packed ({@link InlineBitpacker}) when that makes them smaller, as Lance 7 does; other
+ * values are stored as they are (Flat, Variable, FixedSizeList).
  */
 final class PageEncoder {
   private PageEncoder() {}
@@ -66,6 +67,7 @@ final class PageEncoder {
   private static EncodedPage miniBlock(ItemBuffer items, int first, PageLevels levels) {
     MiniBlockBuilder b = new MiniBlockBuilder(items.chunkBuffers(), levels);
     int n = levels.itemCount();
+    items.chooseMiniBlockEncoding(first, n);
     int item = 0;
     int level = 0;
     while (item < n) {
