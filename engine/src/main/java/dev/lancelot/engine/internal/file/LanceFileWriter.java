@@ -36,9 +36,12 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * values), in pre-order: a flat top-level field is one column, a struct or list field one per leaf,
  * with repetition/definition levels for list boundaries, empty lists and nulls at every level.
  * Batches are matched to the schema by column name. Columns are paged at about {@link
- * WriterOptions#maxPageBytes()}; values are stored uncompressed: mini-block pages of {@code Flat},
- * {@code Variable} or {@code FixedSizeList} chunks for values under 256 bytes, full-zip pages
- * otherwise, all-null pages when no value is left, and levels stored raw.
+ * WriterOptions#maxPageBytes()}: mini-block pages for values under 256 bytes, full-zip pages
+ * otherwise, all-null pages when no value is left. Mini-block values of 8 to 64 bits are bit-packed
+ * when that is smaller ({@code InlineBitpacking}), others stored as {@code Flat}, {@code Variable}
+ * or {@code FixedSizeList}; mini-block levels are bit-packed ({@code OutOfLineBitpacking}),
+ * full-zip and all-null levels stored raw. 2.1 and 2.2 files differ only in the footer's version
+ * (docs/decisions.md D54).
  *
  * <p>The writer owns the stream: {@link #finish()} writes the metadata and footer and closes it;
  * {@link #close()} without {@code finish()} closes it leaving an incomplete file (no footer), which
