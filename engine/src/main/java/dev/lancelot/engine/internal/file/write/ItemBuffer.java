@@ -47,6 +47,19 @@ abstract class ItemBuffer {
    */
   void chooseMiniBlockEncoding(int first, int n) {}
 
+  /**
+   * The dictionary of the mini-block page {@link #chooseMiniBlockEncoding} decided on (a block of
+   * {@link #dictionaryItems()} values the chunks index into), or null when the chunks hold values.
+   */
+  ByteSlice dictionary() {
+    return null;
+  }
+
+  /** Values in {@link #dictionary()}. */
+  int dictionaryItems() {
+    return 0;
+  }
+
   /** Buffers per chunk. */
   abstract int chunkBuffers();
 

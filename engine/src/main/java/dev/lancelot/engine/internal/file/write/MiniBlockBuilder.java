@@ -135,7 +135,12 @@ final class MiniBlockBuilder {
     data.putShort(size);
   }
 
-  EncodedPage finish(CompressiveEncoding values) {
+  /**
+   * The page: chunk table, chunks, then {@code dictionary} (a {@code Variable} block of {@code
+   * dictionaryItems} values the chunk values index into; null without one) and the repetition
+   * index.
+   */
+  EncodedPage finish(CompressiveEncoding values, ByteSlice dictionary, int dictionaryItems) {
     if (items != levels.itemCount()) {
       throw new IllegalStateException(
           "mini-block chunks hold " + items + " values for " + levels.itemCount() + " items");
@@ -152,9 +157,15 @@ final class MiniBlockBuilder {
     if (withDefs) {
       layout.setDefCompression(LevelPacker.encoding(defWidth));
     }
-    List<ByteSlice> buffers = new ArrayList<>(3);
+    if (dictionary != null) {
+      layout.setDictionary(StringDictionary.blockEncoding()).setNumDictionaryItems(dictionaryItems);
+    }
+    List<ByteSlice> buffers = new ArrayList<>(4);
     buffers.add(meta.slice());
     buffers.add(data.slice());
+    if (dictionary != null) {
+      buffers.add(dictionary);
+    }
     if (withRep) {
       GrowableBytes index = new GrowableBytes(16 * repIndex.size());
       for (long[] e : repIndex) {

@@ -96,7 +96,7 @@ final class PageEncoder {
       item += count;
       level = levelEnd;
     }
-    return b.finish(items.encoding());
+    return b.finish(items.encoding(), items.dictionary(), items.dictionaryItems());
   }
 
   /**
