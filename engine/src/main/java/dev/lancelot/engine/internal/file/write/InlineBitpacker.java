@@ -57,8 +57,34 @@ final class InlineBitpacker {
   /** Bits of the widest value of items {@code [start, start + count)} (0 when all are 0). */
   static int width(byte[] data, int start, int count, int bytes, Validity validity) {
     long or = 0;
-    for (int i = start; i < start + count; i++) {
-      or |= validity.isNull(i) ? 0 : value(data, i, bytes);
+    int end = start + count;
+    if (validity.nullCount() == 0) {
+      switch (bytes) {
+        case 1 -> {
+          for (int i = start; i < end; i++) {
+            or |= data[i] & 0xFFL;
+          }
+        }
+        case 2 -> {
+          for (int i = start; i < end; i++) {
+            or |= (short) SHORT.get(data, i * 2) & 0xFFFFL;
+          }
+        }
+        case 4 -> {
+          for (int i = start; i < end; i++) {
+            or |= (int) INT.get(data, i * 4) & 0xFFFFFFFFL;
+          }
+        }
+        default -> {
+          for (int i = start; i < end; i++) {
+            or |= (long) LONG.get(data, i * 8);
+          }
+        }
+      }
+    } else {
+      for (int i = start; i < end; i++) {
+        or |= validity.isNull(i) ? 0 : value(data, i, bytes);
+      }
     }
     return 64 - Long.numberOfLeadingZeros(or);
   }
@@ -77,8 +103,9 @@ final class InlineBitpacker {
     int typeBits = bytes * 8;
     int w = width(data, start, count, bytes, validity);
     long[] values = new long[BLOCK];
+    boolean nulls = validity.nullCount() > 0;
     for (int i = 0; i < count; i++) {
-      values[i] = validity.isNull(start + i) ? 0 : value(data, start + i, bytes);
+      values[i] = nulls && validity.isNull(start + i) ? 0 : value(data, start + i, bytes);
     }
     long[] words = pack(typeBits, w, values);
     byte[] out = new byte[(1 + words.length) * bytes];
