@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.io.InputFile;
@@ -242,8 +243,50 @@ class WriterEncodingsOracleTest {
               }
               inner.setValueCount(k);
             }));
+    for (String scheme : List.of("zstd", "lz4")) {
+      cases.add(
+          new Case(
+              "int64_gaussian+" + scheme,
+              compressed(new ArrowType.Int(64, true), scheme),
+              (v, r) -> {
+                for (int i = 0; i < ROWS; i++) {
+                  ((BigIntVector) v).set(i, (long) (r.nextGaussian() * 1e12));
+                }
+              }));
+      cases.add(
+          new Case(
+              "utf8_words+" + scheme,
+              compressed(ArrowType.Utf8.INSTANCE, scheme),
+              (v, r) -> {
+                for (int i = 0; i < ROWS; i++) {
+                  if (i % 11 == 0) {
+                    ((VarCharVector) v).setNull(i);
+                    continue;
+                  }
+                  StringBuilder sb = new StringBuilder();
+                  for (int w = 0; w < 6; w++) {
+                    sb.append(words[r.nextInt(words.length)]).append(i % 97).append(' ');
+                  }
+                  ((VarCharVector) v).setSafe(i, utf8(sb.toString()));
+                }
+              }));
+    }
+    cases.add(
+        new Case(
+            "utf8_low_cardinality+zstd",
+            compressed(ArrowType.Utf8.INSTANCE, "zstd"),
+            (v, r) -> {
+              for (int i = 0; i < ROWS; i++) {
+                ((VarCharVector) v).setSafe(i, utf8(words[r.nextInt(words.length)]));
+              }
+            }));
     return cases.stream()
         .flatMap(c -> Stream.of("2.1", "2.2").map(version -> Arguments.of(c, version)));
+  }
+
+  static Field compressed(ArrowType type, String scheme) {
+    return new Field(
+        "c", new FieldType(true, type, null, Map.of("lance-encoding:compression", scheme)), null);
   }
 
   static byte[] utf8(String s) {
@@ -317,7 +360,8 @@ class WriterEncodingsOracleTest {
         assertThat(ourBytes).isLessThanOrEqualTo(lanceBytes);
       }
       boolean lanceDictionary = lanceEncodings.stream().anyMatch(e -> e.contains("dictionary="));
-      if (lanceDictionary && version.equals("2.1")) {
+      String scheme = c.field().getMetadata().get("lance-encoding:compression");
+      if (lanceDictionary && version.equals("2.1") && scheme == null) {
         // a 2.1 page dictionary as lance-core makes it: uncompressed values, bit-packed indices
         // (lance-core also puts the empty value of null items in it: the item counts may differ)
         assertThat(ourEncodings.stream().map(e -> e.replaceAll(" x\\d+", "")).toList())
@@ -327,10 +371,29 @@ class WriterEncodingsOracleTest {
       if (!lanceDictionary) {
         assertThat(String.join(" ", ourEncodings)).doesNotContain("dictionary=");
       }
+      if (scheme != null) {
+        // every page's chunk values compressed as the field metadata asks
+        assertThat(ourEncodings).allMatch(e -> e.contains("values=General(" + scheme + ", "));
+      }
       if (hasLevels(ourEncodings)) {
         assertThat(String.join(" ", ourEncodings)).contains("def=OutOfLineBitpacking(16 -> Flat(");
       }
     }
+  }
+
+  @org.junit.jupiter.api.Test
+  void unknownCompressionIsRefusedNamingFieldAndValue() {
+    Schema schema = new Schema(List.of(compressed(new ArrowType.Int(32, true), "gzip")));
+    assertThatThrownBy(
+            () ->
+                LanceFileWriter.create(
+                    HadoopFileIO.local().create(dir.resolve("gzip.lance").toUri().toString()),
+                    LanceSchema.fromArrow(schema),
+                    WriterOptions.defaults()))
+        .isInstanceOf(dev.lancelot.engine.schema.SchemaException.class)
+        .hasMessageContaining("\"c\"")
+        .hasMessageContaining("lance-encoding:compression = \"gzip\"")
+        .hasMessageContaining("\"zstd\", \"lz4\" or \"none\"");
   }
 
   /** The values encoding of a page description ("values=X, ..."). */

@@ -20,6 +20,10 @@ final class FixedItems extends ItemBuffer {
     this.bool = width == 0;
   }
 
+  boolean isBool() {
+    return bool;
+  }
+
   @Override
   void appendValues(FieldVector v, int from, int n) {
     if (bool) {

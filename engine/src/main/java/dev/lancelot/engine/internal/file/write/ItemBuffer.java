@@ -17,6 +17,12 @@ abstract class ItemBuffer {
   /** Null items. */
   final Validity validity = new Validity();
 
+  /**
+   * General compression of mini-block chunk values ({@link ChunkCompression}), or null; set for
+   * fixed-width and variable-width values only, as Lance applies it.
+   */
+  dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressionScheme compression;
+
   /** Appends items {@code [from, from + n)} of {@code v} with the vector's own validity. */
   final void append(FieldVector v, int from, int n) {
     validity.append(v, from, n);

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.file.write;
 
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.AllNullLayout;
+import dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressiveEncoding;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.FullZipLayout;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.PageLayout;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.RepDefLayer;
@@ -91,12 +92,19 @@ final class PageEncoder {
         }
         max = ItemBuffer.floorPow2(count - 1);
       }
-      b.addChunk(
-          count, item + count == n, level, levelEnd - level, items.chunk(first + item, count));
+      List<ByteSlice> values = items.chunk(first + item, count);
+      if (items.compression != null) {
+        values = List.of(ChunkCompression.compress(items.compression, values.get(0)));
+      }
+      b.addChunk(count, item + count == n, level, levelEnd - level, values);
       item += count;
       level = levelEnd;
     }
-    return b.finish(items.encoding(), items.dictionary(), items.dictionaryItems());
+    CompressiveEncoding encoding =
+        items.compression == null
+            ? items.encoding()
+            : ChunkCompression.wrap(items.compression, items.encoding());
+    return b.finish(encoding, items.dictionary(), items.dictionaryItems());
   }
 
   /**
