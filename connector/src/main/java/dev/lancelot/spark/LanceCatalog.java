@@ -341,7 +341,8 @@ public class LanceCatalog extends CatalogProcedures implements SupportsNamespace
             lanceSchema,
             List.of(),
             dev.lancelot.engine.WriteOptions.of(WriteMode.CREATE)
-                .enableStableRowIds(stableRowIds(properties)),
+                .enableStableRowIds(stableRowIds(properties))
+                .withDataStorageVersion(dataStorageVersion(properties).orElse(null)),
             0)
         .close();
     return LanceTable.load(location, 0, conf).asSqlTable();

@@ -35,6 +35,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *   <li>{@code enable_stable_row_ids} — {@code true} on a write that creates the dataset gives it
  *       stable row ids (lance-spark's name; default {@code false}); on an existing dataset without
  *       them it is refused.
+ *   <li>{@code data_storage_version} — on a write that creates or overwrites the dataset, the Lance
+ *       file format of its data files: {@code 2.1} (the default; also {@code stable}) or {@code
+ *       2.2} (lance-spark's name). Appends keep the dataset's version; naming another is refused.
  * </ul>
  *
  * lance-spark's {@code max_row_per_file} is accepted for {@code max_rows_per_file}; lance-spark
@@ -51,7 +54,8 @@ public record LanceOptions(
     Map<String, Integer> vectorColumns,
     Optional<String> tag,
     Optional<String> branch,
-    boolean enableStableRowIds) {
+    boolean enableStableRowIds,
+    Optional<String> dataStorageVersion) {
   public static final String PATH = "path";
   public static final String VERSION = "version";
   public static final String VERSION_AS_OF = "versionAsOf";
@@ -63,6 +67,7 @@ public record LanceOptions(
   public static final String TAG = "tag";
   public static final String BRANCH = "branch";
   public static final String ENABLE_STABLE_ROW_IDS = "enable_stable_row_ids";
+  public static final String DATA_STORAGE_VERSION = "data_storage_version";
 
   /**
    * Every option the data source understands (compared case-insensitively, as Spark passes them).
@@ -79,7 +84,8 @@ public record LanceOptions(
           MAX_ROWS_PER_PARTITION,
           MAX_ROWS_PER_FILE,
           VECTOR_COLUMNS,
-          ENABLE_STABLE_ROW_IDS);
+          ENABLE_STABLE_ROW_IDS,
+          DATA_STORAGE_VERSION);
 
   /** lance-spark's names of lancelot's options, accepted as the same option (docs/sql.md). */
   public static final Map<String, String> ALIASES = Map.of("max_row_per_file", MAX_ROWS_PER_FILE);
@@ -92,7 +98,6 @@ public record LanceOptions(
                   + "INSERT OVERWRITE",
           "max_rows_per_group", "lancelot writes Lance 2.x files, which have pages, not row groups",
           "max_bytes_per_file", "bound files by rows with max_rows_per_file",
-          "data_storage_version", "lancelot writes the Lance 2.x file format only",
           "block_size", "reads are sized by the engine",
           "index_cache_size",
               "size the index cache in bytes with the Spark conf spark.lancelot.cache.maxBytes",
@@ -158,7 +163,22 @@ public record LanceOptions(
         vectorColumns(options.get(VECTOR_COLUMNS)),
         tag,
         branch,
-        bool(ENABLE_STABLE_ROW_IDS, options.get(ENABLE_STABLE_ROW_IDS)));
+        bool(ENABLE_STABLE_ROW_IDS, options.get(ENABLE_STABLE_ROW_IDS)),
+        dataStorageVersion(options.get(DATA_STORAGE_VERSION)));
+  }
+
+  /**
+   * The option or table property {@code data_storage_version}: empty when absent, else a version
+   * lancelot writes ({@code 2.1}, {@code 2.2}, {@code stable}); anything else is refused.
+   */
+  public static Optional<String> dataStorageVersion(String value) {
+    if (value == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        dev.lancelot.engine.WriteOptions.of(dev.lancelot.engine.WriteMode.CREATE)
+            .withDataStorageVersion(value)
+            .dataStorageVersion());
   }
 
   /**

@@ -224,7 +224,8 @@ public class LancePathCatalog implements StagingTableCatalog {
         conf,
         false,
         vectorColumns(properties),
-        stableRowIds(properties));
+        stableRowIds(properties),
+        dataStorageVersion(properties));
   }
 
   @Override
@@ -259,7 +260,8 @@ public class LancePathCatalog implements StagingTableCatalog {
         conf,
         true,
         vectorColumns(properties),
-        stableRowIds(properties));
+        stableRowIds(properties),
+        dataStorageVersion(properties));
   }
 
   @Override
@@ -279,6 +281,13 @@ public class LancePathCatalog implements StagingTableCatalog {
     return properties != null
         && LanceOptions.bool(
             LanceOptions.ENABLE_STABLE_ROW_IDS, properties.get(LanceOptions.ENABLE_STABLE_ROW_IDS));
+  }
+
+  /** The table property {@code data_storage_version} (lance-spark's name): 2.1, 2.2 or stable. */
+  static java.util.Optional<String> dataStorageVersion(Map<String, String> properties) {
+    return properties == null
+        ? java.util.Optional.empty()
+        : LanceOptions.dataStorageVersion(properties.get(LanceOptions.DATA_STORAGE_VERSION));
   }
 
   static Map<String, Integer> vectorColumns(Map<String, String> properties) {

@@ -19,19 +19,22 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
   private final boolean replace;
   private final Map<String, Integer> vectorColumns;
   private final boolean enableStableRowIds;
+  private final java.util.Optional<String> dataStorageVersion;
 
   /**
    * {@code vectorColumns}: array columns to write as Lance vectors, from the statement's table
    * properties; the write option {@code vector.columns} adds to them (and wins for a column both
    * name). {@code enableStableRowIds}: the table property {@code enable_stable_row_ids}, which the
-   * write option of that name can also set.
+   * write option of that name can also set. {@code dataStorageVersion}: the table property {@code
+   * data_storage_version}; the write option of that name wins over it.
    */
   LanceStagedTable(
       String location,
       Configuration conf,
       boolean replace,
       Map<String, Integer> vectorColumns,
-      boolean enableStableRowIds) {
+      boolean enableStableRowIds,
+      java.util.Optional<String> dataStorageVersion) {
     super(
         location,
         0,
@@ -41,6 +44,7 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
     this.replace = replace;
     this.vectorColumns = Map.copyOf(vectorColumns);
     this.enableStableRowIds = enableStableRowIds;
+    this.dataStorageVersion = dataStorageVersion;
   }
 
   /**
@@ -58,7 +62,7 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     LanceOptions options = LanceOptions.parse(withPath(info.options()));
-    if (!vectorColumns.isEmpty() || enableStableRowIds) {
+    if (!vectorColumns.isEmpty() || enableStableRowIds || dataStorageVersion.isPresent()) {
       Map<String, Integer> dims = new HashMap<>(vectorColumns);
       dims.putAll(options.vectorColumns());
       options =
@@ -71,7 +75,8 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
               dims,
               options.tag(),
               options.branch(),
-              options.enableStableRowIds() || enableStableRowIds);
+              options.enableStableRowIds() || enableStableRowIds,
+              options.dataStorageVersion().or(() -> dataStorageVersion));
     }
     return new LanceWriteBuilder(this, info, options, true).staged(replace);
   }

@@ -95,6 +95,19 @@ class LanceOptionsTest {
   }
 
   @Test
+  void dataStorageVersionIsLanceSparksOptionAndChecked() {
+    assertThat(parse("path", "p").dataStorageVersion()).isEmpty();
+    assertThat(parse("path", "p", "DATA_STORAGE_VERSION", "2.2").dataStorageVersion())
+        .contains("2.2");
+    assertThat(parse("path", "p", "data_storage_version", " Stable ").dataStorageVersion())
+        .contains("2.1");
+    assertThatThrownBy(() -> parse("path", "p", "data_storage_version", "legacy"))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("\"legacy\"")
+        .hasMessageContaining("lancelot writes formats 2.1 and 2.2");
+  }
+
+  @Test
   void anUnknownOptionIsRefusedNamingTheClosestValidOne() {
     assertThatThrownBy(() -> parse("path", "p", "verison", "3"))
         .isInstanceOf(LancelotException.class)
@@ -102,7 +115,8 @@ class LanceOptionsTest {
             "Cannot use option \"verison\" with the lance data source: it is not an option of lance. Did "
                 + "you mean \"version\"? Valid options: path, version, versionAsOf, timestampAsOf, tag, branch, "
                 + "batch_size, "
-                + "max_rows_per_partition, max_rows_per_file, vector.columns, enable_stable_row_ids.");
+                + "max_rows_per_partition, max_rows_per_file, vector.columns, enable_stable_row_ids, "
+                + "data_storage_version.");
     assertThatThrownBy(() -> parse("path", "p", "batchsize", "3"))
         .hasMessageContaining("Did you mean \"batch_size\"?");
     assertThat(parse("path", "p", "ENABLE_STABLE_ROW_IDS", " True ").enableStableRowIds()).isTrue();

@@ -100,7 +100,10 @@ final class ColumnChanges {
     }
     List<Field> inputArrow = inputFields.stream().map(LanceField::toArrow).toList();
     long rows = fragment.getPhysicalRows();
-    WriteOptions options = new WriteOptions(WriteMode.APPEND, Integer.MAX_VALUE, "2.1", false);
+    WriteOptions options =
+        WriteOptions.of(WriteMode.APPEND)
+            .withMaxRowsPerFile(Integer.MAX_VALUE)
+            .resolvedFor(d.dataStorageVersion());
     try (FragmentReader reader = d.openFragment(fragment);
         FragmentWriter writer = FragmentWriter.open(d.context(), added, options, () -> {})) {
       try {

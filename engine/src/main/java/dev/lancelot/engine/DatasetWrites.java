@@ -45,8 +45,9 @@ final class DatasetWrites {
       Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
       Optional<Snapshot> latest = DatasetStorage.loadLatest(c.ctx());
       LanceSchema target = targetSchema(c.ctx(), latest, arrowSchema, options.mode());
-      List<FragmentMetadata> fragments = FragmentWriter.write(c.ctx(), target, batches, options);
-      Snapshot s = commitWrite(c.ctx(), latest, target, fragments, options);
+      WriteOptions resolved = options.resolvedFor(latest.map(DatasetWrites::version).orElse(null));
+      List<FragmentMetadata> fragments = FragmentWriter.write(c.ctx(), target, batches, resolved);
+      Snapshot s = commitWrite(c.ctx(), latest, target, fragments, resolved);
       return new Dataset(c.ctx(), s, c.owns());
     } catch (RuntimeException e) {
       if (c.owns()) {
@@ -76,7 +77,7 @@ final class DatasetWrites {
       WriteOptions options) {
     DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
     try {
-      return FragmentWriter.write(c.ctx(), schema, batches, options);
+      return FragmentWriter.write(c.ctx(), schema, batches, resolve(c.ctx(), options));
     } finally {
       c.ctx().allocator().close();
     }
@@ -86,7 +87,30 @@ final class DatasetWrites {
   static FragmentWriter newFragmentWriter(
       String location, Configuration conf, LanceSchema schema, WriteOptions options) {
     DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
-    return FragmentWriter.open(c.ctx(), schema, options, () -> c.ctx().allocator().close());
+    try {
+      return FragmentWriter.open(
+          c.ctx(), schema, resolve(c.ctx(), options), () -> c.ctx().allocator().close());
+    } catch (RuntimeException e) {
+      c.ctx().allocator().close();
+      throw e;
+    }
+  }
+
+  /** The data storage version of a snapshot's manifest. */
+  static String version(Snapshot s) {
+    return s.manifest().getDataFormat().getVersion();
+  }
+
+  /**
+   * {@code options} as they are, when the coordinator resolved their file version; else resolved
+   * against the latest version of the dataset (a task of a distributed write left to decide).
+   */
+  private static WriteOptions resolve(DatasetContext ctx, WriteOptions options) {
+    if (options.dataStorageVersion() != null) {
+      return options; // the commit checks that an append's files have the dataset's version
+    }
+    return options.resolvedFor(
+        DatasetStorage.loadLatest(ctx).map(DatasetWrites::version).orElse(null));
   }
 
   /**
@@ -115,7 +139,13 @@ final class DatasetWrites {
                 + base.get().version()
                 + ").");
       }
-      Snapshot s = commitWrite(c.ctx(), base, schema, fragments, options);
+      Snapshot s =
+          commitWrite(
+              c.ctx(),
+              base,
+              schema,
+              fragments,
+              options.resolvedFor(base.map(DatasetWrites::version).orElse(null)));
       return new Dataset(c.ctx(), s, c.owns());
     } catch (RuntimeException e) {
       c.ctx().allocator().close();
@@ -256,7 +286,7 @@ final class DatasetWrites {
                 SchemaProtos.toProtos(schema),
                 SchemaProtos.metadataProto(schema),
                 protos,
-                null,
+                options.dataStorageVersion(),
                 base == null && options.enableStableRowIds());
     return committer.commit(base, op);
   }

@@ -44,6 +44,7 @@ final class LanceBatchWrite implements BatchWrite {
   private final StructType sparkSchema;
   private final LanceSchema schema;
   private final long readVersion;
+  private final dev.lancelot.engine.WriteOptions writeOptions;
 
   LanceBatchWrite(LanceTable table, LogicalWriteInfo info, LanceOptions options, WriteMode mode) {
     this.table = table;
@@ -53,6 +54,12 @@ final class LanceBatchWrite implements BatchWrite {
     Optional<Dataset> existing = openLatest();
     try {
       this.readVersion = existing.map(Dataset::version).orElse(0L);
+      // the file format version of every task's files, decided once (appends keep the dataset's)
+      this.writeOptions =
+          dev.lancelot.engine.WriteOptions.of(mode)
+              .enableStableRowIds(options.enableStableRowIds())
+              .withDataStorageVersion(options.dataStorageVersion().orElse(null))
+              .resolvedFor(existing.map(Dataset::dataStorageVersion).orElse(null));
       if (mode == WriteMode.APPEND && existing.isPresent()) {
         existing.get().checkAppendable(); // before any task writes a file
         this.schema = existing.get().lanceSchema();
@@ -123,7 +130,8 @@ final class LanceBatchWrite implements BatchWrite {
             new SerializableConfiguration(table.hadoopConf()),
             schema,
             sparkSchema,
-            options.maxRowsPerFile()));
+            options.maxRowsPerFile(),
+            writeOptions.dataStorageVersion()));
   }
 
   /**
@@ -147,13 +155,7 @@ final class LanceBatchWrite implements BatchWrite {
     long rows = fragments.stream().mapToLong(FragmentMetadata::physicalRows).sum();
     try (Dataset committed =
         DistributedWrite.commit(
-            table.location(),
-            table.hadoopConf(),
-            schema,
-            fragments,
-            dev.lancelot.engine.WriteOptions.of(mode)
-                .enableStableRowIds(options.enableStableRowIds()),
-            readVersion)) {
+            table.location(), table.hadoopConf(), schema, fragments, writeOptions, readVersion)) {
       LOG.info(
           "Committed {} rows in {} fragments to {} as version {} ({})",
           rows,

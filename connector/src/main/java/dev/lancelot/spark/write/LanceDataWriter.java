@@ -38,6 +38,7 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
       LanceSchema target,
       StructType sparkSchema,
       int maxRowsPerFile,
+      String dataStorageVersion,
       String taskLabel) {
     List<Field> fields = new ArrayList<>();
     for (StructField f : sparkSchema.fields()) {
@@ -51,7 +52,10 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
       fields.add(lf.toArrow());
     }
     this.rows = new RowToArrow(new Schema(fields), allocator, taskLabel);
-    WriteOptions options = WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(maxRowsPerFile);
+    WriteOptions options =
+        WriteOptions.of(WriteMode.APPEND)
+            .withMaxRowsPerFile(maxRowsPerFile)
+            .withDataStorageVersion(dataStorageVersion);
     this.files = DistributedWrite.newFragmentWriter(location, conf, target, options);
   }
 

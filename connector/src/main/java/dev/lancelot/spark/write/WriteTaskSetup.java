@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.StructType;
 /**
  * What every write task needs, shipped once per job by both writer factories (appends and row-level
  * operations): the location, the Hadoop configuration, the dataset's schema (the columns' own types
- * the rows are written in), the Spark schema of the rows and the file size.
+ * the rows are written in), the Spark schema of the rows, the file size and file format version.
  */
 final class WriteTaskSetup implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -19,6 +19,7 @@ final class WriteTaskSetup implements Serializable {
   private final byte[] schema;
   private final StructType rowSchema;
   private final int maxRowsPerFile;
+  private final String dataStorageVersion;
 
   WriteTaskSetup(
       String location,
@@ -26,6 +27,22 @@ final class WriteTaskSetup implements Serializable {
       LanceSchema schema,
       StructType rowSchema,
       int maxRowsPerFile) {
+    this(location, conf, schema, rowSchema, maxRowsPerFile, null);
+  }
+
+  /**
+   * {@code dataStorageVersion}: the file format version the coordinator resolved for the write
+   * ({@link dev.lancelot.engine.WriteOptions#resolvedFor}); {@code null} leaves each task to use
+   * the dataset's own.
+   */
+  WriteTaskSetup(
+      String location,
+      SerializableConfiguration conf,
+      LanceSchema schema,
+      StructType rowSchema,
+      int maxRowsPerFile,
+      String dataStorageVersion) {
+    this.dataStorageVersion = dataStorageVersion;
     this.location = location;
     this.conf = conf;
     this.schema = DistributedWrite.schemaToBytes(schema);
@@ -47,6 +64,7 @@ final class WriteTaskSetup implements Serializable {
         target,
         rowSchema,
         maxRowsPerFile,
+        dataStorageVersion,
         "partition " + partitionId + " (task " + taskId + ")");
   }
 }

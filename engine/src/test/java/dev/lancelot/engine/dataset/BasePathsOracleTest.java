@@ -270,7 +270,7 @@ class BasePathsOracleTest {
   }
 
   @Test
-  void appendingToA22DatasetMixesFileVersionsAndSetsFlag256(@TempDir Path tmp) throws Exception {
+  void appendingToA20DatasetMixesFileVersionsAndSetsFlag256(@TempDir Path tmp) throws Exception {
     Path dir = tmp.resolve("ds");
     try (VectorSchemaRoot batch = StandardData.generate(allocator, 0, 300, DIM, 5)) {
       org.lance.Dataset.write()
@@ -278,7 +278,7 @@ class BasePathsOracleTest {
           .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
           .uri(dir.toString())
           .mode(WriteParams.WriteMode.CREATE)
-          .dataStorageVersion("2.2")
+          .dataStorageVersion("2.0")
           .execute()
           .close();
     }
@@ -288,8 +288,8 @@ class BasePathsOracleTest {
       Manifest m = DatasetInternals.snapshot(ds).manifest();
       assertThat(m.getReaderFeatureFlags() & FeatureFlags.MIXED_DATA_FILE_VERSIONS).isNotZero();
       assertThat(m.getWriterFeatureFlags() & FeatureFlags.MIXED_DATA_FILE_VERSIONS).isNotZero();
-      assertThat(ds.dataStorageVersion()).isEqualTo("2.2");
-      assertThat(ds.dataFileVersions()).containsExactly("2.1", "2.2");
+      assertThat(ds.dataStorageVersion()).isEqualTo("2.0");
+      assertThat(ds.dataFileVersions()).containsExactly("2.0", "2.1");
       List<List<Object>> rows = scan(ds, COLUMNS, null);
       assertThat(rows.subList(0, 300)).isEqualTo(before);
       try (VectorSchemaRoot added = StandardData.generate(allocator, 300, 200, DIM, 9)) {

@@ -21,7 +21,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * Writes a Lance 2.1 data file that Lance 7 (and {@link LanceFileReader}) reads.
+ * Writes a Lance 2.1 or 2.2 data file ({@link WriterOptions#version()}) that Lance 7 (and {@link
+ * LanceFileReader}) reads.
  *
  * <pre>{@code
  * try (LanceFileWriter w = LanceFileWriter.create(fileIO.create(path), schema, WriterOptions.defaults())) {
@@ -35,9 +36,12 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * values), in pre-order: a flat top-level field is one column, a struct or list field one per leaf,
  * with repetition/definition levels for list boundaries, empty lists and nulls at every level.
  * Batches are matched to the schema by column name. Columns are paged at about {@link
- * WriterOptions#maxPageBytes()}; values are stored uncompressed: mini-block pages of {@code Flat},
- * {@code Variable} or {@code FixedSizeList} chunks for values under 256 bytes, full-zip pages
- * otherwise, all-null pages when no value is left, and levels stored raw.
+ * WriterOptions#maxPageBytes()}: mini-block pages for values under 256 bytes, full-zip pages
+ * otherwise, all-null pages when no value is left. Mini-block values of 8 to 64 bits are bit-packed
+ * when that is smaller ({@code InlineBitpacking}), others stored as {@code Flat}, {@code Variable}
+ * or {@code FixedSizeList}; mini-block levels are bit-packed ({@code OutOfLineBitpacking}),
+ * full-zip and all-null levels stored raw. 2.1 and 2.2 files differ only in the footer's version
+ * (docs/decisions.md D54).
  *
  * <p>The writer owns the stream: {@link #finish()} writes the metadata and footer and closes it;
  * {@link #close()} without {@code finish()} closes it leaving an incomplete file (no footer), which
@@ -47,6 +51,7 @@ public final class LanceFileWriter implements AutoCloseable {
   private final PositionOutputStream stream;
   private final AlignedOutput out;
   private final LanceSchema schema;
+  private final FileVersion version;
   private final List<FieldWriter> fields = new ArrayList<>();
   private final List<ColumnWriter> columns = new ArrayList<>();
   private final List<long[]> globalBuffers = new ArrayList<>();
@@ -59,6 +64,7 @@ public final class LanceFileWriter implements AutoCloseable {
     this.stream = stream;
     this.out = new AlignedOutput(stream);
     this.schema = schema;
+    this.version = options.version();
     for (LanceField field : schema.fields()) {
       if (field.id() < 0) {
         throw new SchemaException(
@@ -205,8 +211,8 @@ public final class LanceFileWriter implements AutoCloseable {
           .putLong(gbo)
           .putInt(numGlobal)
           .putInt(columns.size())
-          .putShort((short) FileVersion.V2_1.major())
-          .putShort((short) FileVersion.V2_1.minor())
+          .putShort((short) version.major())
+          .putShort((short) version.minor())
           .put(new byte[] {'L', 'A', 'N', 'C'});
       out.write(footer.array());
       stream.flush();
@@ -220,8 +226,7 @@ public final class LanceFileWriter implements AutoCloseable {
         fieldIds[i] = leaves.get(i).id();
         columnIndices[i] = i;
       }
-      return new WriteSummary(
-          rows, size, columns.size(), fieldIds, columnIndices, FileVersion.V2_1, pages);
+      return new WriteSummary(rows, size, columns.size(), fieldIds, columnIndices, version, pages);
     } catch (IOException e) {
       throw new StorageException("Cannot finish Lance file: " + e.getMessage(), e);
     }

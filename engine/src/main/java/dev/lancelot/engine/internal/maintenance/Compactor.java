@@ -79,13 +79,14 @@ public final class Compactor {
 
   /** Plans the groups of {@code dataset}'s version to rewrite (none: nothing to compact). */
   public static Job plan(Dataset dataset, CompactionOptions options) {
-    if (!"2.1".equals(dataset.dataStorageVersion())) {
+    if (!"2.1".equals(dataset.dataStorageVersion())
+        && !"2.2".equals(dataset.dataStorageVersion())) {
       throw new LancelotException(
           "Cannot compact "
               + dataset.location()
               + ": its data files are Lance format "
               + dataset.dataStorageVersion()
-              + " and lancelot writes 2.1 only; a compacted fragment would mix formats. "
+              + " and lancelot writes 2.1 and 2.2 only; a compacted fragment would mix formats. "
               + "Compact it with Lance.");
     }
     Snapshot snapshot = DatasetInternals.snapshot(dataset);
@@ -315,7 +316,9 @@ public final class Compactor {
       Dataset dataset, List<DataFragment> group, CompactionOptions options, Progress progress) {
     List<Long> ids = group.stream().map(DataFragment::getId).toList();
     WriteOptions write =
-        WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(options.targetRowsPerFragment());
+        WriteOptions.of(WriteMode.APPEND)
+            .withMaxRowsPerFile(options.targetRowsPerFragment())
+            .resolvedFor(dataset.dataStorageVersion());
     List<String> columns = dataset.lanceSchema().names();
     try (CloseableIterator<VectorSchemaRoot> batches =
         dataset.newScan().columns(columns).fragments(ids).batches()) {

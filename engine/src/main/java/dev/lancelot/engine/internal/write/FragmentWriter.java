@@ -5,6 +5,7 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.SchemaMismatchException;
 import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.file.FileVersion;
 import dev.lancelot.engine.internal.file.LanceFileWriter;
 import dev.lancelot.engine.internal.file.WriteSummary;
 import dev.lancelot.engine.internal.file.WriterOptions;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes batches into new data files under {@code data/}, one fragment per file, starting a new
  * file every {@code maxRowsPerFile} rows. Nothing is visible to readers until the fragments are
- * committed; {@link #abort()} deletes every file written. Not thread-safe: one writer per task.
+ * committed; {@link #abort()} deletes every file written. The options' data storage version must be
+ * resolved ({@link WriteOptions#resolvedFor}): it is the format of every file written. Not
+ * thread-safe: one writer per task.
  */
 public final class FragmentWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FragmentWriter.class);
@@ -37,6 +40,7 @@ public final class FragmentWriter implements AutoCloseable {
   private final LanceSchema schema;
   private final WriteOptions options;
   private final Runnable onClose;
+  private final WriterOptions fileOptions;
   private final List<FragmentMetadata> written = new ArrayList<>();
   private final List<String> files = new ArrayList<>();
   private LanceFileWriter current;
@@ -50,6 +54,14 @@ public final class FragmentWriter implements AutoCloseable {
     this.schema = schema;
     this.options = options;
     this.onClose = onClose;
+    if (options.dataStorageVersion() == null) {
+      throw new IllegalStateException(
+          "The file version of a fragment writer must be resolved (WriteOptions.resolvedFor)");
+    }
+    this.fileOptions =
+        WriterOptions.defaults()
+            .withVersion(
+                options.dataStorageVersion().equals("2.2") ? FileVersion.V2_2 : FileVersion.V2_1);
   }
 
   public static FragmentWriter open(
@@ -158,7 +170,7 @@ public final class FragmentWriter implements AutoCloseable {
     String location = ctx.paths().dataFile(name);
     files.add(location); // tracked before it exists, so that an abort at any point deletes it
     PositionOutputStream out = ctx.io().create(location);
-    current = LanceFileWriter.create(out, schema, WriterOptions.defaults());
+    current = LanceFileWriter.create(out, schema, fileOptions);
     currentRows = 0;
   }
 

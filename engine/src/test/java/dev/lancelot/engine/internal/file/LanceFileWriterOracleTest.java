@@ -51,12 +51,14 @@ class LanceFileWriterOracleTest {
 
   static WriteSummary write(
       Path path, LanceSchema schema, List<VectorSchemaRoot> batches, long maxPageBytes) {
+    return write(path, schema, batches, WriterOptions.defaults().withMaxPageBytes(maxPageBytes));
+  }
+
+  static WriteSummary write(
+      Path path, LanceSchema schema, List<VectorSchemaRoot> batches, WriterOptions options) {
     HadoopFileIO io = HadoopFileIO.local();
     try (LanceFileWriter w =
-        LanceFileWriter.create(
-            io.create(path.toUri().toString()),
-            schema,
-            WriterOptions.defaults().withMaxPageBytes(maxPageBytes))) {
+        LanceFileWriter.create(io.create(path.toUri().toString()), schema, options)) {
       for (VectorSchemaRoot b : batches) {
         w.write(b);
       }
@@ -64,14 +66,19 @@ class LanceFileWriterOracleTest {
     }
   }
 
-  static Stream<Shapes.Shape> shapes() {
-    return Shapes.all().stream();
+  /** Every shape, written as file format 2.1 and as 2.2. */
+  static Stream<org.junit.jupiter.params.provider.Arguments> shapes() {
+    return Shapes.all().stream()
+        .flatMap(
+            sh ->
+                Stream.of(FileVersion.V2_1, FileVersion.V2_2)
+                    .map(v -> org.junit.jupiter.params.provider.Arguments.of(sh, v)));
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0} {1}")
   @MethodSource("shapes")
-  void lanceReadsWhatWeWrote(Shapes.Shape shape) throws Exception {
-    Path path = dir.resolve(shape.name() + ".lance");
+  void lanceReadsWhatWeWrote(Shapes.Shape shape, FileVersion version) throws Exception {
+    Path path = dir.resolve(shape.name() + "-" + version + ".lance");
     int first = shape.rows() / 3 + 11;
     List<Object> expected = new ArrayList<>();
     WriteSummary summary;
@@ -79,11 +86,17 @@ class LanceFileWriterOracleTest {
         VectorSchemaRoot b = Shapes.batch(shape, allocator, 2, shape.rows() - first)) {
       LanceSchema schema = LanceSchema.fromArrow(a.getSchema());
       // small pages, so every shape spans several pages
-      summary = write(path, schema, List.of(a, b), 16 * 1024);
+      summary =
+          write(
+              path,
+              schema,
+              List.of(a, b),
+              WriterOptions.defaults().withMaxPageBytes(16 * 1024).withVersion(version));
       expected.addAll(Values.of(a.getVector(0)));
       expected.addAll(Values.of(b.getVector(0)));
     }
     assertThat(summary.numRows()).isEqualTo(shape.rows());
+    assertThat(summary.version()).isEqualTo(version);
     assertThat(summary.fieldIds()).containsExactly(0);
     assertThat(summary.columnIndices()).containsExactly(0);
     assertThat(summary.fileSizeBytes()).isEqualTo(path.toFile().length());
@@ -91,12 +104,13 @@ class LanceFileWriterOracleTest {
         .as("read by lance-core")
         .containsExactlyElementsOf(expected);
     try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
+      LanceFileReader reader = LanceFileReader.open(in);
+      assertThat(reader.metadata().version()).isEqualTo(version);
       WRITTEN.put(
-          shape.name(),
+          shape.name() + " " + version,
           summary.numPages()
               + " pages: "
               + String.join(" | ", LanceFileInspector.encodings(in).get("c")));
-      LanceFileReader reader = LanceFileReader.open(in);
       assertThat(
               LanceFileReaderOracleTest.scan(
                   reader, FileProjection.all(reader.schema()), 0, reader.numRows(), 700, allocator))

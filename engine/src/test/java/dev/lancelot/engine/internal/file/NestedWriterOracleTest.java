@@ -46,21 +46,32 @@ class NestedWriterOracleTest {
     allocator.close();
   }
 
-  static Stream<NestedShapes.Shape> shapes() {
-    return NestedShapes.all().stream();
+  /** Every shape, written as file format 2.1 and as 2.2. */
+  static Stream<org.junit.jupiter.params.provider.Arguments> shapes() {
+    return NestedShapes.all().stream()
+        .flatMap(
+            sh ->
+                Stream.of(FileVersion.V2_1, FileVersion.V2_2)
+                    .map(v -> org.junit.jupiter.params.provider.Arguments.of(sh, v)));
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0} {1}")
   @MethodSource("shapes")
-  void lanceReadsWhatWeWrote(NestedShapes.Shape shape) throws Exception {
-    Path path = dir.resolve(shape.name() + ".lance");
+  void lanceReadsWhatWeWrote(NestedShapes.Shape shape, FileVersion version) throws Exception {
+    Path path = dir.resolve(shape.name() + "-" + version + ".lance");
     int first = shape.rows() / 3 + 11;
     List<Object> expected = new ArrayList<>();
     WriteSummary summary;
     try (VectorSchemaRoot a = NestedShapes.batch(shape, allocator, 1, first);
         VectorSchemaRoot b = NestedShapes.batch(shape, allocator, 2, shape.rows() - first)) {
       LanceSchema schema = LanceSchema.fromArrow(a.getSchema());
-      summary = LanceFileWriterOracleTest.write(path, schema, List.of(a, b), 16 * 1024);
+      summary =
+          LanceFileWriterOracleTest.write(
+              path,
+              schema,
+              List.of(a, b),
+              WriterOptions.defaults().withMaxPageBytes(16 * 1024).withVersion(version));
+      assertThat(summary.version()).isEqualTo(version);
       expected.addAll(Values.of(a.getVector(0)));
       expected.addAll(Values.of(b.getVector(0)));
       assertThat(summary.fieldIds())
@@ -71,7 +82,9 @@ class NestedWriterOracleTest {
         .as("read by lance-core")
         .containsExactlyElementsOf(expected);
     try (InputFile in = HadoopFileIO.local().newInputFile(path.toUri().toString())) {
-      WRITTEN.put(shape.name(), summary.numPages() + " pages: " + LanceFileInspector.encodings(in));
+      WRITTEN.put(
+          shape.name() + " " + version,
+          summary.numPages() + " pages: " + LanceFileInspector.encodings(in));
       LanceFileReader reader = LanceFileReader.open(in);
       FileProjection all = FileProjection.all(reader.schema());
       assertThat(LanceFileReaderOracleTest.scan(reader, all, 0, reader.numRows(), 700, allocator))

@@ -114,6 +114,14 @@ public final class ColumnBuffers {
 
   /** The item buffer of a leaf type. */
   private static ItemBuffer items(LanceField field, Field arrow) {
+    ItemBuffer items = plainItems(field, arrow);
+    if (items instanceof VarItems || (items instanceof FixedItems f && !f.isBool())) {
+      items.compression = ChunkCompression.of(field);
+    }
+    return items;
+  }
+
+  private static ItemBuffer plainItems(LanceField field, Field arrow) {
     ArrowType type = arrow.getType();
     if (type instanceof ArrowType.Bool) {
       return new FixedItems(0);

@@ -11,10 +11,17 @@ final class FixedItems extends ItemBuffer {
   private final boolean bool;
   private final GrowableBytes data = new GrowableBytes(1 << 16);
 
+  /** Whether the mini-block page being encoded bit-packs its values ({@link InlineBitpacker}). */
+  private boolean packed;
+
   /** {@code width} in bytes, or 0 for booleans. */
   FixedItems(int width) {
     this.width = width;
     this.bool = width == 0;
+  }
+
+  boolean isBool() {
+    return bool;
   }
 
   @Override
@@ -51,13 +58,27 @@ final class FixedItems extends ItemBuffer {
   }
 
   @Override
+  void chooseMiniBlockEncoding(int first, int n) {
+    packed =
+        !bool
+            && InlineBitpacker.applies(width)
+            && InlineBitpacker.smaller(data.array(), first, n, width, validity);
+  }
+
+  @Override
   int chunkItems(int start, int remaining, int max) {
+    if (packed) {
+      return Math.min(Math.min(InlineBitpacker.BLOCK, floorPow2(max)), remaining);
+    }
     int perChunk = Math.min(MiniBlockBuilder.valuesPerChunk(bits()), floorPow2(max));
     return Math.min(perChunk, remaining);
   }
 
   @Override
   List<ByteSlice> chunk(int start, int count) {
+    if (packed) {
+      return List.of(InlineBitpacker.chunk(data.array(), start, count, width, validity));
+    }
     if (!bool) {
       return List.of(new ByteSlice(data.array(), start * width, count * width));
     }
@@ -73,7 +94,7 @@ final class FixedItems extends ItemBuffer {
 
   @Override
   CompressiveEncoding encoding() {
-    return MiniBlockBuilder.flat(bits());
+    return packed ? InlineBitpacker.encoding(width) : MiniBlockBuilder.flat(bits());
   }
 
   @Override
@@ -98,5 +119,6 @@ final class FixedItems extends ItemBuffer {
   void clear() {
     super.clear();
     data.clear();
+    packed = false;
   }
 }

@@ -17,6 +17,12 @@ abstract class ItemBuffer {
   /** Null items. */
   final Validity validity = new Validity();
 
+  /**
+   * General compression of mini-block chunk values ({@link ChunkCompression}), or null; set for
+   * fixed-width and variable-width values only, as Lance applies it.
+   */
+  dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressionScheme compression;
+
   /** Appends items {@code [from, from + n)} of {@code v} with the vector's own validity. */
   final void append(FieldVector v, int from, int n) {
     validity.append(v, from, n);
@@ -40,6 +46,25 @@ abstract class ItemBuffer {
   abstract boolean narrow();
 
   // ---------------------------------------------------------------- mini-block
+
+  /**
+   * Decides how items {@code [first, first + n)} are encoded as one mini-block page, before their
+   * chunks are asked for (the encoding may depend on the values, e.g. bit-packing).
+   */
+  void chooseMiniBlockEncoding(int first, int n) {}
+
+  /**
+   * The dictionary of the mini-block page {@link #chooseMiniBlockEncoding} decided on (a block of
+   * {@link #dictionaryItems()} values the chunks index into), or null when the chunks hold values.
+   */
+  ByteSlice dictionary() {
+    return null;
+  }
+
+  /** Values in {@link #dictionary()}. */
+  int dictionaryItems() {
+    return 0;
+  }
 
   /** Buffers per chunk. */
   abstract int chunkBuffers();

@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * Serializes mini-block chunks (format 2.1, see {@link
  * dev.lancelot.engine.internal.file.layout.MiniBlockPageReader} for the byte layout). Levels, when
- * the page has any, are stored raw as {@code Flat(16)}. With repetition levels the page gets a
- * repetition index of depth 1 (see {@link
+ * the page has any, are bit-packed per chunk to the page's widest level ({@link LevelPacker}). With
+ * repetition levels the page gets a repetition index of depth 1 (see {@link
  * dev.lancelot.engine.internal.file.layout.MiniBlockPageReader}): per chunk the rows ending in it
  * and the levels left over after its last row start when that row continues into the next chunk.
  */
@@ -29,6 +29,8 @@ final class MiniBlockBuilder {
   private final PageLevels levels;
   private final boolean withRep;
   private final boolean withDefs;
+  private final int repWidth;
+  private final int defWidth;
   private final GrowableBytes meta = new GrowableBytes(256);
   private final GrowableBytes data = new GrowableBytes(64 * 1024);
   private final List<long[]> repIndex = new ArrayList<>();
@@ -40,6 +42,8 @@ final class MiniBlockBuilder {
     this.levels = levels;
     this.withRep = levels.rep() != null;
     this.withDefs = levels.def() != null;
+    this.repWidth = withRep ? LevelPacker.width(levels.rep(), levels.count()) : 0;
+    this.defWidth = withDefs ? LevelPacker.width(levels.def(), levels.count()) : 0;
   }
 
   /**
@@ -56,22 +60,26 @@ final class MiniBlockBuilder {
           "chunk has " + buffers.size() + " buffers, " + numBuffers + " expected");
     }
     int start = data.size();
+    byte[] rep = withRep ? LevelPacker.pack(levels.rep(), levelFrom, numLevels, repWidth) : null;
+    byte[] def = withDefs ? LevelPacker.pack(levels.def(), levelFrom, numLevels, defWidth) : null;
     data.putShort(withRep || withDefs ? numLevels : 0);
     if (withRep) {
-      putSize(2 * numLevels);
+      putSize(rep.length);
     }
     if (withDefs) {
-      putSize(2 * numLevels);
+      putSize(def.length);
     }
     for (ByteSlice b : buffers) {
       putSize(b.length());
     }
     data.align(8);
     if (withRep) {
-      putLevels(levels.rep(), levelFrom, numLevels);
+      data.put(rep, 0, rep.length);
+      data.align(8);
     }
     if (withDefs) {
-      putLevels(levels.def(), levelFrom, numLevels);
+      data.put(def, 0, def.length);
+      data.align(8);
     }
     for (ByteSlice b : buffers) {
       data.put(b.array(), b.offset(), b.length());
@@ -89,14 +97,6 @@ final class MiniBlockBuilder {
     }
     chunks++;
     items += count;
-  }
-
-  private void putLevels(short[] values, int from, int n) {
-    data.ensure(2L * n);
-    for (int i = from; i < from + n; i++) {
-      data.putShort(values[i]);
-    }
-    data.align(8);
   }
 
   /** Repetition index entry of a chunk: rows ending in it, levels of a row continuing past it. */
@@ -135,7 +135,12 @@ final class MiniBlockBuilder {
     data.putShort(size);
   }
 
-  EncodedPage finish(CompressiveEncoding values) {
+  /**
+   * The page: chunk table, chunks, then {@code dictionary} (a {@code Variable} block of {@code
+   * dictionaryItems} values the chunk values index into; null without one) and the repetition
+   * index.
+   */
+  EncodedPage finish(CompressiveEncoding values, ByteSlice dictionary, int dictionaryItems) {
     if (items != levels.itemCount()) {
       throw new IllegalStateException(
           "mini-block chunks hold " + items + " values for " + levels.itemCount() + " items");
@@ -147,14 +152,20 @@ final class MiniBlockBuilder {
             .setNumBuffers(numBuffers)
             .setNumItems(items);
     if (withRep) {
-      layout.setRepCompression(flat(16)).setRepetitionIndexDepth(1);
+      layout.setRepCompression(LevelPacker.encoding(repWidth)).setRepetitionIndexDepth(1);
     }
     if (withDefs) {
-      layout.setDefCompression(flat(16));
+      layout.setDefCompression(LevelPacker.encoding(defWidth));
     }
-    List<ByteSlice> buffers = new ArrayList<>(3);
+    if (dictionary != null) {
+      layout.setDictionary(StringDictionary.blockEncoding()).setNumDictionaryItems(dictionaryItems);
+    }
+    List<ByteSlice> buffers = new ArrayList<>(4);
     buffers.add(meta.slice());
     buffers.add(data.slice());
+    if (dictionary != null) {
+      buffers.add(dictionary);
+    }
     if (withRep) {
       GrowableBytes index = new GrowableBytes(16 * repIndex.size());
       for (long[] e : repIndex) {

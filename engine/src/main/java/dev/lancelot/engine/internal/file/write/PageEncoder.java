@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.file.write;
 
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.AllNullLayout;
+import dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressiveEncoding;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.FullZipLayout;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.PageLayout;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.RepDefLayer;
@@ -10,8 +11,9 @@ import java.util.List;
 /**
  * Encodes items {@code [first, first + levels.itemCount())} of an {@link ItemBuffer} with their
  * page levels as one page, choosing the layout as Lance 7 does for 2.1: all-null when no item has a
- * value, mini-block for values under 256 bytes, full-zip otherwise. Values are not compressed
- * (Flat, Variable, FixedSizeList), which every 2.1 reader decodes.
+ * value, mini-block for values under 256 bytes, full-zip otherwise. Fixed-width 8 to 64-bit values
+ * are bit-packed ({@link InlineBitpacker}) when that makes them smaller, as Lance 7 does; other
+ * values are stored as they are (Flat, Variable, FixedSizeList).
  */
 final class PageEncoder {
   private PageEncoder() {}
@@ -66,6 +68,7 @@ final class PageEncoder {
   private static EncodedPage miniBlock(ItemBuffer items, int first, PageLevels levels) {
     MiniBlockBuilder b = new MiniBlockBuilder(items.chunkBuffers(), levels);
     int n = levels.itemCount();
+    items.chooseMiniBlockEncoding(first, n);
     int item = 0;
     int level = 0;
     while (item < n) {
@@ -89,12 +92,19 @@ final class PageEncoder {
         }
         max = ItemBuffer.floorPow2(count - 1);
       }
-      b.addChunk(
-          count, item + count == n, level, levelEnd - level, items.chunk(first + item, count));
+      List<ByteSlice> values = items.chunk(first + item, count);
+      if (items.compression != null) {
+        values = List.of(ChunkCompression.compress(items.compression, values.get(0)));
+      }
+      b.addChunk(count, item + count == n, level, levelEnd - level, values);
       item += count;
       level = levelEnd;
     }
-    return b.finish(items.encoding());
+    CompressiveEncoding encoding =
+        items.compression == null
+            ? items.encoding()
+            : ChunkCompression.wrap(items.compression, items.encoding());
+    return b.finish(encoding, items.dictionary(), items.dictionaryItems());
   }
 
   /**

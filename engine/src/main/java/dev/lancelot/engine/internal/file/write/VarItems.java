@@ -9,7 +9,8 @@ import org.apache.arrow.vector.FieldVector;
 
 /**
  * Strings and binary. Mini-block chunks are {@code Variable}: offsets then bytes, offsets counted
- * from the chunk start; full-zip values are {@code [length][bytes]}.
+ * from the chunk start, or dictionary indices when a page has few distinct values ({@link
+ * StringDictionary}); full-zip values are {@code [length][bytes]}.
  */
 final class VarItems extends ItemBuffer {
   private static final int TARGET_CHUNK_BYTES = 4096;
@@ -18,6 +19,9 @@ final class VarItems extends ItemBuffer {
   private final GrowableBytes data = new GrowableBytes(1 << 16);
   private long[] ends = new long[1024];
   private long maxLength;
+
+  /** The dictionary of the mini-block page being encoded ({@link #chooseMiniBlockEncoding}). */
+  private StringDictionary dictionary;
 
   /** {@code offsetBytes} 4 for utf8/binary, 8 for large_utf8/large_binary. */
   VarItems(int offsetBytes) {
@@ -84,7 +88,28 @@ final class VarItems extends ItemBuffer {
   }
 
   @Override
+  void chooseMiniBlockEncoding(int first, int n) {
+    dictionary =
+        offsetBytes == 4
+            ? StringDictionary.build(data.array(), ends, first, n, items(), validity)
+            : null;
+  }
+
+  @Override
+  ByteSlice dictionary() {
+    return dictionary == null ? null : dictionary.block();
+  }
+
+  @Override
+  int dictionaryItems() {
+    return dictionary == null ? 0 : dictionary.size();
+  }
+
+  @Override
   int chunkItems(int start, int remaining, int max) {
+    if (dictionary != null) {
+      return Math.min(Math.min(InlineBitpacker.BLOCK, floorPow2(max)), remaining);
+    }
     int limit = Math.min(MiniBlockBuilder.MAX_CHUNK_VALUES, max);
     int count = 1;
     while (count * 2 <= limit
@@ -111,6 +136,9 @@ final class VarItems extends ItemBuffer {
    */
   @Override
   List<ByteSlice> chunk(int start, int count) {
+    if (dictionary != null) {
+      return List.of(dictionary.indices(start, count, validity));
+    }
     long dataBytes = ends[start + count - 1] - start(start);
     int header = (count + 1) * offsetBytes;
     GrowableBytes out = new GrowableBytes((int) (header + dataBytes));
@@ -130,6 +158,9 @@ final class VarItems extends ItemBuffer {
 
   @Override
   CompressiveEncoding encoding() {
+    if (dictionary != null) {
+      return dictionary.indexEncoding();
+    }
     return CompressiveEncoding.newBuilder()
         .setVariable(Variable.newBuilder().setOffsets(MiniBlockBuilder.flat(offsetBytes * 8)))
         .build();
@@ -164,5 +195,6 @@ final class VarItems extends ItemBuffer {
     super.clear();
     data.clear();
     maxLength = 0;
+    dictionary = null;
   }
 }
