@@ -162,6 +162,7 @@ class ArchitectureTest {
           "Tags",
           "ColumnChanges",
           "DeletePlanner",
+          "ScanIndexPlanner",
           "RowChangesPlanner",
           "RowTaker",
           "FragmentMetadata",

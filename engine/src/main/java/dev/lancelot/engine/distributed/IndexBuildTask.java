@@ -5,8 +5,6 @@ import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
-import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,14 +13,10 @@ import java.util.List;
  * index segment in Lance's layout ({@link #run}). Self-contained but for the model, which the
  * coordinator ships once for all tasks.
  */
-public final class IndexBuildTask implements Serializable {
+public final class IndexBuildTask extends GroupTask {
   private static final long serialVersionUID = 1L;
-  private final String location;
-  private final long version;
   private final String column;
   private final VectorIndexSpec spec;
-  private final long[] fragments;
-  private final long liveRows;
 
   IndexBuildTask(
       String location,
@@ -31,36 +25,9 @@ public final class IndexBuildTask implements Serializable {
       VectorIndexSpec spec,
       long[] fragments,
       long liveRows) {
-    this.location = location;
-    this.version = version;
+    super(location, version, fragments, liveRows);
     this.column = column;
     this.spec = spec;
-    this.fragments = fragments.clone();
-    this.liveRows = liveRows;
-  }
-
-  /** The dataset location. */
-  public String location() {
-    return location;
-  }
-
-  /** The version the build reads. */
-  public long version() {
-    return version;
-  }
-
-  /** The fragments this task's segment covers, in order. */
-  public List<Long> fragments() {
-    List<Long> out = new ArrayList<>(fragments.length);
-    for (long f : fragments) {
-      out.add(f);
-    }
-    return out;
-  }
-
-  /** Live rows of the fragments (by the manifest's counts), for progress logs. */
-  public long liveRows() {
-    return liveRows;
   }
 
   /**
@@ -69,7 +36,7 @@ public final class IndexBuildTask implements Serializable {
    */
   public WrittenSegment run(Dataset dataset, IndexModel model) {
     List<DataFragment> group =
-        FragmentGroups.resolve(dataset, version, fragments, "Index build task");
+        FragmentGroups.resolve(dataset, version(), fragmentIds(), "Index build task");
     return new WrittenSegment(
         VectorIndexBuilder.build(dataset, column, spec, group, model.internal()).metadata());
   }
@@ -91,6 +58,6 @@ public final class IndexBuildTask implements Serializable {
 
   @Override
   public String toString() {
-    return "IndexBuildTask[" + location + "@v" + version + ", fragments=" + fragments() + "]";
+    return "IndexBuildTask[" + location() + "@v" + version() + ", fragments=" + fragments() + "]";
   }
 }

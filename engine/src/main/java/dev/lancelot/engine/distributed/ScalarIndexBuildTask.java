@@ -4,63 +4,29 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeBuild;
-import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * One task of a distributed BTree build ({@link ScalarIndexBuild}): gather the indexed column of a
  * group of fragments with its row addresses (deleted rows excluded), sort it and write the group's
  * BTree segment in Lance's layout ({@link #run}). Self-contained; travels as bytes.
  */
-public final class ScalarIndexBuildTask implements Serializable {
+public final class ScalarIndexBuildTask extends GroupTask {
   private static final long serialVersionUID = 1L;
-  private final String location;
-  private final long version;
   private final String column;
   private final String name;
   private final int pageSize;
-  private final long[] fragments;
-  private final long liveRows;
 
   ScalarIndexBuildTask(
       String location, long version, BTreeBuildParams params, long[] fragments, long liveRows) {
-    this.location = location;
-    this.version = version;
+    super(location, version, fragments, liveRows);
     this.column = params.column();
     this.name = params.name();
     this.pageSize = params.pageSize();
-    this.fragments = fragments.clone();
-    this.liveRows = liveRows;
-  }
-
-  /** The dataset location. */
-  public String location() {
-    return location;
-  }
-
-  /** The version the build reads. */
-  public long version() {
-    return version;
   }
 
   /** The index's name. */
   public String indexName() {
     return name;
-  }
-
-  /** The fragments this task's segment covers, in order. */
-  public List<Long> fragments() {
-    List<Long> out = new ArrayList<>(fragments.length);
-    for (long f : fragments) {
-      out.add(f);
-    }
-    return out;
-  }
-
-  /** Live rows of the fragments (by the manifest's counts), for progress logs. */
-  public long liveRows() {
-    return liveRows;
   }
 
   /**
@@ -73,7 +39,7 @@ public final class ScalarIndexBuildTask implements Serializable {
         BTreeBuild.writeSegment(
             dataset,
             params,
-            FragmentGroups.resolve(dataset, version, fragments, "BTree build task")));
+            FragmentGroups.resolve(dataset, version(), fragmentIds(), "BTree build task")));
   }
 
   /** The task as bytes ({@link #fromBytes} reads them back). */
@@ -94,9 +60,9 @@ public final class ScalarIndexBuildTask implements Serializable {
   @Override
   public String toString() {
     return "ScalarIndexBuildTask["
-        + location
+        + location()
         + "@v"
-        + version
+        + version()
         + ", "
         + name
         + ", fragments="
