@@ -317,23 +317,7 @@ public final class Dataset implements AutoCloseable {
    * version afterwards fails with an error naming it.
    */
   public CleanupResult cleanup(CleanupOptions options) {
-    if (branch().isPresent()) {
-      throw new InvalidInputException(
-          "Cannot clean up branch \""
-              + branch().get()
-              + "\" of "
-              + rootLocation()
-              + ": lancelot cleans up the main branch only (it keeps every version and file the "
-              + "branches and tags reference). Open the dataset without a branch to clean it up.");
-    }
-    CleanupResult r =
-        dev.lancelot.engine.internal.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
-    if (!r.versionsRemoved().isEmpty()) {
-      // A cached removed version would be opened from memory and then miss its files.
-      evictCached(location());
-      DatasetCache.evict(ctx.cache(), location()); // and the session this dataset was opened in
-    }
-    return r;
+    return DatasetStorage.cleanup(this, options);
   }
 
   /** Commits an operation planned against this version. */
@@ -581,21 +565,7 @@ public final class Dataset implements AutoCloseable {
    * @throws InvalidInputException if this version has no such fragment
    */
   public RoaringBitmap deletedRows(long fragmentId) {
-    DataFragment fragment =
-        snapshot
-            .fragment(fragmentId)
-            .orElseThrow(
-                () ->
-                    new InvalidInputException(
-                        "Cannot read deleted rows of fragment "
-                            + fragmentId
-                            + " of "
-                            + location()
-                            + " version "
-                            + version()
-                            + ": no such fragment; the version's fragments are "
-                            + snapshot.fragments().stream().map(DataFragment::getId).toList()));
-    return deletedRows(fragment);
+    return deletedRows(DatasetStorage.fragment(this, fragmentId, "read deleted rows of"));
   }
 
   /** Deleted row offsets of a fragment (cached). */

@@ -218,4 +218,51 @@ final class DatasetStorage {
         + snapshot.entry().location()
         + ")";
   }
+
+  /** {@link Dataset#cleanup}: the main branch only; cached versions it removed are forgotten. */
+  static CleanupResult cleanup(Dataset dataset, CleanupOptions options) {
+    if (dataset.branch().isPresent()) {
+      throw new InvalidInputException(
+          "Cannot clean up branch \""
+              + dataset.branch().get()
+              + "\" of "
+              + dataset.rootLocation()
+              + ": lancelot cleans up the main branch only (it keeps every version and file the "
+              + "branches and tags reference). Open the dataset without a branch to clean it up.");
+    }
+    DatasetContext ctx = dataset.context();
+    CleanupResult r =
+        dev.lancelot.engine.internal.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
+    if (!r.versionsRemoved().isEmpty()) {
+      // A cached removed version would be opened from memory and then miss its files.
+      Dataset.evictCached(dataset.location());
+      DatasetCache.evict(ctx.cache(), dataset.location()); // and the session it was opened in
+    }
+    return r;
+  }
+
+  /**
+   * Fragment {@code fragmentId} of {@code dataset}'s version, or an error saying what could not be
+   * done.
+   */
+  static DataFragment fragment(Dataset dataset, long fragmentId, String action) {
+    return dataset
+        .snapshot()
+        .fragment(fragmentId)
+        .orElseThrow(
+            () ->
+                new InvalidInputException(
+                    "Cannot "
+                        + action
+                        + " fragment "
+                        + fragmentId
+                        + " of "
+                        + dataset.location()
+                        + " version "
+                        + dataset.version()
+                        + ": no such fragment; the version's fragments are "
+                        + dataset.snapshot().fragments().stream()
+                            .map(DataFragment::getId)
+                            .toList()));
+  }
 }
