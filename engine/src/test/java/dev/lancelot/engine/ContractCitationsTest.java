@@ -91,7 +91,7 @@ class ContractCitationsTest {
     assertThat(duplicates).as("ids defined more than once in %s", SEMANTICS).isEmpty();
 
     Set<String> expected = new TreeSet<>();
-    addIds(expected, "F", 7);
+    addIds(expected, "F", 8);
     addIds(expected, "Q", 14);
     addIds(expected, "S", 7);
     addIds(expected, "E", 2);
