@@ -6,17 +6,12 @@ import dev.lancelot.engine.internal.file.arrow.PackedMembers;
 import dev.lancelot.engine.internal.file.arrow.Sinks;
 import dev.lancelot.engine.internal.file.codec.DecodeException;
 import dev.lancelot.engine.internal.file.container.FileMetadata;
-import dev.lancelot.engine.internal.file.layout.FullZipPageReader;
-import dev.lancelot.engine.internal.file.layout.MiniBlockPageReader;
 import dev.lancelot.engine.internal.file.layout.PageIo;
-import dev.lancelot.engine.internal.file.layout.PageReader;
-import dev.lancelot.engine.internal.file.layout.PlainRows;
 import dev.lancelot.engine.internal.file.layout.RowSource;
 import dev.lancelot.engine.io.ByteRange;
 import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
-import dev.lancelot.engine.vector.ElementType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -24,8 +19,6 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
@@ -56,7 +49,7 @@ public final class LanceFileReader {
   private final InputFile file;
   private final FileMetadata metadata;
   private final ColumnReader[] columns;
-  private final PageIo io;
+  final PageIo io; // VectorPages.open reads through it too
   private final Structure structure;
   private final java.util.function.Function<String, InputFile> blobFiles;
 
@@ -282,52 +275,7 @@ public final class LanceFileReader {
 
   /** As {@link #vectorPages(FileProjection)}, reading about {@code windowBytes} at a time. */
   VectorPages vectorPages(FileProjection projection, long windowBytes) {
-    if (projection.schema().fields().size() != 1 || version().equals(FileVersion.V2_0)) {
-      return null;
-    }
-    Field field = arrowSchema(projection).getFields().get(0);
-    if (!(field.getType() instanceof ArrowType.FixedSizeList list)
-        || field.getChildren().size() != 1) {
-      return null;
-    }
-    ElementType element = elementOf(field.getChildren().get(0).getType());
-    List<ColumnReader> cols = columnsFor(projection, 0);
-    if (element == null || cols.size() != 1) {
-      return null;
-    }
-    ColumnReader column = cols.get(0);
-    int dimension = list.getListSize();
-    int n = column.info().pages().size();
-    PlainRows[] plain = new PlainRows[n];
-    PageReader[] decoded = new PageReader[n];
-    for (int i = 0; i < n; i++) {
-      PageReader reader = column.page(i);
-      if (reader instanceof FullZipPageReader fz) {
-        PlainRows rows = fz.plainRows();
-        if (rows != null && rows.valueBytes() == (long) dimension * element.byteWidth()) {
-          plain[i] = rows;
-        } else {
-          decoded[i] = fz;
-        }
-      } else if (reader instanceof MiniBlockPageReader) {
-        decoded[i] = reader;
-      } else {
-        return null;
-      }
-    }
-    return new VectorPages(column, element, dimension, plain, decoded, io, windowBytes);
-  }
-
-  private static ElementType elementOf(ArrowType type) {
-    if (type instanceof ArrowType.FloatingPoint fp) {
-      return fp.getPrecision() == FloatingPointPrecision.SINGLE
-          ? ElementType.FLOAT32
-          : fp.getPrecision() == FloatingPointPrecision.HALF ? ElementType.FLOAT16 : null;
-    }
-    if (type instanceof ArrowType.Int i && i.getBitWidth() == 8 && !i.getIsSigned()) {
-      return ElementType.UINT8;
-    }
-    return null;
+    return VectorPages.open(this, projection, windowBytes);
   }
 
   /** Reads rows {@code [start, end)} of the top-level fields with these ids (file schema ids). */
@@ -453,7 +401,7 @@ public final class LanceFileReader {
    * structs (2.0, where structs and lists have columns too; their numbers follow the file's own
    * schema in pre-order).
    */
-  private List<ColumnReader> columnsFor(FileProjection projection, int fieldIndex) {
+  List<ColumnReader> columnsFor(FileProjection projection, int fieldIndex) {
     LanceField field = projection.schema().fields().get(fieldIndex);
     int[] cols = projection.columns(fieldIndex);
     if (version().equals(FileVersion.V2_0)) {
@@ -518,7 +466,7 @@ public final class LanceFileReader {
   /**
    * The Arrow schema of a projection; logical types we cannot map are reported against this file.
    */
-  private org.apache.arrow.vector.types.pojo.Schema arrowSchema(FileProjection projection) {
+  org.apache.arrow.vector.types.pojo.Schema arrowSchema(FileProjection projection) {
     try {
       return projection.schema().toArrow();
     } catch (dev.lancelot.engine.schema.SchemaException e) {

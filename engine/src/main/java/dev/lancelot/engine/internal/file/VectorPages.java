@@ -6,6 +6,8 @@ import dev.lancelot.engine.internal.file.codec.FixedValues;
 import dev.lancelot.engine.internal.file.codec.FslValues;
 import dev.lancelot.engine.internal.file.codec.Values;
 import dev.lancelot.engine.internal.file.container.PageInfo;
+import dev.lancelot.engine.internal.file.layout.FullZipPageReader;
+import dev.lancelot.engine.internal.file.layout.MiniBlockPageReader;
 import dev.lancelot.engine.internal.file.layout.PageIo;
 import dev.lancelot.engine.internal.file.layout.PageReader;
 import dev.lancelot.engine.internal.file.layout.PlainRows;
@@ -19,6 +21,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Reads a vector column ({@code fixed_size_list<float32 | float16 | uint8, d>}) straight into a
@@ -144,6 +149,59 @@ public final class VectorPages {
   private final PageReader[] decoded;
   private final PageIo io;
   private final long windowBytes;
+
+  /**
+   * {@link LanceFileReader#vectorPages(FileProjection)} of {@code file}, reading about {@code
+   * windowBytes} at a time.
+   */
+  static VectorPages open(LanceFileReader file, FileProjection projection, long windowBytes) {
+    if (projection.schema().fields().size() != 1 || file.version().equals(FileVersion.V2_0)) {
+      return null;
+    }
+    Field field = file.arrowSchema(projection).getFields().get(0);
+    if (!(field.getType() instanceof ArrowType.FixedSizeList list)
+        || field.getChildren().size() != 1) {
+      return null;
+    }
+    ElementType element = elementOf(field.getChildren().get(0).getType());
+    List<ColumnReader> cols = file.columnsFor(projection, 0);
+    if (element == null || cols.size() != 1) {
+      return null;
+    }
+    ColumnReader column = cols.get(0);
+    int dimension = list.getListSize();
+    int n = column.info().pages().size();
+    PlainRows[] plain = new PlainRows[n];
+    PageReader[] decoded = new PageReader[n];
+    for (int i = 0; i < n; i++) {
+      PageReader reader = column.page(i);
+      if (reader instanceof FullZipPageReader fz) {
+        PlainRows rows = fz.plainRows();
+        if (rows != null && rows.valueBytes() == (long) dimension * element.byteWidth()) {
+          plain[i] = rows;
+        } else {
+          decoded[i] = fz;
+        }
+      } else if (reader instanceof MiniBlockPageReader) {
+        decoded[i] = reader;
+      } else {
+        return null;
+      }
+    }
+    return new VectorPages(column, element, dimension, plain, decoded, file.io, windowBytes);
+  }
+
+  private static ElementType elementOf(ArrowType type) {
+    if (type instanceof ArrowType.FloatingPoint fp) {
+      return fp.getPrecision() == FloatingPointPrecision.SINGLE
+          ? ElementType.FLOAT32
+          : fp.getPrecision() == FloatingPointPrecision.HALF ? ElementType.FLOAT16 : null;
+    }
+    if (type instanceof ArrowType.Int i && i.getBitWidth() == 8 && !i.getIsSigned()) {
+      return ElementType.UINT8;
+    }
+    return null;
+  }
 
   VectorPages(
       ColumnReader column,
