@@ -160,9 +160,9 @@ public final class Dataset implements AutoCloseable {
     return DatasetRestore.restore(this, version);
   }
 
-  /** {@link #restore(long)} of the latest version committed at or before {@code timestamp}. */
-  public Dataset restore(java.time.Instant timestamp) {
-    return DatasetRestore.restore(this, timestamp);
+  /** The latest version committed at or before {@code timestamp}, e.g. to restore it. */
+  public long versionAt(java.time.Instant timestamp) {
+    return DatasetRestore.versionAt(this, timestamp);
   }
 
   // ---------------------------------------------------------------- writing

@@ -13,7 +13,7 @@ import java.util.Optional;
 /**
  * Restores an old version of a {@link Dataset} (Lance's {@code Restore}, decision D55): the new
  * latest version carries the old version's manifest content and index section. Package-private;
- * {@link Dataset#restore(long)} and {@link Dataset#restore(Instant)} delegate here. Every check
+ * {@link Dataset#restore(long)} and {@link Dataset#versionAt(Instant)} delegate here. Every check
  * runs before anything is written, so a refused restore leaves the dataset as it was.
  */
 final class DatasetRestore {
@@ -54,14 +54,14 @@ final class DatasetRestore {
   }
 
   /**
-   * Restores the latest version committed at or before {@code timestamp} (by the timestamps the
-   * versions' manifests record).
+   * The latest version committed at or before {@code timestamp} (by the timestamps the versions'
+   * manifests record).
    */
-  static Dataset restore(Dataset dataset, Instant timestamp) {
+  static long versionAt(Dataset dataset, Instant timestamp) {
     Instant now = Instant.now();
     if (timestamp.isAfter(now)) {
       throw new InvalidInputException(
-          "Cannot restore "
+          "Cannot find the version of "
               + dataset.location()
               + " as of "
               + timestamp
@@ -79,7 +79,7 @@ final class DatasetRestore {
             .reduce((a, b) -> b.version() > a.version() ? b : a);
     if (at.isEmpty()) {
       throw new InvalidInputException(
-          "Cannot restore "
+          "Cannot find the version of "
               + dataset.location()
               + " as of "
               + timestamp
@@ -89,6 +89,6 @@ final class DatasetRestore {
               + versions.get(0).timestamp()
               + "). Give a later time, or a version number.");
     }
-    return restore(dataset, at.get().version());
+    return at.get().version();
   }
 }

@@ -140,8 +140,13 @@ class RestoreOracleTest {
     Instant t2 = versions.get(1).timestamp();
     Instant t3 = versions.get(2).timestamp();
     assertThat(t3).isAfter(t2);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThat(ds.versionAt(t2)).isEqualTo(2);
+      assertThat(ds.versionAt(t3.minusNanos(1))).isEqualTo(2);
+      assertThat(ds.versionAt(t3)).isEqualTo(3);
+    }
     try (Dataset ds = Dataset.open(dir.toString());
-        Dataset restored = ds.restore(t2)) {
+        Dataset restored = ds.restore(ds.versionAt(t2))) {
       assertThat(restored.version()).isEqualTo(4);
       assertThat(ours(restored, null)).hasSize(300);
     }
@@ -151,12 +156,12 @@ class RestoreOracleTest {
     }
     // a time between two versions restores the earlier one; now restores the latest (4, = v2)
     try (Dataset ds = Dataset.open(dir.toString());
-        Dataset restored = ds.restore(t3.minusNanos(1))) {
+        Dataset restored = ds.restore(ds.versionAt(t3.minusNanos(1)))) {
       assertThat(restored.versions().get(4).operation()).isEqualTo("restore");
       assertThat(ours(restored, null)).isEqualTo(ours(ds.checkout(2), null));
     }
     try (Dataset ds = Dataset.open(dir.toString());
-        Dataset restored = ds.restore(Instant.now())) {
+        Dataset restored = ds.restore(ds.versionAt(Instant.now()))) {
       assertThat(restored.version()).isEqualTo(6);
       assertThat(ours(restored, null)).hasSize(300);
     }
@@ -183,11 +188,12 @@ class RestoreOracleTest {
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("Cannot restore version 0")
           .hasMessageContaining("Available versions: 1 to 3");
-      assertThatThrownBy(() -> ds.restore(first.minusMillis(1)))
+      assertThatThrownBy(() -> ds.versionAt(first.minusMillis(1)))
           .isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining("Cannot find the version of " + ds.location() + " as of ")
           .hasMessageContaining("no version was committed at or before that time")
           .hasMessageContaining("the oldest kept version, 1, was committed at " + first);
-      assertThatThrownBy(() -> ds.restore(Instant.now().plus(Duration.ofHours(1))))
+      assertThatThrownBy(() -> ds.versionAt(Instant.now().plus(Duration.ofHours(1))))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("that time is in the future");
     }
