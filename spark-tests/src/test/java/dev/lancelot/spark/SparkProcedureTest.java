@@ -300,6 +300,20 @@ class SparkProcedureTest extends SharedSpark {
       assertThat(ds.versions().get(3).operation()).isEqualTo("restore");
     }
 
+    // by a table name of the catalog; the table reads the restored version at once
+    spark.sql("CREATE TABLE lance.db.restored AS " + items(0, 100));
+    spark.sql("INSERT INTO lance.db.restored " + items(100, 150));
+    assertThat(spark.sql("SELECT count(*) FROM lance.db.restored").first().getLong(0))
+        .isEqualTo(150);
+    Row byName =
+        spark.sql("CALL lance.system.restore(table => 'lance.db.restored', version => 1)").first();
+    assertThat(byName.getLong(0)).isEqualTo(3);
+    assertThat(spark.sql("SELECT count(*) FROM lance.db.restored").first().getLong(0))
+        .isEqualTo(100);
+    assertThat(
+            spark.sql("SELECT count(*) FROM lance.db.restored VERSION AS OF 2").first().getLong(0))
+        .isEqualTo(150);
+
     String usage =
         "Usage: CALL lance.system.restore(table => <string> [, version => <bigint>, "
             + "timestamp => <timestamp>])";
