@@ -232,4 +232,56 @@ class RestoreOracleTest {
       assertThat(ours(ds, null)).isEqualTo(lanceRows(dir, Ref.ofMain()));
     }
   }
+
+  @Test
+  void theOldSchemaAndConfigComeBackAsLanceReadsThem(@TempDir Path dir) {
+    history(dir); // 1..3
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      ds.updateConfig(java.util.Map.of("team", java.util.Optional.of("search"))).close(); // 4
+    }
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      ds.dropColumns(List.of("name")).close(); // 5
+    }
+    List<List<Object>> v4 = lanceAt(dir, 4, null);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      ds.updateConfig(java.util.Map.of("team", java.util.Optional.empty())).close(); // 6
+    }
+    try (Dataset ds = Dataset.open(dir.toString());
+        Dataset restored = ds.restore(4)) {
+      assertThat(restored.schema().findField("name")).isNotNull();
+      assertThat(restored.config()).containsEntry("team", "search");
+    }
+    try (org.lance.Dataset lance = lanceOpen(dir)) {
+      assertThat(lance.version()).isEqualTo(7);
+      assertThat(lance.getSchema().getFields())
+          .extracting(org.apache.arrow.vector.types.pojo.Field::getName)
+          .contains("name");
+      assertThat(lance.getConfig()).containsEntry("team", "search");
+      assertThat(lanceRows(lance, null)).isEqualTo(v4);
+    }
+  }
+
+  @Test
+  void aDatasetWithStableRowIdsIsRefusedChangingNothing(@TempDir Path dir) throws IOException {
+    try (org.apache.arrow.vector.VectorSchemaRoot batch =
+            dev.lancelot.engine.testing.ClusteredData.generate(allocator, 0, 50, 8, 4, 9);
+        org.apache.arrow.vector.ipc.ArrowReader reader =
+            dev.lancelot.engine.testing.ArrowStreams.readerOf(allocator, List.of(batch))) {
+      Dataset.write(
+              dir.toString(), reader, WriteOptions.of(WriteMode.CREATE).enableStableRowIds(true))
+          .close();
+    }
+    write(dir.toString(), 50, 10, WriteMode.APPEND);
+    TreeSet<String> versions = files(dir, "_versions");
+    TreeSet<String> transactions = files(dir, "_transactions");
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThatThrownBy(() -> ds.restore(1))
+          .isInstanceOf(LancelotException.class)
+          .hasMessageContaining("Cannot restore dataset")
+          .hasMessageContaining("stable row ids")
+          .hasMessageContaining("a restore is refused");
+    }
+    assertThat(files(dir, "_versions")).isEqualTo(versions);
+    assertThat(files(dir, "_transactions")).isEqualTo(transactions);
+  }
 }
