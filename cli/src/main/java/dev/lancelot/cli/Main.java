@@ -47,6 +47,7 @@ public final class Main {
               case "optimize-indices" -> OptimizeIndicesCommand.run(rest, out);
               case "compact" -> CompactCommand.run(rest, out);
               case "cleanup" -> CleanupCommand.run(rest, out);
+              case "restore" -> RestoreCommand.run(rest, out);
               case "tags" -> TagsCommand.run(rest, out);
               default ->
                   throw new Args.UsageException(
@@ -97,6 +98,7 @@ public final class Main {
           %s
           %s
           %s
+          %s
 
         Human-readable output by default, JSON with --json. Index builds log progress on stderr.
         Exit codes: 0 success, 2 bad input (one line on stderr saying what to change), 3 failure
@@ -114,6 +116,7 @@ public final class Main {
             OptimizeIndicesCommand.USAGE,
             CompactCommand.USAGE,
             CleanupCommand.USAGE,
+            RestoreCommand.USAGE,
             TagsCommand.USAGE);
   }
 }

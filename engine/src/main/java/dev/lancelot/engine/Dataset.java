@@ -155,6 +155,16 @@ public final class Dataset implements AutoCloseable {
         false);
   }
 
+  /** Commits version {@code version}'s content as a new latest version (Lance's Restore, D55). */
+  public Dataset restore(long version) {
+    return DatasetRestore.restore(this, version);
+  }
+
+  /** The latest version committed at or before {@code timestamp}, e.g. to restore it. */
+  public long versionAt(java.time.Instant timestamp) {
+    return DatasetRestore.versionAt(this, timestamp);
+  }
+
   // ---------------------------------------------------------------- writing
 
   /**

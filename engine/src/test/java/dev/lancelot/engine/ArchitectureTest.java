@@ -152,6 +152,7 @@ class ArchitectureTest {
           "DatasetAccess",
           "DatasetWrites",
           "DatasetRowChanges",
+          "DatasetRestore",
           "DatasetScans",
           "Scanner",
           "ScanSettings",

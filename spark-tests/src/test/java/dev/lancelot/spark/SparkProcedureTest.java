@@ -249,6 +249,7 @@ class SparkProcedureTest extends SharedSpark {
             "list_tags",
             "optimize_index",
             "recall",
+            "restore",
             "update_tag");
     String described =
         String.join(
@@ -261,6 +262,97 @@ class SparkProcedureTest extends SharedSpark {
             "Usage: CALL lance.system.create_index(table => <string>, column => <string>, "
                 + "index_type => <string> [, metric => <string>, num_partitions => <bigint>");
     assertThat(version(path)).isEqualTo(1);
+  }
+
+  @Test
+  void callRestoreByVersionAndByTimestamp() throws Exception {
+    String path = datasetAtPath("procedure-restore"); // version 1: 2,000 rows
+    spark.sql(items(2000, 2500)).write().format("lance").mode("append").save(path); // 2
+    String count = "SELECT count(*) FROM lance.`" + LancePathCatalog.qualify(path) + "`";
+    assertThat(spark.sql(count).first().getLong(0)).isEqualTo(2500);
+
+    Row byVersion =
+        spark.sql("CALL lance.system.restore(table => '" + path + "', version => 1)").first();
+    assertThat(byVersion.schema().fieldNames()).containsExactly("version", "restored_version");
+    assertThat(byVersion.getLong(0)).isEqualTo(3);
+    assertThat(byVersion.getLong(1)).isEqualTo(1);
+    assertThat(spark.sql(count).first().getLong(0)).isEqualTo(2000);
+
+    // one microsecond after version 2 was committed (Spark's timestamps have microseconds)
+    java.time.Instant t2;
+    try (Dataset ds = Dataset.open(path)) {
+      t2 = ds.versions().get(1).timestamp();
+    }
+    java.time.Instant at = t2.truncatedTo(java.time.temporal.ChronoUnit.MICROS).plusNanos(1000);
+    Row byTime =
+        spark
+            .sql(
+                "CALL lance.system.restore(table => '"
+                    + path
+                    + "', timestamp => TIMESTAMP '"
+                    + java.time.format.DateTimeFormatter.ISO_INSTANT.format(at)
+                    + "')")
+            .first();
+    assertThat(byTime.getLong(0)).isEqualTo(4);
+    assertThat(byTime.getLong(1)).isEqualTo(2);
+    assertThat(spark.sql(count).first().getLong(0)).isEqualTo(2500);
+    try (Dataset ds = Dataset.open(path)) {
+      assertThat(ds.versions().get(3).operation()).isEqualTo("restore");
+    }
+
+    // by a table name of the catalog; the table reads the restored version at once
+    spark.sql("CREATE TABLE lance.db.restored AS " + items(0, 100));
+    spark.sql("INSERT INTO lance.db.restored " + items(100, 150));
+    assertThat(spark.sql("SELECT count(*) FROM lance.db.restored").first().getLong(0))
+        .isEqualTo(150);
+    Row byName =
+        spark.sql("CALL lance.system.restore(table => 'lance.db.restored', version => 1)").first();
+    assertThat(byName.getLong(0)).isEqualTo(3);
+    assertThat(spark.sql("SELECT count(*) FROM lance.db.restored").first().getLong(0))
+        .isEqualTo(100);
+    assertThat(
+            spark.sql("SELECT count(*) FROM lance.db.restored VERSION AS OF 2").first().getLong(0))
+        .isEqualTo(150);
+
+    String usage =
+        "Usage: CALL lance.system.restore(table => <string> [, version => <bigint>, "
+            + "timestamp => <timestamp>])";
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CALL lance.system.restore(table => '"
+                        + path
+                        + "', version => 1, timestamp => TIMESTAMP '2026-01-01 00:00:00')"))
+        .hasMessageContaining(
+            "Cannot run lance.system.restore: give exactly one of version (a version number) and "
+                + "timestamp (a TIMESTAMP), got both.")
+        .hasMessageContaining(usage);
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.restore(table => '" + path + "')"))
+        .hasMessageContaining("got neither.");
+    assertThatThrownBy(
+            () -> spark.sql("CALL lance.system.restore(table => '" + path + "', version => 9)"))
+        .hasMessageContaining("Cannot restore version 9")
+        .hasMessageContaining("Available versions: 1 to 4.");
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CALL lance.system.restore(table => '"
+                        + path
+                        + "', timestamp => TIMESTAMP '2001-01-01 00:00:00')"))
+        .hasMessageContaining("no version was committed at or before that time");
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CALL lance.system.restore(table => '" + path + "', timestamp => '2026')"))
+        .hasMessageContaining("parameter timestamp takes a TIMESTAMP, got a STRING");
+    assertThat(version(path)).isEqualTo(4);
+    String described =
+        String.join(
+            "\n",
+            spark.sql("DESCRIBE PROCEDURE lance.system.restore").collectAsList().stream()
+                .map(r -> r.getString(0))
+                .toList());
+    assertThat(described).contains(usage);
   }
 
   @Test
@@ -336,7 +428,7 @@ class SparkProcedureTest extends SharedSpark {
         .hasStackTraceContaining(
             "the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_index, "
                 + "create_scalar_index, create_tag, delete_tag, list_tags, optimize_index, recall, "
-                + "update_tag}");
+                + "restore, update_tag}");
     assertThat(version(path)).isEqualTo(1);
   }
 

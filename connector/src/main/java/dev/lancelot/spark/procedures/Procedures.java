@@ -27,6 +27,7 @@ public final class Procedures {
               Map.entry(CreateScalarIndexProcedure.NAME, CreateScalarIndexProcedure::new),
               Map.entry(OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new),
               Map.entry(RecallProcedure.NAME, RecallProcedure::new),
+              Map.entry(RestoreProcedure.NAME, RestoreProcedure::new),
               Map.entry(TagProcedures.Create.NAME, TagProcedures.Create::new),
               Map.entry(TagProcedures.Update.NAME, TagProcedures.Update::new),
               Map.entry(TagProcedures.Delete.NAME, TagProcedures.Delete::new),

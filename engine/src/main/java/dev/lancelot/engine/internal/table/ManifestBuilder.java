@@ -38,7 +38,12 @@ final class ManifestBuilder {
     if (base == null && !(op instanceof Operation.Overwrite)) {
       throw new IllegalStateException("Only an overwrite can create a dataset, got " + op.kind());
     }
-    Manifest.Builder m = base == null ? Manifest.newBuilder() : base.manifest().toBuilder();
+    Manifest.Builder m =
+        base == null
+            ? Manifest.newBuilder()
+            : op instanceof Operation.Restore r
+                ? r.manifest().toBuilder()
+                : base.manifest().toBuilder();
     long version = base == null ? 1 : base.version() + 1;
     List<DataFragment> fragments;
     List<IndexMetadata> indices = base == null ? List.of() : base.indices();
@@ -111,6 +116,16 @@ final class ManifestBuilder {
             Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(fileVersion));
       }
       indices = List.of();
+    } else if (op instanceof Operation.Restore r) {
+      // The old version's content as it was; fragment ids stay above every id used since (as
+      // Lance keeps max_fragment_id), so no id means two different fragments.
+      fragments = new ArrayList<>(r.manifest().getFragmentsList());
+      indices = r.indices();
+      long maxId = base.nextFragmentId() - 1;
+      if (maxId >= 0
+          && (!m.hasMaxFragmentId() || maxId > Integer.toUnsignedLong(m.getMaxFragmentId()))) {
+        m.setMaxFragmentId((int) maxId);
+      }
     } else if (op instanceof Operation.Rewrite r) {
       fragments = rewriteFragments(base, r);
       indices = rewriteIndices(base, r);

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.lancelot.engine.internal.format.proto.FileProtos.Field;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction;
 import java.util.HashSet;
 import java.util.List;
@@ -244,6 +245,42 @@ public sealed interface Operation {
                   .addAllFragments(fragments)
                   .addAllSchema(schema)
                   .putAllSchemaMetadata(schemaMetadata))
+          .build();
+    }
+
+    @Override
+    public Resolution resolve(Transaction other) {
+      return switch (OperationKind.of(other)) {
+        case UPDATE_MEM_WAL_STATE, UNKNOWN -> Resolution.INCOMPATIBLE;
+        default -> Resolution.COMPATIBLE;
+      };
+    }
+  }
+
+  /**
+   * An old version made the latest again (Lance's {@code Restore}): the new version is {@code
+   * manifest}'s content (schema, fragments, config, feature flags) with {@code indices}, its index
+   * section, recorded as {@code Restore { version }}. Like an overwrite, it replaces whatever was
+   * committed meanwhile, so it rebases over every operation this project models; every other
+   * operation fails when a restore was committed after its read version.
+   */
+  record Restore(long version, Manifest manifest, List<IndexMetadata> indices)
+      implements Operation {
+    public Restore {
+      indices = List.copyOf(indices);
+    }
+
+    @Override
+    public OperationKind kind() {
+      return OperationKind.RESTORE;
+    }
+
+    @Override
+    public Transaction toTransaction(long readVersion, String uuid) {
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(uuid)
+          .setRestore(Transaction.Restore.newBuilder().setVersion(version))
           .build();
     }
 

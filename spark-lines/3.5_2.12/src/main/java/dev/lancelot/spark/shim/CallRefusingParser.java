@@ -33,8 +33,9 @@ public final class CallRefusingParser implements ParserInterface {
           + " dev.lancelot.spark.index.LanceIndexBuilder.createIndex and .optimize (create_index,"
           + " optimize_index), dev.lancelot.spark.search.LanceVectorSearch.recall (recall),"
           + " LanceIndexBuilder.createScalarIndex (create_scalar_index), and"
-          + " dev.lancelot.engine.Dataset's compact, cleanup, addColumns and tags (compact,"
-          + " cleanup, add_columns, the tag procedures); or run Spark 4.0 or later"
+          + " dev.lancelot.engine.Dataset's compact, cleanup, addColumns, tags and restore"
+          + " (compact, cleanup, add_columns, the tag procedures, restore); or run Spark 4.0 or"
+          + " later"
           + " (docs/deploying.md).";
 
   private final ParserInterface delegate;
