@@ -191,7 +191,10 @@ class BTreeRoundTripTest {
       DatasetInternals.context(v).io().stats().reset();
       ScalarIndexResult point = ScalarIndexQuery.plan(v, "i64 = 5").evaluate();
       assertThat(List.of(point.pagesRead(), point.pagesTotal())).containsExactly(1, 10);
-      assertThat(DatasetInternals.context(v).io().stats().bytesRead()).isLessThan(pageData / 4);
+      // A point lookup reads the lookup and one page's chunks, not the page file: the file's
+      // bit-packed mini-block chunks (up to 4,096 values each) seldom line up with the index's
+      // 4,096-row pages, so one index page costs up to a few chunks of each column.
+      assertThat(DatasetInternals.context(v).io().stats().bytesRead()).isLessThan(pageData / 2);
       assertThat(BTreeTesting.addresses(point)).isEqualTo(scanAddresses(v, "i64 = 5"));
       // both halves of a range on one column prune together: one page, not the pages of either half
       ScalarIndexResult range =
