@@ -4,6 +4,7 @@ import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.scan.FragmentScan;
 import dev.lancelot.engine.internal.scan.ScanSpec;
+import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.ArrayList;
@@ -393,9 +394,7 @@ public final class Scanner {
     if (filter == null) {
       long n = 0;
       for (DataFragment f : selectedFragments()) {
-        n +=
-            f.getPhysicalRows()
-                - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+        n += Snapshot.liveRows(f);
       }
       return n;
     }

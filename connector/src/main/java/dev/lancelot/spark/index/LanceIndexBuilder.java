@@ -165,19 +165,26 @@ public final class LanceIndexBuilder {
     List<byte[]> shippedTasks = new ArrayList<>(tasks.size());
     tasks.forEach(t -> shippedTasks.add(t.toBytes()));
     try {
-      // collect() keeps the order of the list: segments come back in task order
-      List<byte[]> entries =
-          jsc.parallelize(shippedTasks, shippedTasks.size())
-              .map(task -> writeSegment(shipped, broadcast.value(), task))
-              .collect();
-      List<WrittenSegment> out = new ArrayList<>(entries.size());
-      for (byte[] e : entries) {
-        out.add(WrittenSegment.fromBytes(e));
-      }
-      return out;
+      return onExecutors(jsc, shippedTasks, task -> writeSegment(shipped, broadcast.value(), task));
     } finally {
       broadcast.destroy();
     }
+  }
+
+  /**
+   * Runs {@code write} on each task's bytes, one Spark task each, and reads the segments they
+   * return, in task order ({@code collect()} keeps the order of the list).
+   */
+  private static List<WrittenSegment> onExecutors(
+      JavaSparkContext jsc,
+      List<byte[]> tasks,
+      org.apache.spark.api.java.function.Function<byte[], byte[]> write) {
+    List<byte[]> entries = jsc.parallelize(tasks, tasks.size()).map(write).collect();
+    List<WrittenSegment> out = new ArrayList<>(entries.size());
+    for (byte[] e : entries) {
+      out.add(WrittenSegment.fromBytes(e));
+    }
+    return out;
   }
 
   private static List<WrittenSegment> writeScalarSegments(
@@ -192,17 +199,10 @@ public final class LanceIndexBuilder {
     SerializableConfiguration shipped = new SerializableConfiguration(conf);
     List<byte[]> shippedTasks = new ArrayList<>(tasks.size());
     tasks.forEach(t -> shippedTasks.add(t.toBytes()));
-    // collect() keeps the order of the list: segments come back in task order
-    List<byte[]> entries =
-        JavaSparkContext.fromSparkContext(spark.sparkContext())
-            .parallelize(shippedTasks, shippedTasks.size())
-            .map(task -> writeScalarSegment(shipped, task))
-            .collect();
-    List<WrittenSegment> out = new ArrayList<>(entries.size());
-    for (byte[] e : entries) {
-      out.add(WrittenSegment.fromBytes(e));
-    }
-    return out;
+    return onExecutors(
+        JavaSparkContext.fromSparkContext(spark.sparkContext()),
+        shippedTasks,
+        task -> writeScalarSegment(shipped, task));
   }
 
   /** In an executor: the BTree segment of one task, written; returns it as bytes. */

@@ -5,6 +5,7 @@ import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.table.Snapshot;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,8 +33,7 @@ final class FragmentGroups {
     List<Long> current = new ArrayList<>();
     long rows = 0;
     for (DataFragment f : fragments) {
-      long live =
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      long live = Snapshot.liveRows(f);
       if (!current.isEmpty() && rows + live > rowsPerSegment) {
         out.add(new Group(current.stream().mapToLong(Long::longValue).toArray(), rows));
         current.clear();

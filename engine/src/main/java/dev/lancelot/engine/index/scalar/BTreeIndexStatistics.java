@@ -9,6 +9,7 @@ import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
+import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.List;
 import org.roaringbitmap.RoaringBitmap;
@@ -97,8 +98,7 @@ public record BTreeIndexStatistics(
     List<DataFragment> unindexed = IndexInternals.unindexedFragments(catalog, name);
     long unindexedRows = 0;
     for (DataFragment f : unindexed) {
-      unindexedRows +=
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      unindexedRows += Snapshot.liveRows(f);
     }
     return new BTreeIndexStatistics(
         name,

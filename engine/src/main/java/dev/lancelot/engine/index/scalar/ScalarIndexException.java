@@ -21,8 +21,16 @@ public class ScalarIndexException extends LancelotException {
    */
   public static ScalarIndexException unreadable(
       String indexName, String location, Throwable cause) {
+    return unreadable("BTree", indexName, location, cause);
+  }
+
+  /** As {@link #unreadable(String, String, Throwable)} for an index of kind {@code kind}. */
+  public static ScalarIndexException unreadable(
+      String kind, String indexName, String location, Throwable cause) {
     return new ScalarIndexException(
-        "Cannot read BTree index \""
+        "Cannot read "
+            + kind
+            + " index \""
             + indexName
             + "\" from "
             + location
@@ -35,8 +43,16 @@ public class ScalarIndexException extends LancelotException {
   /** An index file that cannot be read or contradicts itself. */
   public static ScalarIndexException corrupt(
       String indexName, String location, String reason, Throwable cause) {
+    return corrupt("BTree", indexName, location, reason, cause);
+  }
+
+  /** As {@link #corrupt(String, String, String, Throwable)} for an index of kind {@code kind}. */
+  public static ScalarIndexException corrupt(
+      String kind, String indexName, String location, String reason, Throwable cause) {
     return new ScalarIndexException(
-        "Cannot read BTree index \""
+        "Cannot read "
+            + kind
+            + " index \""
             + indexName
             + "\" from "
             + location

@@ -121,8 +121,7 @@ public final class Compactor {
     checkVersion(dataset, job);
     long rows = 0;
     for (DataFragment f : fragments(dataset, job.groups().get(group))) {
-      rows +=
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      rows += Snapshot.liveRows(f);
     }
     return rewrite(dataset, job, group, new Progress(dataset.location(), rows));
   }
@@ -303,9 +302,7 @@ public final class Compactor {
     long rows = 0;
     for (long[] group : job.groups()) {
       for (DataFragment f : fragments(dataset, group)) {
-        rows +=
-            f.getPhysicalRows()
-                - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+        rows += Snapshot.liveRows(f);
       }
     }
     return rows;

@@ -64,10 +64,15 @@ public record Snapshot(DatasetPaths paths, VersionLog.Entry entry, ManifestFile 
   public long countRows() {
     long n = 0;
     for (DataFragment f : fragments()) {
-      n +=
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      n += liveRows(f);
     }
     return n;
+  }
+
+  /** A fragment's live rows by its manifest entry: physical rows less the deletion file's count. */
+  public static long liveRows(DataFragment f) {
+    return f.getPhysicalRows()
+        - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
   }
 
   /** The id the next new fragment gets. */

@@ -244,15 +244,23 @@ public final class FastLanes {
     }
     long typeMask = typeBits == 64 ? -1L : (1L << typeBits) - 1;
     long mask = width == 64 ? -1L : (1L << width) - 1;
-    for (int lane = 0; lane < lanes; lane++) {
-      for (int row = 0; row < typeBits; row++) {
-        long v = values[index(row, lane)] & mask;
-        int bit = row * width;
-        int k = bit / typeBits;
-        int shift = bit % typeBits;
-        words[lanes * k + lane] |= (v << shift) & typeMask;
-        if (shift + width > typeBits) {
-          words[lanes * (k + 1) + lane] |= v >>> (typeBits - shift);
+    // Row by row, all lanes at once: the lanes of a row are consecutive values and words.
+    for (int row = 0; row < typeBits; row++) {
+      int bit = row * width;
+      int a = (bit / typeBits) * lanes;
+      int shift = bit % typeBits;
+      int o = index(row, 0);
+      if (shift + width <= typeBits) {
+        for (int l = 0; l < lanes; l++) {
+          words[a + l] |= (values[o + l] & mask) << shift;
+        }
+      } else {
+        int b = a + lanes;
+        int back = typeBits - shift;
+        for (int l = 0; l < lanes; l++) {
+          long v = values[o + l] & mask;
+          words[a + l] |= (v << shift) & typeMask;
+          words[b + l] |= v >>> back;
         }
       }
     }

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.internal.file.write;
 
+import dev.lancelot.engine.internal.file.codec.FastLanes;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressiveEncoding;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.InlineBitpacking;
 import java.lang.invoke.MethodHandles;
@@ -19,7 +20,6 @@ import java.nio.ByteOrder;
  */
 final class InlineBitpacker {
   static final int BLOCK = 1024;
-  private static final int[] ORDER = {0, 4, 2, 6, 1, 5, 3, 7};
   private static final VarHandle SHORT =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INT =
@@ -107,7 +107,7 @@ final class InlineBitpacker {
     for (int i = 0; i < count; i++) {
       values[i] = nulls && validity.isNull(start + i) ? 0 : value(data, start + i, bytes);
     }
-    long[] words = pack(typeBits, w, values);
+    long[] words = FastLanes.pack(typeBits, w, values);
     byte[] out = new byte[(1 + words.length) * bytes];
     put(out, 0, w, bytes);
     for (int k = 0; k < words.length; k++) {
@@ -123,39 +123,5 @@ final class InlineBitpacker {
       case 4 -> INT.set(out, pos, (int) v);
       default -> LONG.set(out, pos, v);
     }
-  }
-
-  /**
-   * Packs 1024 values of at most {@code width} bits into {@code 1024 * width / typeBits} words: row
-   * {@code r} of lane {@code l} is value {@code ORDER[r / 8] * 16 + (r % 8) * 128 + l}, each lane a
-   * little-endian bit stream whose k-th word is word {@code lanes * k + l}.
-   */
-  static long[] pack(int typeBits, int width, long[] values) {
-    int lanes = BLOCK / typeBits;
-    long[] words = new long[BLOCK * width / typeBits];
-    if (width == 0) {
-      return words;
-    }
-    long typeMask = typeBits == 64 ? -1L : (1L << typeBits) - 1;
-    for (int row = 0; row < typeBits; row++) {
-      int bit = row * width;
-      int a = (bit / typeBits) * lanes;
-      int shift = bit % typeBits;
-      int o = ORDER[row >>> 3] * 16 + (row & 7) * 128;
-      if (shift + width <= typeBits) {
-        for (int l = 0; l < lanes; l++) {
-          words[a + l] |= values[o + l] << shift;
-        }
-      } else {
-        int b = a + lanes;
-        int back = typeBits - shift;
-        for (int l = 0; l < lanes; l++) {
-          long v = values[o + l];
-          words[a + l] |= (v << shift) & typeMask;
-          words[b + l] |= v >>> back;
-        }
-      }
-    }
-    return words;
   }
 }

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.internal.file.write;
 
+import dev.lancelot.engine.internal.file.codec.FastLanes;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressiveEncoding;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.OutOfLineBitpacking;
 
@@ -48,7 +49,7 @@ final class LevelPacker {
       for (int i = 0; i < InlineBitpacker.BLOCK; i++) {
         values[i] = i < count ? levels[start + i] & 0xFFFF : 0;
       }
-      for (long w : InlineBitpacker.pack(16, width, values)) {
+      for (long w : FastLanes.pack(16, width, values)) {
         out[pos++] = (byte) w;
         out[pos++] = (byte) (w >>> 8);
       }

@@ -18,6 +18,7 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.UUID;
 import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.internal.table.OperationKind;
+import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.io.CommitOutcomeUnknownException;
 import dev.lancelot.engine.schema.LanceField;
@@ -141,12 +142,6 @@ public final class BTreeBuild {
     return field;
   }
 
-  /** Live rows of a fragment by the manifest's counts. */
-  public static long liveRows(DataFragment f) {
-    return f.getPhysicalRows()
-        - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
-  }
-
   /**
    * Writes the segment covering {@code fragments} of {@code dataset}'s version (every row of them
    * but the deleted ones) and returns its manifest entry, without committing it.
@@ -159,7 +154,7 @@ public final class BTreeBuild {
     List<Long> ids = new ArrayList<>(fragments.size());
     RoaringBitmap covered = new RoaringBitmap();
     for (DataFragment f : fragments) {
-      rows += liveRows(f);
+      rows += Snapshot.liveRows(f);
       ids.add(f.getId());
       covered.add((int) f.getId());
     }

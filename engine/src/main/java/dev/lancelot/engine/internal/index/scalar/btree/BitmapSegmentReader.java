@@ -105,15 +105,7 @@ public final class BitmapSegmentReader {
     } catch (LanceFileException e) {
       throw corrupt("it is not a readable Lance file (" + e.getMessage() + ")", e);
     } catch (StorageException e) {
-      throw new ScalarIndexException(
-          "Cannot read bitmap index \""
-              + indexName
-              + "\" from "
-              + location
-              + ": "
-              + e.getMessage()
-              + ". If the file is missing or damaged, rebuild the index or drop it.",
-          e);
+      throw ScalarIndexException.unreadable("bitmap", indexName, location, e);
     }
   }
 
@@ -211,9 +203,7 @@ public final class BitmapSegmentReader {
     } catch (LanceFileException e) {
       throw corrupt("its bitmaps cannot be decoded (" + e.getMessage() + ")", e);
     } catch (StorageException e) {
-      throw new ScalarIndexException(
-          "Cannot read bitmap index \"" + indexName + "\" from " + location + ": " + e.getMessage(),
-          e);
+      throw ScalarIndexException.unreadable("bitmap", indexName, location, e);
     }
     return out;
   }
@@ -261,16 +251,11 @@ public final class BitmapSegmentReader {
   }
 
   private ScalarIndexException corrupt(String reason, Throwable cause) {
-    return new ScalarIndexException(
-        "Cannot read bitmap index \""
-            + indexName
-            + "\" from "
-            + location
-            + ": "
-            + reason
-            + (listedIn == null ? "" : " (index listed in " + listedIn + ")")
-            + ". The index file is corrupt or was not written by Lance; rebuild the index or drop"
-            + " it.",
+    return ScalarIndexException.corrupt(
+        "bitmap",
+        indexName,
+        location,
+        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")",
         cause);
   }
 

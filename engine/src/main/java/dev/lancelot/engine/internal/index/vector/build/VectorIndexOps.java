@@ -14,6 +14,7 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.vector.store.IndexSegmentReader;
 import dev.lancelot.engine.internal.table.OperationKind;
+import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
@@ -160,8 +161,7 @@ public final class VectorIndexOps {
     long indexedRows = 0;
     long unindexedRows = 0;
     for (DataFragment f : DatasetInternals.snapshot(dataset).fragments()) {
-      long live =
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      long live = Snapshot.liveRows(f);
       if (indexed.contains(Math.toIntExact(f.getId()))) {
         indexedIds.add(f.getId());
         indexedRows += live;

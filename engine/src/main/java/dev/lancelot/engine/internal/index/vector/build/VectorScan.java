@@ -3,6 +3,7 @@ package dev.lancelot.engine.internal.index.vector.build;
 import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.vector.VectorException;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -35,8 +36,7 @@ final class VectorScan {
   static long liveRows(List<DataFragment> fragments) {
     long n = 0;
     for (DataFragment f : fragments) {
-      n +=
-          f.getPhysicalRows() - (f.hasDeletionFile() ? f.getDeletionFile().getNumDeletedRows() : 0);
+      n += Snapshot.liveRows(f);
     }
     return n;
   }
