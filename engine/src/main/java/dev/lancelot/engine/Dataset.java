@@ -2,6 +2,8 @@ package dev.lancelot.engine;
 
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.index.IndexCatalog;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.IndexStatistics;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.SchemaProtos;
@@ -309,6 +311,22 @@ public final class Dataset implements AutoCloseable {
   Dataset commitIndexes(List<IndexMetadata> added, List<IndexMetadata> removed) {
     Snapshot s = committer().commit(snapshot, new Operation.CreateIndex(added, removed));
     return new Dataset(ctx, s, false);
+  }
+
+  /**
+   * Drops index {@code name}, every segment of it, as a new version (Lance's {@code drop_index}: an
+   * index commit that only removes). Searches and filtered scans of the new version no longer use
+   * it; its files stay until {@link #cleanup} removes the versions that reference them. A
+   * concurrent commit that builds, optimizes or drops an index of the same name conflicts.
+   *
+   * @throws InvalidInputException when this version has no index of that name
+   */
+  public Dataset dropIndex(String name) {
+    List<IndexSegment> segments = indexes().segments(name);
+    if (segments.isEmpty()) {
+      throw IndexStatistics.noSuchIndex(this, name, "drop");
+    }
+    return commitIndexes(List.of(), segments.stream().map(IndexInternals::proto).toList());
   }
 
   /**

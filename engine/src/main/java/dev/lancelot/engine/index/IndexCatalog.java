@@ -114,7 +114,12 @@ public final class IndexCatalog {
     return unindexed(name).stream().map(snapshot::info).toList();
   }
 
-  private List<DataFragment> unindexed(String name) {
+  /** The fragments of this version. */
+  List<DataFragment> fragments() {
+    return snapshot.fragments();
+  }
+
+  List<DataFragment> unindexed(String name) {
     RoaringBitmap covered = new RoaringBitmap();
     segments(name).forEach(s -> covered.or(s.fragments()));
     List<DataFragment> out = new ArrayList<>();

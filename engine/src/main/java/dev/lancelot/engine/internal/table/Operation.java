@@ -396,9 +396,17 @@ public sealed interface Operation {
             UPDATE_CONFIG ->
             Resolution.COMPATIBLE;
         case CREATE_INDEX -> {
+          // Two commits touching one index name (a build, an optimize, a drop) conflict.
           Set<String> mine = new HashSet<>();
           newIndices.forEach(i -> mine.add(i.getName()));
-          for (IndexMetadata i : other.getCreateIndex().getNewIndicesList()) {
+          removedIndices.forEach(i -> mine.add(i.getName()));
+          Transaction.CreateIndex theirs = other.getCreateIndex();
+          for (IndexMetadata i : theirs.getNewIndicesList()) {
+            if (mine.contains(i.getName())) {
+              yield Resolution.INCOMPATIBLE;
+            }
+          }
+          for (IndexMetadata i : theirs.getRemovedIndicesList()) {
             if (mine.contains(i.getName())) {
               yield Resolution.INCOMPATIBLE;
             }
