@@ -170,7 +170,7 @@ public class LanceCatalog extends CatalogProcedures implements SupportsNamespace
    * leading {@code <catalog name>.} is dropped), parsed as Spark parses multi-part names.
    */
   public String locationOf(String table) {
-    if (isPath(table)) {
+    if (isPath(table) && !isQuotedName(table)) {
       return qualify(table);
     }
     List<String> parts = parseName(table);
@@ -191,7 +191,7 @@ public class LanceCatalog extends CatalogProcedures implements SupportsNamespace
    * {@code spark} ({@code <catalog>.db.items}); empty for paths and other names.
    */
   public static Optional<String> sessionTableLocation(SparkSession spark, String table) {
-    if (isPath(table)) {
+    if (isPath(table) && !isQuotedName(table)) {
       return Optional.empty();
     }
     List<String> parts;
@@ -208,6 +208,14 @@ public class LanceCatalog extends CatalogProcedures implements SupportsNamespace
       return Optional.empty();
     }
     return Optional.of(catalog.locationOf(table));
+  }
+
+  /**
+   * A name with a backquoted part ({@code lance.`s3a://b/t`}), which is parsed as a multipart name
+   * even though its path part has slashes.
+   */
+  private static boolean isQuotedName(String table) {
+    return table.indexOf('`') >= 0;
   }
 
   private static List<String> parseName(String table) {

@@ -246,6 +246,8 @@ class SparkProcedureTest extends SharedSpark {
             "create_scalar_index",
             "create_tag",
             "delete_tag",
+            "drop_index",
+            "list_indexes",
             "list_tags",
             "optimize_index",
             "recall",
@@ -262,6 +264,76 @@ class SparkProcedureTest extends SharedSpark {
             "Usage: CALL lance.system.create_index(table => <string>, column => <string>, "
                 + "index_type => <string> [, metric => <string>, num_partitions => <bigint>");
     assertThat(version(path)).isEqualTo(1);
+  }
+
+  @Test
+  void callListsAndDropsIndexesByPathOrPathName() throws Exception {
+    String path = datasetAtPath("procedure-indexes"); // version 1: 2,000 rows in 2 fragments
+    String named = "lance.`" + LancePathCatalog.qualify(path) + "`";
+    spark.sql(
+        "CALL lance.system.create_index(table => '"
+            + named
+            + "', column => 'vector', index_type => 'IVF_FLAT', num_partitions => 2)"); // 2
+    spark.sql(
+        "CALL lance.system.create_scalar_index(table => '" + path + "', column => 'tenant_id')");
+    spark.sql(items(2000, 2300)).write().format("lance").mode("append").save(path); // 4
+    spark.sql("DELETE FROM " + named + " WHERE id % 100 = 0"); // 5: 20 indexed rows, 3 appended
+
+    List<Row> listed =
+        spark.sql("CALL lance.system.list_indexes(table => '" + named + "')").collectAsList();
+    assertThat(listed.get(0).schema().fieldNames())
+        .containsExactly(
+            "name",
+            "index_type",
+            "columns",
+            "metric",
+            "segments",
+            "indexed_fragments",
+            "indexed_rows",
+            "unindexed_fragments",
+            "unindexed_rows",
+            "size_bytes");
+    assertThat(listed)
+        .extracting(
+            r -> r.getString(0) + " " + r.getString(1) + " " + r.getList(2) + " " + r.get(3))
+        .containsExactlyInAnyOrder(
+            "vector_idx IVF_FLAT [vector] l2", "tenant_id_idx BTREE [tenant_id] null");
+    for (Row r : listed) {
+      assertThat(r.getInt(4)).isEqualTo(1);
+      assertThat(r.getLong(5)).isEqualTo(2);
+      assertThat(r.getLong(6)).isEqualTo(2000 - 20);
+      assertThat(r.getLong(7)).isEqualTo(2); // the append wrote two fragments
+      assertThat(r.getLong(8)).isEqualTo(300 - 3);
+      assertThat(r.getLong(9)).isPositive();
+    }
+
+    // the table function takes the same name forms
+    List<Row> indexed = spark.sql(search(named)).collectAsList();
+    assertThat(indexed).hasSize(5).isEqualTo(spark.sql(search(path)).collectAsList());
+
+    Row dropped =
+        spark
+            .sql("CALL lance.system.drop_index(table => '" + path + "', name => 'vector_idx')")
+            .first();
+    assertThat(dropped.getLong(0)).isEqualTo(6);
+    assertThat(dropped.getString(1)).isEqualTo("vector_idx");
+    assertThat(dropped.getInt(2)).isEqualTo(1);
+    assertThat(spark.sql("CALL lance.system.list_indexes(table => '" + path + "')").collectAsList())
+        .extracting(r -> r.getString(0))
+        .containsExactly("tenant_id_idx");
+    // a search of the column now scans flat: an IVF_FLAT index is exact, so the same rows
+    assertThat(spark.sql(search(named)).collectAsList())
+        .extracting(r -> r.getLong(0))
+        .isEqualTo(indexed.stream().map(r -> r.getLong(0)).toList());
+
+    assertThatThrownBy(
+            () ->
+                spark.sql(
+                    "CALL lance.system.drop_index(table => '" + path + "', name => 'tenant_idx')"))
+        .hasMessageStartingWith("Cannot run lance.system.drop_index: ")
+        .hasMessageContaining("has no index of that name")
+        .hasMessageContaining("did you mean \"tenant_id_idx\"");
+    assertThat(version(path)).isEqualTo(6);
   }
 
   @Test
@@ -424,11 +496,11 @@ class SparkProcedureTest extends SharedSpark {
                         + "'vector')"))
         .hasMessageStartingWith("Cannot run lance.system.create_scalar_index: ")
         .hasMessageContaining("vector");
-    assertThatThrownBy(() -> spark.sql("CALL lance.system.drop_index(table => '" + path + "')"))
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.vacuum(table => '" + path + "')"))
         .hasStackTraceContaining(
             "the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_index, "
-                + "create_scalar_index, create_tag, delete_tag, list_tags, optimize_index, recall, "
-                + "restore, update_tag}");
+                + "create_scalar_index, create_tag, delete_tag, drop_index, list_indexes, list_tags, "
+                + "optimize_index, recall, restore, update_tag}");
     assertThat(version(path)).isEqualTo(1);
   }
 

@@ -25,6 +25,8 @@ public final class Procedures {
               Map.entry(CompactProcedure.NAME, CompactProcedure::new),
               Map.entry(CreateIndexProcedure.NAME, CreateIndexProcedure::new),
               Map.entry(CreateScalarIndexProcedure.NAME, CreateScalarIndexProcedure::new),
+              Map.entry(IndexProcedures.DropIndex.NAME, IndexProcedures.DropIndex::new),
+              Map.entry(IndexProcedures.ListIndexes.NAME, IndexProcedures.ListIndexes::new),
               Map.entry(OptimizeIndexProcedure.NAME, OptimizeIndexProcedure::new),
               Map.entry(RecallProcedure.NAME, RecallProcedure::new),
               Map.entry(RestoreProcedure.NAME, RestoreProcedure::new),

@@ -165,6 +165,8 @@ class LanceProcedureBindTest {
             "create_scalar_index",
             "create_tag",
             "delete_tag",
+            "drop_index",
+            "list_indexes",
             "list_tags",
             "optimize_index",
             "recall",
@@ -177,7 +179,7 @@ class LanceProcedureBindTest {
         .hasMessage(
             "Cannot find procedure lance.db.compact: the procedures of catalog lance are lance.system.{"
                 + "add_columns, cleanup, compact, create_index, create_scalar_index, create_tag, delete_tag, "
-                + "list_tags, optimize_index, recall, restore, update_tag}.");
+                + "drop_index, list_indexes, list_tags, optimize_index, recall, restore, update_tag}.");
     assertThatThrownBy(
             () -> Procedures.load(CATALOG, Identifier.of(new String[] {"system"}, "vacuum")))
         .hasMessageStartingWith("Cannot find procedure lance.system.vacuum:");

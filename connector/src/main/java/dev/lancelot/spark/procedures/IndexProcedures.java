@@ -1,0 +1,127 @@
+package dev.lancelot.spark.procedures;
+
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.index.IndexStatistics;
+import dev.lancelot.spark.LanceCatalog;
+import dev.lancelot.spark.LancePathCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * Index management: {@code list_indexes} (one row per index, the engine's {@link IndexStatistics}:
+ * what lance-core reports as index statistics, from the manifest alone) and {@code drop_index} (the
+ * engine's {@link Dataset#dropIndex}, Lance's {@code drop_index}).
+ */
+final class IndexProcedures {
+  private IndexProcedures() {}
+
+  static final StructType LIST_OUTPUT =
+      new StructType()
+          .add("name", DataTypes.StringType, false)
+          .add("index_type", DataTypes.StringType, false)
+          .add("columns", DataTypes.createArrayType(DataTypes.StringType, false), false)
+          .add("metric", DataTypes.StringType, true)
+          .add("segments", DataTypes.IntegerType, false)
+          .add("indexed_fragments", DataTypes.LongType, false)
+          .add("indexed_rows", DataTypes.LongType, false)
+          .add("unindexed_fragments", DataTypes.LongType, false)
+          .add("unindexed_rows", DataTypes.LongType, false)
+          .add("size_bytes", DataTypes.LongType, true);
+
+  static final StructType DROP_OUTPUT =
+      new StructType()
+          .add("version", DataTypes.LongType, false)
+          .add("dropped_index", DataTypes.StringType, false)
+          .add("segments", DataTypes.IntegerType, false);
+
+  private static Dataset open(String location) {
+    return Dataset.open(
+        location, OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()));
+  }
+
+  static InternalRow row(IndexStatistics s) {
+    Object[] columns = s.columns().stream().map(UTF8String::fromString).toArray();
+    return new GenericInternalRow(
+        new Object[] {
+          UTF8String.fromString(s.name()),
+          UTF8String.fromString(s.type().toString()),
+          new GenericArrayData(columns),
+          s.metric().map(m -> UTF8String.fromString(m.lanceName())).orElse(null),
+          s.segments(),
+          s.indexedFragments(),
+          s.indexedRows(),
+          s.unindexedFragments(),
+          s.unindexedRows(),
+          s.sizeBytes().isPresent() ? s.sizeBytes().getAsLong() : null
+        });
+  }
+
+  /** {@code CALL lance.system.list_indexes(table => 'db.items')}. */
+  static final class ListIndexes extends LanceProcedure {
+    static final String NAME = "list_indexes";
+    private static final ProcedureParameter[] PARAMETERS = {
+      required("table", DataTypes.StringType),
+    };
+
+    ListIndexes(LanceCatalog catalog) {
+      super(
+          catalog,
+          NAME,
+          "Lists the indexes of a table: type, columns, segments, and the fragments and rows they "
+              + "cover and do not cover (appended since the last build or optimize).",
+          PARAMETERS,
+          LIST_OUTPUT);
+    }
+
+    @Override
+    protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
+      try (Dataset ds = open(tableLocation(args))) {
+        List<InternalRow> out = new ArrayList<>();
+        for (String name : ds.indexes().names()) {
+          out.add(row(IndexStatistics.of(ds, name)));
+        }
+        return out;
+      }
+    }
+  }
+
+  /** {@code CALL lance.system.drop_index(table => 'db.items', name => 'vector_idx')}. */
+  static final class DropIndex extends LanceProcedure {
+    static final String NAME = "drop_index";
+    private static final ProcedureParameter[] PARAMETERS = {
+      required("table", DataTypes.StringType), required("name", DataTypes.StringType),
+    };
+
+    DropIndex(LanceCatalog catalog) {
+      super(
+          catalog,
+          NAME,
+          "Drops an index (every segment of it) as a new version; its files stay until cleanup "
+              + "removes the versions that use them.",
+          PARAMETERS,
+          DROP_OUTPUT);
+    }
+
+    @Override
+    protected List<InternalRow> run(SparkSession spark, ProcedureArguments args) {
+      String name = args.string("name");
+      try (Dataset ds = open(tableLocation(args))) {
+        int segments = ds.indexes().segments(name).size();
+        try (Dataset dropped = ds.dropIndex(name)) {
+          return List.of(
+              new GenericInternalRow(
+                  new Object[] {dropped.version(), UTF8String.fromString(name), segments}));
+        }
+      }
+    }
+  }
+}
