@@ -45,6 +45,7 @@ public final class Main {
               case "create-index" -> CreateIndexCommand.run(rest, out);
               case "create-scalar-index" -> CreateScalarIndexCommand.run(rest, out);
               case "optimize-indices" -> OptimizeIndicesCommand.run(rest, out);
+              case "drop-index" -> DropIndexCommand.run(rest, out);
               case "compact" -> CompactCommand.run(rest, out);
               case "cleanup" -> CleanupCommand.run(rest, out);
               case "restore" -> RestoreCommand.run(rest, out);
@@ -99,6 +100,7 @@ public final class Main {
           %s
           %s
           %s
+          %s
 
         Human-readable output by default, JSON with --json. Index builds log progress on stderr.
         Exit codes: 0 success, 2 bad input (one line on stderr saying what to change), 3 failure
@@ -114,6 +116,7 @@ public final class Main {
             CreateIndexCommand.USAGE,
             CreateScalarIndexCommand.USAGE,
             OptimizeIndicesCommand.USAGE,
+            DropIndexCommand.USAGE,
             CompactCommand.USAGE,
             CleanupCommand.USAGE,
             RestoreCommand.USAGE,
