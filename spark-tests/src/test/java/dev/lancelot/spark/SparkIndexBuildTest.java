@@ -235,6 +235,49 @@ class SparkIndexBuildTest extends SharedSpark {
             .isEqualTo(ds.newScan().filter(filter).countRows());
       }
     }
+
+    // optimize_index of the BTree: one more segment over the appended fragment only, in a task
+    write(dir, 3000, 1000, WriteMode.APPEND);
+    spark.sparkContext().setJobGroup("btree-optimize", "BTree optimize", false);
+    Row optimized;
+    try {
+      optimized =
+          spark
+              .sql(
+                  "CALL lance.system.optimize_index(table => '"
+                      + dir
+                      + "', name => 'tenant_id_idx')")
+              .first();
+    } finally {
+      spark.sparkContext().clearJobGroup();
+    }
+    assertThat(tasksOf("btree-optimize")).isEqualTo(1);
+    assertThat(optimized.getString(optimized.fieldIndex("index_type"))).isEqualTo("BTREE");
+    assertThat(optimized.isNullAt(optimized.fieldIndex("metric"))).isTrue();
+    assertThat(optimized.getInt(optimized.fieldIndex("segments"))).isEqualTo(3);
+    assertThat(optimized.getLong(optimized.fieldIndex("indexed_rows"))).isEqualTo(4000);
+    assertThat(optimized.getLong(optimized.fieldIndex("unindexed_rows"))).isZero();
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      ScalarIndexQuery q = ScalarIndexQuery.plan(ds, "tenant_id = 3");
+      assertThat(q.uncoveredFragments()).isEmpty();
+      assertThat(q.evaluate().withoutDeletedRows(ds).count())
+          .isEqualTo(ds.newScan().filter("tenant_id = 3").countRows());
+    }
+    // retrain: rebuilt over every fragment, one segment per group
+    spark.conf().set(LanceIndexBuilder.ROWS_PER_SEGMENT_CONF, "10000");
+    try {
+      Row rebuilt =
+          spark
+              .sql(
+                  "CALL lance.system.optimize_index(table => '"
+                      + dir
+                      + "', name => 'tenant_id_idx', retrain => true)")
+              .first();
+      assertThat(rebuilt.getInt(rebuilt.fieldIndex("segments"))).isEqualTo(1);
+      assertThat(rebuilt.getLong(rebuilt.fieldIndex("indexed_rows"))).isEqualTo(4000);
+    } finally {
+      spark.conf().unset(LanceIndexBuilder.ROWS_PER_SEGMENT_CONF);
+    }
   }
 
   /** Largest task result of the jobs run by {@code action}, in bytes (Spark's own task metrics). */

@@ -9,7 +9,10 @@ import dev.lancelot.engine.distributed.IndexModel;
 import dev.lancelot.engine.distributed.ScalarIndexBuild;
 import dev.lancelot.engine.distributed.ScalarIndexBuildTask;
 import dev.lancelot.engine.distributed.WrittenSegment;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
+import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.spark.LancePathCatalog;
@@ -80,18 +83,40 @@ public final class LanceIndexBuilder {
   }
 
   /**
-   * Brings index {@code name} up to date with the fragments appended since it was built: one delta
-   * segment encoded with its existing model (or, with {@code retrain}, a new model over every
-   * fragment replacing all segments). Returns the version afterwards (unchanged when nothing was
-   * unindexed).
+   * Brings index {@code name} up to date with the fragments appended since it was built. A vector
+   * index gets one delta segment encoded with its existing model (or, with {@code retrain}, a new
+   * model over every fragment replacing all segments); a BTree gets new segments over the unindexed
+   * fragments only, one Spark task per group (or, with {@code retrain}, is rebuilt over every
+   * fragment). Returns the version afterwards (unchanged when nothing was unindexed).
    */
   public static long optimize(SparkSession spark, String location, String name, boolean retrain) {
     Configuration conf = LancePathCatalog.hadoopConf();
     try (Dataset ds =
         Dataset.open(
             HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf))) {
-      Dataset after =
-          IndexBuild.optimize(ds, name, retrain, rowsPerSegment(spark), runner(spark, conf));
+      List<IndexSegment> segments = ds.indexes().segments(name);
+      boolean scalar = !segments.isEmpty() && segments.get(0).type() == IndexType.BTREE;
+      Dataset after;
+      if (scalar && retrain) {
+        BTreeIndexStatistics stats = BTreeIndexStatistics.of(ds, name);
+        BTreeBuildParams params =
+            BTreeBuildParams.of(stats.column()).withName(name).withReplace(true);
+        if (stats.pageSize() > 0) {
+          params = params.withPageSize(stats.pageSize());
+        }
+        after =
+            ScalarIndexBuild.create(
+                ds,
+                params,
+                rowsPerSegment(spark),
+                tasks -> writeScalarSegments(spark, conf, tasks));
+      } else if (scalar) {
+        after =
+            ScalarIndexBuild.optimize(
+                ds, name, rowsPerSegment(spark), tasks -> writeScalarSegments(spark, conf, tasks));
+      } else {
+        after = IndexBuild.optimize(ds, name, retrain, rowsPerSegment(spark), runner(spark, conf));
+      }
       long version = after.version();
       if (after != ds) {
         after.close();

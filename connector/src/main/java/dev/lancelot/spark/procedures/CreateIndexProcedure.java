@@ -2,6 +2,7 @@ package dev.lancelot.spark.procedures;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.OpenOptions;
+import dev.lancelot.engine.index.IndexStatistics;
 import dev.lancelot.engine.index.vector.VectorIndexDescription;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
@@ -34,7 +35,7 @@ final class CreateIndexProcedure extends LanceProcedure {
       new StructType()
           .add("name", DataTypes.StringType, false)
           .add("index_type", DataTypes.StringType, false)
-          .add("metric", DataTypes.StringType, false)
+          .add("metric", DataTypes.StringType, true)
           .add("version", DataTypes.LongType, false)
           .add("segments", DataTypes.IntegerType, false)
           .add("indexed_fragments", DataTypes.IntegerType, false)
@@ -80,6 +81,21 @@ final class CreateIndexProcedure extends LanceProcedure {
             OpenOptions.defaults()
                 .withVersion(version)
                 .withHadoopConf(LancePathCatalog.hadoopConf()))) {
+      if (!ds.indexes().segments(name).get(0).type().isVector()) {
+        // optimize_index of a BTree: the same columns, no metric
+        IndexStatistics st = IndexStatistics.of(ds, name);
+        return new GenericInternalRow(
+            new Object[] {
+              UTF8String.fromString(st.name()),
+              UTF8String.fromString(st.type().name()),
+              null,
+              version,
+              st.segments(),
+              Math.toIntExact(st.indexedFragments()),
+              st.indexedRows(),
+              st.unindexedRows()
+            });
+      }
       VectorIndexDescription d = VectorIndexes.describe(ds, name);
       return new GenericInternalRow(
           new Object[] {

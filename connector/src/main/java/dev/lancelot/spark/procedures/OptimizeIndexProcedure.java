@@ -10,16 +10,18 @@ import org.apache.spark.sql.types.DataTypes;
 
 /**
  * {@code CALL lance.system.optimize_index(table => 'db.items', name => 'vector_idx' [, retrain =>
- * true])}: brings a vector index up to date with {@link LanceIndexBuilder#optimize} — a delta
- * segment for the fragments appended since it was built, encoded from Spark with the index's model,
- * or with {@code retrain} a new model over every fragment — and returns the index's row as {@code
- * create_index} does.
+ * true])}: brings an index up to date with {@link LanceIndexBuilder#optimize} — for a vector index
+ * a delta segment for the fragments appended since it was built, encoded from Spark with the
+ * index's model, or with {@code retrain} a new model over every fragment; for a BTree new segments
+ * over the appended fragments, or with {@code retrain} a rebuild — and returns the index's row as
+ * {@code create_index} does (no metric for a BTree).
  */
 final class OptimizeIndexProcedure extends LanceProcedure {
   static final String NAME = "optimize_index";
   private static final String SUMMARY =
-      "Indexes the fragments appended since a vector index was built (one delta segment), or with retrain "
-          + "=> true trains it anew over every fragment; the version stays when nothing is unindexed.";
+      "Indexes the fragments appended since an index was built (a vector index: one delta segment; a "
+          + "BTree: segments over them), or with retrain => true builds it anew over every fragment; "
+          + "the version stays when nothing is unindexed.";
 
   private static final ProcedureParameter[] PARAMETERS = {
     required("table", DataTypes.StringType),

@@ -2,8 +2,14 @@ package dev.lancelot.engine.distributed;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
+import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.IndexStatistics;
+import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
+import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeBuild;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,37 +55,84 @@ public final class ScalarIndexBuild {
       Dataset dataset, BTreeBuildParams params, long rowsPerSegment, TaskRunner runner) {
     FragmentGroups.checkRowsPerSegment(rowsPerSegment);
     return BTreeBuild.build(
-        dataset,
-        params,
-        fragments -> {
-          List<ScalarIndexBuildTask> tasks = new ArrayList<>();
-          for (FragmentGroups.Group g : FragmentGroups.of(fragments, rowsPerSegment)) {
-            tasks.add(
-                new ScalarIndexBuildTask(
-                    dataset.location(), dataset.version(), params, g.fragments(), g.rows()));
-          }
-          if (tasks.isEmpty()) {
-            tasks.add(
-                new ScalarIndexBuildTask(
-                    dataset.location(), dataset.version(), params, new long[0], 0));
-          }
-          List<WrittenSegment> written = runner.run(List.copyOf(tasks));
-          List<IndexMetadata> out = new ArrayList<>(written.size());
-          for (WrittenSegment s : written) {
-            out.add(s.internal());
-          }
-          if (written.size() != tasks.size()) {
-            IllegalStateException e =
-                new IllegalStateException(
-                    "The index build ran "
-                        + tasks.size()
-                        + " tasks but got "
-                        + written.size()
-                        + " segments");
-            BTreeBuild.deleteSegments(dataset, out, e);
-            throw e;
-          }
-          return out;
-        });
+        dataset, params, fragments -> write(dataset, params, rowsPerSegment, runner, fragments));
+  }
+
+  /**
+   * Brings BTree index {@code name} up to date with the fragments appended since it was built or
+   * last optimized: new segments over those fragments only (grouped as {@link #create} groups them,
+   * with the index's page size), added beside its segments in one version. Returns {@code dataset}
+   * itself when every fragment is covered. Lance 7 reads the result (a multi-segment BTree) but
+   * cannot optimize it in turn (decision D51).
+   *
+   * @throws InvalidInputException when there is no index {@code name}, or it is not a BTree
+   */
+  public static Dataset optimize(
+      Dataset dataset, String name, long rowsPerSegment, TaskRunner runner) {
+    FragmentGroups.checkRowsPerSegment(rowsPerSegment);
+    List<IndexSegment> segments = dataset.indexes().segments(name);
+    if (segments.isEmpty()) {
+      throw IndexStatistics.noSuchIndex(dataset, name, "optimize");
+    }
+    if (segments.get(0).type() != IndexType.BTREE) {
+      throw new InvalidInputException(
+          "Cannot optimize index \""
+              + name
+              + "\" of "
+              + dataset.location()
+              + " as a scalar index: it is a "
+              + segments.get(0).type()
+              + " index"
+              + (segments.get(0).type().isVector()
+                  ? " (optimize vector indexes with IndexBuild.optimize)."
+                  : ", which lancelot reads but does not build."));
+    }
+    List<DataFragment> unindexed = IndexInternals.unindexedFragments(dataset.indexes(), name);
+    if (unindexed.isEmpty()) {
+      return dataset;
+    }
+    BTreeIndexStatistics stats = BTreeIndexStatistics.of(dataset, name);
+    BTreeBuildParams params = BTreeBuildParams.of(stats.column()).withName(name);
+    if (stats.pageSize() > 0) {
+      params = params.withPageSize(stats.pageSize());
+    }
+    BTreeBuildParams p = params;
+    return BTreeBuild.extend(
+        dataset, p, unindexed, fragments -> write(dataset, p, rowsPerSegment, runner, fragments));
+  }
+
+  private static List<IndexMetadata> write(
+      Dataset dataset,
+      BTreeBuildParams params,
+      long rowsPerSegment,
+      TaskRunner runner,
+      List<DataFragment> fragments) {
+    List<ScalarIndexBuildTask> tasks = new ArrayList<>();
+    for (FragmentGroups.Group g : FragmentGroups.of(fragments, rowsPerSegment)) {
+      tasks.add(
+          new ScalarIndexBuildTask(
+              dataset.location(), dataset.version(), params, g.fragments(), g.rows()));
+    }
+    if (tasks.isEmpty()) {
+      tasks.add(
+          new ScalarIndexBuildTask(dataset.location(), dataset.version(), params, new long[0], 0));
+    }
+    List<WrittenSegment> written = runner.run(List.copyOf(tasks));
+    List<IndexMetadata> out = new ArrayList<>(written.size());
+    for (WrittenSegment s : written) {
+      out.add(s.internal());
+    }
+    if (written.size() != tasks.size()) {
+      IllegalStateException e =
+          new IllegalStateException(
+              "The index build ran "
+                  + tasks.size()
+                  + " tasks but got "
+                  + written.size()
+                  + " segments");
+      BTreeBuild.deleteSegments(dataset, out, e);
+      throw e;
+    }
+    return out;
   }
 }

@@ -132,6 +132,53 @@ class DistributedBTreeBuildTest {
   }
 
   @Test
+  void optimizeAddsSegmentsOverTheAppendedFragmentsOnly(@TempDir Path dir) throws Exception {
+    List<List<Long>> ran = new ArrayList<>();
+    try (Dataset ds = writeFragments(dir, 2, 500);
+        Dataset built =
+            ScalarIndexBuild.create(
+                ds, BTreeBuildParams.of("i64").withPageSize(64), 2_000, remote(ran))) {
+      IndexSegment first = built.indexes().segments("i64_idx").get(0);
+      try (VectorSchemaRoot batch = BTreeTesting.mixed(allocator, 1000, 1000, 4);
+          ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+          Dataset appended =
+              Dataset.write(
+                  dir.toUri().toString(),
+                  reader,
+                  WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(500));
+          Dataset deleted = appended.delete("i32 % 7 = 2");
+          Dataset optimized = ScalarIndexBuild.optimize(deleted, "i64_idx", 450, remote(ran))) {
+        assertThat(ran)
+            .as("the build, then one task per appended fragment")
+            .containsExactly(List.of(0L, 1L), List.of(2L), List.of(3L));
+        assertThat(optimized.version()).isEqualTo(deleted.version() + 1);
+        List<IndexSegment> segments = optimized.indexes().segments("i64_idx");
+        assertThat(segments).hasSize(3);
+        assertThat(segments.get(0).uuid()).as("the built segment is kept").isEqualTo(first.uuid());
+        assertThat(optimized.indexes().unindexedFragments("i64_idx")).isEmpty();
+        BTreeIndexStatistics stats = BTreeIndexStatistics.of(optimized, "i64_idx");
+        assertThat(stats.pageSize()).as("the index's page size").isEqualTo(64);
+        for (String filter :
+            List.of(
+                "i64 = 7", "i64 < 0", "i64 BETWEEN -50 AND 50", "i64 IS NULL", "NOT (i64 < 10)")) {
+          assertThat(indexAddresses(optimized, filter))
+              .as(filter)
+              .isEqualTo(scanAddresses(optimized, filter))
+              .isEqualTo(LanceBTreeScans.scan(allocator, dir, filter, true, "i64").addresses());
+        }
+        // nothing unindexed: the same dataset, no version
+        assertThat(ScalarIndexBuild.optimize(optimized, "i64_idx", 450, remote(ran)))
+            .isSameAs(optimized);
+        assertThatThrownBy(() -> ScalarIndexBuild.optimize(optimized, "i64_idz", 450, remote(ran)))
+            .isInstanceOf(InvalidInputException.class)
+            .hasMessageContaining("Cannot optimize index \"i64_idz\"")
+            .hasMessageContaining("did you mean \"i64_idx\"");
+        assertThat(ran).hasSize(3);
+      }
+    }
+  }
+
+  @Test
   void oneGroupWritesTheFilesOfTheSingleProcessBuild(@TempDir Path dir) throws Exception {
     List<List<Long>> ran = new ArrayList<>();
     try (Dataset ds = writeFragments(dir, 3, 300);

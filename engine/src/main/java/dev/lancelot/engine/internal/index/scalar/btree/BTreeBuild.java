@@ -76,10 +76,34 @@ public final class BTreeBuild {
               + "). Replace it (replace=true, --replace) or choose another name.");
     }
     List<IndexMetadata> segments = writer.write(DatasetInternals.snapshot(dataset).fragments());
+    return commit(dataset, params, segments, existing.stream().map(IndexInternals::proto).toList());
+  }
+
+  /**
+   * Adds segments over {@code fragments} (those no segment of the index covers) to the existing
+   * BTree index {@code params.name()}, keeping its segments: one version. Nothing is committed when
+   * a segment fails, and written files are deleted.
+   */
+  public static Dataset extend(
+      Dataset dataset,
+      BTreeBuildParams params,
+      List<DataFragment> fragments,
+      SegmentWriter writer) {
+    WriteChecks.check(
+        DatasetInternals.context(dataset).paths().root(),
+        DatasetInternals.snapshot(dataset).manifest(),
+        OperationKind.CREATE_INDEX);
+    checkColumn(dataset, params.column());
+    return commit(dataset, params, writer.write(fragments), List.of());
+  }
+
+  private static Dataset commit(
+      Dataset dataset,
+      BTreeBuildParams params,
+      List<IndexMetadata> segments,
+      List<IndexMetadata> removed) {
     try {
-      Dataset committed =
-          DatasetInternals.commitIndexes(
-              dataset, segments, existing.stream().map(IndexInternals::proto).toList());
+      Dataset committed = DatasetInternals.commitIndexes(dataset, segments, removed);
       LOG.info(
           "BTree index {} on {}: {} segment(s) committed as version {}",
           params.name(),
