@@ -101,6 +101,22 @@ class SparkIndexedScanTest extends SharedSpark {
     assertThat(m.get("indexRowsSelected").value()).isEqualTo(80);
     assertThat(m.get("rowsScanned").name().get()).isEqualTo("rows scanned");
 
+    // with the session's index use turned off, every row is read for the same answer
+    spark.conf().set(dev.lancelot.spark.read.LanceScan.USE_SCALAR_INDEX_CONF, "false");
+    try {
+      Dataset<Row> unindexed = table().filter("tenant = 42").select("id", "name");
+      assertThat(description(unindexed)).contains("index=none");
+      assertThat(ids(unindexed)).isEqualTo(got);
+      assertThat(metrics(unindexed).get("rowsScanned").value()).isEqualTo(9000);
+      assertThat(metrics(unindexed).get("indexLookups").value()).isZero();
+      spark.conf().set(dev.lancelot.spark.read.LanceScan.USE_SCALAR_INDEX_CONF, "maybe");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> ids(table().filter("tenant = 42")))
+          .hasStackTraceContaining(
+              "Cannot use spark.lancelot.scan.useScalarIndex=\"maybe\": give true or false.");
+    } finally {
+      spark.conf().unset(dev.lancelot.spark.read.LanceScan.USE_SCALAR_INDEX_CONF);
+    }
+
     // the version before the index reads every row for the same answer
     Dataset<Row> before =
         spark

@@ -57,6 +57,9 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   /**
    * {@code filter} is the pushed filter or null; {@code limit} the pushed LIMIT, or -1 for none.
    */
+  /** Session conf: whether filtered scans read only the rows scalar indexes select. */
+  public static final String USE_SCALAR_INDEX_CONF = "spark.lancelot.scan.useScalarIndex";
+
   LanceScan(
       LanceTable table, LanceOptions options, StructType readSchema, Predicate filter, long limit) {
     this.table = table;
@@ -208,10 +211,21 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
                   // the stable row id where the dataset has them (the address otherwise)
                   .withRowId(
                       columns().contains(MetadataColumns.ROW_ID)
-                          && !dataColumns().contains(MetadataColumns.ROW_ID)),
+                          && !dataColumns().contains(MetadataColumns.ROW_ID))
+                  .useScalarIndex(useScalarIndex()),
               options.maxRowsPerPartition());
     }
     return plan;
+  }
+
+  /**
+   * {@value #USE_SCALAR_INDEX_CONF} of the active session: {@code false} makes filtered scans read
+   * every row of every fragment (the same result), e.g. to compare with the indexed read.
+   */
+  static boolean useScalarIndex() {
+    return dev.lancelot.spark.LanceOptions.bool(
+        USE_SCALAR_INDEX_CONF,
+        org.apache.spark.sql.SparkSession.active().conf().get(USE_SCALAR_INDEX_CONF, "true"));
   }
 
   /** Binds the filter the first time; {@code ds} is the scanned version. */
