@@ -61,7 +61,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *       renames columns and sets table properties ({@link #alterTable}).
  *   <li><b>Namespaces</b> are the directories under the root (not ending in {@code .lance}); {@code
  *       SHOW TABLES IN lance.db} lists the datasets ({@code *.lance} directories) in {@code
- *       <root>/db}; {@code CREATE NAMESPACE} makes the directory.
+ *       <root>/db}; {@code CREATE NAMESPACE} makes the directory; {@code DROP NAMESPACE [CASCADE]}
+ *       deletes it ({@link #dropNamespace}).
  *   <li><b>Procedures</b> live in namespace {@code system}: {@code CALL
  *       lance.system.create_index(...)} and the others of {@code
  *       dev.lancelot.spark.procedures.Procedures}, through {@link CatalogProcedures} (Spark 4.0 and
@@ -76,6 +77,7 @@ public class LanceCatalog extends CatalogProcedures implements SupportsNamespace
   public static final String TABLE_SUFFIX = ".lance";
 
   private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LanceCatalog.class);
 
   private String root;
 
@@ -522,15 +524,94 @@ public class LanceCatalog extends CatalogProcedures implements SupportsNamespace
         "ALTER NAMESPACE is not supported yet by catalog " + name() + ".");
   }
 
+  /**
+   * {@code DROP NAMESPACE [IF EXISTS] lance.db [CASCADE]}: deletes the namespace's directory. An
+   * empty one goes at once; one holding tables or namespaces needs {@code CASCADE}, which deletes
+   * every table (dataset) and namespace under it. A directory holding anything else (files or
+   * directories that are neither) is never deleted: the statement fails naming them, before
+   * anything is deleted. {@code system} (the procedures') cannot be dropped.
+   */
   @Override
   public boolean dropNamespace(String[] namespace, boolean cascade) {
-    throw new UnsupportedOperationException(
-        "DROP NAMESPACE is not supported yet by catalog "
-            + name()
-            + ": delete "
-            + "the directory "
-            + namespaceDir(namespace)
-            + " instead.");
+    if (namespace.length == 0 || Arrays.equals(namespace, new String[] {"system"})) {
+      throw new UnsupportedOperationException(
+          "Cannot drop namespace "
+              + (namespace.length == 0 ? "(the root)" : "system")
+              + " of catalog "
+              + name()
+              + ".");
+    }
+    Configuration conf = hadoopConf();
+    String dir = namespaceDir(namespace);
+    if (!directoryExists(dir, conf)) {
+      return false;
+    }
+    List<String> tables = new ArrayList<>();
+    List<String> foreign = new ArrayList<>();
+    walkNamespace(new HadoopFileIO(conf), dir, String.join(".", namespace), conf, tables, foreign);
+    java.util.Collections.sort(tables);
+    String label = name() + "." + String.join(".", namespace);
+    if (!foreign.isEmpty()) {
+      throw new InvalidInputException(
+          "Cannot drop namespace "
+              + label
+              + ": its directory "
+              + dir
+              + " holds entries that are neither tables nor namespaces ("
+              + String.join(", ", foreign.subList(0, Math.min(10, foreign.size())))
+              + (foreign.size() > 10 ? ", ... " + foreign.size() + " in all" : "")
+              + "). Move or delete them first; nothing was dropped.");
+    }
+    if (!cascade && !new HadoopFileIO(conf).list(dir).isEmpty()) {
+      throw new InvalidInputException(
+          "Cannot drop namespace "
+              + label
+              + ": it is not empty (tables "
+              + tables
+              + "). Drop its tables first, or use DROP NAMESPACE "
+              + label
+              + " CASCADE to drop them with it.");
+    }
+    Path path = new Path(dir);
+    try {
+      if (!path.getFileSystem(conf).delete(path, true)) {
+        throw new LancelotException("Cannot drop namespace " + label + ": " + dir + " remains");
+      }
+    } catch (IOException e) {
+      throw new LancelotException(
+          "Cannot drop namespace " + label + " at " + dir + ": " + e.getMessage(), e);
+    }
+    LOG.info("Dropped namespace {} ({}), with tables {}", label, dir, tables);
+    return true;
+  }
+
+  /**
+   * Tables (datasets) under {@code dir}, as dotted names, and entries that are neither tables nor
+   * namespaces (files, directories named like tables that hold no dataset, hidden directories).
+   */
+  private static void walkNamespace(
+      HadoopFileIO io,
+      String dir,
+      String prefix,
+      Configuration conf,
+      List<String> tables,
+      List<String> foreign) {
+    for (FileEntry e : io.list(dir)) {
+      if (!e.isDirectory()) {
+        foreign.add(e.location());
+      } else if (e.name().endsWith(TABLE_SUFFIX)) {
+        if (Dataset.exists(e.location(), conf)) {
+          tables.add(
+              prefix + "." + e.name().substring(0, e.name().length() - TABLE_SUFFIX.length()));
+        } else {
+          foreign.add(e.location());
+        }
+      } else if (e.name().startsWith(".") || e.name().startsWith("_")) {
+        foreign.add(e.location());
+      } else {
+        walkNamespace(io, e.location(), prefix + "." + e.name(), conf, tables, foreign);
+      }
+    }
   }
 
   private String quoted(Identifier ident) {

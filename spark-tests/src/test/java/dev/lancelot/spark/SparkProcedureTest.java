@@ -536,4 +536,42 @@ class SparkProcedureTest extends SharedSpark {
     assertThat(spark.sql("SELECT count(*) FROM lance.`" + path + "`").first().getLong(0))
         .isEqualTo(2000);
   }
+
+  @Test
+  void dropNamespaceDropsEmptyOnesAndTheirTablesWithCascade() throws Exception {
+    spark.sql("CREATE NAMESPACE lance.gone");
+    spark.sql("DROP NAMESPACE lance.gone");
+    assertThat(root.resolve("gone")).doesNotExist();
+    spark.sql("DROP NAMESPACE IF EXISTS lance.gone");
+    assertThatThrownBy(() -> spark.sql("DROP NAMESPACE lance.gone")).hasMessageContaining("gone");
+
+    spark.sql("CREATE NAMESPACE lance.full");
+    spark.sql("CREATE TABLE lance.full.a AS SELECT 1 AS id");
+    spark.sql("CREATE NAMESPACE lance.full.inner");
+    spark.sql("CREATE TABLE lance.full.inner.b AS SELECT 2 AS id");
+    assertThatThrownBy(() -> spark.sql("DROP NAMESPACE lance.full"))
+        .hasStackTraceContaining(
+            "Cannot drop namespace lance.full: it is not empty (tables [full.a, full.inner.b]). "
+                + "Drop its tables first, or use DROP NAMESPACE lance.full CASCADE");
+    assertThat(spark.sql("SELECT id FROM lance.full.inner.b").first().getInt(0)).isEqualTo(2);
+
+    // a file that is neither a table nor a namespace is never deleted
+    Path stray = root.resolve("full").resolve("inner").resolve("notes.txt");
+    Files.writeString(stray, "keep me");
+    assertThatThrownBy(() -> spark.sql("DROP NAMESPACE lance.full CASCADE"))
+        .hasStackTraceContaining("holds entries that are neither tables nor namespaces")
+        .hasStackTraceContaining("notes.txt")
+        .hasStackTraceContaining("nothing was dropped");
+    assertThat(spark.sql("SELECT id FROM lance.full.a").first().getInt(0)).isEqualTo(1);
+    Files.delete(stray);
+
+    spark.sql("DROP NAMESPACE lance.full CASCADE");
+    assertThat(root.resolve("full")).doesNotExist();
+    assertThat(spark.sql("SHOW NAMESPACES IN lance").collectAsList())
+        .extracting(r -> r.getString(0))
+        .doesNotContain("full");
+    // the procedures' namespace is no directory: Spark finds no such namespace to drop
+    assertThatThrownBy(() -> spark.sql("DROP NAMESPACE lance.system"))
+        .hasMessageContaining("`system`");
+  }
 }
