@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -261,11 +262,55 @@ public class LanceCatalog extends CatalogProcedures implements SupportsNamespace
 
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
+    Optional<MetadataTable> meta = metadataTable(ident, OptionalLong.empty());
+    if (meta.isPresent()) {
+      return meta.get();
+    }
     return ((LanceTable) super.loadTable(ident)).asSqlTable();
+  }
+
+  /**
+   * The metadata table {@code db.items.<kind>} (see {@link MetadataTable.Kind}) when {@code
+   * db.items} is a Lance table and no table of that name lives in a namespace {@code db.items};
+   * {@code lance.`<path>`.<kind>} for a table named by its path. {@code version}: the one a
+   * per-version kind describes.
+   */
+  private Optional<MetadataTable> metadataTable(Identifier ident, OptionalLong version) {
+    String[] ns = ident.namespace();
+    Optional<MetadataTable.Kind> kind = MetadataTable.Kind.of(ident.name());
+    if (ns.length == 0 || kind.isEmpty()) {
+      return Optional.empty();
+    }
+    Configuration conf = hadoopConf();
+    String parent;
+    String parentName;
+    if (ns.length == 1 && isPath(ns[0])) {
+      parent = HadoopFileIO.qualify(ns[0], conf);
+      parentName = name() + ".`" + ns[0] + "`";
+    } else {
+      if (Dataset.exists(location(ident, conf), conf)) {
+        return Optional.empty(); // a table of that name in namespace db.items
+      }
+      Identifier table = Identifier.of(Arrays.copyOf(ns, ns.length - 1), ns[ns.length - 1]);
+      parent = location(table, conf);
+      parentName = quoted(table);
+    }
+    if (!Dataset.exists(parent, conf)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new MetadataTable(parentName, kind.get(), parent, version, conf).checkVersioned());
   }
 
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    if (LanceOptions.isVersionNumber(version)) {
+      Optional<MetadataTable> meta =
+          metadataTable(ident, OptionalLong.of(Long.parseLong(version.trim())));
+      if (meta.isPresent()) {
+        return meta.get();
+      }
+    }
     return ((LanceTable) super.loadTable(ident, version)).asSqlTable();
   }
 

@@ -538,6 +538,83 @@ class SparkProcedureTest extends SharedSpark {
   }
 
   @Test
+  void metadataTablesShowVersionsFragmentsFilesIndexesTagsAndBranches() throws Exception {
+    spark.sql("CREATE TABLE lance.meta.items AS " + items(0, 2000)); // 1: two fragments
+    spark.sql("INSERT INTO lance.meta.items " + items(2000, 2100)); // 2: two more
+    spark.sql("DELETE FROM lance.meta.items WHERE id < 10"); // 3
+    spark.sql("CALL lance.system.create_scalar_index(table => 'meta.items', column => 'id')"); // 4
+    spark.sql("CALL lance.system.create_tag(table => 'meta.items', tag => 'first', version => 1)");
+
+    List<Row> versions =
+        spark
+            .sql("SELECT version, operation, rows, fragments, tags FROM lance.meta.items.versions")
+            .collectAsList();
+    assertThat(versions)
+        .extracting(r -> r.getLong(0) + " " + r.getLong(2) + " " + r.getInt(3) + " " + r.getList(4))
+        .containsExactly("1 2000 2 [first]", "2 2100 4 []", "3 2090 4 []", "4 2090 4 []");
+    assertThat(versions.get(2).getString(1)).isEqualTo("delete");
+    assertThat(spark.sql("SELECT timestamp FROM lance.meta.items.versions").first().get(0))
+        .isInstanceOf(java.sql.Timestamp.class);
+
+    List<Row> fragments =
+        spark
+            .sql(
+                "SELECT fragment_id, physical_rows, deleted_rows, rows, size(data_files) "
+                    + "FROM lance.meta.items.fragments ORDER BY fragment_id")
+            .collectAsList();
+    assertThat(fragments).hasSize(4);
+    assertThat(fragments.stream().mapToLong(r -> r.getLong(3)).sum()).isEqualTo(2090);
+    assertThat(fragments.stream().mapToLong(r -> r.getLong(2)).sum()).isEqualTo(10);
+    assertThat(fragments).allMatch(r -> r.getInt(4) == 1);
+    // time travel: version 1 had two fragments and no index
+    assertThat(
+            spark
+                .sql("SELECT count(*) FROM lance.meta.items.fragments VERSION AS OF 1")
+                .first()
+                .getLong(0))
+        .isEqualTo(2);
+    assertThat(spark.sql("SELECT * FROM lance.meta.items.indexes VERSION AS OF 3").count())
+        .isZero();
+
+    List<Row> files =
+        spark.sql("SELECT fragment_id, path, location FROM lance.meta.items.files").collectAsList();
+    assertThat(files).hasSize(4);
+    for (Row f : files) {
+      assertThat(f.getString(1)).endsWith(".lance");
+      assertThat(f.getString(2)).endsWith("/data/" + f.getString(1));
+      assertThat(java.nio.file.Path.of(java.net.URI.create(f.getString(2)))).isRegularFile();
+    }
+
+    Row index = spark.sql("SELECT * FROM lance.meta.items.indexes").first();
+    assertThat(index.getString(0)).isEqualTo("id_idx");
+    assertThat(index.getString(1)).isEqualTo("BTREE");
+    assertThat(index.getLong(6)).isEqualTo(2090);
+
+    assertThat(spark.sql("SELECT tag, version FROM lance.meta.items.tags").collectAsList())
+        .extracting(r -> r.getString(0) + "@" + r.getLong(1))
+        .containsExactly("first@1");
+    assertThat(spark.sql("SELECT * FROM lance.meta.items.branches").count()).isZero();
+
+    // a table named by its path has them too; the same rows
+    String location;
+    try (Dataset ds = Dataset.open(root.resolve("meta").resolve("items.lance").toString())) {
+      location = ds.location();
+    }
+    assertThat(
+            spark
+                .sql("SELECT version FROM lance.`" + location + "`.versions")
+                .collectAsList()
+                .size())
+        .isEqualTo(4);
+
+    // the kinds that describe every version refuse time travel; unknown names are not tables
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance.meta.items.versions VERSION AS OF 1"))
+        .hasStackTraceContaining("it describes every version of the table");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM lance.meta.items.snapshots"))
+        .hasMessageContaining("snapshots");
+  }
+
+  @Test
   void dropNamespaceDropsEmptyOnesAndTheirTablesWithCascade() throws Exception {
     spark.sql("CREATE NAMESPACE lance.gone");
     spark.sql("DROP NAMESPACE lance.gone");

@@ -5,12 +5,12 @@ import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.index.IndexStatistics;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
+import dev.lancelot.spark.MetadataTable;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -24,18 +24,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 final class IndexProcedures {
   private IndexProcedures() {}
 
-  static final StructType LIST_OUTPUT =
-      new StructType()
-          .add("name", DataTypes.StringType, false)
-          .add("index_type", DataTypes.StringType, false)
-          .add("columns", DataTypes.createArrayType(DataTypes.StringType, false), false)
-          .add("metric", DataTypes.StringType, true)
-          .add("segments", DataTypes.IntegerType, false)
-          .add("indexed_fragments", DataTypes.LongType, false)
-          .add("indexed_rows", DataTypes.LongType, false)
-          .add("unindexed_fragments", DataTypes.LongType, false)
-          .add("unindexed_rows", DataTypes.LongType, false)
-          .add("size_bytes", DataTypes.LongType, true);
+  static final StructType LIST_OUTPUT = MetadataTable.INDEXES;
 
   static final StructType DROP_OUTPUT =
       new StructType()
@@ -46,23 +35,6 @@ final class IndexProcedures {
   private static Dataset open(String location) {
     return Dataset.open(
         location, OpenOptions.defaults().withHadoopConf(LancePathCatalog.hadoopConf()));
-  }
-
-  static InternalRow row(IndexStatistics s) {
-    Object[] columns = s.columns().stream().map(UTF8String::fromString).toArray();
-    return new GenericInternalRow(
-        new Object[] {
-          UTF8String.fromString(s.name()),
-          UTF8String.fromString(s.type().toString()),
-          new GenericArrayData(columns),
-          s.metric().map(m -> UTF8String.fromString(m.lanceName())).orElse(null),
-          s.segments(),
-          s.indexedFragments(),
-          s.indexedRows(),
-          s.unindexedFragments(),
-          s.unindexedRows(),
-          s.sizeBytes().isPresent() ? s.sizeBytes().getAsLong() : null
-        });
   }
 
   /** {@code CALL lance.system.list_indexes(table => 'db.items')}. */
@@ -87,7 +59,7 @@ final class IndexProcedures {
       try (Dataset ds = open(tableLocation(args))) {
         List<InternalRow> out = new ArrayList<>();
         for (String name : ds.indexes().names()) {
-          out.add(row(IndexStatistics.of(ds, name)));
+          out.add(MetadataTable.indexRow(IndexStatistics.of(ds, name)));
         }
         return out;
       }

@@ -6,17 +6,15 @@ import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.Tag;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
-import java.time.Instant;
+import dev.lancelot.spark.MetadataTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The tag procedures: {@code create_tag}, {@code update_tag}, {@code delete_tag} and {@code
@@ -26,27 +24,10 @@ import org.apache.spark.unsafe.types.UTF8String;
 final class TagProcedures {
   private TagProcedures() {}
 
-  static final StructType OUTPUT =
-      new StructType()
-          .add("tag", DataTypes.StringType, false)
-          .add("branch", DataTypes.StringType, true)
-          .add("version", DataTypes.LongType, false)
-          .add("created_at", DataTypes.TimestampType, true)
-          .add("updated_at", DataTypes.TimestampType, true);
+  static final StructType OUTPUT = MetadataTable.TAGS;
 
   static InternalRow row(Tag t) {
-    return new GenericInternalRow(
-        new Object[] {
-          UTF8String.fromString(t.name()),
-          t.branch().map(UTF8String::fromString).orElse(null),
-          t.version(),
-          t.createdAt().map(TagProcedures::micros).orElse(null),
-          t.updatedAt().map(TagProcedures::micros).orElse(null)
-        });
-  }
-
-  private static Object micros(Instant i) {
-    return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1_000L);
+    return MetadataTable.tagRow(t);
   }
 
   static Dataset open(String location) {
