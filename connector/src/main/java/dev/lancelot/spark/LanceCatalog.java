@@ -9,6 +9,7 @@ import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.io.FileEntry;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.spark.functions.DistanceFunction;
 import dev.lancelot.spark.shim.SparkLine;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -70,7 +71,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *       later; Spark 3.5 has no stored procedures, D53).
  * </ul>
  */
-public class LanceCatalog extends CatalogProcedures implements SupportsNamespaces {
+public class LanceCatalog extends CatalogProcedures
+    implements SupportsNamespaces, org.apache.spark.sql.connector.catalog.FunctionCatalog {
   /** Catalog option: the directory (any Hadoop URI) under which namespaces and tables live. */
   public static final String ROOT = "root";
 
@@ -658,6 +660,37 @@ public class LanceCatalog extends CatalogProcedures implements SupportsNamespace
       }
     }
   }
+
+  /**
+   * The functions of namespace {@code system}: {@code l2_distance}, {@code cosine_distance}, {@code
+   * dot_distance} ({@link DistanceFunction}); other namespaces have none.
+   */
+  @Override
+  public Identifier[] listFunctions(String[] namespace) throws NoSuchNamespaceException {
+    if (Arrays.equals(namespace, SYSTEM)) {
+      return DistanceFunction.NAMES.stream()
+          .map(n -> Identifier.of(SYSTEM, n))
+          .toArray(Identifier[]::new);
+    }
+    if (!namespaceExists(namespace)) {
+      throw new NoSuchNamespaceException(namespace);
+    }
+    return new Identifier[0];
+  }
+
+  @Override
+  public org.apache.spark.sql.connector.catalog.functions.UnboundFunction loadFunction(
+      Identifier ident) throws org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException {
+    if (Arrays.equals(ident.namespace(), SYSTEM)) {
+      Optional<DistanceFunction> f = DistanceFunction.named(ident.name());
+      if (f.isPresent()) {
+        return f.get();
+      }
+    }
+    throw new org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException(ident);
+  }
+
+  private static final String[] SYSTEM = {"system"};
 
   private String quoted(Identifier ident) {
     StringBuilder sb = new StringBuilder(name());

@@ -615,6 +615,71 @@ class SparkProcedureTest extends SharedSpark {
   }
 
   @Test
+  void distanceFunctionsAreTheDistancesSearchesReport() throws Exception {
+    String path = datasetAtPath("procedure-functions");
+    String q = "array(" + SparkVectorSearchTest.toSql(vectorOf(42)) + ")";
+    List<Row> byFunction =
+        spark
+            .sql(
+                "SELECT id, lance.system.l2_distance(vector, "
+                    + q
+                    + ") AS d FROM lance.`"
+                    + path
+                    + "` ORDER BY d LIMIT 5")
+            .collectAsList();
+    // no index: the search is exact, so the same rows and the same distances
+    List<Row> searched = spark.sql(search(path)).collectAsList();
+    assertThat(byFunction)
+        .extracting(r -> r.getLong(0))
+        .isEqualTo(searched.stream().map(r -> r.getLong(0)).toList());
+    for (int i = 0; i < 5; i++) {
+      assertThat(byFunction.get(i).getFloat(1)).isEqualTo(searched.get(i).getFloat(1));
+    }
+    Row row =
+        spark
+            .sql(
+                "SELECT vector, lance.system.cosine_distance(vector, "
+                    + q
+                    + "), lance.system.dot_distance(vector, "
+                    + q
+                    + "), lance.system.l2_distance(vector, vector) FROM lance.`"
+                    + path
+                    + "` WHERE id = 7")
+            .first();
+    float[] v = new float[DIM];
+    for (int i = 0; i < DIM; i++) {
+      v[i] = ((Number) row.getList(0).get(i)).floatValue();
+    }
+    assertThat(row.getFloat(1))
+        .isEqualTo(dev.lancelot.engine.vector.DistanceMetric.COSINE.distance(v, vectorOf(42)));
+    assertThat(row.getFloat(2))
+        .isEqualTo(dev.lancelot.engine.vector.DistanceMetric.DOT.distance(v, vectorOf(42)));
+    assertThat(row.getFloat(3)).isZero();
+    // doubles are taken as floats; NULL vectors or elements give NULL
+    assertThat(
+            spark
+                .sql(
+                    "SELECT lance.system.l2_distance(array(1.0D, 2.0D), array(cast(1 as float), "
+                        + "cast(4 as float))), lance.system.l2_distance(NULL, array(1.0D)), "
+                        + "lance.system.dot_distance(array(1.0D, NULL), array(1.0D, 1.0D))")
+                .first()
+                .toSeq()
+                .toString())
+        .isEqualTo("ArraySeq(4.0, null, null)");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql("SELECT lance.system.l2_distance(array(1.0D), array(1.0D, 2.0D))")
+                    .collect())
+        .hasStackTraceContaining("the vectors have 1 and 2 elements");
+    assertThatThrownBy(() -> spark.sql("SELECT lance.system.l2_distance('a', 'b')"))
+        .hasStackTraceContaining("it takes ARRAY<FLOAT> or ARRAY<DOUBLE> vectors");
+    assertThat(spark.sql("SHOW FUNCTIONS IN lance.system").collectAsList())
+        .extracting(r -> r.getString(0))
+        .contains("lance.system.l2_distance", "lance.system.cosine_distance");
+  }
+
+  @Test
   void dropNamespaceDropsEmptyOnesAndTheirTablesWithCascade() throws Exception {
     spark.sql("CREATE NAMESPACE lance.gone");
     spark.sql("DROP NAMESPACE lance.gone");
