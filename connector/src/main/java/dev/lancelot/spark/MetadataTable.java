@@ -244,7 +244,15 @@ public final class MetadataTable implements SupportsRead {
         }
       }
     }
-    return out.toArray(new InternalRow[0]);
+    // As UnsafeRows: Spark may ship a local scan's rows in a task, and registers UnsafeRow with
+    // Kryo (registrationRequired sessions refuse a GenericInternalRow).
+    org.apache.spark.sql.catalyst.expressions.UnsafeProjection unsafe =
+        org.apache.spark.sql.catalyst.expressions.UnsafeProjection.create(structType());
+    InternalRow[] rows = new InternalRow[out.size()];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = unsafe.apply(out.get(i)).copy();
+    }
+    return rows;
   }
 
   /** A row of {@link #INDEXES}. */

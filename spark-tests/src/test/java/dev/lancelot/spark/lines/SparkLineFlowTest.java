@@ -42,9 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The reference flow of every Spark line, in one session of that line (Kryo, registration
  * required): write, filtered read, index build from SQL, append, table-function search with a
  * prefilter, DataFrame-of-queries search, recall, DELETE / UPDATE / MERGE INTO, time travel and the
- * catalog (CREATE TABLE AS SELECT, SHOW TABLES, DROP TABLE). On Spark 3.5, which has no stored
- * procedures, the index is built through {@link LanceIndexBuilder} and {@code CALL} is checked to
- * fail clearly (D53).
+ * catalog (CREATE TABLE AS SELECT, SHOW TABLES, DROP TABLE, DROP NAMESPACE, metadata tables,
+ * distance functions). On Spark 3.5, which has no stored procedures, the index is built through
+ * {@link LanceIndexBuilder} and {@code CALL} is checked to fail clearly (D53).
  *
  * <p>Compiled and run by every line module under spark-lines/ against that line's Spark jars, and
  * by spark-tests on the primary line. Each Spark answer is checked against an oracle that does not
@@ -269,6 +269,30 @@ class SparkLineFlowTest extends SharedSpark {
         .isZero();
     assertThat(spark.read().format("lance").option("versionAsOf", 1).load(path()).count())
         .isEqualTo(3000);
+    // the metadata tables and the catalog's distance functions
+    assertThat(
+            spark
+                .sql("SELECT version, rows FROM lance.line.items.versions ORDER BY version")
+                .collectAsList())
+        .extracting(r -> r.getLong(1))
+        .startsWith(500L);
+    assertThat(
+            spark
+                .sql("SELECT count(*) FROM lance.line.items.fragments VERSION AS OF 1")
+                .first()
+                .getLong(0))
+        .isPositive();
+    assertThat(
+            spark
+                .sql(
+                    // over a table: a query without FROM ships a GenericInternalRow, which a
+                    // registrationRequired Kryo session of Spark 3.5 refuses (Spark's own row)
+                    "SELECT lance.system.l2_distance(array(CAST(1 AS FLOAT), CAST(2 AS FLOAT)), "
+                        + "array(CAST(1 AS FLOAT), CAST(4 AS FLOAT))) + "
+                        + "lance.system.l2_distance(vector, vector) FROM lance.line.items LIMIT 1")
+                .first()
+                .getFloat(0))
+        .isEqualTo(4f);
   }
 
   @Test
@@ -281,6 +305,10 @@ class SparkLineFlowTest extends SharedSpark {
         .containsExactly("id", "tenant_id", "vector");
     spark.sql("DROP TABLE lance.line.items");
     assertThat(spark.sql("SHOW TABLES IN lance.line").collectAsList()).isEmpty();
+    spark.sql("DROP NAMESPACE lance.line");
+    assertThat(spark.sql("SHOW NAMESPACES IN lance").collectAsList())
+        .extracting(r -> r.getString(0))
+        .doesNotContain("line");
   }
 
   /** The answer of the engine's local search of one query vector: id to distance, in rank order. */
