@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.CloseableIterator;
-import dev.lancelot.engine.CompactionOptions;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
@@ -380,11 +379,6 @@ class StableRowIdsWriteOracleTest {
         Map.of(
             "update",
             ds -> ds.commitRowChanges(Map.of(0L, RoaringBitmap.bitmapOf(1, 2)), List.of()),
-            "rewrite",
-            ds -> {
-              ds.compact(CompactionOptions.defaults());
-              return ds;
-            },
             "project",
             ds -> ds.dropColumns(List.of("name")),
             "update config",

@@ -200,6 +200,11 @@ public final class RowIdSequence {
     return new RowIdSequence(all);
   }
 
+  /** The sequence listing {@code ids} in order: one range when they are contiguous. */
+  public static RowIdSequence ofIds(long[] ids) {
+    return encodeable(ids);
+  }
+
   private static RowIdSequence encodeable(long[] ids) {
     if (ids.length == 0) {
       return new RowIdSequence(List.of());

@@ -5,6 +5,7 @@ import com.google.protobuf.Timestamp;
 import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.FragmentBitmaps;
 import dev.lancelot.engine.internal.format.RowIdSequence;
+import dev.lancelot.engine.internal.format.RowVersions;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
@@ -56,7 +57,7 @@ final class ManifestBuilder {
         added.add(f.toBuilder().setId(next++).build());
       }
       if (RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
-        added = assignRowIds(m, added);
+        added = assignRowIds(m, added, version);
       }
       fragments.addAll(added);
     } else if (op instanceof Operation.Delete d) {
@@ -105,7 +106,7 @@ final class ManifestBuilder {
         m.setReaderFeatureFlags(m.getReaderFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
         m.setWriterFeatureFlags(m.getWriterFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
         m.setNextRowId(0);
-        fragments = assignRowIds(m, fragments);
+        fragments = assignRowIds(m, fragments, version);
       }
       m.clearFields().addAllFields(o.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(o.schemaMetadata());
@@ -203,9 +204,11 @@ final class ManifestBuilder {
   /**
    * {@code fragments} with fresh stable row ids, as Lance assigns them: each fragment's ids are one
    * range starting at the manifest's {@code next_row_id}, stored inline, and {@code next_row_id}
-   * advances past them (decision D48).
+   * advances past them (decision D48); every row was created and last updated by {@code version}
+   * (decision D56).
    */
-  static List<DataFragment> assignRowIds(Manifest.Builder m, List<DataFragment> fragments) {
+  static List<DataFragment> assignRowIds(
+      Manifest.Builder m, List<DataFragment> fragments, long version) {
     long nextRowId = m.getNextRowId();
     List<DataFragment> out = new ArrayList<>(fragments.size());
     for (DataFragment f : fragments) {
@@ -217,6 +220,8 @@ final class ManifestBuilder {
           f.toBuilder()
               .setInlineRowIds(
                   ByteString.copyFrom(RowIdSequence.range(nextRowId, rows).serialize()))
+              .setInlineCreatedAtVersions(RowVersions.uniform(rows, version))
+              .setInlineLastUpdatedAtVersions(RowVersions.uniform(rows, version))
               .build());
       nextRowId += rows;
     }
@@ -333,6 +338,21 @@ final class ManifestBuilder {
   }
 
   /**
+   * The fragments {@code index} covers after rewrite {@code r}: each group's new fragments in place
+   * of its old ones, for every group whose fragments it covered.
+   */
+  private static RoaringBitmap moved(IndexMetadata index, Operation.Rewrite r) {
+    RoaringBitmap covered = FragmentBitmaps.of(index);
+    for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
+      if (covered.contains((int) g.getOldFragments(0).getId())) {
+        g.getOldFragmentsList().forEach(f -> covered.remove((int) f.getId()));
+        g.getNewFragmentsList().forEach(f -> covered.add((int) f.getId()));
+      }
+    }
+    return covered;
+  }
+
+  /**
    * The base's index segments with each rewritten segment under its new uuid and files, covering
    * the new fragments in place of the old ones of every group it covered.
    */
@@ -340,19 +360,24 @@ final class ManifestBuilder {
     Map<ByteString, Transaction.Rewrite.RewrittenIndex> byOld = new LinkedHashMap<>();
     r.rewrittenIndices().forEach(ri -> byOld.put(ri.getOldId().getUuid(), ri));
     List<IndexMetadata> out = new ArrayList<>();
+    boolean stable = RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags());
     for (IndexMetadata index : base.indices()) {
       Transaction.Rewrite.RewrittenIndex ri = byOld.remove(index.getUuid().getUuid());
+      if (ri == null && stable) {
+        // Keyed by stable ids, the segment stays valid: as Lance, it now covers the new fragments
+        // of each group whose fragments it covered (decision D56).
+        RoaringBitmap covered = moved(index, r);
+        out.add(
+            covered.equals(FragmentBitmaps.of(index))
+                ? index
+                : index.toBuilder().setFragmentBitmap(FragmentBitmaps.bytes(covered)).build());
+        continue;
+      }
       if (ri == null) {
         out.add(index);
         continue;
       }
-      RoaringBitmap covered = FragmentBitmaps.of(index);
-      for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
-        if (covered.contains((int) g.getOldFragments(0).getId())) {
-          g.getOldFragmentsList().forEach(f -> covered.remove((int) f.getId()));
-          g.getNewFragmentsList().forEach(f -> covered.add((int) f.getId()));
-        }
-      }
+      RoaringBitmap covered = moved(index, r);
       IndexMetadata.Builder b =
           index.toBuilder()
               .setUuid(ri.getNewId())

@@ -1,0 +1,262 @@
+package dev.lancelot.engine.dataset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancelot.engine.CloseableIterator;
+import dev.lancelot.engine.CompactionOptions;
+import dev.lancelot.engine.CompactionResult;
+import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.DatasetInternals;
+import dev.lancelot.engine.internal.format.FragmentBitmaps;
+import dev.lancelot.engine.internal.format.RowVersions;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
+import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
+import dev.lancelot.engine.internal.table.RowIds;
+import dev.lancelot.engine.internal.table.Snapshot;
+import dev.lancelot.engine.testing.ArrowStreams;
+import dev.lancelot.engine.testing.ClusteredData;
+import dev.lancelot.engine.testing.LanceOracle;
+import dev.lancelot.engine.testing.Rows;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.lance.WriteParams;
+import org.lance.index.DistanceType;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.Query;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * F7, maintenance on datasets with stable row ids (decision D56): lancelot and lance-core 7.0.0 do
+ * the same operation on two copies of one dataset Lance wrote with stable row ids and indexes, and
+ * the two results agree: every row's {@code _rowid}, the row id and row version sequences of every
+ * fragment, the index segments and what they cover, and what lance-core answers on either copy.
+ */
+@Tag("oracle")
+class StableRowIdsMaintenanceOracleTest {
+  static final int DIM = 8;
+  static final List<String> COLUMNS = List.of("id", "tenant_id", "name", "vector");
+  static BufferAllocator allocator;
+
+  @BeforeAll
+  static void setUp() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    allocator.close();
+  }
+
+  /**
+   * A dataset lance-core writes with stable row ids (2,000 rows then 600 appended, fragments of
+   * 500), indexed by Lance (IVF_PQ on vector, BTree on tenant_id), rows with id % 7 = 3 deleted;
+   * and a copy of it. Returns {ours, theirs}.
+   */
+  static Path[] twins(String name) throws IOException {
+    Path ours = Files.createTempDirectory(name + "-ours");
+    write(ours, 0, 2000, WriteParams.WriteMode.CREATE);
+    write(ours, 2000, 600, WriteParams.WriteMode.APPEND);
+    LanceOracle.createIvfPq(allocator, ours, "vector", 4, 2, DistanceType.L2);
+    LanceOracle.createBTree(allocator, ours, "tenant_id");
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, ours)) {
+      lance.delete("id % 7 = 3");
+    }
+    Path theirs = Files.createTempDirectory(name + "-theirs");
+    copyTree(ours, theirs);
+    return new Path[] {ours, theirs};
+  }
+
+  static void write(Path dir, long first, int rows, WriteParams.WriteMode mode) {
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, first, rows, DIM, 6, 5)) {
+      org.lance.Dataset.write()
+          .allocator(allocator)
+          .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(dir.toString())
+          .mode(mode)
+          .maxRowsPerFile(500)
+          .enableStableRowIds(mode == WriteParams.WriteMode.CREATE)
+          .execute()
+          .close();
+    }
+  }
+
+  static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path p : files.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+  }
+
+  /** Lance's scan of the latest version: the columns plus {@code _rowid}, in scan order. */
+  static List<List<Object>> lanceRows(Path dir, String filter) throws Exception {
+    List<List<Object>> out = new ArrayList<>();
+    try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
+      ScanOptions.Builder opts = new ScanOptions.Builder().columns(COLUMNS).withRowId(true);
+      if (filter != null) {
+        opts.filter(filter);
+      }
+      try (LanceScanner scanner = ds.newScan(opts.build());
+          ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          out.addAll(Rows.of(reader.getVectorSchemaRoot()));
+        }
+      }
+    }
+    return out;
+  }
+
+  static List<List<Object>> ourRows(Path dir) {
+    List<List<Object>> out = new ArrayList<>();
+    try (Dataset ds = Dataset.open(dir.toString());
+        CloseableIterator<VectorSchemaRoot> it =
+            ds.newScan().columns(COLUMNS).withRowId(true).batches()) {
+      while (it.hasNext()) {
+        out.addAll(Rows.of(it.next()));
+      }
+    }
+    return out;
+  }
+
+  /** Lance's nearest rows on the latest version: id, distance bits, {@code _rowid}. */
+  static List<List<Long>> lanceNearest(Path dir, float[] q, String filter) throws Exception {
+    List<List<Long>> out = new ArrayList<>();
+    try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
+      Query query =
+          new Query.Builder()
+              .setColumn("vector")
+              .setKey(q)
+              .setK(10)
+              .setNprobes(2)
+              .setRefineFactor(2)
+              .build();
+      ScanOptions.Builder opts =
+          new ScanOptions.Builder()
+              .nearest(query)
+              .columns(List.of("id"))
+              .withRowId(true)
+              .prefilter(true);
+      if (filter != null) {
+        opts.filter(filter);
+      }
+      try (LanceScanner scanner = ds.newScan(opts.build());
+          ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot root = reader.getVectorSchemaRoot();
+          BigIntVector ids = (BigIntVector) root.getVector("id");
+          Float4Vector d = (Float4Vector) root.getVector("_distance");
+          UInt8Vector rowIds = (UInt8Vector) root.getVector("_rowid");
+          for (int i = 0; i < root.getRowCount(); i++) {
+            out.add(List.of(ids.get(i), (long) Float.floatToIntBits(d.get(i)), rowIds.get(i)));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** What a fragment says of its rows: id, physical rows, row ids, created and updated versions. */
+  static List<Object> describe(Snapshot s, DataFragment f) {
+    String where = s.entry().location();
+    long[] created = RowVersions.of(f, RowVersions.Kind.CREATED, where);
+    long[] updated = RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, where);
+    RowIds ids = new RowIds(s, null, x -> new org.roaringbitmap.RoaringBitmap());
+    return List.of(
+        f.getId(),
+        f.getPhysicalRows(),
+        Arrays.toString(ids.sequence(f).toArray()),
+        Arrays.toString(created),
+        Arrays.toString(updated));
+  }
+
+  /** The state two copies must agree on after the same operation. */
+  static Map<String, Object> state(Path dir) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      Snapshot s = DatasetInternals.snapshot(ds);
+      Manifest m = s.manifest();
+      out.put("next_row_id", m.getNextRowId());
+      out.put("reader flags", m.getReaderFeatureFlags());
+      List<Object> fragments = new ArrayList<>();
+      s.fragments().forEach(f -> fragments.add(describe(s, f)));
+      out.put("fragments", fragments);
+      List<Object> indexes = new ArrayList<>();
+      for (IndexMetadata i : s.indices()) {
+        indexes.add(List.of(i.getName(), i.getUuid().getUuid(), FragmentBitmaps.of(i).toString()));
+      }
+      out.put("indexes", indexes);
+    }
+    return out;
+  }
+
+  /** The two copies agree on {@link #state}, compared part by part for readable failures. */
+  static void assertSameState(Path ours, Path theirs) {
+    Map<String, Object> a = state(ours);
+    Map<String, Object> b = state(theirs);
+    assertThat(a.keySet()).isEqualTo(b.keySet());
+    for (String key : a.keySet()) {
+      if (a.get(key) instanceof List<?> la && b.get(key) instanceof List<?> lb) {
+        assertThat(la.size()).as("number of %s", key).isEqualTo(lb.size());
+        for (int i = 0; i < la.size(); i++) {
+          assertThat(la.get(i)).as("%s %d", key, i).isEqualTo(lb.get(i));
+        }
+      } else {
+        assertThat(a.get(key)).as(key).isEqualTo(b.get(key));
+      }
+    }
+  }
+
+  /** lance-core's answers on our copy are its answers on its own copy. */
+  static void lanceAnswersAlike(Path ours, Path theirs) throws Exception {
+    assertThat(lanceRows(ours, null)).isEqualTo(lanceRows(theirs, null));
+    assertThat(ourRows(ours)).isEqualTo(lanceRows(theirs, null));
+    assertThat(lanceRows(ours, "tenant_id < 3")).isEqualTo(lanceRows(theirs, "tenant_id < 3"));
+    for (float[] q : ClusteredData.queries(6, DIM, 6, 5, 41)) {
+      for (String filter : new String[] {null, "tenant_id < 20"}) {
+        assertThat(lanceNearest(ours, q, filter))
+            .as("filter %s", filter)
+            .isEqualTo(lanceNearest(theirs, q, filter));
+      }
+    }
+  }
+
+  @Test
+  void compactionKeepsEveryRowIdAsLanceDoes() throws Exception {
+    Path[] twin = twins("stable-compact");
+    List<List<Object>> before = lanceRows(twin[1], null);
+    try (Dataset ds = Dataset.open(twin[0].toString())) {
+      CompactionResult r = ds.compact(CompactionOptions.defaults());
+      assertThat(r.fragmentsRemoved()).isEqualTo(6);
+    }
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, twin[1])) {
+      lance.compact();
+    }
+    assertSameState(twin[0], twin[1]);
+    assertThat(lanceRows(twin[0], null)).isEqualTo(before);
+    lanceAnswersAlike(twin[0], twin[1]);
+  }
+}
