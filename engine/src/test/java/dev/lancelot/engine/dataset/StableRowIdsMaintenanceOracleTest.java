@@ -114,9 +114,14 @@ class StableRowIdsMaintenanceOracleTest {
 
   /** Lance's scan of the latest version: the columns plus {@code _rowid}, in scan order. */
   static List<List<Object>> lanceRows(Path dir, String filter) throws Exception {
+    return lanceRows(dir, COLUMNS, filter);
+  }
+
+  static List<List<Object>> lanceRows(Path dir, List<String> columns, String filter)
+      throws Exception {
     List<List<Object>> out = new ArrayList<>();
     try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
-      ScanOptions.Builder opts = new ScanOptions.Builder().columns(COLUMNS).withRowId(true);
+      ScanOptions.Builder opts = new ScanOptions.Builder().columns(columns).withRowId(true);
       if (filter != null) {
         opts.filter(filter);
       }
@@ -131,10 +136,14 @@ class StableRowIdsMaintenanceOracleTest {
   }
 
   static List<List<Object>> ourRows(Path dir) {
+    return ourRows(dir, COLUMNS);
+  }
+
+  static List<List<Object>> ourRows(Path dir, List<String> columns) {
     List<List<Object>> out = new ArrayList<>();
     try (Dataset ds = Dataset.open(dir.toString());
         CloseableIterator<VectorSchemaRoot> it =
-            ds.newScan().columns(COLUMNS).withRowId(true).batches()) {
+            ds.newScan().columns(columns).withRowId(true).batches()) {
       while (it.hasNext()) {
         out.addAll(Rows.of(it.next()));
       }
@@ -258,5 +267,101 @@ class StableRowIdsMaintenanceOracleTest {
     assertSameState(twin[0], twin[1]);
     assertThat(lanceRows(twin[0], null)).isEqualTo(before);
     lanceAnswersAlike(twin[0], twin[1]);
+  }
+
+  static VectorSchemaRoot twice(long fragmentId, VectorSchemaRoot in, BufferAllocator a) {
+    BigIntVector id = (BigIntVector) in.getVector("id");
+    BigIntVector out = new BigIntVector("twice", a);
+    int n = in.getRowCount();
+    out.allocateNew(n);
+    for (int i = 0; i < n; i++) {
+      out.set(i, id.get(i) * 2);
+    }
+    out.setValueCount(n);
+    return new VectorSchemaRoot(List.of(out.getField()), List.of(out), n);
+  }
+
+  @Test
+  void configAndSchemaChangesKeepEveryRowIdAsLanceDoes() throws Exception {
+    Path[] twin = twins("stable-schema");
+    try (Dataset ds = Dataset.open(twin[0].toString())) {
+      ds.updateConfig(Map.of("k", java.util.Optional.of("v")))
+          .addColumns(
+              List.of(
+                  org.apache.arrow.vector.types.pojo.Field.nullable(
+                      "twice", new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true))),
+              List.of("id"),
+              StableRowIdsMaintenanceOracleTest::twice)
+          .dropColumns(List.of("name"))
+          .close();
+    }
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, twin[1])) {
+      lance.updateConfig(Map.of("k", "v"));
+      lance.addColumns(
+          new org.lance.schema.SqlExpressions.Builder().withExpression("twice", "id * 2").build(),
+          java.util.Optional.empty());
+      lance.dropColumns(List.of("name"));
+    }
+    assertSameState(twin[0], twin[1]);
+    List<String> columns = List.of("id", "tenant_id", "twice");
+    assertThat(lanceRows(twin[0], columns, null)).isEqualTo(lanceRows(twin[1], columns, null));
+    assertThat(ourRows(twin[0], columns)).isEqualTo(lanceRows(twin[1], columns, null));
+  }
+
+  @Test
+  void overwriteGivesFreshIdsAfterEveryIdUsedAsLanceDoes() throws Exception {
+    Path[] twin = twins("stable-overwrite");
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 5000, 700, DIM, 6, 8);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
+      Dataset.write(
+              twin[0].toString(),
+              reader,
+              dev.lancelot.engine.WriteOptions.of(dev.lancelot.engine.WriteMode.OVERWRITE)
+                  .withMaxRowsPerFile(500))
+          .close();
+    }
+    try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 5000, 700, DIM, 6, 8)) {
+      org.lance.Dataset.write()
+          .allocator(allocator)
+          .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(twin[1].toString())
+          .mode(WriteParams.WriteMode.OVERWRITE)
+          .maxRowsPerFile(500)
+          .execute()
+          .close();
+    }
+    assertSameState(twin[0], twin[1]);
+    assertThat(state(twin[0]).get("next_row_id")).isEqualTo(2600L + 700);
+    assertThat(lanceRows(twin[0], null)).isEqualTo(lanceRows(twin[1], null));
+  }
+
+  @Test
+  void restoreKeepsTheRestoredIdsAndNeverReusesAnId() throws Exception {
+    Path[] twin = twins("stable-restore");
+    long deleted;
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, twin[0])) {
+      deleted = lance.version();
+    }
+    for (Path dir : twin) {
+      write(dir, 3000, 100, WriteParams.WriteMode.APPEND); // ids 2600..2699
+    }
+    try (Dataset ds = Dataset.open(twin[0].toString())) {
+      ds.restore(deleted).close();
+    }
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, twin[1])) {
+      lance.checkoutVersion(deleted).restore();
+    }
+    Map<String, Object> ours = state(twin[0]);
+    Map<String, Object> theirs = state(twin[1]);
+    assertThat(ours.get("fragments")).isEqualTo(theirs.get("fragments"));
+    assertThat(ours.get("indexes")).isEqualTo(theirs.get("indexes"));
+    assertThat(lanceRows(twin[0], null)).isEqualTo(lanceRows(twin[1], null));
+    // Lance restores next_row_id with the old manifest (2600); lancelot keeps it past the ids the
+    // appended rows took, so appends after the restore take ids no row ever had
+    assertThat(theirs.get("next_row_id")).isEqualTo(2600L);
+    assertThat(ours.get("next_row_id")).isEqualTo(2700L);
+    write(twin[0], 4000, 10, WriteParams.WriteMode.APPEND);
+    assertThat(lanceRows(twin[0], "id >= 4000").stream().map(r -> r.get(4)).toList())
+        .containsExactlyElementsOf(java.util.stream.LongStream.range(2700, 2710).boxed().toList());
   }
 }

@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -378,20 +377,7 @@ class StableRowIdsWriteOracleTest {
     Map<String, Function<Dataset, Dataset>> writes =
         Map.of(
             "update",
-            ds -> ds.commitRowChanges(Map.of(0L, RoaringBitmap.bitmapOf(1, 2)), List.of()),
-            "project",
-            ds -> ds.dropColumns(List.of("name")),
-            "update config",
-            ds -> ds.updateConfig(Map.of("k", Optional.of("v"))),
-            "overwrite",
-            ds -> {
-              try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 0, 10, DIM, 6, 9);
-                  ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
-                return Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.OVERWRITE));
-              } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            });
+            ds -> ds.commitRowChanges(Map.of(0L, RoaringBitmap.bitmapOf(1, 2)), List.of()));
     try (Dataset ds = Dataset.open(dir.toString())) {
       long version = ds.version();
       for (var w : writes.entrySet()) {

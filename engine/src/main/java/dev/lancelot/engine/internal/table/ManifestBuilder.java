@@ -98,7 +98,11 @@ final class ManifestBuilder {
       for (DataFragment f : o.fragments()) {
         fragments.add(f.toBuilder().setId(next++).build());
       }
-      if (o.stableRowIds()) {
+      if (base != null && RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
+        // As Lance: the dataset keeps stable row ids, and the new rows take fresh ids after every
+        // id used so far (decision D56).
+        fragments = assignRowIds(m, fragments, version);
+      } else if (o.stableRowIds()) {
         if (base != null) {
           throw new IllegalStateException("Stable row ids can only be enabled by a create");
         }
@@ -127,11 +131,19 @@ final class ManifestBuilder {
           && (!m.hasMaxFragmentId() || maxId > Integer.toUnsignedLong(m.getMaxFragmentId()))) {
         m.setMaxFragmentId((int) maxId);
       }
+      // Likewise no stable row id names two different rows: ids stay above every id used since
+      // (Lance 7 restores the old next_row_id; decision D56).
+      if (Long.compareUnsigned(base.manifest().getNextRowId(), m.getNextRowId()) > 0) {
+        m.setNextRowId(base.manifest().getNextRowId());
+      }
     } else if (op instanceof Operation.Rewrite r) {
       fragments = rewriteFragments(base, r);
       indices = rewriteIndices(base, r);
     } else if (op instanceof Operation.Merge mg) {
       fragments = new ArrayList<>(mg.fragments());
+      if (RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
+        fragments = rewrittenAt(base, fragments, version);
+      }
       m.clearFields().addAllFields(mg.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(mg.schemaMetadata());
     } else if (op instanceof Operation.UpdateConfig uc) {
@@ -226,6 +238,29 @@ final class ManifestBuilder {
       nextRowId += rows;
     }
     m.setNextRowId(nextRowId);
+    return out;
+  }
+
+  /**
+   * {@code fragments} with each one whose data files changed from {@code base}'s (columns written
+   * into it) marked as last updated by {@code version} in every row, as Lance does when it writes
+   * columns into a fragment that carries row version sequences.
+   */
+  private static List<DataFragment> rewrittenAt(
+      Snapshot base, List<DataFragment> fragments, long version) {
+    List<DataFragment> out = new ArrayList<>(fragments.size());
+    for (DataFragment f : fragments) {
+      boolean written =
+          base.fragment(f.getId())
+              .map(old -> !old.getFilesList().equals(f.getFilesList()))
+              .orElse(true);
+      out.add(
+          written && f.hasInlineLastUpdatedAtVersions()
+              ? f.toBuilder()
+                  .setInlineLastUpdatedAtVersions(RowVersions.uniform(f.getPhysicalRows(), version))
+                  .build()
+              : f);
+    }
     return out;
   }
 
