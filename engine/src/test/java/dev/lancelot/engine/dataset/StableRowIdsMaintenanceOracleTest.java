@@ -364,4 +364,179 @@ class StableRowIdsMaintenanceOracleTest {
     assertThat(lanceRows(twin[0], "id >= 4000").stream().map(r -> r.get(4)).toList())
         .containsExactlyElementsOf(java.util.stream.LongStream.range(2700, 2710).boxed().toList());
   }
+
+  /** Lance's rows of {@code dir} (the columns plus {@code _rowid}) by the id column. */
+  static Map<Long, List<Object>> lanceRowsById(Path dir) throws Exception {
+    Map<Long, List<Object>> out = new java.util.TreeMap<>();
+    lanceRows(dir, null).forEach(r -> out.put((Long) r.get(0), r));
+    return out;
+  }
+
+  /** Rows whose id is in {@code ids}: the rows an upsert inserted, whose fresh ids may differ. */
+  static void assertSameRowsAndIdsExceptFreshOnes(Path ours, Path theirs, List<Long> fresh)
+      throws Exception {
+    Map<Long, List<Object>> a = lanceRowsById(ours);
+    Map<Long, List<Object>> b = lanceRowsById(theirs);
+    assertThat(a.keySet()).isEqualTo(b.keySet());
+    List<Object> freshA = new ArrayList<>();
+    List<Object> freshB = new ArrayList<>();
+    for (long id : a.keySet()) {
+      if (fresh.contains(id)) {
+        assertThat(a.get(id).subList(0, 4)).isEqualTo(b.get(id).subList(0, 4));
+        freshA.add(a.get(id).get(4));
+        freshB.add(b.get(id).get(4));
+      } else {
+        assertThat(a.get(id)).as("row %d", id).isEqualTo(b.get(id));
+      }
+    }
+    assertThat(freshA).containsExactlyInAnyOrderElementsOf(freshB);
+  }
+
+  @Test
+  void rowChangesKeepTheIdsOfTheRowsTheyRewriteAsLanceMergeInsertDoes() throws Exception {
+    Path[] twin = twins("stable-update");
+    // an upsert of ids 100..299 with new data: live rows are updated (they keep their ids), the
+    // deleted ones (id % 7 = 3) are inserted anew (fresh ids)
+    List<Long> fresh = new ArrayList<>();
+    try (Dataset ds = Dataset.open(twin[0].toString());
+        VectorSchemaRoot batch = ClusteredData.generate(allocator, 100, 200, DIM, 6, 77)) {
+      Map<Long, Long> addressOf = new java.util.HashMap<>();
+      try (CloseableIterator<VectorSchemaRoot> it =
+          ds.newScan()
+              .columns(List.of("id"))
+              .filter("id >= 100 AND id < 300")
+              .withRowAddress(true)
+              .batches()) {
+        while (it.hasNext()) {
+          VectorSchemaRoot b = it.next();
+          for (int i = 0; i < b.getRowCount(); i++) {
+            addressOf.put(
+                ((BigIntVector) b.getVector("id")).get(i),
+                ((UInt8Vector) b.getVector("_rowaddr")).get(i));
+          }
+        }
+      }
+      long[] sources = new long[200];
+      Map<Long, org.roaringbitmap.RoaringBitmap> deletes = new java.util.HashMap<>();
+      for (int i = 0; i < 200; i++) {
+        Long address = addressOf.get(100L + i);
+        if (address == null) {
+          sources[i] = dev.lancelot.engine.FragmentMetadata.NEW_ROW;
+          fresh.add(100L + i);
+        } else {
+          sources[i] = address;
+          deletes
+              .computeIfAbsent(address >>> 32, f -> new org.roaringbitmap.RoaringBitmap())
+              .add((int) (long) address);
+        }
+      }
+      assertThat(fresh).hasSize(29);
+      List<dev.lancelot.engine.FragmentMetadata> written =
+          dev.lancelot.engine.distributed.DistributedWrite.writeFragments(
+              ds.location(),
+              null,
+              ds.lanceSchema(),
+              List.of(batch).iterator(),
+              dev.lancelot.engine.WriteOptions.of(dev.lancelot.engine.WriteMode.APPEND));
+      assertThat(written).hasSize(1);
+      ds.commitRowChanges(deletes, List.of(written.get(0).withSourceRows(sources))).close();
+    }
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, twin[1]);
+        VectorSchemaRoot batch = ClusteredData.generate(allocator, 100, 200, DIM, 6, 77);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch));
+        org.apache.arrow.c.ArrowArrayStream stream =
+            org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator)) {
+      org.apache.arrow.c.Data.exportArrayStream(allocator, reader, stream);
+      lance.mergeInsert(
+          new org.lance.merge.MergeInsertParams(List.of("id"))
+              .withMatchedUpdateAll()
+              .withNotMatched(org.lance.merge.MergeInsertParams.WhenNotMatched.InsertAll),
+          stream);
+    }
+    Map<String, Object> ours = state(twin[0]);
+    Map<String, Object> theirs = state(twin[1]);
+    assertThat(ours.get("next_row_id")).isEqualTo(2600L + 29).isEqualTo(theirs.get("next_row_id"));
+    assertThat(ours.get("indexes")).isEqualTo(theirs.get("indexes"));
+    assertSameRowsAndIdsExceptFreshOnes(twin[0], twin[1], fresh);
+    assertThat(ourRows(twin[0])).isEqualTo(lanceRows(twin[0], null));
+    assertNearestAlike(twin[0], twin[1], fresh);
+
+    // then both compact: every row keeps its id, searches still agree
+    try (Dataset ds = Dataset.open(twin[0].toString())) {
+      ds.compact(CompactionOptions.defaults()).dataset().close();
+    }
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, twin[1])) {
+      lance.compact();
+    }
+    assertSameRowsAndIdsExceptFreshOnes(twin[0], twin[1], fresh);
+    assertThat(state(twin[0]).get("indexes")).isEqualTo(state(twin[1]).get("indexes"));
+    assertNearestAlike(twin[0], twin[1], fresh);
+  }
+
+  /**
+   * Vector search on our copy, by lance-core and by lancelot, returns what lance-core returns on
+   * its own copy (the {@code _rowid}s of rows the upsert inserted aside).
+   */
+  static void assertNearestAlike(Path ours, Path theirs, List<Long> fresh) throws Exception {
+    try (Dataset ds = Dataset.open(ours.toString())) {
+      for (float[] q : ClusteredData.queries(6, DIM, 6, 5, 41)) {
+        List<List<Long>> expected = lanceNearest(theirs, q, null);
+        List<List<Long>> lanceOnOurs = lanceNearest(ours, q, null);
+        assertThat(lanceOnOurs.size()).isEqualTo(expected.size());
+        for (int i = 0; i < expected.size(); i++) {
+          int n = fresh.contains(expected.get(i).get(0)) ? 2 : 3;
+          assertThat(lanceOnOurs.get(i).subList(0, n)).isEqualTo(expected.get(i).subList(0, n));
+        }
+        List<long[]> mine = StableRowIdsOracleTest.ourNearest(ds, q, 10, 2, null);
+        LanceOracle.assertSameUpToTies(
+            StableRowIdsOracleTest.hits(mine),
+            expected.stream()
+                .map(
+                    r -> new LanceOracle.Hit(r.get(0), Float.intBitsToFloat((int) (long) r.get(1))))
+                .toList());
+      }
+    }
+  }
+
+  @Test
+  void aNewRowReplacesOnlyARowTheChangeDeletesAndOnlyOnce() throws Exception {
+    Path[] twin = twins("stable-bad-source");
+    try (Dataset ds = Dataset.open(twin[0].toString());
+        VectorSchemaRoot batch = ClusteredData.generate(allocator, 5000, 2, DIM, 6, 77)) {
+      dev.lancelot.engine.FragmentMetadata f =
+          dev.lancelot.engine.distributed.DistributedWrite.writeFragments(
+                  ds.location(),
+                  null,
+                  ds.lanceSchema(),
+                  List.of(batch).iterator(),
+                  dev.lancelot.engine.WriteOptions.of(dev.lancelot.engine.WriteMode.APPEND))
+              .get(0);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  ds.commitRowChanges(
+                      Map.of(0L, org.roaringbitmap.RoaringBitmap.bitmapOf(0)),
+                      List.of(f.withSourceRows(new long[] {0L, 0L}))))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("replaces row address 0")
+          .hasMessageContaining("only once");
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  ds.commitRowChanges(
+                      Map.of(),
+                      List.of(
+                          f.withSourceRows(
+                              new long[] {5L, dev.lancelot.engine.FragmentMetadata.NEW_ROW}))))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("replaces row address 5, which the change does not delete");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.withSourceRows(new long[] {1}))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("one source address per row");
+      try (Stream<Path> files = Files.list(twin[0].resolve("_deletions"))) {
+        assertThat(files.count()).as("no deletion file left behind").isEqualTo(6);
+      }
+      try (Dataset latest = ds.checkoutLatest()) {
+        assertThat(latest.version()).isEqualTo(ds.version());
+      }
+    }
+  }
 }

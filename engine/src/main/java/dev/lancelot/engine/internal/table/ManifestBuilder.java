@@ -89,8 +89,10 @@ final class ManifestBuilder {
       u.removedFragmentIds().forEach(byId::remove);
       fragments = new ArrayList<>(byId.values());
       long next = base.nextFragmentId();
+      boolean stable = RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags());
       for (DataFragment f : u.newFragments()) {
-        fragments.add(f.toBuilder().setId(next++).build());
+        DataFragment added = f.toBuilder().setId(next++).build();
+        fragments.add(stable ? updatedRowIds(m, added, version) : added);
       }
     } else if (op instanceof Operation.Overwrite o) {
       fragments = new ArrayList<>();
@@ -239,6 +241,39 @@ final class ManifestBuilder {
     }
     m.setNextRowId(nextRowId);
     return out;
+  }
+
+  /**
+   * A new fragment of an update with its stable row ids: the ids its rows keep (set by the
+   * planner), fresh ids from {@code next_row_id} for rows marked new (or for every row when none
+   * keeps an id); created at their old version or {@code version}, all last updated by {@code
+   * version}, as Lance writes an update (decision D56).
+   */
+  private static DataFragment updatedRowIds(Manifest.Builder m, DataFragment f, long version) {
+    if (f.getRowIdSequenceCase() == DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET) {
+      return assignRowIds(m, List.of(f), version).get(0);
+    }
+    long[] ids = RowIdSequence.parse(f.getInlineRowIds().toByteArray(), "new rows").toArray();
+    long nextRowId = m.getNextRowId();
+    for (int i = 0; i < ids.length; i++) {
+      if (ids[i] == -1L) {
+        ids[i] = nextRowId++;
+      }
+    }
+    m.setNextRowId(nextRowId);
+    DataFragment.Builder b =
+        f.toBuilder().setInlineRowIds(ByteString.copyFrom(RowIdSequence.ofIds(ids).serialize()));
+    if (f.hasInlineCreatedAtVersions()) {
+      long[] created = RowVersions.parse(f.getInlineCreatedAtVersions().toByteArray(), "new rows");
+      for (int i = 0; i < created.length; i++) {
+        if (created[i] == 0) {
+          created[i] = version;
+        }
+      }
+      b.setInlineCreatedAtVersions(RowVersions.encode(created))
+          .setInlineLastUpdatedAtVersions(RowVersions.uniform(f.getPhysicalRows(), version));
+    }
+    return b.build();
   }
 
   /**

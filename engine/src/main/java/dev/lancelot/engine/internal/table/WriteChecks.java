@@ -37,8 +37,9 @@ public final class WriteChecks {
    * appends give new fragments fresh ids from {@code next_row_id}, deletes keep every fragment's
    * sequence, index builds store the ids (decision D48), compaction gives the rewritten fragments
    * the ids of the rows they hold, schema and config changes keep every fragment's ids, a restore
-   * keeps the restored version's and an overwrite gives its rows fresh ids (decision D56). Updates
-   * and merges of rows do not yet, and are refused on such datasets.
+   * keeps the restored version's, an overwrite gives its rows fresh ids, and row-level changes
+   * (updates, merges) keep the id of each row they rewrite and give new rows fresh ids (decision
+   * D56): every operation lancelot writes.
    */
   public static boolean keepsStableRowIds(OperationKind kind) {
     return kind == OperationKind.APPEND
@@ -49,6 +50,7 @@ public final class WriteChecks {
         || kind == OperationKind.MERGE
         || kind == OperationKind.UPDATE_CONFIG
         || kind == OperationKind.RESTORE
-        || kind == OperationKind.OVERWRITE;
+        || kind == OperationKind.OVERWRITE
+        || kind == OperationKind.UPDATE;
   }
 }
