@@ -2,6 +2,7 @@ package dev.lancelot.engine.internal.format;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.internal.format.proto.RowIdProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import java.util.Arrays;
@@ -38,13 +39,13 @@ public final class RowVersions {
       bytes = f.getInlineLastUpdatedAtVersions();
     }
     if (external) {
-      throw new UnsupportedOperationException(
-          "fragment "
+      throw new LancelotException(
+          "Cannot rewrite fragment "
               + f.getId()
               + " of "
               + where
-              + " keeps its row version sequences in an external file, which lancelot does not"
-              + " rewrite; rewrite it with Lance");
+              + ": it keeps its row version sequences in an external file, which lancelot does"
+              + " not read. Rewrite it with Lance.");
     }
     if (!inline) {
       return null;
