@@ -539,4 +539,58 @@ class StableRowIdsMaintenanceOracleTest {
       }
     }
   }
+
+  @Test
+  void aDatasetLancelotWroteIsCompactedWithItsIdsVersionsAndIndexAsLanceReadsThem()
+      throws Exception {
+    Path dir = Files.createTempDirectory("stable-own-compact");
+    try (VectorSchemaRoot first = ClusteredData.generate(allocator, 0, 1000, DIM, 6, 5);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(first))) {
+      Dataset.write(
+              dir.toString(),
+              reader,
+              dev.lancelot.engine.WriteOptions.of(dev.lancelot.engine.WriteMode.CREATE)
+                  .withMaxRowsPerFile(300)
+                  .enableStableRowIds(true))
+          .close();
+    }
+    try (VectorSchemaRoot more = ClusteredData.generate(allocator, 1000, 500, DIM, 6, 5);
+        ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(more))) {
+      Dataset.write(
+              dir.toString(),
+              reader,
+              dev.lancelot.engine.WriteOptions.of(dev.lancelot.engine.WriteMode.APPEND)
+                  .withMaxRowsPerFile(300))
+          .close();
+    }
+    List<List<Object>> before;
+    List<List<Object>> filteredBefore;
+    try (Dataset ds = Dataset.open(dir.toString());
+        Dataset indexed =
+            dev.lancelot.engine.index.scalar.BTreeIndexBuilder.build(
+                ds, dev.lancelot.engine.index.scalar.BTreeBuildParams.of("tenant_id"));
+        Dataset deleted = indexed.delete("id % 5 = 0")) {
+      before = lanceRows(dir, null);
+      filteredBefore = lanceRows(dir, "tenant_id < 2");
+      assertThat(before).hasSize(1200);
+      CompactionResult r = deleted.compact(CompactionOptions.defaults());
+      assertThat(r.fragmentsAdded()).isEqualTo(1);
+      r.dataset().close();
+    }
+    assertThat(lanceRows(dir, null)).isEqualTo(before);
+    assertThat(lanceRows(dir, "tenant_id < 2")).isEqualTo(filteredBefore).isNotEmpty();
+    assertThat(ourRows(dir)).isEqualTo(before);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      Snapshot s = DatasetInternals.snapshot(ds);
+      DataFragment f = s.fragments().get(0);
+      long[] created = RowVersions.of(f, RowVersions.Kind.CREATED, "test");
+      long[] expected = new long[1200];
+      for (int i = 0; i < 1200; i++) {
+        expected[i] = i < 800 ? 1 : 2; // rows of the create (version 1), then of the append
+      }
+      assertThat(created).isEqualTo(expected);
+      assertThat(RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, "test")).isEqualTo(expected);
+      assertThat(FragmentBitmaps.of(s.indices().get(0)).toArray()).containsExactly((int) f.getId());
+    }
+  }
 }
