@@ -432,9 +432,8 @@ public final class Dataset implements AutoCloseable {
    * Throws unless lancelot can commit any change on top of this version, row-level changes
    * (updates, merges) included: every feature flag it carries is one lancelot writes for such a
    * change, and it is not on a branch. Distributed writers call it before any task runs; every
-   * commit checks it again for its own operation. A dataset with stable row ids is refused here
-   * (lancelot keeps its ids consistent for appends and deletes only); see {@link
-   * #checkAppendable()}.
+   * commit checks it again for its own operation. A dataset with stable row ids is accepted
+   * (row-level changes keep the id of each row they rewrite, decision D56).
    *
    * @throws LancelotException naming what stops the write
    */
@@ -446,9 +445,9 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * Throws unless lancelot can append rows on top of this version: as {@link #checkWritable()},
-   * except that a dataset with stable row ids is accepted (appended rows take fresh ids).
-   * Distributed appends call it before any task runs; the commit checks it again.
+   * Throws unless lancelot can append rows on top of this version: as {@link #checkWritable()}
+   * (appended rows of a dataset with stable row ids take fresh ids). Distributed appends call it
+   * before any task runs; the commit checks it again.
    *
    * @throws LancelotException naming what stops the append
    */

@@ -47,6 +47,36 @@ public final class FragmentMetadata implements Serializable {
     return bytes;
   }
 
+  /** In {@link #withSourceRows}: a row that replaces no row of the version read. */
+  public static final long NEW_ROW = -1L;
+
+  /**
+   * This fragment, its rows marked with the rows they replace in a row-level change ({@link
+   * Dataset#commitRowChanges}): {@code sourceAddresses[i]} is the address, in the version the
+   * change read, of the row that row {@code i} is the new version of (a row the change deletes), or
+   * {@link #NEW_ROW}. On a dataset with stable row ids each such row keeps the id of the row it
+   * replaces (as Lance's updates keep it); new rows take fresh ids.
+   *
+   * @throws IllegalArgumentException unless there is one address per row
+   */
+  public FragmentMetadata withSourceRows(long[] sourceAddresses) {
+    DataFragment f = toProto();
+    if (sourceAddresses.length != f.getPhysicalRows()) {
+      throw new IllegalArgumentException(
+          "A fragment of "
+              + f.getPhysicalRows()
+              + " rows needs one source address per row, got "
+              + sourceAddresses.length);
+    }
+    return new FragmentMetadata(
+        f.toBuilder()
+            .setInlineRowIds(
+                com.google.protobuf.ByteString.copyFrom(
+                    dev.lancelot.engine.internal.format.RowIdSequence.of(sourceAddresses)
+                        .serialize()))
+            .build());
+  }
+
   /** The fragment's manifest entry as bytes ({@link #fromBytes} reads them back). */
   public byte[] toBytes() {
     return fragment.clone();

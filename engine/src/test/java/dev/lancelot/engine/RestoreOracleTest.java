@@ -262,7 +262,8 @@ class RestoreOracleTest {
   }
 
   @Test
-  void aDatasetWithStableRowIdsIsRefusedChangingNothing(@TempDir Path dir) throws IOException {
+  void aDatasetWithStableRowIdsKeepsTheRestoredIdsAndNeverReusesOne(@TempDir Path dir)
+      throws Exception {
     try (org.apache.arrow.vector.VectorSchemaRoot batch =
             dev.lancelot.engine.testing.ClusteredData.generate(allocator, 0, 50, 8, 4, 9);
         org.apache.arrow.vector.ipc.ArrowReader reader =
@@ -271,17 +272,42 @@ class RestoreOracleTest {
               dir.toString(), reader, WriteOptions.of(WriteMode.CREATE).enableStableRowIds(true))
           .close();
     }
-    write(dir.toString(), 50, 10, WriteMode.APPEND);
-    TreeSet<String> versions = files(dir, "_versions");
-    TreeSet<String> transactions = files(dir, "_transactions");
-    try (Dataset ds = Dataset.open(dir.toString())) {
-      assertThatThrownBy(() -> ds.restore(1))
-          .isInstanceOf(LancelotException.class)
-          .hasMessageContaining("Cannot restore dataset")
-          .hasMessageContaining("stable row ids")
-          .hasMessageContaining("a restore is refused");
+    write(dir.toString(), 50, 10, WriteMode.APPEND); // ids 50..59
+    try (Dataset ds = Dataset.open(dir.toString());
+        Dataset restored = ds.restore(1)) {
+      assertThat(restored.version()).isEqualTo(3);
+      assertThat(restored.countRows()).isEqualTo(50);
+      assertThat(
+              dev.lancelot.engine.internal.DatasetInternals.snapshot(restored)
+                  .manifest()
+                  .getNextRowId())
+          .isEqualTo(60);
     }
-    assertThat(files(dir, "_versions")).isEqualTo(versions);
-    assertThat(files(dir, "_transactions")).isEqualTo(transactions);
+    write(dir.toString(), 70, 5, WriteMode.APPEND);
+    // Lance reads the restored rows with their ids; rows appended after the restore take ids
+    // after every id used before it (60.., not 50..)
+    try (org.lance.Dataset lance =
+            org.lance.Dataset.open(
+                allocator, dir.toString(), new org.lance.ReadOptions.Builder().build());
+        org.lance.ipc.LanceScanner scanner =
+            lance.newScan(
+                new org.lance.ipc.ScanOptions.Builder()
+                    .columns(List.of("id"))
+                    .withRowId(true)
+                    .build());
+        org.apache.arrow.vector.ipc.ArrowReader reader = scanner.scanBatches()) {
+      List<List<Object>> rows = new java.util.ArrayList<>();
+      while (reader.loadNextBatch()) {
+        rows.addAll(dev.lancelot.engine.testing.Rows.of(reader.getVectorSchemaRoot()));
+      }
+      List<List<Object>> expected = new java.util.ArrayList<>();
+      for (long i = 0; i < 50; i++) {
+        expected.add(List.of(i, i));
+      }
+      for (long i = 0; i < 5; i++) {
+        expected.add(List.of(70 + i, 60 + i));
+      }
+      assertThat(rows).isEqualTo(expected);
+    }
   }
 }

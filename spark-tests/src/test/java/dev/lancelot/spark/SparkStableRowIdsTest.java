@@ -156,10 +156,35 @@ class SparkStableRowIdsTest extends SharedSpark {
             .isPositive();
       }
     }
-    // an update is refused, naming flag 2 and the operation, and changes nothing
-    assertThatThrownBy(() -> spark.sql("UPDATE " + table + " SET tenant_id = 9 WHERE id = 3"))
-        .hasMessageContaining("2 (stable row ids)");
+    // UPDATE keeps every row's id, the updated rows' included
+    spark.sql("UPDATE " + table + " SET tenant_id = 9 WHERE id < 50");
+    assertThat(spark.sql("SELECT * FROM " + table + " WHERE tenant_id = 9").count()).isEqualTo(50);
     assertThat(lanceRowIds(out)).isEqualTo(after);
+    assertThat(sparkRowIds(table)).isEqualTo(after);
+    // MERGE INTO: matched rows keep their ids, inserted rows take fresh ones
+    spark.sql(
+        "MERGE INTO "
+            + table
+            + " t USING (SELECT id, CAST(8 AS INT) AS tenant_id FROM range(490, 510)) s"
+            + " ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+    Map<Long, Long> merged = lanceRowIds(out);
+    assertThat(merged).hasSize(512);
+    Map<Long, Long> expected = new HashMap<>(after);
+    for (long id = 500; id < 510; id++) {
+      expected.put(id, merged.get(id));
+    }
+    assertThat(merged).isEqualTo(expected);
+    assertThat(range(500, 510).stream().map(merged::get).toList())
+        .containsExactlyInAnyOrderElementsOf(range(502, 512));
+    assertThat(spark.sql("SELECT * FROM " + table + " WHERE tenant_id = 8").count()).isEqualTo(20);
+    // DELETE removes rows and keeps the others' ids
+    spark.sql("DELETE FROM " + table + " WHERE id < 10");
+    expected = new HashMap<>(merged);
+    for (long id = 0; id < 10; id++) {
+      expected.remove(id);
+    }
+    assertThat(lanceRowIds(out)).isEqualTo(expected);
+    assertThat(sparkRowIds(table)).isEqualTo(expected);
   }
 
   @Test

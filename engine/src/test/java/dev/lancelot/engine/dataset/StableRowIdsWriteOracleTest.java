@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.CloseableIterator;
-import dev.lancelot.engine.CompactionOptions;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.WriteMode;
@@ -24,8 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -374,45 +371,19 @@ class StableRowIdsWriteOracleTest {
   }
 
   @Test
-  void everyOtherWriteIsRefusedNamingFlag2AndTheOperation() throws Exception {
-    Path dir = lanceCreated("stable-rowids-refused");
-    Map<String, Function<Dataset, Dataset>> writes =
-        Map.of(
-            "update",
-            ds -> ds.commitRowChanges(Map.of(0L, RoaringBitmap.bitmapOf(1, 2)), List.of()),
-            "rewrite",
-            ds -> {
-              ds.compact(CompactionOptions.defaults());
-              return ds;
-            },
-            "project",
-            ds -> ds.dropColumns(List.of("name")),
-            "update config",
-            ds -> ds.updateConfig(Map.of("k", Optional.of("v"))),
-            "overwrite",
-            ds -> {
-              try (VectorSchemaRoot batch = ClusteredData.generate(allocator, 0, 10, DIM, 6, 9);
-                  ArrowReader reader = ArrowStreams.readerOf(allocator, List.of(batch))) {
-                return Dataset.write(dir.toString(), reader, WriteOptions.of(WriteMode.OVERWRITE));
-              } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            });
+  void rowChangesAreAcceptedAndKeepEveryOtherRowsId() throws Exception {
+    Path dir = lanceCreated("stable-rowids-changes");
     try (Dataset ds = Dataset.open(dir.toString())) {
-      long version = ds.version();
-      for (var w : writes.entrySet()) {
-        assertThatThrownBy(() -> w.getValue().apply(ds))
-            .as(w.getKey())
-            .isInstanceOf(LancelotException.class)
-            .hasMessageContaining("Cannot " + w.getKey() + " dataset")
-            .hasMessageContaining("2 (stable row ids)");
-        assertThat(lanceLatest(dir)).as(w.getKey()).isEqualTo(version);
+      ds.checkWritable();
+      List<List<Object>> before = lanceRows(dir, ds.version());
+      try (Dataset changed =
+          ds.commitRowChanges(Map.of(0L, RoaringBitmap.bitmapOf(1, 2)), List.of())) {
+        assertThat(changed.version()).isEqualTo(ds.version() + 1);
+        List<List<Object>> expected = new ArrayList<>(before);
+        expected.removeIf(r -> (Long) r.get(4) == 1L || (Long) r.get(4) == 2L);
+        assertThat(lanceRows(dir, changed.version())).isEqualTo(expected);
+        assertThat(ourRows(changed)).isEqualTo(expected);
       }
-      assertThatThrownBy(ds::checkWritable)
-          .isInstanceOf(LancelotException.class)
-          .hasMessageContaining("2 (stable row ids)");
-      ds.checkAppendable();
-      assertThat(ourRows(ds)).isEqualTo(lanceRows(dir, version));
     }
   }
 

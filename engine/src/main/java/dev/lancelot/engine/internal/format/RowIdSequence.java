@@ -200,6 +200,11 @@ public final class RowIdSequence {
     return new RowIdSequence(all);
   }
 
+  /** The sequence listing {@code ids} in order: one range when they are contiguous. */
+  public static RowIdSequence ofIds(long[] ids) {
+    return encodeable(ids);
+  }
+
   private static RowIdSequence encodeable(long[] ids) {
     if (ids.length == 0) {
       return new RowIdSequence(List.of());
@@ -366,25 +371,90 @@ public final class RowIdSequence {
                         .setStart(s.start)
                         .setEnd(s.start + s.length)));
       } else {
-        RowIdProtos.EncodedU64Array arr = encodeArray(s);
-        RowIdProtos.U64Segment.Builder seg = RowIdProtos.U64Segment.newBuilder();
-        if (s.sorted) {
-          seg.setSortedArray(arr);
-        } else {
-          seg.setArray(arr);
-        }
-        b.addSegments(seg);
+        b.addSegments(
+            s.sorted
+                ? sortedSegment(s)
+                : RowIdProtos.U64Segment.newBuilder().setArray(encodeArray(s.values)).build());
       }
     }
     return b.build().toByteArray();
   }
 
-  private static RowIdProtos.EncodedU64Array encodeArray(Segment s) {
+  /**
+   * The smallest of three encodings of an ascending segment (as Lance picks among them): the
+   * values, the range they span with its holes, or the range with a bitmap of the values present.
+   */
+  private static RowIdProtos.U64Segment sortedSegment(Segment s) {
     long min = s.min();
-    long span = s.max() - min;
-    if (Long.compareUnsigned(span, 0xFFFFL) <= 0) {
-      ByteBuffer buf = ByteBuffer.allocate(s.length * 2).order(ByteOrder.LITTLE_ENDIAN);
+    long end = s.max() + 1;
+    long span = end - min;
+    if (s.max() == -1L || Long.compareUnsigned(span, Integer.MAX_VALUE) > 0) {
+      // the unsigned maximum has no exclusive end; a range this wide is no smaller
+      return RowIdProtos.U64Segment.newBuilder().setSortedArray(encodeArray(s.values)).build();
+    }
+    long holeCount = span - s.length;
+    if (holeCount == 0) {
+      return RowIdProtos.U64Segment.newBuilder()
+          .setRange(RowIdProtos.U64Segment.Range.newBuilder().setStart(min).setEnd(end))
+          .build();
+    }
+    long arrayBytes = (long) s.length * width(s.max() - min);
+    long holesBytes = holeCount * width(span);
+    long bitmapBytes = (span + 7) / 8;
+    if (holesBytes < arrayBytes && holesBytes <= bitmapBytes) {
+      long[] holes = new long[(int) holeCount];
+      int h = 0;
+      int k = 0;
+      for (long v = min; v < end; v++) {
+        if (k < s.length && s.values[k] == v) {
+          k++;
+        } else {
+          holes[h++] = v;
+        }
+      }
+      return RowIdProtos.U64Segment.newBuilder()
+          .setRangeWithHoles(
+              RowIdProtos.U64Segment.RangeWithHoles.newBuilder()
+                  .setStart(min)
+                  .setEnd(end)
+                  .setHoles(encodeArray(holes)))
+          .build();
+    }
+    if (bitmapBytes < arrayBytes) {
+      byte[] bits = new byte[(int) bitmapBytes];
       for (long v : s.values) {
+        int i = (int) (v - min);
+        bits[i >>> 3] |= (byte) (1 << (i & 7));
+      }
+      return RowIdProtos.U64Segment.newBuilder()
+          .setRangeWithBitmap(
+              RowIdProtos.U64Segment.RangeWithBitmap.newBuilder()
+                  .setStart(min)
+                  .setEnd(end)
+                  .setBitmap(ByteString.copyFrom(bits)))
+          .build();
+    }
+    return RowIdProtos.U64Segment.newBuilder().setSortedArray(encodeArray(s.values)).build();
+  }
+
+  /** Bytes per value of an array whose values span {@code span} above its least value. */
+  private static int width(long span) {
+    return Long.compareUnsigned(span, 0xFFFFL) <= 0
+        ? 2
+        : Long.compareUnsigned(span, 0xFFFFFFFFL) <= 0 ? 4 : 8;
+  }
+
+  private static RowIdProtos.EncodedU64Array encodeArray(long[] values) {
+    long min = values[0];
+    long max = values[0];
+    for (long v : values) {
+      min = Long.compareUnsigned(v, min) < 0 ? v : min;
+      max = Long.compareUnsigned(v, max) > 0 ? v : max;
+    }
+    long span = max - min;
+    if (Long.compareUnsigned(span, 0xFFFFL) <= 0) {
+      ByteBuffer buf = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
+      for (long v : values) {
         buf.putShort((short) (v - min));
       }
       return RowIdProtos.EncodedU64Array.newBuilder()
@@ -395,8 +465,8 @@ public final class RowIdSequence {
           .build();
     }
     if (Long.compareUnsigned(span, 0xFFFFFFFFL) <= 0) {
-      ByteBuffer buf = ByteBuffer.allocate(s.length * 4).order(ByteOrder.LITTLE_ENDIAN);
-      for (long v : s.values) {
+      ByteBuffer buf = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+      for (long v : values) {
         buf.putInt((int) (v - min));
       }
       return RowIdProtos.EncodedU64Array.newBuilder()
@@ -406,8 +476,8 @@ public final class RowIdSequence {
                   .setOffsets(ByteString.copyFrom(buf.array())))
           .build();
     }
-    ByteBuffer buf = ByteBuffer.allocate(s.length * 8).order(ByteOrder.LITTLE_ENDIAN);
-    for (long v : s.values) {
+    ByteBuffer buf = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+    for (long v : values) {
       buf.putLong(v);
     }
     return RowIdProtos.EncodedU64Array.newBuilder()

@@ -1,5 +1,6 @@
 package dev.lancelot.engine.internal.maintenance;
 
+import com.google.protobuf.ByteString;
 import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.CompactionOptions;
 import dev.lancelot.engine.CompactionResult;
@@ -11,15 +12,20 @@ import dev.lancelot.engine.WriteOptions;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.IndexUuids;
+import dev.lancelot.engine.internal.format.RowIdSequence;
+import dev.lancelot.engine.internal.format.RowVersions;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewriteGroup;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
 import dev.lancelot.engine.internal.table.Operation;
+import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.write.FragmentWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -161,8 +167,12 @@ public final class Compactor {
       int oldFragments = 0;
       long totalRows = 0;
       int filesRemoved = 0;
+      StableIds stableIds = dataset.stableRowIds() ? new StableIds(dataset) : null;
       for (int g = 0; g < job.groups().size(); g++) {
         List<DataFragment> group = fragments(dataset, job.groups().get(g));
+        if (stableIds != null) {
+          stableIds.startGroup(group);
+        }
         oldFragments += group.size();
         RewriteGroup.Builder rg = RewriteGroup.newBuilder().addAllOldFragments(group);
         Iterator<Long> oldAddresses = liveAddresses(dataset, group).iterator();
@@ -173,15 +183,21 @@ public final class Compactor {
         }
         for (FragmentMetadata f : rewritten.get(g)) {
           long id = nextId++;
-          rg.addNewFragments(DatasetInternals.fragment(f).toBuilder().setId(id));
-          for (long offset = 0; offset < f.physicalRows(); offset++) {
+          long[] moved = new long[Math.toIntExact(f.physicalRows())];
+          for (int offset = 0; offset < moved.length; offset++) {
             if (!oldAddresses.hasNext()) {
               throw new IllegalStateException(
                   "compaction group " + g + " wrote more rows than its fragments hold");
             }
-            map.put(oldAddresses.next(), (id << 32) | offset);
+            moved[offset] = oldAddresses.next();
+            map.put(moved[offset], (id << 32) | offset);
             read++;
           }
+          DataFragment.Builder nf = DatasetInternals.fragment(f).toBuilder().setId(id);
+          if (stableIds != null) {
+            stableIds.carry(nf, moved);
+          }
+          rg.addNewFragments(nf);
         }
         if (oldAddresses.hasNext()) {
           throw new IllegalStateException(
@@ -190,7 +206,10 @@ public final class Compactor {
         totalRows += read;
         rewriteGroups.add(rg.build());
       }
-      for (IndexSegment s : dataset.indexes().allSegments()) {
+      // With stable row ids the index segments stay valid as they are (they are keyed by id); the
+      // commit moves their fragment coverage to the new fragments (decision D56).
+      for (IndexSegment s :
+          stableIds != null ? List.<IndexSegment>of() : dataset.indexes().allSegments()) {
         boolean touched = false;
         for (long[] group : job.groups()) {
           touched |= s.fragments().contains((int) group[0]);
@@ -345,6 +364,57 @@ public final class Compactor {
           };
       return FragmentWriter.write(
           DatasetInternals.context(dataset), dataset.lanceSchema(), data, write);
+    }
+  }
+
+  /**
+   * The stable row ids (and, where the old fragments carry them, the row version sequences) a
+   * rewritten fragment carries: those of the rows it holds, in order, so every row keeps its {@code
+   * _rowid} (decision D56).
+   */
+  private static final class StableIds {
+    private final Dataset dataset;
+    private final RowIds rowIds;
+    private final Map<Long, long[]> created = new HashMap<>();
+    private final Map<Long, long[]> updated = new HashMap<>();
+    private boolean versions;
+
+    StableIds(Dataset dataset) {
+      this.dataset = dataset;
+      this.rowIds = DatasetInternals.rowIds(dataset);
+    }
+
+    /** Loads the version sequences of {@code group}: kept only when every fragment has them. */
+    void startGroup(List<DataFragment> group) {
+      created.clear();
+      updated.clear();
+      versions = true;
+      String where = dataset.location() + "@v" + dataset.version();
+      for (DataFragment f : group) {
+        long[] c = RowVersions.of(f, RowVersions.Kind.CREATED, where);
+        long[] u = RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, where);
+        versions &= c != null && u != null;
+        created.put(f.getId(), c);
+        updated.put(f.getId(), u);
+      }
+    }
+
+    /** Gives {@code fragment}, holding the rows of old addresses {@code moved}, their ids. */
+    void carry(DataFragment.Builder fragment, long[] moved) {
+      fragment.setInlineRowIds(
+          ByteString.copyFrom(RowIdSequence.ofIds(rowIds.idsOf(moved)).serialize()));
+      if (versions) {
+        long[] c = new long[moved.length];
+        long[] u = new long[moved.length];
+        for (int i = 0; i < moved.length; i++) {
+          int offset = (int) (moved[i] & 0xFFFFFFFFL);
+          c[i] = created.get(moved[i] >>> 32)[offset];
+          u[i] = updated.get(moved[i] >>> 32)[offset];
+        }
+        fragment
+            .setInlineCreatedAtVersions(RowVersions.encode(c))
+            .setInlineLastUpdatedAtVersions(RowVersions.encode(u));
+      }
     }
   }
 

@@ -5,6 +5,7 @@ import com.google.protobuf.Timestamp;
 import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.FragmentBitmaps;
 import dev.lancelot.engine.internal.format.RowIdSequence;
+import dev.lancelot.engine.internal.format.RowVersions;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
@@ -56,7 +57,7 @@ final class ManifestBuilder {
         added.add(f.toBuilder().setId(next++).build());
       }
       if (RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
-        added = assignRowIds(m, added);
+        added = assignRowIds(m, added, version);
       }
       fragments.addAll(added);
     } else if (op instanceof Operation.Delete d) {
@@ -88,8 +89,10 @@ final class ManifestBuilder {
       u.removedFragmentIds().forEach(byId::remove);
       fragments = new ArrayList<>(byId.values());
       long next = base.nextFragmentId();
+      boolean stable = RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags());
       for (DataFragment f : u.newFragments()) {
-        fragments.add(f.toBuilder().setId(next++).build());
+        DataFragment added = f.toBuilder().setId(next++).build();
+        fragments.add(stable ? updatedRowIds(m, added, version) : added);
       }
     } else if (op instanceof Operation.Overwrite o) {
       fragments = new ArrayList<>();
@@ -97,7 +100,11 @@ final class ManifestBuilder {
       for (DataFragment f : o.fragments()) {
         fragments.add(f.toBuilder().setId(next++).build());
       }
-      if (o.stableRowIds()) {
+      if (base != null && RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
+        // As Lance: the dataset keeps stable row ids, and the new rows take fresh ids after every
+        // id used so far (decision D56).
+        fragments = assignRowIds(m, fragments, version);
+      } else if (o.stableRowIds()) {
         if (base != null) {
           throw new IllegalStateException("Stable row ids can only be enabled by a create");
         }
@@ -105,7 +112,7 @@ final class ManifestBuilder {
         m.setReaderFeatureFlags(m.getReaderFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
         m.setWriterFeatureFlags(m.getWriterFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
         m.setNextRowId(0);
-        fragments = assignRowIds(m, fragments);
+        fragments = assignRowIds(m, fragments, version);
       }
       m.clearFields().addAllFields(o.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(o.schemaMetadata());
@@ -126,11 +133,19 @@ final class ManifestBuilder {
           && (!m.hasMaxFragmentId() || maxId > Integer.toUnsignedLong(m.getMaxFragmentId()))) {
         m.setMaxFragmentId((int) maxId);
       }
+      // Likewise no stable row id names two different rows: ids stay above every id used since
+      // (Lance 7 restores the old next_row_id; decision D56).
+      if (Long.compareUnsigned(base.manifest().getNextRowId(), m.getNextRowId()) > 0) {
+        m.setNextRowId(base.manifest().getNextRowId());
+      }
     } else if (op instanceof Operation.Rewrite r) {
       fragments = rewriteFragments(base, r);
       indices = rewriteIndices(base, r);
     } else if (op instanceof Operation.Merge mg) {
       fragments = new ArrayList<>(mg.fragments());
+      if (RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
+        fragments = rewrittenAt(base, fragments, version);
+      }
       m.clearFields().addAllFields(mg.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(mg.schemaMetadata());
     } else if (op instanceof Operation.UpdateConfig uc) {
@@ -203,9 +218,11 @@ final class ManifestBuilder {
   /**
    * {@code fragments} with fresh stable row ids, as Lance assigns them: each fragment's ids are one
    * range starting at the manifest's {@code next_row_id}, stored inline, and {@code next_row_id}
-   * advances past them (decision D48).
+   * advances past them (decision D48); every row was created and last updated by {@code version}
+   * (decision D56).
    */
-  static List<DataFragment> assignRowIds(Manifest.Builder m, List<DataFragment> fragments) {
+  static List<DataFragment> assignRowIds(
+      Manifest.Builder m, List<DataFragment> fragments, long version) {
     long nextRowId = m.getNextRowId();
     List<DataFragment> out = new ArrayList<>(fragments.size());
     for (DataFragment f : fragments) {
@@ -217,10 +234,68 @@ final class ManifestBuilder {
           f.toBuilder()
               .setInlineRowIds(
                   ByteString.copyFrom(RowIdSequence.range(nextRowId, rows).serialize()))
+              .setInlineCreatedAtVersions(RowVersions.uniform(rows, version))
+              .setInlineLastUpdatedAtVersions(RowVersions.uniform(rows, version))
               .build());
       nextRowId += rows;
     }
     m.setNextRowId(nextRowId);
+    return out;
+  }
+
+  /**
+   * A new fragment of an update with its stable row ids: the ids its rows keep (set by the
+   * planner), fresh ids from {@code next_row_id} for rows marked new (or for every row when none
+   * keeps an id); created at their old version or {@code version}, all last updated by {@code
+   * version}, as Lance writes an update (decision D56).
+   */
+  private static DataFragment updatedRowIds(Manifest.Builder m, DataFragment f, long version) {
+    if (f.getRowIdSequenceCase() == DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET) {
+      return assignRowIds(m, List.of(f), version).get(0);
+    }
+    long[] ids = RowIdSequence.parse(f.getInlineRowIds().toByteArray(), "new rows").toArray();
+    long nextRowId = m.getNextRowId();
+    for (int i = 0; i < ids.length; i++) {
+      if (ids[i] == -1L) {
+        ids[i] = nextRowId++;
+      }
+    }
+    m.setNextRowId(nextRowId);
+    DataFragment.Builder b =
+        f.toBuilder().setInlineRowIds(ByteString.copyFrom(RowIdSequence.ofIds(ids).serialize()));
+    if (f.hasInlineCreatedAtVersions()) {
+      long[] created = RowVersions.parse(f.getInlineCreatedAtVersions().toByteArray(), "new rows");
+      for (int i = 0; i < created.length; i++) {
+        if (created[i] == 0) {
+          created[i] = version;
+        }
+      }
+      b.setInlineCreatedAtVersions(RowVersions.encode(created))
+          .setInlineLastUpdatedAtVersions(RowVersions.uniform(f.getPhysicalRows(), version));
+    }
+    return b.build();
+  }
+
+  /**
+   * {@code fragments} with each one whose data files changed from {@code base}'s (columns written
+   * into it) marked as last updated by {@code version} in every row, as Lance does when it writes
+   * columns into a fragment that carries row version sequences.
+   */
+  private static List<DataFragment> rewrittenAt(
+      Snapshot base, List<DataFragment> fragments, long version) {
+    List<DataFragment> out = new ArrayList<>(fragments.size());
+    for (DataFragment f : fragments) {
+      boolean written =
+          base.fragment(f.getId())
+              .map(old -> !old.getFilesList().equals(f.getFilesList()))
+              .orElse(true);
+      out.add(
+          written && f.hasInlineLastUpdatedAtVersions()
+              ? f.toBuilder()
+                  .setInlineLastUpdatedAtVersions(RowVersions.uniform(f.getPhysicalRows(), version))
+                  .build()
+              : f);
+    }
     return out;
   }
 
@@ -333,6 +408,21 @@ final class ManifestBuilder {
   }
 
   /**
+   * The fragments {@code index} covers after rewrite {@code r}: each group's new fragments in place
+   * of its old ones, for every group whose fragments it covered.
+   */
+  private static RoaringBitmap moved(IndexMetadata index, Operation.Rewrite r) {
+    RoaringBitmap covered = FragmentBitmaps.of(index);
+    for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
+      if (covered.contains((int) g.getOldFragments(0).getId())) {
+        g.getOldFragmentsList().forEach(f -> covered.remove((int) f.getId()));
+        g.getNewFragmentsList().forEach(f -> covered.add((int) f.getId()));
+      }
+    }
+    return covered;
+  }
+
+  /**
    * The base's index segments with each rewritten segment under its new uuid and files, covering
    * the new fragments in place of the old ones of every group it covered.
    */
@@ -340,19 +430,24 @@ final class ManifestBuilder {
     Map<ByteString, Transaction.Rewrite.RewrittenIndex> byOld = new LinkedHashMap<>();
     r.rewrittenIndices().forEach(ri -> byOld.put(ri.getOldId().getUuid(), ri));
     List<IndexMetadata> out = new ArrayList<>();
+    boolean stable = RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags());
     for (IndexMetadata index : base.indices()) {
       Transaction.Rewrite.RewrittenIndex ri = byOld.remove(index.getUuid().getUuid());
+      if (ri == null && stable) {
+        // Keyed by stable ids, the segment stays valid: as Lance, it now covers the new fragments
+        // of each group whose fragments it covered (decision D56).
+        RoaringBitmap covered = moved(index, r);
+        out.add(
+            covered.equals(FragmentBitmaps.of(index))
+                ? index
+                : index.toBuilder().setFragmentBitmap(FragmentBitmaps.bytes(covered)).build());
+        continue;
+      }
       if (ri == null) {
         out.add(index);
         continue;
       }
-      RoaringBitmap covered = FragmentBitmaps.of(index);
-      for (Transaction.Rewrite.RewriteGroup g : r.groups()) {
-        if (covered.contains((int) g.getOldFragments(0).getId())) {
-          g.getOldFragmentsList().forEach(f -> covered.remove((int) f.getId()));
-          g.getNewFragmentsList().forEach(f -> covered.add((int) f.getId()));
-        }
-      }
+      RoaringBitmap covered = moved(index, r);
       IndexMetadata.Builder b =
           index.toBuilder()
               .setUuid(ri.getNewId())

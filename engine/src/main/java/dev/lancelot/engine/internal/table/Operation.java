@@ -182,7 +182,17 @@ public sealed interface Operation {
               Transaction.Update.newBuilder()
                   .addAllRemovedFragmentIds(removedFragmentIds)
                   .addAllUpdatedFragments(updatedFragments)
-                  .addAllNewFragments(newFragments)
+                  .addAllNewFragments(
+                      // the row ids of new rows are assigned at commit (decision D56)
+                      newFragments.stream()
+                          .map(
+                              f ->
+                                  f.toBuilder()
+                                      .clearInlineRowIds()
+                                      .clearInlineCreatedAtVersions()
+                                      .clearInlineLastUpdatedAtVersions()
+                                      .build())
+                          .toList())
                   .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS))
           .build();
     }

@@ -35,12 +35,22 @@ public final class WriteChecks {
   /**
    * Whether lancelot keeps stable row ids (flag 2) consistent for operations of {@code kind}:
    * appends give new fragments fresh ids from {@code next_row_id}, deletes keep every fragment's
-   * sequence, index builds store the ids (decision D48). Updates, merges, compaction, schema
-   * changes and overwrites do not yet, and are refused on such datasets.
+   * sequence, index builds store the ids (decision D48), compaction gives the rewritten fragments
+   * the ids of the rows they hold, schema and config changes keep every fragment's ids, a restore
+   * keeps the restored version's, an overwrite gives its rows fresh ids, and row-level changes
+   * (updates, merges) keep the id of each row they rewrite and give new rows fresh ids (decision
+   * D56): every operation lancelot writes.
    */
   public static boolean keepsStableRowIds(OperationKind kind) {
     return kind == OperationKind.APPEND
         || kind == OperationKind.DELETE
-        || kind == OperationKind.CREATE_INDEX;
+        || kind == OperationKind.CREATE_INDEX
+        || kind == OperationKind.REWRITE
+        || kind == OperationKind.PROJECT
+        || kind == OperationKind.MERGE
+        || kind == OperationKind.UPDATE_CONFIG
+        || kind == OperationKind.RESTORE
+        || kind == OperationKind.OVERWRITE
+        || kind == OperationKind.UPDATE;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.lancelot.engine.internal.format.proto.RowIdProtos;
 import dev.lancelot.engine.internal.format.proto.RowIdProtos.EncodedU64Array;
 import dev.lancelot.engine.internal.format.proto.RowIdProtos.U64Segment;
 import java.nio.ByteBuffer;
@@ -132,5 +133,33 @@ class RowIdSequenceTest {
     assertThatThrownBy(() -> RowIdSequence.parse(backwards, "fragment 6"))
         .isInstanceOf(CorruptFileException.class)
         .hasMessageContaining("invalid");
+  }
+
+  static RowIdProtos.U64Segment.SegmentCase encodedAs(long[] ids) throws Exception {
+    byte[] bytes = RowIdSequence.of(ids).serialize();
+    assertThat(RowIdSequence.parse(bytes, "test").toArray()).isEqualTo(ids);
+    return RowIdProtos.RowIdSequence.parseFrom(bytes).getSegments(0).getSegmentCase();
+  }
+
+  @Test
+  void ascendingIdsTakeTheSmallestEncodingAndReadBack() throws Exception {
+    // a compacted fragment of rows 0..9999 with every 100th deleted: the range and its holes
+    long[] fewHoles =
+        java.util.stream.LongStream.range(0, 10_000).filter(i -> i % 100 != 3).toArray();
+    assertThat(encodedAs(fewHoles)).isEqualTo(RowIdProtos.U64Segment.SegmentCase.RANGE_WITH_HOLES);
+    // every 7th or every other row deleted: a bitmap of the range
+    long[] seventh = java.util.stream.LongStream.range(0, 10_000).filter(i -> i % 7 != 3).toArray();
+    assertThat(encodedAs(seventh)).isEqualTo(RowIdProtos.U64Segment.SegmentCase.RANGE_WITH_BITMAP);
+    long[] half = java.util.stream.LongStream.range(0, 10_000).filter(i -> i % 2 == 0).toArray();
+    assertThat(encodedAs(half)).isEqualTo(RowIdProtos.U64Segment.SegmentCase.RANGE_WITH_BITMAP);
+    // far apart: the values
+    long[] sparse = {3, 1L << 20, 1L << 33, 1L << 40};
+    assertThat(encodedAs(sparse)).isEqualTo(RowIdProtos.U64Segment.SegmentCase.SORTED_ARRAY);
+    // contiguous: one range; unordered: the values as they are
+    assertThat(encodedAs(new long[] {5, 6, 7})).isEqualTo(RowIdProtos.U64Segment.SegmentCase.RANGE);
+    assertThat(encodedAs(new long[] {9, 2, 4})).isEqualTo(RowIdProtos.U64Segment.SegmentCase.ARRAY);
+    // the unsigned maximum (no exclusive end) stays a sorted array
+    assertThat(encodedAs(new long[] {0, 1, -1L}))
+        .isEqualTo(RowIdProtos.U64Segment.SegmentCase.SORTED_ARRAY);
   }
 }
