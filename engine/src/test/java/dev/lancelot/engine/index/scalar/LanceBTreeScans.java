@@ -28,12 +28,22 @@ final class LanceBTreeScans {
 
   /** Lance's filtered scan with {@code _rowaddr}, using scalar indexes or not. */
   static Scan scan(BufferAllocator allocator, Path dir, String filter, boolean useScalarIndex) {
+    return scan(allocator, dir, filter, useScalarIndex, "id");
+  }
+
+  /** Lance's filtered scan with scalar indexes, reading {@code column} and {@code _rowaddr}. */
+  static Scan scanColumn(BufferAllocator allocator, Path dir, String filter, String column) {
+    return scan(allocator, dir, filter, true, column);
+  }
+
+  private static Scan scan(
+      BufferAllocator allocator, Path dir, String filter, boolean useScalarIndex, String column) {
     TreeSet<Long> out = new TreeSet<>();
     try (Dataset ds = LanceOracle.open(allocator, dir);
         LanceScanner scanner =
             ds.newScan(
                 new ScanOptions.Builder()
-                    .columns(List.of("id"))
+                    .columns(List.of(column))
                     .filter(filter)
                     .withRowAddress(true)
                     .useScalarIndex(useScalarIndex)
