@@ -222,8 +222,9 @@ public final class ScalarIndexQuery {
   }
 
   /**
-   * The BTree or bitmap index on a field covering the most fragments (then by name), if any. Both
-   * answer the same conditions exactly.
+   * The BTree, bitmap or label-list index on a field covering the most fragments (then by name), if
+   * any: each answers exactly the conditions the translation gives a column of its kind (label
+   * lists, on list columns, only list containment tests).
    */
   static Optional<String> btreeOn(IndexCatalog catalog, int fieldId) {
     return catalog.indexesOn(fieldId).stream()
@@ -231,7 +232,9 @@ public final class ScalarIndexQuery {
             name -> {
               List<dev.lancelot.engine.index.IndexSegment> segments = catalog.segments(name);
               IndexType type = segments.isEmpty() ? null : segments.get(0).type();
-              return (type == IndexType.BTREE || type == IndexType.BITMAP)
+              return (type == IndexType.BTREE
+                      || type == IndexType.BITMAP
+                      || type == IndexType.LABEL_LIST)
                   && segments.stream()
                       .allMatch(s -> s.type() == type && s.fieldIds().equals(List.of(fieldId)));
             })

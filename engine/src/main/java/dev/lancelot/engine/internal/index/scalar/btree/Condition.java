@@ -107,6 +107,27 @@ public sealed interface Condition {
     }
   }
 
+  /**
+   * Lists with an element {@code item} accepts (label-list indexes only: {@code array_has_any} and
+   * the like). Not a per-value test: answered by {@link BitmapSegmentReader#searchLabels}.
+   */
+  record Element(Condition item) implements Condition {
+    @Override
+    public boolean mayMatch(PageEntry page) {
+      return true;
+    }
+
+    @Override
+    public boolean test(PageValues values, int row) {
+      throw new UnsupportedOperationException("a list condition is answered by a label-list index");
+    }
+
+    @Override
+    public String describe() {
+      return "has an element " + item.describe();
+    }
+  }
+
   /** NULL values ({@code negated}: non-NULL values). */
   record Nulls(boolean negated) implements Condition {
     @Override

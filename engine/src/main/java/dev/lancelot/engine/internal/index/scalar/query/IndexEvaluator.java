@@ -77,6 +77,12 @@ public final class IndexEvaluator {
               ZoneSegmentReader.cached(ctx.cache(), ctx.io(), directory, segment, binding.column());
           answer = reader.search(e.getValue());
           pagesTotal += reader.zoneCount();
+        } else if (segment.type() == IndexType.LABEL_LIST) {
+          BitmapSegmentReader reader =
+              BitmapSegmentReader.cached(
+                  ctx.cache(), ctx.io(), directory, segment, binding.column().children().get(0));
+          answer = reader.searchLabels(e.getValue());
+          pagesTotal += reader.keyCount();
         } else if (segment.type() == IndexType.BITMAP) {
           BitmapSegmentReader reader =
               BitmapSegmentReader.cached(
