@@ -259,6 +259,32 @@ class ZoneIndexOracleTest {
     return "a rather long string value, longer than one stripe, number " + i;
   }
 
+  /** With stable row ids, zone indexes are not used: the scan reads every row, same answer. */
+  @Test
+  void zoneIndexesAreNotUsedWithStableRowIds(@TempDir Path dir) {
+    try (VectorSchemaRoot batch =
+        dev.lancelot.engine.testing.StandardData.generate(allocator, 0, 2000, 4, 11)) {
+      Dataset.write()
+          .allocator(allocator)
+          .reader(ArrowStreams.readerOf(allocator, List.of(batch)))
+          .uri(dir.toString())
+          .mode(WriteParams.WriteMode.CREATE)
+          .maxRowsPerFile(500)
+          .enableStableRowIds(true)
+          .execute()
+          .close();
+    }
+    build(dir, "id", IndexType.ZONEMAP, ZoneMapIndexParams.builder().rowsPerZone(100).build());
+    try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
+      assertThat(ours.stableRowIds()).isTrue();
+      Scanner scan = ours.newScan().filter("id < 150");
+      assertThat(ourAddresses(scan))
+          .isEqualTo(LanceBTreeScans.scan(allocator, dir, "id < 150", true).addresses())
+          .hasSize(150);
+      assertThat(scan.indexUse().used()).isFalse();
+    }
+  }
+
   @Test
   void corruptZoneIndexFilesFailTheScanNamingThem(@TempDir Path dir) throws IOException {
     buildDataset(dir);
