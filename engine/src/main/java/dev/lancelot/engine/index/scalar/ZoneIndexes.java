@@ -7,6 +7,7 @@ import dev.lancelot.engine.internal.expr.eval.ColumnKind;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.query.IndexExpr;
 import dev.lancelot.engine.internal.index.scalar.zone.BloomFilterSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.zone.NGramSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.zone.ZoneSegmentReader;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
@@ -17,9 +18,10 @@ import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
- * The zone indexes (zone maps, bloom filters) a superset plan uses for columns without a BTree or
- * bitmap index (decision D59): which one per column, and which leaves it answers. Their answers
- * only narrow (every row of a zone that may match), so a plan using one is never exact.
+ * The narrowing indexes (zone maps, bloom filters, n-grams) a superset plan uses for columns
+ * without a BTree, bitmap or label-list index (decision D59): which one per column, and which
+ * leaves it answers ({@code contains()} leaves only n-gram indexes). Their answers only narrow
+ * (every row of a zone that may match), so a plan using one is never exact.
  */
 final class ZoneIndexes {
   private ZoneIndexes() {}
@@ -38,8 +40,12 @@ final class ZoneIndexes {
             name -> {
               List<IndexSegment> segments = catalog.segments(name);
               IndexType type = segments.isEmpty() ? null : segments.get(0).type();
-              return (type == IndexType.ZONEMAP || type == IndexType.BLOOM_FILTER)
-                  && ZoneSegmentReader.supports(type, kind)
+              boolean readable =
+                  type == IndexType.NGRAM
+                      ? kind.isString()
+                      : (type == IndexType.ZONEMAP || type == IndexType.BLOOM_FILTER)
+                          && ZoneSegmentReader.supports(type, kind);
+              return readable
                   && segments.stream()
                       .allMatch(s -> s.type() == type && s.fieldIds().equals(List.of(field.id())));
             })
@@ -51,9 +57,11 @@ final class ZoneIndexes {
   }
 
   /**
-   * Chooses per slot with zone indexes: a bloom filter when it narrows every condition on the
-   * column (equality, {@code IN}, {@code IS NULL}), else a zone map, else a bloom filter for the
-   * conditions it narrows (the others become "every row").
+   * Chooses per slot with narrowing indexes: an n-gram index when {@code contains()} is all the
+   * filter asks of the column (or no zone index exists), else a bloom filter when it narrows every
+   * condition on the column (equality, {@code IN}, {@code IS NULL}), else a zone map, else a bloom
+   * filter for the conditions it narrows (the others become "every row"). Slots with an exact index
+   * lose their {@code contains()} leaves.
    */
   static Choice choose(
       IndexExpr expr,
@@ -67,26 +75,46 @@ final class ZoneIndexes {
       }
     }
     Map<Integer, String> chosen = new LinkedHashMap<>();
-    Map<Integer, Boolean> bloom = new LinkedHashMap<>();
+    Map<Integer, IndexType> kinds = new LinkedHashMap<>();
     List<String> reasons = new ArrayList<>();
     for (var e : conditions.entrySet()) {
       List<String> names = zoneIndexes.get(e.getKey());
+      String ngram = first(names, catalog, IndexType.NGRAM);
       String bloomIndex = first(names, catalog, IndexType.BLOOM_FILTER);
       String zoneMap = first(names, catalog, IndexType.ZONEMAP);
-      boolean allNarrow = e.getValue().stream().allMatch(BloomFilterSegmentReader::narrows);
-      boolean useBloom = bloomIndex != null && (allNarrow || zoneMap == null);
-      String name = useBloom ? bloomIndex : zoneMap;
+      List<Condition> values =
+          e.getValue().stream().filter(c -> !(c instanceof Condition.Substring)).toList();
+      boolean allNarrow = values.stream().allMatch(BloomFilterSegmentReader::narrows);
+      IndexType kind;
+      String name;
+      if (ngram != null && (values.isEmpty() || (bloomIndex == null && zoneMap == null))) {
+        kind = IndexType.NGRAM;
+        name = ngram;
+      } else if (bloomIndex != null && (allNarrow || zoneMap == null)) {
+        kind = IndexType.BLOOM_FILTER;
+        name = bloomIndex;
+      } else {
+        kind = IndexType.ZONEMAP;
+        name = zoneMap;
+      }
       chosen.put(e.getKey(), name);
-      bloom.put(e.getKey(), useBloom);
+      kinds.put(e.getKey(), kind);
+      String label =
+          switch (kind) {
+            case NGRAM -> "n-gram";
+            case BLOOM_FILTER -> "bloom-filter";
+            default -> "zone-map";
+          };
       reasons.add(
           "column "
               + columnName.apply(e.getKey())
               + " has only a "
-              + (useBloom ? "bloom-filter" : "zone-map")
+              + label
               + " index ("
               + name
-              + "), which narrows to the zones that may match");
-      if (useBloom && !allNarrow) {
+              + "), which narrows to the "
+              + (kind == IndexType.NGRAM ? "rows holding every trigram" : "zones that may match"));
+      if (kind == IndexType.BLOOM_FILTER && !allNarrow) {
         reasons.add(
             "the bloom-filter index "
                 + name
@@ -98,13 +126,50 @@ final class ZoneIndexes {
     IndexExpr out =
         map(
             expr,
-            leaf ->
-                bloom.getOrDefault(leaf.slot(), false)
-                        && !BloomFilterSegmentReader.narrows(leaf.condition())
-                    ? IndexExpr.all()
-                    : leaf);
+            leaf -> {
+              IndexType kind = kinds.get(leaf.slot());
+              Condition c =
+                  kind == IndexType.NGRAM
+                      ? NGramSegmentReader.answerable(leaf.condition())
+                      : kind == null ? withoutSubstrings(leaf.condition()) : leaf.condition();
+              if (c == null
+                  || (kind == IndexType.BLOOM_FILTER && !BloomFilterSegmentReader.narrows(c))) {
+                return IndexExpr.all();
+              }
+              return c == leaf.condition() ? leaf : new IndexExpr.Leaf(leaf.slot(), c);
+            });
     chosen.keySet().removeIf(slot -> out.leaves().stream().noneMatch(l -> l.slot() == slot));
     return new Choice(out, chosen, reasons);
+  }
+
+  /**
+   * {@code c} without its {@code contains()} parts, which only n-gram indexes answer: dropped from
+   * an AND (a larger answer), and an OR holding one is unanswered (null), as is one alone.
+   */
+  static Condition withoutSubstrings(Condition c) {
+    if (c instanceof Condition.Substring) {
+      return null;
+    } else if (c instanceof Condition.AllOf all) {
+      List<Condition> kept = new ArrayList<>();
+      for (Condition t : all.terms()) {
+        Condition k = withoutSubstrings(t);
+        if (k != null) {
+          kept.add(k);
+        }
+      }
+      return kept.isEmpty() ? null : kept.size() == 1 ? kept.get(0) : new Condition.AllOf(kept);
+    } else if (c instanceof Condition.AnyOf any) {
+      List<Condition> kept = new ArrayList<>();
+      for (Condition t : any.terms()) {
+        Condition k = withoutSubstrings(t);
+        if (k == null) {
+          return null;
+        }
+        kept.add(k);
+      }
+      return new Condition.AnyOf(kept);
+    }
+    return c;
   }
 
   private static String first(List<String> names, IndexCatalog catalog, IndexType type) {

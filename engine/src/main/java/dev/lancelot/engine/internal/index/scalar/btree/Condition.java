@@ -128,6 +128,43 @@ public sealed interface Condition {
     }
   }
 
+  /**
+   * Strings containing {@code part} (UTF-8; n-gram indexes only, from {@code contains(col,
+   * 'part')}). Not a per-value test here: answered by the n-gram reader, as a superset.
+   */
+  record Substring(byte[] part) implements Condition {
+    @Override
+    public boolean mayMatch(PageEntry page) {
+      return true;
+    }
+
+    @Override
+    public boolean test(PageValues values, int row) {
+      throw new UnsupportedOperationException(
+          "a substring condition is answered by an n-gram index");
+    }
+
+    @Override
+    public String describe() {
+      return "contains '" + text(part) + "'";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Substring s && Arrays.equals(s.part, part);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(part);
+    }
+
+    @Override
+    public String toString() {
+      return describe();
+    }
+  }
+
   /** NULL values ({@code negated}: non-NULL values). */
   record Nulls(boolean negated) implements Condition {
     @Override

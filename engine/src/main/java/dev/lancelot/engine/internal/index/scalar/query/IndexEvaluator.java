@@ -7,6 +7,7 @@ import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.BitmapSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
+import dev.lancelot.engine.internal.index.scalar.zone.NGramSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.zone.ZoneSegmentReader;
 import dev.lancelot.engine.internal.table.BasePaths;
 import dev.lancelot.engine.internal.table.DatasetContext;
@@ -77,6 +78,11 @@ public final class IndexEvaluator {
               ZoneSegmentReader.cached(ctx.cache(), ctx.io(), directory, segment, binding.column());
           answer = reader.search(e.getValue());
           pagesTotal += reader.zoneCount();
+        } else if (segment.type() == IndexType.NGRAM) {
+          NGramSegmentReader reader =
+              NGramSegmentReader.cached(ctx.cache(), ctx.io(), directory, segment);
+          answer = reader.search(e.getValue());
+          pagesTotal += reader.tokenCount();
         } else if (segment.type() == IndexType.LABEL_LIST) {
           BitmapSegmentReader reader =
               BitmapSegmentReader.cached(

@@ -12,6 +12,7 @@ import dev.lancelot.engine.internal.expr.eval.KeyRangeKernel;
 import dev.lancelot.engine.internal.expr.eval.KeySetKernel;
 import dev.lancelot.engine.internal.expr.eval.LikeKernel;
 import dev.lancelot.engine.internal.expr.eval.Logic;
+import dev.lancelot.engine.internal.expr.eval.SubstringTests;
 import dev.lancelot.engine.internal.expr.eval.ValidRowsKernel;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.ValueCodec;
@@ -121,6 +122,9 @@ public final class KernelTranslator {
       return leaf(c.slot(), bytesCondition(negate ? c.op().negate() : c.op(), c.literal()));
     } else if (k instanceof BytesSetKernel s) {
       return set(s.slot(), new Condition.BytesSet(s.values(), negate), s.listHasNull(), negate);
+    } else if (indexed != null && !negate && SubstringTests.of(k).isPresent()) {
+      SubstringTests.Substring sub = SubstringTests.of(k).get();
+      return leaf(sub.slot(), new Condition.Substring(sub.part()));
     } else if (k instanceof ArrayContainsKernel a) {
       return elements(a, negate);
     } else if (k instanceof LikeKernel l) {
