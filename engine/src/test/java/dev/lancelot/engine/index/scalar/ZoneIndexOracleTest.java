@@ -267,7 +267,7 @@ class ZoneIndexOracleTest {
    * texts without a trigram, negations and LIKE are left to the scan.
    */
   @Test
-  void ngramIndexesNarrowContains(@TempDir Path dir) {
+  void ngramIndexesNarrowContains(@TempDir Path dir) throws IOException {
     LanceOracle.write(allocator, dir, 0, ROWS, 4, 11, WriteParams.WriteMode.CREATE, 2500);
     try (Dataset ds = LanceOracle.open(allocator, dir)) {
       ds.delete("id % 10 = 1");
@@ -322,6 +322,13 @@ class ZoneIndexOracleTest {
       assertThat(hits).isNotEmpty();
       assertThat(selective.indexUse().indexes()).containsExactly("name_ngram");
       assertThat(scanned).isLessThan(1000 + 1000);
+    }
+    corrupt(dir, "ngram_postings.lance", "name");
+    try (dev.lancelot.engine.Dataset ours = dev.lancelot.engine.Dataset.open(dir.toString())) {
+      assertThatThrownBy(() -> ourAddresses(ours.newScan().filter("contains(name, 'user-1')")))
+          .isInstanceOf(ScalarIndexException.class)
+          .hasMessageContaining("n-gram index \"name_ngram\"")
+          .hasMessageContaining("ngram_postings.lance");
     }
   }
 
@@ -387,7 +394,7 @@ class ZoneIndexOracleTest {
   /** Overwrites the index file of {@code column}'s index with zeros, keeping its size. */
   private static void corrupt(Path dir, String file, String column) throws IOException {
     try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(dir.toString())) {
-      String kind = file.replace(".lance", "");
+      String kind = file.replace("_postings", "").replace(".lance", "");
       Path p = indexFile(ds, dir, column + "_" + kind, file);
       Files.write(p, new byte[(int) Files.size(p)]);
     }
