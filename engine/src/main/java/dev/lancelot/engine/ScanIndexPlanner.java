@@ -13,8 +13,9 @@ import org.roaringbitmap.RoaringBitmap;
  * Decides which rows of which fragments a filtered scan reads (decision D52): the parts of the
  * filter that BTree or bitmap indexes answer are evaluated once, when the scan is planned, and each
  * covered fragment is read at the selected live offsets only; a covered fragment with no selected
- * row is skipped; a fragment some index does not cover is read in full. The filter is always
- * applied again to the rows read.
+ * row is skipped; a fragment some index does not cover is read in full. Zone-map and bloom-filter
+ * indexes select the rows of the zones that may match (decision D59). The filter is always applied
+ * again to the rows read.
  */
 final class ScanIndexPlanner {
   /**

@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * term       := unary (('*' | '/' | '%') unary)*
  * unary      := '-' unary | primary                 ('-' number is a literal)
  * primary    := '(' or ')' | CAST '(' value AS type ')' | function '(' args ')'
+ *             | (ARRAY_HAS_ANY | ARRAY_HAS_ALL) '(' column ',' '[' literal (',' literal)* ']' ')'
+ *             | (ARRAY_CONTAINS | ARRAY_HAS) '(' column ',' literal ')'
  *             | column | literal
  * column     := name ('.' name)*            name := word | `quoted`
  * literal    := ['-'] number | string | TRUE | FALSE | NULL | X'hex'
@@ -316,7 +318,9 @@ public final class FilterParser {
       return inner;
     }
     boolean call = t.type() == TokenType.WORD && tokens.get(index + 1).type() == TokenType.LPAREN;
-    if (call) {
+    if (call && ArrayContains.Mode.named(t.text()) != null) {
+      return arrayContains(t, ArrayContains.Mode.named(t.text()));
+    } else if (call) {
       return call(t);
     }
     boolean typedLiteral =
@@ -373,6 +377,35 @@ public final class FilterParser {
               + args.size());
     }
     return new Call(function, args);
+  }
+
+  /** {@code array_has_any(column, [v, ...])} and the other list containment tests. */
+  private Predicate arrayContains(Token name, ArrayContains.Mode mode) {
+    index += 2;
+    Token at = peek();
+    if (at.type() != TokenType.WORD && at.type() != TokenType.QUOTED_NAME) {
+      throw error("expected a list column as the first argument of " + mode.sql());
+    }
+    Column column = column();
+    expect(TokenType.COMMA, "expected ',' after the column of " + mode.sql());
+    List<Literal> values = new ArrayList<>();
+    if (mode.takesList()) {
+      expect(TokenType.LBRACKET, "expected a list of values such as ['a', 'b'] in " + mode.sql());
+      if (peek().type() != TokenType.RBRACKET) {
+        do {
+          values.add(literal("expected a value in the list of " + mode.sql()));
+        } while (acceptType(TokenType.COMMA));
+      }
+      expect(TokenType.RBRACKET, "expected ',' or ']' in the list of " + mode.sql());
+    } else {
+      values.add(literal("expected a value as the second argument of " + mode.sql()));
+    }
+    expect(TokenType.RPAREN, "expected ')' after the arguments of " + mode.sql());
+    try {
+      return new ArrayContains(column, values, mode);
+    } catch (IllegalArgumentException e) {
+      throw new FilterParseException(filter, name.position(), e.getMessage());
+    }
   }
 
   private CastType castType() {

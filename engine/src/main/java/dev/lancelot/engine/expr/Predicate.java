@@ -30,7 +30,8 @@ public sealed interface Predicate extends Serializable
         ValueIsNull,
         ValueLike,
         BooleanValue,
-        TruthTest {
+        TruthTest,
+        ArrayContains {
 
   /** Filter SQL for this predicate (also what {@code toString()} returns). */
   String toSql();
@@ -61,6 +62,8 @@ public sealed interface Predicate extends Serializable
       out.add(l.column());
     } else if (p instanceof BooleanColumn b) {
       out.add(b.column());
+    } else if (p instanceof ArrayContains a) {
+      out.add(a.column());
     } else if (p instanceof ValueComparison c) {
       collectColumns(c.left(), out);
       collectColumns(c.right(), out);

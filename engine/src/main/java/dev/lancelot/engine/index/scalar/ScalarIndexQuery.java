@@ -171,22 +171,39 @@ public final class ScalarIndexQuery {
       return exactPlan;
     }
     List<BoundColumn> columns = exactPlan.columns;
+    // Zone indexes hold row addresses; with stable row ids they are not used (D59).
+    boolean zonesUsable = !DatasetInternals.rowIds(dataset).stable();
     Map<Integer, Optional<String>> indexOf = new LinkedHashMap<>();
+    Map<Integer, List<String>> zoneIndexes = new LinkedHashMap<>();
     for (BoundColumn c : columns) {
-      indexOf.put(c.slot(), btreeOn(catalog, dataset.field(c.topLevelName()).id()));
+      LanceField field = dataset.field(c.topLevelName());
+      Optional<String> exactIndex = btreeOn(catalog, field.id());
+      indexOf.put(c.slot(), exactIndex);
+      zoneIndexes.put(
+          c.slot(),
+          exactIndex.isEmpty() && zonesUsable ? ZoneIndexes.on(catalog, field) : List.of());
     }
     KernelTranslator.Result t =
         KernelTranslator.translateSuperset(
             ExprInternals.binding(boundFilter).kernel(),
             columns,
-            slot -> indexOf.get(slot).isPresent());
-    IndexExpr expr = t.expr();
+            slot -> indexOf.get(slot).isPresent() || !zoneIndexes.get(slot).isEmpty());
+    ZoneIndexes.Choice zones =
+        ZoneIndexes.choose(t.expr(), zoneIndexes, catalog, slot -> columns.get(slot).displayName());
+    zones.chosen().forEach((slot, name) -> indexOf.put(slot, Optional.of(name)));
+    IndexExpr expr = zones.expr();
+    List<String> reasons = new ArrayList<>();
+    if (t.reason() != null) {
+      reasons.add(t.reason());
+    }
+    reasons.addAll(zones.reasons());
+    String reason = reasons.isEmpty() ? null : String.join("; ", reasons);
     if (expr.leaves().isEmpty()) {
       return notExact(
           dataset,
           exactPlan.filter,
           columns,
-          "no part of the filter is answered by an index (" + t.reason() + ")");
+          "no part of the filter is answered by an index (" + reason + ")");
     }
     Map<Integer, IndexEvaluator.Binding> bindings = new LinkedHashMap<>();
     RoaringBitmap covered = null;
@@ -201,12 +218,13 @@ public final class ScalarIndexQuery {
       covered = covered == null ? fragments : RoaringBitmap.and(covered, fragments);
     }
     return new ScalarIndexQuery(
-        dataset, exactPlan.filter, expr, t.reason(), columns, bindings, covered);
+        dataset, exactPlan.filter, expr, reason, columns, bindings, covered);
   }
 
   /**
-   * The BTree or bitmap index on a field covering the most fragments (then by name), if any. Both
-   * answer the same conditions exactly.
+   * The BTree, bitmap or label-list index on a field covering the most fragments (then by name), if
+   * any: each answers exactly the conditions the translation gives a column of its kind (label
+   * lists, on list columns, only list containment tests).
    */
   static Optional<String> btreeOn(IndexCatalog catalog, int fieldId) {
     return catalog.indexesOn(fieldId).stream()
@@ -214,7 +232,9 @@ public final class ScalarIndexQuery {
             name -> {
               List<dev.lancelot.engine.index.IndexSegment> segments = catalog.segments(name);
               IndexType type = segments.isEmpty() ? null : segments.get(0).type();
-              return (type == IndexType.BTREE || type == IndexType.BITMAP)
+              return (type == IndexType.BTREE
+                      || type == IndexType.BITMAP
+                      || type == IndexType.LABEL_LIST)
                   && segments.stream()
                       .allMatch(s -> s.type() == type && s.fieldIds().equals(List.of(fieldId)));
             })

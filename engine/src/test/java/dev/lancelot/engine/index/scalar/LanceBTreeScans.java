@@ -31,7 +31,12 @@ final class LanceBTreeScans {
     return scan(allocator, dir, filter, useScalarIndex, "id");
   }
 
-  /** The same, projecting {@code column} (any column of the dataset) beside the addresses. */
+  /** Lance's filtered scan with scalar indexes, reading {@code column} and {@code _rowaddr}. */
+  static Scan scanColumn(BufferAllocator allocator, Path dir, String filter, String column) {
+    return scan(allocator, dir, filter, true, column);
+  }
+
+  /** The same, projecting {@code column}, using scalar indexes or not. */
   static Scan scan(
       BufferAllocator allocator, Path dir, String filter, boolean useScalarIndex, String column) {
     TreeSet<Long> out = new TreeSet<>();

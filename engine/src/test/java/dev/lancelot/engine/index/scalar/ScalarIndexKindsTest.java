@@ -40,9 +40,10 @@ import org.lance.index.scalar.ScalarIndexParams;
 
 /**
  * Every scalar index kind lance-core 7.0.0 builds is listed with its own type (not {@code OTHER}),
- * filters on its column are answered correctly (from the bitmap index for {@code tenant_id}, by
- * reading the rows for the others), building one is refused naming it, and compaction leaves the
- * fragments it covers as they are (so Lance keeps using it).
+ * filters on its column are answered correctly (from the bitmap index for {@code tenant_id},
+ * narrowed by the zone-map and bloom-filter indexes for {@code id}, by reading the rows for the
+ * others), building one is refused naming it, and compaction leaves the fragments it covers as they
+ * are (so Lance keeps using it).
  */
 @Tag("oracle")
 class ScalarIndexKindsTest {

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.expr.eval;
 
 import dev.lancelot.engine.expr.And;
+import dev.lancelot.engine.expr.ArrayContains;
 import dev.lancelot.engine.expr.Between;
 import dev.lancelot.engine.expr.BinaryLiteral;
 import dev.lancelot.engine.expr.BooleanColumn;
@@ -115,6 +116,8 @@ public final class Binder {
       }
       Kernel k = new LikeKernel(c.slot(), LikePattern.compile(like.pattern()));
       return like.negated() ? new Logic.Not(k) : k;
+    } else if (p instanceof ArrayContains a) {
+      return arrayContains(column(a.column()), a);
     } else if (p instanceof BooleanColumn b) {
       BoundColumn c = column(b.column());
       if (c.kind() != ColumnKind.BOOL) {
@@ -193,6 +196,59 @@ public final class Binder {
     }
     KeyTest.Range r = (KeyTest.Range) test;
     return new KeyRangeKernel(c.slot(), r.lo(), r.hi(), r.negated());
+  }
+
+  // ---- list containment ----
+
+  private Kernel arrayContains(BoundColumn c, ArrayContains a) {
+    ArrowType type = c.field().getType();
+    ColumnKind itemKind =
+        type instanceof ArrowType.List || type instanceof ArrowType.LargeList
+            ? ColumnKind.of(c.field().getChildren().get(0).getType())
+            : ColumnKind.OTHER;
+    if ((!itemKind.hasKeys() && !itemKind.isString() && !itemKind.isBinary())
+        || itemKind == ColumnKind.UTF8_VIEW
+        || itemKind == ColumnKind.BINARY_VIEW) {
+      throw fail(
+          "column "
+              + c.displayName()
+              + " has type "
+              + TypeNames.of(c.field())
+              + "; "
+              + a.mode().sql()
+              + " applies to lists (list or large_list) of numbers, dates, timestamps, strings"
+              + " or binaries",
+          "Use a list column");
+    }
+    BoundColumn item =
+        new BoundColumn(c.slot(), c.path(), c.field().getChildren().get(0), itemKind);
+    int unmatchable = 0;
+    if (itemKind.hasKeys()) {
+      List<Long> keys = new ArrayList<>();
+      for (Literal v : a.values()) {
+        KeyTest t = keyTest(item, CompareOp.EQ, v);
+        if (t instanceof KeyTest.Range r) {
+          keys.add(r.lo());
+        } else {
+          unmatchable++;
+        }
+      }
+      return new ArrayContainsKernel(
+          c.slot(),
+          itemKind,
+          keys.stream().mapToLong(Long::longValue).toArray(),
+          null,
+          unmatchable,
+          a.all());
+    }
+    List<byte[]> bytes = new ArrayList<>();
+    for (Literal v : a.values()) {
+      byte[] b = bytes(item, v);
+      if (bytes.stream().noneMatch(x -> java.util.Arrays.equals(x, b))) {
+        bytes.add(b);
+      }
+    }
+    return new ArrayContainsKernel(c.slot(), itemKind, null, bytes, 0, a.all());
   }
 
   // ---- IN lists ----

@@ -65,6 +65,10 @@ public final class Lexer {
         return symbol(TokenType.LPAREN, 1);
       case ')':
         return symbol(TokenType.RPAREN, 1);
+      case '[':
+        return symbol(TokenType.LBRACKET, 1);
+      case ']':
+        return symbol(TokenType.RBRACKET, 1);
       case ',':
         return symbol(TokenType.COMMA, 1);
       case '.':

@@ -19,6 +19,8 @@ public enum TokenType {
   GE,
   LPAREN,
   RPAREN,
+  LBRACKET,
+  RBRACKET,
   COMMA,
   DOT,
   MINUS,

@@ -52,6 +52,7 @@ public final class BitmapSegmentReader {
   private static final MemoryCache.Kind<CacheKey, BitmapSegmentReader> SEGMENTS =
       new MemoryCache.Kind<>(CacheKind.SCALAR_INDEX, BitmapSegmentReader::estimatedBytes);
 
+  private final String kind;
   private final String indexName;
   private final String location;
   private final String listedIn;
@@ -60,6 +61,7 @@ public final class BitmapSegmentReader {
   private final PageValues keys;
 
   private BitmapSegmentReader(
+      String kindName,
       String indexName,
       ColumnKind kind,
       ArrowType valueType,
@@ -67,6 +69,7 @@ public final class BitmapSegmentReader {
       String directory,
       List<IndexFile> files,
       String listedIn) {
+    this.kind = kindName;
     this.indexName = indexName;
     this.listedIn = listedIn;
     this.io = io;
@@ -105,7 +108,7 @@ public final class BitmapSegmentReader {
     } catch (LanceFileException e) {
       throw corrupt("it is not a readable Lance file (" + e.getMessage() + ")", e);
     } catch (StorageException e) {
-      throw ScalarIndexException.unreadable("bitmap", indexName, location, e);
+      throw ScalarIndexException.unreadable(this.kind, indexName, location, e);
     }
   }
 
@@ -129,6 +132,9 @@ public final class BitmapSegmentReader {
           }
           try {
             return new BitmapSegmentReader(
+                segment.type() == dev.lancelot.engine.index.IndexType.LABEL_LIST
+                    ? "label-list"
+                    : "bitmap",
                 segment.name(),
                 kind,
                 column.arrowType(),
@@ -181,6 +187,64 @@ public final class BitmapSegmentReader {
     return new BTreeSegmentReader.Answer(out, needed.size());
   }
 
+  /**
+   * Label-list search (the segment's keys are list elements, each bitmap the rows whose list holds
+   * that element): each condition is made of {@link Condition.Element}s, each selecting the rows
+   * with an element it accepts, combined by {@link Condition.AllOf} (intersection) and {@link
+   * Condition.AnyOf} (union). The answer's page count is the number of bitmaps read.
+   */
+  public BTreeSegmentReader.Answer searchLabels(List<Condition> conditions) {
+    java.util.TreeSet<Integer> needed = new java.util.TreeSet<>();
+    conditions.forEach(c -> collectLabelKeys(c, needed));
+    java.util.Map<Integer, FragmentRows> bitmaps = read(needed);
+    List<FragmentRows> out = new ArrayList<>();
+    for (Condition c : conditions) {
+      out.add(labelRows(c, bitmaps));
+    }
+    return new BTreeSegmentReader.Answer(out, needed.size());
+  }
+
+  private void collectLabelKeys(Condition c, java.util.Set<Integer> needed) {
+    if (c instanceof Condition.AllOf all) {
+      all.terms().forEach(t -> collectLabelKeys(t, needed));
+    } else if (c instanceof Condition.AnyOf any) {
+      any.terms().forEach(t -> collectLabelKeys(t, needed));
+    } else if (c instanceof Condition.Element e) {
+      for (int r = 0; r < keys.rows(); r++) {
+        if (e.item().test(keys, r)) {
+          needed.add(r);
+        }
+      }
+    } else {
+      throw new IllegalArgumentException("a label-list index cannot answer " + c.describe());
+    }
+  }
+
+  private FragmentRows labelRows(Condition c, java.util.Map<Integer, FragmentRows> bitmaps) {
+    if (c instanceof Condition.AllOf all) {
+      FragmentRows acc = null;
+      for (Condition t : all.terms()) {
+        FragmentRows next = labelRows(t, bitmaps);
+        acc = acc == null ? next : FragmentRows.and(acc, next);
+      }
+      return acc;
+    } else if (c instanceof Condition.AnyOf any) {
+      FragmentRows acc = new FragmentRows();
+      for (Condition t : any.terms()) {
+        acc = FragmentRows.or(acc, labelRows(t, bitmaps));
+      }
+      return acc;
+    }
+    Condition item = ((Condition.Element) c).item();
+    FragmentRows acc = new FragmentRows();
+    for (int r = 0; r < keys.rows(); r++) {
+      if (item.test(keys, r)) {
+        acc = FragmentRows.or(acc, bitmaps.get(r));
+      }
+    }
+    return acc;
+  }
+
   private java.util.Map<Integer, FragmentRows> read(java.util.SortedSet<Integer> rows) {
     java.util.Map<Integer, FragmentRows> out = new java.util.HashMap<>();
     if (rows.isEmpty()) {
@@ -203,7 +267,7 @@ public final class BitmapSegmentReader {
     } catch (LanceFileException e) {
       throw corrupt("its bitmaps cannot be decoded (" + e.getMessage() + ")", e);
     } catch (StorageException e) {
-      throw ScalarIndexException.unreadable("bitmap", indexName, location, e);
+      throw ScalarIndexException.unreadable(this.kind, indexName, location, e);
     }
     return out;
   }
@@ -252,7 +316,7 @@ public final class BitmapSegmentReader {
 
   private ScalarIndexException corrupt(String reason, Throwable cause) {
     return ScalarIndexException.corrupt(
-        "bitmap",
+        kind,
         indexName,
         location,
         listedIn == null ? reason : reason + " (index listed in " + listedIn + ")",

@@ -107,6 +107,64 @@ public sealed interface Condition {
     }
   }
 
+  /**
+   * Lists with an element {@code item} accepts (label-list indexes only: {@code array_has_any} and
+   * the like). Not a per-value test: answered by {@link BitmapSegmentReader#searchLabels}.
+   */
+  record Element(Condition item) implements Condition {
+    @Override
+    public boolean mayMatch(PageEntry page) {
+      return true;
+    }
+
+    @Override
+    public boolean test(PageValues values, int row) {
+      throw new UnsupportedOperationException("a list condition is answered by a label-list index");
+    }
+
+    @Override
+    public String describe() {
+      return "has an element " + item.describe();
+    }
+  }
+
+  /**
+   * Strings containing {@code part} (UTF-8; n-gram indexes only, from {@code contains(col,
+   * 'part')}). Not a per-value test here: answered by the n-gram reader, as a superset.
+   */
+  record Substring(byte[] part) implements Condition {
+    @Override
+    public boolean mayMatch(PageEntry page) {
+      return true;
+    }
+
+    @Override
+    public boolean test(PageValues values, int row) {
+      throw new UnsupportedOperationException(
+          "a substring condition is answered by an n-gram index");
+    }
+
+    @Override
+    public String describe() {
+      return "contains '" + text(part) + "'";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Substring s && Arrays.equals(s.part, part);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(part);
+    }
+
+    @Override
+    public String toString() {
+      return describe();
+    }
+  }
+
   /** NULL values ({@code negated}: non-NULL values). */
   record Nulls(boolean negated) implements Condition {
     @Override

@@ -7,6 +7,8 @@ import dev.lancelot.engine.internal.index.scalar.btree.BTreeSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.BitmapSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.FragmentRows;
+import dev.lancelot.engine.internal.index.scalar.zone.NGramSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.zone.ZoneSegmentReader;
 import dev.lancelot.engine.internal.table.BasePaths;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.schema.LanceField;
@@ -16,10 +18,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Evaluates an {@link IndexExpr} with BTree or bitmap segments: every segment of an index is
- * searched once for all the conditions on its column (a BTree reads the pages that may match, a
- * bitmap index tests its keys and reads the matching keys' bitmaps), then the leaf answers are
- * intersected and united as the expression says.
+ * Evaluates an {@link IndexExpr} with BTree, bitmap, zone-map or bloom-filter segments: every
+ * segment of an index is searched once for all the conditions on its column (a BTree reads the
+ * pages that may match, a bitmap index tests its keys and reads the matching keys' bitmaps, a zone
+ * index keeps the zones that may match), then the leaf answers are intersected and united as the
+ * expression says. Zone indexes answer with supersets, so an expression with such a leaf does.
  */
 public final class IndexEvaluator {
   private IndexEvaluator() {}
@@ -70,7 +73,23 @@ public final class IndexEvaluator {
                     ? IndexInternals.proto(segment).getBaseId()
                     : null);
         BTreeSegmentReader.Answer answer;
-        if (segment.type() == IndexType.BITMAP) {
+        if (segment.type() == IndexType.ZONEMAP || segment.type() == IndexType.BLOOM_FILTER) {
+          ZoneSegmentReader reader =
+              ZoneSegmentReader.cached(ctx.cache(), ctx.io(), directory, segment, binding.column());
+          answer = reader.search(e.getValue());
+          pagesTotal += reader.zoneCount();
+        } else if (segment.type() == IndexType.NGRAM) {
+          NGramSegmentReader reader =
+              NGramSegmentReader.cached(ctx.cache(), ctx.io(), directory, segment);
+          answer = reader.search(e.getValue());
+          pagesTotal += reader.tokenCount();
+        } else if (segment.type() == IndexType.LABEL_LIST) {
+          BitmapSegmentReader reader =
+              BitmapSegmentReader.cached(
+                  ctx.cache(), ctx.io(), directory, segment, binding.column().children().get(0));
+          answer = reader.searchLabels(e.getValue());
+          pagesTotal += reader.keyCount();
+        } else if (segment.type() == IndexType.BITMAP) {
           BitmapSegmentReader reader =
               BitmapSegmentReader.cached(
                   ctx.cache(), ctx.io(), directory, segment, binding.column());

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.index.scalar.query;
 
 import dev.lancelot.engine.expr.CompareOp;
+import dev.lancelot.engine.internal.expr.eval.ArrayContainsKernel;
 import dev.lancelot.engine.internal.expr.eval.BoolKernel;
 import dev.lancelot.engine.internal.expr.eval.BoundColumn;
 import dev.lancelot.engine.internal.expr.eval.BytesCompareKernel;
@@ -11,6 +12,7 @@ import dev.lancelot.engine.internal.expr.eval.KeyRangeKernel;
 import dev.lancelot.engine.internal.expr.eval.KeySetKernel;
 import dev.lancelot.engine.internal.expr.eval.LikeKernel;
 import dev.lancelot.engine.internal.expr.eval.Logic;
+import dev.lancelot.engine.internal.expr.eval.SubstringTests;
 import dev.lancelot.engine.internal.expr.eval.ValidRowsKernel;
 import dev.lancelot.engine.internal.index.scalar.btree.Condition;
 import dev.lancelot.engine.internal.index.scalar.btree.ValueCodec;
@@ -120,6 +122,11 @@ public final class KernelTranslator {
       return leaf(c.slot(), bytesCondition(negate ? c.op().negate() : c.op(), c.literal()));
     } else if (k instanceof BytesSetKernel s) {
       return set(s.slot(), new Condition.BytesSet(s.values(), negate), s.listHasNull(), negate);
+    } else if (indexed != null && !negate && SubstringTests.of(k).isPresent()) {
+      SubstringTests.Substring sub = SubstringTests.of(k).get();
+      return leaf(sub.slot(), new Condition.Substring(sub.part()));
+    } else if (k instanceof ArrayContainsKernel a) {
+      return elements(a, negate);
     } else if (k instanceof LikeKernel l) {
       throw new NotIndexable(
           "LIKE on column "
@@ -136,6 +143,50 @@ public final class KernelTranslator {
       out.add(rewrite(t, negate));
     }
     return out;
+  }
+
+  /**
+   * {@code array_has_any} (one leaf: an element among the values) or {@code array_has_all} (a leaf
+   * per value, intersected). Its FALSE rows (non-NULL lists without the values) are not in a
+   * label-list index, so a negation has no index equivalent.
+   */
+  private IndexExpr elements(ArrayContainsKernel a, boolean negate) {
+    BoundColumn c = columns.get(a.slot());
+    if (negate) {
+      throw new NotIndexable(
+          "a negated list containment test on column "
+              + c.displayName()
+              + " is not answered by a label-list index");
+    }
+    if (c.path().size() > 1) {
+      throw new NotIndexable("column " + c.displayName() + " is a nested field");
+    }
+    if (indexed != null && !indexed.test(a.slot())) {
+      throw new NotIndexable("column " + c.displayName() + " has no label-list index");
+    }
+    if (a.valueCount() == 0 || (a.all() && a.unmatchable() > 0)) {
+      return IndexExpr.none();
+    }
+    if (!a.all()) {
+      Condition any =
+          a.keys() != null
+              ? new Condition.KeySet(a.keys(), false)
+              : new Condition.BytesSet(a.bytes(), false);
+      return new IndexExpr.Leaf(a.slot(), new Condition.Element(any));
+    }
+    List<IndexExpr> leaves = new ArrayList<>();
+    if (a.keys() != null) {
+      for (long key : a.keys()) {
+        Condition one = new Condition.KeySet(new long[] {key}, false);
+        leaves.add(new IndexExpr.Leaf(a.slot(), new Condition.Element(one)));
+      }
+    } else {
+      for (byte[] v : a.bytes()) {
+        Condition one = new Condition.BytesSet(List.of(v), false);
+        leaves.add(new IndexExpr.Leaf(a.slot(), new Condition.Element(one)));
+      }
+    }
+    return IndexExpr.and(leaves);
   }
 
   /** An IN list: negated with a NULL in the list, no row is ever FALSE. */
