@@ -49,6 +49,7 @@ public final class Main {
               case "cleanup" -> CleanupCommand.run(rest, out);
               case "restore" -> RestoreCommand.run(rest, out);
               case "tags" -> TagsCommand.run(rest, out);
+              case "branches" -> BranchesCommand.run(rest, out);
               default ->
                   throw new Args.UsageException(
                       "unknown command \"" + command + "\"; run ./lancelot help");
@@ -99,6 +100,7 @@ public final class Main {
           %s
           %s
           %s
+          %s
 
         Human-readable output by default, JSON with --json. Index builds log progress on stderr.
         Exit codes: 0 success, 2 bad input (one line on stderr saying what to change), 3 failure
@@ -117,6 +119,7 @@ public final class Main {
             CompactCommand.USAGE,
             CleanupCommand.USAGE,
             RestoreCommand.USAGE,
-            TagsCommand.USAGE);
+            TagsCommand.USAGE,
+            BranchesCommand.USAGE);
   }
 }
