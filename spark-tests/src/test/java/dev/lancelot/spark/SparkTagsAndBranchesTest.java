@@ -321,6 +321,9 @@ class SparkTagsAndBranchesTest extends SharedSpark {
         "INSERT INTO lance.shop.branchy.`branch_exp` " + SparkProcedureTest.items(2000, 2005));
     spark.sql("DELETE FROM lance.shop.branchy.`branch_exp` WHERE id < 10");
     spark.sql("UPDATE lance.shop.branchy.`branch_exp` SET tenant_id = 99 WHERE id = 50");
+    spark.sql(
+        "MERGE INTO lance.shop.branchy.`branch_exp` t USING (SELECT 60L AS id, 77 AS tenant_id) s "
+            + "ON t.id = s.id WHEN MATCHED THEN UPDATE SET tenant_id = s.tenant_id");
     List<Long> expected = new ArrayList<>(range(10, 100));
     expected.addAll(range(1000, 1010));
     expected.addAll(range(2000, 2005));
@@ -334,6 +337,13 @@ class SparkTagsAndBranchesTest extends SharedSpark {
                 .get(0)
                 .getInt(0))
         .isEqualTo(99);
+    assertThat(
+            spark
+                .sql("SELECT tenant_id FROM lance.shop.branchy.`branch_exp` WHERE id = 60")
+                .collectAsList()
+                .get(0)
+                .getInt(0))
+        .isEqualTo(77);
     // main and the other branches are as they were
     assertThat(lanceIds(t, Ref.ofMain())).isEqualTo(range(0, 200));
     assertThat(lanceIds(t, Ref.ofBranch("exp/child"))).isEqualTo(range(0, 100));
