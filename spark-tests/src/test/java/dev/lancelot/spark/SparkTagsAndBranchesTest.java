@@ -344,6 +344,21 @@ class SparkTagsAndBranchesTest extends SharedSpark {
                 .get(0)
                 .getInt(0))
         .isEqualTo(77);
+    // an overwrite through the writer option replaces the branch's rows, on the branch
+    spark
+        .sql(SparkProcedureTest.items(3000, 3003))
+        .write()
+        .format("lance")
+        .option("branch", "exp/latest")
+        .mode("overwrite")
+        .save(t);
+    assertThat(lanceIds(t, Ref.ofBranch("exp/latest"))).containsExactly(3000L, 3001L, 3002L);
+    assertThat(lanceBranches(t)).contains("exp/latest");
+    assertThatThrownBy(() -> spark.sql("DROP TABLE lance.shop.branchy.`branch_exp`"))
+        .hasMessageContaining("it is a branch of table shop.branchy")
+        .hasMessageContaining(
+            "CALL lance.system.delete_branch(table => 'shop.branchy', branch => 'exp')");
+    assertThat(lanceIds(t, Ref.ofBranch("exp"))).isEqualTo(expected);
     // main and the other branches are as they were
     assertThat(lanceIds(t, Ref.ofMain())).isEqualTo(range(0, 200));
     assertThat(lanceIds(t, Ref.ofBranch("exp/child"))).isEqualTo(range(0, 100));
@@ -366,6 +381,6 @@ class SparkTagsAndBranchesTest extends SharedSpark {
     assertThat(deleted.getString(0)).isEqualTo("exp/child");
     spark.sql("CALL lance.system.delete_branch(table => 'shop.branchy', branch => 'exp')");
     assertThat(lanceBranches(t)).containsExactly("exp/latest", "from-tag");
-    assertThat(lanceIds(t, Ref.ofBranch("exp/latest"))).isEqualTo(range(0, 200));
+    assertThat(lanceIds(t, Ref.ofBranch("exp/latest"))).containsExactly(3000L, 3001L, 3002L);
   }
 }
