@@ -305,6 +305,31 @@ class BranchWritesOracleTest {
       ds.deleteBranch("theirs");
       assertThat(ds.branches()).extracting(Branch::name).containsExactly("a/c");
     }
+    // a branch deleted and created again under its name: the cached versions of the old are gone
+    String again;
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      ds.createBranch("again", Optional.empty(), 3);
+    }
+    try (Dataset ds = Dataset.open(dir.toString(), onBranch("again"))) {
+      again = ds.location();
+    }
+    long rowsOfThree = Dataset.openCached(again, 3, null).countRows();
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      ds.deleteBranch("again");
+      ds.createBranch("again", Optional.empty(), 3);
+    }
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      ds.deleteBranch("again");
+      ds.tags().create("two", 2);
+    }
+    try (org.lance.Dataset lance = lanceOpen(dir)) {
+      lance.createBranch("again", Ref.ofMain(2)).close();
+      lance.tags().delete("two");
+    }
+    // Lance's branch is at version 2 now; version 3 of the old one must not be served from memory
+    assertThatThrownBy(() -> Dataset.openCached(again, 3, null))
+        .isInstanceOf(DatasetNotFoundException.class);
+    assertThat(rowsOfThree).isPositive();
     assertThat(dir.resolve("tree/mine")).doesNotExist();
     assertThat(dir.resolve("tree/theirs")).doesNotExist();
   }
