@@ -8,6 +8,7 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction;
+import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Refs;
 import dev.lancelot.engine.internal.table.VersionLog;
@@ -193,7 +194,8 @@ final class BranchOps {
    * into it; then its ref goes, and its directory under {@code tree/} unless a remaining branch
    * lives inside it (Lance's rule: the outermost directory no remaining branch shares).
    */
-  static void delete(FileIO io, String root, String name) {
+  static void delete(DatasetContext ctx, String root, String name) {
+    FileIO io = ctx.io();
     Refs refs = new Refs(io, root);
     refs.branch(name); // exists, else an error naming the branches
     List<String> children =
@@ -230,6 +232,10 @@ final class BranchOps {
     List<String> remaining = refs.branches().stream().map(Refs.BranchFile::name).toList();
     cleanupDirectory(name, remaining)
         .ifPresent(dir -> io.deleteRecursively(root + "/" + Refs.TREE + "/" + dir));
+    // A branch created later under the same name starts again at some version: forget this one's.
+    String location = Refs.branchLocation(root, name);
+    Dataset.evictCached(location);
+    DatasetCache.evict(ctx.cache(), location);
   }
 
   /**

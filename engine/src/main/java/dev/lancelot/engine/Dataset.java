@@ -487,12 +487,7 @@ public final class Dataset implements AutoCloseable {
    * pointing into it remains.
    */
   public void deleteBranch(String name) {
-    String root = rootLocation();
-    BranchOps.delete(ctx.io(), root, name);
-    // A branch created later under the same name starts again at some version: forget this one's.
-    String location = Refs.branchLocation(root, name);
-    evictCached(location);
-    DatasetCache.evict(ctx.cache(), location);
+    BranchOps.delete(ctx, rootLocation(), name);
   }
 
   public long version() {
