@@ -50,6 +50,7 @@ public final class Main {
               case "cleanup" -> CleanupCommand.run(rest, out);
               case "restore" -> RestoreCommand.run(rest, out);
               case "tags" -> TagsCommand.run(rest, out);
+              case "branches" -> BranchesCommand.run(rest, out);
               default ->
                   throw new Args.UsageException(
                       "unknown command \"" + command + "\"; run ./lancelot help");
@@ -120,6 +121,7 @@ public final class Main {
             CompactCommand.USAGE,
             CleanupCommand.USAGE,
             RestoreCommand.USAGE,
-            TagsCommand.USAGE);
+            TagsCommand.USAGE,
+            BranchesCommand.USAGE);
   }
 }

@@ -127,4 +127,68 @@ class TagsCommandTest {
     assertThat(ds.resolve("x.json")).doesNotExist();
     assertThat(ds.getParent().resolve("x.json")).doesNotExist();
   }
+
+  static Map<String, Long> lanceBranches(Path ds) {
+    Map<String, Long> out = new TreeMap<>();
+    try (RootAllocator allocator = new RootAllocator();
+        org.lance.Dataset lance =
+            org.lance.Dataset.open(allocator, ds.toString(), new ReadOptions.Builder().build())) {
+      lance.branches().list().forEach(b -> out.put(b.getName(), b.getParentVersion()));
+    }
+    return out;
+  }
+
+  static long lanceRowsOnBranch(Path ds, String branch) {
+    try (RootAllocator allocator = new RootAllocator();
+        org.lance.Dataset lance =
+            org.lance.Dataset.open(allocator, ds.toString(), new ReadOptions.Builder().build());
+        org.lance.Dataset b = lance.checkout(Ref.ofBranch(branch))) {
+      return b.countRows();
+    }
+  }
+
+  @Test
+  void branchesWrittenByTheCliAreLances() throws Exception {
+    Path ds = dir.resolve("ds");
+    CliData.write(ds, 0, 100, WriteMode.CREATE, 100);
+    CliData.write(ds, 100, 50, WriteMode.APPEND, 100);
+    CliData.Result created =
+        CliData.run("branches", "create", ds.toString(), "exp", "--version", "1");
+    assertThat(created.code()).as(created.err()).isZero();
+    assertThat(created.out()).contains("created exp", "from main version 1");
+    assertThat(CliData.run("branches", "create", ds.toString(), "head").code()).isZero();
+    assertThat(CliData.run("tags", "create", ds.toString(), "one", "--version", "1").code())
+        .isZero();
+    assertThat(CliData.run("branches", "create", ds.toString(), "t/one", "--tag", "one").code())
+        .isZero();
+    CliData.Result child =
+        CliData.run("branches", "create", ds.toString(), "exp/child", "--from", "exp", "--json");
+    assertThat(child.code()).as(child.err()).isZero();
+    JsonNode row = JSON.readTree(child.out()).get("branches").get(0);
+    assertThat(row.get("parent_branch").asText()).isEqualTo("exp");
+    assertThat(row.get("parent_version").asLong()).isEqualTo(1);
+    assertThat(lanceBranches(ds))
+        .isEqualTo(Map.of("exp", 1L, "head", 2L, "t/one", 1L, "exp/child", 1L));
+    assertThat(lanceRowsOnBranch(ds, "exp/child")).isEqualTo(100);
+    assertThat(lanceRowsOnBranch(ds, "head")).isEqualTo(150);
+    JsonNode listed = JSON.readTree(CliData.run("branches", "list", ds.toString(), "--json").out());
+    assertThat(listed.get("branches").findValuesAsText("name"))
+        .containsExactly("exp", "exp/child", "head", "t/one");
+
+    CliData.Result refused = CliData.run("branches", "delete", ds.toString(), "exp");
+    assertThat(refused.code()).isEqualTo(2);
+    assertThat(refused.err()).contains("branches [exp/child] were created from it");
+    CliData.Result bad =
+        CliData.run("branches", "create", ds.toString(), "x", "--tag", "one", "--version", "1");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("give --tag, or --version and --from, not both");
+    assertThat(CliData.run("branches", "create", ds.toString(), "../x").err())
+        .contains("Invalid branch name");
+    CliData.Result deleted = CliData.run("branches", "delete", ds.toString(), "exp/child");
+    assertThat(deleted.code()).as(deleted.err()).isZero();
+    assertThat(deleted.out()).contains("deleted exp/child");
+    assertThat(CliData.run("branches", "delete", ds.toString(), "exp").code()).isZero();
+    assertThat(lanceBranches(ds)).isEqualTo(Map.of("head", 2L, "t/one", 1L));
+    assertThat(Files.exists(ds.resolve("tree/exp"))).isFalse();
+  }
 }

@@ -448,6 +448,22 @@ public class LanceCatalog extends CatalogProcedures
               + " instead.");
     }
     Configuration conf = hadoopConf();
+    if (branchLocation(ident, conf).isPresent()) {
+      String[] ns = ident.namespace();
+      throw new InvalidInputException(
+          "Cannot drop "
+              + quoted(ident)
+              + ": it is a branch of table "
+              + String.join(".", ns)
+              + ", and deleting its directory would leave its ref (and any branch inside it) "
+              + "behind. Delete it with CALL "
+              + name()
+              + ".system.delete_branch(table => '"
+              + String.join(".", ns)
+              + "', branch => '"
+              + ident.name().substring(BRANCH_PREFIX.length())
+              + "').");
+    }
     String location = location(ident, conf);
     if (!Dataset.exists(location, conf)) {
       return false;

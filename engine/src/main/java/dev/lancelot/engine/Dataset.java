@@ -431,9 +431,9 @@ public final class Dataset implements AutoCloseable {
   /**
    * Throws unless lancelot can commit any change on top of this version, row-level changes
    * (updates, merges) included: every feature flag it carries is one lancelot writes for such a
-   * change, and it is not on a branch. Distributed writers call it before any task runs; every
-   * commit checks it again for its own operation. A dataset with stable row ids is accepted
-   * (row-level changes keep the id of each row they rewrite, decision D56).
+   * change. Distributed writers call it before any task runs; every commit checks it again for its
+   * own operation. A dataset with stable row ids is accepted (row-level changes keep the id of
+   * each row they rewrite, decision D56); so is a branch (D58).
    *
    * @throws LancelotException naming what stops the write
    */
@@ -482,6 +482,30 @@ public final class Dataset implements AutoCloseable {
   /** The branches of this dataset, by name (read from its root, whatever branch this is on). */
   public List<Branch> branches() {
     return DatasetStorage.branches(ctx.io(), rootLocation());
+  }
+
+  /**
+   * Creates branch {@code name} from {@code version} of branch {@code from} (empty or {@code
+   * "main"}: the main branch), as Lance 7 does: a ref under {@code _refs/branches/} and a first
+   * version under {@code tree/<name>/} that reaches its parent's files without copying them.
+   * Refused, changing nothing, for an invalid or existing name, an unknown branch or version.
+   */
+  public Branch createBranch(String name, Optional<String> from, long version) {
+    return BranchOps.create(ctx.io(), rootLocation(), name, from, version);
+  }
+
+  /** Creates branch {@code name} from the version (and branch) tag {@code tag} points at. */
+  public Branch createBranchFromTag(String name, String tag) {
+    Tag t = tags().get(tag);
+    return createBranch(name, t.branch(), t.version());
+  }
+
+  /**
+   * Deletes branch {@code name} and its versions. Refused while a branch created from it or a tag
+   * pointing into it remains.
+   */
+  public void deleteBranch(String name) {
+    BranchOps.delete(ctx, rootLocation(), name);
   }
 
   public long version() {

@@ -6,6 +6,7 @@ import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
+import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.RowIds;
@@ -46,7 +47,9 @@ final class DatasetWrites {
       Optional<Snapshot> latest = DatasetStorage.loadLatest(c.ctx());
       LanceSchema target = targetSchema(c.ctx(), latest, arrowSchema, options.mode());
       WriteOptions resolved = options.resolvedFor(latest.map(DatasetWrites::version).orElse(null));
-      List<FragmentMetadata> fragments = FragmentWriter.write(c.ctx(), target, batches, resolved);
+      List<FragmentMetadata> fragments =
+          FragmentWriter.write(
+              c.ctx(), target, batches, resolved, targetBase(c.ctx(), latest, options));
       Snapshot s = commitWrite(c.ctx(), latest, target, fragments, resolved);
       return new Dataset(c.ctx(), s, c.owns());
     } catch (RuntimeException e) {
@@ -94,6 +97,41 @@ final class DatasetWrites {
       c.ctx().allocator().close();
       throw e;
     }
+  }
+
+  /**
+   * Where {@code options.targetBase()} puts new data files: a base the latest version registers, by
+   * name or path; refused (naming the bases there are) when there is none of that name.
+   */
+  static FragmentWriter.Target targetBase(
+      DatasetContext ctx, Optional<Snapshot> latest, WriteOptions options) {
+    String wanted = options.targetBase();
+    if (wanted == null) {
+      return FragmentWriter.Target.ROOT;
+    }
+    List<BasePathInfo> bases = latest.map(s -> s.bases().infos()).orElse(List.of());
+    for (BasePathInfo b : bases) {
+      if (b.name().filter(wanted::equals).isPresent()
+          || b.path().equals(wanted)
+          || b.location().equals(wanted)) {
+        String dir = b.datasetRoot() ? b.location() + "/" + DatasetPaths.DATA : b.location();
+        return new FragmentWriter.Target(dir, b.id());
+      }
+    }
+    throw new InvalidInputException(
+        "Cannot write to base \""
+            + wanted
+            + "\" of "
+            + ctx.paths().root()
+            + ": "
+            + (bases.isEmpty()
+                ? (latest.isEmpty()
+                        ? "the dataset does not exist yet"
+                        : "the dataset registers no base paths")
+                    + " (lancelot writes to bases Lance registered; it does not register new ones)"
+                : "the dataset's bases are "
+                    + bases.stream().map(b -> b.name().orElse("") + "=" + b.path()).toList())
+            + ". Name a registered base by its name or path, or write without a target base.");
   }
 
   /** The data storage version of a snapshot's manifest. */

@@ -16,9 +16,18 @@ import java.util.Locale;
  * @param enableStableRowIds when the write creates the dataset, give it stable row ids (Lance's
  *     {@code enable_stable_row_ids}: reader and writer feature flag 2, each row keeps its id when
  *     rows move); on an existing dataset it must be unset or match the dataset
+ * @param targetBase the base path new data files go to (Lance's {@code target_bases}, one base):
+ *     the name or path of a base the dataset's latest version registers, or {@code null} for the
+ *     dataset root. Data files under a base that is a dataset root go to its {@code data/}
+ *     directory, else directly under it, and record the base's id (decision D58). Only {@link
+ *     Dataset#write} honours it; other writers refuse it.
  */
 public record WriteOptions(
-    WriteMode mode, int maxRowsPerFile, String dataStorageVersion, boolean enableStableRowIds) {
+    WriteMode mode,
+    int maxRowsPerFile,
+    String dataStorageVersion,
+    boolean enableStableRowIds,
+    String targetBase) {
   public static final int DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
 
   /** The file format version of new datasets when none is asked for. */
@@ -53,20 +62,21 @@ public record WriteOptions(
   }
 
   public static WriteOptions of(WriteMode mode) {
-    return new WriteOptions(mode, DEFAULT_MAX_ROWS_PER_FILE, null, false);
+    return new WriteOptions(mode, DEFAULT_MAX_ROWS_PER_FILE, null, false, null);
   }
 
   public WriteOptions withMaxRowsPerFile(int rows) {
-    return new WriteOptions(mode, rows, dataStorageVersion, enableStableRowIds);
+    return new WriteOptions(mode, rows, dataStorageVersion, enableStableRowIds, targetBase);
   }
 
   public WriteOptions withMode(WriteMode newMode) {
-    return new WriteOptions(newMode, maxRowsPerFile, dataStorageVersion, enableStableRowIds);
+    return new WriteOptions(
+        newMode, maxRowsPerFile, dataStorageVersion, enableStableRowIds, targetBase);
   }
 
   /** These options writing file format {@code version} ({@code null}: the default). */
   public WriteOptions withDataStorageVersion(String version) {
-    return new WriteOptions(mode, maxRowsPerFile, version, enableStableRowIds);
+    return new WriteOptions(mode, maxRowsPerFile, version, enableStableRowIds, targetBase);
   }
 
   /**
@@ -74,7 +84,15 @@ public record WriteOptions(
    * #enableStableRowIds()}).
    */
   public WriteOptions enableStableRowIds(boolean enable) {
-    return new WriteOptions(mode, maxRowsPerFile, dataStorageVersion, enable);
+    return new WriteOptions(mode, maxRowsPerFile, dataStorageVersion, enable, targetBase);
+  }
+
+  /**
+   * These options writing new data files to base {@code nameOrPath} (see {@link #targetBase()}).
+   */
+  public WriteOptions withTargetBase(String nameOrPath) {
+    return new WriteOptions(
+        mode, maxRowsPerFile, dataStorageVersion, enableStableRowIds, nameOrPath);
   }
 
   /**

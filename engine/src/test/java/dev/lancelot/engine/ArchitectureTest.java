@@ -161,6 +161,7 @@ class ArchitectureTest {
           "Session",
           "OpenOptions",
           "Tags",
+          "BranchOps",
           "ColumnChanges",
           "DeletePlanner",
           "ScanIndexPlanner",

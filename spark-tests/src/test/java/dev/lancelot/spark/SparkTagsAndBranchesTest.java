@@ -65,8 +65,14 @@ class SparkTagsAndBranchesTest extends SharedSpark {
 
   /** The ids Lance reads at {@code ref}, sorted. */
   static List<Long> lanceIds(Ref ref) {
+    return lanceIds(table, ref);
+  }
+
+  /** The ids Lance reads at {@code ref} of the dataset at {@code location}, sorted. */
+  static List<Long> lanceIds(String location, Ref ref) {
     List<Long> out = new ArrayList<>();
-    try (org.lance.Dataset lance = lanceOpen();
+    try (org.lance.Dataset lance =
+            org.lance.Dataset.open(allocator, location, new ReadOptions.Builder().build());
         org.lance.Dataset at = lance.checkout(ref);
         LanceScanner scanner =
             at.newScan(new ScanOptions.Builder().columns(List.of("id")).build());
@@ -216,14 +222,165 @@ class SparkTagsAndBranchesTest extends SharedSpark {
     assertThatThrownBy(
             () ->
                 spark
-                    .sql(SparkProcedureTest.items(5000, 5010))
-                    .write()
-                    .format("lance")
-                    .option("branch", "dev/one")
-                    .mode("append")
-                    .save(table))
-        .hasMessageContaining("Cannot write to branch \"dev/one\"");
+                    .sql(
+                        "CALL lance.system.create_branch(table => 'shop.items', branch => 'x', "
+                            + "tag => 'first', version => 1)")
+                    .collect())
+        .hasMessageContaining("create_branch takes a tag or a version");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql(
+                        "CALL lance.system.create_branch(table => 'shop.items', branch => 'dev/one')")
+                    .collect())
+        .hasMessageContaining("Cannot create branch \"dev/one\"")
+        .hasMessageContaining("already exists");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql("CALL lance.system.delete_branch(table => 'shop.items', branch => 'nope')")
+                    .collect())
+        .hasMessageContaining("Cannot find branch \"nope\"");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql(
+                        "CALL lance.system.delete_branch(table => 'shop.items', branch => 'dev/one')")
+                    .collect())
+        .hasMessageContaining("tags [on-dev] point to its versions");
     assertThat(lanceTags()).containsOnlyKeys("first", "on-dev");
     assertThat(lanceIds(Ref.ofBranch("dev/one"))).hasSize(1500);
+  }
+
+  static List<String> lanceBranches(String location) {
+    try (org.lance.Dataset lance =
+        org.lance.Dataset.open(allocator, location, new ReadOptions.Builder().build())) {
+      return lance.branches().list().stream().map(org.lance.Branch::getName).sorted().toList();
+    }
+  }
+
+  static List<Long> range(long from, long to) {
+    List<Long> out = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      out.add(i);
+    }
+    return out;
+  }
+
+  @Test
+  void branchProceduresAndWritesToBranchesAreLances() {
+    String t = root.resolve("shop").resolve("branchy.lance").toString();
+    spark.sql(SparkProcedureTest.items(0, 100)).write().format("lance").save(t);
+    spark.sql(SparkProcedureTest.items(100, 200)).write().format("lance").mode("append").save(t);
+    Row exp =
+        spark
+            .sql(
+                "CALL lance.system.create_branch(table => 'shop.branchy', branch => 'exp', "
+                    + "version => 1)")
+            .collectAsList()
+            .get(0);
+    assertThat(exp.getString(0)).isEqualTo("exp");
+    assertThat(exp.isNullAt(1)).isTrue();
+    assertThat(exp.getLong(2)).isEqualTo(1);
+    Row latest =
+        spark
+            .sql("CALL lance.system.create_branch(table => 'shop.branchy', branch => 'exp/latest')")
+            .collectAsList()
+            .get(0);
+    assertThat(latest.getLong(2)).isEqualTo(2);
+    spark.sql("CALL lance.system.create_tag(table => 'shop.branchy', tag => 'v1', version => 1)");
+    spark.sql(
+        "CALL lance.system.create_branch(table => 'shop.branchy', branch => 'from-tag', "
+            + "tag => 'v1')");
+    Row child =
+        spark
+            .sql(
+                "CALL lance.system.create_branch(table => 'shop.branchy', branch => 'exp/child', "
+                    + "from_branch => 'exp')")
+            .collectAsList()
+            .get(0);
+    assertThat(child.getString(1)).isEqualTo("exp");
+    assertThat(child.getLong(2)).isEqualTo(1);
+    assertThat(lanceBranches(t)).containsExactly("exp", "exp/child", "exp/latest", "from-tag");
+    assertThat(
+            spark.sql("CALL lance.system.list_branches(table => 'shop.branchy')").collectAsList())
+        .extracting(r -> r.getString(0))
+        .containsExactly("exp", "exp/child", "exp/latest", "from-tag");
+    assertThat(lanceIds(t, Ref.ofBranch("from-tag"))).isEqualTo(range(0, 100));
+    assertThat(lanceIds(t, Ref.ofBranch("exp/latest"))).isEqualTo(range(0, 200));
+
+    // writes to branch exp: the DataFrame writer's option, then SQL on the catalog name
+    spark
+        .sql(SparkProcedureTest.items(1000, 1010))
+        .write()
+        .format("lance")
+        .option("branch", "exp")
+        .mode("append")
+        .save(t);
+    spark.sql(
+        "INSERT INTO lance.shop.branchy.`branch_exp` " + SparkProcedureTest.items(2000, 2005));
+    spark.sql("DELETE FROM lance.shop.branchy.`branch_exp` WHERE id < 10");
+    spark.sql("UPDATE lance.shop.branchy.`branch_exp` SET tenant_id = 99 WHERE id = 50");
+    spark.sql(
+        "MERGE INTO lance.shop.branchy.`branch_exp` t USING (SELECT 60L AS id, 77 AS tenant_id) s "
+            + "ON t.id = s.id WHEN MATCHED THEN UPDATE SET tenant_id = s.tenant_id");
+    List<Long> expected = new ArrayList<>(range(10, 100));
+    expected.addAll(range(1000, 1010));
+    expected.addAll(range(2000, 2005));
+    assertThat(lanceIds(t, Ref.ofBranch("exp"))).isEqualTo(expected);
+    assertThat(ids(spark.read().format("lance").option("branch", "exp").load(t)))
+        .isEqualTo(expected);
+    assertThat(
+            spark
+                .sql("SELECT tenant_id FROM lance.shop.branchy.`branch_exp` WHERE id = 50")
+                .collectAsList()
+                .get(0)
+                .getInt(0))
+        .isEqualTo(99);
+    assertThat(
+            spark
+                .sql("SELECT tenant_id FROM lance.shop.branchy.`branch_exp` WHERE id = 60")
+                .collectAsList()
+                .get(0)
+                .getInt(0))
+        .isEqualTo(77);
+    // an overwrite through the writer option replaces the branch's rows, on the branch
+    spark
+        .sql(SparkProcedureTest.items(3000, 3003))
+        .write()
+        .format("lance")
+        .option("branch", "exp/latest")
+        .mode("overwrite")
+        .save(t);
+    assertThat(lanceIds(t, Ref.ofBranch("exp/latest"))).containsExactly(3000L, 3001L, 3002L);
+    assertThat(lanceBranches(t)).contains("exp/latest");
+    assertThatThrownBy(() -> spark.sql("DROP TABLE lance.shop.branchy.`branch_exp`"))
+        .hasMessageContaining("it is a branch of table shop.branchy")
+        .hasMessageContaining(
+            "CALL lance.system.delete_branch(table => 'shop.branchy', branch => 'exp')");
+    assertThat(lanceIds(t, Ref.ofBranch("exp"))).isEqualTo(expected);
+    // main and the other branches are as they were
+    assertThat(lanceIds(t, Ref.ofMain())).isEqualTo(range(0, 200));
+    assertThat(lanceIds(t, Ref.ofBranch("exp/child"))).isEqualTo(range(0, 100));
+    try (Dataset ds = Dataset.open(t)) {
+      assertThat(ds.version()).isEqualTo(2);
+    }
+
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql(
+                        "CALL lance.system.delete_branch(table => 'shop.branchy', branch => 'exp')")
+                    .collect())
+        .hasMessageContaining("branches [exp/child] were created from it");
+    Row deleted =
+        spark
+            .sql("CALL lance.system.delete_branch(table => 'shop.branchy', branch => 'exp/child')")
+            .collectAsList()
+            .get(0);
+    assertThat(deleted.getString(0)).isEqualTo("exp/child");
+    spark.sql("CALL lance.system.delete_branch(table => 'shop.branchy', branch => 'exp')");
+    assertThat(lanceBranches(t)).containsExactly("exp/latest", "from-tag");
+    assertThat(lanceIds(t, Ref.ofBranch("exp/latest"))).containsExactly(3000L, 3001L, 3002L);
   }
 }

@@ -21,6 +21,9 @@ public final class Procedures {
       new TreeMap<>(
           Map.ofEntries(
               Map.entry(AddColumnsProcedure.NAME, AddColumnsProcedure::new),
+              Map.entry(BranchProcedures.Create.NAME, BranchProcedures.Create::new),
+              Map.entry(BranchProcedures.Delete.NAME, BranchProcedures.Delete::new),
+              Map.entry(BranchProcedures.ListBranches.NAME, BranchProcedures.ListBranches::new),
               Map.entry(CleanupProcedure.NAME, CleanupProcedure::new),
               Map.entry(CompactProcedure.NAME, CompactProcedure::new),
               Map.entry(CreateIndexProcedure.NAME, CreateIndexProcedure::new),

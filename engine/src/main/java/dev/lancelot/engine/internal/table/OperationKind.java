@@ -55,6 +55,8 @@ public enum OperationKind {
         return PROJECT;
       case UPDATE_CONFIG:
         return UPDATE_CONFIG;
+      case CLONE:
+        return CLONE;
       default:
         break;
     }

@@ -2,6 +2,7 @@ package dev.lancelot.engine.internal.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Tags and branches as Lance 7 stores them at the root of a dataset (Lance's {@code
@@ -205,6 +207,12 @@ public final class Refs {
   }
 
   private String branchFile(String name) {
+    return branchFileLocation(root, name);
+  }
+
+  /** Where the ref of branch {@code name} of the dataset at {@code root} is. */
+  public static String branchFileLocation(String root, String name) {
+    checkBranchName(name);
     return root + "/" + BRANCHES + "/" + name.replace("/", "%2F") + ".json";
   }
 
@@ -340,6 +348,10 @@ public final class Refs {
     n.put("manifestSize", tag.manifestSize());
     ObjectNode metadata = n.putObject("metadata");
     tag.metadata().forEach(metadata::put);
+    return pretty(n);
+  }
+
+  private static byte[] pretty(ObjectNode n) {
     try {
       return JSON.writerWithDefaultPrettyPrinter()
           .writeValueAsString(n)
@@ -383,6 +395,58 @@ public final class Refs {
               + ".");
     }
     return parseBranch(name, location, read(location));
+  }
+
+  /**
+   * Writes the ref of a new branch {@code name} created from {@code parentVersion} of {@code
+   * parentBranch} (empty: main), whose manifest is {@code manifestSize} bytes: its identifier is
+   * the parent's followed by {@code [parentVersion, <new uuid>]}, as Lance records a branch's
+   * lineage. Fails if a branch of that name exists (another writer's included: put-if-absent).
+   */
+  public BranchFile createBranch(
+      String name, Optional<String> parentBranch, long parentVersion, long manifestSize) {
+    checkBranchName(name);
+    checkLayout();
+    ArrayNode lineage = JSON.createArrayNode();
+    if (parentBranch.isPresent()) {
+      JsonNode parent = read(branchFile(branch(parentBranch.get()).name()));
+      JsonNode mapping = parent.path("identifier").path("version_mapping");
+      if (mapping.isArray()) {
+        mapping.forEach(lineage::add);
+      }
+    }
+    ArrayNode own = lineage.addArray();
+    own.add(parentVersion);
+    own.add(UUID.randomUUID().toString().replace("-", ""));
+    long createdAt = Instant.now().getEpochSecond();
+    ObjectNode n = JSON.createObjectNode();
+    if (parentBranch.isPresent()) {
+      n.put("parentBranch", parentBranch.get());
+    } else {
+      n.putNull("parentBranch");
+    }
+    n.putObject("identifier").set("version_mapping", lineage);
+    n.put("parentVersion", parentVersion);
+    n.put("createAt", createdAt);
+    n.put("manifestSize", manifestSize);
+    n.putObject("metadata");
+    if (!io.putIfAbsent(branchFile(name), pretty(n))) {
+      throw new InvalidInputException(
+          "Cannot create branch \""
+              + name
+              + "\" of "
+              + root
+              + ": it already exists (created from version "
+              + branch(name).parentVersion()
+              + "). Delete it first, or choose another name.");
+    }
+    return new BranchFile(name, parentBranch, parentVersion, createdAt, Map.of());
+  }
+
+  /** Deletes the ref of branch {@code name} (which must exist); its versions stay. */
+  public void deleteBranchRef(String name) {
+    branch(name); // exists, with the error naming the branches otherwise
+    io.delete(branchFile(name));
   }
 
   private BranchFile parseBranch(String name, String location, JsonNode n) {

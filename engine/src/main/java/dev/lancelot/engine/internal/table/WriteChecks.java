@@ -1,6 +1,5 @@
 package dev.lancelot.engine.internal.table;
 
-import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.proto.TableProtos.Manifest;
 
@@ -10,8 +9,8 @@ public final class WriteChecks {
 
   /**
    * Throws unless lancelot may commit on top of {@code manifest} of the dataset at {@code root}:
-   * every feature flag is one it writes for an operation of {@code kind}, and the version is not on
-   * a branch (decision D47).
+   * every feature flag is one it writes for an operation of {@code kind}. A branch is written as
+   * Lance writes it: its versions and new files under {@code tree/<branch>/} (decision D58).
    */
   public static void check(String root, Manifest manifest, OperationKind kind) {
     FeatureFlags.checkPaired(
@@ -21,15 +20,6 @@ public final class WriteChecks {
         manifest.getWriterFeatureFlags(),
         keepsStableRowIds(kind) ? FeatureFlags.STABLE_ROW_IDS : 0,
         kind.displayName());
-    if (!manifest.getBranch().isEmpty()) {
-      throw new LancelotException(
-          "Cannot write to branch \""
-              + manifest.getBranch()
-              + "\" of "
-              + Refs.mainRoot(root, manifest.getBranch())
-              + ": lancelot reads branches but does not write to them yet (decision D47). "
-              + "Write to the main branch, or to the branch with Lance.");
-    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.internal.write;
 
 import dev.lancelot.engine.FragmentMetadata;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.SchemaMismatchException;
 import dev.lancelot.engine.WriteOptions;
@@ -48,8 +49,32 @@ public final class FragmentWriter implements AutoCloseable {
   private long currentRows;
   private boolean closed;
 
+  /**
+   * Where new data files go: {@code dir} (fully qualified) with {@code baseId} recorded in their
+   * manifest entries, or the dataset's {@code data/} ({@link #ROOT}).
+   */
+  public record Target(String dir, Integer baseId) {
+    public static final Target ROOT = new Target(null, null);
+  }
+
+  private final Target target;
+
   private FragmentWriter(
-      DatasetContext ctx, LanceSchema schema, WriteOptions options, Runnable onClose) {
+      DatasetContext ctx,
+      LanceSchema schema,
+      WriteOptions options,
+      Target target,
+      Runnable onClose) {
+    if (options.targetBase() != null && target.dir() == null) {
+      throw new InvalidInputException(
+          "Cannot write to base \""
+              + options.targetBase()
+              + "\" of "
+              + ctx.paths().root()
+              + ": this kind of write puts its files at the dataset root; only Dataset.write takes "
+              + "a target base.");
+    }
+    this.target = target;
     this.ctx = ctx;
     this.schema = schema;
     this.options = options;
@@ -66,7 +91,7 @@ public final class FragmentWriter implements AutoCloseable {
 
   public static FragmentWriter open(
       DatasetContext ctx, LanceSchema schema, WriteOptions options, Runnable onClose) {
-    return new FragmentWriter(ctx, schema, options, onClose);
+    return new FragmentWriter(ctx, schema, options, Target.ROOT, onClose);
   }
 
   /** Writes every batch, then returns the fragments; on failure deletes what it wrote. */
@@ -75,7 +100,19 @@ public final class FragmentWriter implements AutoCloseable {
       LanceSchema schema,
       Iterator<VectorSchemaRoot> batches,
       WriteOptions options) {
-    try (FragmentWriter w = open(ctx, schema, options, () -> {})) {
+    return write(ctx, schema, batches, options, Target.ROOT);
+  }
+
+  /**
+   * As {@link #write(DatasetContext, LanceSchema, Iterator, WriteOptions)}, into {@code target}.
+   */
+  public static List<FragmentMetadata> write(
+      DatasetContext ctx,
+      LanceSchema schema,
+      Iterator<VectorSchemaRoot> batches,
+      WriteOptions options,
+      Target target) {
+    try (FragmentWriter w = new FragmentWriter(ctx, schema, options, target, () -> {})) {
       try {
         while (batches.hasNext()) {
           w.write(batches.next());
@@ -167,25 +204,31 @@ public final class FragmentWriter implements AutoCloseable {
   private void startFile() {
     String name = UUID.randomUUID().toString().replace("-", "") + ".lance";
     currentPath = name;
-    String location = ctx.paths().dataFile(name);
+    String location = location(name);
     files.add(location); // tracked before it exists, so that an abort at any point deletes it
     PositionOutputStream out = ctx.io().create(location);
     current = LanceFileWriter.create(out, schema, fileOptions);
     currentRows = 0;
   }
 
+  private String location(String name) {
+    return target.dir() == null ? ctx.paths().dataFile(name) : target.dir() + "/" + name;
+  }
+
   private void finishFile() {
     WriteSummary summary = current.finish();
     current = null;
-    DataFile file =
+    DataFile.Builder file =
         DataFile.newBuilder()
             .setPath(currentPath)
             .addAllFields(Arrays.stream(summary.fieldIds()).boxed().toList())
             .addAllColumnIndices(Arrays.stream(summary.columnIndices()).boxed().toList())
             .setFileMajorVersion(summary.version().manifestMajor())
             .setFileMinorVersion(summary.version().manifestMinor())
-            .setFileSizeBytes(summary.fileSizeBytes())
-            .build();
+            .setFileSizeBytes(summary.fileSizeBytes());
+    if (target.baseId() != null) {
+      file.setBaseId(target.baseId());
+    }
     written.add(
         DatasetInternals.fragmentMetadata(
             DataFragment.newBuilder().addFiles(file).setPhysicalRows(summary.numRows()).build()));
@@ -212,7 +255,7 @@ public final class FragmentWriter implements AutoCloseable {
   private void abortCurrent() {
     current.close();
     current = null;
-    String location = ctx.paths().dataFile(currentPath);
+    String location = location(currentPath);
     ctx.io().delete(location);
     files.remove(location);
   }
