@@ -102,6 +102,7 @@ public final class Main {
           %s
           %s
           %s
+          %s
 
         Human-readable output by default, JSON with --json. Index builds log progress on stderr.
         Exit codes: 0 success, 2 bad input (one line on stderr saying what to change), 3 failure

@@ -432,8 +432,8 @@ public final class Dataset implements AutoCloseable {
    * Throws unless lancelot can commit any change on top of this version, row-level changes
    * (updates, merges) included: every feature flag it carries is one lancelot writes for such a
    * change. Distributed writers call it before any task runs; every commit checks it again for its
-   * own operation. A dataset with stable row ids is accepted (row-level changes keep the id of
-   * each row they rewrite, decision D56); so is a branch (D58).
+   * own operation. A dataset with stable row ids is accepted (row-level changes keep the id of each
+   * row they rewrite, decision D56); so is a branch (D58).
    *
    * @throws LancelotException naming what stops the write
    */
