@@ -44,8 +44,10 @@ final class DatasetWrites {
       Schema arrowSchema = data.getVectorSchemaRoot().getSchema();
       Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
       Optional<Snapshot> latest = DatasetStorage.loadLatest(c.ctx());
-      LanceSchema target = targetSchema(c.ctx(), latest, arrowSchema, options.mode());
       WriteOptions resolved = options.resolvedFor(latest.map(DatasetWrites::version).orElse(null));
+      LanceSchema target =
+          targetSchema(c.ctx(), latest, arrowSchema, options.mode())
+              .withBlobEncodingFor(resolved.dataStorageVersion());
       List<FragmentMetadata> fragments = FragmentWriter.write(c.ctx(), target, batches, resolved);
       Snapshot s = commitWrite(c.ctx(), latest, target, fragments, resolved);
       return new Dataset(c.ctx(), s, c.owns());

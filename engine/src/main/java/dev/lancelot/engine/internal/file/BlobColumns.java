@@ -77,6 +77,25 @@ public final class BlobColumns {
         members);
   }
 
+  /**
+   * The members of a blob v2 column's descriptor as a data file's own schema lists them under the
+   * column's struct (without field ids or parent, as Lance 7 writes them).
+   */
+  public static List<LanceField> descriptorMembers() {
+    List<LanceField> out = new ArrayList<>(5);
+    String[][] members = {
+      {"kind", "uint8"},
+      {"position", "uint64"},
+      {"size", "uint64"},
+      {"blob_id", "uint32"},
+      {"blob_uri", "string"}
+    };
+    for (String[] m : members) {
+      out.add(LanceField.of(m[0], m[1], false));
+    }
+    return out;
+  }
+
   private static Field member(String name, ArrowType type) {
     return new Field(name, FieldType.notNullable(type), List.of());
   }
