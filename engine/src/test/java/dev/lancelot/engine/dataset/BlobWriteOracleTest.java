@@ -101,7 +101,7 @@ public class BlobWriteOracleTest {
   }
 
   /** lance-core's blob of row {@code address}: its bytes, or null when it returns none. */
-  static byte[] lanceBlob(org.lance.Dataset ds, long address) throws Exception {
+  public static byte[] lanceBlob(org.lance.Dataset ds, long address) throws Exception {
     List<org.lance.BlobFile> got = ds.takeBlobs(List.of(address), "b");
     if (got.isEmpty()) {
       return null;
@@ -112,7 +112,8 @@ public class BlobWriteOracleTest {
   }
 
   /** Every row's blob by lance-core, keyed by id, row addresses from lance-core's own scan. */
-  static Map<Long, byte[]> lanceBlobsById(String uri) throws Exception {
+  public static Map<Long, byte[]> lanceBlobsById(String uri, BufferAllocator allocator)
+      throws Exception {
     Map<Long, byte[]> out = new java.util.TreeMap<>();
     try (org.lance.Dataset lance = org.lance.Dataset.open().allocator(allocator).uri(uri).build()) {
       try (org.lance.ipc.LanceScanner s =
@@ -136,7 +137,7 @@ public class BlobWriteOracleTest {
   }
 
   /** Every row's blob by a lancelot scan, keyed by id. */
-  static Map<Long, byte[]> ourBlobsById(String uri) {
+  public static Map<Long, byte[]> ourBlobsById(String uri) {
     Map<Long, byte[]> out = new java.util.TreeMap<>();
     try (Dataset ds = Dataset.open(uri);
         CloseableIterator<VectorSchemaRoot> it =
@@ -154,8 +155,11 @@ public class BlobWriteOracleTest {
     return out;
   }
 
-  /** The row of {@link #SIZES} behind an id written with {@code idBase} 0 or 100. */
-  static void assertBlobs(Map<Long, byte[]> got, boolean lance, String what) {
+  /**
+   * Checks blobs keyed by id against {@link BlobOracleTest#value} of row {@code id % 100} (nulls:
+   * lance-core may return an empty blob or none).
+   */
+  public static void assertBlobs(Map<Long, byte[]> got, boolean lance, String what) {
     for (Map.Entry<Long, byte[]> e : got.entrySet()) {
       int row = (int) (e.getKey() % 100);
       byte[] v = e.getValue();
@@ -238,7 +242,7 @@ public class BlobWriteOracleTest {
     }
     write(uri, ours, 0, SIZES.length, 100, WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(5))
         .close();
-    Map<Long, byte[]> theirs = lanceBlobsById(uri.toString());
+    Map<Long, byte[]> theirs = lanceBlobsById(uri.toString(), allocator);
     assertThat(theirs).hasSize(2 * SIZES.length);
     assertBlobs(theirs, true, "lance-core after append");
     assertBlobs(ourBlobsById(uri.toString()), false, "lancelot after append");
@@ -256,7 +260,7 @@ public class BlobWriteOracleTest {
         assertThat(compacted.countRows()).isEqualTo(2L * SIZES.length - 1);
       }
     }
-    theirs = lanceBlobsById(uri.toString());
+    theirs = lanceBlobsById(uri.toString(), allocator);
     assertThat(theirs).hasSize(2 * SIZES.length - 1).doesNotContainKey(101L);
     assertBlobs(theirs, true, "lance-core after compaction");
     Map<Long, byte[]> mine = ourBlobsById(uri.toString());
