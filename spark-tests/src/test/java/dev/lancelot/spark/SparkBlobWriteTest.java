@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Spark writes of blob columns, asked for as lance-spark does ({@code '<column>.lance.encoding' =
  * 'blob'} as a write option or table property) or by the column's metadata {@code
  * lance-encoding:blob = true}: lance-core reads every row's blob back (its {@code takeBlobs}),
- * legacy blobs in 2.1 and blob v2 in 2.2, and appends keep the column a blob column.
+ * legacy blobs in 2.1 and blob v2 in 2.2, and appends and updates keep the column a blob column.
  */
 class SparkBlobWriteTest extends SharedSpark {
   static Path dir;
@@ -87,6 +87,10 @@ class SparkBlobWriteTest extends SharedSpark {
     frame(0, SIZES.length, 100, Metadata.empty()).createOrReplaceTempView("more_blobs");
     spark.sql("INSERT INTO lance.`" + uri + "` SELECT id, b FROM more_blobs");
     checkLanceReadsBlobs(uri, 2 * SIZES.length, version.equals("2.2"));
+    // an update rewrites the rows it changes, blobs included (ids keep their value modulo 100)
+    spark.sql("UPDATE lance.`" + uri + "` SET id = id + 200 WHERE id IN (2, 3, 7, 104)");
+    checkLanceReadsBlobs(uri, 2 * SIZES.length, version.equals("2.2"));
+    assertThat(BlobWriteOracleTest.lanceBlobsById(uri, allocator)).containsKeys(202L, 207L, 304L);
   }
 
   @Test

@@ -209,6 +209,13 @@ public class BlobWriteOracleTest {
       }
     }
     assertBlobs(ourBlobsById(uri.toString()), false, "lancelot scan");
+    // a data file whose first value is empty (row 4): still empty, not null, for lance-core
+    Path first = dir.resolve("empty-first-" + version);
+    write(first, schema(), 4, 6, 0, create).close();
+    Map<Long, byte[]> emptyFirst = lanceBlobsById(first.toString(), allocator);
+    assertThat(emptyFirst).containsOnlyKeys(4L, 5L);
+    assertThat(emptyFirst.get(4L)).isNotNull().isEmpty();
+    assertBlobs(emptyFirst, true, "lance-core, empty first value");
     try (Dataset ds = Dataset.open(uri.toString());
         Blob blob = ds.openBlob("b", BlobOracleTest.address(2)).orElseThrow()) {
       assertThat(blob.read(10, 20)).isEqualTo(Arrays.copyOfRange(value(2), 10, 30));

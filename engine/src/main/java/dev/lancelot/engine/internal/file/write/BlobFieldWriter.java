@@ -145,9 +145,9 @@ final class BlobFieldWriter implements FieldWriter {
           position = p.position();
         } else {
           kind = BlobColumns.INLINE;
-          // an empty value is at the current position, as Lance writes it (lance-core takes an
-          // inline descriptor with position and size 0 for a null row)
-          position = bytes.length == 0 ? out.position() : out.write(bytes);
+          // an empty value is at the current position, as Lance writes it, and never at 0:
+          // lance-core takes an inline descriptor with position and size 0 for a null row
+          position = bytes.length == 0 ? Math.max(1, out.position()) : out.write(bytes);
         }
         row.clear();
         row.put((byte) kind)
