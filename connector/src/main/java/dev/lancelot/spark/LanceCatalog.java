@@ -390,7 +390,14 @@ public class LanceCatalog extends CatalogProcedures
     }
     StructType schema = CatalogV2Util.v2ColumnsToStructType(columns);
     LanceSchema lanceSchema =
-        LanceSchema.fromArrow(SparkTypes.toArrow(schema, vectorColumns(properties)));
+        LanceSchema.fromArrow(
+                SparkTypes.toArrow(
+                    schema, vectorColumns(properties), LanceOptions.blobColumns(properties)))
+            .withBlobEncodingFor(
+                dev.lancelot.engine.WriteOptions.of(WriteMode.CREATE)
+                    .withDataStorageVersion(dataStorageVersion(properties).orElse(null))
+                    .resolvedFor(null)
+                    .dataStorageVersion());
     Dataset.evictCached(location);
     DistributedWrite.commit(
             location,

@@ -55,7 +55,8 @@ public record LanceOptions(
     Optional<String> tag,
     Optional<String> branch,
     boolean enableStableRowIds,
-    Optional<String> dataStorageVersion) {
+    Optional<String> dataStorageVersion,
+    Set<String> blobColumns) {
   public static final String PATH = "path";
   public static final String VERSION = "version";
   public static final String VERSION_AS_OF = "versionAsOf";
@@ -164,7 +165,8 @@ public record LanceOptions(
         tag,
         branch,
         bool(ENABLE_STABLE_ROW_IDS, options.get(ENABLE_STABLE_ROW_IDS)),
-        dataStorageVersion(options.get(DATA_STORAGE_VERSION)));
+        dataStorageVersion(options.get(DATA_STORAGE_VERSION)),
+        blobColumns(options));
   }
 
   /**
@@ -261,7 +263,7 @@ public record LanceOptions(
                 + instead
                 + ".");
       }
-      if (VALID.stream().noneMatch(key::equalsIgnoreCase)) {
+      if (VALID.stream().noneMatch(key::equalsIgnoreCase) && blobColumn(key) == null) {
         throw new InvalidInputException(
             "Cannot use option \""
                 + key
@@ -298,6 +300,48 @@ public record LanceOptions(
             + "and "
             + Integer.MAX_VALUE
             + ".");
+  }
+
+  /**
+   * The column a key {@code '<column>.lance.encoding'} names (lance-spark's option and table
+   * property for blob columns), or null for other keys.
+   */
+  static String blobColumn(String key) {
+    String suffix = "." + SparkTypes.BLOB_ENCODING;
+    if (key.length() > suffix.length()
+        && key.regionMatches(true, key.length() - suffix.length(), suffix, 0, suffix.length())) {
+      return key.substring(0, key.length() - suffix.length());
+    }
+    return null;
+  }
+
+  /**
+   * The columns that options or table properties {@code '<column>.lance.encoding' = 'blob'} make
+   * blob columns; any other encoding is refused.
+   */
+  public static Set<String> blobColumns(Map<String, String> options) {
+    Set<String> out = new java.util.TreeSet<>();
+    if (options == null) {
+      return out;
+    }
+    options.forEach(
+        (key, value) -> {
+          String column = blobColumn(key);
+          if (column == null) {
+            return;
+          }
+          if (value == null || !value.trim().equalsIgnoreCase("blob")) {
+            throw new InvalidInputException(
+                "Cannot use \""
+                    + key
+                    + "\" = \""
+                    + value
+                    + "\": the only Lance column encoding lancelot sets is 'blob' (a binary column"
+                    + " stored as a Lance blob column).");
+          }
+          out.add(column);
+        });
+    return out;
   }
 
   static Map<String, Integer> vectorColumns(String spec) {

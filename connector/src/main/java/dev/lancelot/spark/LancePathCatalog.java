@@ -225,7 +225,8 @@ public class LancePathCatalog implements StagingTableCatalog {
         false,
         vectorColumns(properties),
         stableRowIds(properties),
-        dataStorageVersion(properties));
+        dataStorageVersion(properties),
+        LanceOptions.blobColumns(properties));
   }
 
   @Override
@@ -261,7 +262,8 @@ public class LancePathCatalog implements StagingTableCatalog {
         true,
         vectorColumns(properties),
         stableRowIds(properties),
-        dataStorageVersion(properties));
+        dataStorageVersion(properties),
+        LanceOptions.blobColumns(properties));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.lancelot.spark;
 
+import dev.lancelot.spark.read.BlobFunction;
 import dev.lancelot.spark.search.LanceSparkVectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchStrategy;
@@ -18,13 +19,13 @@ import scala.runtime.BoxedUnit;
 
 /**
  * Spark session extension of lancelot: registers the SQL table-valued function {@code
- * lance_vector_search} (SPEC S3), its lance-spark-named twin {@code VECTOR_SEARCH}, and the planner
- * strategy that runs vector searches with the merge on the driver ({@code VectorSearchStrategy}).
- * Enable with {@code spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds
- * (SPEC S7) are stored procedures of {@link LanceCatalog} ({@code CALL
- * lance.system.create_index(...)}), not functions: a table function runs while its query is
- * analysed. On Spark 3.5, which has no stored procedures, it also makes a {@code CALL} fail with an
- * error naming the line (D53).
+ * lance_vector_search} (SPEC S3), its lance-spark-named twin {@code VECTOR_SEARCH}, {@code
+ * lance_blob} (one row's blob, {@link BlobFunction}), and the planner strategy that runs vector
+ * searches with the merge on the driver ({@code VectorSearchStrategy}). Enable with {@code
+ * spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds (SPEC S7) are stored
+ * procedures of {@link LanceCatalog} ({@code CALL lance.system.create_index(...)}), not functions:
+ * a table function runs while its query is analysed. On Spark 3.5, which has no stored procedures,
+ * it also makes a {@code CALL} fail with an error naming the line (D53).
  */
 public final class LanceSparkExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -60,6 +61,21 @@ public final class LanceSparkExtensions
             "",
             "");
     injectTableFunction(extensions, alias, aliasInfo, new LanceSparkVectorSearchFunction());
+    ExpressionInfo blobInfo =
+        new ExpressionInfo(
+            BlobFunction.class.getName(),
+            null,
+            BlobFunction.NAME,
+            BlobFunction.USAGE,
+            "",
+            "",
+            "",
+            "table_funcs",
+            "",
+            "",
+            "");
+    injectTableFunction(
+        extensions, FunctionIdentifier.apply(BlobFunction.NAME), blobInfo, new BlobFunction());
     extensions.injectPlannerStrategy(
         new AbstractFunction1<SparkSession, SparkStrategy>() {
           @Override

@@ -20,13 +20,16 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
   private final Map<String, Integer> vectorColumns;
   private final boolean enableStableRowIds;
   private final java.util.Optional<String> dataStorageVersion;
+  private final java.util.Set<String> blobColumns;
 
   /**
    * {@code vectorColumns}: array columns to write as Lance vectors, from the statement's table
    * properties; the write option {@code vector.columns} adds to them (and wins for a column both
    * name). {@code enableStableRowIds}: the table property {@code enable_stable_row_ids}, which the
    * write option of that name can also set. {@code dataStorageVersion}: the table property {@code
-   * data_storage_version}; the write option of that name wins over it.
+   * data_storage_version}; the write option of that name wins over it. {@code blobColumns}: binary
+   * columns to write as Lance blob columns (table properties {@code '<column>.lance.encoding' =
+   * 'blob'}), to which the write options of that form add.
    */
   LanceStagedTable(
       String location,
@@ -34,7 +37,8 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
       boolean replace,
       Map<String, Integer> vectorColumns,
       boolean enableStableRowIds,
-      java.util.Optional<String> dataStorageVersion) {
+      java.util.Optional<String> dataStorageVersion,
+      java.util.Set<String> blobColumns) {
     super(
         location,
         0,
@@ -45,6 +49,7 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
     this.vectorColumns = Map.copyOf(vectorColumns);
     this.enableStableRowIds = enableStableRowIds;
     this.dataStorageVersion = dataStorageVersion;
+    this.blobColumns = java.util.Set.copyOf(blobColumns);
   }
 
   /**
@@ -62,7 +67,12 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     LanceOptions options = LanceOptions.parse(withPath(info.options()));
-    if (!vectorColumns.isEmpty() || enableStableRowIds || dataStorageVersion.isPresent()) {
+    if (!vectorColumns.isEmpty()
+        || enableStableRowIds
+        || dataStorageVersion.isPresent()
+        || !blobColumns.isEmpty()) {
+      java.util.Set<String> blobs = new java.util.TreeSet<>(blobColumns);
+      blobs.addAll(options.blobColumns());
       Map<String, Integer> dims = new HashMap<>(vectorColumns);
       dims.putAll(options.vectorColumns());
       options =
@@ -76,7 +86,8 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
               options.tag(),
               options.branch(),
               options.enableStableRowIds() || enableStableRowIds,
-              options.dataStorageVersion().or(() -> dataStorageVersion));
+              options.dataStorageVersion().or(() -> dataStorageVersion),
+              blobs);
     }
     return new LanceWriteBuilder(this, info, options, true).staged(replace);
   }

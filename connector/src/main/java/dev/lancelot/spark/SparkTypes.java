@@ -53,6 +53,15 @@ public final class SparkTypes {
   /** Field metadata key marking a Spark array as a fixed-size list (Lance vector) of that size. */
   public static final String FIXED_SIZE_LIST_SIZE = "arrow.fixed-size-list.size";
 
+  /**
+   * Suffix of lance-spark's option and table property {@code '<column>.lance.encoding' = 'blob'},
+   * which makes a {@code binary} column a Lance blob column.
+   */
+  public static final String BLOB_ENCODING = "lance.encoding";
+
+  /** Field metadata marking a Lance blob column ({@code "true"}), in Arrow and Spark schemas. */
+  public static final String BLOB_KEY = dev.lancelot.engine.schema.LanceField.BLOB_KEY;
+
   private SparkTypes() {}
 
   public static StructType toSpark(Schema schema) {
@@ -147,9 +156,51 @@ public final class SparkTypes {
    * it; other arrays stay lists.
    */
   public static Schema toArrow(StructType schema, Map<String, Integer> vectorDims) {
+    return toArrow(schema, vectorDims, java.util.Set.of());
+  }
+
+  /**
+   * As {@link #toArrow(StructType, Map)}; a top-level {@code binary} column becomes a Lance blob
+   * column ({@code large_binary} with {@code lance-encoding:blob = true}) when {@code blobColumns}
+   * names it or its metadata has {@code lance-encoding:blob = true}. Naming a column that is not a
+   * top-level {@code binary} column is refused.
+   */
+  public static Schema toArrow(
+      StructType schema, Map<String, Integer> vectorDims, java.util.Set<String> blobColumns) {
+    for (String b : blobColumns) {
+      java.util.Optional<StructField> f =
+          java.util.Arrays.stream(schema.fields()).filter(x -> x.name().equals(b)).findFirst();
+      if (f.isEmpty() || !(f.get().dataType() instanceof BinaryType)) {
+        throw new dev.lancelot.engine.InvalidInputException(
+            "Cannot make \""
+                + b
+                + "\" a blob column ("
+                + b
+                + "."
+                + BLOB_ENCODING
+                + " = 'blob'): "
+                + (f.isEmpty()
+                    ? "the data has no such column"
+                    : "it has type " + f.get().dataType().sql() + ", not BINARY")
+                + ". Columns: "
+                + java.util.Arrays.toString(schema.fieldNames()));
+      }
+    }
     List<Field> fields = new ArrayList<>();
     for (StructField f : schema.fields()) {
-      fields.add(toArrow(f, vectorDims.get(f.name())));
+      boolean blob =
+          f.dataType() instanceof BinaryType
+              && (blobColumns.contains(f.name())
+                  || (f.metadata().contains(BLOB_KEY)
+                      && "true".equalsIgnoreCase(f.metadata().getString(BLOB_KEY))));
+      fields.add(
+          blob
+              ? new Field(
+                  f.name(),
+                  new FieldType(
+                      f.nullable(), ArrowType.LargeBinary.INSTANCE, null, Map.of(BLOB_KEY, "true")),
+                  null)
+              : toArrow(f, vectorDims.get(f.name())));
     }
     return new Schema(fields);
   }

@@ -45,8 +45,10 @@ final class DatasetWrites {
       Schema arrowSchema = data.getVectorSchemaRoot().getSchema();
       Iterator<VectorSchemaRoot> batches = FragmentWriter.batchesOf(data);
       Optional<Snapshot> latest = DatasetStorage.loadLatest(c.ctx());
-      LanceSchema target = targetSchema(c.ctx(), latest, arrowSchema, options.mode());
       WriteOptions resolved = options.resolvedFor(latest.map(DatasetWrites::version).orElse(null));
+      LanceSchema target =
+          targetSchema(c.ctx(), latest, arrowSchema, options.mode())
+              .withBlobEncodingFor(resolved.dataStorageVersion());
       List<FragmentMetadata> fragments =
           FragmentWriter.write(
               c.ctx(), target, batches, resolved, targetBase(c.ctx(), latest, options));

@@ -68,7 +68,9 @@ final class LanceBatchWrite implements BatchWrite {
             existing.get().location(), schema, List.of(sparkSchema.fieldNames()));
       } else {
         Map<String, Integer> dims = new HashMap<>(options.vectorColumns());
-        this.schema = LanceSchema.fromArrow(SparkTypes.toArrow(sparkSchema, dims));
+        this.schema =
+            LanceSchema.fromArrow(SparkTypes.toArrow(sparkSchema, dims, options.blobColumns()))
+                .withBlobEncodingFor(writeOptions.dataStorageVersion());
       }
     } finally {
       existing.ifPresent(Dataset::close);

@@ -99,6 +99,47 @@ public final class LanceSchema {
     return new LanceSchema(numbered, meta);
   }
 
+  /**
+   * This schema with its blob columns in the encoding Lance 7 uses for files of {@code
+   * dataStorageVersion}: in 2.2 every top-level legacy blob ({@link LanceField#isLegacyBlob()})
+   * becomes a blob v2 struct ({@link LanceField#isBlobV2()}, members {@code data: large_binary} and
+   * {@code uri: string}) keeping its id, name, nullability and other metadata, the members taking
+   * new ids after the largest; other versions and schemas without legacy blobs are returned as they
+   * are. Used when a dataset is created: Lance 7 writes legacy blobs in 2.0 and 2.1 files only,
+   * blob v2 in 2.2 only.
+   */
+  public LanceSchema withBlobEncodingFor(String dataStorageVersion) {
+    if (!"2.2".equals(dataStorageVersion) || fields.stream().noneMatch(LanceField::isLegacyBlob)) {
+      return this;
+    }
+    int[] next = {fields.stream().mapToInt(LanceField::maxId).max().orElse(-1) + 1};
+    List<LanceField> out = new ArrayList<>(fields.size());
+    for (LanceField f : fields) {
+      if (!f.isLegacyBlob()) {
+        out.add(f);
+        continue;
+      }
+      Map<String, String> meta = new java.util.LinkedHashMap<>(f.metadata());
+      meta.remove(LanceField.BLOB_KEY);
+      meta.put(LogicalTypes.ARROW_EXT_NAME, LanceField.BLOB_V2_EXTENSION);
+      LanceField struct =
+          new LanceField(
+              f.id(),
+              f.parentId(),
+              f.name(),
+              "struct",
+              f.nullable(),
+              meta,
+              List.of(
+                  LanceField.of("data", "large_binary", true),
+                  LanceField.of("uri", "string", true)),
+              LanceField.defaultLegacyEncoding("struct"),
+              f.unenforcedPrimaryKey());
+      out.add(assignIds(struct, f.parentId(), next));
+    }
+    return new LanceSchema(out, metadata);
+  }
+
   /** Assigns ids to fields whose id is negative, keeping existing ones (as Lance's set_id). */
   private static LanceField assignIds(LanceField f, int parentId, int[] next) {
     int id = f.id() >= 0 ? f.id() : next[0]++;

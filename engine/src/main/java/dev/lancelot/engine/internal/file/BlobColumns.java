@@ -37,9 +37,10 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  *   <li><b>Blob v2</b> (files 2.2): {@code {kind: uint8, position: uint64, size: uint64, blob_id:
  *       uint32, blob_uri: utf8}} in a full-zip page, the struct null for a null row. Kind 0
  *       (inline): bytes in the data file; 1 (packed): at {@code position} of the blob file {@code
- *       blob_id}; 2 (dedicated): the whole blob file {@code blob_id}; 3 (external): at a URI, not
- *       read by lancelot. Blob file {@code n} of data file {@code data/<stem>.lance} is {@code
- *       data/<stem>/<32 binary digits of n, least significant first>.blob}.
+ *       blob_id}; 2 (dedicated): the whole blob file {@code blob_id}; 3 (external): at a URI, read
+ *       when it is under the dataset's root ({@link #externalLocation}). Blob file {@code n} of
+ *       data file {@code data/<stem>.lance} is {@code data/<stem>/<32 binary digits of n, least
+ *       significant first>.blob}.
  * </ul>
  */
 public final class BlobColumns {
@@ -50,8 +51,15 @@ public final class BlobColumns {
   public static final int DEDICATED = 2;
   public static final int EXTERNAL = 3;
 
-  /** Where one row's bytes are: {@code file} null means the data file itself. */
+  /**
+   * Where one row's bytes are: {@code file} null means the data file itself; {@code size} {@link
+   * #TO_THE_END} means from {@code offset} to the end of {@code file} (an external blob that names
+   * a whole object).
+   */
   public record Location(String file, long offset, long size) {}
+
+  /** {@link Location#size()} of an external blob that is its whole object. */
+  public static final long TO_THE_END = -1;
 
   /** The Arrow field the descriptors of a blob column are read into. */
   static Field descriptorField(LanceField blob) {
@@ -75,6 +83,25 @@ public final class BlobColumns {
         blob.name(),
         new FieldType(blob.nullable(), ArrowType.Struct.INSTANCE, null, packed),
         members);
+  }
+
+  /**
+   * The members of a blob v2 column's descriptor as a data file's own schema lists them under the
+   * column's struct (without field ids or parent, as Lance 7 writes them).
+   */
+  public static List<LanceField> descriptorMembers() {
+    List<LanceField> out = new ArrayList<>(5);
+    String[][] members = {
+      {"kind", "uint8"},
+      {"position", "uint64"},
+      {"size", "uint64"},
+      {"blob_id", "uint32"},
+      {"blob_uri", "string"}
+    };
+    for (String[] m : members) {
+      out.add(LanceField.of(m[0], m[1], false));
+    }
+    return out;
   }
 
   private static Field member(String name, ArrowType type) {
@@ -102,7 +129,11 @@ public final class BlobColumns {
    * for a null row.
    */
   static List<Location> locations(
-      LanceField blob, StructVector descriptors, String dataFile, String context) {
+      LanceField blob,
+      StructVector descriptors,
+      String dataFile,
+      String context,
+      String externalRoot) {
     int n = descriptors.getValueCount();
     List<Location> out = new ArrayList<>(n);
     if (!blob.isBlobV2()) {
@@ -138,15 +169,25 @@ public final class BlobColumns {
         case INLINE -> out.add(new Location(null, p, s));
         case PACKED -> out.add(new Location(dir + blobFileName(id), p, s));
         case DEDICATED -> out.add(new Location(dir + blobFileName(id), 0, s));
-        case EXTERNAL ->
+        case EXTERNAL -> {
+          String u = new String(uri.get(i), java.nio.charset.StandardCharsets.UTF_8);
+          String where =
+              "Cannot read blob column \""
+                  + blob.name()
+                  + "\" of "
+                  + context
+                  + ": a row's blob is stored at the external URI "
+                  + u;
+          if (id != 0) {
             throw new UnsupportedFileFeatureException(
-                "Cannot read blob column \""
-                    + blob.name()
-                    + "\" of "
-                    + context
-                    + ": a row's blob is stored at the external URI "
-                    + new String(uri.get(i), java.nio.charset.StandardCharsets.UTF_8)
+                where
+                    + " relative to the dataset's external base "
+                    + id
                     + ", which lancelot does not read.");
+          }
+          String location = externalLocation(u, externalRoot, where);
+          out.add(new Location(location, p, p == 0 && s == 0 ? TO_THE_END : s));
+        }
         default ->
             throw new CorruptFileException(
                 "Cannot read blob column \""
@@ -159,6 +200,47 @@ public final class BlobColumns {
       }
     }
     return out;
+  }
+
+  /**
+   * The location of an external blob's URI, read only when it is an absolute URI (with a scheme)
+   * under the dataset's root {@code root}, without {@code ..} segments: a dataset then makes the
+   * reader open only files it could hold itself. Anything else is refused ({@code where} says which
+   * row).
+   */
+  static String externalLocation(String uri, String root, String where) {
+    if (root == null) {
+      throw new UnsupportedFileFeatureException(
+          where + ", which is read only through the dataset (open the dataset).");
+    }
+    java.net.URI parsed;
+    try {
+      parsed = new java.net.URI(uri);
+    } catch (java.net.URISyntaxException e) {
+      throw new CorruptFileException(where + ", which is not a valid URI: " + e.getMessage());
+    }
+    String path = parsed.getPath();
+    boolean dots =
+        path == null
+            || java.util.Arrays.asList(path.split("/", -1)).contains("..")
+            || java.util.Arrays.asList(path.split("/", -1)).contains(".");
+    String normalized =
+        parsed.getScheme() == null || dots
+            ? null
+            : new org.apache.hadoop.fs.Path(parsed.normalize()).toString();
+    String base = new org.apache.hadoop.fs.Path(root).toString();
+    if (normalized == null
+        || parsed.getQuery() != null
+        || parsed.getFragment() != null
+        || !normalized.startsWith(base.endsWith("/") ? base : base + "/")) {
+      throw new UnsupportedFileFeatureException(
+          where
+              + ", outside the dataset's root "
+              + base
+              + ": lancelot reads external blobs only at absolute URIs under the dataset's root"
+              + " (no '.' or '..' segments), never other locations a dataset names.");
+    }
+    return normalized;
   }
 
   /**
@@ -178,20 +260,18 @@ public final class BlobColumns {
         out[i] = ByteBuffer.allocate(0);
         continue;
       }
-      checkSize(l, dataFile.location());
+      if (l.size() != TO_THE_END) {
+        checkSize(l, dataFile.location());
+      }
       byFile.computeIfAbsent(l.file() == null ? "" : l.file(), k -> new ArrayList<>()).add(i);
     }
     for (java.util.Map.Entry<String, List<Integer>> e : byFile.entrySet()) {
-      List<ByteRange> ranges = new ArrayList<>();
-      for (int i : e.getValue()) {
-        ranges.add(new ByteRange(locations.get(i).offset(), locations.get(i).size()));
-      }
       List<ByteBuffer> got;
       if (e.getKey().isEmpty()) {
-        got = dataFile.readRanges(ranges);
+        got = dataFile.readRanges(ranges(locations, e.getValue(), dataFile));
       } else {
         try (InputFile blobFile = opener.apply(e.getKey())) {
-          got = blobFile.readRanges(ranges);
+          got = blobFile.readRanges(ranges(locations, e.getValue(), blobFile));
         }
       }
       for (int k = 0; k < got.size(); k++) {
@@ -199,6 +279,30 @@ public final class BlobColumns {
       }
     }
     return out;
+  }
+
+  private static List<ByteRange> ranges(
+      List<Location> locations, List<Integer> rows, InputFile in) {
+    List<ByteRange> ranges = new ArrayList<>();
+    for (int i : rows) {
+      Location l = resolve(locations.get(i), in);
+      checkSize(l, in.location());
+      ranges.add(new ByteRange(l.offset(), l.size()));
+    }
+    return ranges;
+  }
+
+  /** {@code l} with its size known: {@link #TO_THE_END} becomes the rest of {@code in}. */
+  public static Location resolve(Location l, InputFile in) {
+    if (l.size() != TO_THE_END) {
+      return l;
+    }
+    long length = in.length();
+    if (l.offset() > length) {
+      throw new CorruptFileException(
+          "A blob starts at byte " + l.offset() + " of " + l.file() + ", which has " + length);
+    }
+    return new Location(l.file(), l.offset(), length - l.offset());
   }
 
   static void checkSize(Location l, String dataFile) {
@@ -224,7 +328,8 @@ public final class BlobColumns {
       FieldSink descriptors,
       BufferAllocator allocator,
       InputFile dataFile,
-      Function<String, InputFile> opener) {
+      Function<String, InputFile> opener,
+      String externalRoot) {
     return new FieldSink() {
       @Override
       public int numColumns() {
@@ -240,7 +345,9 @@ public final class BlobColumns {
       public FieldVector finish() {
         List<Location> locations;
         try (FieldVector d = descriptors.finish()) {
-          locations = locations(blob, (StructVector) d, dataFile.location(), dataFile.location());
+          locations =
+              locations(
+                  blob, (StructVector) d, dataFile.location(), dataFile.location(), externalRoot);
         }
         ByteBuffer[] bytes = read(locations, dataFile, opener);
         LargeVarBinaryVector out = (LargeVarBinaryVector) field.createVector(allocator);

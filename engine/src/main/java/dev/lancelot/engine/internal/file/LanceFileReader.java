@@ -52,16 +52,19 @@ public final class LanceFileReader {
   final PageIo io; // VectorPages.open reads through it too
   private final Structure structure;
   private final java.util.function.Function<String, InputFile> blobFiles;
+  private final String externalBlobRoot;
 
   private LanceFileReader(InputFile file, FileMetadata metadata) {
-    this(file, Structure.of(file.location(), metadata), LanceFileReader::noBlobFiles);
+    this(file, Structure.of(file.location(), metadata), LanceFileReader::noBlobFiles, null);
   }
 
   private LanceFileReader(
       InputFile file,
       Structure structure,
-      java.util.function.Function<String, InputFile> blobFiles) {
+      java.util.function.Function<String, InputFile> blobFiles,
+      String externalBlobRoot) {
     this.file = file;
+    this.externalBlobRoot = externalBlobRoot;
     this.structure = structure;
     this.blobFiles = blobFiles;
     this.metadata = structure.metadata();
@@ -91,7 +94,8 @@ public final class LanceFileReader {
     return new LanceFileReader(
         file,
         cache.get(file, () -> Structure.of(file.location(), FileMetadata.read(file))),
-        LanceFileReader::noBlobFiles);
+        LanceFileReader::noBlobFiles,
+        null);
   }
 
   /**
@@ -99,7 +103,15 @@ public final class LanceFileReader {
    * opener} (given their full location). Without it such blobs cannot be read.
    */
   public LanceFileReader withBlobFiles(java.util.function.Function<String, InputFile> opener) {
-    return new LanceFileReader(file, structure, opener);
+    return new LanceFileReader(file, structure, opener, externalBlobRoot);
+  }
+
+  /**
+   * Lets this reader read external blobs (blob v2 kind 3) at URIs under {@code root}, the dataset's
+   * root ({@link BlobColumns#externalLocation}); without it they are refused.
+   */
+  public LanceFileReader withExternalBlobRoot(String root) {
+    return new LanceFileReader(file, structure, blobFiles, root);
   }
 
   private static InputFile noBlobFiles(String location) {
@@ -125,7 +137,8 @@ public final class LanceFileReader {
           blob,
           (org.apache.arrow.vector.complex.StructVector) d.getVector(0),
           location(),
-          location());
+          location(),
+          externalBlobRoot);
     }
   }
 
@@ -492,7 +505,8 @@ public final class LanceFileReader {
     if (lance.isBlob()) {
       Field descriptor = BlobColumns.descriptorField(lance);
       FieldSink descriptors = Sinks.createField(descriptor, allocator, capacity);
-      return BlobColumns.sink(lance, field, descriptors, allocator, file, blobFiles);
+      return BlobColumns.sink(
+          lance, field, descriptors, allocator, file, blobFiles, externalBlobRoot);
     }
     try {
       sink =

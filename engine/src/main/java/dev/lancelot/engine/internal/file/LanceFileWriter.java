@@ -2,6 +2,7 @@ package dev.lancelot.engine.internal.file;
 
 import dev.lancelot.engine.internal.file.container.FileFooter;
 import dev.lancelot.engine.internal.file.write.AlignedOutput;
+import dev.lancelot.engine.internal.file.write.BlobFiles;
 import dev.lancelot.engine.internal.file.write.ColumnWriter;
 import dev.lancelot.engine.internal.file.write.FieldWriter;
 import dev.lancelot.engine.internal.format.SchemaProtos;
@@ -16,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -56,32 +58,84 @@ public final class LanceFileWriter implements AutoCloseable {
   private final List<ColumnWriter> columns = new ArrayList<>();
   private final List<long[]> globalBuffers = new ArrayList<>();
   private final java.util.Map<String, String> extraMetadata = new java.util.LinkedHashMap<>();
+  private final BlobFiles blobFiles;
   private long rows;
   private boolean finished;
   private boolean closed;
 
-  private LanceFileWriter(PositionOutputStream stream, LanceSchema schema, WriterOptions options) {
+  private LanceFileWriter(
+      PositionOutputStream stream,
+      LanceSchema schema,
+      WriterOptions options,
+      Function<String, PositionOutputStream> blobFileOpener) {
     this.stream = stream;
     this.out = new AlignedOutput(stream);
     this.schema = schema;
     this.version = options.version();
+    this.blobFiles = version.equals(FileVersion.V2_2) ? new BlobFiles(blobFileOpener) : null;
     for (LanceField field : schema.fields()) {
+      checkBlobEncoding(field);
       if (field.id() < 0) {
         throw new SchemaException(
             "Cannot write field \""
                 + field.name()
                 + "\": it has no field id. Build the schema with LanceSchema.fromArrow or from a manifest.");
       }
-      FieldWriter writer = FieldWriter.create(field, options.maxPageBytes());
+      FieldWriter writer = FieldWriter.create(field, options.maxPageBytes(), blobFiles);
       fields.add(writer);
       columns.addAll(writer.columns());
     }
   }
 
-  /** Starts a file with this schema (field ids as the dataset assigns them). */
+  /**
+   * Starts a file with this schema (field ids as the dataset assigns them); a schema with blob v2
+   * columns needs {@link #create(PositionOutputStream, LanceSchema, WriterOptions, Function)}.
+   */
   public static LanceFileWriter create(
       PositionOutputStream out, LanceSchema schema, WriterOptions options) {
-    return new LanceFileWriter(out, schema, options);
+    return new LanceFileWriter(out, schema, options, LanceFileWriter::noBlobFiles);
+  }
+
+  /**
+   * Starts a file whose blob v2 columns may need blob files: {@code blobFiles} creates one given
+   * its name ({@link BlobColumns#blobFileName}), which the caller places in the data file's blob
+   * directory ({@code data/<stem>/}) and deletes if the file is abandoned.
+   */
+  public static LanceFileWriter create(
+      PositionOutputStream out,
+      LanceSchema schema,
+      WriterOptions options,
+      Function<String, PositionOutputStream> blobFiles) {
+    return new LanceFileWriter(out, schema, options, blobFiles);
+  }
+
+  private static PositionOutputStream noBlobFiles(String name) {
+    throw new IllegalStateException(
+        "Cannot write blob file "
+            + name
+            + ": the Lance file writer was created without blob files");
+  }
+
+  /**
+   * Refuses a blob column in the wrong encoding for the file version: legacy blobs are written in
+   * 2.1 files, blob v2 in 2.2 ({@link LanceSchema#withBlobEncodingFor}).
+   */
+  private void checkBlobEncoding(LanceField field) {
+    boolean v22 = version.equals(FileVersion.V2_2);
+    if ((field.isLegacyBlob() && v22) || (field.isBlobV2() && !v22)) {
+      throw new SchemaException(
+          "Cannot write blob column \""
+              + field.name()
+              + "\" into a Lance "
+              + version
+              + " file: "
+              + (v22
+                  ? "2.2 files store blob columns as blob v2 (extension "
+                      + LanceField.BLOB_V2_EXTENSION
+                      + ")"
+                  : "blob v2 columns need file version 2.2")
+              + ". Convert the schema with LanceSchema.withBlobEncodingFor.");
+    }
   }
 
   /** Appends a batch; its columns are matched to the schema by name. */
@@ -165,6 +219,9 @@ public final class LanceFileWriter implements AutoCloseable {
   public WriteSummary finish() {
     checkOpen();
     try {
+      if (blobFiles != null) {
+        blobFiles.close();
+      }
       int pages = 0;
       for (ColumnWriter c : columns) {
         c.flush(out);
@@ -173,7 +230,7 @@ public final class LanceFileWriter implements AutoCloseable {
       java.util.Map<String, String> schemaMetadata =
           new java.util.LinkedHashMap<>(schema.metadata());
       schemaMetadata.putAll(extraMetadata);
-      LanceSchema written = LanceSchema.of(schema.fields(), schemaMetadata);
+      LanceSchema written = LanceSchema.of(fileFields(schema.fields()), schemaMetadata);
       FileProtos.FileDescriptor descriptor =
           FileProtos.FileDescriptor.newBuilder()
               .setSchema(SchemaProtos.toProto(written))
@@ -219,7 +276,7 @@ public final class LanceFileWriter implements AutoCloseable {
       long size = out.position();
       finished = true;
       close();
-      List<LanceField> leaves = schema.leaves();
+      List<LanceField> leaves = schema.columnFields();
       int[] fieldIds = new int[leaves.size()];
       int[] columnIndices = new int[leaves.size()];
       for (int i = 0; i < leaves.size(); i++) {
@@ -230,6 +287,37 @@ public final class LanceFileWriter implements AutoCloseable {
     } catch (IOException e) {
       throw new StorageException("Cannot finish Lance file: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The fields as the file's own schema records them: as Lance 7 writes it, a blob v2 column is a
+   * packed struct of its descriptor's members (without ids) marked as a blob, instead of the
+   * dataset's {@code data} and {@code uri}.
+   */
+  private static List<LanceField> fileFields(List<LanceField> fields) {
+    List<LanceField> out = new ArrayList<>(fields.size());
+    for (LanceField f : fields) {
+      if (!f.isBlobV2()) {
+        out.add(f);
+        continue;
+      }
+      java.util.Map<String, String> meta = new java.util.LinkedHashMap<>(f.metadata());
+      meta.remove(dev.lancelot.engine.schema.LogicalTypes.ARROW_EXT_NAME);
+      meta.put(LanceField.BLOB_KEY, "true");
+      meta.put("lance-encoding:packed", "true");
+      out.add(
+          new LanceField(
+              f.id(),
+              f.parentId(),
+              f.name(),
+              f.logicalType(),
+              f.nullable(),
+              meta,
+              BlobColumns.descriptorMembers(),
+              f.legacyEncoding(),
+              f.unenforcedPrimaryKey()));
+    }
+    return out;
   }
 
   /** Same types all the way down (struct fields matched by position and name). */
@@ -277,6 +365,9 @@ public final class LanceFileWriter implements AutoCloseable {
     }
     closed = true;
     try {
+      if (blobFiles != null) {
+        blobFiles.close();
+      }
       stream.close();
     } catch (IOException e) {
       throw new StorageException("Cannot close Lance file: " + e.getMessage(), e);

@@ -233,6 +233,11 @@ public final class FragmentReader implements AutoCloseable {
           f.reader()
               .blobLocations(projection(f, List.of(field)), new long[] {offset}, ctx.allocator())
               .get(0);
+      if (l != null && l.size() == dev.lancelot.engine.internal.file.BlobColumns.TO_THE_END) {
+        try (dev.lancelot.engine.io.InputFile in = ctx.io().newInputFile(l.file())) {
+          return dev.lancelot.engine.internal.file.BlobColumns.resolve(l, in);
+        }
+      }
       if (l == null || l.file() != null) {
         return l;
       }
@@ -316,7 +321,9 @@ public final class FragmentReader implements AutoCloseable {
             return new OpenFile(
                 meta,
                 input,
-                LanceFileReader.open(input, ctx.files()).withBlobFiles(ctx.io()::newInputFile));
+                LanceFileReader.open(input, ctx.files())
+                    .withBlobFiles(ctx.io()::newInputFile)
+                    .withExternalBlobRoot(ctx.paths().root()));
           } catch (LancelotException e) {
             input.close();
             throw inContext(e);

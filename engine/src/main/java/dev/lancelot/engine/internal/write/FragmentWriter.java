@@ -207,7 +207,17 @@ public final class FragmentWriter implements AutoCloseable {
     String location = location(name);
     files.add(location); // tracked before it exists, so that an abort at any point deletes it
     PositionOutputStream out = ctx.io().create(location);
-    current = LanceFileWriter.create(out, schema, fileOptions);
+    String blobDirectory = name.substring(0, name.length() - ".lance".length()) + "/";
+    current =
+        LanceFileWriter.create(
+            out,
+            schema,
+            fileOptions,
+            blobFile -> {
+              String blobLocation = ctx.paths().dataFile(blobDirectory + blobFile);
+              files.add(blobLocation); // deleted with the data file on abort
+              return ctx.io().create(blobLocation);
+            });
     currentRows = 0;
   }
 

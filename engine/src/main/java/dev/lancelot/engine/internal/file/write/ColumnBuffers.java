@@ -18,6 +18,9 @@ public final class ColumnBuffers {
   }
 
   static FieldWriter writer(LanceField field, long maxPageBytes) {
+    if (field.isBlob() && field.parentId() < 0) {
+      return new BlobFieldWriter(field, maxPageBytes, null);
+    }
     refusePacked(field);
     Field arrow = field.toArrow();
     if (!isNested(arrow.getType())) {
@@ -89,9 +92,10 @@ public final class ColumnBuffers {
                 + (f.isBlobV2()
                     ? "extension " + LanceField.BLOB_V2_EXTENSION
                     : "field metadata " + LanceField.BLOB_KEY + " = true")
-                + "), whose values Lance stores out of line, and the lancelot file writer does not"
-                + " write blob columns yet. Write the column as large_binary without that"
-                + " metadata, or write it with Lance.");
+                + ") inside the field \""
+                + field.name()
+                + "\", and the lancelot file writer writes top-level blob columns only. Make it a"
+                + " top-level column.");
       }
       if (f.isPackedStruct()) {
         throw new SchemaException(

@@ -18,6 +18,9 @@ public final class ColumnWriter implements FieldWriter {
   private final LanceField field;
   private final ColumnBuffer buffer;
   private final long maxPageBytes;
+  private final java.util.function.UnaryOperator<
+          dev.lancelot.engine.internal.file.proto.Encodings21Protos.PageLayout>
+      layouts;
   private final File2Protos.ColumnMetadata.Builder metadata =
       File2Protos.ColumnMetadata.newBuilder();
   private long rowsWritten;
@@ -26,9 +29,21 @@ public final class ColumnWriter implements FieldWriter {
    * {@code field}: the top-level field of a flat column, or the leaf of a nested field's column.
    */
   ColumnWriter(LanceField field, ColumnBuffer buffer, long maxPageBytes) {
+    this(field, buffer, maxPageBytes, java.util.function.UnaryOperator.identity());
+  }
+
+  /** As above, each page's layout passed through {@code layouts} before it is written. */
+  ColumnWriter(
+      LanceField field,
+      ColumnBuffer buffer,
+      long maxPageBytes,
+      java.util.function.UnaryOperator<
+              dev.lancelot.engine.internal.file.proto.Encodings21Protos.PageLayout>
+          layouts) {
     this.field = field;
     this.buffer = buffer;
     this.maxPageBytes = maxPageBytes;
+    this.layouts = layouts;
   }
 
   @Override
@@ -88,7 +103,7 @@ public final class ColumnWriter implements FieldWriter {
       Any any =
           Any.newBuilder()
               .setTypeUrl("/lance.encodings21.PageLayout")
-              .setValue(page.layout().toByteString())
+              .setValue(layouts.apply(page.layout()).toByteString())
               .build();
       p.setLength(page.numRows())
           .setPriority(rowsWritten)

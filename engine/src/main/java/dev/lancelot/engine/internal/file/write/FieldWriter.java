@@ -15,8 +15,14 @@ public interface FieldWriter {
   /** Appends all rows of {@code v}, writing pages to {@code out} as they fill up. */
   void append(FieldVector v, AlignedOutput out) throws IOException;
 
-  /** A writer for {@code field} (ids assigned) with pages of about {@code maxPageBytes}. */
-  static FieldWriter create(LanceField field, long maxPageBytes) {
+  /**
+   * A writer for {@code field} (ids assigned) with pages of about {@code maxPageBytes}; a blob
+   * column goes into {@code blobFiles} (blob v2) or, when it is null, the legacy layout.
+   */
+  static FieldWriter create(LanceField field, long maxPageBytes, BlobFiles blobFiles) {
+    if (field.isBlob()) {
+      return new BlobFieldWriter(field, maxPageBytes, blobFiles);
+    }
     return ColumnBuffers.writer(field, maxPageBytes);
   }
 }

@@ -23,6 +23,9 @@ abstract class ItemBuffer {
    */
   dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressionScheme compression;
 
+  /** Whether pages are full-zip whatever the values' width (blob v2 descriptors). */
+  boolean fullZipOnly;
+
   /** Appends items {@code [from, from + n)} of {@code v} with the vector's own validity. */
   final void append(FieldVector v, int from, int n) {
     validity.append(v, from, n);

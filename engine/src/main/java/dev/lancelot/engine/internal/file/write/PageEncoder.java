@@ -27,7 +27,9 @@ final class PageEncoder {
     if (nulls == n) {
       return allNull(levels);
     }
-    return items.narrow() ? miniBlock(items, first, levels) : fullZip(items, first, levels);
+    return items.narrow() && !items.fullZipOnly
+        ? miniBlock(items, first, levels)
+        : fullZip(items, first, levels);
   }
 
   /**
