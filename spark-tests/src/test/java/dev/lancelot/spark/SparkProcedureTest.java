@@ -242,11 +242,14 @@ class SparkProcedureTest extends SharedSpark {
             "add_columns",
             "cleanup",
             "compact",
+            "create_branch",
             "create_index",
             "create_scalar_index",
             "create_tag",
+            "delete_branch",
             "delete_tag",
             "drop_index",
+            "list_branches",
             "list_indexes",
             "list_tags",
             "optimize_index",
@@ -498,9 +501,7 @@ class SparkProcedureTest extends SharedSpark {
         .hasMessageContaining("vector");
     assertThatThrownBy(() -> spark.sql("CALL lance.system.vacuum(table => '" + path + "')"))
         .hasStackTraceContaining(
-            "the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_index, "
-                + "create_scalar_index, create_tag, delete_tag, drop_index, list_indexes, list_tags, "
-                + "optimize_index, recall, restore, update_tag}");
+            "the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_branch, create_index, create_scalar_index, create_tag, delete_branch, delete_tag, drop_index, list_branches, list_indexes, list_tags, optimize_index, recall, restore, update_tag}");
     assertThat(version(path)).isEqualTo(1);
   }
 

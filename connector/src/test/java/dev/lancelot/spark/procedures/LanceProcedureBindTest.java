@@ -161,11 +161,14 @@ class LanceProcedureBindTest {
             "add_columns",
             "cleanup",
             "compact",
+            "create_branch",
             "create_index",
             "create_scalar_index",
             "create_tag",
+            "delete_branch",
             "delete_tag",
             "drop_index",
+            "list_branches",
             "list_indexes",
             "list_tags",
             "optimize_index",
@@ -177,9 +180,7 @@ class LanceProcedureBindTest {
             () -> Procedures.load(CATALOG, Identifier.of(new String[] {"db"}, "compact")))
         .isInstanceOf(LancelotException.class)
         .hasMessage(
-            "Cannot find procedure lance.db.compact: the procedures of catalog lance are lance.system.{"
-                + "add_columns, cleanup, compact, create_index, create_scalar_index, create_tag, delete_tag, "
-                + "drop_index, list_indexes, list_tags, optimize_index, recall, restore, update_tag}.");
+            "Cannot find procedure lance.db.compact: the procedures of catalog lance are lance.system.{add_columns, cleanup, compact, create_branch, create_index, create_scalar_index, create_tag, delete_branch, delete_tag, drop_index, list_branches, list_indexes, list_tags, optimize_index, recall, restore, update_tag}.");
     assertThatThrownBy(
             () -> Procedures.load(CATALOG, Identifier.of(new String[] {"system"}, "vacuum")))
         .hasMessageStartingWith("Cannot find procedure lance.system.vacuum:");
