@@ -31,51 +31,20 @@ public final class LanceSparkExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
-    FunctionIdentifier name = FunctionIdentifier.apply(VectorSearchFunction.NAME);
-    ExpressionInfo info =
-        new ExpressionInfo(
-            VectorSearchFunction.class.getName(),
-            null,
-            VectorSearchFunction.NAME,
-            VectorSearchFunction.USAGE,
-            "",
-            "",
-            "",
-            "table_funcs",
-            "",
-            "",
-            "");
-    injectTableFunction(extensions, name, info, new VectorSearchFunction());
-    FunctionIdentifier alias = FunctionIdentifier.apply(LanceSparkVectorSearchFunction.NAME);
-    ExpressionInfo aliasInfo =
-        new ExpressionInfo(
-            LanceSparkVectorSearchFunction.class.getName(),
-            null,
-            LanceSparkVectorSearchFunction.NAME,
-            LanceSparkVectorSearchFunction.USAGE,
-            "",
-            "",
-            "",
-            "table_funcs",
-            "",
-            "",
-            "");
-    injectTableFunction(extensions, alias, aliasInfo, new LanceSparkVectorSearchFunction());
-    ExpressionInfo blobInfo =
-        new ExpressionInfo(
-            BlobFunction.class.getName(),
-            null,
-            BlobFunction.NAME,
-            BlobFunction.USAGE,
-            "",
-            "",
-            "",
-            "table_funcs",
-            "",
-            "",
-            "");
     injectTableFunction(
-        extensions, FunctionIdentifier.apply(BlobFunction.NAME), blobInfo, new BlobFunction());
+        extensions,
+        VectorSearchFunction.class,
+        VectorSearchFunction.NAME,
+        VectorSearchFunction.USAGE,
+        new VectorSearchFunction());
+    injectTableFunction(
+        extensions,
+        LanceSparkVectorSearchFunction.class,
+        LanceSparkVectorSearchFunction.NAME,
+        LanceSparkVectorSearchFunction.USAGE,
+        new LanceSparkVectorSearchFunction());
+    injectTableFunction(
+        extensions, BlobFunction.class, BlobFunction.NAME, BlobFunction.USAGE, new BlobFunction());
     extensions.injectPlannerStrategy(
         new AbstractFunction1<SparkSession, SparkStrategy>() {
           @Override
@@ -97,9 +66,14 @@ public final class LanceSparkExtensions
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static void injectTableFunction(
       SparkSessionExtensions extensions,
-      FunctionIdentifier name,
-      ExpressionInfo info,
+      Class<?> implementation,
+      String name,
+      String usage,
       Function1<scala.collection.Seq<Expression>, LogicalPlan> builder) {
-    extensions.injectTableFunction((Tuple3) new Tuple3<>(name, info, builder));
+    ExpressionInfo info =
+        new ExpressionInfo(
+            implementation.getName(), null, name, usage, "", "", "", "table_funcs", "", "", "");
+    extensions.injectTableFunction(
+        (Tuple3) new Tuple3<>(FunctionIdentifier.apply(name), info, builder));
   }
 }

@@ -147,29 +147,7 @@ final class ZoneIndexes {
    * an AND (a larger answer), and an OR holding one is unanswered (null), as is one alone.
    */
   static Condition withoutSubstrings(Condition c) {
-    if (c instanceof Condition.Substring) {
-      return null;
-    } else if (c instanceof Condition.AllOf all) {
-      List<Condition> kept = new ArrayList<>();
-      for (Condition t : all.terms()) {
-        Condition k = withoutSubstrings(t);
-        if (k != null) {
-          kept.add(k);
-        }
-      }
-      return kept.isEmpty() ? null : kept.size() == 1 ? kept.get(0) : new Condition.AllOf(kept);
-    } else if (c instanceof Condition.AnyOf any) {
-      List<Condition> kept = new ArrayList<>();
-      for (Condition t : any.terms()) {
-        Condition k = withoutSubstrings(t);
-        if (k == null) {
-          return null;
-        }
-        kept.add(k);
-      }
-      return new Condition.AnyOf(kept);
-    }
-    return c;
+    return Condition.pruned(c, leaf -> !(leaf instanceof Condition.Substring));
   }
 
   private static String first(List<String> names, IndexCatalog catalog, IndexType type) {

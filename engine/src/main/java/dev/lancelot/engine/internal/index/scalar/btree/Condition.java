@@ -19,6 +19,35 @@ public sealed interface Condition {
   /** Short text for explain output, e.g. {@code key in [3, 7]}. */
   String describe();
 
+  /**
+   * The part of {@code c} made of the leaves {@code kept} accepts, as a superset of its rows: an
+   * AND keeps the terms that have such a part (none: null), an OR needs every term to have one
+   * (else null), and a leaf is itself or null.
+   */
+  static Condition pruned(Condition c, java.util.function.Predicate<Condition> kept) {
+    if (c instanceof AllOf all) {
+      List<Condition> terms = new java.util.ArrayList<>();
+      for (Condition t : all.terms()) {
+        Condition k = pruned(t, kept);
+        if (k != null) {
+          terms.add(k);
+        }
+      }
+      return terms.isEmpty() ? null : terms.size() == 1 ? terms.get(0) : new AllOf(terms);
+    } else if (c instanceof AnyOf any) {
+      List<Condition> terms = new java.util.ArrayList<>();
+      for (Condition t : any.terms()) {
+        Condition k = pruned(t, kept);
+        if (k == null) {
+          return null;
+        }
+        terms.add(k);
+      }
+      return new AnyOf(terms);
+    }
+    return kept.test(c) ? c : null;
+  }
+
   /** Rows satisfying every condition (conditions on one column joined by AND). */
   record AllOf(List<Condition> terms) implements Condition {
     public AllOf {

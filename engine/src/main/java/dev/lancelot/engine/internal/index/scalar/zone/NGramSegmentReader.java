@@ -164,29 +164,7 @@ public final class NGramSegmentReader {
    * OR needs all its terms answered); null for none.
    */
   public static Condition answerable(Condition c) {
-    if (narrows(c)) {
-      return c;
-    } else if (c instanceof Condition.AllOf all) {
-      List<Condition> kept = new ArrayList<>();
-      for (Condition t : all.terms()) {
-        Condition k = answerable(t);
-        if (k != null) {
-          kept.add(k);
-        }
-      }
-      return kept.isEmpty() ? null : kept.size() == 1 ? kept.get(0) : new Condition.AllOf(kept);
-    } else if (c instanceof Condition.AnyOf any) {
-      List<Condition> kept = new ArrayList<>();
-      for (Condition t : any.terms()) {
-        Condition k = answerable(t);
-        if (k == null) {
-          return null;
-        }
-        kept.add(k);
-      }
-      return new Condition.AnyOf(kept);
-    }
-    return null;
+    return Condition.pruned(c, NGramSegmentReader::narrows);
   }
 
   /** Trigrams in the segment. */
