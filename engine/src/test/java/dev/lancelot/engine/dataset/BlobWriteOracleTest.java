@@ -275,6 +275,62 @@ public class BlobWriteOracleTest {
     assertBlobs(mine, false, "lancelot after compaction");
   }
 
+  /**
+   * Cleanup removes the blob files of the 2.2 data files it removes ({@code data/<stem>/*.blob})
+   * and keeps those of every data file a kept version references: lance-core reads every blob of
+   * the kept version afterwards.
+   */
+  @Test
+  void cleanupRemovesTheBlobFilesOfTheDataFilesItRemoves() throws Exception {
+    Path uri = dir.resolve("cleaned");
+    write(
+            uri,
+            schema(),
+            0,
+            SIZES.length,
+            0,
+            WriteOptions.of(WriteMode.CREATE).withDataStorageVersion("2.2").withMaxRowsPerFile(6))
+        .close();
+    java.util.Set<String> first = blobDirectories(uri);
+    assertThat(first).as("packed and dedicated blob files of version 1").isNotEmpty();
+    write(
+            uri,
+            schema(),
+            0,
+            SIZES.length,
+            500,
+            WriteOptions.of(WriteMode.OVERWRITE)
+                .withDataStorageVersion("2.2")
+                .withMaxRowsPerFile(6))
+        .close();
+    java.util.Set<String> both = blobDirectories(uri);
+    assertThat(both).containsAll(first).hasSizeGreaterThan(first.size());
+    dev.lancelot.engine.CleanupResult r;
+    try (Dataset ds = Dataset.open(uri.toString())) {
+      r =
+          ds.cleanup(
+              dev.lancelot.engine.CleanupOptions.retainVersions(1).withDeleteUnverified(true));
+    }
+    assertThat(r.versionsRemoved()).containsExactly(1L);
+    java.util.Set<String> kept = blobDirectories(uri);
+    assertThat(kept).doesNotContainAnyElementsOf(first);
+    java.util.Set<String> expected = new java.util.TreeSet<>(both);
+    expected.removeAll(first);
+    assertThat(kept).isEqualTo(expected);
+    Map<Long, byte[]> theirs = lanceBlobsById(uri.toString(), allocator);
+    assertThat(theirs.keySet()).allMatch(id -> id >= 500);
+    assertBlobs(theirs, true, "lance-core after cleanup");
+  }
+
+  /** The blob directories ({@code data/<stem>/}) of a dataset, by name. */
+  private static java.util.Set<String> blobDirectories(Path uri) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(uri.resolve("data"))) {
+      return s.filter(java.nio.file.Files::isDirectory)
+          .map(p -> p.getFileName().toString())
+          .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    }
+  }
+
   @Test
   void blobColumnsInTheWrongEncodingOrNestedAreRefused() {
     LanceSchema legacy = LanceSchema.fromArrow(schema());

@@ -121,6 +121,7 @@ public final class Cleaner {
       }
     }
     sweepFiles(DatasetPaths.DATA, "data");
+    sweepBlobFiles();
     sweepFiles(DeletionFiles.DIR, "deletion");
     sweepFiles(DatasetPaths.TRANSACTIONS, "transaction");
     sweepIndexes();
@@ -206,6 +207,41 @@ public final class Cleaner {
           case "deletion" -> deletions++;
           default -> transactions++;
         }
+      }
+    }
+  }
+
+  /**
+   * The blob files of 2.2 data files ({@code data/<stem>/*.blob} beside {@code data/<stem>.lance}):
+   * they go with their data file, under the same rules (kept while a kept version references the
+   * data file; a data file no version ever referenced only once old enough). Each counts as a data
+   * file removed.
+   */
+  private void sweepBlobFiles() {
+    for (FileEntry d : io.list(paths.root() + "/" + DatasetPaths.DATA)) {
+      if (!d.isDirectory()) {
+        continue;
+      }
+      String dataFile = DatasetPaths.DATA + "/" + d.name() + ".lance";
+      if (referenced.contains(dataFile)) {
+        continue;
+      }
+      boolean isVerified = verified.contains(dataFile);
+      long newest = d.modificationTime();
+      long size = 0;
+      int files = 0;
+      for (FileEntry f : io.list(d.location())) {
+        newest = Math.max(newest, f.modificationTime());
+        size += f.length();
+        files++;
+      }
+      if (!deletable(isVerified, newest)) {
+        continue;
+      }
+      if (io.deleteRecursively(d.location())) {
+        bytes += size;
+        data += files;
+        unreferenced += isVerified ? 0 : 1;
       }
     }
   }
