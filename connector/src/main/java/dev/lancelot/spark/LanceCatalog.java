@@ -80,7 +80,6 @@ public class LanceCatalog extends CatalogProcedures
   public static final String TABLE_SUFFIX = ".lance";
 
   private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LanceCatalog.class);
 
   private String root;
 
@@ -271,37 +270,9 @@ public class LanceCatalog extends CatalogProcedures
     return ((LanceTable) super.loadTable(ident)).asSqlTable();
   }
 
-  /**
-   * The metadata table {@code db.items.<kind>} (see {@link MetadataTable.Kind}) when {@code
-   * db.items} is a Lance table and no table of that name lives in a namespace {@code db.items};
-   * {@code lance.`<path>`.<kind>} for a table named by its path. {@code version}: the one a
-   * per-version kind describes.
-   */
+  /** See {@link MetadataTable#resolve}. */
   private Optional<MetadataTable> metadataTable(Identifier ident, OptionalLong version) {
-    String[] ns = ident.namespace();
-    Optional<MetadataTable.Kind> kind = MetadataTable.Kind.of(ident.name());
-    if (ns.length == 0 || kind.isEmpty()) {
-      return Optional.empty();
-    }
-    Configuration conf = hadoopConf();
-    String parent;
-    String parentName;
-    if (ns.length == 1 && isPath(ns[0])) {
-      parent = HadoopFileIO.qualify(ns[0], conf);
-      parentName = name() + ".`" + ns[0] + "`";
-    } else {
-      if (Dataset.exists(location(ident, conf), conf)) {
-        return Optional.empty(); // a table of that name in namespace db.items
-      }
-      Identifier table = Identifier.of(Arrays.copyOf(ns, ns.length - 1), ns[ns.length - 1]);
-      parent = location(table, conf);
-      parentName = quoted(table);
-    }
-    if (!Dataset.exists(parent, conf)) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new MetadataTable(parentName, kind.get(), parent, version, conf).checkVersioned());
+    return MetadataTable.resolve(this, ident, version);
   }
 
   @Override
@@ -513,7 +484,7 @@ public class LanceCatalog extends CatalogProcedures
     return sb.toString();
   }
 
-  private static boolean directoryExists(String dir, Configuration conf) {
+  static boolean directoryExists(String dir, Configuration conf) {
     Path path = new Path(dir);
     try {
       return path.getFileSystem(conf).getFileStatus(path).isDirectory();
@@ -595,15 +566,13 @@ public class LanceCatalog extends CatalogProcedures
   }
 
   /**
-   * {@code DROP NAMESPACE [IF EXISTS] lance.db [CASCADE]}: deletes the namespace's directory. An
-   * empty one goes at once; one holding tables or namespaces needs {@code CASCADE}, which deletes
-   * every table (dataset) and namespace under it. A directory holding anything else (files or
-   * directories that are neither) is never deleted: the statement fails naming them, before
-   * anything is deleted. {@code system} (the procedures') cannot be dropped.
+   * {@code DROP NAMESPACE [IF EXISTS] lance.db [CASCADE]}: deletes the namespace's directory (see
+   * {@link NamespaceDirectories#drop}). {@code system} (the procedures') and the root cannot be
+   * dropped.
    */
   @Override
   public boolean dropNamespace(String[] namespace, boolean cascade) {
-    if (namespace.length == 0 || Arrays.equals(namespace, new String[] {"system"})) {
+    if (namespace.length == 0 || Arrays.equals(namespace, SYSTEM)) {
       throw new UnsupportedOperationException(
           "Cannot drop namespace "
               + (namespace.length == 0 ? "(the root)" : "system")
@@ -611,77 +580,12 @@ public class LanceCatalog extends CatalogProcedures
               + name()
               + ".");
     }
-    Configuration conf = hadoopConf();
-    String dir = namespaceDir(namespace);
-    if (!directoryExists(dir, conf)) {
-      return false;
-    }
-    List<String> tables = new ArrayList<>();
-    List<String> foreign = new ArrayList<>();
-    walkNamespace(new HadoopFileIO(conf), dir, String.join(".", namespace), conf, tables, foreign);
-    java.util.Collections.sort(tables);
-    String label = name() + "." + String.join(".", namespace);
-    if (!foreign.isEmpty()) {
-      throw new InvalidInputException(
-          "Cannot drop namespace "
-              + label
-              + ": its directory "
-              + dir
-              + " holds entries that are neither tables nor namespaces ("
-              + String.join(", ", foreign.subList(0, Math.min(10, foreign.size())))
-              + (foreign.size() > 10 ? ", ... " + foreign.size() + " in all" : "")
-              + "). Move or delete them first; nothing was dropped.");
-    }
-    if (!cascade && !new HadoopFileIO(conf).list(dir).isEmpty()) {
-      throw new InvalidInputException(
-          "Cannot drop namespace "
-              + label
-              + ": it is not empty (tables "
-              + tables
-              + "). Drop its tables first, or use DROP NAMESPACE "
-              + label
-              + " CASCADE to drop them with it.");
-    }
-    Path path = new Path(dir);
-    try {
-      if (!path.getFileSystem(conf).delete(path, true)) {
-        throw new LancelotException("Cannot drop namespace " + label + ": " + dir + " remains");
-      }
-    } catch (IOException e) {
-      throw new LancelotException(
-          "Cannot drop namespace " + label + " at " + dir + ": " + e.getMessage(), e);
-    }
-    LOG.info("Dropped namespace {} ({}), with tables {}", label, dir, tables);
-    return true;
-  }
-
-  /**
-   * Tables (datasets) under {@code dir}, as dotted names, and entries that are neither tables nor
-   * namespaces (files, directories named like tables that hold no dataset, hidden directories).
-   */
-  private static void walkNamespace(
-      HadoopFileIO io,
-      String dir,
-      String prefix,
-      Configuration conf,
-      List<String> tables,
-      List<String> foreign) {
-    for (FileEntry e : io.list(dir)) {
-      if (!e.isDirectory()) {
-        foreign.add(e.location());
-      } else if (e.name().endsWith(TABLE_SUFFIX)) {
-        if (Dataset.exists(e.location(), conf)) {
-          tables.add(
-              prefix + "." + e.name().substring(0, e.name().length() - TABLE_SUFFIX.length()));
-        } else {
-          foreign.add(e.location());
-        }
-      } else if (e.name().startsWith(".") || e.name().startsWith("_")) {
-        foreign.add(e.location());
-      } else {
-        walkNamespace(io, e.location(), prefix + "." + e.name(), conf, tables, foreign);
-      }
-    }
+    return NamespaceDirectories.drop(
+        namespaceDir(namespace),
+        String.join(".", namespace),
+        name() + "." + String.join(".", namespace),
+        cascade,
+        hadoopConf());
   }
 
   /**
@@ -715,7 +619,7 @@ public class LanceCatalog extends CatalogProcedures
 
   private static final String[] SYSTEM = {"system"};
 
-  private String quoted(Identifier ident) {
+  String quoted(Identifier ident) {
     StringBuilder sb = new StringBuilder(name());
     for (String part : ident.namespace()) {
       sb.append('.').append(part);

@@ -156,6 +156,44 @@ public final class MetadataTable implements SupportsRead {
     return EnumSet.of(TableCapability.BATCH_READ);
   }
 
+  /**
+   * The metadata table {@code db.items.<kind>} (see {@link MetadataTable.Kind}) when {@code
+   * db.items} is a Lance table and no table of that name lives in a namespace {@code db.items};
+   * {@code lance.`<path>`.<kind>} for a table named by its path. {@code version}: the one a
+   * per-version kind describes.
+   */
+  static Optional<MetadataTable> resolve(
+      LanceCatalog catalog,
+      org.apache.spark.sql.connector.catalog.Identifier ident,
+      OptionalLong version) {
+    String[] ns = ident.namespace();
+    Optional<MetadataTable.Kind> kind = MetadataTable.Kind.of(ident.name());
+    if (ns.length == 0 || kind.isEmpty()) {
+      return Optional.empty();
+    }
+    Configuration conf = LancePathCatalog.hadoopConf();
+    String parent;
+    String parentName;
+    if (ns.length == 1 && LanceCatalog.isPath(ns[0])) {
+      parent = dev.lancelot.engine.io.HadoopFileIO.qualify(ns[0], conf);
+      parentName = catalog.name() + ".`" + ns[0] + "`";
+    } else {
+      if (Dataset.exists(catalog.location(ident, conf), conf)) {
+        return Optional.empty(); // a table of that name in namespace db.items
+      }
+      org.apache.spark.sql.connector.catalog.Identifier table =
+          org.apache.spark.sql.connector.catalog.Identifier.of(
+              java.util.Arrays.copyOf(ns, ns.length - 1), ns[ns.length - 1]);
+      parent = catalog.location(table, conf);
+      parentName = catalog.quoted(table);
+    }
+    if (!Dataset.exists(parent, conf)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new MetadataTable(parentName, kind.get(), parent, version, conf).checkVersioned());
+  }
+
   /** Refuses {@code VERSION AS OF} on a table that describes every version. */
   MetadataTable checkVersioned() {
     if (version.isPresent() && !kind.perVersion()) {
