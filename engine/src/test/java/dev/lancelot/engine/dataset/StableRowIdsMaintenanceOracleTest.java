@@ -531,11 +531,69 @@ class StableRowIdsMaintenanceOracleTest {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.withSourceRows(new long[] {1}))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("one source address per row");
+      // a marked fragment appended instead of committed as a row change
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  dev.lancelot.engine.distributed.DistributedWrite.commit(
+                      ds.location(),
+                      null,
+                      ds.lanceSchema(),
+                      List.of(
+                          f.withSourceRows(
+                              new long[] {
+                                dev.lancelot.engine.FragmentMetadata.NEW_ROW,
+                                dev.lancelot.engine.FragmentMetadata.NEW_ROW
+                              })),
+                      dev.lancelot.engine.WriteMode.APPEND,
+                      ds.version()))
+          .isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
+          .hasMessageContaining("already carries row ids")
+          .hasMessageContaining("Dataset.commitRowChanges");
       try (Stream<Path> files = Files.list(twin[0].resolve("_deletions"))) {
         assertThat(files.count()).as("no deletion file left behind").isEqualTo(6);
       }
       try (Dataset latest = ds.checkoutLatest()) {
         assertThat(latest.version()).isEqualTo(ds.version());
+      }
+    }
+  }
+
+  /** Without stable row ids too, a fragment marked for a row change is refused as an append. */
+  @Test
+  void aMarkedFragmentIsRefusedAsAnAppendWithoutStableRowIds() throws Exception {
+    String location = Files.createTempDirectory("marked-append").resolve("t").toString();
+    try (VectorSchemaRoot first = ClusteredData.generate(allocator, 0, 4, DIM, 6, 78);
+        org.apache.arrow.vector.ipc.ArrowReader reader =
+            dev.lancelot.engine.testing.ArrowStreams.readerOf(allocator, List.of(first));
+        Dataset ds =
+            Dataset.write(
+                location,
+                reader,
+                dev.lancelot.engine.WriteOptions.of(dev.lancelot.engine.WriteMode.CREATE));
+        VectorSchemaRoot batch = ClusteredData.generate(allocator, 4, 2, DIM, 6, 79)) {
+      assertThat(ds.stableRowIds()).isFalse();
+      dev.lancelot.engine.FragmentMetadata f =
+          dev.lancelot.engine.distributed.DistributedWrite.writeFragments(
+                  location,
+                  null,
+                  ds.lanceSchema(),
+                  List.of(batch).iterator(),
+                  dev.lancelot.engine.WriteOptions.of(dev.lancelot.engine.WriteMode.APPEND))
+              .get(0);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  dev.lancelot.engine.distributed.DistributedWrite.commit(
+                      location,
+                      null,
+                      ds.lanceSchema(),
+                      List.of(f.withSourceRows(new long[] {0L, 1L})),
+                      dev.lancelot.engine.WriteMode.APPEND,
+                      ds.version()))
+          .isInstanceOf(dev.lancelot.engine.InvalidInputException.class)
+          .hasMessageContaining("already carries row ids");
+      try (Dataset latest = ds.checkoutLatest()) {
+        assertThat(latest.version()).isEqualTo(ds.version());
+        assertThat(latest.countRows()).isEqualTo(4);
       }
     }
   }

@@ -54,6 +54,7 @@ final class ManifestBuilder {
       long next = base.nextFragmentId();
       List<DataFragment> added = new ArrayList<>();
       for (DataFragment f : a.fragments()) {
+        refuseRowIds(f);
         added.add(f.toBuilder().setId(next++).build());
       }
       if (RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
@@ -221,14 +222,27 @@ final class ManifestBuilder {
    * advances past them (decision D48); every row was created and last updated by {@code version}
    * (decision D56).
    */
+  /**
+   * Refuses a new fragment that already carries row ids: new fragments take fresh ids (or none),
+   * and a fragment marked with the rows it replaces belongs in a row change.
+   */
+  private static void refuseRowIds(DataFragment f) {
+    if (f.getRowIdSequenceCase() != DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET) {
+      throw new dev.lancelot.engine.InvalidInputException(
+          "Cannot add fragment "
+              + f.getId()
+              + ": it already carries row ids. New fragments take fresh ids; a fragment marked"
+              + " with the rows it replaces (FragmentMetadata.withSourceRows) belongs in"
+              + " Dataset.commitRowChanges, not in an append.");
+    }
+  }
+
   static List<DataFragment> assignRowIds(
       Manifest.Builder m, List<DataFragment> fragments, long version) {
     long nextRowId = m.getNextRowId();
     List<DataFragment> out = new ArrayList<>(fragments.size());
     for (DataFragment f : fragments) {
-      if (f.getRowIdSequenceCase() != DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET) {
-        throw new IllegalStateException("fragment " + f.getId() + " already carries row ids");
-      }
+      refuseRowIds(f);
       long rows = f.getPhysicalRows();
       out.add(
           f.toBuilder()
