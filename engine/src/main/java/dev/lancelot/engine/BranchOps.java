@@ -49,14 +49,7 @@ final class BranchOps {
       source = Refs.branchLocation(root, parent.get());
     }
     if (io.exists(Refs.branchFileLocation(root, name))) {
-      throw new InvalidInputException(
-          "Cannot create branch \""
-              + name
-              + "\" of "
-              + root
-              + ": it already exists (created from version "
-              + refs.branch(name).parentVersion()
-              + "). Delete it first, or choose another name.");
+      throw refs.branchExists(name);
     }
     DatasetPaths sourcePaths = new DatasetPaths(source);
     VersionLog.Entry entry =

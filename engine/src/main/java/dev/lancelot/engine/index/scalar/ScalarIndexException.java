@@ -61,4 +61,23 @@ public class ScalarIndexException extends LancelotException {
             + ". The index file is corrupt or was not written by Lance; rebuild the index (replace it) or drop it.",
         cause);
   }
+
+  /**
+   * As {@link #corrupt(String, String, String, String, Throwable)}, naming the manifest that lists
+   * the index ({@code listedIn}; null when unknown).
+   */
+  public static ScalarIndexException corrupt(
+      String kind,
+      String indexName,
+      String location,
+      String reason,
+      String listedIn,
+      Throwable cause) {
+    return corrupt(
+        kind,
+        indexName,
+        location,
+        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")",
+        cause);
+  }
 }

@@ -82,6 +82,18 @@ public final class Refs {
     this.root = root;
   }
 
+  /** The refusal to create branch {@code name}, which exists. */
+  public InvalidInputException branchExists(String name) {
+    return new InvalidInputException(
+        "Cannot create branch \""
+            + name
+            + "\" of "
+            + root
+            + ": it already exists (created from version "
+            + branch(name).parentVersion()
+            + "). Delete it first, or choose another name.");
+  }
+
   public String root() {
     return root;
   }
@@ -431,14 +443,7 @@ public final class Refs {
     n.put("manifestSize", manifestSize);
     n.putObject("metadata");
     if (!io.putIfAbsent(branchFile(name), pretty(n))) {
-      throw new InvalidInputException(
-          "Cannot create branch \""
-              + name
-              + "\" of "
-              + root
-              + ": it already exists (created from version "
-              + branch(name).parentVersion()
-              + "). Delete it first, or choose another name.");
+      throw branchExists(name);
     }
     return new BranchFile(name, parentBranch, parentVersion, createdAt, Map.of());
   }

@@ -433,10 +433,7 @@ public final class BTreeSegmentReader implements AutoCloseable {
 
   private ScalarIndexException corrupt(String reason, Throwable cause, String file) {
     return ScalarIndexException.corrupt(
-        indexName,
-        directory + "/" + file,
-        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")",
-        cause);
+        "BTree", indexName, directory + "/" + file, reason, listedIn, cause);
   }
 
   @Override

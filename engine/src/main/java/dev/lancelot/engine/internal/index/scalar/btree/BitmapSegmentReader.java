@@ -315,12 +315,7 @@ public final class BitmapSegmentReader {
   }
 
   private ScalarIndexException corrupt(String reason, Throwable cause) {
-    return ScalarIndexException.corrupt(
-        kind,
-        indexName,
-        location,
-        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")",
-        cause);
+    return ScalarIndexException.corrupt(kind, indexName, location, reason, listedIn, cause);
   }
 
   @Override

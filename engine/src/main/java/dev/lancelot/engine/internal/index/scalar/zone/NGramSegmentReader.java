@@ -289,11 +289,6 @@ public final class NGramSegmentReader {
   }
 
   private ScalarIndexException corrupt(String reason, Throwable cause) {
-    return ScalarIndexException.corrupt(
-        "n-gram",
-        indexName,
-        location,
-        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")",
-        cause);
+    return ScalarIndexException.corrupt("n-gram", indexName, location, reason, listedIn, cause);
   }
 }

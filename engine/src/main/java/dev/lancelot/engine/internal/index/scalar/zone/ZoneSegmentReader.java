@@ -252,12 +252,7 @@ public abstract sealed class ZoneSegmentReader
   }
 
   ScalarIndexException corrupt(String reason, Throwable cause) {
-    return ScalarIndexException.corrupt(
-        kind,
-        indexName,
-        location,
-        listedIn == null ? reason : reason + " (index listed in " + listedIn + ")",
-        cause);
+    return ScalarIndexException.corrupt(kind, indexName, location, reason, listedIn, cause);
   }
 
   @Override
