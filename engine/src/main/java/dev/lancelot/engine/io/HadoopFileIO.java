@@ -5,7 +5,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -233,7 +232,7 @@ public final class HadoopFileIO implements FileIO {
   public PositionOutputStream create(String location) {
     Path path = new Path(location);
     if (isLocal(path)) {
-      return createLocal(location, localPath(path));
+      return LocalFiles.create(location, localPath(path));
     }
     try {
       FSDataOutputStream out = fs(path).create(path, false);
@@ -269,61 +268,6 @@ public final class HadoopFileIO implements FileIO {
       throw new StorageException("Cannot create " + location + ": " + e.getMessage(), e);
     }
   }
-
-  /**
-   * Local files are created with java.nio: Hadoop's raw local file system sets permissions by
-   * running {@code chmod} in a child process for every new file and directory (unless Hadoop's
-   * native library is installed), which costs milliseconds per file.
-   */
-  private static PositionOutputStream createLocal(String location, java.nio.file.Path file) {
-    try {
-      if (file.getParent() != null) {
-        Files.createDirectories(file.getParent());
-      }
-      java.io.OutputStream raw =
-          Files.newOutputStream(
-              file,
-              java.nio.file.StandardOpenOption.CREATE_NEW,
-              java.nio.file.StandardOpenOption.WRITE);
-      java.io.BufferedOutputStream out = new java.io.BufferedOutputStream(raw, LOCAL_BUFFER_BYTES);
-      return new PositionOutputStream() {
-        private long position;
-
-        @Override
-        public long position() {
-          return position;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-          out.write(b);
-          position++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          out.write(b, off, len);
-          position += len;
-        }
-
-        @Override
-        public void flush() throws IOException {
-          out.flush();
-        }
-
-        @Override
-        public void close() throws IOException {
-          out.close();
-        }
-      };
-    } catch (FileAlreadyExistsException e) {
-      throw new StorageException("Cannot create " + location + ": the file already exists", e);
-    } catch (IOException e) {
-      throw new StorageException("Cannot create " + location + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static final int LOCAL_BUFFER_BYTES = 64 * 1024;
 
   /** The java.nio path of a local ({@code file:} or scheme-less) Hadoop path. */
   static java.nio.file.Path localPath(Path path) {
@@ -388,12 +332,12 @@ public final class HadoopFileIO implements FileIO {
   public boolean putIfAbsent(String location, byte[] content) {
     Path target = new Path(location);
     if (isLocal(target)) {
-      return putIfAbsentLocal(location, localPath(target), content);
+      return LocalFiles.putIfAbsent(location, localPath(target), content);
     }
     FileSystem fs = fs(target);
-    if (isS3(target)) {
-      if (supportsConditionalCreate(fs, target)) {
-        return putIfAbsentConditional(location, fs, target, content);
+    if (ConditionalPut.isS3(target)) {
+      if (ConditionalPut.supported(fs, target)) {
+        return ConditionalPut.put(location, fs, target, content);
       }
       if (!conf.getBoolean(SINGLE_WRITER, false)) {
         throw new StorageException(
@@ -460,95 +404,6 @@ public final class HadoopFileIO implements FileIO {
    */
   public static final String SINGLE_WRITER = "lancelot.commit.single-writer";
 
-  /** The create-file option of S3A's conditional create (a PUT with {@code If-None-Match: *}). */
-  static final String CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite";
-
-  private static boolean isS3(Path path) {
-    String scheme = path.toUri().getScheme();
-    return "s3a".equals(scheme) || "s3".equals(scheme) || "s3n".equals(scheme);
-  }
-
-  private static boolean supportsConditionalCreate(FileSystem fs, Path path) {
-    try {
-      return fs.hasPathCapability(path, CONDITIONAL_CREATE);
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
-  }
-
-  /**
-   * Put-if-absent as one conditional PUT: S3A sends the object with {@code If-None-Match: *} when
-   * the stream is closed, and the store refuses it (412) when the key exists, atomically.
-   */
-  private static boolean putIfAbsentConditional(
-      String location, FileSystem fs, Path target, byte[] content) {
-    try {
-      org.apache.hadoop.fs.FSDataOutputStreamBuilder<?, ?> builder = fs.createFile(target);
-      builder.overwrite(false);
-      builder.must(CONDITIONAL_CREATE, true);
-      FSDataOutputStream out = builder.build();
-      try (out) {
-        out.write(content);
-      }
-      return true;
-    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
-      return false;
-    } catch (IOException | UncheckedIOException e) {
-      if (isPreconditionFailed(e)) {
-        return false;
-      }
-      throw new StorageException("Cannot write " + location + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Whether {@code e} (or a cause) is the store's answer 412 Precondition Failed: S3A reports it as
-   * {@code RemoteFileChangedException} (matched by name: the engine does not depend on {@code
-   * hadoop-aws}), with the SDK's {@code PreconditionFailed} error as its cause.
-   */
-  private static boolean isPreconditionFailed(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof org.apache.hadoop.fs.FileAlreadyExistsException
-          || t.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException")) {
-        return true;
-      }
-      String m = String.valueOf(t.getMessage());
-      if (m.contains("PreconditionFailed") || m.contains("Precondition Failed")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Local put-if-absent: a hidden temporary file, then a hard link under the final name. */
-  private static boolean putIfAbsentLocal(
-      String location, java.nio.file.Path target, byte[] content) {
-    java.nio.file.Path tmp =
-        target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
-    try {
-      Files.createDirectories(target.getParent());
-      Files.write(
-          tmp,
-          content,
-          java.nio.file.StandardOpenOption.CREATE_NEW,
-          java.nio.file.StandardOpenOption.WRITE);
-      try {
-        Files.createLink(target, tmp);
-        return true;
-      } catch (FileAlreadyExistsException e) {
-        return false;
-      }
-    } catch (IOException | UncheckedIOException e) {
-      throw new StorageException("Cannot write " + location + ": " + e.getMessage(), e);
-    } finally {
-      try {
-        Files.deleteIfExists(tmp);
-      } catch (IOException ignored) {
-        // A leftover hidden temporary file is harmless: readers ignore it.
-      }
-    }
-  }
-
   @Override
   public void overwrite(String location, byte[] content) {
     Path target = new Path(location);
@@ -584,7 +439,7 @@ public final class HadoopFileIO implements FileIO {
       case "abfs", "abfss" ->
           "atomic with hierarchical namespace enabled; otherwise single writer only";
       case "s3a", "s3", "s3n" ->
-          supportsConditionalCreate(fs(path), path)
+          ConditionalPut.supported(fs(path), path)
               ? "atomic: conditional PUT (If-None-Match: *), refused by the store when the object exists"
               : conf.getBoolean(SINGLE_WRITER, false)
                   ? "not atomic: no conditional writes; "
