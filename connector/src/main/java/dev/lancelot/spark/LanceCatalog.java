@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
@@ -79,8 +78,6 @@ public class LanceCatalog extends CatalogProcedures
   /** Directory suffix of a dataset in the directory namespace. */
   public static final String TABLE_SUFFIX = ".lance";
 
-  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
-
   private String root;
 
   @Override
@@ -100,16 +97,9 @@ public class LanceCatalog extends CatalogProcedures
     return root;
   }
 
-  /**
-   * True when {@code name} is a location rather than a table name: it has a {@code /} or a scheme.
-   */
-  public static boolean isPath(String name) {
-    return name.contains("/") || SCHEME.matcher(name).matches();
-  }
-
   @Override
   protected String location(Identifier ident, Configuration conf) {
-    if (ident.namespace().length == 0 && isPath(ident.name())) {
+    if (ident.namespace().length == 0 && TableNames.isPath(ident.name())) {
       return HadoopFileIO.qualify(ident.name(), conf);
     }
     Optional<String> branch = branchLocation(ident, conf);
@@ -174,14 +164,14 @@ public class LanceCatalog extends CatalogProcedures
    * leading {@code <catalog name>.} is dropped), parsed as Spark parses multi-part names.
    */
   public String locationOf(String table) {
-    if (isPath(table) && !isQuotedName(table)) {
+    if (TableNames.isPath(table) && !TableNames.isQuoted(table)) {
       return qualify(table);
     }
-    List<String> parts = parseName(table);
+    List<String> parts = TableNames.parse(table);
     if (parts.size() > 1 && parts.get(0).equals(name())) {
       parts = parts.subList(1, parts.size());
     }
-    if (parts.size() == 1 && isPath(parts.get(0))) {
+    if (parts.size() == 1 && TableNames.isPath(parts.get(0))) {
       return qualify(parts.get(0));
     }
     Identifier ident =
@@ -195,12 +185,12 @@ public class LanceCatalog extends CatalogProcedures
    * {@code spark} ({@code <catalog>.db.items}); empty for paths and other names.
    */
   public static Optional<String> sessionTableLocation(SparkSession spark, String table) {
-    if (isPath(table) && !isQuotedName(table)) {
+    if (TableNames.isPath(table) && !TableNames.isQuoted(table)) {
       return Optional.empty();
     }
     List<String> parts;
     try {
-      parts = parseName(table);
+      parts = TableNames.parse(table);
     } catch (LancelotException e) {
       return Optional.empty();
     }
@@ -212,29 +202,6 @@ public class LanceCatalog extends CatalogProcedures
       return Optional.empty();
     }
     return Optional.of(catalog.locationOf(table));
-  }
-
-  /**
-   * A name with a backquoted part ({@code lance.`s3a://b/t`}), which is parsed as a multipart name
-   * even though its path part has slashes.
-   */
-  private static boolean isQuotedName(String table) {
-    return table.indexOf('`') >= 0;
-  }
-
-  private static List<String> parseName(String table) {
-    try {
-      return ScalaCollections.toJava(
-          SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(table));
-    } catch (org.apache.spark.sql.catalyst.parser.ParseException | RuntimeException e) {
-      throw new InvalidInputException(
-          "Cannot resolve table \""
-              + table
-              + "\": it is neither a table name (db.items) nor "
-              + "a path or URI (/data/items, s3a://bucket/items). "
-              + e.getMessage(),
-          e);
-    }
   }
 
   @Override
@@ -309,7 +276,7 @@ public class LanceCatalog extends CatalogProcedures
   public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
     Configuration conf = hadoopConf();
     String dir = namespaceDir(namespace);
-    if (namespace.length > 0 && !directoryExists(dir, conf)) {
+    if (namespace.length > 0 && !NamespaceDirectories.exists(dir, conf)) {
       throw new NoSuchNamespaceException(namespace);
     }
     List<Identifier> out = new ArrayList<>();
@@ -411,7 +378,7 @@ public class LanceCatalog extends CatalogProcedures
    */
   @Override
   public boolean dropTable(Identifier ident) {
-    if (ident.namespace().length == 0 && isPath(ident.name())) {
+    if (ident.namespace().length == 0 && TableNames.isPath(ident.name())) {
       throw new UnsupportedOperationException(
           "Cannot drop "
               + quoted(ident)
@@ -484,17 +451,6 @@ public class LanceCatalog extends CatalogProcedures
     return sb.toString();
   }
 
-  static boolean directoryExists(String dir, Configuration conf) {
-    Path path = new Path(dir);
-    try {
-      return path.getFileSystem(conf).getFileStatus(path).isDirectory();
-    } catch (java.io.FileNotFoundException e) {
-      return false;
-    } catch (IOException e) {
-      throw new LancelotException("Cannot read directory " + dir + ": " + e.getMessage(), e);
-    }
-  }
-
   @Override
   public String[][] listNamespaces() throws NoSuchNamespaceException {
     return listNamespaces(new String[0]);
@@ -502,29 +458,17 @@ public class LanceCatalog extends CatalogProcedures
 
   @Override
   public String[][] listNamespaces(String[] namespace) throws NoSuchNamespaceException {
-    Configuration conf = hadoopConf();
     String dir = namespaceDir(namespace);
-    if (namespace.length > 0 && !directoryExists(dir, conf)) {
+    if (namespace.length > 0 && !NamespaceDirectories.exists(dir, hadoopConf())) {
       throw new NoSuchNamespaceException(namespace);
     }
-    List<String[]> out = new ArrayList<>();
-    for (FileEntry e : new HadoopFileIO(conf).list(dir)) {
-      if (e.isDirectory()
-          && !e.name().endsWith(TABLE_SUFFIX)
-          && !e.name().startsWith(".")
-          && !e.name().startsWith("_")) {
-        String[] child = Arrays.copyOf(namespace, namespace.length + 1);
-        child[namespace.length] = e.name();
-        out.add(child);
-      }
-    }
-    out.sort((a, b) -> a[a.length - 1].compareTo(b[b.length - 1]));
-    return out.toArray(new String[0][]);
+    return NamespaceDirectories.children(dir, namespace, hadoopConf());
   }
 
   @Override
   public boolean namespaceExists(String[] namespace) {
-    return namespace.length == 0 || directoryExists(namespaceDir(namespace), hadoopConf());
+    return namespace.length == 0
+        || NamespaceDirectories.exists(namespaceDir(namespace), hadoopConf());
   }
 
   @Override
@@ -539,24 +483,11 @@ public class LanceCatalog extends CatalogProcedures
   @Override
   public void createNamespace(String[] namespace, Map<String, String> metadata)
       throws NamespaceAlreadyExistsException {
-    Configuration conf = hadoopConf();
     String dir = namespaceDir(namespace);
-    if (directoryExists(dir, conf)) {
+    if (NamespaceDirectories.exists(dir, hadoopConf())) {
       throw new NamespaceAlreadyExistsException(namespace);
     }
-    Path path = new Path(dir);
-    try {
-      path.getFileSystem(conf).mkdirs(path);
-    } catch (IOException e) {
-      throw new LancelotException(
-          "Cannot create namespace "
-              + String.join(".", namespace)
-              + " at "
-              + dir
-              + ": "
-              + e.getMessage(),
-          e);
-    }
+    NamespaceDirectories.create(dir, String.join(".", namespace), hadoopConf());
   }
 
   @Override

@@ -174,7 +174,7 @@ public final class MetadataTable implements SupportsRead {
     Configuration conf = LancePathCatalog.hadoopConf();
     String parent;
     String parentName;
-    if (ns.length == 1 && LanceCatalog.isPath(ns[0])) {
+    if (ns.length == 1 && TableNames.isPath(ns[0])) {
       parent = dev.lancelot.engine.io.HadoopFileIO.qualify(ns[0], conf);
       parentName = catalog.name() + ".`" + ns[0] + "`";
     } else {

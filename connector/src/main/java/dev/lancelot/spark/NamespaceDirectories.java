@@ -13,12 +13,52 @@ import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The directory side of {@link LanceCatalog}'s namespaces: dropping one, with its tables. */
+/** The directory side of {@link LanceCatalog}'s namespaces: listing, creating and dropping them. */
 final class NamespaceDirectories {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceDirectories.class);
   private static final String TABLE_SUFFIX = LanceCatalog.TABLE_SUFFIX;
 
   private NamespaceDirectories() {}
+
+  /** Whether {@code dir} is an existing directory. */
+  static boolean exists(String dir, Configuration conf) {
+    Path path = new Path(dir);
+    try {
+      return path.getFileSystem(conf).getFileStatus(path).isDirectory();
+    } catch (java.io.FileNotFoundException e) {
+      return false;
+    } catch (IOException e) {
+      throw new LancelotException("Cannot read directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The namespaces directly under {@code dir} (namespace {@code namespace}), sorted by name. */
+  static String[][] children(String dir, String[] namespace, Configuration conf) {
+    List<String[]> out = new ArrayList<>();
+    for (FileEntry e : new HadoopFileIO(conf).list(dir)) {
+      if (e.isDirectory()
+          && !e.name().endsWith(TABLE_SUFFIX)
+          && !e.name().startsWith(".")
+          && !e.name().startsWith("_")) {
+        String[] child = java.util.Arrays.copyOf(namespace, namespace.length + 1);
+        child[namespace.length] = e.name();
+        out.add(child);
+      }
+    }
+    out.sort((a, b) -> a[a.length - 1].compareTo(b[b.length - 1]));
+    return out.toArray(new String[0][]);
+  }
+
+  /** Creates namespace directory {@code dir} ({@code label} names the namespace in errors). */
+  static void create(String dir, String label, Configuration conf) {
+    Path path = new Path(dir);
+    try {
+      path.getFileSystem(conf).mkdirs(path);
+    } catch (IOException e) {
+      throw new LancelotException(
+          "Cannot create namespace " + label + " at " + dir + ": " + e.getMessage(), e);
+    }
+  }
 
   /**
    * Deletes namespace directory {@code dir}: an empty one at once; one holding tables or namespaces
@@ -31,7 +71,7 @@ final class NamespaceDirectories {
    */
   static boolean drop(
       String dir, String prefix, String label, boolean cascade, Configuration conf) {
-    if (!LanceCatalog.directoryExists(dir, conf)) {
+    if (!exists(dir, conf)) {
       return false;
     }
     List<String> tables = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.lancelot.spark.procedures;
 
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.spark.LanceCatalog;
+import dev.lancelot.spark.TableNames;
 import dev.lancelot.spark.recall.DistributedRecall;
 import dev.lancelot.spark.recall.RecallResult;
 import dev.lancelot.spark.recall.RecallRun;
@@ -124,7 +125,7 @@ final class RecallProcedure extends LanceProcedure {
    * table of this catalog or a location).
    */
   private static org.apache.spark.sql.Dataset<Row> sessionTable(SparkSession spark, String name) {
-    if (LanceCatalog.isPath(name)) {
+    if (TableNames.isPath(name)) {
       return null;
     }
     try {
