@@ -1,6 +1,7 @@
 package dev.lancelot.engine;
 
 import dev.lancelot.engine.expr.BoundPredicate;
+import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexStatistics;
@@ -16,23 +17,27 @@ import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Operation;
+import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.Refs;
 import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
+import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.internal.util.MemoryCache;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.schema.SchemaException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.SortedSet;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.roaringbitmap.RoaringBitmap;
@@ -49,8 +54,7 @@ public final class Dataset implements AutoCloseable {
   private final Snapshot snapshot;
   private final LanceSchema schema;
   private final boolean ownsAllocator;
-  private final Map<Long, RoaringBitmap> deletions = new ConcurrentHashMap<>();
-  private volatile RowIds rowIds;
+  private final VersionRows rows;
 
   /** The index catalog of this version, built on first use (immutable, like the snapshot). */
   private volatile IndexCatalog indexes;
@@ -63,6 +67,7 @@ public final class Dataset implements AutoCloseable {
     this.ctx = ctx;
     this.snapshot = snapshot;
     this.ownsAllocator = ownsAllocator;
+    this.rows = new VersionRows(ctx, snapshot);
     FeatureFlags.checkReadable(
         ctx.paths().root(),
         snapshot.manifest().getReaderFeatureFlags(),
@@ -163,7 +168,7 @@ public final class Dataset implements AutoCloseable {
   }
 
   /** The latest version committed at or before {@code timestamp}, e.g. to restore it. */
-  public long versionAt(java.time.Instant timestamp) {
+  public long versionAt(Instant timestamp) {
     return DatasetRestore.versionAt(this, timestamp);
   }
 
@@ -226,10 +231,9 @@ public final class Dataset implements AutoCloseable {
    * {@code Merge} changing only the schema (no data file is written; Lance 2.x readers return nulls
    * for a field no data file stores). Refuses existing names and NOT NULL columns.
    */
-  public Dataset addColumns(List<org.apache.arrow.vector.types.pojo.Field> columns) {
-    dev.lancelot.engine.schema.LanceSchema added = ColumnChanges.addedFields(this, columns, false);
-    return new Dataset(
-        ctx, committer().commit(snapshot, ColumnChanges.merge(this, added, Map.of())), false);
+  public Dataset addColumns(List<Field> columns) {
+    LanceSchema added = ColumnChanges.addedFields(this, columns, false);
+    return commitOperation(ColumnChanges.merge(this, added, Map.of()));
   }
 
   /**
@@ -237,8 +241,7 @@ public final class Dataset implements AutoCloseable {
    * #commitAddedColumns} expects; checks the names as {@link #addColumns(List, List,
    * ColumnBackfill)} does.
    */
-  public dev.lancelot.engine.schema.LanceSchema planAddedColumns(
-      List<org.apache.arrow.vector.types.pojo.Field> columns) {
+  public LanceSchema planAddedColumns(List<Field> columns) {
     return ColumnChanges.addedFields(this, columns, true);
   }
 
@@ -250,10 +253,7 @@ public final class Dataset implements AutoCloseable {
    * fail with {@link dev.lancelot.engine.CommitConflictException} (the files are deleted); index
    * builds are rebased over.
    */
-  public Dataset addColumns(
-      List<org.apache.arrow.vector.types.pojo.Field> columns,
-      List<String> inputs,
-      ColumnBackfill backfill) {
+  public Dataset addColumns(List<Field> columns, List<String> inputs, ColumnBackfill backfill) {
     return ColumnChanges.addComputed(this, columns, inputs, backfill);
   }
 
@@ -263,8 +263,7 @@ public final class Dataset implements AutoCloseable {
    * version adding {@code added}. On failure the caller deletes the files with {@link
    * dev.lancelot.engine.distributed.DistributedWrite#abort}.
    */
-  public Dataset commitAddedColumns(
-      dev.lancelot.engine.schema.LanceSchema added, List<FragmentMetadata> files) {
+  public Dataset commitAddedColumns(LanceSchema added, List<FragmentMetadata> files) {
     return ColumnChanges.commitAdded(this, added, files);
   }
 
@@ -274,7 +273,7 @@ public final class Dataset implements AutoCloseable {
    * segments on a dropped column leave the version, as in Lance.
    */
   public Dataset dropColumns(List<String> names) {
-    return new Dataset(ctx, committer().commit(snapshot, ColumnChanges.drop(this, names)), false);
+    return commitOperation(ColumnChanges.drop(this, names));
   }
 
   /**
@@ -282,8 +281,7 @@ public final class Dataset implements AutoCloseable {
    * keeps its id, so data files and index segments stay valid).
    */
   public Dataset renameColumn(String name, String newName) {
-    return new Dataset(
-        ctx, committer().commit(snapshot, ColumnChanges.rename(this, name, newName)), false);
+    return commitOperation(ColumnChanges.rename(this, name, newName));
   }
 
   /**
@@ -294,8 +292,7 @@ public final class Dataset implements AutoCloseable {
     if (entries.isEmpty()) {
       return this;
     }
-    return new Dataset(
-        ctx, committer().commit(snapshot, new Operation.UpdateConfig(entries)), false);
+    return commitOperation(new Operation.UpdateConfig(entries));
   }
 
   /** The table config of this version (Lance's {@code Manifest.config}). */
@@ -309,8 +306,7 @@ public final class Dataset implements AutoCloseable {
    * with the same name is a conflict.
    */
   Dataset commitIndexes(List<IndexMetadata> added, List<IndexMetadata> removed) {
-    Snapshot s = committer().commit(snapshot, new Operation.CreateIndex(added, removed));
-    return new Dataset(ctx, s, false);
+    return commitOperation(new Operation.CreateIndex(added, removed));
   }
 
   /**
@@ -409,7 +405,7 @@ public final class Dataset implements AutoCloseable {
    * @throws InvalidInputException if the column is not a blob column, or the row does not exist or
    *     is deleted in this version
    */
-  public java.util.Optional<Blob> openBlob(String column, long rowAddress) {
+  public Optional<Blob> openBlob(String column, long rowAddress) {
     return Blob.open(this, column, rowAddress);
   }
 
@@ -438,10 +434,7 @@ public final class Dataset implements AutoCloseable {
    * @throws LancelotException naming what stops the write
    */
   public void checkWritable() {
-    dev.lancelot.engine.internal.table.WriteChecks.check(
-        ctx.paths().root(),
-        snapshot.manifest(),
-        dev.lancelot.engine.internal.table.OperationKind.UPDATE);
+    WriteChecks.check(ctx.paths().root(), snapshot.manifest(), OperationKind.UPDATE);
   }
 
   /**
@@ -452,10 +445,7 @@ public final class Dataset implements AutoCloseable {
    * @throws LancelotException naming what stops the append
    */
   public void checkAppendable() {
-    dev.lancelot.engine.internal.table.WriteChecks.check(
-        ctx.paths().root(),
-        snapshot.manifest(),
-        dev.lancelot.engine.internal.table.OperationKind.APPEND);
+    WriteChecks.check(ctx.paths().root(), snapshot.manifest(), OperationKind.APPEND);
   }
 
   /**
@@ -550,14 +540,8 @@ public final class Dataset implements AutoCloseable {
    * The format versions of this version's data files as their manifest entries record them (e.g.
    * {@code [2.1, 2.2]}), each file being read by its own version.
    */
-  public java.util.SortedSet<String> dataFileVersions() {
-    java.util.SortedSet<String> out = new java.util.TreeSet<>();
-    for (DataFragment f : snapshot.fragments()) {
-      for (var file : f.getFilesList()) {
-        out.add(file.getFileMajorVersion() + "." + file.getFileMinorVersion());
-      }
-    }
-    return out;
+  public SortedSet<String> dataFileVersions() {
+    return rows.dataFileVersions();
   }
 
   @Override
@@ -605,7 +589,7 @@ public final class Dataset implements AutoCloseable {
    * Binds a filter given as a {@link dev.lancelot.engine.expr.Predicate} (e.g. translated from
    * another engine's expressions) against this version's schema, without going through text.
    */
-  public BoundPredicate bindFilter(dev.lancelot.engine.expr.Predicate predicate) {
+  public BoundPredicate bindFilter(Predicate predicate) {
     return BoundPredicate.bind(predicate, schema.toArrow());
   }
 
@@ -621,26 +605,12 @@ public final class Dataset implements AutoCloseable {
 
   /** Deleted row offsets of a fragment (cached). */
   RoaringBitmap deletedRows(DataFragment fragment) {
-    if (!fragment.hasDeletionFile()) {
-      return new RoaringBitmap();
-    }
-    return deletions.computeIfAbsent(
-        fragment.getId(), id -> DatasetStorage.readDeletions(ctx, snapshot, fragment));
+    return rows.deletedRows(fragment);
   }
 
   /** Row ids of this version (stable ids, or addresses when the dataset has none). */
   RowIds rowIds() {
-    RowIds r = rowIds;
-    if (r == null) {
-      synchronized (this) {
-        r = rowIds;
-        if (r == null) {
-          r = new RowIds(snapshot, ctx.io(), this::deletedRows);
-          rowIds = r;
-        }
-      }
-    }
-    return r;
+    return rows.rowIds();
   }
 
   FragmentReader openFragment(DataFragment fragment) {

@@ -153,6 +153,7 @@ class ArchitectureTest {
           "DatasetWrites",
           "DatasetRowChanges",
           "DatasetRestore",
+          "VersionRows",
           "DatasetScans",
           "Scanner",
           "ScanSettings",
