@@ -10,6 +10,7 @@ import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 import org.roaringbitmap.RoaringBitmap;
@@ -77,8 +78,16 @@ final class DatasetAccess implements DatasetInternals.Access {
       LanceSchema schema,
       List<FragmentMetadata> fragments,
       WriteOptions options,
-      long readVersion) {
-    return DatasetWrites.commitFragments(location, conf, schema, fragments, options, readVersion);
+      long readVersion,
+      java.util.Map<String, String> properties) {
+    return DatasetWrites.commitFragments(
+        location, conf, schema, fragments, options, readVersion, properties);
+  }
+
+  @Override
+  public java.util.Optional<Map<String, String>> newestCommitWith(
+      Dataset dataset, String key, String value) {
+    return DatasetWrites.newestCommitWith(dataset, key, value);
   }
 
   @Override

@@ -11,11 +11,13 @@ import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
+import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.internal.write.FragmentWriter;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -163,7 +165,8 @@ final class DatasetWrites {
       LanceSchema schema,
       List<FragmentMetadata> fragments,
       WriteOptions options,
-      long readVersion) {
+      long readVersion,
+      Map<String, String> properties) {
     WriteMode mode = options.mode();
     DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
     try {
@@ -185,7 +188,8 @@ final class DatasetWrites {
               base,
               schema,
               fragments,
-              options.resolvedFor(base.map(DatasetWrites::version).orElse(null)));
+              options.resolvedFor(base.map(DatasetWrites::version).orElse(null)),
+              properties);
       return new Dataset(c.ctx(), s, c.owns());
     } catch (RuntimeException e) {
       c.ctx().allocator().close();
@@ -303,6 +307,16 @@ final class DatasetWrites {
       LanceSchema schema,
       List<FragmentMetadata> fragments,
       WriteOptions options) {
+    return commitWrite(ctx, latest, schema, fragments, options, Map.of());
+  }
+
+  static Snapshot commitWrite(
+      DatasetContext ctx,
+      Optional<Snapshot> latest,
+      LanceSchema schema,
+      List<FragmentMetadata> fragments,
+      WriteOptions options,
+      Map<String, String> properties) {
     WriteMode mode = options.mode();
     List<DataFragment> protos = fragments.stream().map(FragmentMetadata::toProto).toList();
     Snapshot base = latest.orElse(null);
@@ -318,7 +332,7 @@ final class DatasetWrites {
               + " without the option, or create a new dataset with it.");
     }
     ManifestNaming naming = base == null ? ManifestNaming.V2 : base.entry().naming();
-    Committer committer = new Committer(ctx.io(), ctx.paths(), naming);
+    Committer committer = new Committer(ctx.io(), ctx.paths(), naming).withProperties(properties);
     Operation op =
         base != null && mode == WriteMode.APPEND
             ? new Operation.Append(protos)
@@ -329,5 +343,40 @@ final class DatasetWrites {
                 options.dataStorageVersion(),
                 base == null && options.enableStableRowIds());
     return committer.commit(base, op);
+  }
+
+  /**
+   * The transaction properties of the newest version, {@code dataset}'s own or an earlier one of
+   * its branch, whose transaction records {@code key = value}; empty when no version still present
+   * does. Reads one manifest per version, newest first, and stops at the first match.
+   */
+  static Optional<Map<String, String>> newestCommitWith(Dataset dataset, String key, String value) {
+    DatasetContext ctx = dataset.context();
+    for (long v = dataset.version(); v >= 1; v--) {
+      Snapshot s;
+      if (v == dataset.version()) {
+        s = dataset.snapshot();
+      } else {
+        Optional<VersionLog.Entry> entry = VersionLog.find(ctx.io(), ctx.paths(), v);
+        if (entry.isEmpty()) {
+          return Optional.empty(); // older versions were removed by cleanup
+        }
+        s = DatasetStorage.readSnapshot(ctx, entry.get());
+      }
+      Optional<Map<String, String>> props =
+          s.file().transaction().map(t -> t.getTransactionPropertiesMap());
+      if (props.isPresent() && value.equals(props.get().get(key))) {
+        return props;
+      }
+      if ((dataset.version() - v) % 100 == 99) {
+        LOG.info(
+            "Looking for the newest commit with {} = {} in {}: {} versions read",
+            key,
+            value,
+            ctx.paths().root(),
+            dataset.version() - v + 1);
+      }
+    }
+    return Optional.empty();
   }
 }

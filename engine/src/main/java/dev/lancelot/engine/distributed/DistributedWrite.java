@@ -13,6 +13,8 @@ import dev.lancelot.engine.internal.format.proto.FileProtos;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 
@@ -63,8 +65,37 @@ public final class DistributedWrite {
       List<FragmentMetadata> fragments,
       WriteOptions options,
       long readVersion) {
+    return commit(location, conf, schema, fragments, options, readVersion, Map.of());
+  }
+
+  /**
+   * As {@link #commit(String, Configuration, LanceSchema, List, WriteOptions, long)}, recording
+   * {@code transactionProperties} in the version's transaction (Lance's {@code
+   * transaction_properties}, which Lance readers show with the version), e.g. the query and batch
+   * of a streaming write, which {@link #newestCommitWith} finds again.
+   */
+  public static Dataset commit(
+      String location,
+      Configuration conf,
+      LanceSchema schema,
+      List<FragmentMetadata> fragments,
+      WriteOptions options,
+      long readVersion,
+      Map<String, String> transactionProperties) {
     return DatasetInternals.commitFragments(
-        location, conf, schema, fragments, options, readVersion);
+        location, conf, schema, fragments, options, readVersion, transactionProperties);
+  }
+
+  /**
+   * The transaction properties of the newest version of {@code dataset} (its own version or an
+   * earlier one) whose transaction records {@code key = value}, or empty when none of the versions
+   * still present does: how a writer that records an idempotency key with each commit (a streaming
+   * query and its batch) learns, after a failure, what it already committed. Reads one manifest per
+   * version, newest first, and stops at the first match.
+   */
+  public static Optional<Map<String, String>> newestCommitWith(
+      Dataset dataset, String key, String value) {
+    return DatasetInternals.newestCommitWith(dataset, key, value);
   }
 
   /**

@@ -60,9 +60,13 @@ public final class DatasetInternals {
         LanceSchema schema,
         List<FragmentMetadata> fragments,
         WriteOptions options,
-        long readVersion);
+        long readVersion,
+        java.util.Map<String, String> properties);
 
     void abortFragments(String location, Configuration conf, List<FragmentMetadata> fragments);
+
+    java.util.Optional<java.util.Map<String, String>> newestCommitWith(
+        Dataset dataset, String key, String value);
 
     FragmentMetadata writeAddedColumns(
         String location,
@@ -171,11 +175,19 @@ public final class DatasetInternals {
       LanceSchema schema,
       List<FragmentMetadata> fragments,
       WriteOptions options,
-      long readVersion) {
-    return SLOT.get().commitFragments(location, conf, schema, fragments, options, readVersion);
+      long readVersion,
+      java.util.Map<String, String> properties) {
+    return SLOT.get()
+        .commitFragments(location, conf, schema, fragments, options, readVersion, properties);
   }
 
   /** Deletes the files of uncommitted fragments (see {@code DistributedWrite.abort}). */
+  /** See {@code DistributedWrite.newestCommitWith}. */
+  public static java.util.Optional<java.util.Map<String, String>> newestCommitWith(
+      Dataset dataset, String key, String value) {
+    return SLOT.get().newestCommitWith(dataset, key, value);
+  }
+
   public static void abortFragments(
       String location, Configuration conf, List<FragmentMetadata> fragments) {
     SLOT.get().abortFragments(location, conf, fragments);

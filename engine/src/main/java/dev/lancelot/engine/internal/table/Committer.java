@@ -36,11 +36,32 @@ public final class Committer {
   private final FileIO io;
   private final DatasetPaths paths;
   private final ManifestNaming naming;
+  private final java.util.Map<String, String> properties;
 
   public Committer(FileIO io, DatasetPaths paths, ManifestNaming naming) {
+    this(io, paths, naming, java.util.Map.of());
+  }
+
+  private Committer(
+      FileIO io, DatasetPaths paths, ManifestNaming naming, java.util.Map<String, String> props) {
     this.io = io;
     this.paths = paths;
     this.naming = naming;
+    this.properties = java.util.Map.copyOf(props);
+  }
+
+  /**
+   * This committer, recording {@code props} as the transaction properties (Lance's {@code
+   * Transaction.transaction_properties}) of what it commits, in the transaction file and the
+   * manifest's inline transaction.
+   */
+  public Committer withProperties(java.util.Map<String, String> props) {
+    return new Committer(io, paths, naming, props);
+  }
+
+  private Transaction transaction(Operation op, long readVersion, String uuid) {
+    Transaction t = op.toTransaction(readVersion, uuid);
+    return properties.isEmpty() ? t : t.toBuilder().putAllTransactionProperties(properties).build();
   }
 
   /** Commits an operation planned once; it is re-applied as-is on each attempt. */
@@ -64,7 +85,7 @@ public final class Committer {
     String txnName = writeTransactionFile(op, readVersionNumber);
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       long target = base == null ? 1 : base.version() + 1;
-      Transaction txn = op.toTransaction(readVersionNumber, uuidOf(txnName));
+      Transaction txn = transaction(op, readVersionNumber, uuidOf(txnName));
       ManifestBuilder.Built built = ManifestBuilder.build(base, op, txnName, Instant.now());
       byte[] bytes = ManifestFile.write(built.manifest(), built.indices(), txn);
       String location = paths.versionsDir() + "/" + naming.fileName(target);
@@ -197,7 +218,7 @@ public final class Committer {
   private String writeTransactionFile(Operation op, long readVersion) {
     String uuid = UUID.randomUUID().toString();
     String name = readVersion + "-" + uuid + ".txn";
-    byte[] bytes = op.toTransaction(readVersion, uuid).toByteArray();
+    byte[] bytes = transaction(op, readVersion, uuid).toByteArray();
     try (var out = io.create(paths.transactionFile(name))) {
       out.write(bytes);
     } catch (IOException e) {
