@@ -38,6 +38,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *   <li>{@code data_storage_version} — on a write that creates or overwrites the dataset, the Lance
  *       file format of its data files: {@code 2.1} (the default; also {@code stable}) or {@code
  *       2.2} (lance-spark's name). Appends keep the dataset's version; naming another is refused.
+ *   <li>{@code streamingQueryId} — on a streaming write, the key that makes each micro-batch commit
+ *       exactly once (lance-spark's name); default: the query's id, which Spark keeps in the
+ *       checkpoint. Two queries writing one table must not share it.
  * </ul>
  *
  * lance-spark's {@code max_row_per_file} is accepted for {@code max_rows_per_file}; lance-spark
@@ -56,7 +59,8 @@ public record LanceOptions(
     Optional<String> branch,
     boolean enableStableRowIds,
     Optional<String> dataStorageVersion,
-    Set<String> blobColumns) {
+    Set<String> blobColumns,
+    Optional<String> streamingQueryId) {
   public static final String PATH = "path";
   public static final String VERSION = "version";
   public static final String VERSION_AS_OF = "versionAsOf";
@@ -69,6 +73,10 @@ public record LanceOptions(
   public static final String BRANCH = "branch";
   public static final String ENABLE_STABLE_ROW_IDS = "enable_stable_row_ids";
   public static final String DATA_STORAGE_VERSION = "data_storage_version";
+  public static final String STREAMING_QUERY_ID = "streamingQueryId";
+
+  /** Spark's own option of a streaming query, passed to the sink with the others; not used here. */
+  public static final String CHECKPOINT_LOCATION = "checkpointLocation";
 
   /**
    * Every option the data source understands (compared case-insensitively, as Spark passes them).
@@ -86,7 +94,9 @@ public record LanceOptions(
           MAX_ROWS_PER_FILE,
           VECTOR_COLUMNS,
           ENABLE_STABLE_ROW_IDS,
-          DATA_STORAGE_VERSION);
+          DATA_STORAGE_VERSION,
+          STREAMING_QUERY_ID,
+          CHECKPOINT_LOCATION);
 
   /** lance-spark's names of lancelot's options, accepted as the same option (docs/sql.md). */
   public static final Map<String, String> ALIASES = Map.of("max_row_per_file", MAX_ROWS_PER_FILE);
@@ -166,7 +176,10 @@ public record LanceOptions(
         branch,
         bool(ENABLE_STABLE_ROW_IDS, options.get(ENABLE_STABLE_ROW_IDS)),
         dataStorageVersion(options.get(DATA_STORAGE_VERSION)),
-        blobColumns(options));
+        blobColumns(options),
+        Optional.ofNullable(options.get(STREAMING_QUERY_ID))
+            .map(String::trim)
+            .filter(s -> !s.isEmpty()));
   }
 
   /**

@@ -137,7 +137,10 @@ public class LanceTable
   public Set<TableCapability> capabilities() {
     EnumSet<TableCapability> caps =
         EnumSet.of(
-            TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
+            TableCapability.BATCH_READ,
+            TableCapability.BATCH_WRITE,
+            TableCapability.TRUNCATE,
+            TableCapability.STREAMING_WRITE);
     if (!sqlTable || !exists()) {
       caps.add(TableCapability.ACCEPT_ANY_SCHEMA);
     }

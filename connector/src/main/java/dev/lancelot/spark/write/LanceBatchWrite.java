@@ -126,14 +126,28 @@ final class LanceBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new LanceDataWriterFactory(
-        new WriteTaskSetup(
-            table.location(),
-            new SerializableConfiguration(table.hadoopConf()),
-            schema,
-            sparkSchema,
-            options.maxRowsPerFile(),
-            writeOptions.dataStorageVersion()));
+    return new LanceDataWriterFactory(taskSetup());
+  }
+
+  /** What every task of this write needs (also each micro-batch's of a streaming write). */
+  WriteTaskSetup taskSetup() {
+    return new WriteTaskSetup(
+        table.location(),
+        new SerializableConfiguration(table.hadoopConf()),
+        schema,
+        sparkSchema,
+        options.maxRowsPerFile(),
+        writeOptions.dataStorageVersion());
+  }
+
+  /** The schema the tasks write (the dataset's on an append). */
+  LanceSchema schema() {
+    return schema;
+  }
+
+  /** The options of the commit, the file format version resolved. */
+  dev.lancelot.engine.WriteOptions writeOptions() {
+    return writeOptions;
   }
 
   /**
@@ -185,7 +199,7 @@ final class LanceBatchWrite implements BatchWrite {
     DistributedWrite.abort(table.location(), table.hadoopConf(), fragments);
   }
 
-  private static List<FragmentMetadata> fragmentsOf(WriterCommitMessage[] messages) {
+  static List<FragmentMetadata> fragmentsOf(WriterCommitMessage[] messages) {
     List<FragmentMetadata> out = new ArrayList<>();
     for (WriterCommitMessage m : messages) {
       if (m instanceof LanceCommitMessage lm) {

@@ -59,6 +59,22 @@ public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
       }
 
       @Override
+      public org.apache.spark.sql.connector.write.streaming.StreamingWrite toStreaming() {
+        if (staged) {
+          throw new UnsupportedOperationException(
+              "Cannot write a stream to "
+                  + table.location()
+                  + " through CREATE TABLE AS SELECT or REPLACE TABLE: create the table first,"
+                  + " then start the stream with toTable(...) or start(path).");
+        }
+        String queryId = options.streamingQueryId().orElse(info.queryId());
+        LanceBatchWrite plan =
+            new LanceBatchWrite(
+                table, info, options, overwrite ? WriteMode.OVERWRITE : WriteMode.APPEND);
+        return new LanceStreamingWrite(table, plan, queryId, overwrite);
+      }
+
+      @Override
       public org.apache.spark.sql.connector.metric.CustomMetric[] supportedCustomMetrics() {
         return WriteMetrics.supported();
       }
