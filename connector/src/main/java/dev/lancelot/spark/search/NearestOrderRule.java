@@ -242,7 +242,7 @@ public final class NearestOrderRule extends Rule<LogicalPlan> {
    * The WHERE's conjuncts as engine predicates (none for no WHERE); empty when a part of it is not
    * over the table's columns or has no exact engine form (Spark answers the query then).
    */
-  private static Optional<List<Predicate>> prefilter(
+  static Optional<List<Predicate>> prefilter(
       List<Expression> conditions, DataSourceV2Relation relation, LanceTable table) {
     List<Predicate> terms = new ArrayList<>();
     List<Expression> conjuncts = new ArrayList<>();

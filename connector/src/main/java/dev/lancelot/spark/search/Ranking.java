@@ -23,8 +23,9 @@ import org.apache.spark.sql.types.DataTypes;
  * (matched by class name, so the same code compiles on lines without them).
  */
 final class Ranking {
+  private static final String SPARK_EXPRESSIONS = "org.apache.spark.sql.catalyst.expressions.";
   private static final String SPARK_VECTOR_FUNCTIONS =
-      "org.apache.spark.sql.catalyst.expressions.VectorFunctionImplUtils";
+      SPARK_EXPRESSIONS + "VectorFunctionImplUtils";
 
   /** The search metric that ranks as the expression does. */
   final DistanceMetric metric;
@@ -38,66 +39,133 @@ final class Ranking {
   /** The vector column. */
   final Attribute column;
 
+  /** The query vector's expression. */
+  final Expression queryExpression;
+
   private final float[] query;
 
+  /** The two operands, while the function is matched. */
+  private final List<Expression> args;
+
   private Ranking(
-      DistanceMetric metric, boolean similarity, String sql, Attribute column, float[] query) {
+      DistanceMetric metric,
+      boolean similarity,
+      String sql,
+      Attribute column,
+      float[] query,
+      Expression queryExpression) {
     this.metric = metric;
     this.similarity = similarity;
     this.sql = sql;
     this.column = column;
     this.query = query;
+    this.queryExpression = queryExpression;
+    this.args = List.of();
   }
 
-  /** The query vector. */
+  private Ranking(DistanceMetric metric, boolean similarity, String sql, List<Expression> args) {
+    this.metric = metric;
+    this.similarity = similarity;
+    this.sql = sql;
+    this.column = null;
+    this.query = null;
+    this.queryExpression = null;
+    this.args = args;
+  }
+
+  /** The constant query vector; null for a ranking {@link #between} a column and queries. */
   float[] query() {
-    return query.clone();
+    return query == null ? null : query.clone();
   }
 
   /**
    * The ranking {@code e} computes, when it is one of the functions over a column and a constant.
    */
   static Optional<Ranking> of(Expression e) {
-    if (e instanceof ApplyFunctionExpression f) {
-      Optional<DistanceMetric> metric = DistanceFunction.metricOf(f.function());
-      if (metric.isEmpty()) {
-        return Optional.empty();
-      }
-      return operands(
-          metric.get(), false, f.function().canonicalName(), ScalaCollections.toJava(f.children()));
-    }
-    if (e instanceof StaticInvoke s
-        && s.staticObject().getName().equals(SPARK_VECTOR_FUNCTIONS)
-        && s.arguments().size() == 3) {
-      List<Expression> args = ScalaCollections.toJava(s.arguments()).subList(0, 2);
-      return switch (s.functionName()) {
-        case "vectorL2Distance" -> operands(DistanceMetric.L2, false, "vector_l2_distance", args);
-        case "vectorCosineSimilarity" ->
-            operands(DistanceMetric.COSINE, true, "vector_cosine_similarity", args);
-        case "vectorInnerProduct" ->
-            operands(DistanceMetric.DOT, true, "vector_inner_product", args);
-        default -> Optional.empty();
-      };
-    }
-    return Optional.empty();
-  }
-
-  private static Optional<Ranking> operands(
-      DistanceMetric metric, boolean similarity, String sql, List<Expression> args) {
-    if (args.size() != 2) {
+    Optional<Ranking> f = function(e);
+    if (f.isEmpty()) {
       return Optional.empty();
     }
     for (int i = 0; i < 2; i++) {
-      Expression column = args.get(i);
-      Expression constant = args.get(1 - i);
+      Expression column = f.get().args.get(i);
+      Expression constant = f.get().args.get(1 - i);
       if (column instanceof Attribute a && constant.foldable()) {
         Optional<float[]> q = constantVector(constant);
         if (q.isPresent()) {
-          return Optional.of(new Ranking(metric, similarity, sql, a, q.get()));
+          Ranking r = f.get();
+          return Optional.of(new Ranking(r.metric, r.similarity, r.sql, a, q.get(), constant));
         }
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The ranking {@code e} computes between a column {@code isColumn} accepts and a deterministic
+   * vector expression over {@code queries} alone (a NEAREST BY join's {@code BY} expression):
+   * {@link #query()} is then null and {@link #queryExpression} that expression.
+   */
+  static Optional<Ranking> between(
+      Expression e,
+      java.util.function.Predicate<Attribute> isColumn,
+      org.apache.spark.sql.catalyst.expressions.AttributeSet queries) {
+    Optional<Ranking> f = function(e);
+    if (f.isEmpty()) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < 2; i++) {
+      Expression column = f.get().args.get(i);
+      Expression query = f.get().args.get(1 - i);
+      if (column instanceof Attribute a
+          && isColumn.test(a)
+          && query.references().subsetOf(queries)
+          && query.deterministic()
+          && query.dataType() instanceof ArrayType t
+          && (t.elementType().equals(DataTypes.FloatType)
+              || t.elementType().equals(DataTypes.DoubleType))) {
+        Ranking r = f.get();
+        return Optional.of(new Ranking(r.metric, r.similarity, r.sql, a, null, query));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The metric, direction and operands of {@code e} when it is one of the functions: lancelot's, or
+   * Spark 4.2's before the optimizer replaces them ({@code VectorL2Distance}…) or after ({@code
+   * StaticInvoke}).
+   */
+  private static Optional<Ranking> function(Expression e) {
+    if (e instanceof ApplyFunctionExpression f) {
+      Optional<DistanceMetric> metric = DistanceFunction.metricOf(f.function());
+      return metric.map(
+          m ->
+              new Ranking(
+                  m, false, f.function().canonicalName(), ScalaCollections.toJava(f.children())));
+    }
+    String name;
+    if (e instanceof StaticInvoke s && s.staticObject().getName().equals(SPARK_VECTOR_FUNCTIONS)) {
+      name = s.functionName();
+    } else if (e.getClass().getName().startsWith(SPARK_EXPRESSIONS)) {
+      name = e.getClass().getName().substring(SPARK_EXPRESSIONS.length());
+    } else {
+      return Optional.empty();
+    }
+    List<Expression> args = ScalaCollections.toJava(e.children());
+    if (args.size() < 2) {
+      return Optional.empty();
+    }
+    List<Expression> operands = args.subList(0, 2);
+    return switch (name) {
+      case "vectorL2Distance", "VectorL2Distance" ->
+          Optional.of(new Ranking(DistanceMetric.L2, false, "vector_l2_distance", operands));
+      case "vectorCosineSimilarity", "VectorCosineSimilarity" ->
+          Optional.of(
+              new Ranking(DistanceMetric.COSINE, true, "vector_cosine_similarity", operands));
+      case "vectorInnerProduct", "VectorInnerProduct" ->
+          Optional.of(new Ranking(DistanceMetric.DOT, true, "vector_inner_product", operands));
+      default -> Optional.empty();
+    };
   }
 
   /**
