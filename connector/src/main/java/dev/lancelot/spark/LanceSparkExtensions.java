@@ -2,6 +2,7 @@ package dev.lancelot.spark;
 
 import dev.lancelot.spark.read.BlobFunction;
 import dev.lancelot.spark.search.LanceSparkVectorSearchFunction;
+import dev.lancelot.spark.search.NearestOrderRule;
 import dev.lancelot.spark.search.VectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchStrategy;
 import dev.lancelot.spark.shim.SparkLine;
@@ -11,6 +12,7 @@ import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.execution.SparkStrategy;
 import scala.Function1;
 import scala.Tuple3;
@@ -20,8 +22,10 @@ import scala.runtime.BoxedUnit;
 /**
  * Spark session extension of lancelot: registers the SQL table-valued function {@code
  * lance_vector_search} (SPEC S3), its lance-spark-named twin {@code VECTOR_SEARCH}, {@code
- * lance_blob} (one row's blob, {@link BlobFunction}), and the planner strategy that runs vector
- * searches with the merge on the driver ({@code VectorSearchStrategy}). Enable with {@code
+ * lance_blob} (one row's blob, {@link BlobFunction}), the planner strategy that runs vector
+ * searches with the merge on the driver ({@code VectorSearchStrategy}), and the optimizer rule that
+ * answers {@code ORDER BY <distance> LIMIT k} over a lance table with that search ({@link
+ * NearestOrderRule}, D65). Enable with {@code
  * spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds (SPEC S7) are stored
  * procedures of {@link LanceCatalog} ({@code CALL lance.system.create_index(...)}), not functions:
  * a table function runs while its query is analysed. On Spark 3.5, which has no stored procedures,
@@ -50,6 +54,13 @@ public final class LanceSparkExtensions
           @Override
           public SparkStrategy apply(SparkSession session) {
             return new VectorSearchStrategy();
+          }
+        });
+    extensions.injectPreCBORule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new NearestOrderRule();
           }
         });
     SparkLine.injectLineExtensions(extensions);

@@ -93,7 +93,7 @@ class ContractCitationsTest {
     Set<String> expected = new TreeSet<>();
     addIds(expected, "F", 8);
     addIds(expected, "Q", 14);
-    addIds(expected, "S", 8);
+    addIds(expected, "S", 10);
     addIds(expected, "E", 2);
     assertThat(new TreeSet<>(defined.keySet()))
         .as("rule ids defined in %s", SEMANTICS)

@@ -45,6 +45,14 @@ public final class DistanceFunction implements UnboundFunction {
     };
   }
 
+  /**
+   * The metric of {@code function} when it is one of these functions bound to its inputs (what
+   * Spark's plan holds where a query calls {@code lance.system.l2_distance} and the others).
+   */
+  public static Optional<DistanceMetric> metricOf(BoundFunction function) {
+    return function instanceof Bound b ? Optional.of(b.metric) : Optional.empty();
+  }
+
   @Override
   public String name() {
     return metric.lanceName() + "_distance";

@@ -23,10 +23,15 @@ final class PlannedSearch {
   private final StructType schema;
   private final Configuration conf;
 
-  private PlannedSearch(VectorSearchPlan plan, StructType schema, Configuration conf) {
+  /** What the search answers, for EXPLAIN, when a rule planned it for a query (null otherwise). */
+  private final String answers;
+
+  private PlannedSearch(
+      VectorSearchPlan plan, StructType schema, Configuration conf, String answers) {
     this.plan = plan;
     this.schema = schema;
     this.conf = conf;
+    this.answers = answers;
   }
 
   /**
@@ -34,12 +39,18 @@ final class PlannedSearch {
    * cache.
    */
   static PlannedSearch plan(String location, long version, VectorQuery query, Configuration conf) {
+    return plan(location, version, query, conf, null);
+  }
+
+  /** Same, noting for EXPLAIN what part of a query the search answers. */
+  static PlannedSearch plan(
+      String location, long version, VectorQuery query, Configuration conf, String answers) {
     Dataset ds =
         version > 0
             ? Dataset.openCached(location, version, conf)
             : Dataset.openLatestCached(location, conf);
     VectorSearchPlan plan = VectorSearchPlan.plan(ds, query);
-    return new PlannedSearch(plan, resultSchema(ds, plan), conf);
+    return new PlannedSearch(plan, resultSchema(ds, plan), conf, answers);
   }
 
   /** The Spark schema of the engine's result rows ({@link VectorSearchPlan#resultSchema}). */
@@ -77,7 +88,9 @@ final class PlannedSearch {
             .append(plan.version())
             .append(", partitions=")
             .append(plan.taskCount())
-            .append(", merge=driver]\n");
+            .append(", merge=driver")
+            .append(answers == null ? "" : ", answers=" + answers)
+            .append("]\n");
     for (SearchTask t : plan.tasks()) {
       sb.append("  partition ")
           .append(t.index())

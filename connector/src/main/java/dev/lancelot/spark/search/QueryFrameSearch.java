@@ -198,17 +198,29 @@ final class QueryFrameSearch {
             outSchema,
             blockSize,
             ((ArrayType) type).elementType().equals(DataTypes.DoubleType),
-            perQueryStats);
+            perQueryStats,
+            false,
+            false);
     org.apache.spark.sql.Dataset<Row> ordered = queries.select(columns(carriedSchema, queryColumn));
     JavaRDD<InternalRow> rows = ordered.queryExecution().toRdd().toJavaRDD();
+    JavaRDD<InternalRow> merged =
+        run(JavaSparkContext.fromSparkContext(spark.sparkContext()), job, rows);
+    return SparkLine.internalCreateDataFrame(spark, merged.rdd(), outSchema);
+  }
+
+  /**
+   * The work of a query frame: {@code rows} hold the job's carried columns followed by the query
+   * vector; the answer's rows hold the carried columns followed by the result columns and {@code
+   * _distance}. The plan must have at least one task.
+   */
+  static JavaRDD<InternalRow> run(JavaSparkContext jsc, Job job, JavaRDD<InternalRow> rows) {
+    VectorSearchPlan plan = job.plan;
     int queryPartitions = Math.max(1, rows.getNumPartitions());
     JavaRDD<QueryBlock> blocks = rows.mapPartitionsWithIndex(job::blocks, false);
     JavaRDD<Integer> units =
-        JavaSparkContext.fromSparkContext(spark.sparkContext())
-            .parallelize(IntStream.range(0, plan.taskCount()).boxed().toList(), plan.taskCount());
+        jsc.parallelize(IntStream.range(0, plan.taskCount()).boxed().toList(), plan.taskCount());
     JavaPairRDD<Long, byte[]> candidates = blocks.cartesian(units).flatMapToPair(job::searchBlock);
-    JavaRDD<InternalRow> merged = candidates.groupByKey(queryPartitions).mapPartitions(job::merge);
-    return SparkLine.internalCreateDataFrame(spark, merged.rdd(), outSchema);
+    return candidates.groupByKey(queryPartitions).mapPartitions(job::merge);
   }
 
   private static org.apache.spark.sql.Column[] columns(StructType carried, String vectorColumn) {
@@ -265,7 +277,14 @@ final class QueryFrameSearch {
     private final int blockSize;
     private final boolean doubles;
     private final boolean perQueryStats;
+    private final boolean keepUnanswered;
+    private final boolean nullMatchesNothing;
 
+    /**
+     * {@code keepUnanswered}: a query without any result gets one row whose result columns are null
+     * (as it always does with {@code perQueryStats}); {@code nullMatchesNothing}: a null query
+     * vector is a query without any result instead of an error (a NEAREST BY join's left row).
+     */
     Job(
         VectorSearchPlan plan,
         SerializableConfiguration conf,
@@ -274,7 +293,9 @@ final class QueryFrameSearch {
         StructType outSchema,
         int blockSize,
         boolean doubles,
-        boolean perQueryStats) {
+        boolean perQueryStats,
+        boolean keepUnanswered,
+        boolean nullMatchesNothing) {
       this.plan = plan;
       this.conf = conf;
       this.queryColumn = queryColumn;
@@ -283,6 +304,8 @@ final class QueryFrameSearch {
       this.blockSize = blockSize;
       this.doubles = doubles;
       this.perQueryStats = perQueryStats;
+      this.keepUnanswered = keepUnanswered;
+      this.nullMatchesNothing = nullMatchesNothing;
     }
 
     /** Cuts one partition of the queries into blocks, checking every vector. */
@@ -298,7 +321,8 @@ final class QueryFrameSearch {
       while (rows.hasNext()) {
         InternalRow row = rows.next();
         long key = ((long) partition << 32) | position++;
-        vectors.add(vector(row, vectorOrdinal));
+        vectors.add(
+            nullMatchesNothing && row.isNullAt(vectorOrdinal) ? null : vector(row, vectorOrdinal));
         // copy(): the projection reuses its buffer, and getBytes() may hand that very buffer out.
         carried.add(project.apply(row).copy().getBytes());
         keys.add(key);
@@ -403,15 +427,26 @@ final class QueryFrameSearch {
           encoded.add(result.candidates(0, true).withNanos(nanos).toBytes());
         }
       } else {
-        TaskResult result = unit.run(ds, block.vectors);
-        for (int i = 0; i < block.keys.length; i++) {
-          encoded.add(result.candidates(i, false).toBytes());
+        // null vectors (queries that match nothing) are not searched
+        List<float[]> searched = new ArrayList<>(block.vectors.length);
+        for (float[] v : block.vectors) {
+          if (v != null) {
+            searched.add(v);
+          }
+        }
+        TaskResult result =
+            searched.isEmpty() ? null : unit.run(ds, searched.toArray(new float[0][]));
+        int next = 0;
+        for (float[] v : block.vectors) {
+          encoded.add(v == null ? null : result.candidates(next++, false).toBytes());
         }
       }
       List<Tuple2<Long, byte[]>> out =
           new ArrayList<>(block.keys.length * (unitIndex == 0 ? 2 : 1));
       for (int i = 0; i < block.keys.length; i++) {
-        out.add(new Tuple2<>(block.keys[i], encoded.get(i)));
+        if (encoded.get(i) != null) {
+          out.add(new Tuple2<>(block.keys[i], encoded.get(i)));
+        }
         if (unitIndex == 0) {
           out.add(new Tuple2<>(block.keys[i], encodeCarried(block.carried[i])));
         }
@@ -477,11 +512,11 @@ final class QueryFrameSearch {
           InternalRow row = new JoinedRow(carriedRow, it.next());
           if (perQueryStats) {
             row = new JoinedRow(row, statsRow(stats.get(qi)));
-            answered[qi] = true;
           }
+          answered[qi] = true;
           out.add(project.apply(row).copy());
         }
-        if (perQueryStats) {
+        if (perQueryStats || keepUnanswered) {
           // Every query has a row, so that a query without results still has its statistics.
           InternalRow noResult =
               new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(columns.length);
@@ -489,12 +524,11 @@ final class QueryFrameSearch {
             if (!answered[qi]) {
               byte[] c = carried.get(qi);
               carriedRow.pointTo(c, c.length);
-              out.add(
-                  project
-                      .apply(
-                          new JoinedRow(
-                              new JoinedRow(carriedRow, noResult), statsRow(stats.get(qi))))
-                      .copy());
+              InternalRow row = new JoinedRow(carriedRow, noResult);
+              if (perQueryStats) {
+                row = new JoinedRow(row, statsRow(stats.get(qi)));
+              }
+              out.add(project.apply(row).copy());
             }
           }
         }

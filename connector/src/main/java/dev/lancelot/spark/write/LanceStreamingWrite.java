@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Structured Streaming sink (S8): each micro-batch's tasks write fragment files, and the driver
+ * A Structured Streaming sink (S10): each micro-batch's tasks write fragment files, and the driver
  * commits them as one version whose transaction records the query and the batch ({@value
  * #QUERY_KEY}, {@value #EPOCH_KEY}). Before committing batch {@code n} the driver looks for the
  * query's newest commit ({@link DistributedWrite#newestCommitWith}); when it recorded {@code n} or

@@ -43,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * required): write, filtered read, index build from SQL, append, table-function search with a
  * prefilter, DataFrame-of-queries search, recall, DELETE / UPDATE / MERGE INTO, time travel and the
  * catalog (CREATE TABLE AS SELECT, SHOW TABLES, DROP TABLE, DROP NAMESPACE, metadata tables,
- * distance functions). On Spark 3.5, which has no stored procedures, the index is built through
- * {@link LanceIndexBuilder} and {@code CALL} is checked to fail clearly (D53).
+ * distance functions), and ORDER BY distance LIMIT k answered by the search. On Spark 3.5, which
+ * has no stored procedures, the index is built through {@link LanceIndexBuilder} and {@code CALL}
+ * is checked to fail clearly (D53).
  *
  * <p>Compiled and run by every line module under spark-lines/ against that line's Spark jars, and
  * by spark-tests on the primary line. Each Spark answer is checked against an oracle that does not
@@ -309,6 +310,99 @@ class SparkLineFlowTest extends SharedSpark {
     assertThat(spark.sql("SHOW NAMESPACES IN lance").collectAsList())
         .extracting(r -> r.getString(0))
         .doesNotContain("line");
+  }
+
+  /**
+   * SPEC S8 (D65): ORDER BY a distance LIMIT k is answered by the vector search — the IVF_PQ (l2)
+   * index for l2, with the session's nprobes and refine factor, giving the engine's answer; flat
+   * for cosine and dot, giving exactly the plain scan and sort's. On Spark 4.2 and later, Spark's
+   * own vector functions too.
+   */
+  @Test
+  @Order(10)
+  void answersOrderByDistanceLimitWithTheSearch() {
+    spark.read().format("lance").load(path()).createOrReplaceTempView("line_vectors");
+    float[] q = queryVector(1234);
+    String constant = "array(" + sqlFloats(q) + ")";
+    spark.conf().set("spark.lancelot.search.nprobes", "2");
+    spark.conf().set("spark.lancelot.search.refineFactor", "3");
+    try {
+      String indexed =
+          "SELECT id, lance.system.l2_distance(vector, "
+              + constant
+              + ") AS d FROM line_vectors WHERE tenant_id < 6 ORDER BY d NULLS LAST LIMIT 5";
+      assertThat(explain(indexed)).contains("LanceVectorSearch[").contains("ANNSubIndex");
+      VectorQuery query =
+          VectorQuery.builder("vector")
+              .vector(q)
+              .k(5)
+              .nprobes(2)
+              .refineFactor(3)
+              .filter("tenant_id < 6")
+              .prefilter(true)
+              .columns("id")
+              .build();
+      assertThat(firstColumn(indexed)).containsExactlyElementsOf(engineSearch(query).keySet());
+
+      List<String> exact =
+          new ArrayList<>(
+              List.of(
+                  "SELECT id, lance.system.cosine_distance(vector, "
+                      + constant
+                      + ") AS d FROM line_vectors WHERE tenant_id = 3 ORDER BY d NULLS LAST LIMIT 4",
+                  "SELECT id FROM line_vectors ORDER BY lance.system.dot_distance("
+                      + constant
+                      + ", vector) ASC NULLS LAST LIMIT 3"));
+      if (sparkHasVectorFunctions()) {
+        exact.add(
+            "SELECT id, vector_cosine_similarity(vector, "
+                + constant
+                + ") AS s FROM line_vectors WHERE tenant_id = 3 ORDER BY s DESC LIMIT 4");
+        exact.add(
+            "SELECT id FROM line_vectors ORDER BY vector_inner_product(vector, "
+                + constant
+                + ") DESC LIMIT 3");
+        String sparkL2 =
+            "SELECT id, vector_l2_distance(vector, "
+                + constant
+                + ") AS d FROM line_vectors WHERE tenant_id < 6 ORDER BY d NULLS LAST LIMIT 5";
+        assertThat(explain(sparkL2))
+            .contains("answers=ORDER BY vector_l2_distance(vector, <query>) ASC LIMIT 5")
+            .contains("ANNSubIndex");
+        assertThat(firstColumn(sparkL2)).containsExactlyElementsOf(engineSearch(query).keySet());
+      }
+      for (String sql : exact) {
+        assertThat(explain(sql)).as(sql).contains("LanceVectorSearch[").contains("FlatKnn");
+        List<Row> searched = spark.sql(sql).collectAsList();
+        spark.conf().set("spark.lancelot.search.orderByLimit.enabled", "false");
+        try {
+          assertThat(explain(sql)).as(sql).doesNotContain("LanceVectorSearch");
+          assertThat(searched).as(sql).isNotEmpty().isEqualTo(spark.sql(sql).collectAsList());
+        } finally {
+          spark.conf().unset("spark.lancelot.search.orderByLimit.enabled");
+        }
+      }
+    } finally {
+      spark.conf().unset("spark.lancelot.search.nprobes");
+      spark.conf().unset("spark.lancelot.search.refineFactor");
+    }
+  }
+
+  /** Spark 4.2 added vector_l2_distance, vector_cosine_similarity and vector_inner_product. */
+  private static boolean sparkHasVectorFunctions() {
+    String[] v = spark.version().split("\\.");
+    int major = Integer.parseInt(v[0]);
+    return major > 4 || (major == 4 && Integer.parseInt(v[1]) >= 2);
+  }
+
+  private static String explain(String sql) {
+    return spark.sql("EXPLAIN EXTENDED " + sql).first().getString(0);
+  }
+
+  private static List<Long> firstColumn(String sql) {
+    List<Long> out = new ArrayList<>();
+    spark.sql(sql).collectAsList().forEach(r -> out.add(r.getLong(0)));
+    return out;
   }
 
   /** The answer of the engine's local search of one query vector: id to distance, in rank order. */
