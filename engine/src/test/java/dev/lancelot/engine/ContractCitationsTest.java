@@ -49,6 +49,8 @@ class ContractCitationsTest {
           "cli/src/main",
           "cli/src/test",
           "spark-tests/src/test",
+          "spark-lines/3.5_2.12/src",
+          "spark-lines/4.2_2.13/src",
           "examples/src");
 
   private static final String ID = "(?<![\\w.])[FQSE][1-9][0-9]?(?!\\w)";
