@@ -14,12 +14,13 @@ import java.util.Set;
 
 /**
  * {@code create-scalar-index <dataset> --column tenant_id [--type
- * btree|bitmap|zonemap|bloom_filter]}: builds a scalar index over every fragment and commits it as
- * a new version.
+ * btree|bitmap|zonemap|bloom_filter|label_list]}: builds a scalar index over every fragment and
+ * commits it as a new version.
  */
 final class CreateScalarIndexCommand {
   static final String USAGE =
-      "create-scalar-index <dataset> --column tenant_id [--type btree|bitmap|zonemap|bloom_filter] "
+      "create-scalar-index <dataset> --column tenant_id"
+          + " [--type btree|bitmap|zonemap|bloom_filter|label_list] "
           + "[--name tenant_id_idx] [--rows-per-zone 8192] [--items-per-zone 8192] "
           + "[--probability 0.00057] [--replace] [--json]";
 

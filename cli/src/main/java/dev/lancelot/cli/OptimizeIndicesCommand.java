@@ -20,8 +20,8 @@ import java.util.Set;
  * fragments appended since they were built. A vector index gets one delta segment over the
  * unindexed fragments, encoded with its trained centroids and codebook ({@code --retrain}: a new
  * model over everything, replacing all segments). A scalar index of a kind lancelot builds (BTree,
- * bitmap, zone map, bloom filter) is rebuilt over every fragment with its settings and replaces its
- * old segments. Each change commits one version.
+ * bitmap, zone map, bloom filter, label list) is rebuilt over every fragment with its settings and
+ * replaces its old segments. Each change commits one version.
  */
 final class OptimizeIndicesCommand {
   static final String USAGE = "optimize-indices <dataset> [--index NAME] [--retrain] [--json]";

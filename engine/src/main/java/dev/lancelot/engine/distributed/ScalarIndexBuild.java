@@ -16,9 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * BTree (scalar) index builds whose segments are written by tasks: the engine checks the request
- * where this is called, cuts the fragments into groups of at most {@code rowsPerSegment} live rows
- * (a fragment is never split), one {@link ScalarIndexBuildTask} each; the caller's {@link
+ * Scalar index builds whose segments are written by tasks. For a bitmap, label list, zone map or
+ * bloom filter one task writes the whole segment (decision D64). For a BTree the engine checks the
+ * request where this is called, cuts the fragments into groups of at most {@code rowsPerSegment}
+ * live rows (a fragment is never split), one {@link ScalarIndexBuildTask} each; the caller's {@link
  * TaskRunner} runs them where it chooses (e.g. one Spark task per group, where the data is); each
  * task gathers and sorts its group's values alone and writes a whole BTree segment covering its
  * fragments; and the engine commits every {@link WrittenSegment} it gets back in one version. So no

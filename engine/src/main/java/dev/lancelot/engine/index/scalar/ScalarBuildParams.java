@@ -27,7 +27,12 @@ public record ScalarBuildParams(
 
   /** The kinds lancelot builds. */
   public static final List<IndexType> BUILT =
-      List.of(IndexType.BTREE, IndexType.BITMAP, IndexType.ZONEMAP, IndexType.BLOOM_FILTER);
+      List.of(
+          IndexType.BTREE,
+          IndexType.BITMAP,
+          IndexType.ZONEMAP,
+          IndexType.BLOOM_FILTER,
+          IndexType.LABEL_LIST);
 
   public static final long DEFAULT_ROWS_PER_ZONE = 8192;
   public static final long DEFAULT_BLOOM_ITEMS = 8192;
@@ -111,6 +116,8 @@ public record ScalarBuildParams(
     String n = name == null ? "" : name.trim().toUpperCase(Locale.ROOT).replace("-", "_");
     if (n.equals("BLOOMFILTER")) {
       n = "BLOOM_FILTER";
+    } else if (n.equals("LABELLIST")) {
+      n = "LABEL_LIST";
     } else if (n.equals("ZONE_MAP")) {
       n = "ZONEMAP";
     }
@@ -125,7 +132,7 @@ public record ScalarBuildParams(
             + "\": lancelot builds "
             + names()
             + (n.startsWith("IVF") ? " (vector indexes are built as vector indexes)" : "")
-            + (n.equals("LABEL_LIST") || n.equals("NGRAM") || n.equals("INVERTED")
+            + (n.equals("NGRAM") || n.equals("INVERTED")
                 ? "; it reads and uses " + n + " indexes Lance builds, but does not build them"
                 : "")
             + ".");

@@ -29,12 +29,15 @@ import org.roaringbitmap.RoaringBitmap;
  * and {@code bitmaps} (binary, nullable: the rows holding the value, as Lance serializes a row
  * address tree map: a little-endian u32 count of fragments, then per fragment, ascending, its u32
  * id, the u32 length of a portable Roaring bitmap of offsets and that bitmap); schema metadata
- * {@code lance:index_stats = {"num_bitmaps":N}}. Stateless.
+ * {@code lance:index_stats = {"num_bitmaps":N}}. A label-list index (a bitmap over list elements)
+ * also holds the rows whose list is NULL, serialized the same way, in a global buffer whose index
+ * the metadata {@code lance:label_list_nulls} gives. Stateless.
  */
 public final class BitmapWriter {
   static final String KEYS = "keys";
   static final String BITMAPS = "bitmaps";
   static final String STATS_KEY = "lance:index_stats";
+  static final String LIST_NULLS_KEY = "lance:label_list_nulls";
   private static final int BATCH_KEYS = 4096;
 
   private BitmapWriter() {}
@@ -53,7 +56,8 @@ public final class BitmapWriter {
       String directory,
       ArrowType valueType,
       IndexColumnData data,
-      BufferAllocator allocator) {
+      BufferAllocator allocator,
+      byte[] listNulls) {
     IndexColumnData.Sorted sorted = data.sorted();
     int[] order = sorted.order();
     long[] addresses = sorted.addresses();
@@ -100,6 +104,10 @@ public final class BitmapWriter {
           List<FieldVector> vectors = List.of(keys.finish(count), bitmaps);
           writer.write(new VectorSchemaRoot(schema.getFields(), vectors, count));
         }
+      }
+      if (listNulls != null) {
+        int buffer = writer.addGlobalBuffer(listNulls);
+        writer.putSchemaMetadata(LIST_NULLS_KEY, Integer.toString(buffer));
       }
       return writer.finish().fileSizeBytes();
     }

@@ -25,15 +25,17 @@ import dev.lancelot.engine.schema.LanceField;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The segments of the scalar kinds other than BTree that lancelot builds (bitmap, zone map, bloom
- * filter), in lance-core 7's layout: one file each, {@code index_version} 0, empty details of the
- * kind's message, the files listed with their sizes. Called by {@link BTreeBuild}, which checks and
- * commits builds of every kind alike.
+ * The segments of the scalar kinds other than BTree that lancelot builds (bitmap, label list, zone
+ * map, bloom filter), in lance-core 7's layout: one file each, {@code index_version} 0 (1 for a
+ * label list, whose file records its NULL lists), empty details of the kind's message, the files
+ * listed with their sizes. Called by {@link BTreeBuild}, which checks and commits builds of every
+ * kind alike.
  */
 final class KindSegments {
   private static final Logger LOG = LoggerFactory.getLogger(KindSegments.class);
@@ -41,6 +43,10 @@ final class KindSegments {
   static final String BITMAP_DETAILS = "/lance.table.BitmapIndexDetails";
   static final String ZONEMAP_DETAILS = "/lance.table.ZoneMapIndexDetails";
   static final String BLOOM_DETAILS = "/lance.index.pb.BloomFilterIndexDetails";
+  static final String LABEL_LIST_DETAILS = "/lance.table.LabelListIndexDetails";
+
+  /** The {@code index_version} of label lists whose file records the NULL lists. */
+  static final int LABEL_LIST_VERSION = 1;
 
   private KindSegments() {}
 
@@ -62,6 +68,9 @@ final class KindSegments {
                             + ": the dataset has no such column. Its columns are "
                             + dataset.lanceSchema().names()
                             + "."));
+    if (params.type() == IndexType.LABEL_LIST) {
+      return checkListColumn(dataset, params, field);
+    }
     ColumnKind kind = ColumnKind.of(field.arrowType());
     boolean ok =
         params.type() == IndexType.BLOOM_FILTER
@@ -82,6 +91,27 @@ final class KindSegments {
                   ? "lancelot builds bloom filters on int32, int64, uint32, uint64, date, timestamp,"
                       + " string and binary columns."
                   : "Index an integer, float, date, timestamp, bool, string or binary column."));
+    }
+    return field;
+  }
+
+  private static LanceField checkListColumn(
+      Dataset dataset, ScalarBuildParams params, LanceField field) {
+    boolean list =
+        (field.arrowType() instanceof ArrowType.List
+                || field.arrowType() instanceof ArrowType.LargeList)
+            && field.children().size() == 1;
+    ColumnKind element = list ? ColumnKind.of(field.children().get(0).arrowType()) : null;
+    if (element == null || !ValueCodec.supports(element) || element == ColumnKind.FIXED_BINARY) {
+      throw new InvalidInputException(
+          "Cannot create a LABEL_LIST index on column \""
+              + params.column()
+              + "\" of "
+              + dataset.location()
+              + ": its type "
+              + field.logicalType()
+              + " is not a list of integers, floats, dates, timestamps, bools, strings or"
+              + " binaries.");
     }
     return field;
   }
@@ -118,9 +148,18 @@ final class KindSegments {
     }
     // A bitmap stores row ids on a dataset with stable row ids (as a BTree does); zones are spans
     // of row addresses.
-    Boolean addresses = params.type() == IndexType.BITMAP ? null : Boolean.TRUE;
-    IndexColumnData data =
-        BTreeBuild.gather(dataset, params.btree(), field, ids, (int) rows, addresses);
+    Boolean addresses =
+        (params.type() == IndexType.BITMAP || params.type() == IndexType.LABEL_LIST)
+            ? null
+            : Boolean.TRUE;
+    LabelLists.Gathered lists = null;
+    IndexColumnData data;
+    if (params.type() == IndexType.LABEL_LIST) {
+      lists = LabelLists.gather(dataset, params.column(), field, ids, (int) rows);
+      data = lists.elements();
+    } else {
+      data = BTreeBuild.gather(dataset, params.btree(), field, ids, (int) rows, addresses);
+    }
     java.util.UUID uuid = java.util.UUID.randomUUID();
     var context = DatasetInternals.context(dataset);
     String directory = context.paths().indexDir(uuid.toString());
@@ -134,7 +173,19 @@ final class KindSegments {
           details = BITMAP_DETAILS;
           size =
               BitmapWriter.write(
-                  context.io(), directory, field.arrowType(), data, context.allocator());
+                  context.io(), directory, field.arrowType(), data, context.allocator(), null);
+        }
+        case LABEL_LIST -> {
+          file = BitmapSegmentReader.LOOKUP_FILE;
+          details = LABEL_LIST_DETAILS;
+          size =
+              BitmapWriter.write(
+                  context.io(),
+                  directory,
+                  field.children().get(0).arrowType(),
+                  data,
+                  context.allocator(),
+                  lists.nullLists());
         }
         case ZONEMAP -> {
           file = ZoneMapSegmentReader.FILE;
@@ -182,7 +233,7 @@ final class KindSegments {
         .setDatasetVersion(dataset.version())
         .setFragmentBitmap(FragmentBitmaps.bytes(covered))
         .setIndexDetails(Any.newBuilder().setTypeUrl(details))
-        .setIndexVersion(0)
+        .setIndexVersion(params.type() == IndexType.LABEL_LIST ? LABEL_LIST_VERSION : 0)
         .setCreatedAt(System.currentTimeMillis())
         .addFiles(IndexFile.newBuilder().setPath(file).setSizeBytes(size))
         .build();
@@ -210,7 +261,7 @@ final class KindSegments {
                             + fieldId
                             + ", which the dataset's schema no longer has. Drop the index."));
     ScalarBuildParams params = ScalarBuildParams.of(type, field.name()).withName(name);
-    if (type == IndexType.BITMAP) {
+    if (type == IndexType.BITMAP || type == IndexType.LABEL_LIST) {
       return params;
     }
     String file =
