@@ -2,11 +2,11 @@ package dev.lancelot.cli;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.FragmentInfo;
+import dev.lancelot.engine.distributed.ScalarIndexBuild;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.index.scalar.BTreeBuildParams;
-import dev.lancelot.engine.index.scalar.BTreeIndexBuilder;
-import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
+import dev.lancelot.engine.index.scalar.ScalarBuildParams;
+import dev.lancelot.engine.index.scalar.ScalarIndexBuilder;
 import dev.lancelot.engine.index.vector.VectorIndexes;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -19,7 +19,8 @@ import java.util.Set;
  * {@code optimize-indices <dataset> [--index NAME] [--retrain]}: brings indexes up to date with
  * fragments appended since they were built. A vector index gets one delta segment over the
  * unindexed fragments, encoded with its trained centroids and codebook ({@code --retrain}: a new
- * model over everything, replacing all segments). A BTree index is rebuilt over every fragment and
+ * model over everything, replacing all segments). A scalar index of a kind lancelot builds (BTree,
+ * bitmap, zone map, bloom filter, label list) is rebuilt over every fragment with its settings and
  * replaces its old segments. Each change commits one version.
  */
 final class OptimizeIndicesCommand {
@@ -86,7 +87,7 @@ final class OptimizeIndicesCommand {
     r.put("name", name);
     r.put("type", type.toString());
     Dataset next = ds;
-    if (!type.isSupported()) {
+    if (!type.isSupported() && !ScalarIndexBuilder.builds(type)) {
       r.put("action", "skipped");
       r.put("note", "index type not handled by this tool");
     } else if (unindexed.isEmpty() && !retrain) {
@@ -95,15 +96,10 @@ final class OptimizeIndicesCommand {
       next = VectorIndexes.optimize(ds, name, retrain);
       r.put("action", retrain ? "retrained" : "delta_segment");
     } else {
-      BTreeIndexStatistics stats = BTreeIndexStatistics.of(ds, name);
-      BTreeBuildParams params =
-          BTreeBuildParams.of(stats.column()).withName(name).withReplace(true);
-      if (stats.pageSize() > 0) {
-        params = params.withPageSize(stats.pageSize());
-      }
-      next = BTreeIndexBuilder.build(ds, params);
+      ScalarBuildParams params = ScalarIndexBuild.paramsOf(ds, name).withReplace(true);
+      next = ScalarIndexBuilder.build(ds, params);
       r.put("action", "rebuilt");
-      r.put("note", "BTree indexes are rebuilt over all fragments, replacing their segments");
+      r.put("note", "scalar indexes are rebuilt over all fragments, replacing their segments");
     }
     List<IndexSegment> after = next.indexes().segments(name);
     Set<java.util.UUID> beforeIds =
@@ -158,7 +154,7 @@ final class OptimizeIndicesCommand {
                   + "; version "
                   + r.get("version");
           case "rebuilt" ->
-              "rebuilt over all fragments (BTree indexes are rebuilt, not extended), "
+              "rebuilt over all fragments (scalar indexes are rebuilt, not extended), "
                   + r.get("segments_added")
                   + " segment replaces "
                   + r.get("segments_removed")

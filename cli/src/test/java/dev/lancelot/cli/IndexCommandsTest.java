@@ -197,7 +197,7 @@ class IndexCommandsTest {
     assertThat(r.out())
         .contains(
             "vector_idx (IVF_PQ): added 1 delta segment; newly covers 1 fragment [2] (500 rows); version 5",
-            "tenant_id_idx (BTREE): rebuilt over all fragments (BTree indexes are rebuilt, not extended), 1 segment "
+            "tenant_id_idx (BTREE): rebuilt over all fragments (scalar indexes are rebuilt, not extended), 1 segment "
                 + "replaces 1; newly covers 1 fragment [2] (500 rows); version 6",
             "dataset is at version 6");
 
@@ -349,5 +349,82 @@ class IndexCommandsTest {
         .contains("against exact search in the metric each setting searches with")
         .contains("nprobes=2, metric=cosine")
         .contains("nprobes=2, metric=l2");
+  }
+
+  @Test
+  void createsBitmapZoneMapAndBloomFilterIndexesAndRebuildsThemOnOptimize() throws Exception {
+    String ds = dataset(2000, 1000);
+    CliData.Result bitmap =
+        CliData.run("create-scalar-index", ds, "--column", "tenant_id", "--type", "bitmap");
+    assertThat(bitmap.code()).as(bitmap.err()).isZero();
+    assertThat(bitmap.out()).contains("created BITMAP index \"tenant_id_idx\" on tenant_id");
+    JsonNode zones =
+        json(
+            CliData.run(
+                "create-scalar-index",
+                ds,
+                "--column",
+                "id",
+                "--type",
+                "zonemap",
+                "--rows-per-zone",
+                "300",
+                "--json"));
+    assertThat(zones.get("index").get("type").asText()).isEqualTo("ZONEMAP");
+    assertThat(zones.get("index").get("indexed_rows").asLong()).isEqualTo(2000);
+    JsonNode bloom =
+        json(
+            CliData.run(
+                "create-scalar-index",
+                ds,
+                "--column",
+                "name",
+                "--type",
+                "BLOOMFILTER",
+                "--name",
+                "name_bloom",
+                "--items-per-zone",
+                "250",
+                "--probability",
+                "0.01",
+                "--json"));
+    assertThat(bloom.get("index").get("type").asText()).isEqualTo("BLOOM_FILTER");
+
+    CliData.Result wrong =
+        CliData.run("create-scalar-index", ds, "--column", "id", "--type", "ngram");
+    assertThat(wrong.code()).isNotZero();
+    assertThat(wrong.err()).contains("lancelot builds BTREE, BITMAP, ZONEMAP, BLOOM_FILTER");
+    CliData.Result misplaced =
+        CliData.run(
+            "create-scalar-index",
+            ds,
+            "--column",
+            "id",
+            "--type",
+            "bitmap",
+            "--rows-per-zone",
+            "9");
+    assertThat(misplaced.code()).isNotZero();
+    assertThat(misplaced.err()).contains("--rows-per-zone applies to --type zonemap only");
+
+    CliData.write(Path.of(ds), 2000, 500, WriteMode.APPEND, 1000);
+    CliData.Result r = CliData.run("optimize-indices", ds);
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains(
+            "tenant_id_idx (BITMAP): rebuilt over all fragments",
+            "id_idx (ZONEMAP): rebuilt over all fragments",
+            "name_bloom (BLOOM_FILTER): rebuilt over all fragments");
+    JsonNode info = json(CliData.run("info", ds, "--json"));
+    for (String name : new String[] {"tenant_id_idx", "id_idx", "name_bloom"}) {
+      assertThat(index(info, name).get("unindexed_rows").asLong()).as(name).isZero();
+    }
+    try (dev.lancelot.engine.Dataset d = dev.lancelot.engine.Dataset.open(ds)) {
+      assertThat(
+              dev.lancelot.engine.distributed.ScalarIndexBuild.paramsOf(d, "id_idx").rowsPerZone())
+          .isEqualTo(300);
+      assertThat(d.newScan().filter("tenant_id = 3").indexUse().indexes())
+          .containsExactly("tenant_id_idx");
+    }
   }
 }

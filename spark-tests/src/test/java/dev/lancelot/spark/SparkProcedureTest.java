@@ -488,7 +488,7 @@ class SparkProcedureTest extends SharedSpark {
                         + path
                         + "', column => "
                         + "'tenant_id', index_type => 'IVF_PQ')"))
-        .hasMessageContaining("the only scalar index type is BTREE")
+        .hasMessageContaining("lancelot builds BTREE, BITMAP, ZONEMAP, BLOOM_FILTER")
         .hasMessageContaining("lance.system.create_index");
     assertThatThrownBy(
             () ->

@@ -10,9 +10,8 @@ import dev.lancelot.engine.distributed.ScalarIndexBuild;
 import dev.lancelot.engine.distributed.ScalarIndexBuildTask;
 import dev.lancelot.engine.distributed.WrittenSegment;
 import dev.lancelot.engine.index.IndexSegment;
-import dev.lancelot.engine.index.IndexType;
-import dev.lancelot.engine.index.scalar.BTreeBuildParams;
-import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
+import dev.lancelot.engine.index.scalar.ScalarBuildParams;
+import dev.lancelot.engine.index.scalar.ScalarIndexBuilder;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.io.HadoopFileIO;
 import dev.lancelot.spark.LancePathCatalog;
@@ -37,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * with the row count, and a larger index is searched by more tasks (one per segment). With one
  * group, the segment is the one a local build with the same spec (and seed) writes. {@link
  * #optimize} adds delta segments for fragments appended since, encoded the same way with the
- * index's existing model. BTree (scalar) indexes are built the same way ({@link
- * #createScalarIndex}): one task per group gathers, sorts and writes its group's segment.
+ * index's existing model. Scalar indexes are built the same way ({@link #createScalarIndex}): for a
+ * BTree one task per group gathers, sorts and writes its group's segment; a bitmap, zone map or
+ * bloom filter is written whole by one task.
  *
  * <pre>{@code
  * long version = LanceIndexBuilder.createIndex(spark, "s3a://bucket/items", "vector",
@@ -85,9 +85,10 @@ public final class LanceIndexBuilder {
   /**
    * Brings index {@code name} up to date with the fragments appended since it was built. A vector
    * index gets one delta segment encoded with its existing model (or, with {@code retrain}, a new
-   * model over every fragment replacing all segments); a BTree gets new segments over the unindexed
-   * fragments only, one Spark task per group (or, with {@code retrain}, is rebuilt over every
-   * fragment). Returns the version afterwards (unchanged when nothing was unindexed).
+   * model over every fragment replacing all segments); a scalar index (BTree, bitmap, zone map,
+   * bloom filter) gets new segments over the unindexed fragments only, in Spark tasks (or, with
+   * {@code retrain}, is rebuilt over every fragment). Returns the version afterwards (unchanged
+   * when nothing was unindexed).
    */
   public static long optimize(SparkSession spark, String location, String name, boolean retrain) {
     Configuration conf = LancePathCatalog.hadoopConf();
@@ -95,15 +96,10 @@ public final class LanceIndexBuilder {
         Dataset.open(
             HadoopFileIO.qualify(location, conf), OpenOptions.defaults().withHadoopConf(conf))) {
       List<IndexSegment> segments = ds.indexes().segments(name);
-      boolean scalar = !segments.isEmpty() && segments.get(0).type() == IndexType.BTREE;
+      boolean scalar = !segments.isEmpty() && ScalarIndexBuilder.builds(segments.get(0).type());
       Dataset after;
       if (scalar && retrain) {
-        BTreeIndexStatistics stats = BTreeIndexStatistics.of(ds, name);
-        BTreeBuildParams params =
-            BTreeBuildParams.of(stats.column()).withName(name).withReplace(true);
-        if (stats.pageSize() > 0) {
-          params = params.withPageSize(stats.pageSize());
-        }
+        ScalarBuildParams params = ScalarIndexBuild.paramsOf(ds, name).withReplace(true);
         after =
             ScalarIndexBuild.create(
                 ds,
@@ -126,12 +122,13 @@ public final class LanceIndexBuilder {
   }
 
   /**
-   * Builds BTree index {@code params.name()} over every fragment of the latest version of the
-   * dataset at {@code location}, one Spark task per group of fragments, and commits it; returns the
+   * Builds scalar index {@code params.name()} of {@code params.type()} over every fragment of the
+   * latest version of the dataset at {@code location} in Spark tasks (a BTree: one task per group
+   * of fragments; the other kinds: one task writing the whole segment) and commits it; returns the
    * new version.
    */
   public static long createScalarIndex(
-      SparkSession spark, String location, BTreeBuildParams params) {
+      SparkSession spark, String location, ScalarBuildParams params) {
     Configuration conf = LancePathCatalog.hadoopConf();
     try (Dataset ds =
         Dataset.open(
@@ -216,7 +213,7 @@ public final class LanceIndexBuilder {
       SparkSession spark, Configuration conf, List<ScalarIndexBuildTask> tasks) {
     ScalarIndexBuildTask first = tasks.get(0);
     LOG.info(
-        "Writing BTree index {} of {}@v{} as {} segment(s), one Spark task each",
+        "Writing scalar index {} of {}@v{} as {} segment(s), one Spark task each",
         first.indexName(),
         first.location(),
         first.version(),
@@ -230,11 +227,11 @@ public final class LanceIndexBuilder {
         task -> writeScalarSegment(shipped, task));
   }
 
-  /** In an executor: the BTree segment of one task, written; returns it as bytes. */
+  /** In an executor: the scalar index segment of one task, written; returns it as bytes. */
   private static byte[] writeScalarSegment(SerializableConfiguration conf, byte[] bytes) {
     ScalarIndexBuildTask task = ScalarIndexBuildTask.fromBytes(bytes);
     LOG.info(
-        "Writing the BTree segment of fragments {} ({} rows) of {}@v{}",
+        "Writing the scalar index segment of fragments {} ({} rows) of {}@v{}",
         task.fragments(),
         task.liveRows(),
         task.location(),

@@ -24,6 +24,9 @@ import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.NullType;
@@ -261,6 +264,14 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
     }
     if (parameter instanceof BooleanType) {
       return argument instanceof BooleanType;
+    }
+    if (parameter instanceof DoubleType) {
+      // a literal such as 0.01 is a DECIMAL in Spark SQL; Spark casts it to the parameter's type
+      return argument instanceof DoubleType
+          || argument instanceof FloatType
+          || argument instanceof DecimalType
+          || argument instanceof LongType
+          || argument instanceof IntegerType;
     }
     return parameter.equals(argument);
   }

@@ -7,6 +7,7 @@ import dev.lancelot.engine.index.IndexStatistics;
 import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
 import dev.lancelot.engine.index.scalar.BTreeIndexStatistics;
+import dev.lancelot.engine.index.scalar.ScalarBuildParams;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.index.IndexInternals;
@@ -15,9 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * BTree (scalar) index builds whose segments are written by tasks: the engine checks the request
- * where this is called, cuts the fragments into groups of at most {@code rowsPerSegment} live rows
- * (a fragment is never split), one {@link ScalarIndexBuildTask} each; the caller's {@link
+ * Scalar index builds whose segments are written by tasks. For a bitmap, label list, zone map or
+ * bloom filter one task writes the whole segment (decision D64). For a BTree the engine checks the
+ * request where this is called, cuts the fragments into groups of at most {@code rowsPerSegment}
+ * live rows (a fragment is never split), one {@link ScalarIndexBuildTask} each; the caller's {@link
  * TaskRunner} runs them where it chooses (e.g. one Spark task per group, where the data is); each
  * task gathers and sorts its group's values alone and writes a whole BTree segment covering its
  * fragments; and the engine commits every {@link WrittenSegment} it gets back in one version. So no
@@ -53,19 +55,35 @@ public final class ScalarIndexBuild {
    */
   public static Dataset create(
       Dataset dataset, BTreeBuildParams params, long rowsPerSegment, TaskRunner runner) {
+    return create(dataset, ScalarBuildParams.of(params), rowsPerSegment, runner);
+  }
+
+  /**
+   * Builds scalar index {@code params.name()} of {@code params.type()} over every fragment of
+   * {@code dataset}'s version and commits it; returns the new version (the caller closes it). A
+   * BTree gets one segment per group of at most {@code rowsPerSegment} live rows; the other kinds
+   * (bitmap, zone map, bloom filter) get one segment, written by one task, as Lance 7 builds them
+   * (decision D64).
+   *
+   * @throws InvalidInputException if {@code rowsPerSegment} is below 1, or for a column, name or
+   *     dataset the build refuses (checked before any task runs)
+   */
+  public static Dataset create(
+      Dataset dataset, ScalarBuildParams params, long rowsPerSegment, TaskRunner runner) {
     FragmentGroups.checkRowsPerSegment(rowsPerSegment);
     return BTreeBuild.build(
         dataset, params, fragments -> write(dataset, params, rowsPerSegment, runner, fragments));
   }
 
   /**
-   * Brings BTree index {@code name} up to date with the fragments appended since it was built or
-   * last optimized: new segments over those fragments only (grouped as {@link #create} groups them,
-   * with the index's page size), added beside its segments in one version. Returns {@code dataset}
-   * itself when every fragment is covered. Lance 7 reads the result (a multi-segment BTree) but
-   * cannot optimize it in turn (decision D51).
+   * Brings scalar index {@code name} (of a kind lancelot builds) up to date with the fragments
+   * appended since it was built or last optimized: new segments over those fragments only (grouped
+   * as {@link #create} groups them, with the index's page size), added beside its segments in one
+   * version. Returns {@code dataset} itself when every fragment is covered. Lance 7 reads the
+   * result (a multi-segment BTree) but cannot optimize it in turn (decision D51).
    *
-   * @throws InvalidInputException when there is no index {@code name}, or it is not a BTree
+   * @throws InvalidInputException when there is no index {@code name}, or it is of a kind lancelot
+   *     does not build
    */
   public static Dataset optimize(
       Dataset dataset, String name, long rowsPerSegment, TaskRunner runner) {
@@ -74,41 +92,72 @@ public final class ScalarIndexBuild {
     if (segments.isEmpty()) {
       throw IndexStatistics.noSuchIndex(dataset, name, "optimize");
     }
-    if (segments.get(0).type() != IndexType.BTREE) {
+    IndexType type = segments.get(0).type();
+    if (!ScalarBuildParams.BUILT.contains(type)) {
       throw new InvalidInputException(
           "Cannot optimize index \""
               + name
               + "\" of "
               + dataset.location()
               + " as a scalar index: it is a "
-              + segments.get(0).type()
+              + type
               + " index"
-              + (segments.get(0).type().isVector()
+              + (type.isVector()
                   ? " (optimize vector indexes with IndexBuild.optimize)."
-                  : ", which lancelot reads but does not build."));
+                  : ", which lancelot reads but does not build; rebuild it with Lance."));
     }
     List<DataFragment> unindexed = IndexInternals.unindexedFragments(dataset.indexes(), name);
     if (unindexed.isEmpty()) {
       return dataset;
     }
-    BTreeIndexStatistics stats = BTreeIndexStatistics.of(dataset, name);
-    BTreeBuildParams params = BTreeBuildParams.of(stats.column()).withName(name);
-    if (stats.pageSize() > 0) {
-      params = params.withPageSize(stats.pageSize());
-    }
-    BTreeBuildParams p = params;
+    ScalarBuildParams params = paramsOf(dataset, name);
+    ScalarBuildParams p = params;
     return BTreeBuild.extend(
         dataset, p, unindexed, fragments -> write(dataset, p, rowsPerSegment, runner, fragments));
   }
 
+  /**
+   * The settings index {@code name} was built with (kind, column, page size, zone size,
+   * bloom-filter probability), as {@code ScalarBuildParams} naming it; e.g. to rebuild it.
+   *
+   * @throws InvalidInputException when there is no index {@code name}, or it is of a kind lancelot
+   *     does not build
+   */
+  public static ScalarBuildParams paramsOf(Dataset dataset, String name) {
+    List<IndexSegment> segments = dataset.indexes().segments(name);
+    if (segments.isEmpty()) {
+      throw IndexStatistics.noSuchIndex(dataset, name, "describe");
+    }
+    IndexType type = segments.get(0).type();
+    if (type == IndexType.BTREE) {
+      BTreeIndexStatistics stats = BTreeIndexStatistics.of(dataset, name);
+      ScalarBuildParams params =
+          ScalarBuildParams.of(IndexType.BTREE, stats.column()).withName(name);
+      return stats.pageSize() > 0 ? params.withPageSize(stats.pageSize()) : params;
+    }
+    if (!ScalarBuildParams.BUILT.contains(type)) {
+      throw new InvalidInputException(
+          "Index \""
+              + name
+              + "\" of "
+              + dataset.location()
+              + " is a "
+              + type
+              + " index, which lancelot does not build.");
+    }
+    return BTreeBuild.paramsOf(dataset, name, segments.get(0));
+  }
+
   private static List<IndexMetadata> write(
       Dataset dataset,
-      BTreeBuildParams params,
+      ScalarBuildParams params,
       long rowsPerSegment,
       TaskRunner runner,
       List<DataFragment> fragments) {
     List<ScalarIndexBuildTask> tasks = new ArrayList<>();
-    for (FragmentGroups.Group g : FragmentGroups.of(fragments, rowsPerSegment)) {
+    // Only BTrees are cut into several segments; the other kinds are written whole by one task.
+    long perSegment = params.type() == IndexType.BTREE ? rowsPerSegment : Long.MAX_VALUE;
+    for (FragmentGroups.Group g : FragmentGroups.of(fragments, perSegment)) {
       tasks.add(
           new ScalarIndexBuildTask(
               dataset.location(), dataset.version(), params, g.fragments(), g.rows()));

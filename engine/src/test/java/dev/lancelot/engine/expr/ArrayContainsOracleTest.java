@@ -42,11 +42,11 @@ import org.lance.ipc.ScanOptions;
  */
 @Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ArrayContainsOracleTest {
-  static final int ROWS = 900;
+public class ArrayContainsOracleTest {
+  public static final int ROWS = 900;
   private BufferAllocator allocator;
 
-  static final List<String> FILTERS =
+  public static final List<String> FILTERS =
       List.of(
           "array_has_any(tags, ['t1', 'u3'])",
           "array_has_all(tags, ['t1', 'u3'])",
@@ -71,11 +71,11 @@ class ArrayContainsOracleTest {
   }
 
   /** id; tags: ['t' + id % 3, 'u' + id % 5] with NULL lists, NULL elements and empty lists. */
-  static void write(BufferAllocator a, Path dir) {
+  public static void write(BufferAllocator a, Path dir) {
     write(a, dir, 0, WriteParams.WriteMode.CREATE);
   }
 
-  static void write(BufferAllocator a, Path dir, int first, WriteParams.WriteMode mode) {
+  public static void write(BufferAllocator a, Path dir, int first, WriteParams.WriteMode mode) {
     Field tagItem = new Field("item", FieldType.nullable(ArrowType.Utf8.INSTANCE), null);
     Field numItem = new Field("item", FieldType.nullable(new ArrowType.Int(64, true)), null);
     Schema schema =

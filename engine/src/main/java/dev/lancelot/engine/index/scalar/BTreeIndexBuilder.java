@@ -2,8 +2,6 @@ package dev.lancelot.engine.index.scalar;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.engine.internal.index.scalar.btree.BTreeBuild;
-import java.util.List;
 
 /**
  * Builds a BTree index in Lance 7's layout and commits it, so Lance and this engine both use it:
@@ -30,7 +28,6 @@ public final class BTreeIndexBuilder {
    *     the name is taken and {@code replace} is not set
    */
   public static Dataset build(Dataset dataset, BTreeBuildParams params) {
-    return BTreeBuild.build(
-        dataset, params, fragments -> List.of(BTreeBuild.writeSegment(dataset, params, fragments)));
+    return ScalarIndexBuilder.build(dataset, ScalarBuildParams.of(params));
   }
 }

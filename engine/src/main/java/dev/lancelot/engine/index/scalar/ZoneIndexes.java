@@ -60,8 +60,9 @@ final class ZoneIndexes {
    * Chooses per slot with narrowing indexes: an n-gram index when {@code contains()} is all the
    * filter asks of the column (or no zone index exists), else a bloom filter when it narrows every
    * condition on the column (equality, {@code IN}, {@code IS NULL}), else a zone map, else a bloom
-   * filter for the conditions it narrows (the others become "every row"). Slots with an exact index
-   * lose their {@code contains()} leaves.
+   * filter for the conditions it narrows (the others become "every row"). Slots with any other
+   * index (exact, zone map, bloom filter) lose their substring leaves ({@code contains()}, the
+   * literal runs of a {@code LIKE}), which those would answer with every row.
    */
   static Choice choose(
       IndexExpr expr,
@@ -131,7 +132,7 @@ final class ZoneIndexes {
               Condition c =
                   kind == IndexType.NGRAM
                       ? NGramSegmentReader.answerable(leaf.condition())
-                      : kind == null ? withoutSubstrings(leaf.condition()) : leaf.condition();
+                      : withoutSubstrings(leaf.condition());
               if (c == null
                   || (kind == IndexType.BLOOM_FILTER && !BloomFilterSegmentReader.narrows(c))) {
                 return IndexExpr.all();

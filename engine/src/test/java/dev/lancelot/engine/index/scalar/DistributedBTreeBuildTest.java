@@ -246,7 +246,7 @@ class DistributedBTreeBuildTest {
           .hasMessageContaining("no such column");
       assertThatThrownBy(() -> ScalarIndexBuildTask.fromBytes(new byte[] {13, 1, 0}))
           .isInstanceOf(InvalidInputException.class)
-          .hasMessageContaining("BTree build task");
+          .hasMessageContaining("scalar index build task");
       assertThat(runs).hasValue(0);
       // replacing drops the old segments in the same version
       try (Dataset replaced =

@@ -95,6 +95,33 @@ public final class LikePattern {
     return Arrays.copyOf(out, n);
   }
 
+  /**
+   * The pattern's runs of literal bytes between wildcards, escapes resolved (for {@code 'ab%cd_e'}:
+   * {@code ab}, {@code cd}, {@code e}): every matching value contains each of them, so each is a
+   * substring condition that narrows the candidates (n-gram indexes) but never answers the pattern
+   * exactly.
+   */
+  public java.util.List<byte[]> literalRuns() {
+    if (shape != Shape.GENERAL) {
+      return text.length == 0 ? java.util.List.of() : java.util.List.of(text.clone());
+    }
+    java.util.List<byte[]> out = new java.util.ArrayList<>();
+    int from = 0;
+    for (int i = 0; i <= program.length; i++) {
+      if (i == program.length || program[i] < 0) {
+        if (i > from) {
+          byte[] run = new byte[i - from];
+          for (int j = from; j < i; j++) {
+            run[j - from] = (byte) program[j];
+          }
+          out.add(run);
+        }
+        from = i + 1;
+      }
+    }
+    return out;
+  }
+
   /** Whether {@code s[0, length)} matches. */
   public boolean matches(byte[] s, int length) {
     return switch (shape) {

@@ -104,4 +104,41 @@ class LikePatternTest {
     }
     return Pattern.compile(regex.toString(), Pattern.DOTALL);
   }
+
+  private static java.util.List<String> runs(String pattern) {
+    return LikePattern.compile(pattern).literalRuns().stream()
+        .map(b -> new String(b, StandardCharsets.UTF_8))
+        .toList();
+  }
+
+  @Test
+  void literalRunsAreThePartsBetweenWildcards() {
+    assertThat(runs("abc")).containsExactly("abc");
+    assertThat(runs("abc%")).containsExactly("abc");
+    assertThat(runs("%abc")).containsExactly("abc");
+    assertThat(runs("%abc%")).containsExactly("abc");
+    assertThat(runs("ab%cd_e")).containsExactly("ab", "cd", "e");
+    assertThat(runs("%a\\%b\\_c%")).containsExactly("a%b_c");
+    assertThat(runs("_ü_%")).containsExactly("ü");
+    assertThat(runs("%")).isEmpty();
+    assertThat(runs("%_%")).isEmpty();
+    assertThat(runs("")).isEmpty();
+    // every value the pattern matches contains each run
+    Random random = new Random(3);
+    for (String pattern : new String[] {"a%b_c", "_x%yz%", "%q_r"}) {
+      LikePattern p = LikePattern.compile(pattern);
+      for (int i = 0; i < 20000; i++) {
+        StringBuilder sb = new StringBuilder();
+        for (int j = random.nextInt(8); j > 0; j--) {
+          sb.append("abcxyzqr".charAt(random.nextInt(8)));
+        }
+        byte[] v = sb.toString().getBytes(StandardCharsets.UTF_8);
+        if (p.matches(v, v.length)) {
+          for (byte[] run : p.literalRuns()) {
+            assertThat(sb.toString()).contains(new String(run, StandardCharsets.UTF_8));
+          }
+        }
+      }
+    }
+  }
 }

@@ -5,7 +5,9 @@ import dev.lancelot.engine.CloseableIterator;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.index.IndexSegment;
+import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.scalar.BTreeBuildParams;
+import dev.lancelot.engine.index.scalar.ScalarBuildParams;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.expr.eval.ColumnKind;
 import dev.lancelot.engine.internal.format.FragmentBitmaps;
@@ -56,12 +58,12 @@ public final class BTreeBuild {
    * Checks the request, writes its segments with {@code writer} and commits them in one version;
    * returns it. Nothing is committed when a segment fails, and written files are deleted.
    */
-  public static Dataset build(Dataset dataset, BTreeBuildParams params, SegmentWriter writer) {
+  public static Dataset build(Dataset dataset, ScalarBuildParams params, SegmentWriter writer) {
     WriteChecks.check(
         DatasetInternals.context(dataset).paths().root(),
         DatasetInternals.snapshot(dataset).manifest(),
         OperationKind.CREATE_INDEX);
-    checkColumn(dataset, params.column());
+    checkColumn(dataset, params);
     List<IndexSegment> existing = dataset.indexes().segments(params.name());
     if (!existing.isEmpty() && !params.replace()) {
       throw new InvalidInputException(
@@ -86,26 +88,27 @@ public final class BTreeBuild {
    */
   public static Dataset extend(
       Dataset dataset,
-      BTreeBuildParams params,
+      ScalarBuildParams params,
       List<DataFragment> fragments,
       SegmentWriter writer) {
     WriteChecks.check(
         DatasetInternals.context(dataset).paths().root(),
         DatasetInternals.snapshot(dataset).manifest(),
         OperationKind.CREATE_INDEX);
-    checkColumn(dataset, params.column());
+    checkColumn(dataset, params);
     return commit(dataset, params, writer.write(fragments), List.of());
   }
 
   private static Dataset commit(
       Dataset dataset,
-      BTreeBuildParams params,
+      ScalarBuildParams params,
       List<IndexMetadata> segments,
       List<IndexMetadata> removed) {
     try {
       Dataset committed = DatasetInternals.commitIndexes(dataset, segments, removed);
       LOG.info(
-          "BTree index {} on {}: {} segment(s) committed as version {}",
+          "{} index {} on {}: {} segment(s) committed as version {}",
+          params.type(),
           params.name(),
           params.column(),
           segments.size(),
@@ -133,6 +136,22 @@ public final class BTreeBuild {
         failure.addSuppressed(cleanup);
       }
     }
+  }
+
+  /**
+   * The settings to build more segments of index {@code name} (not a BTree) like its {@code
+   * segment}: kind, column, zone sizes, bloom-filter probability.
+   */
+  public static ScalarBuildParams paramsOf(Dataset dataset, String name, IndexSegment segment) {
+    return KindSegments.paramsOf(dataset, name, segment);
+  }
+
+  /** The column to index with {@code params.type()}, or a clear refusal. */
+  public static LanceField checkColumn(Dataset dataset, ScalarBuildParams params) {
+    if (params.type() == IndexType.BTREE) {
+      return checkColumn(dataset, params.column());
+    }
+    return KindSegments.checkColumn(dataset, params);
   }
 
   /** The column to index, or a clear refusal. */
@@ -171,7 +190,10 @@ public final class BTreeBuild {
    * but the deleted ones) and returns its manifest entry, without committing it.
    */
   public static IndexMetadata writeSegment(
-      Dataset dataset, BTreeBuildParams params, List<DataFragment> fragments) {
+      Dataset dataset, ScalarBuildParams params, List<DataFragment> fragments) {
+    if (params.type() != IndexType.BTREE) {
+      return KindSegments.writeSegment(dataset, params, fragments);
+    }
     LanceField field = checkColumn(dataset, params.column());
     long start = System.nanoTime();
     long rows = 0;
@@ -203,7 +225,7 @@ public final class BTreeBuild {
         dataset.version(),
         rows,
         fragments.size());
-    IndexColumnData data = gather(dataset, params, field, ids, (int) rows);
+    IndexColumnData data = gather(dataset, params.btree(), field, ids, (int) rows, null);
     java.util.UUID uuid = java.util.UUID.randomUUID();
     String directory = DatasetInternals.context(dataset).paths().indexDir(uuid.toString());
     BTreeWriter.Written written;
@@ -254,14 +276,24 @@ public final class BTreeBuild {
         .build();
   }
 
-  private static IndexColumnData gather(
-      Dataset dataset, BTreeBuildParams params, LanceField field, List<Long> fragments, int rows) {
+  /**
+   * The column's values of {@code fragments} (deleted rows excluded) in scan order, with their row
+   * addresses, or their row ids on a dataset with stable row ids unless {@code addresses} says
+   * otherwise (null: as a BTree stores them).
+   */
+  public static IndexColumnData gather(
+      Dataset dataset,
+      BTreeBuildParams params,
+      LanceField field,
+      List<Long> fragments,
+      int rows,
+      Boolean addresses) {
     IndexColumnData data = new IndexColumnData(ColumnKind.of(field.arrowType()), rows);
     if (fragments.isEmpty()) {
       return data;
     }
     // An index of a dataset with stable row ids stores the ids, as Lance's does.
-    boolean stable = dataset.stableRowIds();
+    boolean stable = addresses == null ? dataset.stableRowIds() : !addresses;
     try (CloseableIterator<VectorSchemaRoot> batches =
         dataset
             .newScan()

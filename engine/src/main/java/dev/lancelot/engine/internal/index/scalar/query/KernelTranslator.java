@@ -127,6 +127,18 @@ public final class KernelTranslator {
       return leaf(sub.slot(), new Condition.Substring(sub.part()));
     } else if (k instanceof ArrayContainsKernel a) {
       return elements(a, negate);
+    } else if (k instanceof LikeKernel l
+        && indexed != null
+        && !negate
+        && columns.get(l.slot()).kind().isString()
+        && !l.pattern().literalRuns().isEmpty()) {
+      // A value matching the pattern contains each of its literal runs: substring leaves that
+      // n-gram indexes narrow (superset plans only; the scan rechecks the LIKE).
+      List<IndexExpr> runs = new ArrayList<>();
+      for (byte[] run : l.pattern().literalRuns()) {
+        runs.add(leaf(l.slot(), new Condition.Substring(run)));
+      }
+      return IndexExpr.and(runs);
     } else if (k instanceof LikeKernel l) {
       throw new NotIndexable(
           "LIKE on column "
