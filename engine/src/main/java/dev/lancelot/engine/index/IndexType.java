@@ -10,9 +10,9 @@ public enum IndexType {
   IVF_HNSW_PQ(true, true),
   BTREE(false, true),
   /**
-   * A vector index of RaBitQ codes, as Lance writes it: listed with its type, and a search on its
-   * column says that it cannot use it (explain, log); not searched, built, optimized or remapped by
-   * lancelot yet, and carried untouched.
+   * A vector index of RaBitQ codes, as Lance writes it: listed with its type and searched (with
+   * Lance's distance estimates, nprobes and refine_factor); not built, optimized or remapped by
+   * lancelot yet ({@link #isSupported()} is false), and carried untouched by compaction.
    */
   IVF_RQ(true, false),
   /** Bitmap scalar index (equality and IN on low-cardinality columns): listed, not used yet. */

@@ -83,6 +83,7 @@ public final class DistributedSearch {
             IndexType.IVF_FLAT,
             IndexType.IVF_PQ,
             IndexType.IVF_SQ,
+            IndexType.IVF_RQ,
             IndexType.IVF_HNSW_FLAT,
             IndexType.IVF_HNSW_SQ,
             IndexType.IVF_HNSW_PQ));

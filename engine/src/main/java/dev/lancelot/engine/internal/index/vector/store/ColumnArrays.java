@@ -108,6 +108,27 @@ final class ColumnArrays {
     return out;
   }
 
+  /** A {@code float32} column. */
+  static float[] float32(
+      LanceFileReader reader, String column, long start, long end, BufferAllocator allocator) {
+    float[] out = new float[Math.toIntExact(end - start)];
+    read(
+        reader,
+        column,
+        start,
+        end,
+        allocator,
+        (v, rows, at) -> {
+          expect(reader, column, v instanceof Float4Vector, "float32");
+          v.getDataBuffer()
+              .nioBuffer(0, rows * 4)
+              .order(ByteOrder.LITTLE_ENDIAN)
+              .asFloatBuffer()
+              .get(out, at, rows);
+        });
+    return out;
+  }
+
   /** A {@code fixed_size_list<uint8, width>} column, values back to back. */
   static byte[] uint8List(
       LanceFileReader reader,

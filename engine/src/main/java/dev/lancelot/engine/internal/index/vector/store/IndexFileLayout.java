@@ -43,6 +43,13 @@ package dev.lancelot.engine.internal.index.vector.store;
  *       [256, dim]} float32) in global buffer {@code codebook_position};
  *   <li>PQ codes of a partition are transposed: the partition's {@code __pq_code} values read back
  *       to back are {@code codes[s * rows + row]}.
+ *   <li>IVF_RQ: {@code auxiliary.idx} has {@code _rowid}, {@code _rabit_codes} ({@code
+ *       fixed_size_list<uint8, ceil(code_dim/8)>}, one bit per rotated coordinate, packed per
+ *       partition as {@code RqCodes} describes), {@code __add_factors} and {@code __scale_factors}
+ *       (float32); {@code storage_metadata} {@code {"rotate_mat_position":null,
+ *       "fast_rotation_signs":[…],"rotation_type":"fast","code_dim":D,"num_bits":b,"packed":true}}
+ *       ({@code D = dim × b}, {@code 4 × ceil(D/8)} sign bytes); {@code index.idx} is flat's (a
+ *       {@code __flat_marker} column and an empty {@code lance:flat} entry per partition).
  * </ul>
  *
  * <p>Lance reads the file version from the footer of {@code index.idx}; 2.x selects this layout.
@@ -62,6 +69,9 @@ public final class IndexFileLayout {
   public static final String FLAT_COLUMN = "flat";
   public static final String PQ_CODE_COLUMN = "__pq_code";
   public static final String SQ_CODE_COLUMN = "__sq_code";
+  public static final String RQ_CODE_COLUMN = "_rabit_codes";
+  public static final String RQ_ADD_FACTORS_COLUMN = "__add_factors";
+  public static final String RQ_SCALE_FACTORS_COLUMN = "__scale_factors";
   public static final String FLAT_MARKER_COLUMN = "__flat_marker";
   public static final String VECTOR_ID_COLUMN = "__vector_id";
   public static final String NEIGHBORS_COLUMN = "__neighbors";

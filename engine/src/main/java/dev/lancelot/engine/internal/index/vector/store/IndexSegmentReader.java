@@ -11,6 +11,10 @@ import dev.lancelot.engine.internal.index.vector.hnsw.HnswGraph;
 import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
 import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
 import dev.lancelot.engine.internal.index.vector.pq.PqStorage;
+import dev.lancelot.engine.internal.index.vector.rq.FastRotation;
+import dev.lancelot.engine.internal.index.vector.rq.RabitQuantizer;
+import dev.lancelot.engine.internal.index.vector.rq.RqCodes;
+import dev.lancelot.engine.internal.index.vector.rq.RqStorage;
 import dev.lancelot.engine.internal.index.vector.sq.ScalarQuantizer;
 import dev.lancelot.engine.internal.index.vector.sq.SqStorage;
 import dev.lancelot.engine.io.FileIO;
@@ -40,6 +44,8 @@ public final class IndexSegmentReader {
   private final String codeColumn;
   private final PqCodebook codebook;
   private final ScalarQuantizer quantizer;
+  private final RabitQuantizer rabit;
+  private final boolean rabitPacked;
   private final IvfProto.Decoded storageIvf;
   private final IvfProto.Decoded graphIvf;
   private final List<HnswPartitionMetadata> hnsw;
@@ -54,6 +60,8 @@ public final class IndexSegmentReader {
       String codeColumn,
       PqCodebook codebook,
       ScalarQuantizer quantizer,
+      RabitQuantizer rabit,
+      boolean rabitPacked,
       IvfProto.Decoded storageIvf,
       IvfProto.Decoded graphIvf,
       List<HnswPartitionMetadata> hnsw) {
@@ -66,6 +74,8 @@ public final class IndexSegmentReader {
     this.codeColumn = codeColumn;
     this.codebook = codebook;
     this.quantizer = quantizer;
+    this.rabit = rabit;
+    this.rabitPacked = rabitPacked;
     this.storageIvf = storageIvf;
     this.graphIvf = graphIvf;
     this.hnsw = hnsw;
@@ -128,6 +138,7 @@ public final class IndexSegmentReader {
         switch (type) {
           case IVF_PQ, IVF_HNSW_PQ -> IndexFileLayout.PQ_CODE_COLUMN;
           case IVF_SQ, IVF_HNSW_SQ -> IndexFileLayout.SQ_CODE_COLUMN;
+          case IVF_RQ -> IndexFileLayout.RQ_CODE_COLUMN;
           default -> IndexFileLayout.FLAT_COLUMN;
         };
     try (InputFile in = io.newInputFile(auxLocation)) {
@@ -157,6 +168,13 @@ public final class IndexSegmentReader {
       }
       checkRanges(auxLocation, storageIvf, r.numRows());
       requireColumns(auxLocation, r, IndexFileLayout.ROW_ID_COLUMN, codeColumn);
+      if (type == IndexType.IVF_RQ) {
+        requireColumns(
+            auxLocation,
+            r,
+            IndexFileLayout.RQ_ADD_FACTORS_COLUMN,
+            IndexFileLayout.RQ_SCALE_FACTORS_COLUMN);
+      }
       StorageMetadata storage =
           StorageMetadata.parse(
               auxLocation,
@@ -172,7 +190,12 @@ public final class IndexSegmentReader {
       }
       PqCodebook codebook = null;
       ScalarQuantizer sq = null;
-      if (storage instanceof StorageMetadata.Pq pq) {
+      RabitQuantizer rq = null;
+      boolean packed = false;
+      if (storage instanceof StorageMetadata.Rq m) {
+        rq = rabit(auxLocation, m, dim, metric);
+        packed = m.packed();
+      } else if (storage instanceof StorageMetadata.Pq pq) {
         codebook = codebook(auxLocation, r, pq, metric);
       } else if (storage instanceof StorageMetadata.Sq s) {
         if (s.numBits() != 8) {
@@ -195,6 +218,8 @@ public final class IndexSegmentReader {
           codeColumn,
           codebook,
           sq,
+          rq,
+          packed,
           storageIvf,
           type.isHnsw() ? indexIvf : null,
           hnsw);
@@ -224,6 +249,11 @@ public final class IndexSegmentReader {
   /** The PQ codebook (IVF_PQ, IVF_HNSW_PQ), else {@code null}. */
   public PqCodebook codebook() {
     return codebook;
+  }
+
+  /** The RaBitQ quantizer (IVF_RQ), else {@code null}. */
+  public RabitQuantizer rabitQuantizer() {
+    return rabit;
   }
 
   /** The SQ bounds (IVF_SQ, IVF_HNSW_SQ), else {@code null}. */
@@ -277,7 +307,24 @@ public final class IndexSegmentReader {
       LanceFileReader r = LanceFileReader.open(in);
       rowIds =
           ColumnArrays.uint64(r, IndexFileLayout.ROW_ID_COLUMN, start, start + rows, allocator);
-      if (codebook != null) {
+      if (rabit != null) {
+        int width = rabit.codeBytes();
+        byte[] stored =
+            ColumnArrays.uint8List(r, codeColumn, width, start, start + rows, allocator);
+        float[] add =
+            ColumnArrays.float32(
+                r, IndexFileLayout.RQ_ADD_FACTORS_COLUMN, start, start + rows, allocator);
+        float[] scale =
+            ColumnArrays.float32(
+                r, IndexFileLayout.RQ_SCALE_FACTORS_COLUMN, start, start + rows, allocator);
+        storage =
+            RqStorage.of(
+                rabit,
+                ivf.centroid(p),
+                RqCodes.transposed(stored, rows, width, rabitPacked),
+                add,
+                scale);
+      } else if (codebook != null) {
         int m = codebook.numSubVectors();
         byte[] codes = ColumnArrays.uint8List(r, codeColumn, m, start, start + rows, allocator);
         storage = PqStorage.of(codebook, codes, rows);
@@ -307,6 +354,12 @@ public final class IndexSegmentReader {
   public IndexSegmentWriter.Partition readStoredPartition(int p, BufferAllocator allocator) {
     if (p < 0 || p >= numPartitions()) {
       throw new IllegalArgumentException("partition " + p + " outside 0.." + (numPartitions() - 1));
+    }
+    if (rabit != null) {
+      throw new UnsupportedFileFeatureException(
+          "Cannot rewrite "
+              + auxLocation
+              + ": lancelot does not rewrite IVF_RQ segments. Rebuild the index with Lance.");
     }
     long start = storageIvf.offsets()[p];
     int rows = storageIvf.lengths()[p];
@@ -409,6 +462,50 @@ public final class IndexSegmentReader {
     return PqCodebook.of(values, pq.dimension(), pq.numSubVectors(), metric);
   }
 
+  private static RabitQuantizer rabit(
+      String file, StorageMetadata.Rq m, int dim, DistanceMetric metric) {
+    if (!m.rotationType().equals("fast")) {
+      throw new UnsupportedFileFeatureException(
+          "Cannot read "
+              + file
+              + ": IVF_RQ with rotation_type \""
+              + m.rotationType()
+              + "\" is not supported (only \"fast\", which Lance 7 writes). Search without this"
+              + " index (use_index=false) or rebuild it with Lance 7.");
+    }
+    if (!m.queryEstimator().equals("residual_query")) {
+      throw new UnsupportedFileFeatureException(
+          "Cannot read "
+              + file
+              + ": IVF_RQ with query_estimator \""
+              + m.queryEstimator()
+              + "\" is not supported (only the residual-query estimator, which Lance 7 writes)."
+              + " Search without this index (use_index=false) or rebuild it with Lance 7.");
+    }
+    if (m.codeDim() != dim * m.numBits()) {
+      throw new CorruptFileException(
+          file,
+          "its RQ code_dim "
+              + m.codeDim()
+              + " is not dimension "
+              + dim
+              + " × num_bits "
+              + m.numBits());
+    }
+    if (m.fastRotationSigns().length != FastRotation.signBytes(m.codeDim())) {
+      throw new CorruptFileException(
+          file,
+          "its RQ fast_rotation_signs has "
+              + m.fastRotationSigns().length
+              + " bytes; a rotation of "
+              + m.codeDim()
+              + " coordinates needs "
+              + FastRotation.signBytes(m.codeDim()));
+    }
+    return new RabitQuantizer(
+        dim, m.codeDim(), m.numBits(), FastRotation.of(m.codeDim(), m.fastRotationSigns()), metric);
+  }
+
   private static void checkRanges(String file, IvfProto.Decoded ivf, long fileRows) {
     for (int p = 0; p < ivf.numPartitions(); p++) {
       long end = ivf.offsets()[p] + Integer.toUnsignedLong(ivf.lengths()[p]);
@@ -489,7 +586,7 @@ public final class IndexSegmentReader {
 
   private static IndexType indexType(String file, String name) {
     for (IndexType t : IndexType.values()) {
-      if (t.isVector() && t.isSupported() && t.name().equals(name)) {
+      if (t.isVector() && (t.isSupported() || t == IndexType.IVF_RQ) && t.name().equals(name)) {
         return t;
       }
     }
@@ -499,7 +596,7 @@ public final class IndexSegmentReader {
             + ": index type \""
             + name
             + "\" is not supported"
-            + " (supported: IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ). Search without this index"
+            + " (supported: IVF_FLAT, IVF_PQ, IVF_SQ, IVF_RQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ). Search without this index"
             + " (use_index=false) or rebuild it with a supported type.");
   }
 

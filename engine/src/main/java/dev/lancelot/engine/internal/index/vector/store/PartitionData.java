@@ -35,6 +35,8 @@ public record PartitionData(
     long codes;
     if (storage instanceof dev.lancelot.engine.internal.index.vector.flat.FlatStorage) {
       codes = 4L * storage.size() * storage.dimension();
+    } else if (storage instanceof dev.lancelot.engine.internal.index.vector.rq.RqStorage rq) {
+      codes = rq.estimatedBytes();
     } else if (storage instanceof dev.lancelot.engine.internal.index.vector.sq.SqStorage) {
       codes = (long) storage.size() * storage.dimension();
     } else {

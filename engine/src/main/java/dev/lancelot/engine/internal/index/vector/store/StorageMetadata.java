@@ -17,6 +17,9 @@ import dev.lancelot.engine.internal.format.CorruptFileException;
  *       "codebook_tensor":[],"transposed":true}}; {@code codebook_position} is the global buffer
  *       holding the codebook {@code Tensor}; {@code codebook_tensor} is a legacy inline copy,
  *       always empty in V3 files.
+ *   <li>RQ: {@code {"rotate_mat_position":null,"fast_rotation_signs":[241,…],
+ *       "rotation_type":"fast","code_dim":16,"num_bits":1,"packed":true}}; no {@code
+ *       query_estimator} means the residual-query estimator (the only one lance-core 7.0.0 writes).
  * </ul>
  */
 public sealed interface StorageMetadata {
@@ -55,6 +58,39 @@ public sealed interface StorageMetadata {
               .put("dimension", dimension);
       n.putArray("codebook_tensor");
       n.put("transposed", transposed);
+      return n.toString();
+    }
+  }
+
+  /**
+   * RaBitQ: the rotation ({@code "fast"} with its sign bytes, or {@code "matrix"} in a global
+   * buffer), the code dimension, bits per dimension, whether codes are packed, and the query
+   * estimator ({@code "residual_query"} when absent).
+   */
+  record Rq(
+      String rotationType,
+      byte[] fastRotationSigns,
+      int codeDim,
+      int numBits,
+      boolean packed,
+      String queryEstimator)
+      implements StorageMetadata {
+    @Override
+    public int dimension() {
+      return codeDim / numBits;
+    }
+
+    @Override
+    public String toJson() {
+      ObjectNode n = JSON.createObjectNode().putNull("rotate_mat_position");
+      var signs = n.putArray("fast_rotation_signs");
+      for (byte b : fastRotationSigns) {
+        signs.add(b & 0xFF);
+      }
+      n.put("rotation_type", rotationType)
+          .put("code_dim", codeDim)
+          .put("num_bits", numBits)
+          .put("packed", packed);
       return n.toString();
     }
   }
@@ -115,9 +151,38 @@ public sealed interface StorageMetadata {
             positiveInt(file, entry, "num_sub_vectors"),
             positiveInt(file, entry, "dimension"),
             entry.path("transposed").asBoolean(false));
+      case IndexFileLayout.RQ_CODE_COLUMN:
+        return rq(file, entry);
       default:
         throw new IllegalArgumentException("not a code column: " + codeColumn);
     }
+  }
+
+  private static Rq rq(String file, JsonNode entry) {
+    JsonNode signs = entry.get("fast_rotation_signs");
+    byte[] bytes = new byte[0];
+    if (signs != null && !signs.isNull()) {
+      if (!signs.isArray()) {
+        throw new CorruptFileException(
+            file, "its RQ fast_rotation_signs is not an array of bytes: " + entry);
+      }
+      bytes = new byte[signs.size()];
+      for (int i = 0; i < bytes.length; i++) {
+        JsonNode b = signs.get(i);
+        if (!b.canConvertToInt() || b.asInt() < 0 || b.asInt() > 255) {
+          throw new CorruptFileException(
+              file, "its RQ fast_rotation_signs holds " + b + ", not a byte: " + entry);
+        }
+        bytes[i] = (byte) b.asInt();
+      }
+    }
+    return new Rq(
+        entry.path("rotation_type").asText("matrix"),
+        bytes,
+        positiveInt(file, entry, "code_dim"),
+        positiveInt(file, entry, "num_bits"),
+        entry.path("packed").asBoolean(false),
+        entry.path("query_estimator").asText("residual_query"));
   }
 
   private static int positiveInt(String file, JsonNode node, String key) {
