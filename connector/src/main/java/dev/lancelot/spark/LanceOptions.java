@@ -38,6 +38,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *   <li>{@code data_storage_version} — on a write that creates or overwrites the dataset, the Lance
  *       file format of its data files: {@code 2.1} (the default; also {@code stable}) or {@code
  *       2.2} (lance-spark's name). Appends keep the dataset's version; naming another is refused.
+ *   <li>{@code target_base} — on a write, the base path (by name or path) new data files go to: one
+ *       the dataset already registers (Lance's {@code target_bases} with one base); an unknown one
+ *       is refused, naming the bases there are.
  * </ul>
  *
  * lance-spark's {@code max_row_per_file} is accepted for {@code max_rows_per_file}; lance-spark
@@ -56,7 +59,8 @@ public record LanceOptions(
     Optional<String> branch,
     boolean enableStableRowIds,
     Optional<String> dataStorageVersion,
-    Set<String> blobColumns) {
+    Set<String> blobColumns,
+    Optional<String> targetBase) {
   public static final String PATH = "path";
   public static final String VERSION = "version";
   public static final String VERSION_AS_OF = "versionAsOf";
@@ -69,6 +73,7 @@ public record LanceOptions(
   public static final String BRANCH = "branch";
   public static final String ENABLE_STABLE_ROW_IDS = "enable_stable_row_ids";
   public static final String DATA_STORAGE_VERSION = "data_storage_version";
+  public static final String TARGET_BASE = "target_base";
 
   /**
    * Every option the data source understands (compared case-insensitively, as Spark passes them).
@@ -86,7 +91,8 @@ public record LanceOptions(
           MAX_ROWS_PER_FILE,
           VECTOR_COLUMNS,
           ENABLE_STABLE_ROW_IDS,
-          DATA_STORAGE_VERSION);
+          DATA_STORAGE_VERSION,
+          TARGET_BASE);
 
   /** lance-spark's names of lancelot's options, accepted as the same option (docs/sql.md). */
   public static final Map<String, String> ALIASES = Map.of("max_row_per_file", MAX_ROWS_PER_FILE);
@@ -166,7 +172,8 @@ public record LanceOptions(
         branch,
         bool(ENABLE_STABLE_ROW_IDS, options.get(ENABLE_STABLE_ROW_IDS)),
         dataStorageVersion(options.get(DATA_STORAGE_VERSION)),
-        blobColumns(options));
+        blobColumns(options),
+        Optional.ofNullable(options.get(TARGET_BASE)).filter(b -> !b.isBlank()));
   }
 
   /**

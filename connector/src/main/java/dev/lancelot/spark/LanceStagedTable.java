@@ -87,7 +87,8 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
               options.branch(),
               options.enableStableRowIds() || enableStableRowIds,
               options.dataStorageVersion().or(() -> dataStorageVersion),
-              blobs);
+              blobs,
+              options.targetBase());
     }
     return new LanceWriteBuilder(this, info, options, true).staged(replace);
   }
