@@ -14,21 +14,25 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * {@code cleanup <dataset> (--older-than INSTANT | --retain-versions N) [--delete-unverified]
- * [--json]}: {@link Dataset#cleanup} — old versions and the files only they referenced removed; the
- * latest and tagged versions, and those branches start from, kept (with every file a branch reads);
- * unreferenced files only once older than 7 days.
+ * {@code cleanup <dataset> (--older-than INSTANT | --retain-versions N) [--branch B]
+ * [--delete-unverified] [--json]}: {@link Dataset#cleanup} of main or of branch {@code B} — old
+ * versions and the files only they referenced removed; the latest and tagged versions, and those
+ * branches start from, kept (with every file a branch reads); unreferenced files only once older
+ * than 7 days.
  */
 final class CleanupCommand {
   static final String USAGE =
-      "cleanup <dataset> [--older-than INSTANT] [--retain-versions N] [--delete-unverified] [--json]";
+      "cleanup <dataset> [--older-than INSTANT] [--retain-versions N] [--branch B]"
+          + " [--delete-unverified] [--json]";
 
   private CleanupCommand() {}
 
   static int run(List<String> raw, PrintStream out) {
     Args a =
         Args.parse(
-            raw, Set.of("older-than", "retain-versions"), Set.of("delete-unverified", "json"));
+            raw,
+            Set.of("older-than", "retain-versions", "branch"),
+            Set.of("delete-unverified", "json"));
     String location = a.positional(0, "<dataset>");
     if (a.positionalCount() > 1) {
       throw new Args.UsageException(
@@ -61,7 +65,7 @@ final class CleanupCommand {
       }
       retain = OptionalInt.of(n);
     }
-    try (Dataset ds = Dataset.open(location)) {
+    try (Dataset ds = Dataset.open(location, a.openOptions())) {
       CleanupResult r =
           ds.cleanup(new CleanupOptions(olderThan, retain, a.flag("delete-unverified")));
       if (a.flag("json")) {

@@ -191,4 +191,32 @@ class TagsCommandTest {
     assertThat(lanceBranches(ds)).isEqualTo(Map.of("head", 2L, "t/one", 1L));
     assertThat(Files.exists(ds.resolve("tree/exp"))).isFalse();
   }
+
+  @Test
+  void cleanupOfABranchRemovesItsOwnOldVersions() throws Exception {
+    Path ds = dir.resolve("ds");
+    CliData.write(ds, 0, 100, WriteMode.CREATE, 100);
+    assertThat(CliData.run("branches", "create", ds.toString(), "dev").code()).isZero();
+    CliData.write(ds.resolve("tree/dev"), 100, 40, WriteMode.APPEND, 100); // dev 2
+    CliData.write(ds.resolve("tree/dev"), 140, 40, WriteMode.OVERWRITE, 100); // dev 3
+    CliData.Result r =
+        CliData.run(
+            "cleanup", ds.toString(), "--branch", "dev", "--retain-versions", "1", "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode json = JSON.readTree(r.out());
+    assertThat(json.get("dataset").asText()).endsWith("tree/dev");
+    assertThat(json.get("versions_removed").toString()).isEqualTo("[1,2]");
+    // the appended file went; main's file (which dev 1 and 2 reached) stays for main
+    assertThat(json.get("data_files_removed").asLong()).isEqualTo(1);
+    assertThat(lanceRowsOnBranch(ds, "dev")).isEqualTo(40);
+    try (RootAllocator allocator = new RootAllocator();
+        org.lance.Dataset lance =
+            org.lance.Dataset.open(allocator, ds.toString(), new ReadOptions.Builder().build())) {
+      assertThat(lance.countRows()).isEqualTo(100);
+    }
+    CliData.Result bad =
+        CliData.run("cleanup", ds.toString(), "--branch", "nothere", "--retain-versions", "1");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("Cannot find branch \"nothere\"");
+  }
 }

@@ -38,6 +38,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *   <li>{@code data_storage_version} — on a write that creates or overwrites the dataset, the Lance
  *       file format of its data files: {@code 2.1} (the default; also {@code stable}) or {@code
  *       2.2} (lance-spark's name). Appends keep the dataset's version; naming another is refused.
+ *   <li>{@code target_base} — on a write, the base path (by name or path) new data files go to: one
+ *       the dataset already registers (Lance's {@code target_bases} with one base); an unknown one
+ *       is refused, naming the bases there are.
  *   <li>{@code streamingQueryId} — on a streaming write, the key that makes each micro-batch commit
  *       exactly once (lance-spark's name); default: the query's id, which Spark keeps in the
  *       checkpoint. Two queries writing one table must not share it.
@@ -60,6 +63,7 @@ public record LanceOptions(
     boolean enableStableRowIds,
     Optional<String> dataStorageVersion,
     Set<String> blobColumns,
+    Optional<String> targetBase,
     Optional<String> streamingQueryId) {
   public static final String PATH = "path";
   public static final String VERSION = "version";
@@ -73,6 +77,7 @@ public record LanceOptions(
   public static final String BRANCH = "branch";
   public static final String ENABLE_STABLE_ROW_IDS = "enable_stable_row_ids";
   public static final String DATA_STORAGE_VERSION = "data_storage_version";
+  public static final String TARGET_BASE = "target_base";
   public static final String STREAMING_QUERY_ID = "streamingQueryId";
 
   /** Spark's own option of a streaming query, passed to the sink with the others; not used here. */
@@ -95,6 +100,7 @@ public record LanceOptions(
           VECTOR_COLUMNS,
           ENABLE_STABLE_ROW_IDS,
           DATA_STORAGE_VERSION,
+          TARGET_BASE,
           STREAMING_QUERY_ID,
           CHECKPOINT_LOCATION);
 
@@ -177,6 +183,7 @@ public record LanceOptions(
         bool(ENABLE_STABLE_ROW_IDS, options.get(ENABLE_STABLE_ROW_IDS)),
         dataStorageVersion(options.get(DATA_STORAGE_VERSION)),
         blobColumns(options),
+        Optional.ofNullable(options.get(TARGET_BASE)).filter(b -> !b.isBlank()),
         Optional.ofNullable(options.get(STREAMING_QUERY_ID))
             .map(String::trim)
             .filter(s -> !s.isEmpty()));

@@ -88,6 +88,7 @@ final class LanceStagedTable extends LanceTable implements StagedTable {
               options.enableStableRowIds() || enableStableRowIds,
               options.dataStorageVersion().or(() -> dataStorageVersion),
               blobs,
+              options.targetBase(),
               options.streamingQueryId());
     }
     return new LanceWriteBuilder(this, info, options, true).staged(replace);

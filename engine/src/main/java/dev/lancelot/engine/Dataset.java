@@ -339,6 +339,11 @@ public final class Dataset implements AutoCloseable {
    * Removes old versions of this dataset and the files no kept version references (see {@link
    * CleanupOptions}). The latest version and tagged versions are always kept. Opening a removed
    * version afterwards fails with an error naming it.
+   *
+   * <p>On a branch ({@link #branch()}), the branch's own versions and the files under its {@code
+   * tree/<branch>/} are cleaned up; the files it shares with its parent are the parent's. Tags on
+   * the branch, the versions branches were created from, and every file another branch reaches are
+   * kept (decision D62).
    */
   public CleanupResult cleanup(CleanupOptions options) {
     return DatasetStorage.cleanup(this, options);

@@ -219,20 +219,15 @@ final class DatasetStorage {
         + ")";
   }
 
-  /** {@link Dataset#cleanup}: the main branch only; cached versions it removed are forgotten. */
+  /**
+   * {@link Dataset#cleanup}: of the branch the dataset is on (main or a named branch); cached
+   * versions it removed are forgotten.
+   */
   static CleanupResult cleanup(Dataset dataset, CleanupOptions options) {
-    if (dataset.branch().isPresent()) {
-      throw new InvalidInputException(
-          "Cannot clean up branch \""
-              + dataset.branch().get()
-              + "\" of "
-              + dataset.rootLocation()
-              + ": lancelot cleans up the main branch only (it keeps every version and file the "
-              + "branches and tags reference). Open the dataset without a branch to clean it up.");
-    }
     DatasetContext ctx = dataset.context();
     CleanupResult r =
-        dev.lancelot.engine.internal.maintenance.Cleaner.cleanup(ctx.io(), ctx.paths(), options);
+        dev.lancelot.engine.internal.maintenance.Cleaner.cleanup(
+            ctx.io(), ctx.paths(), dataset.rootLocation(), dataset.branch(), options);
     if (!r.versionsRemoved().isEmpty()) {
       // A cached removed version would be opened from memory and then miss its files.
       Dataset.evictCached(dataset.location());

@@ -3,6 +3,7 @@ package dev.lancelot.engine;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.ManifestNaming;
 import dev.lancelot.engine.internal.format.SchemaProtos;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
@@ -84,7 +85,8 @@ final class DatasetWrites {
       WriteOptions options) {
     DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
     try {
-      return FragmentWriter.write(c.ctx(), schema, batches, resolve(c.ctx(), options));
+      return FragmentWriter.write(
+          c.ctx(), schema, batches, resolve(c.ctx(), options), taskTarget(c.ctx(), options));
     } finally {
       c.ctx().allocator().close();
     }
@@ -96,7 +98,11 @@ final class DatasetWrites {
     DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
     try {
       return FragmentWriter.open(
-          c.ctx(), schema, resolve(c.ctx(), options), () -> c.ctx().allocator().close());
+          c.ctx(),
+          schema,
+          resolve(c.ctx(), options),
+          taskTarget(c.ctx(), options),
+          () -> c.ctx().allocator().close());
     } catch (RuntimeException e) {
       c.ctx().allocator().close();
       throw e;
@@ -136,6 +142,17 @@ final class DatasetWrites {
                 : "the dataset's bases are "
                     + bases.stream().map(b -> b.name().orElse("") + "=" + b.path()).toList())
             + ". Name a registered base by its name or path, or write without a target base.");
+  }
+
+  /**
+   * The target of a distributed write's task: {@link #targetBase} against the latest version (the
+   * bases a dataset registers never change after its creation, so every task finds the one the
+   * coordinator checked).
+   */
+  private static FragmentWriter.Target taskTarget(DatasetContext ctx, WriteOptions options) {
+    return options.targetBase() == null
+        ? FragmentWriter.Target.ROOT
+        : targetBase(ctx, DatasetStorage.loadLatest(ctx), options);
   }
 
   /** The data storage version of a snapshot's manifest. */
@@ -208,13 +225,14 @@ final class DatasetWrites {
     DatasetStorage.ContextAndOwnership c = DatasetStorage.context(location, conf, null);
     try {
       java.util.Set<String> referenced = new java.util.HashSet<>();
+      Optional<Snapshot> latest;
       try {
-        DatasetStorage.loadLatest(c.ctx())
-            .ifPresent(
-                s ->
-                    s.fragments()
-                        .forEach(
-                            f -> f.getFilesList().forEach(file -> referenced.add(file.getPath()))));
+        latest = DatasetStorage.loadLatest(c.ctx());
+        latest.ifPresent(
+            s ->
+                s.fragments()
+                    .forEach(
+                        f -> f.getFilesList().forEach(file -> referenced.add(file.getPath()))));
       } catch (RuntimeException e) {
         LOG.warn(
             "Not deleting the files of an aborted write to {}: cannot read its latest version to check that "
@@ -224,14 +242,17 @@ final class DatasetWrites {
         return;
       }
       for (FragmentMetadata f : fragments) {
-        for (String path : f.dataFiles()) {
+        for (DataFile file : f.toProto().getFilesList()) {
+          String path = file.getPath();
           if (referenced.contains(path)) {
             LOG.warn(
                 "Keeping {} of an aborted write to {}: the latest version refers to it",
                 path,
                 location);
-          } else {
+          } else if (!file.hasBaseId()) {
             c.ctx().io().delete(c.ctx().paths().dataFile(path));
+          } else if (latest.isPresent()) { // a file a task wrote to a target base
+            c.ctx().io().delete(latest.get().bases().dataFile(file));
           }
         }
       }

@@ -133,7 +133,12 @@ final class RowChangesPlanner {
               createdOf.computeIfAbsent(
                   old.getId(),
                   id -> {
-                    long[] v = RowVersions.of(old, RowVersions.Kind.CREATED, where);
+                    long[] v =
+                        RowVersions.of(
+                            old,
+                            RowVersions.Kind.CREATED,
+                            where,
+                            file -> dataset.rowIds().readExternal(file, "row version"));
                     return v == null ? new long[0] : v;
                   });
           versions &= c.length > 0;

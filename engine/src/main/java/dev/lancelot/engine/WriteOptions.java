@@ -19,8 +19,9 @@ import java.util.Locale;
  * @param targetBase the base path new data files go to (Lance's {@code target_bases}, one base):
  *     the name or path of a base the dataset's latest version registers, or {@code null} for the
  *     dataset root. Data files under a base that is a dataset root go to its {@code data/}
- *     directory, else directly under it, and record the base's id (decision D58). Only {@link
- *     Dataset#write} honours it; other writers refuse it.
+ *     directory, else directly under it, and record the base's id (decision D58). {@link
+ *     Dataset#write} and the tasks of a distributed write (D62c) honour it; compaction and column
+ *     backfills refuse it.
  */
 public record WriteOptions(
     WriteMode mode,

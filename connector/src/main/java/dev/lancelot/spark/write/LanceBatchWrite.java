@@ -59,7 +59,9 @@ final class LanceBatchWrite implements BatchWrite {
           dev.lancelot.engine.WriteOptions.of(mode)
               .enableStableRowIds(options.enableStableRowIds())
               .withDataStorageVersion(options.dataStorageVersion().orElse(null))
+              .withTargetBase(options.targetBase().orElse(null))
               .resolvedFor(existing.map(Dataset::dataStorageVersion).orElse(null));
+      options.targetBase().ifPresent(b -> checkTargetBase(table.location(), existing, b));
       if (mode == WriteMode.APPEND && existing.isPresent()) {
         existing.get().checkAppendable(); // before any task writes a file
         this.schema = existing.get().lanceSchema();
@@ -75,6 +77,35 @@ final class LanceBatchWrite implements BatchWrite {
     } finally {
       existing.ifPresent(Dataset::close);
     }
+  }
+
+  /**
+   * Refuses option {@code target_base} before any task runs unless the dataset registers that base
+   * (by name, path or location); each task resolves it again (decision D62).
+   */
+  static void checkTargetBase(String location, Optional<Dataset> existing, String wanted) {
+    List<dev.lancelot.engine.BasePathInfo> bases =
+        existing.map(Dataset::basePaths).orElse(List.of());
+    for (dev.lancelot.engine.BasePathInfo b : bases) {
+      if (b.name().filter(wanted::equals).isPresent()
+          || b.path().equals(wanted)
+          || b.location().equals(wanted)) {
+        return;
+      }
+    }
+    throw new dev.lancelot.engine.InvalidInputException(
+        "Cannot write to base \""
+            + wanted
+            + "\" of "
+            + location
+            + " (option target_base): "
+            + (existing.isEmpty()
+                ? "the dataset does not exist yet"
+                : bases.isEmpty()
+                    ? "the dataset registers no base paths"
+                    : "the dataset's bases are "
+                        + bases.stream().map(b -> b.name().orElse("") + "=" + b.path()).toList())
+            + ". Name a base the dataset registers, or write without target_base.");
   }
 
   private Optional<Dataset> openLatest() {
@@ -137,7 +168,8 @@ final class LanceBatchWrite implements BatchWrite {
         schema,
         sparkSchema,
         options.maxRowsPerFile(),
-        writeOptions.dataStorageVersion());
+        writeOptions.dataStorageVersion(),
+        writeOptions.targetBase());
   }
 
   /** The schema the tasks write (the dataset's on an append). */

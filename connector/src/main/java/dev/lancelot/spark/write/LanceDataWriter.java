@@ -39,6 +39,7 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
       StructType sparkSchema,
       int maxRowsPerFile,
       String dataStorageVersion,
+      String targetBase,
       String taskLabel) {
     List<Field> fields = new ArrayList<>();
     for (StructField f : sparkSchema.fields()) {
@@ -55,7 +56,8 @@ final class LanceDataWriter implements DataWriter<InternalRow> {
     WriteOptions options =
         WriteOptions.of(WriteMode.APPEND)
             .withMaxRowsPerFile(maxRowsPerFile)
-            .withDataStorageVersion(dataStorageVersion);
+            .withDataStorageVersion(dataStorageVersion)
+            .withTargetBase(targetBase);
     this.files = DistributedWrite.newFragmentWriter(location, conf, target, options);
   }
 

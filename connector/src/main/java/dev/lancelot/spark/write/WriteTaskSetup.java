@@ -20,6 +20,7 @@ final class WriteTaskSetup implements Serializable {
   private final StructType rowSchema;
   private final int maxRowsPerFile;
   private final String dataStorageVersion;
+  private final String targetBase;
 
   WriteTaskSetup(
       String location,
@@ -42,7 +43,23 @@ final class WriteTaskSetup implements Serializable {
       StructType rowSchema,
       int maxRowsPerFile,
       String dataStorageVersion) {
+    this(location, conf, schema, rowSchema, maxRowsPerFile, dataStorageVersion, null);
+  }
+
+  /**
+   * {@code targetBase}: the base (name or path) the coordinator checked that new data files go to
+   * (option {@code target_base}); {@code null} for the dataset root.
+   */
+  WriteTaskSetup(
+      String location,
+      SerializableConfiguration conf,
+      LanceSchema schema,
+      StructType rowSchema,
+      int maxRowsPerFile,
+      String dataStorageVersion,
+      String targetBase) {
     this.dataStorageVersion = dataStorageVersion;
+    this.targetBase = targetBase;
     this.location = location;
     this.conf = conf;
     this.schema = DistributedWrite.schemaToBytes(schema);
@@ -65,6 +82,7 @@ final class WriteTaskSetup implements Serializable {
         rowSchema,
         maxRowsPerFile,
         dataStorageVersion,
+        targetBase,
         "partition " + partitionId + " (task " + taskId + ")");
   }
 }

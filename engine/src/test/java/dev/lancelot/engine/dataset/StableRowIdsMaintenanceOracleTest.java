@@ -52,6 +52,14 @@ import org.lance.ipc.ScanOptions;
  */
 @Tag("oracle")
 class StableRowIdsMaintenanceOracleTest {
+  /** Every dataset here keeps its row version sequences in its manifests. */
+  static final java.util.function.Function<
+          dev.lancelot.engine.internal.format.proto.TableProtos.ExternalFile, byte[]>
+      INLINE_ONLY =
+          file -> {
+            throw new AssertionError("a row version sequence in an external file: " + file);
+          };
+
   static final int DIM = 8;
   static final List<String> COLUMNS = List.of("id", "tenant_id", "name", "vector");
   static BufferAllocator allocator;
@@ -191,8 +199,8 @@ class StableRowIdsMaintenanceOracleTest {
   /** What a fragment says of its rows: id, physical rows, row ids, created and updated versions. */
   static List<Object> describe(Snapshot s, DataFragment f) {
     String where = s.entry().location();
-    long[] created = RowVersions.of(f, RowVersions.Kind.CREATED, where);
-    long[] updated = RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, where);
+    long[] created = RowVersions.of(f, RowVersions.Kind.CREATED, where, INLINE_ONLY);
+    long[] updated = RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, where, INLINE_ONLY);
     RowIds ids = new RowIds(s, null, x -> new org.roaringbitmap.RoaringBitmap());
     return List.of(
         f.getId(),
@@ -641,13 +649,14 @@ class StableRowIdsMaintenanceOracleTest {
     try (Dataset ds = Dataset.open(dir.toString())) {
       Snapshot s = DatasetInternals.snapshot(ds);
       DataFragment f = s.fragments().get(0);
-      long[] created = RowVersions.of(f, RowVersions.Kind.CREATED, "test");
+      long[] created = RowVersions.of(f, RowVersions.Kind.CREATED, "test", INLINE_ONLY);
       long[] expected = new long[1200];
       for (int i = 0; i < 1200; i++) {
         expected[i] = i < 800 ? 1 : 2; // rows of the create (version 1), then of the append
       }
       assertThat(created).isEqualTo(expected);
-      assertThat(RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, "test")).isEqualTo(expected);
+      assertThat(RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, "test", INLINE_ONLY))
+          .isEqualTo(expected);
       assertThat(FragmentBitmaps.of(s.indices().get(0)).toArray()).containsExactly((int) f.getId());
     }
   }

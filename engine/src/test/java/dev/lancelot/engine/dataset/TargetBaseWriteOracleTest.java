@@ -4,17 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.FragmentMetadata;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.WriteMode;
 import dev.lancelot.engine.WriteOptions;
+import dev.lancelot.engine.distributed.DistributedWrite;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.schema.LanceSchema;
 import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.StandardData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -149,5 +153,68 @@ class TargetBaseWriteOracleTest {
         .hasMessageContaining(
             "the dataset does not exist yet (lancelot writes to bases Lance registered");
     assertThat(fresh).doesNotExist();
+  }
+
+  /**
+   * The tasks of a distributed write (Spark's) take the target base too: their files go under it
+   * with its id, the commit is read by lance-core as by us, and an aborted job's files are deleted
+   * from the base.
+   */
+  @Test
+  void distributedWritesTakeTheTargetBase(@TempDir Path tmp) throws IOException {
+    Path ds = BasePathsOracleTest.lanceMultiBase(tmp);
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+    List<String> b1Before = files(tmp.resolve("b1/data"));
+    List<String> rootBefore = files(ds.resolve("data"));
+    LanceSchema schema;
+    long readVersion;
+    int fragments;
+    try (Dataset d = Dataset.open(ds.toString())) {
+      schema = d.lanceSchema();
+      readVersion = d.version();
+      fragments = DatasetInternals.snapshot(d).fragments().size();
+    }
+    WriteOptions options =
+        WriteOptions.of(WriteMode.APPEND).withMaxRowsPerFile(40).withTargetBase("b1");
+    List<FragmentMetadata> written = new ArrayList<>();
+    for (int task = 0; task < 2; task++) {
+      try (VectorSchemaRoot batch =
+              StandardData.generate(BasePathsOracleTest.allocator, 8000 + task * 100, 70, 16, 9);
+          dev.lancelot.engine.distributed.FragmentWriter w =
+              DistributedWrite.newFragmentWriter(ds.toString(), conf, schema, options)) {
+        w.write(batch);
+        written.addAll(w.finish());
+      }
+    }
+    assertThat(files(tmp.resolve("b1/data"))).hasSize(b1Before.size() + 4);
+    try (Dataset after =
+        DistributedWrite.commit(ds.toString(), conf, schema, written, options, readVersion)) {
+      List<DataFile> added = newFiles(after, fragments);
+      assertThat(added).hasSize(4).allMatch(f -> f.hasBaseId() && f.getBaseId() == 1);
+      BasePathsOracleTest.assertReadsAsLance(after, ds);
+    }
+    assertThat(files(ds.resolve("data"))).isEqualTo(rootBefore);
+
+    // an aborted job: its files under the base are deleted
+    List<String> b1Committed = files(tmp.resolve("b1/data"));
+    List<FragmentMetadata> aborted = new ArrayList<>();
+    try (VectorSchemaRoot batch =
+            StandardData.generate(BasePathsOracleTest.allocator, 9000, 50, 16, 9);
+        dev.lancelot.engine.distributed.FragmentWriter w =
+            DistributedWrite.newFragmentWriter(ds.toString(), conf, schema, options)) {
+      w.write(batch);
+      aborted.addAll(w.finish());
+    }
+    assertThat(files(tmp.resolve("b1/data"))).hasSize(b1Committed.size() + 2);
+    DistributedWrite.abort(ds.toString(), conf, aborted);
+    assertThat(files(tmp.resolve("b1/data"))).isEqualTo(b1Committed);
+
+    // an unknown base is refused by the task before it writes anything
+    assertThatThrownBy(
+            () ->
+                DistributedWrite.newFragmentWriter(
+                    ds.toString(), conf, schema, options.withTargetBase("nope")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot write to base \"nope\"");
   }
 }

@@ -2,10 +2,11 @@ package dev.lancelot.engine.internal.format;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.internal.format.proto.RowIdProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.ExternalFile;
 import java.util.Arrays;
+import java.util.function.Function;
 
 /**
  * A fragment's row version sequences (its {@code created_at} and {@code last_updated_at} versions,
@@ -23,31 +24,24 @@ public final class RowVersions {
 
   /**
    * The versions of {@code kind} of every physical row of {@code f}, or null when the fragment
-   * carries none. A sequence stored outside the manifest is refused: lancelot does not read those.
+   * carries none. A sequence stored outside the manifest (an {@code ExternalFile}: a byte range of
+   * a file under the dataset root) is read with {@code external}.
    */
-  public static long[] of(DataFragment f, Kind kind, String where) {
-    boolean inline;
-    boolean external;
+  public static long[] of(
+      DataFragment f, Kind kind, String where, Function<ExternalFile, byte[]> external) {
     ByteString bytes;
     if (kind == Kind.CREATED) {
-      inline = f.hasInlineCreatedAtVersions();
-      external = f.hasExternalCreatedAtVersions();
-      bytes = f.getInlineCreatedAtVersions();
+      bytes =
+          f.hasExternalCreatedAtVersions()
+              ? ByteString.copyFrom(external.apply(f.getExternalCreatedAtVersions()))
+              : f.hasInlineCreatedAtVersions() ? f.getInlineCreatedAtVersions() : null;
     } else {
-      inline = f.hasInlineLastUpdatedAtVersions();
-      external = f.hasExternalLastUpdatedAtVersions();
-      bytes = f.getInlineLastUpdatedAtVersions();
+      bytes =
+          f.hasExternalLastUpdatedAtVersions()
+              ? ByteString.copyFrom(external.apply(f.getExternalLastUpdatedAtVersions()))
+              : f.hasInlineLastUpdatedAtVersions() ? f.getInlineLastUpdatedAtVersions() : null;
     }
-    if (external) {
-      throw new LancelotException(
-          "Cannot rewrite fragment "
-              + f.getId()
-              + " of "
-              + where
-              + ": it keeps its row version sequences in an external file, which lancelot does"
-              + " not read. Rewrite it with Lance.");
-    }
-    if (!inline) {
+    if (bytes == null) {
       return null;
     }
     long[] out = parse(bytes.toByteArray(), where + ", fragment " + f.getId());

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -38,6 +39,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Branches ({@code _refs/branches/}, versions under {@code tree/<branch>/}) reach this
  *       dataset's data, deletion and index files through a base path naming its root: every file
  *       any version of any branch reaches that way stays. Branch directories are never swept.
+ *   <li>A branch is cleaned up like main, within its own directory: its versions, the tags on it
+ *       and the branches created from it play the parts main's, main's tags and main's branches
+ *       play; files it shares with its parent lie outside its directory and are never candidates,
+ *       and a directory holding another branch (branch {@code a/data} lies in {@code a}'s {@code
+ *       data/}) is never swept (decision D62).
  *   <li>A data file, deletion file, transaction file or index directory referenced by a kept
  *       version stays. One referenced only by removed versions ("verified" unreferenced) is
  *       deleted.
@@ -55,8 +61,17 @@ public final class Cleaner {
 
   private final FileIO io;
   private final DatasetPaths paths;
+  private final String mainRoot;
+  private final Optional<String> branch;
   private final CleanupOptions options;
   private final Instant now;
+
+  /**
+   * Directories under this root (relative to it) that hold another branch: a branch {@code a/x}
+   * lives in {@code tree/a/x/}, which is {@code tree/a/}'s {@code x/}, and a branch {@code a/data}
+   * lives in branch {@code a}'s {@code data/}. No sweep removes such a directory or one above it.
+   */
+  private final Set<String> otherBranchDirs = new HashSet<>();
 
   private final Set<String> referenced = new HashSet<>();
   private final Set<String> verified = new HashSet<>();
@@ -67,15 +82,45 @@ public final class Cleaner {
   private long unreferenced;
   private long bytes;
 
-  private Cleaner(FileIO io, DatasetPaths paths, CleanupOptions options, Instant now) {
+  private Cleaner(
+      FileIO io,
+      DatasetPaths paths,
+      String mainRoot,
+      Optional<String> branch,
+      CleanupOptions options,
+      Instant now) {
     this.io = io;
     this.paths = paths;
+    this.mainRoot = mainRoot;
+    this.branch = branch;
     this.options = options;
     this.now = now;
   }
 
+  /** Cleans up the main branch of the dataset at {@code paths}. */
   public static CleanupResult cleanup(FileIO io, DatasetPaths paths, CleanupOptions options) {
-    return new Cleaner(io, paths, options, Instant.now()).run();
+    return new Cleaner(io, paths, paths.root(), Optional.empty(), options, Instant.now()).run();
+  }
+
+  /**
+   * Cleans up branch {@code branch} (empty: main) of the dataset whose main branch is at {@code
+   * mainRoot}; {@code paths} are the branch's own ({@code <mainRoot>/tree/<branch>}). Only the
+   * branch's own versions and the files under its directory are candidates: files it shares with
+   * its parent lie outside it, and are its parent's to clean up.
+   */
+  public static CleanupResult cleanup(
+      FileIO io,
+      DatasetPaths paths,
+      String mainRoot,
+      Optional<String> branch,
+      CleanupOptions options) {
+    return new Cleaner(io, paths, mainRoot, branch, options, Instant.now()).run();
+  }
+
+  /** Whether a ref's branch (a tag's, a branch's parent) is the branch being cleaned up. */
+  private boolean isThisBranch(Optional<String> refBranch) {
+    Optional<String> b = refBranch.filter(n -> !n.equals(Refs.MAIN));
+    return b.equals(branch);
   }
 
   private CleanupResult run() {
@@ -89,18 +134,23 @@ public final class Cleaner {
               + ").");
     }
     long latest = versions.get(versions.size() - 1).version();
-    Refs refs = new Refs(io, paths.root());
+    Refs refs = new Refs(io, mainRoot);
     Set<Long> tagged = new TreeSet<>();
     for (Refs.TagFile t : refs.tags()) {
-      if (t.branch().isEmpty()) {
+      if (isThisBranch(t.branch())) {
         tagged.add(t.version());
       }
     }
     for (Refs.BranchFile b : refs.branches()) {
-      if (b.parentBranch().isEmpty()) {
+      if (branch.equals(Optional.of(b.name()))) {
+        continue;
+      }
+      if (isThisBranch(b.parentBranch())) {
         tagged.add(b.parentVersion());
       }
-      collectBranch(b.name());
+      String location = Refs.branchLocation(mainRoot, b.name());
+      underRoot(location).ifPresent(otherBranchDirs::add);
+      collectBranch(location);
     }
     List<VersionLog.Entry> removed = new ArrayList<>();
     for (VersionLog.Entry e : versions) {
@@ -154,11 +204,21 @@ public final class Cleaner {
    * root itself (or a directory in it), and files there that a version references through the base
    * are as referenced as the root's own.
    */
-  private java.util.Optional<String> underRoot(String location) {
+  private Optional<String> underRoot(String location) {
     String prefix = paths.root() + "/";
     return location.startsWith(prefix)
-        ? java.util.Optional.of(location.substring(prefix.length()))
-        : java.util.Optional.empty();
+        ? Optional.of(location.substring(prefix.length()))
+        : Optional.empty();
+  }
+
+  /** Whether directory {@code relative} (to the root) is in, is, or holds another branch's. */
+  private boolean holdsABranch(String relative) {
+    for (String b : otherBranchDirs) {
+      if (b.equals(relative) || b.startsWith(relative + "/") || relative.startsWith(b + "/")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Records every file a version references, as paths relative to the dataset root. */
@@ -223,7 +283,7 @@ public final class Cleaner {
         continue;
       }
       String dataFile = DatasetPaths.DATA + "/" + d.name() + ".lance";
-      if (referenced.contains(dataFile)) {
+      if (referenced.contains(dataFile) || holdsABranch(DatasetPaths.DATA + "/" + d.name())) {
         continue;
       }
       boolean isVerified = verified.contains(dataFile);
@@ -252,7 +312,7 @@ public final class Cleaner {
         continue;
       }
       String relative = DatasetPaths.INDICES + "/" + d.name();
-      if (referenced.contains(relative)) {
+      if (referenced.contains(relative) || holdsABranch(relative)) {
         continue;
       }
       boolean isVerified = verified.contains(relative);
@@ -302,13 +362,14 @@ public final class Cleaner {
   }
 
   /**
-   * Marks as referenced every file of this dataset that a version of branch {@code name} reaches
-   * through a base path naming this dataset's root.
+   * Marks as referenced every file of the branch being cleaned up that a version of the branch at
+   * {@code location} reaches through a base path naming its root (main's root, or the root of the
+   * branch being cleaned up for the branches created from it and theirs).
    */
-  private void collectBranch(String name) {
-    DatasetPaths branch = new DatasetPaths(Refs.branchLocation(paths.root(), name));
-    for (VersionLog.Entry e : VersionLog.list(io, branch)) {
-      Snapshot s = read(e);
+  private void collectBranch(String location) {
+    DatasetPaths other = new DatasetPaths(location);
+    for (VersionLog.Entry e : VersionLog.list(io, other)) {
+      Snapshot s = read(other, e);
       Set<Integer> here = new HashSet<>();
       BasePaths bases = s.bases();
       for (BasePath b : s.manifest().getBasePathsList()) {
@@ -337,9 +398,13 @@ public final class Cleaner {
   }
 
   private Snapshot read(VersionLog.Entry e) {
+    return read(paths, e);
+  }
+
+  private Snapshot read(DatasetPaths at, VersionLog.Entry e) {
     try (InputFile in =
         e.size() >= 0 ? io.newInputFile(e.location(), e.size()) : io.newInputFile(e.location())) {
-      return new Snapshot(paths, e, ManifestFile.read(in));
+      return new Snapshot(at, e, ManifestFile.read(in));
     }
   }
 }

@@ -15,6 +15,7 @@ import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.RowIdSequence;
 import dev.lancelot.engine.internal.format.RowVersions;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
+import dev.lancelot.engine.internal.format.proto.TableProtos.ExternalFile;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewriteGroup;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
 import dev.lancelot.engine.internal.table.Operation;
@@ -384,6 +385,10 @@ public final class Compactor {
       this.rowIds = DatasetInternals.rowIds(dataset);
     }
 
+    private byte[] versionFile(ExternalFile file) {
+      return rowIds.readExternal(file, "row version");
+    }
+
     /** Loads the version sequences of {@code group}: kept only when every fragment has them. */
     void startGroup(List<DataFragment> group) {
       created.clear();
@@ -391,8 +396,8 @@ public final class Compactor {
       versions = true;
       String where = dataset.location() + "@v" + dataset.version();
       for (DataFragment f : group) {
-        long[] c = RowVersions.of(f, RowVersions.Kind.CREATED, where);
-        long[] u = RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, where);
+        long[] c = RowVersions.of(f, RowVersions.Kind.CREATED, where, this::versionFile);
+        long[] u = RowVersions.of(f, RowVersions.Kind.LAST_UPDATED, where, this::versionFile);
         versions &= c != null && u != null;
         created.put(f.getId(), c);
         updated.put(f.getId(), u);

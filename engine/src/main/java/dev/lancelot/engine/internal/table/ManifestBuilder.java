@@ -304,7 +304,7 @@ final class ManifestBuilder {
               .map(old -> !old.getFilesList().equals(f.getFilesList()))
               .orElse(true);
       out.add(
-          written && f.hasInlineLastUpdatedAtVersions()
+          written && (f.hasInlineLastUpdatedAtVersions() || f.hasExternalLastUpdatedAtVersions())
               ? f.toBuilder()
                   .setInlineLastUpdatedAtVersions(RowVersions.uniform(f.getPhysicalRows(), version))
                   .build()

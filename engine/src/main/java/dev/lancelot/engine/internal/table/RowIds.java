@@ -104,11 +104,20 @@ public final class RowIds {
   }
 
   private byte[] external(ExternalFile file) {
+    return readExternal(file, "row id");
+  }
+
+  /**
+   * The bytes of a sequence a fragment keeps outside the manifest ({@code what}: "row id", "row
+   * version"): {@code size} bytes at {@code offset} of {@code path}, relative to the dataset root.
+   */
+  public byte[] readExternal(ExternalFile file, String what) {
     String path = file.getPath();
-    paths.resolveInside("_", path, "row id file"); // refuses paths escaping the root
+    paths.resolveInside("_", path, what + " file"); // refuses paths escaping the root
     String location = paths.root() + "/" + path;
     if (file.getSize() > Integer.MAX_VALUE) {
-      throw new CorruptFileException(location, "a row id sequence of " + file.getSize() + " bytes");
+      throw new CorruptFileException(
+          location, "a " + what + " sequence of " + file.getSize() + " bytes");
     }
     try (InputFile in = io.newInputFile(location)) {
       ByteBuffer b = in.read(file.getOffset(), (int) file.getSize());

@@ -71,8 +71,8 @@ public final class FragmentWriter implements AutoCloseable {
               + options.targetBase()
               + "\" of "
               + ctx.paths().root()
-              + ": this kind of write puts its files at the dataset root; only Dataset.write takes "
-              + "a target base.");
+              + ": this kind of write puts its files at the dataset root; Dataset.write and the "
+              + "tasks of a distributed write take a target base.");
     }
     this.target = target;
     this.ctx = ctx;
@@ -92,6 +92,16 @@ public final class FragmentWriter implements AutoCloseable {
   public static FragmentWriter open(
       DatasetContext ctx, LanceSchema schema, WriteOptions options, Runnable onClose) {
     return new FragmentWriter(ctx, schema, options, Target.ROOT, onClose);
+  }
+
+  /** As {@link #open(DatasetContext, LanceSchema, WriteOptions, Runnable)}, into {@code target}. */
+  public static FragmentWriter open(
+      DatasetContext ctx,
+      LanceSchema schema,
+      WriteOptions options,
+      Target target,
+      Runnable onClose) {
+    return new FragmentWriter(ctx, schema, options, target, onClose);
   }
 
   /** Writes every batch, then returns the fragments; on failure deletes what it wrote. */
