@@ -5,7 +5,6 @@ import dev.lancelot.spark.search.LanceSparkVectorSearchFunction;
 import dev.lancelot.spark.search.NearestOrderRule;
 import dev.lancelot.spark.search.VectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchStrategy;
-import dev.lancelot.spark.shim.SparkLine;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
@@ -63,7 +62,7 @@ public final class LanceSparkExtensions
             return new NearestOrderRule();
           }
         });
-    SparkLine.injectLineExtensions(extensions);
+    dev.lancelot.spark.shim.LineExtensions.inject(extensions);
     return BoxedUnit.UNIT;
   }
 

@@ -5,7 +5,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.ExperimentalMethods;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
@@ -44,14 +43,6 @@ public final class SparkLine {
   public static Dataset<Row> internalCreateDataFrame(
       SparkSession spark, RDD<InternalRow> rows, StructType schema) {
     return classic(spark).internalCreateDataFrame(rows, schema, false);
-  }
-
-  /**
-   * What {@code LanceSparkExtensions} adds on this line only: nothing on the Spark 4 lines, whose
-   * parser knows {@code CALL}.
-   */
-  public static void injectLineExtensions(SparkSessionExtensions extensions) {
-    // nothing line-specific
   }
 
   private static org.apache.spark.sql.classic.SparkSession classic(SparkSession spark) {

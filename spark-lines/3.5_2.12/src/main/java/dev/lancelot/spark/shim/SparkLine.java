@@ -5,14 +5,11 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.ExperimentalMethods;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 import org.apache.spark.sql.execution.SparkPlanner;
 import org.apache.spark.sql.types.StructType;
-import scala.runtime.AbstractFunction2;
 
 /**
  * The session internals the connector reaches, on Spark 3.5: there {@link SparkSession} is itself
@@ -45,20 +42,5 @@ public final class SparkLine {
   public static Dataset<Row> internalCreateDataFrame(
       SparkSession spark, RDD<InternalRow> rows, StructType schema) {
     return spark.internalCreateDataFrame(rows, schema, false);
-  }
-
-  /**
-   * What {@code LanceSparkExtensions} adds on this line only: a parser that refuses {@code CALL}
-   * with an error naming Spark 3.5 ({@link CallRefusingParser}), where Spark's own parser would
-   * report a syntax error.
-   */
-  public static void injectLineExtensions(SparkSessionExtensions extensions) {
-    extensions.injectParser(
-        new AbstractFunction2<SparkSession, ParserInterface, ParserInterface>() {
-          @Override
-          public ParserInterface apply(SparkSession session, ParserInterface delegate) {
-            return new CallRefusingParser(delegate);
-          }
-        });
   }
 }
