@@ -17,7 +17,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 public final class FullTextSearch {
   private FullTextSearch() {}
 
-  /** The best rows for {@code query}; the caller closes the result. */
+  /**
+   * The best rows for {@code query}; the caller closes the result. The filter is bound here, once,
+   * against this version's schema.
+   */
   public static VectorSchemaRoot search(Dataset dataset, FullTextQuery query) {
     List<TextSearcher.Hit> hits =
         TextSearcher.search(
@@ -26,7 +29,7 @@ public final class FullTextSearch {
             query.text(),
             query.operator() == FullTextQuery.Operator.AND,
             query.k(),
-            query.filter().orElse(null),
+            query.filter().map(dataset::bindFilter).orElse(null),
             query.prefilter(),
             query.fastSearch());
     long[] rowIds = hits.stream().mapToLong(TextSearcher.Hit::rowId).toArray();

@@ -6,6 +6,7 @@ import dev.lancelot.engine.FragmentInfo;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.Scanner;
+import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexType;
@@ -50,7 +51,7 @@ public final class TextSearcher {
       String text,
       boolean and,
       int k,
-      String filter,
+      BoundPredicate filter,
       boolean prefilter,
       boolean fastSearch) {
     if (dataset.stableRowIds()) {
@@ -232,7 +233,7 @@ public final class TextSearcher {
   }
 
   /** The live rows passing {@code filter}, by fragment. */
-  private static Map<Long, RoaringBitmap> passing(Dataset dataset, String filter) {
+  private static Map<Long, RoaringBitmap> passing(Dataset dataset, BoundPredicate filter) {
     Map<Long, RoaringBitmap> out = new HashMap<>();
     Scanner scan = dataset.newScan().filter(filter).columns(List.of()).withRowAddress(true);
     try (CloseableIterator<VectorSchemaRoot> it = scan.batches()) {
