@@ -6,10 +6,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A match query over one string column with an inverted index (decision D66, semantics F1–F6): the
- * query text is tokenized as the index was, and rows holding any ({@link Operator#OR}) or every
- * ({@link Operator#AND}) token are scored by BM25 as Lance scores them; the best {@code k} are
- * returned with {@code _score}.
+ * A match query over one string column with an inverted index (decision D66, SPEC T1–T4): the query
+ * text is tokenized as the index was, and rows holding any ({@link Operator#OR}) or every ({@link
+ * Operator#AND}) token are scored by BM25 as Lance scores them; the best {@code k} are returned
+ * with {@code _score}.
  */
 public final class FullTextQuery {
   /** Whether a row must hold any or every query token. */
