@@ -299,6 +299,26 @@ class FullTextSearchOracleTest {
   }
 
   @Test
+  void postfilterKeepsTheTopKRowsThatPass() {
+    try (Dataset ds = Dataset.open(dir.toString()).checkout(covered)) {
+      List<Hit> top = ours(ds, match("license", 30).build());
+      List<Hit> filtered = ours(ds, match("license", 30).filter("id > 300").build());
+      List<Long> passing = new ArrayList<>();
+      try (VectorSchemaRoot rows =
+          ds.takeRows(top.stream().mapToLong(Hit::rowId).toArray(), List.of("id"))) {
+        BigIntVector ids = (BigIntVector) rows.getVector("id");
+        for (int i = 0; i < rows.getRowCount(); i++) {
+          if (ids.get(i) > 300) {
+            passing.add(top.get(i).rowId());
+          }
+        }
+      }
+      assertThat(passing).isNotEmpty().hasSizeLessThan(top.size());
+      assertThat(filtered.stream().map(Hit::rowId).toList()).isEqualTo(passing);
+    }
+  }
+
+  @Test
   void deletedRowsNeverComeBack() {
     try (Dataset ds = Dataset.open(dir.toString()).checkout(covered);
         VectorSchemaRoot rows =
