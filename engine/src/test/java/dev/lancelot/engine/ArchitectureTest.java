@@ -239,6 +239,10 @@ class ArchitectureTest {
         .and()
         .doNotHaveFullyQualifiedName(
             ScalarIndexQuery.class.getName()) // plan(Dataset, String) is an entry point
+        .and()
+        .doNotHaveFullyQualifiedName(
+            dev.lancelot.engine.index.text.FullTextSearch.class
+                .getName()) // search(Dataset, FullTextQuery) binds the query's filter
         .should()
         .callMethod(FilterParser.class, "parse", String.class)
         .orShould()

@@ -53,26 +53,26 @@ class ContractCitationsTest {
           "spark-lines/4.2_2.13/src",
           "examples/src");
 
-  private static final String ID = "(?<![\\w.])[FQSE][1-9][0-9]?(?!\\w)";
+  private static final String ID = "(?<![\\w.])[FQSET][1-9][0-9]?(?!\\w)";
   private static final String SEP = "\\s*(?:,|/|–|-|\\band\\b|\\bor\\b)\\s*";
   private static final String LIST = ID + "(?:" + SEP + ID + ")*";
-  private static final Pattern ONE_ID = Pattern.compile("([FQSE])([1-9][0-9]?)");
+  private static final Pattern ONE_ID = Pattern.compile("([FQSET])([1-9][0-9]?)");
   private static final Pattern RANGE =
-      Pattern.compile("([FQSE])([1-9][0-9]?)\\s*[–-]\\s*([FQSE])([1-9][0-9]?)");
+      Pattern.compile("([FQSET])([1-9][0-9]?)\\s*[–-]\\s*([FQSET])([1-9][0-9]?)");
   private static final List<Pattern> CITATION_FORMS =
       List.of(
           Pattern.compile("\\bSPEC\\s+(" + LIST + ")"),
           Pattern.compile("\\(\\s*(" + LIST + ")\\s*\\)"),
           Pattern.compile("(" + LIST + ")\\s*:"));
-  private static final Pattern SECTION_CITATION = Pattern.compile("\\bSPEC\\s+([FQSE])(?![\\w])");
+  private static final Pattern SECTION_CITATION = Pattern.compile("\\bSPEC\\s+([FQSET])(?![\\w])");
   private static final Pattern ARCHITECTURE_CITATION =
       Pattern.compile("architecture\\.md\\s+§\\s*(\\d+(?:\\.\\d+)?)");
   private static final Pattern OUTSIDE_DOCUMENT =
       Pattern.compile("\\bSTYLE\\s+\\d+|\\bSTYLE\\.md\\b|ARCHITECTURE\\.md|\\bSPEC\\.md\\b");
 
   private static final Pattern RULE_HEADING =
-      Pattern.compile("^###\\s+([FQSE][1-9][0-9]?)\\s+—\\s+\\S.*$");
-  private static final Pattern SECTION_HEADING = Pattern.compile("^##\\s+([FQSE])\\s+—\\s+\\S.*$");
+      Pattern.compile("^###\\s+([FQSET][1-9][0-9]?)\\s+—\\s+\\S.*$");
+  private static final Pattern SECTION_HEADING = Pattern.compile("^##\\s+([FQSET])\\s+—\\s+\\S.*$");
   private static final Pattern ARCHITECTURE_HEADING =
       Pattern.compile("^#{2,3}\\s+(\\d+(?:\\.\\d+)?)\\.?\\s+\\S.*$");
   private static final Pattern CODE_SPAN = Pattern.compile("`([^`]+)`");
@@ -95,12 +95,13 @@ class ContractCitationsTest {
     Set<String> expected = new TreeSet<>();
     addIds(expected, "F", 8);
     addIds(expected, "Q", 14);
+    addIds(expected, "T", 4);
     addIds(expected, "S", 10);
     addIds(expected, "E", 2);
     assertThat(new TreeSet<>(defined.keySet()))
         .as("rule ids defined in %s", SEMANTICS)
         .isEqualTo(expected);
-    assertThat(sectionDefinitions(read(SEMANTICS))).containsExactly("F", "Q", "S", "E");
+    assertThat(sectionDefinitions(read(SEMANTICS))).containsExactly("F", "Q", "T", "S", "E");
   }
 
   @Test

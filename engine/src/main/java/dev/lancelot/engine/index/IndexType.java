@@ -25,7 +25,7 @@ public enum IndexType {
   ZONEMAP(false, false),
   /** Bloom-filter scalar index (equality pruning per zone): listed, not used yet. */
   BLOOM_FILTER(false, false),
-  /** Inverted (full-text) index: listed, not used yet. */
+  /** Inverted (full-text) index: searched by {@code index.text.FullTextSearch}; not built yet. */
   INVERTED(false, false),
   /** An index kind this project does not recognise; carried untouched. */
   OTHER(false, false);
