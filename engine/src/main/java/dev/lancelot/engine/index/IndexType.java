@@ -15,15 +15,25 @@ public enum IndexType {
    * lancelot yet ({@link #isSupported()} is false), and carried untouched by compaction.
    */
   IVF_RQ(true, false),
-  /** Bitmap scalar index (equality and IN on low-cardinality columns): listed, not used yet. */
+  /**
+   * Bitmap scalar index (equality and IN on low-cardinality columns): used by filtered scans and
+   * prefilters, built ({@code ScalarIndexBuilder}, D64).
+   */
   BITMAP(false, false),
-  /** Label-list scalar index (array_has_any / array_has_all on lists): listed, not used yet. */
+  /**
+   * Label-list scalar index ({@code array_has_any} / {@code array_has_all} on lists): used by
+   * filtered scans, built (D59, D64).
+   */
   LABEL_LIST(false, false),
-  /** N-gram scalar index (contains, LIKE '%x%'): listed, not used yet. */
+  /**
+   * N-gram scalar index: narrows {@code contains} and {@code LIKE} filters (D59, D64); not built.
+   */
   NGRAM(false, false),
-  /** Zone-map scalar index (min/max per zone of rows): listed, not used yet. */
+  /** Zone-map scalar index (min/max per zone of rows): skips zones in filtered scans, built. */
   ZONEMAP(false, false),
-  /** Bloom-filter scalar index (equality pruning per zone): listed, not used yet. */
+  /**
+   * Bloom-filter scalar index (equality pruning per zone): skips zones in filtered scans, built.
+   */
   BLOOM_FILTER(false, false),
   /** Inverted (full-text) index: searched by {@code index.text.FullTextSearch}; not built yet. */
   INVERTED(false, false),
