@@ -68,12 +68,13 @@ class IndexCommandsBadInputTest {
     refused(
         createIndex(small, "--column", "tenant_id", "--type", "btree"), "use create-scalar-index");
     refused(
-        new String[] {"create-scalar-index", small, "--column", "tenant_id", "--type", "bitmap"},
-        "unknown scalar index type \"bitmap\"",
-        "btree");
+        new String[] {"create-scalar-index", small, "--column", "tenant_id", "--type", "ngram"},
+        "Cannot build a scalar index of type \"ngram\"",
+        "BTREE",
+        "does not build them");
     refused(
         new String[] {"create-scalar-index", small, "--column", "vector", "--type", "ivf_pq"},
-        "vector indexes are built with create-index");
+        "Vector indexes are built with create-index.");
   }
 
   @Test
