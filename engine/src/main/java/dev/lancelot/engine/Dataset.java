@@ -7,7 +7,6 @@ import dev.lancelot.engine.index.IndexSegment;
 import dev.lancelot.engine.index.IndexStatistics;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.FeatureFlags;
-import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.index.IndexInternals;
@@ -15,19 +14,14 @@ import dev.lancelot.engine.internal.scan.FragmentReader;
 import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
-import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.Refs;
 import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
-import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.table.WriteChecks;
-import dev.lancelot.engine.internal.util.MemoryCache;
-import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.schema.LanceField;
 import dev.lancelot.engine.schema.LanceSchema;
-import dev.lancelot.engine.schema.SchemaException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,19 +62,7 @@ public final class Dataset implements AutoCloseable {
     this.snapshot = snapshot;
     this.ownsAllocator = ownsAllocator;
     this.rows = new VersionRows(ctx, snapshot);
-    FeatureFlags.checkReadable(
-        ctx.paths().root(),
-        snapshot.manifest().getReaderFeatureFlags(),
-        snapshot.manifest().getWriterFeatureFlags());
-    try {
-      this.schema =
-          SchemaProtos.fromProtos(
-              snapshot.manifest().getFieldsList(), snapshot.manifest().getSchemaMetadataMap());
-      this.schema.toArrow(); // every logical type is readable
-    } catch (SchemaException e) {
-      throw new SchemaException(
-          e.getMessage() + " (the schema of " + snapshot.entry().location() + ")", e);
-    }
+    this.schema = DatasetStorage.readableSchema(ctx, snapshot);
   }
 
   // ---------------------------------------------------------------- opening
@@ -130,23 +112,9 @@ public final class Dataset implements AutoCloseable {
     Session.shared().evict(location);
   }
 
-  /**
-   * A dataset that shares {@code ctx} and does not own its allocator (for {@link DatasetCache}).
-   */
-  static Dataset shared(DatasetContext ctx, long version) {
-    return new Dataset(ctx, DatasetStorage.loadVersion(ctx, version), false);
-  }
-
-  /** A context owning a new allocator and caching in {@code cache}, for {@link DatasetCache}. */
-  static DatasetContext newContext(String location, Configuration conf, MemoryCache cache) {
-    return DatasetStorage.context(location, conf, null, cache).ctx();
-  }
-
   /** True when a dataset (at least one committed version) exists at {@code location}. */
   public static boolean exists(String location, Configuration conf) {
-    DatasetPaths paths = DatasetPaths.of(location, conf);
-    FileIO io = DatasetStorage.storage(conf);
-    return VersionLog.latest(io, paths).isPresent();
+    return DatasetStorage.exists(location, conf);
   }
 
   /** The same dataset at another version. The new instance shares storage and allocator. */

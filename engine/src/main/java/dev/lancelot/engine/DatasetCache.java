@@ -58,9 +58,7 @@ final class DatasetCache {
     }
     ContextKey context = new ContextKey(location, fileSystemSettings(conf));
     return cache.get(
-        VERSIONS,
-        new VersionKey(context, version),
-        k -> Dataset.shared(context(context, conf), version));
+        VERSIONS, new VersionKey(context, version), k -> shared(context(context, conf), version));
   }
 
   /** The latest version: one listing of the version directory, the rest from the cache. */
@@ -68,7 +66,7 @@ final class DatasetCache {
     ContextKey context = new ContextKey(location, fileSystemSettings(conf));
     DatasetContext ctx = context(context, conf);
     long version = DatasetStorage.latestVersion(ctx);
-    return cache.get(VERSIONS, new VersionKey(context, version), k -> Dataset.shared(ctx, version));
+    return cache.get(VERSIONS, new VersionKey(context, version), k -> shared(ctx, version));
   }
 
   /** Drops the contexts and versions of {@code location} (under any file-system settings). */
@@ -83,7 +81,8 @@ final class DatasetCache {
   }
 
   private DatasetContext context(ContextKey key, Configuration conf) {
-    return cache.get(CONTEXTS, key, k -> Dataset.newContext(k.location(), conf, cache));
+    return cache.get(
+        CONTEXTS, key, k -> DatasetStorage.context(k.location(), conf, null, cache).ctx());
   }
 
   /** The manifest, index and transaction messages of a version, as parsed objects, and the rest. */
@@ -114,5 +113,10 @@ final class DatasetCache {
       }
     }
     return fs.toString(); // held in memory only, never logged: it may carry credentials
+  }
+
+  /** A version that shares {@code ctx} and does not own its allocator. */
+  private static Dataset shared(DatasetContext ctx, long version) {
+    return new Dataset(ctx, DatasetStorage.loadVersion(ctx, version), false);
   }
 }

@@ -1,7 +1,9 @@
 package dev.lancelot.engine;
 
 import dev.lancelot.engine.internal.format.DeletionFiles;
+import dev.lancelot.engine.internal.format.FeatureFlags;
 import dev.lancelot.engine.internal.format.ManifestFile;
+import dev.lancelot.engine.internal.format.SchemaProtos;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.internal.table.DatasetPaths;
@@ -16,6 +18,8 @@ import dev.lancelot.engine.io.InputFile;
 import dev.lancelot.engine.io.RetryPolicy;
 import dev.lancelot.engine.io.RetryingFileIO;
 import dev.lancelot.engine.io.StorageException;
+import dev.lancelot.engine.schema.LanceSchema;
+import dev.lancelot.engine.schema.SchemaException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -259,5 +263,31 @@ final class DatasetStorage {
                         + dataset.snapshot().fragments().stream()
                             .map(DataFragment::getId)
                             .toList()));
+  }
+
+  /** True when a dataset (at least one committed version) exists at {@code location}. */
+  static boolean exists(String location, Configuration conf) {
+    return VersionLog.latest(storage(conf), DatasetPaths.of(location, conf)).isPresent();
+  }
+
+  /**
+   * The schema of {@code snapshot}, checked readable: every feature flag it carries is one lancelot
+   * reads, and every logical type of its fields converts to Arrow.
+   */
+  static LanceSchema readableSchema(DatasetContext ctx, Snapshot snapshot) {
+    FeatureFlags.checkReadable(
+        ctx.paths().root(),
+        snapshot.manifest().getReaderFeatureFlags(),
+        snapshot.manifest().getWriterFeatureFlags());
+    try {
+      LanceSchema schema =
+          SchemaProtos.fromProtos(
+              snapshot.manifest().getFieldsList(), snapshot.manifest().getSchemaMetadataMap());
+      schema.toArrow(); // every logical type is readable
+      return schema;
+    } catch (SchemaException e) {
+      throw new SchemaException(
+          e.getMessage() + " (the schema of " + snapshot.entry().location() + ")", e);
+    }
   }
 }
