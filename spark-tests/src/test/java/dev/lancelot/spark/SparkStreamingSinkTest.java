@@ -160,4 +160,26 @@ class SparkStreamingSinkTest extends SharedSpark {
     }
     spark.sql("DROP TABLE lance.stream.counts");
   }
+
+  @Test
+  void toTableCreatesAMissingCatalogTable(@TempDir Path dir) throws Exception {
+    spark.sql("CREATE NAMESPACE IF NOT EXISTS lance.stream");
+    spark.sql("DROP TABLE IF EXISTS lance.stream.fresh");
+    Path in = dir.resolve("in");
+    addInput(in, 0, 30);
+    StreamingQuery q =
+        spark
+            .readStream()
+            .schema(SCHEMA)
+            .parquet(in.toString())
+            .writeStream()
+            .format("lance")
+            .option("checkpointLocation", dir.resolve("cp").toString())
+            .trigger(Trigger.AvailableNow())
+            .toTable("lance.stream.fresh");
+    q.awaitTermination();
+    assertThat(spark.sql("SELECT count(*) FROM lance.stream.fresh").first().getLong(0))
+        .isEqualTo(30);
+    spark.sql("DROP TABLE lance.stream.fresh");
+  }
 }
