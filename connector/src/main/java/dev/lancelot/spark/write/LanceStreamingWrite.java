@@ -11,8 +11,6 @@ import dev.lancelot.spark.LanceTable;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
@@ -56,22 +54,7 @@ final class LanceStreamingWrite implements StreamingWrite {
 
   @Override
   public StreamingDataWriterFactory createStreamingWriterFactory(PhysicalWriteInfo info) {
-    return new Factory(plan.taskSetup());
-  }
-
-  /** Ships what a micro-batch's task needs ({@link WriteTaskSetup}), as the batch factory does. */
-  private static final class Factory implements StreamingDataWriterFactory {
-    private static final long serialVersionUID = 1L;
-    private final WriteTaskSetup setup;
-
-    Factory(WriteTaskSetup setup) {
-      this.setup = setup;
-    }
-
-    @Override
-    public DataWriter<InternalRow> createWriter(int partitionId, long taskId, long epochId) {
-      return setup.openWriter(partitionId, taskId);
-    }
+    return new LanceDataWriterFactory(plan.taskSetup());
   }
 
   @Override
