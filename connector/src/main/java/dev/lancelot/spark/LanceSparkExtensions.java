@@ -3,6 +3,7 @@ package dev.lancelot.spark;
 import dev.lancelot.spark.read.BlobFunction;
 import dev.lancelot.spark.search.LanceSparkVectorSearchFunction;
 import dev.lancelot.spark.search.NearestOrderRule;
+import dev.lancelot.spark.search.SearchHint;
 import dev.lancelot.spark.search.VectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchStrategy;
 import org.apache.spark.sql.SparkSession;
@@ -24,11 +25,11 @@ import scala.runtime.BoxedUnit;
  * lance_blob} (one row's blob, {@link BlobFunction}), the planner strategy that runs vector
  * searches with the merge on the driver ({@code VectorSearchStrategy}), and the optimizer rule that
  * answers {@code ORDER BY <distance> LIMIT k} over a lance table with that search ({@link
- * NearestOrderRule}, D65). Enable with {@code
- * spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds (SPEC S7) are stored
- * procedures of {@link LanceCatalog} ({@code CALL lance.system.create_index(...)}), not functions:
- * a table function runs while its query is analysed. On Spark 3.5, which has no stored procedures,
- * it also makes a {@code CALL} fail with an error naming the line (D53).
+ * NearestOrderRule}, D65) with its per-query {@code LANCE_SEARCH} hint ({@link SearchHint}). Enable
+ * with {@code spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds (SPEC S7)
+ * are stored procedures of {@link LanceCatalog} ({@code CALL lance.system.create_index(...)}), not
+ * functions: a table function runs while its query is analysed. On Spark 3.5, which has no stored
+ * procedures, it also makes a {@code CALL} fail with an error naming the line (D53).
  */
 public final class LanceSparkExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -53,6 +54,13 @@ public final class LanceSparkExtensions
           @Override
           public SparkStrategy apply(SparkSession session) {
             return new VectorSearchStrategy();
+          }
+        });
+    extensions.injectResolutionRule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new SearchHint();
           }
         });
     extensions.injectPreCBORule(

@@ -1,6 +1,7 @@
 package dev.lancelot.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.WriteMode;
@@ -122,6 +123,54 @@ class SparkNearestOrderTest extends SharedSpark {
     assertThat(explain(sql)).contains("nprobes=1..1");
     spark.conf().set(NearestOrderRule.NPROBES_CONF, "6");
     assertThat(explain(sql)).contains("nprobes=6..6");
+  }
+
+  @Test
+  void aLanceSearchHintSetsThisQuerysSettingsOverTheSessions() {
+    spark.conf().set(NearestOrderRule.NPROBES_CONF, "6");
+    String query =
+        " id FROM nearest_items ORDER BY lance.system.l2_distance(vector, "
+            + array(queries[0])
+            + ") NULLS LAST LIMIT 3";
+    assertThat(explain("SELECT /*+ LANCE_SEARCH('nprobes=2', 'refine_factor=3') */" + query))
+        .contains("nprobes=2..2")
+        .contains("refine_factor=3");
+    assertThat(explain("SELECT /*+ lance_search('nprobes = 1') */" + query))
+        .contains("nprobes=1..1");
+    // the view's relation is not changed by a hinted query: the next one has the session's setting
+    assertThat(explain("SELECT" + query)).contains("nprobes=6..6");
+    // the DataFrame form
+    String plan =
+        spark
+            .table("nearest_items")
+            .hint("lance_search", "nprobes=3")
+            .orderBy(
+                org.apache
+                    .spark
+                    .sql
+                    .functions
+                    .expr("lance.system.l2_distance(vector, " + array(queries[0]) + ")")
+                    .asc_nulls_last())
+            .limit(3)
+            .queryExecution()
+            .explainString(org.apache.spark.sql.execution.ExtendedMode$.MODULE$);
+    assertThat(plan).contains("LanceVectorSearch[").contains("nprobes=3..3");
+  }
+
+  @Test
+  void aMalformedLanceSearchHintFailsTheQueryNamingTheProblem() {
+    String query =
+        " id FROM nearest_items ORDER BY lance.system.l2_distance(vector, "
+            + array(queries[0])
+            + ") NULLS LAST LIMIT 3";
+    assertThatThrownBy(() -> spark.sql("SELECT /*+ LANCE_SEARCH('nprobes=0') */" + query))
+        .hasMessageContaining("nprobes must be a positive integer; got '0'");
+    assertThatThrownBy(() -> spark.sql("SELECT /*+ LANCE_SEARCH('probes=4') */" + query))
+        .hasMessageContaining("keys nprobes, refine_factor, ef; got 'probes=4'");
+    assertThatThrownBy(() -> spark.sql("SELECT /*+ LANCE_SEARCH */" + query))
+        .hasMessageContaining("needs settings");
+    assertThatThrownBy(() -> spark.sql("SELECT /*+ LANCE_SEARCH('ef=8') */ * FROM range(3)"))
+        .hasMessageContaining("no lance table under it");
   }
 
   @Test

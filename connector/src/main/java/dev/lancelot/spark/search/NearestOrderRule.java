@@ -55,7 +55,8 @@ import org.apache.spark.sql.types.StructType;
  * that is not a data column, NULLs ordered first on a nullable vector column (Spark would return
  * the rows without a vector first; the search never returns them), a LIMIT above {@value
  * #DEFAULT_MAX_K} ({@link #MAX_K_CONF}). The search settings come from the session: {@link
- * #NPROBES_CONF}, {@link #REFINE_CONF}, {@link #EF_CONF}; {@link #ENABLED_CONF} turns the rule off.
+ * #NPROBES_CONF}, {@link #REFINE_CONF}, {@link #EF_CONF}, or per query from a {@link SearchHint}
+ * ({@code LANCE_SEARCH}); {@link #ENABLED_CONF} turns the rule off.
  *
  * <p>Installed by {@code LanceSparkExtensions} as a pre-CBO optimizer rule: it sees the plan after
  * operator optimization (the WHERE pushed onto the relation) and before scan pushdown.
@@ -80,48 +81,43 @@ public final class NearestOrderRule extends Rule<LogicalPlan> {
 
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
-    if (!Boolean.parseBoolean(SQLConf.get().getConfString(ENABLED_CONF, "true"))) {
-      return plan;
-    }
-    return rewrite(plan);
+    boolean enabled = Boolean.parseBoolean(SQLConf.get().getConfString(ENABLED_CONF, "true"));
+    return rewrite(plan, Map.of(), enabled);
   }
 
-  private LogicalPlan rewrite(LogicalPlan node) {
-    Optional<LogicalPlan> answered = answer(node);
-    if (answered.isPresent()) {
-      return answered.get();
+  /**
+   * {@code node} with its top-k searches answered (when enabled) and every {@link SearchSettings}
+   * node removed; {@code hinted} holds the settings of the hints above {@code node}.
+   */
+  private LogicalPlan rewrite(LogicalPlan node, Map<String, Integer> hinted, boolean enabled) {
+    if (node instanceof SearchSettings s) {
+      return rewrite(s.child(), merged(hinted, s), enabled);
+    }
+    if (enabled) {
+      Optional<LogicalPlan> answered = answer(node, hinted);
+      if (answered.isPresent()) {
+        return answered.get();
+      }
     }
     List<LogicalPlan> children = ScalaCollections.toJava(node.children());
     List<LogicalPlan> rewritten = new ArrayList<>(children.size());
     boolean changed = false;
     for (LogicalPlan child : children) {
-      LogicalPlan r = rewrite(child);
+      LogicalPlan r = rewrite(child, hinted, enabled);
       changed |= r != child;
       rewritten.add(r);
     }
     return changed ? node.withNewChildren(ScalaCollections.list(rewritten)) : node;
   }
 
-  /** The search settings of the session (nprobes, refine factor, ef) on {@code query}. */
-  static VectorQuery.Builder withSessionSettings(VectorQuery.Builder query) {
-    SQLConf conf = SQLConf.get();
-    String nprobes = conf.getConfString(NPROBES_CONF, "");
-    if (!nprobes.isBlank()) {
-      query.nprobes(Integer.parseInt(nprobes.trim()));
-    }
-    String refine = conf.getConfString(REFINE_CONF, "");
-    if (!refine.isBlank()) {
-      query.refineFactor(Integer.parseInt(refine.trim()));
-    }
-    String ef = conf.getConfString(EF_CONF, "");
-    if (!ef.isBlank()) {
-      query.ef(Integer.parseInt(ef.trim()));
-    }
-    return query;
+  private static Map<String, Integer> merged(Map<String, Integer> outer, SearchSettings inner) {
+    Map<String, Integer> m = new LinkedHashMap<>(outer);
+    m.putAll(inner.settings());
+    return m;
   }
 
   /** The node answered by the search, when it is a top-k by distance over a lance table. */
-  private static Optional<LogicalPlan> answer(LogicalPlan node) {
+  private static Optional<LogicalPlan> answer(LogicalPlan node, Map<String, Integer> outerHints) {
     if (!(node instanceof GlobalLimit global)
         || !(global.child() instanceof LocalLimit local)
         || !(limit(global.limitExpr()) instanceof Integer k)
@@ -130,11 +126,20 @@ public final class NearestOrderRule extends Rule<LogicalPlan> {
         || k > Integer.parseInt(SQLConf.get().getConfString(MAX_K_CONF, "" + DEFAULT_MAX_K))) {
       return Optional.empty();
     }
+    Map<String, Integer> hinted = outerHints;
     LogicalPlan below = local.child();
     Project top = null;
+    while (below instanceof SearchSettings s) {
+      hinted = merged(hinted, s);
+      below = s.child();
+    }
     if (below instanceof Project p) {
       top = p;
       below = p.child();
+    }
+    while (below instanceof SearchSettings s) {
+      hinted = merged(hinted, s);
+      below = s.child();
     }
     if (!(below instanceof Sort sort) || !sort.global() || sort.order().size() != 1) {
       return Optional.empty();
@@ -142,9 +147,11 @@ public final class NearestOrderRule extends Rule<LogicalPlan> {
     List<LogicalPlan> chain = new ArrayList<>();
     List<Expression> conditions = new ArrayList<>();
     LogicalPlan n = sort.child();
-    while (n instanceof Project || n instanceof Filter) {
+    while (n instanceof Project || n instanceof Filter || n instanceof SearchSettings) {
       if (n instanceof Filter f) {
         conditions.add(f.condition());
+      } else if (n instanceof SearchSettings s) {
+        hinted = merged(hinted, s);
       }
       chain.add(n);
       n = n.children().head();
@@ -188,7 +195,7 @@ public final class NearestOrderRule extends Rule<LogicalPlan> {
         PlannedSearch.plan(
             table.location(),
             table.datasetVersion(),
-            withSessionSettings(query).build(),
+            SearchHint.withSettings(query, hinted).build(),
             table.hadoopConf(),
             "ORDER BY "
                 + ranking.sql

@@ -343,6 +343,22 @@ class SparkLineFlowTest extends SharedSpark {
               .columns("id")
               .build();
       assertThat(firstColumn(indexed)).containsExactlyElementsOf(engineSearch(query).keySet());
+      // a LANCE_SEARCH hint sets this query's settings over the session's
+      String hinted = indexed.replace("SELECT id,", "SELECT /*+ LANCE_SEARCH('nprobes=1') */ id,");
+      assertThat(explain(hinted)).contains("nprobes=1..1");
+      assertThat(firstColumn(hinted))
+          .containsExactlyElementsOf(
+              engineSearch(
+                      VectorQuery.builder("vector")
+                          .vector(q)
+                          .k(5)
+                          .nprobes(1)
+                          .refineFactor(3)
+                          .filter("tenant_id < 6")
+                          .prefilter(true)
+                          .columns("id")
+                          .build())
+                  .keySet());
 
       List<String> exact =
           new ArrayList<>(

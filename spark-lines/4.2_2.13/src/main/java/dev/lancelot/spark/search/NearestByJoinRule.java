@@ -10,6 +10,7 @@ import dev.lancelot.spark.ScalaCollections;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,26 +55,33 @@ public final class NearestByJoinRule extends Rule<LogicalPlan> {
     if (!Boolean.parseBoolean(SQLConf.get().getConfString(ENABLED_CONF, "true"))) {
       return plan;
     }
-    return rewrite(plan);
+    return rewrite(plan, Map.of());
   }
 
-  private LogicalPlan rewrite(LogicalPlan node) {
+  /** {@code node} with its joins planned; {@code hinted}: the settings of the hints above it. */
+  private LogicalPlan rewrite(LogicalPlan node, Map<String, Integer> hinted) {
+    Map<String, Integer> here = hinted;
+    if (node instanceof SearchSettings s) {
+      here = new LinkedHashMap<>(hinted);
+      here.putAll(s.settings());
+    }
     List<LogicalPlan> children = ScalaCollections.toJava(node.children());
     List<LogicalPlan> rewritten = new ArrayList<>(children.size());
     boolean changed = false;
     for (LogicalPlan child : children) {
-      LogicalPlan r = rewrite(child);
+      LogicalPlan r = rewrite(child, here);
       changed |= r != child;
       rewritten.add(r);
     }
     LogicalPlan n = changed ? node.withNewChildren(ScalaCollections.list(rewritten)) : node;
     if (n instanceof NearestByJoin join) {
-      return plan(join).orElse(n);
+      return plan(join, here).orElse(n);
     }
     return n;
   }
 
-  private static Optional<LogicalPlan> plan(NearestByJoin join) {
+  private static Optional<LogicalPlan> plan(NearestByJoin join, Map<String, Integer> outerHints) {
+    Map<String, Integer> hinted = new LinkedHashMap<>(outerHints);
     boolean outer = join.joinType() == LeftOuter$.MODULE$;
     if (!outer && join.joinType() != Inner$.MODULE$) {
       return Optional.empty();
@@ -85,6 +93,9 @@ public final class NearestByJoinRule extends Rule<LogicalPlan> {
         n = a.child();
       } else if (n instanceof View v) {
         n = v.child();
+      } else if (n instanceof SearchSettings s) {
+        hinted.putAll(s.settings());
+        n = s.child();
       } else if (n instanceof Filter f) {
         conditions.add(f.condition());
         n = f.child();
@@ -137,7 +148,7 @@ public final class NearestByJoinRule extends Rule<LogicalPlan> {
       query.filter(Predicates.and(filter.get()).toSql()).prefilter(true);
     }
     if (join.approx()) {
-      NearestOrderRule.withSessionSettings(query);
+      SearchHint.withSettings(query, hinted);
     }
     Dataset ds = Dataset.openCached(table.location(), table.datasetVersion(), table.hadoopConf());
     VectorSearchPlan plan = VectorSearchPlan.plan(ds, query.buildParameters());

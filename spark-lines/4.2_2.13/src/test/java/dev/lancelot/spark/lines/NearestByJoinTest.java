@@ -98,6 +98,18 @@ class NearestByJoinTest extends SharedSpark {
   }
 
   @Test
+  void aLanceSearchHintSetsTheJoinsNprobesOverTheSessions() {
+    spark.conf().set(NearestOrderRule.NPROBES_CONF, "4");
+    String join =
+        " l.qid, r.id FROM nj_queries l JOIN nj_items r "
+            + "APPROX NEAREST 3 BY DISTANCE vector_l2_distance(l.q, r.vector)";
+    assertThat(explain("SELECT /*+ LANCE_SEARCH('nprobes=1') */" + join))
+        .contains("LanceNearestJoin[")
+        .contains("nprobes=1..1");
+    assertThat(explain("SELECT" + join)).contains("nprobes=4..4");
+  }
+
+  @Test
   void exactWithARightSideWhereIsAFlatPrefilteredSearch() {
     String sql =
         "SELECT l.qid, r.id FROM nj_queries l JOIN (SELECT * FROM nj_items WHERE tenant_id = 3) r "
