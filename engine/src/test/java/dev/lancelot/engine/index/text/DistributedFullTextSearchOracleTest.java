@@ -10,11 +10,8 @@ import dev.lancelot.engine.distributed.FullTextSearchPlan;
 import dev.lancelot.engine.distributed.FullTextSearchTask;
 import dev.lancelot.engine.distributed.FullTextTaskResult;
 import dev.lancelot.engine.index.text.FullTextSearchOracleTest.Hit;
-import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.lancelot.engine.testing.LicenseCorpus;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,20 +20,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.UInt8Vector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,13 +35,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.ReadOptions;
 import org.lance.WriteParams;
-import org.lance.index.IndexOptions;
-import org.lance.index.IndexParams;
-import org.lance.index.IndexType;
-import org.lance.index.scalar.InvertedIndexParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
-import org.lance.operation.CreateIndex;
 
 /**
  * A full-text search split into tasks through the public distributed API (decision D71, SPEC T5):
@@ -65,7 +49,6 @@ import org.lance.operation.CreateIndex;
 @Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DistributedFullTextSearchOracleTest {
-  private static final Path CORPUS = Path.of("/usr/share/common-licenses");
   private static final Configuration CONF = new Configuration();
 
   private BufferAllocator allocator;
@@ -77,120 +60,29 @@ class DistributedFullTextSearchOracleTest {
   private long covered;
 
   @BeforeAll
-  void setUp() throws IOException {
+  void setUp() {
     allocator = new RootAllocator();
-    docs = corpus();
-    assertThat(docs.size()).as("paragraphs in %s", CORPUS).isGreaterThan(900);
+    docs = LicenseCorpus.paragraphs();
+    assertThat(docs.size()).as("paragraphs in %s", LicenseCorpus.CORPUS).isGreaterThan(900);
     dir = tmp.resolve("licenses");
-    write(0, 850, WriteParams.WriteMode.CREATE);
+    LicenseCorpus.write(allocator, dir, docs, 0, 850, WriteParams.WriteMode.CREATE, 250);
     try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
       ds.delete("id % 17 = 3");
     }
-    // Lance's distributed build: one piece per fragment under one uuid, merged into one segment
-    // with a partition per piece, then committed.
+    LicenseCorpus.buildPartitionedIndex(allocator, dir, "text_idx");
     try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
-      UUID uuid = UUID.randomUUID();
-      List<Integer> fragments = ds.getFragments().stream().map(f -> f.getId()).toList();
-      org.lance.index.Index piece = null;
-      for (int fragment : fragments) {
-        piece =
-            ds.createIndex(
-                IndexOptions.builder(List.of("text"), IndexType.INVERTED, params())
-                    .withIndexName("text_idx")
-                    .withIndexUUID(uuid.toString())
-                    .withFragmentIds(List.of(fragment))
-                    .build());
-      }
-      ds.mergeIndexMetadata(uuid.toString(), IndexType.INVERTED, Optional.empty());
-      int field =
-          ds.getLanceSchema().fields().stream()
-              .filter(f -> f.getName().equals("text"))
-              .findFirst()
-              .orElseThrow()
-              .getId();
-      org.lance.index.Index index =
-          org.lance.index.Index.builder()
-              .uuid(uuid)
-              .name("text_idx")
-              .fields(List.of(field))
-              .datasetVersion(ds.version())
-              .indexVersion(piece.indexVersion())
-              .indexDetails(piece.indexDetails().orElseThrow())
-              .fragments(fragments)
-              .build();
-      try (org.lance.SourcedTransaction tx =
-              ds.newTransactionBuilder()
-                  .operation(CreateIndex.builder().withNewIndices(List.of(index)).build())
-                  .build();
-          org.lance.Dataset committed = tx.commit()) {
-        committed.delete("id % 23 = 5");
-      }
+      ds.delete("id % 23 = 5");
     }
     try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
       covered = ds.version();
     }
-    write(850, docs.size() - 850, WriteParams.WriteMode.APPEND);
-  }
-
-  private static IndexParams params() {
-    return IndexParams.builder()
-        .setScalarIndexParams(
-            InvertedIndexParams.builder()
-                .baseTokenizer("simple")
-                .language("English")
-                .withPosition(false)
-                .maxTokenLength(40)
-                .lowerCase(true)
-                .stem(false)
-                .removeStopWords(false)
-                .asciiFolding(true)
-                .build())
-        .build();
+    LicenseCorpus.write(
+        allocator, dir, docs, 850, docs.size() - 850, WriteParams.WriteMode.APPEND, 250);
   }
 
   @AfterAll
   void tearDown() {
     allocator.close();
-  }
-
-  private static List<String> corpus() throws IOException {
-    List<String> out = new ArrayList<>();
-    try (Stream<Path> files = Files.list(CORPUS)) {
-      for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-        for (String para : Files.readString(f, StandardCharsets.UTF_8).split("\\n\\s*\\n")) {
-          if (!para.isBlank()) {
-            out.add(para.strip());
-          }
-        }
-      }
-    }
-    return out;
-  }
-
-  private void write(int first, int count, WriteParams.WriteMode mode) {
-    Schema schema =
-        new Schema(
-            List.of(
-                new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
-                new Field("text", FieldType.nullable(new ArrowType.Utf8()), null)));
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
-      root.allocateNew();
-      BigIntVector ids = (BigIntVector) root.getVector(0);
-      VarCharVector text = (VarCharVector) root.getVector(1);
-      for (int i = 0; i < count; i++) {
-        ids.setSafe(i, first + i);
-        text.setSafe(i, docs.get(first + i).getBytes(StandardCharsets.UTF_8));
-      }
-      root.setRowCount(count);
-      org.lance.Dataset.write()
-          .allocator(allocator)
-          .reader(ArrowStreams.readerOf(allocator, List.of(root)))
-          .uri(dir.toString())
-          .mode(mode)
-          .maxRowsPerFile(250)
-          .execute()
-          .close();
-    }
   }
 
   private List<Hit> lance(org.lance.ipc.FullTextQuery query, int k, String filter) {
