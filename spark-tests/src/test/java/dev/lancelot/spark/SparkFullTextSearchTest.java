@@ -23,7 +23,7 @@ import org.lance.WriteParams;
 
 /**
  * {@code lance_fts_search} over an inverted index lance-core builds in four partitions (decision
- * D71, SPEC S11): one Spark partition per index partition, merged on the driver, returns the rows,
+ * D71, SPEC T6): one Spark partition per index partition, merged on the driver, returns the rows,
  * {@code _score}s and order of the engine's single-node {@link FullTextSearch}, with filters and
  * {@code fast_search}; bad calls are refused with errors naming the problem.
  */

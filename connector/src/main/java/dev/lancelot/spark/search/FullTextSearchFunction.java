@@ -17,7 +17,7 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * {@code lance_fts_search(table, column => 'text', query => 'words', k => 10, ...)}: a full-text
- * match query over a string column with an inverted index (decision D71, SPEC S11), where {@code
+ * match query over a string column with an inverted index (decision D71, SPEC T6), where {@code
  * table} is a dataset location or a table of a {@link LanceCatalog} configured in the session.
  * Named arguments: {@code operator} ({@code 'OR'}, the default, or {@code 'AND'}), {@code filter},
  * {@code prefilter}, {@code fast_search}, {@code columns}, {@code with_row_id}, {@code version};
