@@ -1,6 +1,7 @@
 package dev.lancelot.spark;
 
 import dev.lancelot.spark.read.BlobFunction;
+import dev.lancelot.spark.search.FullTextSearchFunction;
 import dev.lancelot.spark.search.LanceSparkVectorSearchFunction;
 import dev.lancelot.spark.search.NearestOrderRule;
 import dev.lancelot.spark.search.SearchHint;
@@ -22,14 +23,15 @@ import scala.runtime.BoxedUnit;
 /**
  * Spark session extension of lancelot: registers the SQL table-valued function {@code
  * lance_vector_search} (SPEC S3), its lance-spark-named twin {@code VECTOR_SEARCH}, {@code
- * lance_blob} (one row's blob, {@link BlobFunction}), the planner strategy that runs vector
- * searches with the merge on the driver ({@code VectorSearchStrategy}), and the optimizer rule that
- * answers {@code ORDER BY <distance> LIMIT k} over a lance table with that search ({@link
- * NearestOrderRule}, D65) with its per-query {@code LANCE_SEARCH} hint ({@link SearchHint}). Enable
- * with {@code spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds (SPEC S7)
- * are stored procedures of {@link LanceCatalog} ({@code CALL lance.system.create_index(...)}), not
- * functions: a table function runs while its query is analysed. On Spark 3.5, which has no stored
- * procedures, it also makes a {@code CALL} fail with an error naming the line (D53).
+ * lance_fts_search} (full-text search, D71), {@code lance_blob} (one row's blob, {@link
+ * BlobFunction}), the planner strategy that runs vector searches with the merge on the driver
+ * ({@code VectorSearchStrategy}), and the optimizer rule that answers {@code ORDER BY <distance>
+ * LIMIT k} over a lance table with that search ({@link NearestOrderRule}, D65) with its per-query
+ * {@code LANCE_SEARCH} hint ({@link SearchHint}, D73). Enable with {@code
+ * spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds (SPEC S7) are stored
+ * procedures of {@link LanceCatalog} ({@code CALL lance.system.create_index(...)}), not functions:
+ * a table function runs while its query is analysed. On Spark 3.5, which has no stored procedures,
+ * it also makes a {@code CALL} fail with an error naming the line (D53).
  */
 public final class LanceSparkExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -47,6 +49,12 @@ public final class LanceSparkExtensions
         LanceSparkVectorSearchFunction.NAME,
         LanceSparkVectorSearchFunction.USAGE,
         new LanceSparkVectorSearchFunction());
+    injectTableFunction(
+        extensions,
+        FullTextSearchFunction.class,
+        FullTextSearchFunction.NAME,
+        FullTextSearchFunction.USAGE,
+        new FullTextSearchFunction());
     injectTableFunction(
         extensions, BlobFunction.class, BlobFunction.NAME, BlobFunction.USAGE, new BlobFunction());
     extensions.injectPlannerStrategy(

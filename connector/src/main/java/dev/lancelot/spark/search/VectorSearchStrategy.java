@@ -8,8 +8,9 @@ import org.apache.spark.sql.execution.SparkStrategy;
 
 /**
  * Plans a {@link VectorSearchRelation} as a {@link VectorSearchExec} (search tasks, merge on the
- * driver). Installed by {@code LanceSparkExtensions}; {@link LanceVectorSearch} adds it to a
- * session created without the extension, through Spark's experimental extra strategies.
+ * driver), and a {@link FullTextSearchRelation} as a {@link FullTextSearchExec}. Installed by
+ * {@code LanceSparkExtensions}; {@link LanceVectorSearch} adds it to a session created without the
+ * extension, through Spark's experimental extra strategies.
  */
 public final class VectorSearchStrategy extends SparkStrategy {
   @Override
@@ -17,7 +18,9 @@ public final class VectorSearchStrategy extends SparkStrategy {
     List<SparkPlan> planned =
         plan instanceof VectorSearchRelation r
             ? List.of(new VectorSearchExec(r.search(), r.output()))
-            : List.of();
+            : plan instanceof FullTextSearchRelation t
+                ? List.<SparkPlan>of(new FullTextSearchExec(t.search(), t.output()))
+                : List.of();
     return ScalaCollections.list(planned);
   }
 }

@@ -29,6 +29,10 @@ final class Wire {
   static final byte SCAN_PLAN = 11;
   static final byte SCAN_TASK = 12;
   static final byte SCALAR_INDEX_BUILD_TASK = 13;
+  // Full-text search (D71).
+  static final byte FULL_TEXT_PLAN = 30;
+  static final byte FULL_TEXT_TASK = 31;
+  static final byte FULL_TEXT_RESULT = 32;
 
   private Wire() {}
 

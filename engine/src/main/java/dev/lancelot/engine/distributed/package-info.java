@@ -13,6 +13,9 @@
  *   <tr><td>Vector search</td><td>{@link VectorSearchPlan#plan}</td><td>{@link SearchTask}</td>
  *       <td>{@link TaskResult} / {@link QueryCandidates}</td>
  *       <td>{@link VectorSearchPlan#finish}, {@link VectorSearchPlan#mergeQueries}</td></tr>
+ *   <tr><td>Full-text search</td><td>{@link FullTextSearchPlan#plan}</td>
+ *       <td>{@link FullTextSearchTask}</td><td>{@link FullTextTaskResult}</td>
+ *       <td>{@link FullTextSearchPlan#finish}</td></tr>
  *   <tr><td>Scan</td><td>{@link ScanPlan#plan} ({@link dev.lancelot.engine.ScanSettings},
  *       {@link DatasetStatistics})</td><td>{@link dev.lancelot.engine.ScanTask}, run by {@link
  *       ScanPlan#execute}</td><td>Arrow batches</td><td>—</td></tr>

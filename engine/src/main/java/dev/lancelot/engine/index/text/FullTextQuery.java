@@ -1,6 +1,7 @@
 package dev.lancelot.engine.index.text;
 
 import dev.lancelot.engine.InvalidInputException;
+import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -9,9 +10,11 @@ import java.util.Optional;
  * A match query over one string column with an inverted index (decision D66, SPEC T1–T4): the query
  * text is tokenized as the index was, and rows holding any ({@link Operator#OR}) or every ({@link
  * Operator#AND}) token are scored by BM25 as Lance scores them; the best {@code k} are returned
- * with {@code _score}.
+ * with {@code _score}. Serializable, so a distributed search's plan carries it (D71).
  */
-public final class FullTextQuery {
+public final class FullTextQuery implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** Whether a row must hold any or every query token. */
   public enum Operator {
     OR,

@@ -71,7 +71,8 @@ class FullTextSearchOracleTest {
           "Free Software Foundation, Inc.",
           "merchantability fitness particular purpose",
           "the",
-          "Larger Work");
+          "Larger Work",
+          "license zzzqqq");
 
   private BufferAllocator allocator;
   @TempDir static Path tmp;

@@ -15,13 +15,15 @@ import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.table.BasePaths;
 import dev.lancelot.engine.internal.table.DatasetContext;
 import dev.lancelot.engine.schema.LanceField;
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.Set;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.roaringbitmap.RoaringBitmap;
@@ -40,7 +42,30 @@ public final class TextSearcher {
   static final double B = 0.75;
 
   /** One hit: the row id and its score. */
-  public record Hit(long rowId, float score) {}
+  public record Hit(long rowId, float score) implements Serializable {}
+
+  /** An index opened for one query (see {@link #prepare}). */
+  public record Prepared(
+      String index,
+      List<IndexSegment> segments,
+      List<InvertedIndexReader> readers,
+      List<String> tokens,
+      Corpus corpus) {}
+
+  /**
+   * The corpus statistics BM25 needs (SPEC T2): documents and their total length over every
+   * partition of every segment, and the documents holding each query token. Gathered once per
+   * query, they score every partition alike.
+   */
+  public record Corpus(long docs, long totalTokens, Map<String, Long> df) implements Serializable {
+    public Corpus {
+      df = Map.copyOf(df);
+    }
+
+    Bm25 bm25() {
+      return new Bm25(docs, totalTokens, df);
+    }
+  }
 
   private TextSearcher() {}
 
@@ -54,6 +79,28 @@ public final class TextSearcher {
       BoundPredicate filter,
       boolean prefilter,
       boolean fastSearch) {
+    Prepared prepared = prepare(dataset, column, text, fastSearch);
+    if (prepared.tokens().isEmpty()) {
+      return List.of();
+    }
+    Map<Long, RoaringBitmap> allowed =
+        prefilter && filter != null ? passing(dataset, filter, null) : null;
+    Bm25 bm25 = prepared.corpus().bm25();
+    List<Hit> hits = new ArrayList<>();
+    for (InvertedIndexReader r : prepared.readers()) {
+      for (InvertedIndexReader.Partition p : r.partitions()) {
+        hits.addAll(score(dataset, r, p, prepared.tokens(), bm25, and, k, allowed));
+      }
+    }
+    return finish(dataset, hits, k, prefilter ? null : filter);
+  }
+
+  /**
+   * The index of {@code column} opened for a query of {@code text}: its segments' readers, the
+   * query's distinct tokens, and the corpus statistics of those tokens over every partition of
+   * every segment. Every refusal of a search (SPEC T4, T3) happens here.
+   */
+  public static Prepared prepare(Dataset dataset, String column, String text, boolean fastSearch) {
     if (dataset.stableRowIds()) {
       throw new InvalidInputException(
           "Cannot search text in "
@@ -90,14 +137,10 @@ public final class TextSearcher {
                             + ": it has no inverted index"
                             + (fastSearch ? " (and fast_search scans no unindexed rows)" : "")
                             + "."));
-    DatasetContext ctx = DatasetInternals.context(dataset);
-    BasePaths bases = DatasetInternals.snapshot(dataset).bases();
+    List<IndexSegment> segments = catalog.segments(index);
     List<InvertedIndexReader> readers = new ArrayList<>();
-    for (IndexSegment segment : catalog.segments(index)) {
-      var proto = IndexInternals.proto(segment);
-      String dir =
-          bases.indexDir(segment.uuid().toString(), proto.hasBaseId() ? proto.getBaseId() : null);
-      readers.add(InvertedIndexReader.cached(ctx.cache(), ctx.io(), dir, segment));
+    for (IndexSegment segment : segments) {
+      readers.add(reader(dataset, segment));
     }
     TextAnalyzer analyzer = TextAnalyzer.of(readers.get(0).params(), index);
     List<FragmentInfo> unindexed = catalog.unindexedFragments(index);
@@ -120,10 +163,7 @@ public final class TextSearcher {
                 + ": its segments were built with different tokenizer settings.");
       }
     }
-    Set<String> tokens = new LinkedHashSet<>(analyzer.tokens(text));
-    if (tokens.isEmpty()) {
-      return List.of();
-    }
+    List<String> tokens = List.copyOf(new LinkedHashSet<>(analyzer.tokens(text)));
 
     // Corpus statistics over every partition of every segment.
     long docs = 0;
@@ -143,45 +183,63 @@ public final class TextSearcher {
         }
       }
     }
-    Bm25 bm25 = new Bm25(docs, totalTokens, df);
+    return new Prepared(index, segments, readers, tokens, new Corpus(docs, totalTokens, df));
+  }
 
+  /** The reader of one segment of an inverted index, from the session's cache. */
+  public static InvertedIndexReader reader(Dataset dataset, IndexSegment segment) {
+    DatasetContext ctx = DatasetInternals.context(dataset);
+    BasePaths bases = DatasetInternals.snapshot(dataset).bases();
+    var proto = IndexInternals.proto(segment);
+    String dir =
+        bases.indexDir(segment.uuid().toString(), proto.hasBaseId() ? proto.getBaseId() : null);
+    return InvertedIndexReader.cached(ctx.cache(), ctx.io(), dir, segment);
+  }
+
+  /**
+   * The best {@code k} live rows of one partition ({@code tokens} in query order, {@code bm25} the
+   * corpus-wide statistics), best first; {@code allowed}, when given, holds the rows the prefilter
+   * passes. A row's score is summed over the tokens in query order, so it is the same float
+   * wherever the partition is searched. With {@code and}, a row must hold every query token the
+   * partition holds (as Lance 7 evaluates AND, partition by partition: a token no document of the
+   * partition holds does not exclude the partition's rows).
+   */
+  static List<Hit> score(
+      Dataset dataset,
+      InvertedIndexReader r,
+      InvertedIndexReader.Partition p,
+      List<String> tokens,
+      Bm25 bm25,
+      boolean and,
+      int k,
+      Map<Long, RoaringBitmap> allowed) {
     RoaringBitmap live = liveFragments(dataset);
     Map<Long, RoaringBitmap> deleted = new HashMap<>();
-    Map<Long, RoaringBitmap> allowed =
-        prefilter && filter != null ? passing(dataset, filter) : null;
-
     Map<Long, double[]> scores = new HashMap<>();
     Map<Long, Integer> matched = new HashMap<>();
-    for (InvertedIndexReader r : readers) {
-      for (InvertedIndexReader.Partition p : r.partitions()) {
-        for (String t : tokens) {
-          int id = p.tokenId(t);
-          if (id < 0) {
-            continue;
-          }
-          int[][] list = r.postings(p, id);
-          double idf = bm25.idf(t);
-          for (int i = 0; i < list[0].length; i++) {
-            int doc = list[0][i];
-            long rowId = p.rowIds[doc];
-            if (!visible(dataset, rowId, live, deleted, allowed)) {
-              continue;
-            }
-            scores.computeIfAbsent(rowId, x -> new double[1])[0] +=
-                idf * bm25.tf(list[1][i], p.numTokens[doc]);
-            matched.merge(rowId, 1, Integer::sum);
-          }
+    int held = 0;
+    for (String t : tokens) {
+      int id = p.tokenId(t);
+      if (id < 0) {
+        continue;
+      }
+      held++;
+      int[][] list = r.postings(p, id);
+      double idf = bm25.idf(t);
+      for (int i = 0; i < list[0].length; i++) {
+        int doc = list[0][i];
+        long rowId = p.rowIds[doc];
+        if (!visible(dataset, rowId, live, deleted, allowed)) {
+          continue;
         }
+        scores.computeIfAbsent(rowId, x -> new double[1])[0] +=
+            idf * bm25.tf(list[1][i], p.numTokens[doc]);
+        matched.merge(rowId, 1, Integer::sum);
       }
     }
-    PriorityQueue<Hit> top =
-        new PriorityQueue<>(
-            (a, b) ->
-                a.score() != b.score()
-                    ? Float.compare(a.score(), b.score())
-                    : Long.compare(b.rowId(), a.rowId()));
+    PriorityQueue<Hit> top = new PriorityQueue<>(WORST_FIRST);
     for (var e : scores.entrySet()) {
-      if (and && matched.get(e.getKey()) < tokens.size()) {
+      if (and && matched.get(e.getKey()) < held) {
         continue;
       }
       top.add(new Hit(e.getKey(), (float) e.getValue()[0]));
@@ -190,17 +248,35 @@ public final class TextSearcher {
       }
     }
     List<Hit> out = new ArrayList<>(top);
-    out.sort(
-        (a, b) ->
-            a.score() != b.score()
-                ? Float.compare(b.score(), a.score())
-                : Long.compare(a.rowId(), b.rowId()));
-    if (!prefilter && filter != null && !out.isEmpty()) {
-      Map<Long, RoaringBitmap> pass = passing(dataset, filter);
+    out.sort(BEST_FIRST);
+    return out;
+  }
+
+  /**
+   * The answer from every partition's hits: the best {@code k} (by score, then row id), then, for a
+   * postfilter ({@code postfilter} non-null), those of them that pass it.
+   */
+  public static List<Hit> finish(
+      Dataset dataset, List<Hit> hits, int k, BoundPredicate postfilter) {
+    List<Hit> out = new ArrayList<>(hits);
+    out.sort(BEST_FIRST);
+    if (out.size() > k) {
+      out = new ArrayList<>(out.subList(0, k));
+    }
+    if (postfilter != null && !out.isEmpty()) {
+      Map<Long, RoaringBitmap> pass = passing(dataset, postfilter, null);
       out.removeIf(h -> !contains(pass, h.rowId()));
     }
     return out;
   }
+
+  private static final Comparator<Hit> BEST_FIRST =
+      (a, b) ->
+          a.score() != b.score()
+              ? Float.compare(b.score(), a.score())
+              : Long.compare(a.rowId(), b.rowId());
+
+  private static final Comparator<Hit> WORST_FIRST = BEST_FIRST.reversed();
 
   private static RoaringBitmap liveFragments(Dataset dataset) {
     RoaringBitmap live = new RoaringBitmap();
@@ -232,10 +308,14 @@ public final class TextSearcher {
     return b != null && b.contains((int) rowId);
   }
 
-  /** The live rows passing {@code filter}, by fragment. */
-  private static Map<Long, RoaringBitmap> passing(Dataset dataset, BoundPredicate filter) {
+  /** The live rows passing {@code filter}, by fragment; of {@code fragments} only when given. */
+  static Map<Long, RoaringBitmap> passing(
+      Dataset dataset, BoundPredicate filter, Collection<Long> fragments) {
     Map<Long, RoaringBitmap> out = new HashMap<>();
     Scanner scan = dataset.newScan().filter(filter).columns(List.of()).withRowAddress(true);
+    if (fragments != null) {
+      scan.fragments(fragments);
+    }
     try (CloseableIterator<VectorSchemaRoot> it = scan.batches()) {
       while (it.hasNext()) {
         VectorSchemaRoot b = it.next();
