@@ -263,6 +263,19 @@ class SparkStreamingSourceTest extends SharedSpark {
                     .start()
                     .awaitTermination())
         .hasMessageContaining("startingVersion 9: the latest version is 5");
+    assertThatThrownBy(
+            () ->
+                toMemory(source(uri, "version", "2"), "time_travel", dir.resolve("cp5"))
+                    .trigger(Trigger.AvailableNow())
+                    .start()
+                    .awaitTermination())
+        .hasMessageContaining("start it with option startingVersion instead");
+    assertThatThrownBy(
+            () ->
+                toMemory(source(uri, "maxRowsPerTrigger", "0"), "zero", dir.resolve("cp6"))
+                    .start()
+                    .awaitTermination())
+        .hasMessageContaining("maxRowsPerTrigger=\"0\": expected a whole number of at least 1");
   }
 
   @Test

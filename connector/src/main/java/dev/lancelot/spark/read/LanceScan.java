@@ -158,6 +158,14 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
    */
   @Override
   public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    if (streamOptions.timeTravel()) {
+      throw new dev.lancelot.engine.InvalidInputException(
+          "Cannot stream "
+              + table.location()
+              + " at a version named by option version, versionAsOf, tag or timestampAsOf: a"
+              + " stream reads the versions committed over time; start it with option"
+              + " startingVersion instead.");
+    }
     return new LanceMicroBatchStream(this, streamOptions);
   }
 

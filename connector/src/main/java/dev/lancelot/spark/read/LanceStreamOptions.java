@@ -18,13 +18,16 @@ import org.apache.spark.sql.connector.read.streaming.ReadLimit;
  * @param maxFilesPerTrigger fragments per micro-batch at most (0: no limit)
  * @param skipChangeCommits versions that delete or rewrite rows are skipped instead of failing the
  *     stream
+ * @param timeTravel the read names a version ({@code version}, {@code versionAsOf}, {@code tag} or
+ *     {@code timestampAsOf}), which a stream refuses
  */
 public record LanceStreamOptions(
     OptionalLong startingVersion,
     boolean latest,
     long maxRowsPerTrigger,
     int maxFilesPerTrigger,
-    boolean skipChangeCommits) {
+    boolean skipChangeCommits,
+    boolean timeTravel) {
 
   /** Reads the streaming options from a read's options (the others are ignored here). */
   public static LanceStreamOptions parse(Map<String, String> options) {
@@ -49,7 +52,13 @@ public record LanceStreamOptions(
         files == null ? 0 : (int) positive(LanceOptions.MAX_FILES_PER_TRIGGER, files),
         LanceOptions.bool(
             LanceOptions.SKIP_CHANGE_COMMITS,
-            lower.get(LanceOptions.SKIP_CHANGE_COMMITS.toLowerCase(Locale.ROOT))));
+            lower.get(LanceOptions.SKIP_CHANGE_COMMITS.toLowerCase(Locale.ROOT))),
+        java.util.stream.Stream.of(
+                LanceOptions.VERSION,
+                LanceOptions.VERSION_AS_OF,
+                LanceOptions.TAG,
+                LanceOptions.TIMESTAMP_AS_OF)
+            .anyMatch(k -> lower.containsKey(k.toLowerCase(Locale.ROOT))));
   }
 
   /** The rate limit the options set: rows, fragments, both, or everything available. */
