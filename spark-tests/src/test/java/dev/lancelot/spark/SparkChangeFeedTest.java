@@ -141,6 +141,15 @@ class SparkChangeFeedTest extends SharedSpark {
     assertThat(changes(changes, "startingVersion", "8"))
         .containsExactlyInAnyOrderElementsOf(lanceChanges(uri, 8))
         .hasSize(5);
+    assertThat(
+            spark
+                .sql(
+                    "SELECT count(*) FROM "
+                        + changes
+                        + " WITH ('startingVersion' = '8') WHERE _change_type = 'delete'")
+                .first()
+                .getLong(0))
+        .isEqualTo(5);
     assertThatThrownBy(() -> changes(changes, "startingVersion", "9"))
         .hasMessageContaining("expected a version from 1 to 8");
     assertThatThrownBy(() -> changes(changes, "startingVersion", "4", "endingVersion", "2"))
