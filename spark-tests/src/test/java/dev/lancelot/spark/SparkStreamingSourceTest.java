@@ -279,6 +279,33 @@ class SparkStreamingSourceTest extends SharedSpark {
   }
 
   @Test
+  void aVersionRemovedByCleanupFailsTheStreamClearly(@TempDir Path dir) throws Exception {
+    String uri = dir.resolve("t.lance").toString();
+    append(uri, 0, 10, 50);
+    append(uri, 10, 20, 50);
+    append(uri, 20, 30, 50);
+    try (dev.lancelot.engine.Dataset ds = dev.lancelot.engine.Dataset.open(uri)) {
+      assertThat(ds.cleanup(dev.lancelot.engine.CleanupOptions.retainVersions(1)).toString())
+          .isNotEmpty();
+    }
+    assertThatThrownBy(
+            () ->
+                toMemory(source(uri, "startingVersion", "2"), "cleaned", dir.resolve("cp"))
+                    .trigger(Trigger.AvailableNow())
+                    .start()
+                    .awaitTermination())
+        .hasMessageContaining("Cannot stream version 2 of")
+        .hasMessageContaining("a version removed by cleanup cannot be streamed");
+    // the latest version's content is still there to start from
+    StreamingQuery q =
+        toMemory(source(uri), "after_cleanup", dir.resolve("cp2"))
+            .trigger(Trigger.AvailableNow())
+            .start();
+    q.awaitTermination();
+    assertThat(ids(spark.table("after_cleanup"))).isEqualTo(range(0, 30));
+  }
+
+  @Test
   void aLanceSourceFeedsALanceSinkWithProjectionAndFilter(@TempDir Path dir) throws Exception {
     spark.sql("CREATE NAMESPACE IF NOT EXISTS lance.stream");
     spark.sql("DROP TABLE IF EXISTS lance.stream.src");
