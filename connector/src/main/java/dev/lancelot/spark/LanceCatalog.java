@@ -230,6 +230,10 @@ public class LanceCatalog extends CatalogProcedures
 
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
+    Optional<ChangeFeedTable> changes = ChangeFeedTable.resolve(this, ident);
+    if (changes.isPresent()) {
+      return changes.get();
+    }
     Optional<MetadataTable> meta = metadataTable(ident, OptionalLong.empty());
     if (meta.isPresent()) {
       return meta.get();

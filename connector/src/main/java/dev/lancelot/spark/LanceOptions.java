@@ -44,6 +44,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *   <li>{@code streamingQueryId} — on a streaming write, the key that makes each micro-batch commit
  *       exactly once (lance-spark's name); default: the query's id, which Spark keeps in the
  *       checkpoint. Two queries writing one table must not share it.
+ *   <li>{@code startingVersion}, {@code maxRowsPerTrigger}, {@code maxFilesPerTrigger}, {@code
+ *       skipChangeCommits} — on a streaming read, where the stream starts, its rate limits and
+ *       whether versions that delete or rewrite rows are skipped ({@link
+ *       dev.lancelot.spark.read.LanceStreamOptions}).
  * </ul>
  *
  * lance-spark's {@code max_row_per_file} is accepted for {@code max_rows_per_file}; lance-spark
@@ -79,6 +83,10 @@ public record LanceOptions(
   public static final String DATA_STORAGE_VERSION = "data_storage_version";
   public static final String TARGET_BASE = "target_base";
   public static final String STREAMING_QUERY_ID = "streamingQueryId";
+  public static final String STARTING_VERSION = "startingVersion";
+  public static final String MAX_ROWS_PER_TRIGGER = "maxRowsPerTrigger";
+  public static final String MAX_FILES_PER_TRIGGER = "maxFilesPerTrigger";
+  public static final String SKIP_CHANGE_COMMITS = "skipChangeCommits";
 
   /** Spark's own option of a streaming query, passed to the sink with the others; not used here. */
   public static final String CHECKPOINT_LOCATION = "checkpointLocation";
@@ -102,6 +110,10 @@ public record LanceOptions(
           DATA_STORAGE_VERSION,
           TARGET_BASE,
           STREAMING_QUERY_ID,
+          STARTING_VERSION,
+          MAX_ROWS_PER_TRIGGER,
+          MAX_FILES_PER_TRIGGER,
+          SKIP_CHANGE_COMMITS,
           CHECKPOINT_LOCATION);
 
   /** lance-spark's names of lancelot's options, accepted as the same option (docs/sql.md). */

@@ -7,6 +7,7 @@ import dev.lancelot.engine.OpenOptions;
 import dev.lancelot.engine.expr.Predicate;
 import dev.lancelot.engine.expr.Predicates;
 import dev.lancelot.spark.read.LanceScanBuilder;
+import dev.lancelot.spark.read.LanceStreamOptions;
 import dev.lancelot.spark.read.MetadataColumns;
 import dev.lancelot.spark.read.SparkPredicates;
 import dev.lancelot.spark.write.LanceRowLevelOperation;
@@ -140,7 +141,8 @@ public class LanceTable
             TableCapability.BATCH_READ,
             TableCapability.BATCH_WRITE,
             TableCapability.TRUNCATE,
-            TableCapability.STREAMING_WRITE);
+            TableCapability.STREAMING_WRITE,
+            TableCapability.MICRO_BATCH_READ);
     if (!sqlTable || !exists()) {
       caps.add(TableCapability.ACCEPT_ANY_SCHEMA);
     }
@@ -149,7 +151,10 @@ public class LanceTable
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return new LanceScanBuilder(this, LanceOptions.parse(withPath(options)));
+    return new LanceScanBuilder(
+        this,
+        LanceOptions.parse(withPath(options)),
+        LanceStreamOptions.parse(options.asCaseSensitiveMap()));
   }
 
   @Override

@@ -116,7 +116,8 @@ class LanceOptionsTest {
                 + "you mean \"version\"? Valid options: path, version, versionAsOf, timestampAsOf, tag, branch, "
                 + "batch_size, "
                 + "max_rows_per_partition, max_rows_per_file, vector.columns, enable_stable_row_ids, "
-                + "data_storage_version, target_base, streamingQueryId, checkpointLocation.");
+                + "data_storage_version, target_base, streamingQueryId, startingVersion, "
+                + "maxRowsPerTrigger, maxFilesPerTrigger, skipChangeCommits, checkpointLocation.");
     assertThatThrownBy(() -> parse("path", "p", "batchsize", "3"))
         .hasMessageContaining("Did you mean \"batch_size\"?");
     assertThat(parse("path", "p", "ENABLE_STABLE_ROW_IDS", " True ").enableStableRowIds()).isTrue();

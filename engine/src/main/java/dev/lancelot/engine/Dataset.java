@@ -487,6 +487,18 @@ public final class Dataset implements AutoCloseable {
     return snapshot.fragments().stream().map(snapshot::info).toList();
   }
 
+  /**
+   * The operation that committed this version, named as {@link VersionInfo#operation()} names it:
+   * {@code "append"}, {@code "delete"}, {@code "overwrite"} (also the version that created the
+   * dataset), {@code "update"}, {@code "merge"}, {@code "restore"}, {@code "rewrite"} (compaction),
+   * {@code "create index"}, {@code "project"}, {@code "update config"}, {@code "data replacement"}
+   * and the other kinds of Lance's transactions; {@code "unknown"} when the version records no
+   * transaction. Read from the version's manifest, or from the transaction file it names.
+   */
+  public String operation() {
+    return DatasetStorage.operationOf(ctx, snapshot).displayName();
+  }
+
   /** Every committed version, oldest first. */
   public List<VersionInfo> versions() {
     return DatasetStorage.versions(ctx);

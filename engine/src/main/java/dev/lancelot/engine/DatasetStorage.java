@@ -181,6 +181,30 @@ final class DatasetStorage {
     return out;
   }
 
+  /**
+   * The kind of operation that committed {@code s}, from the transaction its manifest holds or,
+   * failing that, the transaction file it names; {@code UNKNOWN} when it records neither.
+   */
+  static OperationKind operationOf(DatasetContext ctx, Snapshot s) {
+    Optional<dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction> inline =
+        s.file().transaction();
+    if (inline.isPresent()) {
+      return OperationKind.of(inline.get());
+    }
+    String name = s.manifest().getTransactionFile();
+    if (name.isEmpty()) {
+      return OperationKind.UNKNOWN;
+    }
+    String location =
+        ctx.paths().resolveInside(DatasetPaths.TRANSACTIONS, name, "transaction file");
+    try (InputFile in = ctx.io().newInputFile(location)) {
+      java.nio.ByteBuffer buf = in.read(0, Math.toIntExact(in.length()));
+      byte[] bytes = new byte[buf.remaining()];
+      buf.get(bytes);
+      return OperationKind.of(ManifestFile.parseTransaction(location, bytes));
+    }
+  }
+
   /** The branches of the dataset whose main branch is at {@code root}. */
   static List<Branch> branches(FileIO io, String root) {
     List<Branch> out = new ArrayList<>();

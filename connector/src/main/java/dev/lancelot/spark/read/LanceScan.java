@@ -21,6 +21,7 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -45,6 +46,7 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   private final StructType readSchema;
   private final Predicate filter;
   private final long limit;
+  private final LanceStreamOptions streamOptions;
   private Statistics statistics;
 
   /**
@@ -61,12 +63,18 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   public static final String USE_SCALAR_INDEX_CONF = "spark.lancelot.scan.useScalarIndex";
 
   LanceScan(
-      LanceTable table, LanceOptions options, StructType readSchema, Predicate filter, long limit) {
+      LanceTable table,
+      LanceOptions options,
+      StructType readSchema,
+      Predicate filter,
+      long limit,
+      LanceStreamOptions streamOptions) {
     this.table = table;
     this.options = options;
     this.readSchema = readSchema;
     this.filter = filter;
     this.limit = limit;
+    this.streamOptions = streamOptions;
   }
 
   @Override
@@ -142,6 +150,36 @@ public final class LanceScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public Batch toBatch() {
     return this;
+  }
+
+  /**
+   * This scan's projection and filter as a stream of the rows each new version appends (semantics
+   * S11); a pushed LIMIT is left to Spark.
+   */
+  @Override
+  public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    if (streamOptions.timeTravel()) {
+      throw new dev.lancelot.engine.InvalidInputException(
+          "Cannot stream "
+              + table.location()
+              + " at a version named by option version, versionAsOf, tag or timestampAsOf: a"
+              + " stream reads the versions committed over time; start it with option"
+              + " startingVersion instead.");
+    }
+    return new LanceMicroBatchStream(this, streamOptions);
+  }
+
+  LanceTable table() {
+    return table;
+  }
+
+  LanceOptions options() {
+    return options;
+  }
+
+  /** The pushed filter, or null. */
+  Predicate filter() {
+    return filter;
   }
 
   /** The output columns, in order: data columns and metadata columns ({@link MetadataColumns}). */

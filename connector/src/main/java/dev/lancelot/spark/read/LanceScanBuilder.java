@@ -36,6 +36,7 @@ public final class LanceScanBuilder
         SupportsPushDownAggregates {
   private final LanceTable table;
   private final LanceOptions options;
+  private final LanceStreamOptions streamOptions;
   private StructType requiredSchema;
   private org.apache.spark.sql.connector.expressions.filter.Predicate[] pushed =
       new org.apache.spark.sql.connector.expressions.filter.Predicate[0];
@@ -45,8 +46,15 @@ public final class LanceScanBuilder
   private int countAggregates;
 
   public LanceScanBuilder(LanceTable table, LanceOptions options) {
+    this(table, options, LanceStreamOptions.parse(java.util.Map.of()));
+  }
+
+  /** A scan that a streaming query may also read as a stream with {@code streamOptions}. */
+  public LanceScanBuilder(
+      LanceTable table, LanceOptions options, LanceStreamOptions streamOptions) {
     this.table = table;
     this.options = options;
+    this.streamOptions = streamOptions;
     this.requiredSchema = table.schema();
   }
 
@@ -141,6 +149,6 @@ public final class LanceScanBuilder
     if (countStar.isPresent()) {
       return new LanceCountScan(table, countStar.getAsLong(), countAggregates);
     }
-    return new LanceScan(table, options, requiredSchema, predicate, limit);
+    return new LanceScan(table, options, requiredSchema, predicate, limit, streamOptions);
   }
 }
