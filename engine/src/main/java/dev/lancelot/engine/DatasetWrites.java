@@ -7,7 +7,6 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
-import dev.lancelot.engine.internal.table.DatasetPaths;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.RowIds;
@@ -15,6 +14,7 @@ import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.internal.write.FragmentWriter;
+import dev.lancelot.engine.internal.write.TargetBases;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.Iterator;
 import java.util.List;
@@ -115,33 +115,7 @@ final class DatasetWrites {
    */
   static FragmentWriter.Target targetBase(
       DatasetContext ctx, Optional<Snapshot> latest, WriteOptions options) {
-    String wanted = options.targetBase();
-    if (wanted == null) {
-      return FragmentWriter.Target.ROOT;
-    }
-    List<BasePathInfo> bases = latest.map(s -> s.bases().infos()).orElse(List.of());
-    for (BasePathInfo b : bases) {
-      if (b.name().filter(wanted::equals).isPresent()
-          || b.path().equals(wanted)
-          || b.location().equals(wanted)) {
-        String dir = b.datasetRoot() ? b.location() + "/" + DatasetPaths.DATA : b.location();
-        return new FragmentWriter.Target(dir, b.id());
-      }
-    }
-    throw new InvalidInputException(
-        "Cannot write to base \""
-            + wanted
-            + "\" of "
-            + ctx.paths().root()
-            + ": "
-            + (bases.isEmpty()
-                ? (latest.isEmpty()
-                        ? "the dataset does not exist yet"
-                        : "the dataset registers no base paths")
-                    + " (lancelot writes to bases Lance registered; it does not register new ones)"
-                : "the dataset's bases are "
-                    + bases.stream().map(b -> b.name().orElse("") + "=" + b.path()).toList())
-            + ". Name a registered base by its name or path, or write without a target base.");
+    return TargetBases.resolve(ctx.paths().root(), latest, options.targetBase(), "Cannot write");
   }
 
   /**
@@ -274,7 +248,8 @@ final class DatasetWrites {
       long version,
       dev.lancelot.engine.schema.LanceSchema added,
       long fragmentId,
-      ColumnBackfill backfill) {
+      ColumnBackfill backfill,
+      String targetBase) {
     try (Dataset d =
         Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf).withVersion(version))) {
       DataFragment fragment =
@@ -290,7 +265,8 @@ final class DatasetWrites {
                               + " version "
                               + version
                               + ": no such fragment"));
-      var file = ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill);
+      var file =
+          ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill, targetBase);
       return new FragmentMetadata(
           DataFragment.newBuilder()
               .setId(fragmentId)

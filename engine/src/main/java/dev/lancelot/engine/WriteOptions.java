@@ -21,7 +21,8 @@ import java.util.Locale;
  *     dataset root. Data files under a base that is a dataset root go to its {@code data/}
  *     directory, else directly under it, and record the base's id (decision D58). {@link
  *     Dataset#write} and the tasks of a distributed write (D62c) honour it; compaction and column
- *     backfills refuse it.
+ *     backfills take theirs in {@link CompactionOptions#targetBase()} and {@link
+ *     Dataset#addColumns(java.util.List, java.util.List, ColumnBackfill, String)} (D68).
  */
 public record WriteOptions(
     WriteMode mode,
