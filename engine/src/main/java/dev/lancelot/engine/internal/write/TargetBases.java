@@ -29,9 +29,7 @@ public final class TargetBases {
     }
     List<BasePathInfo> bases = version.map(s -> s.bases().infos()).orElse(List.of());
     for (BasePathInfo b : bases) {
-      if (b.name().filter(wanted::equals).isPresent()
-          || b.path().equals(wanted)
-          || b.location().equals(wanted)) {
+      if (b.matches(wanted)) {
         String dir = b.datasetRoot() ? b.location() + "/" + DatasetPaths.DATA : b.location();
         return new FragmentWriter.Target(dir, b.id());
       }
