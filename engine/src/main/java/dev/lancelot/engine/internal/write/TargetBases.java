@@ -24,10 +24,23 @@ public final class TargetBases {
    */
   public static FragmentWriter.Target resolve(
       String root, Optional<Snapshot> version, String wanted, String action) {
+    return resolve(
+        root,
+        version.map(s -> s.bases().infos()).orElse(List.of()),
+        version.isPresent(),
+        wanted,
+        action);
+  }
+
+  /**
+   * As {@link #resolve(String, Optional, String, String)}, among {@code bases} (a create's initial
+   * bases when {@code exists} is false).
+   */
+  public static FragmentWriter.Target resolve(
+      String root, List<BasePathInfo> bases, boolean exists, String wanted, String action) {
     if (wanted == null) {
       return FragmentWriter.Target.ROOT;
     }
-    List<BasePathInfo> bases = version.map(s -> s.bases().infos()).orElse(List.of());
     for (BasePathInfo b : bases) {
       if (b.matches(wanted)) {
         String dir = b.datasetRoot() ? b.location() + "/" + DatasetPaths.DATA : b.location();
@@ -42,7 +55,7 @@ public final class TargetBases {
             + root
             + ": "
             + (bases.isEmpty()
-                ? (version.isEmpty()
+                ? (!exists
                         ? "the dataset does not exist yet"
                         : "the dataset registers no base paths")
                     + " (bases are registered when a dataset is created: WriteOptions"
