@@ -201,4 +201,37 @@ class InitialBasesOracleTest {
     assertThat(tmp.resolve("b1")).doesNotExist();
     assertThat(LanceOracle.countRows(BasePathsOracleTest.allocator, ds)).isEqualTo(20);
   }
+
+  /**
+   * The commit of a distributed create registers the bases its options give (tasks wrote at the
+   * root).
+   */
+  @Test
+  void aDistributedCreateRegistersItsBasesAtCommit(@TempDir Path tmp) throws IOException {
+    Path ds = tmp.resolve("ds");
+    String b1 = tmp.resolve("b1").toString();
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+    WriteOptions create =
+        WriteOptions.of(WriteMode.CREATE)
+            .withInitialBases(List.of(InitialBase.datasetRoot("b1", b1)));
+    dev.lancelot.engine.schema.LanceSchema schema;
+    List<dev.lancelot.engine.FragmentMetadata> written;
+    try (org.apache.arrow.vector.VectorSchemaRoot batch =
+        dev.lancelot.engine.testing.StandardData.generate(
+            BasePathsOracleTest.allocator, 0, 80, BasePathsOracleTest.DIM, 3)) {
+      schema = dev.lancelot.engine.schema.LanceSchema.fromArrow(batch.getSchema());
+      written =
+          dev.lancelot.engine.distributed.DistributedWrite.writeFragments(
+              ds.toString(), conf, schema, List.of(batch).iterator(), create.resolvedFor(null));
+    }
+    try (Dataset d =
+        dev.lancelot.engine.distributed.DistributedWrite.commit(
+            ds.toString(), conf, schema, written, create, 0)) {
+      assertThat(d.basePaths()).singleElement().satisfies(b -> assertThat(b.name()).contains("b1"));
+      BasePathsOracleTest.assertReadsAsLance(d, ds);
+    }
+    BasePathsOracleTest.lanceWrite(ds, 100, 20, WriteParams.WriteMode.APPEND, null, List.of("b1"));
+    assertThat(TargetBaseWriteOracleTest.files(tmp.resolve("b1/data"))).hasSize(1);
+    assertThat(LanceOracle.countRows(BasePathsOracleTest.allocator, ds)).isEqualTo(100);
+  }
 }
