@@ -10,27 +10,33 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code compact <dataset> [--target-rows-per-fragment N] [--no-materialize-deletions] [--json]}:
- * {@link Dataset#compact} — small fragments and fragments with many deleted rows rewritten into
- * larger ones, index segments remapped, one version (decision D23).
+ * {@code compact <dataset> [--target-rows-per-fragment N] [--no-materialize-deletions]
+ * [--target-base B] [--json]}: {@link Dataset#compact} — small fragments and fragments with many
+ * deleted rows rewritten into larger ones (under registered base B when given, D68), index segments
+ * remapped, one version (decision D23).
  */
 final class CompactCommand {
   static final String USAGE =
-      "compact <dataset> [--target-rows-per-fragment N] [--no-materialize-deletions] [--json]";
+      "compact <dataset> [--target-rows-per-fragment N] [--no-materialize-deletions]"
+          + " [--target-base B] [--json]";
 
   private CompactCommand() {}
 
   static int run(List<String> raw, PrintStream out) {
     Args a =
         Args.parse(
-            raw, Set.of("target-rows-per-fragment"), Set.of("no-materialize-deletions", "json"));
+            raw,
+            Set.of("target-rows-per-fragment", "target-base"),
+            Set.of("no-materialize-deletions", "json"));
     String location = a.positional(0, "<dataset>");
     if (a.positionalCount() > 1) {
       throw new Args.UsageException(
           "unexpected argument \"" + a.positional(1, "") + "\"; options start with --");
     }
     CompactionOptions options =
-        CompactionOptions.defaults().withMaterializeDeletions(!a.flag("no-materialize-deletions"));
+        CompactionOptions.defaults()
+            .withMaterializeDeletions(!a.flag("no-materialize-deletions"))
+            .withTargetBase(a.get("target-base"));
     Integer target = a.intOption("target-rows-per-fragment");
     if (target != null) {
       if (target < 1) {

@@ -59,4 +59,39 @@ class MaintenanceCommandsTest {
     assertThat(zero.code()).isEqualTo(2);
     assertThat(zero.err()).contains("option --target-rows-per-fragment must be at least 1, got 0");
   }
+
+  @Test
+  void compactWritesUnderTheTargetBase() throws Exception {
+    Path ds = dir.resolve("ds");
+    Path cold = dir.resolve("cold");
+    try (var a = new org.apache.arrow.memory.RootAllocator();
+        var batch = dev.lancelot.engine.testing.StandardData.generate(a, 0, 400, 4, 1);
+        var reader =
+            dev.lancelot.engine.testing.ArrowStreams.readerOf(a, java.util.List.of(batch))) {
+      Dataset.write(
+              ds.toString(),
+              reader,
+              dev.lancelot.engine.WriteOptions.of(WriteMode.CREATE)
+                  .withMaxRowsPerFile(100)
+                  .withInitialBases(
+                      java.util.List.of(
+                          dev.lancelot.engine.InitialBase.datasetRoot("cold", cold.toString()))))
+          .close();
+    }
+    CliData.Result bad = CliData.run("compact", ds.toString(), "--target-base", "hot");
+    assertThat(bad.code()).isNotZero();
+    assertThat(bad.err()).contains("to base \"hot\"").contains("cold=");
+    assertThat(cold).doesNotExist();
+    CliData.Result r = CliData.run("compact", ds.toString(), "--target-base", "cold", "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("fragments_removed").asLong()).isEqualTo(4);
+    try (var files = java.nio.file.Files.list(cold.resolve("data"))) {
+      assertThat(files.count()).isEqualTo(j.get("files_added").asLong());
+    }
+    try (Dataset d = Dataset.open(ds.toString())) {
+      assertThat(d.countRows()).isEqualTo(400);
+      assertThat(d.fragments()).hasSize(1);
+    }
+  }
 }

@@ -15,4 +15,15 @@ import java.util.Optional;
  * @param location {@code path} fully qualified
  */
 public record BasePathInfo(
-    int id, Optional<String> name, String path, boolean datasetRoot, String location) {}
+    int id, Optional<String> name, String path, boolean datasetRoot, String location) {
+
+  /**
+   * Whether a write naming target base {@code nameOrPath} means this base: its name, its path as
+   * recorded, or its location.
+   */
+  public boolean matches(String nameOrPath) {
+    return name.filter(nameOrPath::equals).isPresent()
+        || path.equals(nameOrPath)
+        || location.equals(nameOrPath);
+  }
+}

@@ -93,7 +93,8 @@ final class ColumnChanges {
       DataFragment fragment,
       LanceSchema added,
       List<String> inputs,
-      ColumnBackfill backfill) {
+      ColumnBackfill backfill,
+      String targetBase) {
     List<LanceField> inputFields = new ArrayList<>();
     for (String name : inputs) {
       inputFields.add(d.field(name));
@@ -105,7 +106,8 @@ final class ColumnChanges {
             .withMaxRowsPerFile(Integer.MAX_VALUE)
             .resolvedFor(d.dataStorageVersion());
     try (FragmentReader reader = d.openFragment(fragment);
-        FragmentWriter writer = FragmentWriter.open(d.context(), added, options, () -> {})) {
+        FragmentWriter writer =
+            FragmentWriter.open(d.context(), added, options, target(d, targetBase), () -> {})) {
       try {
         FragmentReader.BatchStream stream =
             reader.stream(inputFields, 0, rows, BACKFILL_BATCH_ROWS);
@@ -140,6 +142,15 @@ final class ColumnChanges {
         throw e;
       }
     }
+  }
+
+  /** Where a backfill naming base {@code targetBase} writes the new files of {@code d}. */
+  private static FragmentWriter.Target target(Dataset d, String targetBase) {
+    return dev.lancelot.engine.internal.write.TargetBases.resolve(
+        d.location(),
+        java.util.Optional.of(d.snapshot()),
+        targetBase,
+        "Cannot add columns to " + d.location() + ": cannot write their values");
   }
 
   private static void check(
@@ -292,13 +303,15 @@ final class ColumnChanges {
       Dataset dataset,
       List<org.apache.arrow.vector.types.pojo.Field> columns,
       List<String> inputs,
-      ColumnBackfill backfill) {
+      ColumnBackfill backfill,
+      String targetBase) {
     dev.lancelot.engine.schema.LanceSchema added = addedFields(dataset, columns, true);
+    target(dataset, targetBase); // an unknown base is refused before anything is written
     Map<Long, dev.lancelot.engine.internal.format.proto.TableProtos.DataFile> files =
         new java.util.LinkedHashMap<>();
     try {
       for (DataFragment f : dataset.snapshot().fragments()) {
-        files.put(f.getId(), writeFragmentColumns(dataset, f, added, inputs, backfill));
+        files.put(f.getId(), writeFragmentColumns(dataset, f, added, inputs, backfill, targetBase));
       }
       if (files.isEmpty()) { // no rows: the columns only change the schema
         return dataset.addColumns(columns);
@@ -312,7 +325,7 @@ final class ColumnChanges {
     } catch (RuntimeException e) {
       for (var file : files.values()) {
         try {
-          dataset.context().io().delete(dataset.context().paths().dataFile(file.getPath()));
+          dataset.context().io().delete(dataset.snapshot().bases().dataFile(file));
         } catch (RuntimeException suppressed) {
           e.addSuppressed(suppressed);
         }

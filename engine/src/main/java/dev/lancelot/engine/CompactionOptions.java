@@ -15,9 +15,15 @@ package dev.lancelot.engine;
  * @param materializeDeletions rewrite fragments with many deleted rows (default true)
  * @param materializeDeletionsThreshold fraction of deleted physical rows above which a fragment is
  *     rewritten (default 0.1); at 1.0 or more deletions are never materialized
+ * @param targetBase the base the rewritten fragments' data files go to: the name or path of a base
+ *     the dataset registers, as {@link WriteOptions#targetBase()}; {@code null} (the default, and
+ *     what Lance's compaction always does) for the dataset root (decision D68)
  */
 public record CompactionOptions(
-    int targetRowsPerFragment, boolean materializeDeletions, double materializeDeletionsThreshold)
+    int targetRowsPerFragment,
+    boolean materializeDeletions,
+    double materializeDeletionsThreshold,
+    String targetBase)
     implements java.io.Serializable {
   public static final int DEFAULT_TARGET_ROWS_PER_FRAGMENT = 1024 * 1024;
   public static final double DEFAULT_MATERIALIZE_DELETIONS_THRESHOLD = 0.1;
@@ -34,21 +40,40 @@ public record CompactionOptions(
     }
   }
 
+  /** Options writing the rewritten fragments at the dataset root. */
+  public CompactionOptions(
+      int targetRowsPerFragment,
+      boolean materializeDeletions,
+      double materializeDeletionsThreshold) {
+    this(targetRowsPerFragment, materializeDeletions, materializeDeletionsThreshold, null);
+  }
+
   public static CompactionOptions defaults() {
     return new CompactionOptions(
         DEFAULT_TARGET_ROWS_PER_FRAGMENT, true, DEFAULT_MATERIALIZE_DELETIONS_THRESHOLD);
   }
 
   public CompactionOptions withTargetRowsPerFragment(int rows) {
-    return new CompactionOptions(rows, materializeDeletions, materializeDeletionsThreshold);
+    return new CompactionOptions(
+        rows, materializeDeletions, materializeDeletionsThreshold, targetBase);
   }
 
   public CompactionOptions withMaterializeDeletions(boolean on) {
-    return new CompactionOptions(targetRowsPerFragment, on, materializeDeletionsThreshold);
+    return new CompactionOptions(
+        targetRowsPerFragment, on, materializeDeletionsThreshold, targetBase);
   }
 
   public CompactionOptions withMaterializeDeletionsThreshold(double fraction) {
-    return new CompactionOptions(targetRowsPerFragment, materializeDeletions, fraction);
+    return new CompactionOptions(targetRowsPerFragment, materializeDeletions, fraction, targetBase);
+  }
+
+  /**
+   * These options writing the rewritten fragments to base {@code nameOrPath} ({@code null}: the
+   * root).
+   */
+  public CompactionOptions withTargetBase(String nameOrPath) {
+    return new CompactionOptions(
+        targetRowsPerFragment, materializeDeletions, materializeDeletionsThreshold, nameOrPath);
   }
 
   /**

@@ -222,7 +222,16 @@ public final class Dataset implements AutoCloseable {
    * builds are rebased over.
    */
   public Dataset addColumns(List<Field> columns, List<String> inputs, ColumnBackfill backfill) {
-    return ColumnChanges.addComputed(this, columns, inputs, backfill);
+    return ColumnChanges.addComputed(this, columns, inputs, backfill, null);
+  }
+
+  /**
+   * As {@link #addColumns(List, List, ColumnBackfill)}, the new data files written to base {@code
+   * targetBase} (a name or path this version registers, as {@link WriteOptions#targetBase()}).
+   */
+  public Dataset addColumns(
+      List<Field> columns, List<String> inputs, ColumnBackfill backfill, String targetBase) {
+    return ColumnChanges.addComputed(this, columns, inputs, backfill, targetBase);
   }
 
   /**

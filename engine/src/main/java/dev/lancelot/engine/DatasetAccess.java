@@ -103,7 +103,9 @@ final class DatasetAccess implements DatasetInternals.Access {
       long version,
       LanceSchema added,
       long fragmentId,
-      ColumnBackfill backfill) {
-    return DatasetWrites.writeAddedColumns(location, conf, version, added, fragmentId, backfill);
+      ColumnBackfill backfill,
+      String targetBase) {
+    return DatasetWrites.writeAddedColumns(
+        location, conf, version, added, fragmentId, backfill, targetBase);
   }
 }

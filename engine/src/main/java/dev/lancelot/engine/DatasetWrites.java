@@ -3,11 +3,12 @@ package dev.lancelot.engine;
 import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.ManifestNaming;
 import dev.lancelot.engine.internal.format.SchemaProtos;
+import dev.lancelot.engine.internal.format.proto.TableProtos.BasePath;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.table.Committer;
 import dev.lancelot.engine.internal.table.DatasetContext;
-import dev.lancelot.engine.internal.table.DatasetPaths;
+import dev.lancelot.engine.internal.table.NewBases;
 import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.OperationKind;
 import dev.lancelot.engine.internal.table.RowIds;
@@ -15,6 +16,7 @@ import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.table.VersionLog;
 import dev.lancelot.engine.internal.table.WriteChecks;
 import dev.lancelot.engine.internal.write.FragmentWriter;
+import dev.lancelot.engine.internal.write.TargetBases;
 import dev.lancelot.engine.schema.LanceSchema;
 import java.util.Iterator;
 import java.util.List;
@@ -52,9 +54,18 @@ final class DatasetWrites {
       LanceSchema target =
           targetSchema(c.ctx(), latest, arrowSchema, options.mode())
               .withBlobEncodingFor(resolved.dataStorageVersion());
+      List<BasePath> initial = initialBases(c.ctx(), latest, options);
+      FragmentWriter.Target where =
+          latest.isEmpty() && !initial.isEmpty()
+              ? TargetBases.resolve(
+                  c.ctx().paths().root(),
+                  NewBases.infos(c.ctx().paths(), initial),
+                  false,
+                  options.targetBase(),
+                  "Cannot write")
+              : targetBase(c.ctx(), latest, options);
       List<FragmentMetadata> fragments =
-          FragmentWriter.write(
-              c.ctx(), target, batches, resolved, targetBase(c.ctx(), latest, options));
+          FragmentWriter.write(c.ctx(), target, batches, resolved, where);
       Snapshot s = commitWrite(c.ctx(), latest, target, fragments, resolved);
       return new Dataset(c.ctx(), s, c.owns());
     } catch (RuntimeException e) {
@@ -115,33 +126,28 @@ final class DatasetWrites {
    */
   static FragmentWriter.Target targetBase(
       DatasetContext ctx, Optional<Snapshot> latest, WriteOptions options) {
-    String wanted = options.targetBase();
-    if (wanted == null) {
-      return FragmentWriter.Target.ROOT;
+    return TargetBases.resolve(ctx.paths().root(), latest, options.targetBase(), "Cannot write");
+  }
+
+  /**
+   * The base paths {@code options} register, checked (decision D68): only a write in mode CREATE
+   * registers bases, as in Lance 7.
+   */
+  static List<BasePath> initialBases(
+      DatasetContext ctx, Optional<Snapshot> latest, WriteOptions options) {
+    if (options.initialBases().isEmpty()) {
+      return List.of();
     }
-    List<BasePathInfo> bases = latest.map(s -> s.bases().infos()).orElse(List.of());
-    for (BasePathInfo b : bases) {
-      if (b.name().filter(wanted::equals).isPresent()
-          || b.path().equals(wanted)
-          || b.location().equals(wanted)) {
-        String dir = b.datasetRoot() ? b.location() + "/" + DatasetPaths.DATA : b.location();
-        return new FragmentWriter.Target(dir, b.id());
-      }
+    if (options.mode() != WriteMode.CREATE) {
+      throw new InvalidInputException(
+          "Cannot register base paths on "
+              + ctx.paths().root()
+              + " in mode "
+              + options.mode()
+              + ": bases are registered only when a dataset is created (mode CREATE), as in"
+              + " Lance. Write without initial bases, or create a new dataset with them.");
     }
-    throw new InvalidInputException(
-        "Cannot write to base \""
-            + wanted
-            + "\" of "
-            + ctx.paths().root()
-            + ": "
-            + (bases.isEmpty()
-                ? (latest.isEmpty()
-                        ? "the dataset does not exist yet"
-                        : "the dataset registers no base paths")
-                    + " (lancelot writes to bases Lance registered; it does not register new ones)"
-                : "the dataset's bases are "
-                    + bases.stream().map(b -> b.name().orElse("") + "=" + b.path()).toList())
-            + ". Name a registered base by its name or path, or write without a target base.");
+    return NewBases.check(ctx.io(), ctx.paths(), options.initialBases());
   }
 
   /**
@@ -274,7 +280,8 @@ final class DatasetWrites {
       long version,
       dev.lancelot.engine.schema.LanceSchema added,
       long fragmentId,
-      ColumnBackfill backfill) {
+      ColumnBackfill backfill,
+      String targetBase) {
     try (Dataset d =
         Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf).withVersion(version))) {
       DataFragment fragment =
@@ -290,7 +297,8 @@ final class DatasetWrites {
                               + " version "
                               + version
                               + ": no such fragment"));
-      var file = ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill);
+      var file =
+          ColumnChanges.writeFragmentColumns(d, fragment, added, List.of(), backfill, targetBase);
       return new FragmentMetadata(
           DataFragment.newBuilder()
               .setId(fragmentId)
@@ -341,6 +349,7 @@ final class DatasetWrites {
     WriteMode mode = options.mode();
     List<DataFragment> protos = fragments.stream().map(FragmentMetadata::toProto).toList();
     Snapshot base = latest.orElse(null);
+    List<BasePath> initial = initialBases(ctx, latest, options);
     if (options.enableStableRowIds()
         && base != null
         && !RowIds.usesStableRowIds(base.manifest().getReaderFeatureFlags())) {
@@ -362,7 +371,8 @@ final class DatasetWrites {
                 SchemaProtos.metadataProto(schema),
                 protos,
                 options.dataStorageVersion(),
-                base == null && options.enableStableRowIds());
+                base == null && options.enableStableRowIds(),
+                initial);
     return committer.commit(base, op);
   }
 

@@ -16,19 +16,24 @@ import java.util.Locale;
  * @param enableStableRowIds when the write creates the dataset, give it stable row ids (Lance's
  *     {@code enable_stable_row_ids}: reader and writer feature flag 2, each row keeps its id when
  *     rows move); on an existing dataset it must be unset or match the dataset
+ * @param initialBases the base paths a create registers (Lance's {@code initial_bases}, ids 1, 2,
+ *     ... in this order); only a write in mode {@link WriteMode#CREATE} may give them, as in Lance
+ *     7, and {@code targetBase} may name one of them (decision D68)
  * @param targetBase the base path new data files go to (Lance's {@code target_bases}, one base):
  *     the name or path of a base the dataset's latest version registers, or {@code null} for the
  *     dataset root. Data files under a base that is a dataset root go to its {@code data/}
  *     directory, else directly under it, and record the base's id (decision D58). {@link
  *     Dataset#write} and the tasks of a distributed write (D62c) honour it; compaction and column
- *     backfills refuse it.
+ *     backfills take theirs in {@link CompactionOptions#targetBase()} and {@link
+ *     Dataset#addColumns(java.util.List, java.util.List, ColumnBackfill, String)} (D68).
  */
 public record WriteOptions(
     WriteMode mode,
     int maxRowsPerFile,
     String dataStorageVersion,
     boolean enableStableRowIds,
-    String targetBase) {
+    String targetBase,
+    java.util.List<InitialBase> initialBases) {
   public static final int DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
 
   /** The file format version of new datasets when none is asked for. */
@@ -43,6 +48,7 @@ public record WriteOptions(
           "Cannot write: maxRowsPerFile must be at least 1, got " + maxRowsPerFile);
     }
     dataStorageVersion = normalize(dataStorageVersion);
+    initialBases = initialBases == null ? java.util.List.of() : java.util.List.copyOf(initialBases);
   }
 
   private static String normalize(String version) {
@@ -63,21 +69,23 @@ public record WriteOptions(
   }
 
   public static WriteOptions of(WriteMode mode) {
-    return new WriteOptions(mode, DEFAULT_MAX_ROWS_PER_FILE, null, false, null);
+    return new WriteOptions(mode, DEFAULT_MAX_ROWS_PER_FILE, null, false, null, null);
   }
 
   public WriteOptions withMaxRowsPerFile(int rows) {
-    return new WriteOptions(mode, rows, dataStorageVersion, enableStableRowIds, targetBase);
+    return new WriteOptions(
+        mode, rows, dataStorageVersion, enableStableRowIds, targetBase, initialBases);
   }
 
   public WriteOptions withMode(WriteMode newMode) {
     return new WriteOptions(
-        newMode, maxRowsPerFile, dataStorageVersion, enableStableRowIds, targetBase);
+        newMode, maxRowsPerFile, dataStorageVersion, enableStableRowIds, targetBase, initialBases);
   }
 
   /** These options writing file format {@code version} ({@code null}: the default). */
   public WriteOptions withDataStorageVersion(String version) {
-    return new WriteOptions(mode, maxRowsPerFile, version, enableStableRowIds, targetBase);
+    return new WriteOptions(
+        mode, maxRowsPerFile, version, enableStableRowIds, targetBase, initialBases);
   }
 
   /**
@@ -85,7 +93,8 @@ public record WriteOptions(
    * #enableStableRowIds()}).
    */
   public WriteOptions enableStableRowIds(boolean enable) {
-    return new WriteOptions(mode, maxRowsPerFile, dataStorageVersion, enable, targetBase);
+    return new WriteOptions(
+        mode, maxRowsPerFile, dataStorageVersion, enable, targetBase, initialBases);
   }
 
   /**
@@ -93,7 +102,16 @@ public record WriteOptions(
    */
   public WriteOptions withTargetBase(String nameOrPath) {
     return new WriteOptions(
-        mode, maxRowsPerFile, dataStorageVersion, enableStableRowIds, nameOrPath);
+        mode, maxRowsPerFile, dataStorageVersion, enableStableRowIds, nameOrPath, initialBases);
+  }
+
+  /**
+   * These options registering {@code bases} when they create the dataset (see {@link
+   * #initialBases()}).
+   */
+  public WriteOptions withInitialBases(java.util.List<InitialBase> bases) {
+    return new WriteOptions(
+        mode, maxRowsPerFile, dataStorageVersion, enableStableRowIds, targetBase, bases);
   }
 
   /**

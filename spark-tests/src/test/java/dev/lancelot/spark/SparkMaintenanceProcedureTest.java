@@ -232,7 +232,7 @@ class SparkMaintenanceProcedureTest extends SharedSpark {
             "Cannot run lance.system.compact: argument target_rows_per_fragment must be between 1")
         .hasMessageContaining(
             "Usage: CALL lance.system.compact(table => <string> [, target_rows_per_fragment => "
-                + "<bigint>, materialize_deletions => <boolean>])");
+                + "<bigint>, materialize_deletions => <boolean>, target_base => <string>])");
     assertThatThrownBy(() -> spark.sql("CALL lance.system.compact(table => 'db.nowhere')"))
         .hasMessageContaining("table \"db.nowhere\" does not exist");
     assertThat(SparkProcedureTest.version(path)).isEqualTo(4);

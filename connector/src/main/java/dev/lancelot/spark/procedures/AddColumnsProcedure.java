@@ -36,12 +36,14 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.system.add_columns(table => 'db.items', column => 'name_len', expression =>
- * 'length(name)')}: adds a column whose value in each row is a Spark SQL expression over the row's
- * columns (lance-spark's {@code ALTER TABLE ... ADD COLUMNS ... FROM}, without a parser extension).
- * Spark evaluates the expression on the executors over the latest version, grouped by fragment;
- * each task writes one data file per fragment holding only the new column, for every physical row
- * (rows deleted in that version get nulls); the driver commits every file as one Lance {@code
- * Merge} version. A concurrent commit that changed the fragments fails it (its files are deleted).
+ * 'length(name)' [, target_base => 'b1'])}: adds a column whose value in each row is a Spark SQL
+ * expression over the row's columns (lance-spark's {@code ALTER TABLE ... ADD COLUMNS ... FROM},
+ * without a parser extension). Spark evaluates the expression on the executors over the latest
+ * version, grouped by fragment; each task writes one data file per fragment holding only the new
+ * column, for every physical row (rows deleted in that version get nulls); the driver commits every
+ * file as one Lance {@code Merge} version. A concurrent commit that changed the fragments fails it
+ * (its files are deleted). With {@code target_base} the new files go under that registered base
+ * (decision D68).
  */
 final class AddColumnsProcedure extends LanceProcedure {
   static final String NAME = "add_columns";
@@ -58,6 +60,7 @@ final class AddColumnsProcedure extends LanceProcedure {
     required("table", DataTypes.StringType),
     required("column", DataTypes.StringType),
     required("expression", DataTypes.StringType),
+    optional("target_base", DataTypes.StringType),
   };
 
   AddColumnsProcedure(LanceCatalog catalog) {
@@ -72,8 +75,19 @@ final class AddColumnsProcedure extends LanceProcedure {
     if (column.isBlank()) {
       throw new LancelotException("argument column is empty.");
     }
+    String targetBase = args.has("target_base") ? args.string("target_base") : null;
     Configuration conf = LancePathCatalog.hadoopConf();
     try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
+      if (targetBase != null && ds.basePaths().stream().noneMatch(b -> b.matches(targetBase))) {
+        throw new dev.lancelot.engine.InvalidInputException(
+            "Cannot add columns to "
+                + location
+                + ": cannot write their values to base \""
+                + targetBase
+                + "\" (argument target_base): the dataset's bases are "
+                + ds.basePaths().stream().map(b -> b.name().orElse("") + "=" + b.path()).toList()
+                + ". Name a base the dataset registers, or leave target_base out.");
+      }
       org.apache.spark.sql.Dataset<Row> values =
           spark
               .read()
@@ -101,7 +115,8 @@ final class AddColumnsProcedure extends LanceProcedure {
               ConfigurationBroadcasts.of(spark.sparkContext(), conf),
               ds.version(),
               DistributedWrite.schemaToBytes(added),
-              type);
+              type,
+              targetBase);
       List<FragmentMetadata> written = new ArrayList<>();
       values
           .repartition(fragments, org.apache.spark.sql.functions.expr("shiftright(_rowaddr, 32)"))
@@ -125,7 +140,8 @@ final class AddColumnsProcedure extends LanceProcedure {
                     ds.version(),
                     added,
                     f.id(),
-                    (id, in, allocator) -> nulls(arrow, in.getRowCount(), allocator)));
+                    (id, in, allocator) -> nulls(arrow, in.getRowCount(), allocator),
+                    targetBase));
           }
         }
         Dataset next = ds.commitAddedColumns(added, written);
@@ -162,13 +178,16 @@ final class AddColumnsProcedure extends LanceProcedure {
     private final long version;
     private final byte[] addedSchema;
     private final DataType type;
+    private final String targetBase;
 
     Task(
         String location,
         Broadcast<SerializableConfiguration> conf,
         long version,
         byte[] addedSchema,
-        DataType type) {
+        DataType type,
+        String targetBase) {
+      this.targetBase = targetBase;
       this.location = location;
       this.conf = conf;
       this.version = version;
@@ -209,7 +228,8 @@ final class AddColumnsProcedure extends LanceProcedure {
                       }
                     }
                     return batch.finishBatch();
-                  }));
+                  },
+                  targetBase));
           if (pending[0] != null && pending[0].getLong(0) >>> 32 == fragment) {
             throw new IllegalStateException(
                 "Row address "

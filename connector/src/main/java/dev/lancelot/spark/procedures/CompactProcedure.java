@@ -26,11 +26,12 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.system.compact(table => 'db.items' [, target_rows_per_fragment => 1048576,
- * materialize_deletions => true])}: the engine's compaction (decision D23) with its fragment groups
- * rewritten by Spark tasks — the driver plans the groups ({@link CompactionPlan}), one task per
- * group copies its live rows into new fragments where the executors are, and the driver remaps the
- * index segments covering them and commits everything in one new version. Returns one row; the
- * version stays (and {@code committed} is false) when nothing needs compacting.
+ * materialize_deletions => true, target_base => 'b1'])}: the engine's compaction (decision D23)
+ * with its fragment groups rewritten by Spark tasks — the driver plans the groups ({@link
+ * CompactionPlan}), one task per group copies its live rows into new fragments where the executors
+ * are, and the driver remaps the index segments covering them and commits everything in one new
+ * version. Returns one row; the version stays (and {@code committed} is false) when nothing needs
+ * compacting.
  */
 final class CompactProcedure extends LanceProcedure {
   static final String NAME = "compact";
@@ -56,6 +57,7 @@ final class CompactProcedure extends LanceProcedure {
         DataTypes.LongType,
         Integer.toString(CompactionOptions.DEFAULT_TARGET_ROWS_PER_FRAGMENT)),
     optional("materialize_deletions", DataTypes.BooleanType, "true"),
+    optional("target_base", DataTypes.StringType),
   };
 
   CompactProcedure(LanceCatalog catalog) {
@@ -83,7 +85,8 @@ final class CompactProcedure extends LanceProcedure {
     CompactionOptions options =
         CompactionOptions.defaults()
             .withTargetRowsPerFragment((int) target)
-            .withMaterializeDeletions(args.bool("materialize_deletions", true));
+            .withMaterializeDeletions(args.bool("materialize_deletions", true))
+            .withTargetBase(args.has("target_base") ? args.string("target_base") : null);
     Configuration conf = LancePathCatalog.hadoopConf();
     try (Dataset ds = Dataset.open(location, OpenOptions.defaults().withHadoopConf(conf))) {
       CompactionResult r = compact(spark, ds, options, conf);

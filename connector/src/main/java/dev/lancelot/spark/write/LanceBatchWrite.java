@@ -87,9 +87,7 @@ final class LanceBatchWrite implements BatchWrite {
     List<dev.lancelot.engine.BasePathInfo> bases =
         existing.map(Dataset::basePaths).orElse(List.of());
     for (dev.lancelot.engine.BasePathInfo b : bases) {
-      if (b.name().filter(wanted::equals).isPresent()
-          || b.path().equals(wanted)
-          || b.location().equals(wanted)) {
+      if (b.matches(wanted)) {
         return;
       }
     }

@@ -29,7 +29,8 @@ class LanceProcedureBindTest {
       };
   private static final String USAGE =
       "Usage: CALL lance.system.compact(table => <string> [, "
-          + "target_rows_per_fragment => <bigint>, materialize_deletions => <boolean>])";
+          + "target_rows_per_fragment => <bigint>, materialize_deletions => <boolean>, "
+          + "target_base => <string>])";
 
   private static final Metadata BY_NAME =
       new MetadataBuilder().putBoolean(ProcedureParameter.BY_NAME_METADATA_KEY, true).build();
@@ -117,15 +118,16 @@ class LanceProcedureBindTest {
     assertThatThrownBy(() -> compact().bind(named("materialize_deletions", DataTypes.BooleanType)))
         .isInstanceOf(LancelotException.class)
         .hasMessage("Cannot run lance.system.compact: parameter table is required. " + USAGE);
-    StructType four =
+    StructType five =
         new StructType()
             .add("a", DataTypes.StringType)
             .add("b", DataTypes.LongType)
             .add("c", DataTypes.BooleanType)
-            .add("d", DataTypes.BooleanType);
-    assertThatThrownBy(() -> compact().bind(four))
+            .add("d", DataTypes.StringType)
+            .add("e", DataTypes.BooleanType);
+    assertThatThrownBy(() -> compact().bind(five))
         .hasMessage(
-            "Cannot run lance.system.compact: too many arguments (4; it takes at most 3). "
+            "Cannot run lance.system.compact: too many arguments (5; it takes at most 4). "
                 + USAGE);
     assertThatThrownBy(
             () ->

@@ -134,7 +134,24 @@ public final class DistributedWrite {
       LanceSchema added,
       long fragmentId,
       ColumnBackfill backfill) {
-    return DatasetInternals.writeAddedColumns(location, conf, version, added, fragmentId, backfill);
+    return writeAddedColumns(location, conf, version, added, fragmentId, backfill, null);
+  }
+
+  /**
+   * As {@link #writeAddedColumns(String, Configuration, long, LanceSchema, long, ColumnBackfill)},
+   * the file written to base {@code targetBase} (a name or path the version registers, as {@link
+   * dev.lancelot.engine.WriteOptions#targetBase()}; {@code null}: the dataset root).
+   */
+  public static FragmentMetadata writeAddedColumns(
+      String location,
+      Configuration conf,
+      long version,
+      LanceSchema added,
+      long fragmentId,
+      ColumnBackfill backfill,
+      String targetBase) {
+    return DatasetInternals.writeAddedColumns(
+        location, conf, version, added, fragmentId, backfill, targetBase);
   }
 
   /** A schema as bytes, to ship to the tasks ({@link #schemaFromBytes} reads it back). */

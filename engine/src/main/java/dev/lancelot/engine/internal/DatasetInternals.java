@@ -74,7 +74,8 @@ public final class DatasetInternals {
         long version,
         LanceSchema added,
         long fragmentId,
-        ColumnBackfill backfill);
+        ColumnBackfill backfill,
+        String targetBase);
   }
 
   private static final AccessorSlot<Access> SLOT = new AccessorSlot<>(Dataset.class);
@@ -200,7 +201,9 @@ public final class DatasetInternals {
       long version,
       LanceSchema added,
       long fragmentId,
-      ColumnBackfill backfill) {
-    return SLOT.get().writeAddedColumns(location, conf, version, added, fragmentId, backfill);
+      ColumnBackfill backfill,
+      String targetBase) {
+    return SLOT.get()
+        .writeAddedColumns(location, conf, version, added, fragmentId, backfill, targetBase);
   }
 }

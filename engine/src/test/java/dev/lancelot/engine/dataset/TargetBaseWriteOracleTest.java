@@ -151,7 +151,7 @@ class TargetBaseWriteOracleTest {
             () -> write(fresh, 0, 10, WriteOptions.of(WriteMode.CREATE).withTargetBase("b1")))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining(
-            "the dataset does not exist yet (lancelot writes to bases Lance registered");
+            "the dataset does not exist yet (bases are registered when a dataset is created");
     assertThat(fresh).doesNotExist();
   }
 

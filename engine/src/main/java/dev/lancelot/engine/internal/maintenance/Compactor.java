@@ -14,6 +14,7 @@ import dev.lancelot.engine.internal.DatasetInternals;
 import dev.lancelot.engine.internal.format.IndexUuids;
 import dev.lancelot.engine.internal.format.RowIdSequence;
 import dev.lancelot.engine.internal.format.RowVersions;
+import dev.lancelot.engine.internal.format.proto.TableProtos.DataFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.DataFragment;
 import dev.lancelot.engine.internal.format.proto.TableProtos.ExternalFile;
 import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.Rewrite.RewriteGroup;
@@ -22,12 +23,14 @@ import dev.lancelot.engine.internal.table.Operation;
 import dev.lancelot.engine.internal.table.RowIds;
 import dev.lancelot.engine.internal.table.Snapshot;
 import dev.lancelot.engine.internal.write.FragmentWriter;
+import dev.lancelot.engine.internal.write.TargetBases;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.slf4j.Logger;
@@ -97,6 +100,7 @@ public final class Compactor {
               + "Compact it with Lance.");
     }
     Snapshot snapshot = DatasetInternals.snapshot(dataset);
+    target(dataset, options); // an unknown base is refused before anything is written
     List<List<DataFragment>> groups =
         CompactionPlanner.plan(snapshot.fragments(), dataset.indexes().allSegments(), options);
     List<long[]> ids = new ArrayList<>(groups.size());
@@ -259,9 +263,10 @@ public final class Compactor {
   private static void deleteFiles(
       Dataset dataset, List<FragmentMetadata> written, List<RewrittenIndex> rewritten) {
     var ctx = DatasetInternals.context(dataset);
+    var bases = DatasetInternals.snapshot(dataset).bases();
     for (FragmentMetadata f : written) {
-      for (String path : f.dataFiles()) {
-        ctx.io().delete(ctx.paths().dataFile(path));
+      for (DataFile file : DatasetInternals.fragment(f).getFilesList()) {
+        ctx.io().delete(bases.dataFile(file)); // at the root, or under the target base
       }
     }
     for (RewrittenIndex ri : rewritten) {
@@ -364,8 +369,21 @@ public final class Compactor {
             }
           };
       return FragmentWriter.write(
-          DatasetInternals.context(dataset), dataset.lanceSchema(), data, write);
+          DatasetInternals.context(dataset),
+          dataset.lanceSchema(),
+          data,
+          write,
+          target(dataset, options));
     }
+  }
+
+  /** Where {@code options} put the rewritten fragments of {@code dataset}'s version. */
+  private static FragmentWriter.Target target(Dataset dataset, CompactionOptions options) {
+    return TargetBases.resolve(
+        dataset.location(),
+        Optional.of(DatasetInternals.snapshot(dataset)),
+        options.targetBase(),
+        "Cannot compact " + dataset.location() + ": cannot write the rewritten fragments");
   }
 
   /**

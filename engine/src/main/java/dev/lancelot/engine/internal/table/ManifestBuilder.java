@@ -115,6 +115,12 @@ final class ManifestBuilder {
         m.setNextRowId(0);
         fragments = assignRowIds(m, fragments, version);
       }
+      if (!o.initialBases().isEmpty()) {
+        if (base != null) {
+          throw new IllegalStateException("Base paths can only be registered by a create");
+        }
+        m.addAllBasePaths(o.initialBases()); // flag 16 follows from them below
+      }
       m.clearFields().addAllFields(o.schema());
       m.clearSchemaMetadata().putAllSchemaMetadata(o.schemaMetadata());
       if (base == null || o.dataFormatVersion() != null) {

@@ -232,12 +232,24 @@ public sealed interface Operation {
       Map<String, ByteString> schemaMetadata,
       List<DataFragment> fragments,
       String dataFormatVersion,
-      boolean stableRowIds)
+      boolean stableRowIds,
+      List<dev.lancelot.engine.internal.format.proto.TableProtos.BasePath> initialBases)
       implements Operation {
     public Overwrite {
       schema = List.copyOf(schema);
       schemaMetadata = Map.copyOf(schemaMetadata);
       fragments = List.copyOf(fragments);
+      initialBases = List.copyOf(initialBases);
+    }
+
+    /** An overwrite (or create) registering no new base. */
+    public Overwrite(
+        List<Field> schema,
+        Map<String, ByteString> schemaMetadata,
+        List<DataFragment> fragments,
+        String dataFormatVersion,
+        boolean stableRowIds) {
+      this(schema, schemaMetadata, fragments, dataFormatVersion, stableRowIds, List.of());
     }
 
     @Override
@@ -254,7 +266,8 @@ public sealed interface Operation {
               Transaction.Overwrite.newBuilder()
                   .addAllFragments(fragments)
                   .addAllSchema(schema)
-                  .putAllSchemaMetadata(schemaMetadata))
+                  .putAllSchemaMetadata(schemaMetadata)
+                  .addAllInitialBases(initialBases))
           .build();
     }
 
