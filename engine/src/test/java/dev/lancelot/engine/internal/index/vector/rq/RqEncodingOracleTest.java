@@ -33,9 +33,9 @@ import org.lance.index.vector.VectorIndexParams;
 /**
  * lancelot codes rows as lance-core 7.0.0 does: given the model of an IVF_RQ index lance-core built
  * (its centroids and rotation), lancelot's encoder puts every row in the same partition with the
- * same code bits and the same add and scale factors (to float rounding) as lance-core stored, for
- * l2, cosine and dot, one to three bits per dimension, code dimensions that are and are not powers
- * of two.
+ * same code bits and the same add and scale factors (to float rounding of the sums) as lance-core
+ * stored, for l2, cosine and dot, one to three bits per dimension, code dimensions that are and are
+ * not powers of two.
  */
 @Tag("oracle")
 class RqEncodingOracleTest {
@@ -107,17 +107,23 @@ class RqEncodingOracleTest {
                   codeBytes);
           RqCodes.Split theirs = lanceRow.get(id);
           assertThat(mine.codes()).as("codes of row %d", id).isEqualTo(theirs.codes());
-          assertClose(mine.add()[0], theirs.add()[0], "add factor of row " + id);
-          assertClose(mine.scale()[0], theirs.scale()[0], "scale factor of row " + id);
+          // dot's add factor, 1 − v·c + ‖c‖², cancels terms of the size of ‖c‖²: float rounding of
+          // the two engines' sums differs by a fraction of that size, not of the result's.
+          float cc = 0;
+          for (float x : model.ivf().centroid(p)) {
+            cc += x * x;
+          }
+          assertClose(mine.add()[0], theirs.add()[0], 1e-5f * cc, "add factor of row " + id);
+          assertClose(mine.scale()[0], theirs.scale()[0], 0f, "scale factor of row " + id);
         }
       }
       assertThat(rows).isEqualTo(1500);
     }
   }
 
-  private static void assertClose(float ours, float theirs, String what) {
+  private static void assertClose(float ours, float theirs, float slack, String what) {
     assertThat(Math.abs(ours - theirs))
         .as("%s: ours %s, Lance's %s", what, ours, theirs)
-        .isLessThanOrEqualTo(1e-4f * Math.max(1f, Math.abs(theirs)));
+        .isLessThanOrEqualTo(1e-4f * Math.max(1f, Math.abs(theirs)) + slack);
   }
 }
