@@ -69,7 +69,8 @@ import org.lance.index.vector.VectorIndexParams;
 class IvfRqBuildTest {
   static final int DIM = 32;
   static final int CLUSTERS = 16;
-  static final int BUILDS = 6;
+  static final int BUILDS = 12;
+  static final int RECALL_DIM = 128;
   @TempDir static Path tmp;
   static BufferAllocator allocator;
   static float[][] queries;
@@ -87,9 +88,13 @@ class IvfRqBuildTest {
 
   /** 3,000 clustered rows in fragments of 1,000. */
   static Path data(String name) {
+    return data(name, DIM);
+  }
+
+  static Path data(String name, int dim) {
     Path at = tmp.resolve(name);
     ClusteredData.write(
-        allocator, at, 0, 3000, DIM, CLUSTERS, 9, WriteParams.WriteMode.CREATE, 1000);
+        allocator, at, 0, 3000, dim, CLUSTERS, 9, WriteParams.WriteMode.CREATE, 1000);
     return at;
   }
 
@@ -131,9 +136,9 @@ class IvfRqBuildTest {
    */
   @Test
   void recallAsLancesOwnIndexOverTheSameCentroids() {
-    float[][] qs = ClusteredData.queries(200, DIM, CLUSTERS, 9, 37);
+    float[][] qs = ClusteredData.queries(200, RECALL_DIM, CLUSTERS, 9, 37);
     List<Set<Long>> exact = new ArrayList<>();
-    Path base = data("recall-exact");
+    Path base = data("recall-exact", RECALL_DIM);
     for (float[] q : qs) {
       Set<Long> ids = new HashSet<>();
       LanceOracle.nearest(allocator, base, q, 10, null, null, null, false, null, false)
@@ -145,8 +150,8 @@ class IvfRqBuildTest {
     double[] onTheirs = new double[settings.length];
     StringBuilder perPair = new StringBuilder();
     for (int b = 0; b < BUILDS; b++) {
-      Path ours = data("recall-ours-" + b);
-      Path theirs = data("recall-theirs-" + b);
+      Path ours = data("recall-ours-" + b, RECALL_DIM);
+      Path theirs = data("recall-theirs-" + b, RECALL_DIM);
       float[] centroids;
       try (Dataset ds = Dataset.open(ours.toString());
           Dataset indexed =
