@@ -145,7 +145,7 @@ class IvfRqBuildTest {
           .forEach(h -> ids.add(h.id()));
       exact.add(ids);
     }
-    Integer[][] settings = {{1, null}, {2, null}};
+    int[][] settings = {{1}, {2}};
     double[] onOurs = new double[settings.length];
     double[] onTheirs = new double[settings.length];
     StringBuilder perPair = new StringBuilder();
@@ -186,9 +186,13 @@ class IvfRqBuildTest {
       for (int s = 0; s < settings.length; s++) {
         double o = 0;
         double t = 0;
-        for (int i = 0; i < qs.length; i++) {
-          o += recall(lanceNearest(ours, qs[i], settings[s]), exact.get(i));
-          t += recall(lanceNearest(theirs, qs[i], settings[s]), exact.get(i));
+        // One lance-core handle per table: each open of a dataset keeps files open in lance-core.
+        try (org.lance.Dataset onOursDs = LanceOracle.open(allocator, ours);
+            org.lance.Dataset onTheirsDs = LanceOracle.open(allocator, theirs)) {
+          for (int i = 0; i < qs.length; i++) {
+            o += recall(lanceNearest(onOursDs, qs[i], settings[s][0]), exact.get(i));
+            t += recall(lanceNearest(onTheirsDs, qs[i], settings[s][0]), exact.get(i));
+          }
         }
         onOurs[s] += o;
         onTheirs[s] += t;
@@ -212,9 +216,36 @@ class IvfRqBuildTest {
     assertThat(onOurs[0] / (BUILDS * qs.length)).isGreaterThan(0.15);
   }
 
-  private static List<LanceOracle.Hit> lanceNearest(Path at, float[] q, Integer[] setting) {
-    return LanceOracle.nearest(
-        allocator, at, q, 10, setting[0], setting[1], null, true, null, false);
+  /** lance-core's ids of the 10 nearest rows at {@code nprobes}, on an open dataset. */
+  private static List<LanceOracle.Hit> lanceNearest(org.lance.Dataset ds, float[] q, int nprobes) {
+    org.lance.ipc.Query query =
+        new org.lance.ipc.Query.Builder()
+            .setColumn("vector")
+            .setKey(q)
+            .setK(10)
+            .setNprobes(nprobes)
+            .build();
+    List<LanceOracle.Hit> out = new ArrayList<>();
+    try (org.lance.ipc.LanceScanner scanner =
+            ds.newScan(
+                new org.lance.ipc.ScanOptions.Builder()
+                    .nearest(query)
+                    .columns(List.of("id"))
+                    .build());
+        org.apache.arrow.vector.ipc.ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        BigIntVector ids = (BigIntVector) root.getVector("id");
+        org.apache.arrow.vector.Float4Vector d =
+            (org.apache.arrow.vector.Float4Vector) root.getVector("_distance");
+        for (int i = 0; i < root.getRowCount(); i++) {
+          out.add(new LanceOracle.Hit(ids.get(i), d.get(i)));
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
   }
 
   private static double recall(List<LanceOracle.Hit> found, Set<Long> truth) {
