@@ -19,9 +19,9 @@ import java.util.stream.Collectors;
  */
 final class CreateIndexCommand {
   static final String USAGE =
-      "create-index <dataset> --column vector --type IVF_FLAT|IVF_PQ|IVF_SQ|IVF_HNSW_FLAT|"
+      "create-index <dataset> --column vector --type IVF_FLAT|IVF_PQ|IVF_SQ|IVF_RQ|IVF_HNSW_FLAT|"
           + "IVF_HNSW_SQ|IVF_HNSW_PQ [--metric l2|cosine|dot] [--num-partitions N] [--num-sub-vectors 16] "
-          + "[--num-bits 8] [--m 20] [--ef-construction 150] [--sample-rate 256] [--max-iterations 50] "
+          + "[--num-bits 8 (IVF_RQ: 1)] [--m 20] [--ef-construction 150] [--sample-rate 256] [--max-iterations 50] "
           + "[--name vector_idx] [--replace] [--json]";
 
   private static final List<IndexType> VECTOR_TYPES =
@@ -109,9 +109,9 @@ final class CreateIndexCommand {
     refuseUnless(
         a,
         "num-bits",
-        pq || sq,
+        pq || sq || type == IndexType.IVF_RQ,
         type,
-        "the PQ and SQ types IVF_PQ, IVF_SQ, IVF_HNSW_PQ and IVF_HNSW_SQ");
+        "the quantized types IVF_PQ, IVF_SQ, IVF_RQ, IVF_HNSW_PQ and IVF_HNSW_SQ");
     refuseUnless(
         a, "m", type.isHnsw(), type, "the HNSW types IVF_HNSW_FLAT, IVF_HNSW_SQ and IVF_HNSW_PQ");
     refuseUnless(

@@ -155,6 +155,10 @@ class IndexCommandsBadInputTest {
         "num_bits=4",
         "num_bits=8");
     refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_RQ", "--num-bits", "0"),
+        "IVF_RQ index with num_bits=0",
+        "between 1 and 255");
+    refused(
         createIndex(small, "--column", "vector", "--type", "IVF_FLAT", "--metric", "manhattan"),
         "manhattan",
         "l2, cosine, dot");
@@ -179,6 +183,9 @@ class IndexCommandsBadInputTest {
     refused(
         createIndex(small, "--column", "vector", "--type", "IVF_HNSW_FLAT", "--num-bits", "8"),
         "--num-bits does not apply to IVF_HNSW_FLAT");
+    refused(
+        createIndex(small, "--column", "vector", "--type", "IVF_RQ", "--num-sub-vectors", "4"),
+        "--num-sub-vectors does not apply to IVF_RQ");
     refused(
         createIndex(small, "--column", "vector", "--type", "IVF_PQ", "--m", "16"),
         "--m does not apply to IVF_PQ",

@@ -74,7 +74,15 @@ class IndexCommandsTest {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"IVF_FLAT", "IVF_PQ", "IVF_SQ", "IVF_HNSW_FLAT", "IVF_HNSW_SQ", "IVF_HNSW_PQ"})
+      strings = {
+        "IVF_FLAT",
+        "IVF_PQ",
+        "IVF_SQ",
+        "IVF_RQ",
+        "IVF_HNSW_FLAT",
+        "IVF_HNSW_SQ",
+        "IVF_HNSW_PQ"
+      })
   void createIndexJsonForEveryType(String type) throws Exception {
     String ds = dataset(1000, 1000);
     java.util.List<String> args =
@@ -118,6 +126,38 @@ class IndexCommandsTest {
     JsonNode info = index(json(CliData.run("info", ds, "--json")), "emb");
     assertThat(info.get("type").asText()).isEqualTo(type);
     assertThat(info.get("unindexed_rows").asLong()).isZero();
+  }
+
+  /** IVF_RQ with two bits per dimension, then optimize-indices extends it over an append. */
+  @Test
+  void ivfRqWithNumBitsIsBuiltAndOptimized() throws Exception {
+    String ds = dataset(2000, 1000);
+    CliData.Result r =
+        CliData.run(
+            "create-index",
+            ds,
+            "--column",
+            "vector",
+            "--type",
+            "ivf_rq",
+            "--num-bits",
+            "2",
+            "--num-partitions",
+            "2");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains(
+            "created IVF_RQ index \"vector_idx\" on vector",
+            "vector_idx  IVF_RQ on vector, l2, dim 16, 2 partitions, 1 segment");
+    CliData.write(Path.of(ds), 2000, 500, WriteMode.APPEND, 1000);
+    CliData.Result opt = CliData.run("optimize-indices", ds);
+    assertThat(opt.code()).as(opt.err()).isZero();
+    assertThat(opt.out())
+        .contains(
+            "vector_idx (IVF_RQ): added 1 delta segment; newly covers 1 fragment [2] (500 rows)");
+    JsonNode idx = index(json(CliData.run("info", ds, "--json")), "vector_idx");
+    assertThat(idx.get("segments")).hasSize(2);
+    assertThat(idx.get("unindexed_rows").asLong()).isZero();
   }
 
   @Test

@@ -92,7 +92,7 @@ class SparkIndexBuildTest extends SharedSpark {
   @ParameterizedTest
   @EnumSource(
       value = IndexType.class,
-      names = {"IVF_PQ", "IVF_HNSW_SQ", "IVF_FLAT"})
+      names = {"IVF_PQ", "IVF_HNSW_SQ", "IVF_FLAT", "IVF_RQ"})
   void aSparkBuiltIndexIsTheLocallyBuiltIndex(IndexType type) throws Exception {
     Path viaSpark = Files.createTempDirectory("spark-index");
     Path local = Files.createTempDirectory("local-index");

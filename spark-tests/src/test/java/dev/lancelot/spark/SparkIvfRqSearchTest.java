@@ -25,7 +25,10 @@ import org.lance.index.vector.VectorIndexParams;
 /**
  * An IVF_RQ index lance-core builds, searched from Spark: one partition per index segment and per
  * unindexed fragment, and the driver's merge returns the rows and RaBitQ distance estimates of the
- * engine's own search, at nprobes below the partition count and with refine.
+ * engine's own search, at nprobes below the partition count and with refine. And one built from
+ * Spark ({@code CALL lance.system.create_index(..., index_type => 'IVF_RQ', num_bits => 2)}, then
+ * {@code optimize_index}): lance-core lists it as IVF_RQ with its {@code num_bits} and answers with
+ * the rows and estimates of the engine's search.
  */
 class SparkIvfRqSearchTest extends SharedSpark {
   static final int DIM = 16;
@@ -97,6 +100,57 @@ class SparkIvfRqSearchTest extends SharedSpark {
           assertThat(got.get(i).getLong(0)).isEqualTo((Long) expected.get(i).get(0));
           assertThat(got.get(i).getFloat(1))
               .isCloseTo((Float) expected.get(i).get(1), within(1e-5f));
+        }
+      }
+    }
+  }
+
+  @Test
+  void callBuildsAnIvfRqIndexThatLanceSearches() throws Exception {
+    Path built = Files.createTempDirectory("spark-ivf-rq-built").resolve("rq.lance");
+    ClusteredData.write(allocator, built, 0, 2000, DIM, 8, 5, WriteParams.WriteMode.CREATE, 500);
+    Row created =
+        SharedSpark.spark
+            .sql(
+                "CALL lance.system.create_index(table => '"
+                    + built
+                    + "', column => 'vector', index_type => 'IVF_RQ', num_bits => 2,"
+                    + " num_partitions => 4)")
+            .collectAsList()
+            .get(0);
+    assertThat(created.getString(created.fieldIndex("index_type"))).isEqualTo("IVF_RQ");
+    assertThat(created.getLong(created.fieldIndex("indexed_rows"))).isEqualTo(2000);
+    ClusteredData.write(allocator, built, 2000, 300, DIM, 8, 6, WriteParams.WriteMode.APPEND, 100);
+    Row optimized =
+        SharedSpark.spark
+            .sql("CALL lance.system.optimize_index(table => '" + built + "', name => 'vector_idx')")
+            .collectAsList()
+            .get(0);
+    assertThat(optimized.getInt(optimized.fieldIndex("segments"))).isEqualTo(2);
+    assertThat(optimized.getLong(optimized.fieldIndex("unindexed_rows"))).isZero();
+    try (org.lance.Dataset lance = LanceOracle.open(allocator, built)) {
+      var described = lance.describeIndices();
+      assertThat(described).hasSize(1);
+      assertThat(described.get(0).getIndexType()).isEqualTo("IVF_RQ");
+      assertThat(described.get(0).getDetailsJson()).contains("\"num_bits\":2");
+    }
+    try (Dataset ds = Dataset.open(built.toString())) {
+      for (float[] q : ClusteredData.queries(4, DIM, 8, 5, 17)) {
+        List<List<Object>> ours;
+        try (VectorSearchResult r =
+            VectorSearch.search(
+                ds,
+                VectorQuery.builder("vector").vector(q).k(10).nprobes(2).columns("id").build())) {
+          ours = Rows.of(r.rows());
+        }
+        List<LanceOracle.Hit> theirs =
+            LanceOracle.nearest(allocator, built, q, 10, 2, null, null, true, null, false);
+        assertThat(theirs).hasSize(ours.size());
+        for (int i = 0; i < ours.size(); i++) {
+          float d = (Float) ours.get(i).get(1);
+          assertThat(theirs.get(i).distance())
+              .as("rank %d: ours %s, Lance's %s", i, ours, theirs)
+              .isCloseTo(d, within(1e-4f * Math.max(1f, Math.abs(d))));
         }
       }
     }

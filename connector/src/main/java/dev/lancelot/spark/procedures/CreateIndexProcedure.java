@@ -27,7 +27,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 final class CreateIndexProcedure extends LanceProcedure {
   static final String NAME = "create_index";
   private static final String SUMMARY =
-      "Builds a vector index (IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ) from Spark and "
+      "Builds a vector index (IVF_FLAT, IVF_PQ, IVF_SQ, IVF_RQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ) from Spark and "
           + "commits it as one new version; parameters not given keep Lance 7's defaults.";
 
   /** The row describing a vector index after a build or an optimize. */

@@ -10,11 +10,10 @@ public enum IndexType {
   IVF_HNSW_PQ(true, true),
   BTREE(false, true),
   /**
-   * A vector index of RaBitQ codes, as Lance writes it: listed with its type and searched (with
-   * Lance's distance estimates, nprobes and refine_factor); not built, optimized or remapped by
-   * lancelot yet ({@link #isSupported()} is false), and carried untouched by compaction.
+   * A vector index of RaBitQ codes, as Lance writes it: searched (with Lance's distance estimates,
+   * nprobes and refine_factor), built, optimized and remapped (D63, D70).
    */
-  IVF_RQ(true, false),
+  IVF_RQ(true, true),
   /**
    * Bitmap scalar index (equality and IN on low-cardinality columns): used by filtered scans and
    * prefilters, built ({@code ScalarIndexBuilder}, D64).
@@ -69,7 +68,7 @@ public enum IndexType {
           throw new dev.lancelot.engine.LancelotException(
               "Cannot create an index of type "
                   + t
-                  + ": lancelot does not build it yet. Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ, BTREE.");
+                  + ": lancelot does not build it yet. Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_RQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ, BTREE.");
         }
         return t;
       }
@@ -77,6 +76,6 @@ public enum IndexType {
     throw new dev.lancelot.engine.LancelotException(
         "Cannot create an index of type \""
             + name
-            + "\": unknown index type. Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ, BTREE.");
+            + "\": unknown index type. Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_RQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ, BTREE.");
   }
 }

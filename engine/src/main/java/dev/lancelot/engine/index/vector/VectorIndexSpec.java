@@ -13,8 +13,10 @@ import dev.lancelot.engine.vector.VectorException;
  *   <li>{@link IvfParams}: partitions (0 = Lance's rule, {@code rows / target} clamped to [1, 4096]
  *       with target 4,096 rows (IVF_FLAT), 8,192 (IVF_PQ, IVF_SQ) or 1,048,576 (IVF_HNSW_*)), the
  *       training sample rate and k-means iterations;
- *   <li>{@link QuantizerParams}: PQ sub-vectors (16; must divide the dimension) and the PQ/SQ code
- *       width (8, the only width implemented);
+ *   <li>{@link QuantizerParams}: PQ sub-vectors (16; must divide the dimension) and the code width
+ *       {@code num_bits}: 8 for PQ and SQ (the only width implemented), 1 to 255 bits per dimension
+ *       for IVF_RQ (default 1; its RaBitQ codes hold one bit per coordinate of the vector
+ *       zero-padded to {@code dimension × num_bits} coordinates, as lance-core 7 codes them);
  *   <li>{@link HnswParams}: {@code m} (20), {@code efConstruction} (150), {@code maxLevel} (7);
  *   <li>{@code seed}: all randomness (sampling, k-means init, HNSW levels), so builds repeat;
  *   <li>{@code name}: index name, {@code null} = {@code <column>_idx} as Lance names it; {@code
@@ -37,6 +39,15 @@ public record VectorIndexSpec(
   public static final long DEFAULT_SEED = 42;
   public static final int MAX_PARTITIONS = 4096;
 
+  /** IVF_RQ's default bits per dimension, as lance-core 7's. */
+  public static final int DEFAULT_RQ_NUM_BITS = 1;
+
+  /** The largest IVF_RQ {@code num_bits} (Lance stores it as a {@code u8}). */
+  public static final int MAX_RQ_NUM_BITS = 255;
+
+  private static final String BUILT_TYPES =
+      "IVF_FLAT, IVF_PQ, IVF_SQ, IVF_RQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ";
+
   public VectorIndexSpec {
     java.util.Objects.requireNonNull(ivf, "ivf");
     java.util.Objects.requireNonNull(quantizer, "quantizer");
@@ -51,14 +62,18 @@ public record VectorIndexSpec(
           "Cannot create a vector index of type "
               + type
               + ": it is not a vector index type. "
-              + "Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ.");
+              + "Use one of "
+              + BUILT_TYPES
+              + ".");
     }
     if (!type.isSupported()) {
       throw new VectorException(
           "Cannot create a "
               + type
               + " index: lancelot does not build it yet. "
-              + "Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ.");
+              + "Use one of "
+              + BUILT_TYPES
+              + ".");
     }
     if (metric == null || metric == DistanceMetric.HAMMING) {
       throw new VectorException(
@@ -86,7 +101,16 @@ public record VectorIndexSpec(
               + numSubVectors
               + ": it must be at least 1 (Lance's default is 16).");
     }
-    if (numBits != 8) {
+    if (type == IndexType.IVF_RQ) {
+      if (numBits < 1 || numBits > MAX_RQ_NUM_BITS) {
+        throw new VectorException(
+            "Cannot create an IVF_RQ index with num_bits="
+                + numBits
+                + ": it must be between 1 and "
+                + MAX_RQ_NUM_BITS
+                + " bits per dimension (Lance's default is 1).");
+      }
+    } else if (numBits != 8) {
       throw new VectorException(
           "Cannot create a "
               + type
@@ -120,13 +144,18 @@ public record VectorIndexSpec(
     }
   }
 
-  /** A spec with Lance 7's defaults for everything but type and metric. */
+  /**
+   * A spec with Lance 7's defaults for everything but type and metric ({@code num_bits} 1 for
+   * IVF_RQ, else 8).
+   */
   public static VectorIndexSpec of(IndexType type, DistanceMetric metric) {
     return new VectorIndexSpec(
         type,
         metric,
         IvfParams.DEFAULTS,
-        QuantizerParams.DEFAULTS,
+        type == IndexType.IVF_RQ
+            ? QuantizerParams.DEFAULTS.withNumBits(DEFAULT_RQ_NUM_BITS)
+            : QuantizerParams.DEFAULTS,
         HnswParams.DEFAULTS,
         DEFAULT_SEED,
         null,
@@ -177,8 +206,7 @@ public record VectorIndexSpec(
     Object typeName = p.get("index_type");
     if (typeName == null) {
       throw new VectorException(
-          "Cannot build a vector index: index_type is required (IVF_FLAT, IVF_PQ, IVF_SQ,"
-              + " IVF_HNSW_FLAT, IVF_HNSW_SQ or IVF_HNSW_PQ).");
+          "Cannot build a vector index: index_type is required (one of " + BUILT_TYPES + ").");
     }
     IndexType type = IndexType.parse(typeName.toString());
     if (!type.isVector()) {
@@ -188,7 +216,7 @@ public record VectorIndexSpec(
     boolean pq = type == IndexType.IVF_PQ || type == IndexType.IVF_HNSW_PQ;
     boolean sq = type == IndexType.IVF_SQ || type == IndexType.IVF_HNSW_SQ;
     applies(p, "num_sub_vectors", pq, type);
-    applies(p, "num_bits", pq || sq, type);
+    applies(p, "num_bits", pq || sq || type == IndexType.IVF_RQ, type);
     for (String hnsw : new String[] {"m", "ef_construction", "max_level"}) {
       applies(p, hnsw, type.isHnsw(), type);
     }
@@ -336,7 +364,7 @@ public record VectorIndexSpec(
     return quantizer.numSubVectors();
   }
 
-  /** PQ/SQ code width. */
+  /** PQ/SQ code width, or IVF_RQ's bits per dimension. */
   public int numBits() {
     return quantizer.numBits();
   }
@@ -367,6 +395,11 @@ public record VectorIndexSpec(
 
   public boolean usesSq() {
     return type == IndexType.IVF_SQ || type == IndexType.IVF_HNSW_SQ;
+  }
+
+  /** Whether the index stores RaBitQ codes (IVF_RQ). */
+  public boolean usesRq() {
+    return type == IndexType.IVF_RQ;
   }
 
   /** Rows per partition Lance aims at when it picks the partition count. */

@@ -40,10 +40,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * compaction left out. The old segment's files stay until cleanup.
  *
  * <ul>
- *   <li>Vector segments keep their IVF centroids, PQ codebook or SQ bounds and each row's stored
- *       code or vector in its partition; only row addresses change. HNSW graphs are rebuilt over
- *       the remaining nodes of each partition with the index's parameters, as Lance's HNSW remap
- *       rebuilds them.
+ *   <li>Vector segments keep their IVF centroids, PQ codebook, SQ bounds or RaBitQ rotation and
+ *       each row's stored code (with its RaBitQ factors) or vector in its partition; only row
+ *       addresses change. HNSW graphs are rebuilt over the remaining nodes of each partition with
+ *       the index's parameters, as Lance's HNSW remap rebuilds them.
  *   <li>BTree segments are written again from the column's values over the fragments the segment
  *       covered, with mapped addresses; a BTree holds values and addresses only, so this is the
  *       same content Lance's remap produces, minus rows deleted since the build.
@@ -114,6 +114,7 @@ final class IndexRemapper {
                 reader.ivf(),
                 reader.codebook(),
                 reader.scalarQuantizer(),
+                reader.rabitQuantizer(),
                 partitions,
                 reader.ivf().loss()),
             DatasetInternals.context(dataset).allocator());
@@ -151,10 +152,11 @@ final class IndexRemapper {
       }
       return new IndexSegmentWriter.Partition(rowIds, null, codes, null);
     }
-    if (model.quantizer() != null) {
-      byte[] codes = new byte[dim * n];
+    if (model.quantizer() != null || model.rabit() != null) {
+      int width = model.codeWidth(); // SQ: dim codes; RaBitQ: codes and factors
+      byte[] codes = new byte[width * n];
       for (int j = 0; j < n; j++) {
-        System.arraycopy(stored.codes(), kept[j] * dim, codes, j * dim, dim);
+        System.arraycopy(stored.codes(), kept[j] * width, codes, j * width, width);
       }
       return new IndexSegmentWriter.Partition(rowIds, null, codes, null);
     }

@@ -51,6 +51,26 @@ class VectorIndexSpecFromMapTest {
         .isEqualTo(VectorIndexSpec.of(IndexType.IVF_PQ, DistanceMetric.L2));
   }
 
+  /** IVF_RQ: Lance's default of 1 bit per dimension, num_bits up to 255, no PQ parameters. */
+  @Test
+  void ivfRqTakesNumBits() {
+    assertThat(VectorIndexSpec.fromMap(Map.of("index_type", "ivf_rq")).numBits()).isEqualTo(1);
+    VectorIndexSpec spec =
+        VectorIndexSpec.fromMap(Map.of("index_type", "IVF_RQ", "num_bits", 3, "metric", "cosine"));
+    assertThat(spec.type()).isEqualTo(IndexType.IVF_RQ);
+    assertThat(spec.usesRq()).isTrue();
+    assertThat(spec.numBits()).isEqualTo(3);
+    assertThat(spec.targetPartitionSize()).isEqualTo(8192);
+    assertThatThrownBy(
+            () -> VectorIndexSpec.fromMap(Map.of("index_type", "IVF_RQ", "num_bits", 256)))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("IVF_RQ index with num_bits=256")
+        .hasMessageContaining("between 1 and 255");
+    assertThatThrownBy(
+            () -> VectorIndexSpec.fromMap(Map.of("index_type", "IVF_RQ", "num_sub_vectors", 4)))
+        .hasMessageContaining("parameter num_sub_vectors does not apply");
+  }
+
   @Test
   void badParametersAreRefusedNamingThem() {
     assertThatThrownBy(() -> VectorIndexSpec.fromMap(Map.of("metric", "l2")))

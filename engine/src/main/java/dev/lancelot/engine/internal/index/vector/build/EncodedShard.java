@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * The rows of some fragments assigned and encoded with a trained model, by IVF partition, in scan
  * order: what an executor of a distributed build sends back to be written as one segment. Per
- * partition the row addresses and either the codes (PQ or SQ, row-major, {@code width} bytes a row)
+ * partition the row addresses and either the codes (PQ or SQ, row-major, {@code width} bytes a row;
+ * RaBitQ codes with their two factors, {@code width} bytes a row as {@code RqCodes} carries them)
  * or the vectors (flat storage, {@code width} floats a row).
  *
  * @param loss sum over the encoded rows of the distance to their centroid

@@ -12,10 +12,11 @@ import java.util.Map;
  * The manifest's {@code index_details} of a vector segment ({@code
  * /lance.index.pb.VectorIndexDetails}), filled as lance-core 7.0.0 fills it: {@code metric_type};
  * {@code flat {}} for IVF_FLAT; {@code pq {num_bits, num_sub_vectors}}; {@code sq {num_bits}};
- * {@code hnsw {m, ef_construction, max_level}} plus the storage's message for IVF_HNSW_*; {@code
- * runtime_hints} with the build parameters ({@code lance.ivf.max_iters}, {@code
- * lance.ivf.sample_rate}, {@code lance.pq.*}, {@code lance.sq.sample_rate}) and the seed ({@code
- * lancelot.seed}) so a retrain can repeat the build.
+ * {@code rq {num_bits}} (rotation {@code FAST}, the default value) for IVF_RQ; {@code hnsw {m,
+ * ef_construction, max_level}} plus the storage's message for IVF_HNSW_*; {@code runtime_hints}
+ * with the build parameters ({@code lance.ivf.max_iters}, {@code lance.ivf.sample_rate}, {@code
+ * lance.pq.*}, {@code lance.sq.sample_rate}) and the seed ({@code lancelot.seed}) so a retrain can
+ * repeat the build.
  */
 public final class IndexDetails {
   public static final String HINT_IVF_MAX_ITERS = "lance.ivf.max_iters";
@@ -48,6 +49,11 @@ public final class IndexDetails {
     } else if (spec.usesSq()) {
       b.setSq(VectorIndexDetails.SqParams.newBuilder().setNumBits(spec.numBits()));
       b.putRuntimeHints(HINT_SQ_SAMPLE_RATE, Integer.toString(spec.sampleRate()));
+    } else if (spec.usesRq()) {
+      b.setRq(
+          VectorIndexDetails.RabitQParams.newBuilder()
+              .setNumBits(spec.numBits())
+              .setRotationType(VectorIndexDetails.RabitQParams.RotationType.FAST));
     } else {
       b.setFlat(VectorIndexDetails.FlatParams.getDefaultInstance());
     }
@@ -76,6 +82,9 @@ public final class IndexDetails {
     Map<String, String> hints = d.getRuntimeHintsMap();
     if (d.hasPq()) {
       spec = spec.withNumSubVectors(d.getPq().getNumSubVectors());
+    }
+    if (d.hasRq()) {
+      spec = spec.withNumBits(d.getRq().getNumBits());
     }
     if (d.hasHnsw()) {
       spec =

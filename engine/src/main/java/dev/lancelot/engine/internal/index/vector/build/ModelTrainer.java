@@ -10,6 +10,7 @@ import dev.lancelot.engine.internal.index.vector.kmeans.Sampling;
 import dev.lancelot.engine.internal.index.vector.pq.PqBuildParams;
 import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
 import dev.lancelot.engine.internal.index.vector.pq.PqTrainer;
+import dev.lancelot.engine.internal.index.vector.rq.RabitQuantizer;
 import dev.lancelot.engine.internal.index.vector.sq.ScalarQuantizer;
 import dev.lancelot.engine.internal.index.vector.sq.SqBuildParams;
 import dev.lancelot.engine.vector.DistanceMetric;
@@ -24,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * ({@code numPartitions × sampleRate} rows; for SQ at least {@code 256 × sampleRate}), IVF k-means
  * on it (normalized for cosine), then the PQ codebook on a second sample of {@code 256 ×
  * sampleRate} rows drawn independently of the first ({@link TrainingRows}): their residuals against
- * their centroids (l2, cosine) or the vectors themselves (dot); or the SQ bounds on the IVF sample.
- * One scan gathers both samples and checks every vector.
+ * their centroids (l2, cosine) or the vectors themselves (dot); or the SQ bounds on the IVF sample;
+ * or, for RaBitQ, a random rotation (no training data, as Lance). One scan gathers both samples and
+ * checks every vector.
  */
 final class ModelTrainer {
   private static final Logger LOG = LoggerFactory.getLogger(ModelTrainer.class);
@@ -45,6 +47,14 @@ final class ModelTrainer {
       new PqBuildParams(
               spec.numSubVectors(), spec.numBits(), spec.maxIters(), spec.sampleRate(), spec.seed())
           .checkDimension(dim);
+    }
+    if (spec.usesRq() && dim % 8 != 0) {
+      throw new VectorException(
+          "Cannot "
+              + action
+              + ": the column has dimension "
+              + dim
+              + ", and IVF_RQ needs a dimension divisible by 8 (as Lance). Use another index type.");
     }
     if (live < partitions) {
       throw new VectorException(
@@ -135,6 +145,7 @@ final class ModelTrainer {
 
     PqCodebook codebook = null;
     ScalarQuantizer quantizer = null;
+    RabitQuantizer rabit = null;
     start = System.nanoTime();
     if (spec.usesPq()) {
       float[] space = codeSpace(ivf, pqSample, pqSize);
@@ -167,8 +178,14 @@ final class ModelTrainer {
           quantizer.start(),
           quantizer.end(),
           (System.nanoTime() - start) / 1_000_000);
+    } else if (spec.usesRq()) {
+      rabit = RabitQuantizer.create(dim, spec.numBits(), metric, random);
+      LOG.info(
+          "Drew the RaBitQ rotation: {} coordinates ({} bits per dimension)",
+          rabit.codeDim(),
+          rabit.numBits());
     }
-    return new TrainedModel(spec.type(), metric, ivf, codebook, quantizer);
+    return new TrainedModel(spec.type(), metric, ivf, codebook, quantizer, rabit);
   }
 
   /**

@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * Gathers encoded rows by partition while the column streams by: per partition a growing {@code
- * long[]} of row addresses and a growing {@code byte[]} of codes (PQ or SQ, row-major) or {@code
- * float[]} of vectors (flat). Holds codes, not raw vectors, for quantized indexes.
+ * long[]} of row addresses and a growing {@code byte[]} of codes (PQ, SQ or RaBitQ, row-major) or
+ * {@code float[]} of vectors (flat). Holds codes, not raw vectors, for quantized indexes.
  */
 final class PartitionAccumulator {
   private final int width;

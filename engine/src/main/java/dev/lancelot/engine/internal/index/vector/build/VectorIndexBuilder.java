@@ -156,9 +156,8 @@ public final class VectorIndexBuilder {
       long startedNanos) {
     String name = spec.nameFor(column);
     VectorColumn col = VectorColumn.resolve(dataset, column, action(dataset, column, spec, true));
-    boolean flat = model.codebook() == null && model.quantizer() == null;
     EncodedShard all =
-        EncodedShard.concat(shards, model.ivf().numPartitions(), model.codeWidth(), flat);
+        EncodedShard.concat(shards, model.ivf().numPartitions(), model.codeWidth(), model.flat());
     long rows = all.rows();
     double loss = all.loss();
     List<IndexSegmentWriter.Partition> partitions = all.partitions(model.codebook() != null);
@@ -191,6 +190,7 @@ public final class VectorIndexBuilder {
                   model.ivf(),
                   model.codebook(),
                   model.quantizer(),
+                  model.rabit(),
                   partitions,
                   loss),
               DatasetInternals.context(dataset).allocator());
@@ -214,7 +214,7 @@ public final class VectorIndexBuilder {
             .setDatasetVersion(dataset.version())
             .setFragmentBitmap(FragmentBitmaps.bytes(covered))
             .setIndexDetails(IndexDetails.of(spec))
-            .setIndexVersion(IndexFileLayout.VECTOR_INDEX_VERSION)
+            .setIndexVersion(IndexFileLayout.indexVersion(spec.type()))
             .setCreatedAt(System.currentTimeMillis());
     for (IndexSegmentWriter.WrittenFile f : files) {
       meta.addFiles(IndexFile.newBuilder().setPath(f.name()).setSizeBytes(f.sizeBytes()));

@@ -5,7 +5,6 @@ import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.LancelotException;
 import dev.lancelot.engine.index.IndexCatalog;
 import dev.lancelot.engine.index.IndexSegment;
-import dev.lancelot.engine.index.IndexType;
 import dev.lancelot.engine.index.vector.VectorIndexDescription;
 import dev.lancelot.engine.index.vector.VectorIndexSpec;
 import dev.lancelot.engine.index.vector.VectorIndexes;
@@ -219,9 +218,7 @@ public final class VectorIndexOps {
               + name
               + "\": it is an "
               + segments.get(0).type()
-              + (segments.get(0).type() == IndexType.IVF_RQ
-                  ? " index, which lancelot searches but does not build, optimize or rewrite yet."
-                  : " index, which lancelot does not read or build yet."));
+              + " index, which lancelot does not read or build yet.");
     }
     return segments;
   }

@@ -16,7 +16,8 @@ package dev.lancelot.engine.internal.index.vector.rq;
  *
  * <p>Immutable and thread-safe.
  */
-public final class FastRotation {
+public final class FastRotation implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
   static final int ROUNDS = 4;
 
   private final int codeDim;
@@ -49,6 +50,19 @@ public final class FastRotation {
               + signs.length);
     }
     return new FastRotation(codeDim, signs.clone());
+  }
+
+  /**
+   * A new rotation of {@code codeDim} coordinates with uniformly random sign bytes drawn from
+   * {@code random}, as Lance draws them for a new index.
+   */
+  public static FastRotation random(int codeDim, java.util.SplittableRandom random) {
+    if (codeDim < 1) {
+      throw new IllegalArgumentException("code dimension " + codeDim + " is not positive");
+    }
+    byte[] signs = new byte[signBytes(codeDim)];
+    random.nextBytes(signs);
+    return new FastRotation(codeDim, signs);
   }
 
   /** Sign bytes a rotation of {@code codeDim} coordinates holds. */

@@ -1,5 +1,7 @@
 package dev.lancelot.engine.internal.index.vector.store;
 
+import dev.lancelot.engine.index.IndexType;
+
 /**
  * Names and keys of Lance 7's vector index layout (index format V3), as lance-core 7.0.0 writes it.
  * Every fact below was checked by dumping files lance-core 7.0.0 wrote (see {@code
@@ -49,7 +51,8 @@ package dev.lancelot.engine.internal.index.vector.store;
  *       (float32); {@code storage_metadata} {@code {"rotate_mat_position":null,
  *       "fast_rotation_signs":[…],"rotation_type":"fast","code_dim":D,"num_bits":b,"packed":true}}
  *       ({@code D = dim × b}, {@code 4 × ceil(D/8)} sign bytes); {@code index.idx} is flat's (a
- *       {@code __flat_marker} column and an empty {@code lance:flat} entry per partition).
+ *       {@code __flat_marker} column and an empty {@code lance:flat} entry per partition); the
+ *       manifest records {@code index_version} 2 and {@code index_details} {@code rq {num_bits}}.
  * </ul>
  *
  * <p>Lance reads the file version from the footer of {@code index.idx}; 2.x selects this layout.
@@ -79,6 +82,16 @@ public final class IndexFileLayout {
 
   /** Manifest {@code index_version} of vector indexes, as Lance 7 records it. */
   public static final int VECTOR_INDEX_VERSION = 1;
+
+  /** Manifest {@code index_version} of IVF_RQ indexes, as lance-core 7.0.0 records it. */
+  public static final int RQ_INDEX_VERSION = 2;
+
+  /**
+   * The manifest {@code index_version} lance-core 7.0.0 records for a vector index of {@code type}.
+   */
+  public static int indexVersion(IndexType type) {
+    return type == IndexType.IVF_RQ ? RQ_INDEX_VERSION : VECTOR_INDEX_VERSION;
+  }
 
   private IndexFileLayout() {}
 }

@@ -356,17 +356,12 @@ public final class IndexSegmentReader {
   /**
    * Partition {@code p} as stored, for rewriting the segment (compaction's remap): row addresses
    * and the stored vectors ({@code vectors}, row-major) or codes ({@code codes}: PQ transposed
-   * {@code [m, rows]}, SQ row-major), without the HNSW graph.
+   * {@code [m, rows]}, SQ row-major, RaBitQ carried rows with their factors as {@link RqCodes}
+   * describes), without the HNSW graph.
    */
   public IndexSegmentWriter.Partition readStoredPartition(int p, BufferAllocator allocator) {
     if (p < 0 || p >= numPartitions()) {
       throw new IllegalArgumentException("partition " + p + " outside 0.." + (numPartitions() - 1));
-    }
-    if (rabit != null) {
-      throw new UnsupportedFileFeatureException(
-          "Cannot rewrite "
-              + auxLocation
-              + ": lancelot does not rewrite IVF_RQ segments. Rebuild the index with Lance.");
     }
     long start = storageIvf.offsets()[p];
     int rows = storageIvf.lengths()[p];
@@ -375,6 +370,19 @@ public final class IndexSegmentReader {
       LanceFileReader r = LanceFileReader.open(in);
       long[] rowIds =
           ColumnArrays.uint64(r, IndexFileLayout.ROW_ID_COLUMN, start, start + rows, allocator);
+      if (rabit != null) {
+        int width = rabit.codeBytes();
+        byte[] stored =
+            ColumnArrays.uint8List(r, codeColumn, width, start, start + rows, allocator);
+        float[] add =
+            ColumnArrays.float32(
+                r, IndexFileLayout.RQ_ADD_FACTORS_COLUMN, start, start + rows, allocator);
+        float[] scale =
+            ColumnArrays.float32(
+                r, IndexFileLayout.RQ_SCALE_FACTORS_COLUMN, start, start + rows, allocator);
+        return new IndexSegmentWriter.Partition(
+            rowIds, null, RqCodes.rows(stored, add, scale, width, rabitPacked), null);
+      }
       if (codebook != null) {
         byte[] codes =
             ColumnArrays.uint8List(

@@ -7,6 +7,8 @@ import dev.lancelot.engine.internal.file.WriterOptions;
 import dev.lancelot.engine.internal.index.vector.hnsw.HnswGraph;
 import dev.lancelot.engine.internal.index.vector.ivf.IvfModel;
 import dev.lancelot.engine.internal.index.vector.pq.PqCodebook;
+import dev.lancelot.engine.internal.index.vector.rq.RabitQuantizer;
+import dev.lancelot.engine.internal.index.vector.rq.RqCodes;
 import dev.lancelot.engine.internal.index.vector.sq.ScalarQuantizer;
 import dev.lancelot.engine.io.FileIO;
 import dev.lancelot.engine.schema.LanceSchema;
@@ -45,7 +47,8 @@ public final class IndexSegmentWriter {
   /**
    * One partition's content: row addresses and, by quantizer, raw vectors ({@code vectors},
    * row-major, already normalized for cosine) or codes ({@code codes}: PQ transposed {@code [m,
-   * rows]}, SQ row-major {@code [rows, dim]}); {@code graph} for HNSW types.
+   * rows]}, SQ row-major {@code [rows, dim]}, RaBitQ carried rows with their factors as {@link
+   * RqCodes} describes); {@code graph} for HNSW types.
    */
   public record Partition(long[] rowIds, float[] vectors, byte[] codes, HnswGraph graph)
       implements java.io.Serializable {
@@ -54,13 +57,17 @@ public final class IndexSegmentWriter {
     }
   }
 
-  /** What a segment holds. {@code codebook} for PQ types, {@code quantizer} for SQ types. */
+  /**
+   * What a segment holds. {@code codebook} for PQ types, {@code quantizer} for SQ types, {@code
+   * rabit} for IVF_RQ.
+   */
   public record Content(
       IndexType type,
       DistanceMetric metric,
       IvfModel ivf,
       PqCodebook codebook,
       ScalarQuantizer quantizer,
+      RabitQuantizer rabit,
       List<Partition> partitions,
       double loss) {
     public Content {
@@ -71,9 +78,14 @@ public final class IndexSegmentWriter {
       }
       boolean pq = type == IndexType.IVF_PQ || type == IndexType.IVF_HNSW_PQ;
       boolean sq = type == IndexType.IVF_SQ || type == IndexType.IVF_HNSW_SQ;
-      if (pq != (codebook != null) || sq != (quantizer != null)) {
+      boolean rq = type == IndexType.IVF_RQ;
+      if (pq != (codebook != null) || sq != (quantizer != null) || rq != (rabit != null)) {
         throw new IllegalArgumentException(
-            type + " needs " + (pq ? "a PQ codebook" : sq ? "SQ bounds" : "no quantizer"));
+            type
+                + " needs "
+                + (pq
+                    ? "a PQ codebook"
+                    : sq ? "SQ bounds" : rq ? "a RaBitQ rotation" : "no quantizer"));
       }
     }
   }
@@ -103,6 +115,12 @@ public final class IndexSegmentWriter {
                   true);
           case IndexFileLayout.SQ_CODE_COLUMN ->
               fixedSizeList(IndexFileLayout.SQ_CODE_COLUMN, dim, new ArrowType.Int(8, false), true);
+          case IndexFileLayout.RQ_CODE_COLUMN ->
+              fixedSizeList(
+                  IndexFileLayout.RQ_CODE_COLUMN,
+                  c.rabit().codeBytes(),
+                  new ArrowType.Int(8, false),
+                  true);
           default ->
               fixedSizeList(
                   IndexFileLayout.FLAT_COLUMN,
@@ -110,14 +128,22 @@ public final class IndexSegmentWriter {
                   new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE),
                   false);
         };
-    Schema schema =
-        new Schema(
-            List.of(
-                new Field(
-                    IndexFileLayout.ROW_ID_COLUMN,
-                    FieldType.nullable(new ArrowType.Int(64, false)),
-                    null),
-                codes));
+    List<Field> fields = new ArrayList<>();
+    fields.add(
+        new Field(
+            IndexFileLayout.ROW_ID_COLUMN, FieldType.nullable(new ArrowType.Int(64, false)), null));
+    fields.add(codes);
+    if (c.rabit() != null) {
+      for (String factor :
+          List.of(IndexFileLayout.RQ_ADD_FACTORS_COLUMN, IndexFileLayout.RQ_SCALE_FACTORS_COLUMN)) {
+        fields.add(
+            new Field(
+                factor,
+                FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+                null));
+      }
+    }
+    Schema schema = new Schema(fields);
     int[] lengths = new int[c.partitions().size()];
     try (LanceFileWriter w =
         LanceFileWriter.create(
@@ -127,7 +153,7 @@ public final class IndexSegmentWriter {
         lengths[p] = part.size();
         if (part.size() > 0) {
           try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
-            fillAuxiliary(root, part);
+            fillAuxiliary(root, part, c.rabit());
             w.write(root);
           }
         }
@@ -145,6 +171,11 @@ public final class IndexSegmentWriter {
         meta = new StorageMetadata.Pq(position, 8, cb.numSubVectors(), dim, true);
       } else if (c.quantizer() != null) {
         meta = new StorageMetadata.Sq(dim, 8, c.quantizer().start(), c.quantizer().end());
+      } else if (c.rabit() != null) {
+        RabitQuantizer rq = c.rabit();
+        meta =
+            new StorageMetadata.Rq(
+                "fast", rq.rotation().signs(), rq.codeDim(), rq.numBits(), true, null);
       } else {
         meta = new StorageMetadata.Flat(dim);
       }
@@ -154,8 +185,15 @@ public final class IndexSegmentWriter {
     }
   }
 
-  private static void fillAuxiliary(VectorSchemaRoot root, Partition part) {
+  private static void fillAuxiliary(VectorSchemaRoot root, Partition part, RabitQuantizer rabit) {
     int n = part.size();
+    byte[] codes = part.codes();
+    if (rabit != null) {
+      RqCodes.Split split = RqCodes.split(codes, n, rabit.codeBytes());
+      codes = RqCodes.packed(split.codes(), n, rabit.codeBytes());
+      fillFloats((Float4Vector) root.getVector(2), split.add());
+      fillFloats((Float4Vector) root.getVector(3), split.scale());
+    }
     UInt8Vector ids = (UInt8Vector) root.getVector(0);
     ids.allocateNew(n);
     for (int i = 0; i < n; i++) {
@@ -174,7 +212,7 @@ public final class IndexSegmentWriter {
     } else {
       UInt1Vector u = (UInt1Vector) items;
       u.allocateNew(n * width);
-      u.getDataBuffer().setBytes(0, part.codes(), 0, (long) n * width);
+      u.getDataBuffer().setBytes(0, codes, 0, (long) n * width);
       u.getValidityBuffer().setOne(0L, (n * width + 7) / 8L);
     }
     items.setValueCount(n * width);
@@ -183,6 +221,14 @@ public final class IndexSegmentWriter {
     }
     list.setValueCount(n);
     root.setRowCount(n);
+  }
+
+  private static void fillFloats(Float4Vector v, float[] values) {
+    v.allocateNew(values.length);
+    for (int i = 0; i < values.length; i++) {
+      v.set(i, values[i]);
+    }
+    v.setValueCount(values.length);
   }
 
   private static WrittenFile writeIndex(
@@ -294,6 +340,7 @@ public final class IndexSegmentWriter {
     return switch (type) {
       case IVF_PQ, IVF_HNSW_PQ -> IndexFileLayout.PQ_CODE_COLUMN;
       case IVF_SQ, IVF_HNSW_SQ -> IndexFileLayout.SQ_CODE_COLUMN;
+      case IVF_RQ -> IndexFileLayout.RQ_CODE_COLUMN;
       case IVF_FLAT, IVF_HNSW_FLAT -> IndexFileLayout.FLAT_COLUMN;
       default -> throw new IllegalArgumentException("not a vector index type: " + type);
     };
