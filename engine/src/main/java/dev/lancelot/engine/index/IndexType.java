@@ -26,7 +26,7 @@ public enum IndexType {
    */
   LABEL_LIST(false, false),
   /**
-   * N-gram scalar index: narrows {@code contains} and {@code LIKE} filters (D59, D64); not built.
+   * N-gram scalar index: narrows {@code contains} and {@code LIKE} filters (D59, D64), built (D69).
    */
   NGRAM(false, false),
   /** Zone-map scalar index (min/max per zone of rows): skips zones in filtered scans, built. */
