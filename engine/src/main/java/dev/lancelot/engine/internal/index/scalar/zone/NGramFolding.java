@@ -5,7 +5,9 @@ import java.util.Map;
 
 /**
  * ASCII foldings of letters with no compatibility decomposition to ASCII (the rest fold by
- * decomposition, {@link NGramText#fold}); an empty string marks a character that stays as it is.
+ * decomposition, {@link NGramText#fold}): the characters where decomposition alone differed from
+ * lance-core 7's folding (checked on every character of Unicode planes 0 and 1 by the n-gram build
+ * oracle test).
  */
 final class NGramFolding {
   private static final Map<Integer, String> TABLE = new HashMap<>();

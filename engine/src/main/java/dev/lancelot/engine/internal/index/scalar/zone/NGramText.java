@@ -106,7 +106,7 @@ public final class NGramText {
   static String fold(int cp) {
     String table = NGramFolding.fold(cp);
     if (table != null) {
-      return table.isEmpty() ? null : table;
+      return table;
     }
     String d = Normalizer.normalize(new String(Character.toChars(cp)), Normalizer.Form.NFKD);
     if (d.codePointCount(0, d.length()) == 1 && d.codePointAt(0) == cp) {
