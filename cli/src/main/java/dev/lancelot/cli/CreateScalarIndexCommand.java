@@ -20,7 +20,7 @@ import java.util.Set;
 final class CreateScalarIndexCommand {
   static final String USAGE =
       "create-scalar-index <dataset> --column tenant_id"
-          + " [--type btree|bitmap|zonemap|bloom_filter|label_list] "
+          + " [--type btree|bitmap|zonemap|bloom_filter|label_list|ngram] "
           + "[--name tenant_id_idx] [--rows-per-zone 8192] [--items-per-zone 8192] "
           + "[--probability 0.00057] [--replace] [--json]";
 

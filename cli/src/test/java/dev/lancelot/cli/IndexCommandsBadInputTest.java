@@ -68,8 +68,8 @@ class IndexCommandsBadInputTest {
     refused(
         createIndex(small, "--column", "tenant_id", "--type", "btree"), "use create-scalar-index");
     refused(
-        new String[] {"create-scalar-index", small, "--column", "tenant_id", "--type", "ngram"},
-        "Cannot build a scalar index of type \"ngram\"",
+        new String[] {"create-scalar-index", small, "--column", "tenant_id", "--type", "inverted"},
+        "Cannot build a scalar index of type \"inverted\"",
         "BTREE",
         "does not build them");
     refused(

@@ -392,7 +392,7 @@ class IndexCommandsTest {
   }
 
   @Test
-  void createsBitmapZoneMapAndBloomFilterIndexesAndRebuildsThemOnOptimize() throws Exception {
+  void createsBitmapZoneMapBloomFilterAndNgramIndexesAndRebuildsThemOnOptimize() throws Exception {
     String ds = dataset(2000, 1000);
     CliData.Result bitmap =
         CliData.run("create-scalar-index", ds, "--column", "tenant_id", "--type", "bitmap");
@@ -430,8 +430,12 @@ class IndexCommandsTest {
                 "--json"));
     assertThat(bloom.get("index").get("type").asText()).isEqualTo("BLOOM_FILTER");
 
+    CliData.Result ngram =
+        CliData.run("create-scalar-index", ds, "--column", "name", "--type", "ngram");
+    assertThat(ngram.code()).as(ngram.err()).isZero();
+    assertThat(ngram.out()).contains("created NGRAM index \"name_idx\" on name");
     CliData.Result wrong =
-        CliData.run("create-scalar-index", ds, "--column", "id", "--type", "ngram");
+        CliData.run("create-scalar-index", ds, "--column", "id", "--type", "inverted");
     assertThat(wrong.code()).isNotZero();
     assertThat(wrong.err()).contains("lancelot builds BTREE, BITMAP, ZONEMAP, BLOOM_FILTER");
     CliData.Result misplaced =
@@ -454,9 +458,10 @@ class IndexCommandsTest {
         .contains(
             "tenant_id_idx (BITMAP): rebuilt over all fragments",
             "id_idx (ZONEMAP): rebuilt over all fragments",
-            "name_bloom (BLOOM_FILTER): rebuilt over all fragments");
+            "name_bloom (BLOOM_FILTER): rebuilt over all fragments",
+            "name_idx (NGRAM): rebuilt over all fragments");
     JsonNode info = json(CliData.run("info", ds, "--json"));
-    for (String name : new String[] {"tenant_id_idx", "id_idx", "name_bloom"}) {
+    for (String name : new String[] {"tenant_id_idx", "id_idx", "name_bloom", "name_idx"}) {
       assertThat(index(info, name).get("unindexed_rows").asLong()).as(name).isZero();
     }
     try (dev.lancelot.engine.Dataset d = dev.lancelot.engine.Dataset.open(ds)) {

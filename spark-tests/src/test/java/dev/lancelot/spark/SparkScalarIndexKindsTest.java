@@ -130,7 +130,7 @@ class SparkScalarIndexKindsTest extends SharedSpark {
     Path dir = Files.createTempDirectory("spark-scalar-refusals").resolve("t");
     rows(0, 100).write().format("lance").save(dir.toString());
     String call = "CALL lance.system.create_scalar_index(table => '" + dir + "', ";
-    assertThatThrownBy(() -> spark.sql(call + "column => 'name', index_type => 'NGRAM')"))
+    assertThatThrownBy(() -> spark.sql(call + "column => 'name', index_type => 'INVERTED')"))
         .hasMessageContaining("lancelot builds BTREE, BITMAP, ZONEMAP, BLOOM_FILTER")
         .hasMessageContaining("does not build them");
     assertThatThrownBy(
@@ -162,6 +162,28 @@ class SparkScalarIndexKindsTest extends SharedSpark {
               .build(),
           true);
     }
+    checkLikeFilters(dir);
+  }
+
+  /**
+   * An n-gram index built from Spark ({@code index_type => 'NGRAM'}, one task) narrows the same
+   * pushed filters, with the rows of an unindexed read.
+   */
+  @Test
+  void buildsAnNgramIndexThatLikeFiltersUse() throws Exception {
+    Path dir = Files.createTempDirectory("spark-build-ngram").resolve("t");
+    rows(0, 6000).write().format("lance").option("max_rows_per_file", 1500).save(dir.toString());
+    Row created =
+        call(
+            "CALL lance.system.create_scalar_index(table => '"
+                + dir
+                + "', column => 'name', index_type => 'NGRAM', name => 'name_ngram')");
+    assertThat(created.getString(created.fieldIndex("index_type"))).isEqualTo("NGRAM");
+    assertThat(created.getLong(created.fieldIndex("indexed_rows"))).isEqualTo(6000);
+    checkLikeFilters(dir);
+  }
+
+  private void checkLikeFilters(Path dir) {
     org.apache.spark.sql.Column name = org.apache.spark.sql.functions.col("name");
     List<Object[]> cases =
         List.of(

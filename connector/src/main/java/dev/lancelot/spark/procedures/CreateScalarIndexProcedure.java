@@ -21,7 +21,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * {@code CALL lance.system.create_scalar_index(table => 'db.items', column => 'tenant_id' [,
- * index_type => 'BTREE' | 'BITMAP' | 'ZONEMAP' | 'BLOOM_FILTER' | 'LABEL_LIST', name =>
+ * index_type => 'BTREE' | 'BITMAP' | 'ZONEMAP' | 'BLOOM_FILTER' | 'LABEL_LIST' | 'NGRAM', name =>
  * 'tenant_id_idx', replace => true, rows_per_zone => 8192, number_of_items => 8192, probability =>
  * 0.00057])}: builds a scalar index in Spark tasks ({@link LanceIndexBuilder#createScalarIndex}:
  * for a BTree one task per group of at most {@code spark.lancelot.index.rowsPerSegment} live rows
@@ -31,7 +31,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 final class CreateScalarIndexProcedure extends LanceProcedure {
   static final String NAME = "create_scalar_index";
   private static final String SUMMARY =
-      "Builds a BTREE, BITMAP, ZONEMAP, BLOOM_FILTER or LABEL_LIST index in Spark tasks and commits it as one new version.";
+      "Builds a BTREE, BITMAP, ZONEMAP, BLOOM_FILTER, LABEL_LIST or NGRAM index in Spark tasks and commits it as one new version.";
 
   private static final StructType OUTPUT =
       new StructType()

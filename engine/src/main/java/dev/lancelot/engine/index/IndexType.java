@@ -25,7 +25,7 @@ public enum IndexType {
    */
   LABEL_LIST(false, false),
   /**
-   * N-gram scalar index: narrows {@code contains} and {@code LIKE} filters (D59, D64); not built.
+   * N-gram scalar index: narrows {@code contains} and {@code LIKE} filters (D59, D64), built (D69).
    */
   NGRAM(false, false),
   /** Zone-map scalar index (min/max per zone of rows): skips zones in filtered scans, built. */
@@ -65,10 +65,17 @@ public enum IndexType {
     for (IndexType t : values()) {
       if (t.name().equalsIgnoreCase(name.trim())) {
         if (!t.supported) {
+          String why =
+              t == INVERTED || t == OTHER
+                  ? "lancelot does not build it yet"
+                  : "it is a scalar index kind, built as one (ScalarIndexBuilder, CLI"
+                      + " create-scalar-index --type, CALL lance.system.create_scalar_index)";
           throw new dev.lancelot.engine.LancelotException(
               "Cannot create an index of type "
                   + t
-                  + ": lancelot does not build it yet. Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_RQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ, BTREE.");
+                  + ": "
+                  + why
+                  + ". Use one of IVF_FLAT, IVF_PQ, IVF_SQ, IVF_RQ, IVF_HNSW_FLAT, IVF_HNSW_SQ, IVF_HNSW_PQ, BTREE.");
         }
         return t;
       }

@@ -32,7 +32,8 @@ public record ScalarBuildParams(
           IndexType.BITMAP,
           IndexType.ZONEMAP,
           IndexType.BLOOM_FILTER,
-          IndexType.LABEL_LIST);
+          IndexType.LABEL_LIST,
+          IndexType.NGRAM);
 
   public static final long DEFAULT_ROWS_PER_ZONE = 8192;
   public static final long DEFAULT_BLOOM_ITEMS = 8192;
@@ -108,7 +109,8 @@ public record ScalarBuildParams(
 
   /**
    * The kind named by {@code name} (case-insensitive; Lance's and lance-spark's spellings: {@code
-   * BTREE}, {@code BITMAP}, {@code ZONEMAP}, {@code BLOOM_FILTER} or {@code BLOOMFILTER}).
+   * BTREE}, {@code BITMAP}, {@code ZONEMAP}, {@code BLOOM_FILTER} or {@code BLOOMFILTER}, {@code
+   * LABEL_LIST} or {@code LABELLIST}, {@code NGRAM} or {@code N_GRAM}).
    *
    * @throws InvalidInputException for another name, naming the kinds lancelot builds
    */
@@ -118,6 +120,8 @@ public record ScalarBuildParams(
       n = "BLOOM_FILTER";
     } else if (n.equals("LABELLIST")) {
       n = "LABEL_LIST";
+    } else if (n.equals("N_GRAM")) {
+      n = "NGRAM";
     } else if (n.equals("ZONE_MAP")) {
       n = "ZONEMAP";
     }
@@ -132,7 +136,7 @@ public record ScalarBuildParams(
             + "\": lancelot builds "
             + names()
             + (n.startsWith("IVF") ? " (vector indexes are built as vector indexes)" : "")
-            + (n.equals("NGRAM") || n.equals("INVERTED")
+            + (n.equals("INVERTED")
                 ? "; it reads and uses " + n + " indexes Lance builds, but does not build them"
                 : "")
             + ".");

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * Builds a scalar index of any kind lancelot builds ({@link ScalarBuildParams#BUILT}: BTree,
- * bitmap, zone map, bloom filter) in lance-core 7's layout and commits it as one segment covering
- * every fragment of the version, so Lance and this engine both list and use it:
+ * bitmap, label list, zone map, bloom filter, n-gram) in lance-core 7's layout and commits it as
+ * one segment covering every fragment of the version, so Lance and this engine both list and use
+ * it:
  *
  * <pre>{@code
  * Dataset v2 = ScalarIndexBuilder.build(dataset, ScalarBuildParams.of(IndexType.BITMAP, "tenant_id"));

@@ -17,7 +17,11 @@ import dev.lancelot.engine.internal.format.proto.TransactionProtos.Transaction.R
 import dev.lancelot.engine.internal.index.IndexInternals;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeFiles;
 import dev.lancelot.engine.internal.index.scalar.btree.BTreeWriter;
+import dev.lancelot.engine.internal.index.scalar.btree.BitmapSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.btree.BitmapWriter;
 import dev.lancelot.engine.internal.index.scalar.btree.IndexColumnData;
+import dev.lancelot.engine.internal.index.scalar.zone.NGramSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.zone.NGramWriter;
 import dev.lancelot.engine.internal.index.vector.build.IndexDetails;
 import dev.lancelot.engine.internal.index.vector.build.TrainedModel;
 import dev.lancelot.engine.internal.index.vector.build.VectorIndexBuilder;
@@ -44,16 +48,20 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *       each row's stored code (with its RaBitQ factors) or vector in its partition; only row
  *       addresses change. HNSW graphs are rebuilt over the remaining nodes of each partition with
  *       the index's parameters, as Lance's HNSW remap rebuilds them.
- *   <li>BTree segments are written again from the column's values over the fragments the segment
- *       covered, with mapped addresses; a BTree holds values and addresses only, so this is the
- *       same content Lance's remap produces, minus rows deleted since the build.
+ *   <li>BTree, bitmap and n-gram segments are written again from the column's values over the
+ *       fragments the segment covered, with mapped addresses; they hold values (or a value's
+ *       trigrams) and addresses only, so this is the content Lance's remap produces, minus rows
+ *       deleted since the build (decision D69).
  * </ul>
+ *
+ * <p>Other scalar kinds (label lists, zone maps, bloom filters) are not rewritten: compaction
+ * leaves the fragments they cover as they are.
  */
 final class IndexRemapper {
   private IndexRemapper() {}
 
   static boolean canRemap(IndexType type) {
-    return type.isSupported();
+    return type.isSupported() || type == IndexType.BITMAP || type == IndexType.NGRAM;
   }
 
   /**
@@ -66,9 +74,10 @@ final class IndexRemapper {
     List<IndexFile> files;
     try {
       files =
-          segment.type() == IndexType.BTREE
-              ? remapBTree(dataset, segment, map, dir)
-              : remapVector(dataset, segment, map, dir);
+          switch (segment.type()) {
+            case BTREE, BITMAP, NGRAM -> remapScalar(dataset, segment, map, dir);
+            default -> remapVector(dataset, segment, map, dir);
+          };
     } catch (RuntimeException e) {
       io.deleteRecursively(dir);
       throw e;
@@ -167,17 +176,19 @@ final class IndexRemapper {
     return new IndexSegmentWriter.Partition(rowIds, vectors, null, null);
   }
 
-  private static List<IndexFile> remapBTree(
+  private static List<IndexFile> remapScalar(
       Dataset dataset, IndexSegment segment, RowAddressMap map, String dir) {
     if (segment.fieldIds().size() != 1) {
       throw new LancelotException(
           "Cannot compact "
               + dataset.location()
-              + ": BTree index \""
+              + ": "
+              + segment.type()
+              + " index \""
               + segment.name()
               + "\" is on "
               + segment.fieldIds().size()
-              + " columns; only single-column BTrees can be rewritten.");
+              + " columns; only single-column scalar indexes can be rewritten.");
     }
     LanceField field =
         dataset
@@ -188,7 +199,9 @@ final class IndexRemapper {
                     new LancelotException(
                         "Cannot compact "
                             + dataset.location()
-                            + ": BTree index \""
+                            + ": "
+                            + segment.type()
+                            + " index \""
                             + segment.name()
                             + "\" is on field id "
                             + segment.fieldIds().get(0)
@@ -225,6 +238,21 @@ final class IndexRemapper {
         mapped.setValueCount(rows);
         data.append(batch.getVector(field.name()), mapped, rows);
       }
+    }
+    var context = DatasetInternals.context(dataset);
+    if (segment.type() == IndexType.BITMAP) {
+      long size =
+          BitmapWriter.write(context.io(), dir, field.arrowType(), data, context.allocator(), null);
+      return List.of(
+          IndexFile.newBuilder()
+              .setPath(BitmapSegmentReader.LOOKUP_FILE)
+              .setSizeBytes(size)
+              .build());
+    }
+    if (segment.type() == IndexType.NGRAM) {
+      long size = NGramWriter.write(context.io(), dir, data, context.allocator());
+      return List.of(
+          IndexFile.newBuilder().setPath(NGramSegmentReader.FILE).setSizeBytes(size).build());
     }
     BTreeWriter.Written w =
         BTreeWriter.write(

@@ -405,7 +405,7 @@ class ScalarIndexBuildOracleTest {
               () -> ScalarIndexBuilder.build(ds, ScalarBuildParams.of(IndexType.ZONEMAP, "nope")))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("no such column");
-      assertThatThrownBy(() -> ScalarBuildParams.of(IndexType.NGRAM, "name"))
+      assertThatThrownBy(() -> ScalarBuildParams.of(IndexType.INVERTED, "name"))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("lancelot builds BTREE, BITMAP, ZONEMAP, BLOOM_FILTER");
       assertThat(ScalarBuildParams.parseType("labellist")).isEqualTo(IndexType.LABEL_LIST);
@@ -414,7 +414,7 @@ class ScalarIndexBuildOracleTest {
                   ScalarIndexBuilder.build(ds, ScalarBuildParams.of(IndexType.LABEL_LIST, "name")))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("is not a list of");
-      assertThatThrownBy(() -> ScalarBuildParams.parseType("ngram"))
+      assertThatThrownBy(() -> ScalarBuildParams.parseType("inverted"))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("does not build them");
       assertThat(ScalarBuildParams.parseType("bloomfilter")).isEqualTo(IndexType.BLOOM_FILTER);

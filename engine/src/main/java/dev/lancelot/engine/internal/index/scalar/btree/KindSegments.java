@@ -17,6 +17,8 @@ import dev.lancelot.engine.internal.format.proto.TableProtos.IndexFile;
 import dev.lancelot.engine.internal.format.proto.TableProtos.IndexMetadata;
 import dev.lancelot.engine.internal.format.proto.TableProtos.UUID;
 import dev.lancelot.engine.internal.index.scalar.zone.BloomFilterSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.zone.NGramSegmentReader;
+import dev.lancelot.engine.internal.index.scalar.zone.NGramWriter;
 import dev.lancelot.engine.internal.index.scalar.zone.ZoneIndexWriter;
 import dev.lancelot.engine.internal.index.scalar.zone.ZoneMapSegmentReader;
 import dev.lancelot.engine.internal.table.Snapshot;
@@ -32,10 +34,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The segments of the scalar kinds other than BTree that lancelot builds (bitmap, label list, zone
- * map, bloom filter), in lance-core 7's layout: one file each, {@code index_version} 0 (1 for a
- * label list, whose file records its NULL lists), empty details of the kind's message, the files
- * listed with their sizes. Called by {@link BTreeBuild}, which checks and commits builds of every
- * kind alike.
+ * map, bloom filter, n-gram), in lance-core 7's layout: one file each, {@code index_version} 0 (1
+ * for a label list, whose file records its NULL lists), empty details of the kind's message, the
+ * files listed with their sizes. Called by {@link BTreeBuild}, which checks and commits builds of
+ * every kind alike.
  */
 final class KindSegments {
   private static final Logger LOG = LoggerFactory.getLogger(KindSegments.class);
@@ -44,6 +46,7 @@ final class KindSegments {
   static final String ZONEMAP_DETAILS = "/lance.table.ZoneMapIndexDetails";
   static final String BLOOM_DETAILS = "/lance.index.pb.BloomFilterIndexDetails";
   static final String LABEL_LIST_DETAILS = "/lance.table.LabelListIndexDetails";
+  static final String NGRAM_DETAILS = "/lance.table.NGramIndexDetails";
 
   /** The {@code index_version} of label lists whose file records the NULL lists. */
   static final int LABEL_LIST_VERSION = 1;
@@ -71,6 +74,9 @@ final class KindSegments {
     if (params.type() == IndexType.LABEL_LIST) {
       return checkListColumn(dataset, params, field);
     }
+    if (params.type() == IndexType.NGRAM) {
+      return checkTextColumn(dataset, params, field);
+    }
     ColumnKind kind = ColumnKind.of(field.arrowType());
     boolean ok =
         params.type() == IndexType.BLOOM_FILTER
@@ -91,6 +97,31 @@ final class KindSegments {
                   ? "lancelot builds bloom filters on int32, int64, uint32, uint64, date, timestamp,"
                       + " string and binary columns."
                   : "Index an integer, float, date, timestamp, bool, string or binary column."));
+    }
+    return field;
+  }
+
+  private static LanceField checkTextColumn(
+      Dataset dataset, ScalarBuildParams params, LanceField field) {
+    ColumnKind kind = ColumnKind.of(field.arrowType());
+    if (kind != ColumnKind.UTF8 && kind != ColumnKind.LARGE_UTF8) {
+      throw new InvalidInputException(
+          "Cannot create an NGRAM index on column \""
+              + params.column()
+              + "\" of "
+              + dataset.location()
+              + ": its type "
+              + field.logicalType()
+              + " is not a string (n-gram indexes hold the trigrams of texts).");
+    }
+    if (dataset.stableRowIds()) {
+      throw new InvalidInputException(
+          "Cannot create an NGRAM index on column \""
+              + params.column()
+              + "\" of "
+              + dataset.location()
+              + ": the dataset uses stable row ids, and lancelot builds n-gram indexes only on"
+              + " datasets without them (build it with Lance).");
     }
     return field;
   }
@@ -147,7 +178,7 @@ final class KindSegments {
               + " in memory.");
     }
     // A bitmap stores row ids on a dataset with stable row ids (as a BTree does); zones are spans
-    // of row addresses.
+    // of row addresses; n-grams are built without stable row ids only, on row addresses.
     Boolean addresses =
         (params.type() == IndexType.BITMAP || params.type() == IndexType.LABEL_LIST)
             ? null
@@ -198,6 +229,11 @@ final class KindSegments {
                   data,
                   params.rowsPerZone(),
                   context.allocator());
+        }
+        case NGRAM -> {
+          file = NGramSegmentReader.FILE;
+          details = NGRAM_DETAILS;
+          size = NGramWriter.write(context.io(), directory, data, context.allocator());
         }
         case BLOOM_FILTER -> {
           file = BloomFilterSegmentReader.FILE;
@@ -261,7 +297,7 @@ final class KindSegments {
                             + fieldId
                             + ", which the dataset's schema no longer has. Drop the index."));
     ScalarBuildParams params = ScalarBuildParams.of(type, field.name()).withName(name);
-    if (type == IndexType.BITMAP || type == IndexType.LABEL_LIST) {
+    if (type == IndexType.BITMAP || type == IndexType.LABEL_LIST || type == IndexType.NGRAM) {
       return params;
     }
     String file =
