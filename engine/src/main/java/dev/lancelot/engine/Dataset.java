@@ -82,13 +82,9 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * Version {@code version} of the dataset at {@code location}, from a process-wide cache shared by
-   * every caller in this JVM (the tasks of a Spark executor, repeated queries): the storage, the
-   * data files' parsed metadata, the manifest and the index catalog are read once per location,
-   * Hadoop file-system settings and version. A version never changes once committed, so entries
-   * never go stale. The returned instance is shared: closing it releases nothing (its results are
-   * allocated from a cache-owned allocator and must be closed by their users, as always). The cache
-   * is the {@link Session#shared() shared session}'s ({@link Session#openCached}).
+   * Version {@code version} of the dataset at {@code location} from the {@link Session#shared()
+   * shared session}'s process-wide cache ({@link Session#openCached}): read once per location,
+   * Hadoop settings and version; the instance is shared, so closing it releases nothing.
    */
   public static Dataset openCached(String location, long version, Configuration conf) {
     return Session.shared().openCached(location, version, conf);
@@ -180,13 +176,10 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * Commits row-level changes planned by reading this version (UPDATE, MERGE INTO, DELETE by a
-   * condition only Spark evaluates) as one new version, Lance's {@code Update}: the rows in {@code
-   * deletes} (fragment id to row offsets) get deletion files, {@code added} (written by a {@link
-   * dev.lancelot.engine.distributed.FragmentWriter}) become new fragments. A concurrent commit that
-   * touched one of the same fragments fails it with {@link
-   * dev.lancelot.engine.CommitConflictException}; concurrent appends and changes to other fragments
-   * are rebased over. Returns this version when there is nothing to change.
+   * Commits row-level changes planned by reading this version (UPDATE, MERGE INTO, DELETE) as one
+   * Lance {@code Update}: {@code deletes} (fragment id to row offsets) get deletion files, {@code
+   * added} (from a {@link dev.lancelot.engine.distributed.FragmentWriter}) become fragments. A
+   * concurrent commit to the same fragments fails it ({@link CommitConflictException}).
    */
   public Dataset commitRowChanges(Map<Long, RoaringBitmap> deletes, List<FragmentMetadata> added) {
     return DatasetRowChanges.commitRowChanges(this, deletes, added);
@@ -214,12 +207,9 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * Adds columns whose values {@code backfill} computes from the existing columns {@code inputs},
-   * and returns the new version. Each fragment gets one new data file holding only the added
-   * columns, for all of its physical rows; the new version (a Lance {@code Merge}) is committed
-   * once every file is written. A concurrent commit that changed fragments or the schema makes it
-   * fail with {@link dev.lancelot.engine.CommitConflictException} (the files are deleted); index
-   * builds are rebased over.
+   * Adds columns whose values {@code backfill} computes from the columns {@code inputs}: one new
+   * data file per fragment, committed as one Lance {@code Merge}; a concurrent change to fragments
+   * or the schema fails it ({@link CommitConflictException}, files deleted).
    */
   public Dataset addColumns(List<Field> columns, List<String> inputs, ColumnBackfill backfill) {
     return ColumnChanges.addComputed(this, columns, inputs, backfill, null);
@@ -313,14 +303,9 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * Removes old versions of this dataset and the files no kept version references (see {@link
-   * CleanupOptions}). The latest version and tagged versions are always kept. Opening a removed
-   * version afterwards fails with an error naming it.
-   *
-   * <p>On a branch ({@link #branch()}), the branch's own versions and the files under its {@code
-   * tree/<branch>/} are cleaned up; the files it shares with its parent are the parent's. Tags on
-   * the branch, the versions branches were created from, and every file another branch reaches are
-   * kept (decision D62).
+   * Removes old versions and the files no kept version references ({@link CleanupOptions}); the
+   * latest and tagged versions are kept. On a branch, its own versions and files under {@code
+   * tree/<branch>/}, keeping what tags and other branches reach (decision D62).
    */
   public CleanupResult cleanup(CleanupOptions options) {
     return DatasetStorage.cleanup(this, options);
@@ -497,12 +482,9 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * The operation that committed this version, named as {@link VersionInfo#operation()} names it:
-   * {@code "append"}, {@code "delete"}, {@code "overwrite"} (also the version that created the
-   * dataset), {@code "update"}, {@code "merge"}, {@code "restore"}, {@code "rewrite"} (compaction),
-   * {@code "create index"}, {@code "project"}, {@code "update config"}, {@code "data replacement"}
-   * and the other kinds of Lance's transactions; {@code "unknown"} when the version records no
-   * transaction. Read from the version's manifest, or from the transaction file it names.
+   * The operation that committed this version, as {@link VersionInfo#operation()} names it ({@code
+   * "append"}, {@code "rewrite"}, {@code "create index"}, …; {@code "unknown"} without a
+   * transaction).
    */
   public String operation() {
     return DatasetStorage.operationOf(ctx, snapshot).displayName();
