@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.LancelotException;
-import dev.lancelot.engine.testing.ArrowStreams;
 import dev.lancelot.engine.testing.LanceOracle;
+import dev.lancelot.engine.testing.LicenseCorpus;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,19 +15,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.UInt8Vector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -52,7 +44,6 @@ import org.lance.ipc.ScanOptions;
 @Tag("oracle")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FullTextSearchOracleTest {
-  private static final Path CORPUS = Path.of("/usr/share/common-licenses");
   private static final int INDEXED = 800;
 
   static final List<String> QUERIES =
@@ -85,8 +76,10 @@ class FullTextSearchOracleTest {
   @BeforeAll
   void setUp() throws IOException {
     allocator = new RootAllocator();
-    docs = corpus();
-    assertThat(docs.size()).as("paragraphs in %s", CORPUS).isGreaterThan(INDEXED + 50);
+    docs = LicenseCorpus.paragraphs();
+    assertThat(docs.size())
+        .as("paragraphs in %s", LicenseCorpus.CORPUS)
+        .isGreaterThan(INDEXED + 50);
     dir = tmp.resolve("licenses");
     write(0, INDEXED, WriteParams.WriteMode.CREATE);
     try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
@@ -122,46 +115,8 @@ class FullTextSearchOracleTest {
     allocator.close();
   }
 
-  /** Paragraphs (blank-line separated) of every file of the corpus, files in name order. */
-  private static List<String> corpus() throws IOException {
-    List<String> out = new ArrayList<>();
-    try (Stream<Path> files = Files.list(CORPUS)) {
-      for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-        String text = Files.readString(f, StandardCharsets.UTF_8);
-        for (String para : text.split("\\n\\s*\\n")) {
-          if (!para.isBlank()) {
-            out.add(para.strip());
-          }
-        }
-      }
-    }
-    return out;
-  }
-
   private void write(int first, int count, WriteParams.WriteMode mode) {
-    Schema schema =
-        new Schema(
-            List.of(
-                new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
-                new Field("text", FieldType.nullable(new ArrowType.Utf8()), null)));
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
-      root.allocateNew();
-      BigIntVector ids = (BigIntVector) root.getVector(0);
-      VarCharVector text = (VarCharVector) root.getVector(1);
-      for (int i = 0; i < count; i++) {
-        ids.setSafe(i, first + i);
-        text.setSafe(i, docs.get(first + i).getBytes(StandardCharsets.UTF_8));
-      }
-      root.setRowCount(count);
-      org.lance.Dataset.write()
-          .allocator(allocator)
-          .reader(ArrowStreams.readerOf(allocator, List.of(root)))
-          .uri(dir.toString())
-          .mode(mode)
-          .maxRowsPerFile(500)
-          .execute()
-          .close();
-    }
+    LicenseCorpus.write(allocator, dir, docs, first, count, mode, 500);
   }
 
   record Hit(long rowId, float score) {}
