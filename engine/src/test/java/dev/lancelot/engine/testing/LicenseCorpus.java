@@ -89,6 +89,19 @@ public final class LicenseCorpus {
 
   /** The tokenizer settings lancelot reproduces ({@code simple}, lower case, ASCII folding). */
   public static IndexParams simpleParams() {
+    return params(false, false);
+  }
+
+  /**
+   * Lance's default tokenizer settings ({@code simple}, English, lower case, stemming, stop-word
+   * removal, ASCII folding, tokens under 40 bytes), spelled out as lance-core's builder needs.
+   */
+  public static IndexParams defaultParams() {
+    return params(true, true);
+  }
+
+  /** The {@code simple} settings with stemming and stop-word removal as given. */
+  public static IndexParams params(boolean stem, boolean removeStopWords) {
     return IndexParams.builder()
         .setScalarIndexParams(
             InvertedIndexParams.builder()
@@ -97,8 +110,8 @@ public final class LicenseCorpus {
                 .withPosition(false)
                 .maxTokenLength(40)
                 .lowerCase(true)
-                .stem(false)
-                .removeStopWords(false)
+                .stem(stem)
+                .removeStopWords(removeStopWords)
                 .asciiFolding(true)
                 .build())
         .build();
@@ -110,6 +123,14 @@ public final class LicenseCorpus {
    * it as index {@code name}.
    */
   public static void buildPartitionedIndex(BufferAllocator allocator, Path dir, String name) {
+    buildPartitionedIndex(allocator, dir, name, simpleParams());
+  }
+
+  /**
+   * {@link #buildPartitionedIndex(BufferAllocator, Path, String)} with tokenizer {@code params}.
+   */
+  public static void buildPartitionedIndex(
+      BufferAllocator allocator, Path dir, String name, IndexParams params) {
     try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
       UUID uuid = UUID.randomUUID();
       List<Integer> fragments = ds.getFragments().stream().map(f -> f.getId()).toList();
@@ -117,7 +138,7 @@ public final class LicenseCorpus {
       for (int fragment : fragments) {
         piece =
             ds.createIndex(
-                IndexOptions.builder(List.of("text"), IndexType.INVERTED, simpleParams())
+                IndexOptions.builder(List.of("text"), IndexType.INVERTED, params)
                     .withIndexName(name)
                     .withIndexUUID(uuid.toString())
                     .withFragmentIds(List.of(fragment))

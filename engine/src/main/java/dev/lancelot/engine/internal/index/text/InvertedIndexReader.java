@@ -74,6 +74,11 @@ public final class InvertedIndexReader {
       this.invertLocation = invertLocation;
     }
 
+    /** How many distinct tokens the partition holds. */
+    long tokenCount() {
+      return fst != null ? fst.size() : tokenIds.size();
+    }
+
     /** The token id of {@code token} in this partition, or -1. */
     int tokenId(String token) {
       if (fst != null) {

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lancelot.engine.LancelotException;
 import java.text.Normalizer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The text analysis of a Lance inverted index, from its stored tokenizer parameters: the {@code
@@ -42,13 +44,29 @@ public final class TextAnalyzer {
           Map.entry((int) 'Ŋ', "N"),
           Map.entry((int) 'ſ', "s"));
 
+  /** Lance's English stop words (removed after stemming, so compared with stemmed tokens). */
+  static final Set<String> ENGLISH_STOP_WORDS =
+      Set.of(
+          "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is",
+          "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there",
+          "these", "they", "this", "to", "was", "will", "with");
+
   private final Integer maxTokenLength;
   private final boolean lowerCase;
+  private final boolean stem;
+  private final Set<String> stopWords;
   private final boolean asciiFolding;
 
-  private TextAnalyzer(Integer maxTokenLength, boolean lowerCase, boolean asciiFolding) {
+  private TextAnalyzer(
+      Integer maxTokenLength,
+      boolean lowerCase,
+      boolean stem,
+      Set<String> stopWords,
+      boolean asciiFolding) {
     this.maxTokenLength = maxTokenLength;
     this.lowerCase = lowerCase;
+    this.stem = stem;
+    this.stopWords = stopWords;
     this.asciiFolding = asciiFolding;
   }
 
@@ -65,13 +83,30 @@ public final class TextAnalyzer {
     if (!document.equals("text")) {
       throw refuse(index, "it tokenizes \"" + document + "\" documents (only \"text\" is read)");
     }
-    if (params.path("stem").asBoolean(false)) {
-      throw refuse(index, "it stems tokens (stem=true), which lancelot does not reproduce yet");
-    }
-    if (params.path("remove_stop_words").asBoolean(false)) {
+    boolean stem = params.path("stem").asBoolean(false);
+    boolean removeStopWords = params.path("remove_stop_words").asBoolean(false);
+    JsonNode custom = params.path("custom_stop_words");
+    boolean customStops = custom.isArray();
+    String language = text(params, "language", "English");
+    if ((stem || (removeStopWords && !customStops)) && !language.equals("English")) {
       throw refuse(
           index,
-          "it removes stop words (remove_stop_words=true), which lancelot does not reproduce yet");
+          "it "
+              + (stem ? "stems tokens" : "removes stop words")
+              + " for language \""
+              + language
+              + "\" (only English is reproduced)");
+    }
+    Set<String> stopWords = null;
+    if (removeStopWords) {
+      if (customStops) {
+        stopWords = new HashSet<>();
+        for (JsonNode w : custom) {
+          stopWords.add(w.asText());
+        }
+      } else {
+        stopWords = ENGLISH_STOP_WORDS;
+      }
     }
     JsonNode max = params.path("max_token_length");
     Integer maxLength =
@@ -79,6 +114,8 @@ public final class TextAnalyzer {
     return new TextAnalyzer(
         maxLength,
         params.path("lower_case").asBoolean(true),
+        stem,
+        stopWords,
         params.path("ascii_folding").asBoolean(true));
   }
 
@@ -112,6 +149,12 @@ public final class TextAnalyzer {
       }
       if (lowerCase) {
         token = token.toLowerCase(Locale.ROOT);
+      }
+      if (stem) {
+        token = EnglishStemmer.stem(token);
+      }
+      if (stopWords != null && stopWords.contains(token)) {
+        continue;
       }
       if (asciiFolding) {
         token = fold(token);
