@@ -11,15 +11,19 @@ import dev.lancelot.engine.testing.LicenseCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.lance.WriteParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
 
 /**
  * {@code lance_fts_search} over an inverted index lance-core builds in four partitions (decision
@@ -30,6 +34,7 @@ import org.lance.WriteParams;
 class SparkFullTextSearchTest extends SharedSpark {
   static Path dir;
   static Path plain;
+  static Path defaults;
 
   @BeforeAll
   static void build() throws Exception {
@@ -42,6 +47,10 @@ class SparkFullTextSearchTest extends SharedSpark {
     }
     LicenseCorpus.buildPartitionedIndex(allocator, dir, "text_idx");
     LicenseCorpus.write(allocator, dir, docs, 850, 60, WriteParams.WriteMode.APPEND, 250);
+    defaults = root.resolve("defaults.lance");
+    LicenseCorpus.write(allocator, defaults, docs, 0, 850, WriteParams.WriteMode.CREATE, 250);
+    LicenseCorpus.buildPartitionedIndex(
+        allocator, defaults, "text_idx", LicenseCorpus.defaultParams());
     plain = root.resolve("plain.lance");
     LicenseCorpus.write(allocator, plain, docs, 0, 40, WriteParams.WriteMode.CREATE, 250);
   }
@@ -49,12 +58,16 @@ class SparkFullTextSearchTest extends SharedSpark {
   record Hit(long id, float score, long rowId) {}
 
   static List<Hit> spark(String args) {
+    return spark(dir, args);
+  }
+
+  static List<Hit> spark(Path table, String args) {
     List<Hit> out = new ArrayList<>();
     for (Row r :
         SharedSpark.spark
             .sql(
                 "SELECT id, _score, _rowid FROM lance_fts_search('"
-                    + dir
+                    + table
                     + "', column => 'text', with_row_id => true, fast_search => true, "
                     + args
                     + ")")
@@ -65,8 +78,12 @@ class SparkFullTextSearchTest extends SharedSpark {
   }
 
   static List<Hit> engine(FullTextQuery.Builder query) {
+    return engine(dir, query);
+  }
+
+  static List<Hit> engine(Path table, FullTextQuery.Builder query) {
     List<Hit> out = new ArrayList<>();
-    try (Dataset ds = Dataset.open(dir.toString());
+    try (Dataset ds = Dataset.open(table.toString());
         VectorSchemaRoot rows =
             FullTextSearch.search(
                 ds, query.columns(List.of("id")).withRowId(true).fastSearch(true).build())) {
@@ -94,6 +111,49 @@ class SparkFullTextSearchTest extends SharedSpark {
                 engine(FullTextQuery.match("text", q).k(k).operator(FullTextQuery.Operator.AND)));
       }
     }
+  }
+
+  /** lance-core's {@code _score}s of a match query, best first. */
+  static List<Float> lanceScores(Path table, String q, int k) {
+    List<Float> out = new ArrayList<>();
+    try (org.lance.Dataset ds = LanceOracle.open(allocator, table);
+        LanceScanner scanner =
+            ds.newScan(
+                new ScanOptions.Builder()
+                    .fullTextQuery(org.lance.ipc.FullTextQuery.match(q, "text"))
+                    .columns(List.of("id"))
+                    .limit(k)
+                    .build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        Float4Vector score = (Float4Vector) reader.getVectorSchemaRoot().getVector("_score");
+        for (int i = 0; i < score.getValueCount(); i++) {
+          out.add(score.get(i));
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    out.sort(Collections.reverseOrder());
+    return out;
+  }
+
+  @Test
+  void sparkSearchesAnIndexBuiltWithLanceDefaults() {
+    for (String q :
+        List.of("licenses", "copying and distributing", "the warranties", "Modified Versions")) {
+      List<Hit> hits = spark(defaults, "query => '" + q + "', k => 12");
+      assertThat(hits).as(q).isNotEmpty();
+      assertThat(hits).as(q).isEqualTo(engine(defaults, FullTextQuery.match("text", q).k(12)));
+      List<Float> lance = lanceScores(defaults, q, 12);
+      assertThat(hits).as(q).hasSameSizeAs(lance);
+      for (int i = 0; i < hits.size(); i++) {
+        assertThat(hits.get(i).score())
+            .as("%s: score of rank %d", q, i)
+            .isCloseTo(lance.get(i), org.assertj.core.data.Percentage.withPercentage(0.01));
+      }
+    }
+    assertThat(spark(defaults, "query => 'the and of', k => 5")).as("stop words only").isEmpty();
   }
 
   @Test

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.ReadOptions;
 import org.lance.WriteParams;
+import org.lance.index.IndexParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 
@@ -69,7 +70,7 @@ class DistributedFullTextSearchOracleTest {
     try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
       ds.delete("id % 17 = 3");
     }
-    LicenseCorpus.buildPartitionedIndex(allocator, dir, "text_idx");
+    LicenseCorpus.buildPartitionedIndex(allocator, dir, "text_idx", indexParams());
     try (org.lance.Dataset ds = LanceOracle.open(allocator, dir)) {
       ds.delete("id % 23 = 5");
     }
@@ -78,6 +79,16 @@ class DistributedFullTextSearchOracleTest {
     }
     LicenseCorpus.write(
         allocator, dir, docs, 850, docs.size() - 850, WriteParams.WriteMode.APPEND, 250);
+  }
+
+  /** The tokenizer settings of the index under test. */
+  IndexParams indexParams() {
+    return LicenseCorpus.simpleParams();
+  }
+
+  /** The token those settings make of the word "license". */
+  String licenseToken() {
+    return "license";
   }
 
   @AfterAll
@@ -178,8 +189,8 @@ class DistributedFullTextSearchOracleTest {
       }
       assertThat(segments).hasSize(1);
       assertThat(plan.documents()).isEqualTo(documents);
-      assertThat(plan.tokens()).containsExactly("license");
-      assertThat(plan.documentFrequency("license")).isGreaterThan(50);
+      assertThat(plan.tokens()).containsExactly(licenseToken());
+      assertThat(plan.documentFrequency(licenseToken())).isGreaterThan(50);
       assertThat(plan.explain()).contains("fts-0", "partition", "documents=" + documents);
     }
   }

@@ -11,10 +11,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The text analysis of a Lance inverted index, from its stored tokenizer parameters: the {@code
- * simple} base tokenizer (a token is a maximal run of alphabetic or numeric characters), then
- * dropping tokens of {@code max_token_length} UTF-8 bytes or more, lower-casing, and ASCII folding,
- * in Lance's order. Stemming, stop-word removal and the other base tokenizers are refused by name.
+ * The text analysis of a Lance inverted index, from its stored tokenizer parameters, in Lance's
+ * order (SPEC T7): the {@code simple} base tokenizer (a token is a maximal run of alphabetic or
+ * numeric characters), then dropping tokens of {@code max_token_length} UTF-8 bytes or more,
+ * lower-casing, English stemming ({@link EnglishStemmer}), dropping stop words (Lance's English
+ * list or the index's custom list, compared with the stemmed token), and ASCII folding. Other base
+ * tokenizers, and stemming or built-in stop words of another language, are refused by name.
  */
 public final class TextAnalyzer {
   /** Folds of Latin letters that no Unicode decomposition gives. */
