@@ -194,4 +194,62 @@ class SparkStreamIndexMaintenanceTest extends SharedSpark {
     }
     assertThat(Files.exists(dir.resolve("cp"))).isTrue();
   }
+
+  /**
+   * While a stream appends batches of 100 rows, reads and searches see whole committed batches: the
+   * row count is always a multiple of 100, and the vector of the newest row read is found by the
+   * search, which reads the latest committed version.
+   */
+  @Test
+  void searchesDuringAStreamSeeWholeCommittedBatches(@TempDir Path dir) throws Exception {
+    String uri = indexedTable(dir);
+    Path in = dir.resolve("in");
+    for (int b = 0; b < 5; b++) {
+      addInput(in, 200 + b * 100L, 300 + b * 100L);
+    }
+    StreamingQuery q =
+        spark
+            .readStream()
+            .schema(SCHEMA)
+            .option("maxFilesPerTrigger", "1")
+            .parquet(in.toString())
+            .writeStream()
+            .format("lance")
+            .option("checkpointLocation", dir.resolve("cp").toString())
+            .option("optimizeIndexEveryBatches", "2")
+            .trigger(Trigger.ProcessingTime(200, java.util.concurrent.TimeUnit.MILLISECONDS))
+            .start(uri);
+    try {
+      java.util.Set<Long> counts = new java.util.TreeSet<>();
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+      long count = 0;
+      while (count < 700) {
+        assertThat(System.nanoTime()).as("stream did not finish: %s", counts).isLessThan(deadline);
+        assertThat(q.exception().isEmpty()).as("%s", q.exception()).isTrue();
+        count = spark.read().format("lance").load(uri).count();
+        assertThat(count % 100).as("rows read mid-stream: %s", count).isZero();
+        counts.add(count);
+        long newest = count - 1;
+        List<org.apache.spark.sql.Row> nearest =
+            spark
+                .sql(
+                    "SELECT id FROM lance_vector_search('lance.`"
+                        + uri
+                        + "`', 'vec', array(cast(sin("
+                        + newest
+                        + ") as float), cast(cos("
+                        + newest
+                        + ") as float), cast("
+                        + newest
+                        + " % 13 as float), cast("
+                        + newest
+                        + " % 5 as float)), 1)")
+                .collectAsList();
+        assertThat(nearest.get(0).getLong(0)).isEqualTo(newest);
+      }
+      assertThat(counts).contains(700L);
+    } finally {
+      q.stop();
+    }
+  }
 }
