@@ -48,6 +48,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  *       skipChangeCommits} — on a streaming read, where the stream starts, its rate limits and
  *       whether versions that delete or rewrite rows are skipped ({@link
  *       dev.lancelot.spark.read.LanceStreamOptions}).
+ *   <li>{@code optimizeIndexEveryBatches}, {@code optimizeIndexUnindexedRows} — on a streaming
+ *       write, optimize the table's indexes after every that many batches, or once an index has
+ *       that many unindexed rows (semantics S13); refused on batch writes.
  * </ul>
  *
  * lance-spark's {@code max_row_per_file} is accepted for {@code max_rows_per_file}; lance-spark
@@ -87,6 +90,8 @@ public record LanceOptions(
   public static final String MAX_ROWS_PER_TRIGGER = "maxRowsPerTrigger";
   public static final String MAX_FILES_PER_TRIGGER = "maxFilesPerTrigger";
   public static final String SKIP_CHANGE_COMMITS = "skipChangeCommits";
+  public static final String OPTIMIZE_INDEX_EVERY_BATCHES = "optimizeIndexEveryBatches";
+  public static final String OPTIMIZE_INDEX_UNINDEXED_ROWS = "optimizeIndexUnindexedRows";
 
   /** Spark's own option of a streaming query, passed to the sink with the others; not used here. */
   public static final String CHECKPOINT_LOCATION = "checkpointLocation";
@@ -114,6 +119,8 @@ public record LanceOptions(
           MAX_ROWS_PER_TRIGGER,
           MAX_FILES_PER_TRIGGER,
           SKIP_CHANGE_COMMITS,
+          OPTIMIZE_INDEX_EVERY_BATCHES,
+          OPTIMIZE_INDEX_UNINDEXED_ROWS,
           CHECKPOINT_LOCATION);
 
   /** lance-spark's names of lancelot's options, accepted as the same option (docs/sql.md). */

@@ -117,7 +117,8 @@ class LanceOptionsTest {
                 + "batch_size, "
                 + "max_rows_per_partition, max_rows_per_file, vector.columns, enable_stable_row_ids, "
                 + "data_storage_version, target_base, streamingQueryId, startingVersion, "
-                + "maxRowsPerTrigger, maxFilesPerTrigger, skipChangeCommits, checkpointLocation.");
+                + "maxRowsPerTrigger, maxFilesPerTrigger, skipChangeCommits, optimizeIndexEveryBatches, "
+                + "optimizeIndexUnindexedRows, checkpointLocation.");
     assertThatThrownBy(() -> parse("path", "p", "batchsize", "3"))
         .hasMessageContaining("Did you mean \"batch_size\"?");
     assertThat(parse("path", "p", "ENABLE_STABLE_ROW_IDS", " True ").enableStableRowIds()).isTrue();

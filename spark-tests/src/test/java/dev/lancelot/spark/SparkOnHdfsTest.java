@@ -344,4 +344,19 @@ class SparkOnHdfsTest {
     }
     return out;
   }
+
+  /**
+   * A streaming sink with its table and its checkpoint in HDFS: every batch committed once across a
+   * restart that replays a committed batch; a stream and batch writers appending together lose
+   * nothing (S10).
+   */
+  @Test
+  void aStreamWithItsCheckpointInHdfsCommitsEachBatchOnce(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    String base = hdfs.getUri() + "/lancelot-" + UUID.randomUUID();
+    StreamingFlows.exactlyOnceAcrossARestart(
+        spark, dir.resolve("in"), base + "/checkpoint", base + "/events.lance");
+    StreamingFlows.streamAndBatchWritersAppendTogether(
+        spark, dir.resolve("in2"), base + "/checkpoint2", base + "/shared.lance", 2);
+  }
 }

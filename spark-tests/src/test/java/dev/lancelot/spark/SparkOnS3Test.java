@@ -384,4 +384,19 @@ class SparkOnS3Test {
     ConcurrentAppends.runInProcessesAndCheck(
         newLocation(), conf(), 2, S3MockServer.s3aSettings(endpoint));
   }
+
+  /**
+   * A streaming sink with its table and its checkpoint on s3a: every batch committed once across a
+   * restart that replays a committed batch; a stream and batch writers appending together lose
+   * nothing (S10).
+   */
+  @Test
+  void aStreamWithItsCheckpointOnS3CommitsEachBatchOnce(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    String base = "s3a://" + S3MockServer.BUCKET + "/" + UUID.randomUUID();
+    StreamingFlows.exactlyOnceAcrossARestart(
+        spark, dir.resolve("in"), base + "/checkpoint", base + "/events.lance");
+    StreamingFlows.streamAndBatchWritersAppendTogether(
+        spark, dir.resolve("in2"), base + "/checkpoint2", base + "/shared.lance", 2);
+  }
 }

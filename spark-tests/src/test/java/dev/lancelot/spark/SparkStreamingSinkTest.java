@@ -182,4 +182,14 @@ class SparkStreamingSinkTest extends SharedSpark {
         .isEqualTo(30);
     spark.sql("DROP TABLE lance.stream.fresh");
   }
+
+  @Test
+  void aStreamAndBatchWritersAppendingTogetherLoseNothing(@TempDir Path dir) throws Exception {
+    StreamingFlows.streamAndBatchWritersAppendTogether(
+        spark,
+        dir.resolve("in"),
+        dir.resolve("cp").toString(),
+        dir.resolve("shared.lance").toString(),
+        2);
+  }
 }

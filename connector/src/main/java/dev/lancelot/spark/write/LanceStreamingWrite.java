@@ -39,17 +39,27 @@ final class LanceStreamingWrite implements StreamingWrite {
   private final LanceBatchWrite plan;
   private final String queryId;
   private final boolean complete;
+  private final StreamIndexMaintenance maintenance;
+  private final java.util.Set<String> warnedIndexes =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * @param plan the schema, file options and task setup, planned once when the query starts
    * @param queryId the idempotency key: the query's id, which Spark keeps in the checkpoint
    * @param complete complete output mode: each batch overwrites the table
+   * @param maintenance when to optimize the table's indexes after a batch (S13)
    */
-  LanceStreamingWrite(LanceTable table, LanceBatchWrite plan, String queryId, boolean complete) {
+  LanceStreamingWrite(
+      LanceTable table,
+      LanceBatchWrite plan,
+      String queryId,
+      boolean complete,
+      StreamIndexMaintenance maintenance) {
     this.table = table;
     this.plan = plan;
     this.queryId = queryId;
     this.complete = complete;
+    this.maintenance = maintenance;
   }
 
   @Override
@@ -76,10 +86,11 @@ final class LanceStreamingWrite implements StreamingWrite {
   private void commit(long epochId, List<FragmentMetadata> fragments) {
     Optional<Dataset> latest = openLatest();
     try {
+      long committedEpoch = -1;
       if (latest.isPresent()) {
         Optional<Map<String, String>> last =
             DistributedWrite.newestCommitWith(latest.get(), QUERY_KEY, queryId);
-        long committedEpoch = last.map(p -> epochOf(p.get(EPOCH_KEY))).orElse(-1L);
+        committedEpoch = last.map(p -> epochOf(p.get(EPOCH_KEY))).orElse(-1L);
         if (committedEpoch >= epochId) {
           LOG.info(
               "Batch {} of streaming query {} was committed to {} before (its newest batch there is"
@@ -132,6 +143,16 @@ final class LanceStreamingWrite implements StreamingWrite {
             table.location(),
             committed.version(),
             mode);
+        if (maintenance.enabled()) {
+          maintenance.run(
+              org.apache.spark.sql.SparkSession.active(),
+              table.location(),
+              committed,
+              committedEpoch,
+              epochId,
+              queryId,
+              warnedIndexes);
+        }
       }
     } finally {
       latest.ifPresent(Dataset::close);

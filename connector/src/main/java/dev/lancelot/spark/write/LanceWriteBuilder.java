@@ -54,6 +54,17 @@ public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
 
       @Override
       public BatchWrite toBatch() {
+        if (StreamIndexMaintenance.parse(info.options()).enabled()) {
+          throw new dev.lancelot.engine.InvalidInputException(
+              "Cannot use options "
+                  + LanceOptions.OPTIMIZE_INDEX_EVERY_BATCHES
+                  + " / "
+                  + LanceOptions.OPTIMIZE_INDEX_UNINDEXED_ROWS
+                  + " on a batch write to "
+                  + table.location()
+                  + ": they maintain indexes during a streaming write. After a batch write, run"
+                  + " CALL lance.system.optimize_index(...).");
+        }
         batch = new LanceBatchWrite(table, info, options, mode);
         return batch;
       }
@@ -71,7 +82,8 @@ public final class LanceWriteBuilder implements WriteBuilder, SupportsTruncate {
         LanceBatchWrite plan =
             new LanceBatchWrite(
                 table, info, options, overwrite ? WriteMode.OVERWRITE : WriteMode.APPEND);
-        return new LanceStreamingWrite(table, plan, queryId, overwrite);
+        return new LanceStreamingWrite(
+            table, plan, queryId, overwrite, StreamIndexMaintenance.parse(info.options()));
       }
 
       @Override
