@@ -106,6 +106,15 @@ class SparkLanceStatementsTest extends SharedSpark {
     spark.sql("ALTER TABLE lance.shop.items DROP TAG latest");
     assertThat(column("SHOW TAGS FROM lance.shop.items", "tag")).containsExactly("first");
     assertThat(spark.sql("SHOW BRANCHES IN lance.shop.items").collectAsList()).isEmpty();
+    // the parser extension passes parameter markers on to Spark's parser
+    assertThat(
+            spark
+                .sql(
+                    "CALL lance.system.list_tags(table => :t)",
+                    java.util.Map.<String, Object>of("t", "lance.shop.items"))
+                .collectAsList())
+        .extracting(r -> r.getString(r.fieldIndex("tag")))
+        .containsExactly("first");
   }
 
   @Test
