@@ -25,11 +25,12 @@ import java.util.function.Function;
  * table's lance catalog (docs/sql.md lists them): {@code ALTER TABLE t CREATE INDEX name USING
  * method (column) [WITH (option = value, ...)]} ({@code create_index} for the IVF methods, {@code
  * create_scalar_index} for the others, replacing an index of that name as lance-spark does), {@code
- * ALTER TABLE t DROP INDEX name}, {@code SHOW INDEXES FROM|IN t}, {@code OPTIMIZE t [WITH (...)]}
- * ({@code compact}), {@code VACUUM t [WITH (...)]} ({@code cleanup}), {@code ALTER TABLE t
- * CREATE|DROP TAG|BRANCH name [AS OF VERSION n | AS OF BRANCH b [VERSION n] | AS OF TAG t]} and
- * {@code SHOW TAGS|BRANCHES FROM|IN t}. A {@code WITH} option is a named argument of the procedure,
- * its value the SQL written.
+ * ALTER TABLE t DROP INDEX name}, {@code ALTER TABLE t OPTIMIZE INDEX name [WITH (...)]} ({@code
+ * optimize_index}), {@code SHOW INDEXES FROM|IN t}, {@code OPTIMIZE t [WITH (...)]} ({@code
+ * compact}), {@code VACUUM t [WITH (...)]} ({@code cleanup}), {@code ALTER TABLE t CREATE|DROP
+ * TAG|BRANCH name [AS OF VERSION n | AS OF BRANCH b [VERSION n] | AS OF TAG t]} and {@code SHOW
+ * TAGS|BRANCHES FROM|IN t}. A {@code WITH} option is a named argument of the procedure, its value
+ * the SQL written.
  */
 public final class LanceStatements {
   private final SqlTokens tokens;
@@ -74,8 +75,8 @@ public final class LanceStatements {
 
   /**
    * Whether {@code tokens} starts as one of lance-spark's statements: {@code ALTER TABLE t
-   * CREATE|DROP INDEX|TAG|BRANCH}, {@code SHOW INDEXES|TAGS|BRANCHES}, {@code OPTIMIZE} or {@code
-   * VACUUM}.
+   * CREATE|DROP INDEX|TAG|BRANCH}, {@code ALTER TABLE t OPTIMIZE INDEX}, {@code SHOW
+   * INDEXES|TAGS|BRANCHES}, {@code OPTIMIZE} or {@code VACUUM}.
    */
   public static boolean isStatement(SqlTokens tokens) {
     Token first = tokens.get(0);
@@ -98,8 +99,9 @@ public final class LanceStatements {
     }
     Token verb = p.next();
     Token object = p.next();
-    return (verb.is("CREATE") || verb.is("DROP"))
-        && (object.is("INDEX") || object.is("TAG") || object.is("BRANCH"));
+    return ((verb.is("CREATE") || verb.is("DROP"))
+            && (object.is("INDEX") || object.is("TAG") || object.is("BRANCH")))
+        || (verb.is("OPTIMIZE") && object.is("INDEX"));
   }
 
   private static final List<String> SHOWN =
@@ -138,7 +140,8 @@ public final class LanceStatements {
     } else {
       p.at = 2;
       table = p.multipartName("a table name");
-      boolean create = p.next().is("CREATE");
+      Token verb = p.next();
+      boolean create = verb.is("CREATE");
       Token object = p.next();
       if (p.peek().is("IF")) {
         throw p.error(
@@ -151,7 +154,13 @@ public final class LanceStatements {
                 + ")");
       }
       String name = p.name("the name of the " + object.text().toLowerCase(Locale.ROOT));
-      if (object.is("INDEX")) {
+      if (verb.is("OPTIMIZE")) {
+        procedure = "optimize_index";
+        args.add(new Argument("name", literal(name)));
+        if (p.peek().is("WITH")) {
+          args.addAll(p.withOptions());
+        }
+      } else if (object.is("INDEX")) {
         if (create) {
           procedure = p.createIndex(name, args);
         } else {

@@ -9,8 +9,9 @@ import java.util.Locale;
  * The tokens of one SQL statement, as far as lancelot's own statements need them (D76): words
  * (identifiers and keywords), back-quoted identifiers, string literals, numbers, {@code =>} and
  * single-character symbols; blanks and comments ({@code --} to the end of the line, and bracketed
- * comments, nested as Spark allows) are skipped. Each token keeps its offsets, so that a statement's argument can be
- * handed to Spark's own parser as the user wrote it, and an error can name its line and column.
+ * comments, nested as Spark allows) are skipped. Each token keeps its offsets, so that a
+ * statement's argument can be handed to Spark's own parser as the user wrote it, and an error can
+ * name its line and column.
  */
 public final class SqlTokens {
   /** What a token is. */

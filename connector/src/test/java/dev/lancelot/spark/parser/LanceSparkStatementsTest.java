@@ -55,6 +55,10 @@ class LanceSparkStatementsTest {
   void indexTagAndBranchStatementsMapOntoTheirProcedures() {
     assertThat(translated("ALTER TABLE t DROP INDEX ix"))
         .isEqualTo(call("drop_index", "'t', `name` => 'ix'"));
+    assertThat(translated("ALTER TABLE t OPTIMIZE INDEX ix WITH (retrain = true)"))
+        .isEqualTo(call("optimize_index", "'t', `name` => 'ix', `retrain` => true"));
+    assertThat(translated("ALTER TABLE t OPTIMIZE INDEX ix"))
+        .isEqualTo(call("optimize_index", "'t', `name` => 'ix'"));
     assertThat(translated("SHOW INDEXES IN db.t")).isEqualTo(call("list_indexes", "'db|t'"));
     assertThat(translated("show index from t")).isEqualTo(call("list_indexes", "'t'"));
     assertThat(translated("OPTIMIZE t WITH (target_rows_per_fragment = 1000)"))
@@ -91,6 +95,7 @@ class LanceSparkStatementsTest {
         List.of(
             "ALTER TABLE t ADD COLUMNS (x INT)",
             "ALTER TABLE t CREATE",
+            "ALTER TABLE t OPTIMIZE TAG x",
             "ALTER TABLE (t) CREATE INDEX",
             "SHOW TABLES",
             "SELECT 1",
