@@ -87,6 +87,12 @@ class SparkLanceStatementsTest extends SharedSpark {
     try (Dataset ds = open()) {
       assertThat(ds.indexes().names()).containsExactly("vec_idx");
     }
+
+    // appended rows, then the index extended over them
+    spark.sql("INSERT INTO lance.shop.items " + SparkProcedureTest.items(2400, 2600));
+    Row optimized = spark.sql("ALTER TABLE lance.shop.items OPTIMIZE INDEX vec_idx").first();
+    assertThat(optimized.getLong(optimized.fieldIndex("indexed_rows"))).isEqualTo(2600);
+    assertThat(optimized.getLong(optimized.fieldIndex("unindexed_rows"))).isZero();
   }
 
   @Test
@@ -138,7 +144,7 @@ class SparkLanceStatementsTest extends SharedSpark {
     }
     try (Dataset ds = open()) {
       assertThat(ds.fragments()).hasSizeLessThan(fragments);
-      assertThat(ds.countRows()).isEqualTo(2400);
+      assertThat(ds.countRows()).isEqualTo(2600);
     }
   }
 
