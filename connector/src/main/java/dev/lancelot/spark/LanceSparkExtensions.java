@@ -7,17 +7,20 @@ import dev.lancelot.spark.search.NearestOrderRule;
 import dev.lancelot.spark.search.SearchHint;
 import dev.lancelot.spark.search.VectorSearchFunction;
 import dev.lancelot.spark.search.VectorSearchStrategy;
+import dev.lancelot.spark.shim.LanceParser;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.execution.SparkStrategy;
 import scala.Function1;
 import scala.Tuple3;
 import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -30,8 +33,9 @@ import scala.runtime.BoxedUnit;
  * {@code LANCE_SEARCH} hint ({@link SearchHint}, D73). Enable with {@code
  * spark.sql.extensions=dev.lancelot.spark.LanceSparkExtensions}. Index builds (SPEC S7) are stored
  * procedures of {@link LanceCatalog} ({@code CALL lance.system.create_index(...)}), not functions:
- * a table function runs while its query is analysed. On Spark 3.5, which has no stored procedures,
- * it also makes a {@code CALL} fail with an error naming the line (D53).
+ * a table function runs while its query is analysed. Its parser ({@code LanceParser}, D76) reads
+ * lance-spark's statements ({@code ALTER TABLE t CREATE INDEX ...}, {@code OPTIMIZE t}, ...) as
+ * calls of those procedures, and on Spark 3.5, which has no stored procedures, {@code CALL} too.
  */
 public final class LanceSparkExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -76,6 +80,13 @@ public final class LanceSparkExtensions
           @Override
           public Rule<LogicalPlan> apply(SparkSession session) {
             return new NearestOrderRule();
+          }
+        });
+    extensions.injectParser(
+        new AbstractFunction2<SparkSession, ParserInterface, ParserInterface>() {
+          @Override
+          public ParserInterface apply(SparkSession session, ParserInterface delegate) {
+            return new LanceParser(session, delegate);
           }
         });
     dev.lancelot.spark.shim.LineExtensions.inject(extensions);

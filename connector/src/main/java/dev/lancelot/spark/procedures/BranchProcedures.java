@@ -11,7 +11,6 @@ import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -49,7 +48,7 @@ final class BranchProcedures {
    */
   static final class Create extends LanceProcedure {
     static final String NAME = "create_branch";
-    private static final ProcedureParameter[] PARAMETERS = {
+    private static final Parameter[] PARAMETERS = {
       required("table", DataTypes.StringType),
       required("branch", DataTypes.StringType),
       optional("version", DataTypes.LongType),
@@ -91,7 +90,7 @@ final class BranchProcedures {
   /** {@code CALL lance.system.delete_branch(table => ..., branch => ...)}: deletes a branch. */
   static final class Delete extends LanceProcedure {
     static final String NAME = "delete_branch";
-    private static final ProcedureParameter[] PARAMETERS = {
+    private static final Parameter[] PARAMETERS = {
       required("table", DataTypes.StringType), required("branch", DataTypes.StringType),
     };
 
@@ -119,7 +118,7 @@ final class BranchProcedures {
   /** {@code CALL lance.system.list_branches(table => ...)}: every branch, by name. */
   static final class ListBranches extends LanceProcedure {
     static final String NAME = "list_branches";
-    private static final ProcedureParameter[] PARAMETERS = {
+    private static final Parameter[] PARAMETERS = {
       required("table", DataTypes.StringType),
     };
 

@@ -20,7 +20,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
@@ -50,7 +49,7 @@ final class CleanupProcedure extends LanceProcedure {
           .add("unreferenced_files_removed", DataTypes.LongType, false)
           .add("bytes_removed", DataTypes.LongType, false);
 
-  private static final ProcedureParameter[] PARAMETERS = {
+  private static final Parameter[] PARAMETERS = {
     required("table", DataTypes.StringType),
     optional("older_than", DataTypes.StringType),
     optional("retain_versions", DataTypes.LongType),

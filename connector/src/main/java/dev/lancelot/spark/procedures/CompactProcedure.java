@@ -20,7 +20,6 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
@@ -50,7 +49,7 @@ final class CompactProcedure extends LanceProcedure {
           .add("rows_rewritten", DataTypes.LongType, false)
           .add("index_segments_remapped", DataTypes.LongType, false);
 
-  private static final ProcedureParameter[] PARAMETERS = {
+  private static final Parameter[] PARAMETERS = {
     required("table", DataTypes.StringType),
     optional(
         "target_rows_per_fragment",

@@ -13,7 +13,6 @@ import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -42,7 +41,7 @@ final class CreateIndexProcedure extends LanceProcedure {
           .add("indexed_rows", DataTypes.LongType, false)
           .add("unindexed_rows", DataTypes.LongType, false);
 
-  private static final ProcedureParameter[] PARAMETERS = {
+  private static final Parameter[] PARAMETERS = {
     required("table", DataTypes.StringType),
     required("column", DataTypes.StringType),
     required("index_type", DataTypes.StringType),

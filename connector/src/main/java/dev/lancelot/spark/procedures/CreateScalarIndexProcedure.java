@@ -14,7 +14,6 @@ import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -43,7 +42,7 @@ final class CreateScalarIndexProcedure extends LanceProcedure {
           .add("null_rows", DataTypes.LongType, true)
           .add("unindexed_rows", DataTypes.LongType, false);
 
-  private static final ProcedureParameter[] PARAMETERS = {
+  private static final Parameter[] PARAMETERS = {
     required("table", DataTypes.StringType),
     required("column", DataTypes.StringType),
     optional("index_type", DataTypes.StringType, "'BTREE'"),

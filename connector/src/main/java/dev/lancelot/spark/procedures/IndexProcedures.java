@@ -11,7 +11,6 @@ import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -40,7 +39,7 @@ final class IndexProcedures {
   /** {@code CALL lance.system.list_indexes(table => 'db.items')}. */
   static final class ListIndexes extends LanceProcedure {
     static final String NAME = "list_indexes";
-    private static final ProcedureParameter[] PARAMETERS = {
+    private static final Parameter[] PARAMETERS = {
       required("table", DataTypes.StringType),
     };
 
@@ -69,7 +68,7 @@ final class IndexProcedures {
   /** {@code CALL lance.system.drop_index(table => 'db.items', name => 'vector_idx')}. */
   static final class DropIndex extends LanceProcedure {
     static final String NAME = "drop_index";
-    private static final ProcedureParameter[] PARAMETERS = {
+    private static final Parameter[] PARAMETERS = {
       required("table", DataTypes.StringType), required("name", DataTypes.StringType),
     };
 

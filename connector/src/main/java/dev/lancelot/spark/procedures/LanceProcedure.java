@@ -7,19 +7,12 @@ import dev.lancelot.engine.LancelotException;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
-import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
-import org.apache.spark.sql.connector.read.LocalScan;
-import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
@@ -37,17 +30,28 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A stored procedure of {@link LanceCatalog}: one class per procedure, with named parameters and
- * one result table. It has no overloads, so it is its own bound procedure. {@link #bind} checks the
- * arguments' names and types (no I/O, no side effect: Spark binds while analysing, also for {@code
- * EXPLAIN CALL}); {@link #call} validates the values and does the work — Spark calls it only when
- * the {@code CALL} statement runs. A value the procedure refuses (an unknown table, a bad index
- * type...) is reported as one {@link LancelotException} naming the procedure and its usage.
+ * one result table. {@link #bind} checks the arguments' names and types (no I/O, no side effect: it
+ * runs while the statement is analysed, also for {@code EXPLAIN CALL}); {@link #execute} validates
+ * the values and does the work, only when the {@code CALL} statement runs. A value the procedure
+ * refuses (an unknown table, a bad index type...) is reported as one {@link LancelotException}
+ * naming the procedure and its usage.
+ *
+ * <p>This class is the same on every Spark line (D76): on the Spark 4 lines {@code
+ * CatalogProcedures} presents it to Spark's stored procedures, on Spark 3.5 the {@code CALL}
+ * statement of lancelot's parser extension runs it.
  */
-public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure {
+public abstract class LanceProcedure {
+  /**
+   * The metadata key marking a field of {@link #bind}'s input type as a named argument ({@code name
+   * => value}); its value is that of Spark 4's {@code ProcedureParameter.BY_NAME_METADATA_KEY}, so
+   * Spark's input type is checked as it comes.
+   */
+  public static final String BY_NAME_METADATA_KEY = "BY_NAME";
+
   private final LanceCatalog catalog;
   private final String name;
   private final String summary;
-  private final ProcedureParameter[] parameters;
+  private final Parameter[] parameters;
   private final StructType outputType;
 
   /**
@@ -63,7 +67,7 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
       LanceCatalog catalog,
       String name,
       String summary,
-      ProcedureParameter[] parameters,
+      Parameter[] parameters,
       StructType outputType) {
     this.catalog = catalog;
     this.name = name;
@@ -72,13 +76,13 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
     this.outputType = outputType;
   }
 
-  @Override
+  /** The procedure's name in namespace {@value Procedures#NAMESPACE}. */
   public String name() {
     return name;
   }
 
-  @Override
-  public ProcedureParameter[] parameters() {
+  /** The parameters, the required ones first. */
+  public Parameter[] parameters() {
     return parameters.clone();
   }
 
@@ -103,9 +107,9 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
   public String usage() {
     StringBuilder required = new StringBuilder();
     StringBuilder optional = new StringBuilder();
-    for (ProcedureParameter p : parameters()) {
+    for (Parameter p : parameters()) {
       String arg = p.name() + " => <" + p.dataType().sql().toLowerCase(Locale.ROOT) + ">";
-      if (p.defaultValue() == null) {
+      if (p.required()) {
         required.append(required.length() == 0 ? "" : ", ").append(arg);
       } else {
         optional.append(", ").append(arg);
@@ -119,30 +123,27 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
         + ")";
   }
 
-  @Override
+  /** What it does and its usage (shown by {@code DESCRIBE PROCEDURE}). */
   public String description() {
     return summary + " Usage: " + usage();
-  }
-
-  @Override
-  public boolean isDeterministic() {
-    return false;
   }
 
   /**
    * Checks the arguments' names and types against {@link #parameters()}, so that a misspelt name
    * (with the closest parameter name), a missing required argument or a value of the wrong type is
-   * refused with the usage; Spark then orders the arguments and casts them to the parameters'
-   * types.
+   * refused with the usage; the caller then orders the arguments and casts them to the parameters'
+   * types. A field of {@code inputType} is a named argument when its metadata has {@link
+   * #BY_NAME_METADATA_KEY} set to true, a positional one otherwise.
+   *
+   * @return this procedure
    */
-  @Override
-  public BoundProcedure bind(StructType inputType) {
-    ProcedureParameter[] params = parameters();
+  public LanceProcedure bind(StructType inputType) {
+    Parameter[] params = parameters();
     Set<String> given = new HashSet<>();
     StructField[] fields = inputType.fields();
     for (int i = 0; i < fields.length; i++) {
       StructField f = fields[i];
-      ProcedureParameter p;
+      Parameter p;
       if (byName(f)) {
         p = parameter(f.name());
         if (p == null) {
@@ -151,7 +152,7 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
                   + f.name()
                   + "\". Did you mean \""
                   + ClosestName.closest(
-                      f.name(), Arrays.stream(params).map(ProcedureParameter::name).toList())
+                      f.name(), Arrays.stream(params).map(Parameter::name).toList())
                   + "\"?");
         }
       } else if (i < params.length) {
@@ -171,19 +172,22 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
                 + f.dataType().sql());
       }
     }
-    for (ProcedureParameter p : params) {
-      if (p.defaultValue() == null && !given.contains(p.name())) {
+    for (Parameter p : params) {
+      if (p.required() && !given.contains(p.name())) {
         throw refused("parameter " + p.name() + " is required");
       }
     }
     return this;
   }
 
-  @Override
-  public Iterator<Scan> call(InternalRow input) {
-    List<InternalRow> rows;
+  /**
+   * Runs the procedure on {@code input}, the arguments in parameter order cast to the parameters'
+   * types (absent optional ones set to their defaults), and returns its result rows ({@link
+   * #outputType()}).
+   */
+  public List<InternalRow> execute(InternalRow input) {
     try {
-      rows = run(SparkSession.active(), new ProcedureArguments(parameters(), input));
+      return run(SparkSession.active(), new ProcedureArguments(parameters(), input));
     } catch (LancelotException e) {
       String message =
           "Cannot run " + qualifiedName() + ": " + e.getMessage() + " Usage: " + usage();
@@ -191,9 +195,6 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
           ? new InvalidInputException(message, e)
           : new LancelotException(message, e);
     }
-    return Collections.<Scan>singletonList(
-            new Result(outputType(), rows.toArray(new InternalRow[0])))
-        .iterator();
   }
 
   /**
@@ -214,16 +215,16 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
     return location;
   }
 
-  protected static ProcedureParameter required(String name, DataType type) {
-    return ProcedureParameter.in(name, type).build();
+  protected static Parameter required(String name, DataType type) {
+    return new Parameter(name, type, null);
   }
 
-  protected static ProcedureParameter optional(String name, DataType type) {
-    return ProcedureParameter.in(name, type).defaultValue("NULL").build();
+  protected static Parameter optional(String name, DataType type) {
+    return new Parameter(name, type, "NULL");
   }
 
-  protected static ProcedureParameter optional(String name, DataType type, String defaultSql) {
-    return ProcedureParameter.in(name, type).defaultValue(defaultSql).build();
+  protected static Parameter optional(String name, DataType type, String defaultSql) {
+    return new Parameter(name, type, defaultSql);
   }
 
   private LancelotException refused(String reason) {
@@ -232,8 +233,8 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
         "Cannot run " + qualifiedName() + ": " + reason + end + "Usage: " + usage());
   }
 
-  private ProcedureParameter parameter(String name) {
-    for (ProcedureParameter p : parameters()) {
+  private Parameter parameter(String name) {
+    for (Parameter p : parameters()) {
       if (p.name().equalsIgnoreCase(name)) {
         return p;
       }
@@ -242,8 +243,8 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
   }
 
   private static boolean byName(StructField f) {
-    return f.metadata().contains(ProcedureParameter.BY_NAME_METADATA_KEY)
-        && f.metadata().getBoolean(ProcedureParameter.BY_NAME_METADATA_KEY);
+    return f.metadata().contains(BY_NAME_METADATA_KEY)
+        && f.metadata().getBoolean(BY_NAME_METADATA_KEY);
   }
 
   /**
@@ -274,13 +275,5 @@ public abstract class LanceProcedure implements UnboundProcedure, BoundProcedure
           || argument instanceof IntegerType;
     }
     return parameter.equals(argument);
-  }
-
-  /** The rows of a procedure's result. */
-  private record Result(StructType readSchema, InternalRow[] rows) implements LocalScan {
-    @Override
-    public String description() {
-      return "ProcedureResult";
-    }
   }
 }

@@ -5,7 +5,6 @@ import dev.lancelot.spark.index.LanceIndexBuilder;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
@@ -23,7 +22,7 @@ final class OptimizeIndexProcedure extends LanceProcedure {
           + "BTree: segments over them), or with retrain => true builds it anew over every fragment; "
           + "the version stays when nothing is unindexed.";
 
-  private static final ProcedureParameter[] PARAMETERS = {
+  private static final Parameter[] PARAMETERS = {
     required("table", DataTypes.StringType),
     required("name", DataTypes.StringType),
     optional("retrain", DataTypes.BooleanType, "false"),

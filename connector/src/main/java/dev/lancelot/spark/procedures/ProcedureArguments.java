@@ -4,7 +4,6 @@ import dev.lancelot.engine.InvalidInputException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StringType;
 
@@ -16,7 +15,7 @@ import org.apache.spark.sql.types.StringType;
 public final class ProcedureArguments {
   private final Map<String, Object> values = new LinkedHashMap<>();
 
-  ProcedureArguments(ProcedureParameter[] parameters, InternalRow input) {
+  ProcedureArguments(Parameter[] parameters, InternalRow input) {
     for (int i = 0; i < parameters.length; i++) {
       DataType type = parameters[i].dataType();
       Object v = input.isNullAt(i) ? null : input.get(i, type);

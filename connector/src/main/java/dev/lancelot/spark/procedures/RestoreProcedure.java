@@ -10,7 +10,6 @@ import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
@@ -33,7 +32,7 @@ final class RestoreProcedure extends LanceProcedure {
           .add("version", DataTypes.LongType, false)
           .add("restored_version", DataTypes.LongType, false);
 
-  private static final ProcedureParameter[] PARAMETERS = {
+  private static final Parameter[] PARAMETERS = {
     required("table", DataTypes.StringType),
     optional("version", DataTypes.LongType),
     optional("timestamp", DataTypes.TimestampType),

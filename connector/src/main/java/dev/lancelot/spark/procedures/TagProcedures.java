@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
@@ -63,7 +62,7 @@ final class TagProcedures {
   }
 
   /** The parameters of create_tag and update_tag. */
-  private static final ProcedureParameter[] SET_PARAMETERS = {
+  private static final Parameter[] SET_PARAMETERS = {
     LanceProcedure.required("table", DataTypes.StringType),
     LanceProcedure.required("tag", DataTypes.StringType),
     LanceProcedure.optional("version", DataTypes.LongType),
@@ -132,7 +131,7 @@ final class TagProcedures {
   /** {@code CALL lance.system.delete_tag(table => ..., tag => ...)}: deletes a tag. */
   static final class Delete extends LanceProcedure {
     static final String NAME = "delete_tag";
-    private static final ProcedureParameter[] PARAMETERS = {
+    private static final Parameter[] PARAMETERS = {
       required("table", DataTypes.StringType), required("tag", DataTypes.StringType),
     };
 
@@ -158,7 +157,7 @@ final class TagProcedures {
   /** {@code CALL lance.system.list_tags(table => ...)}: every tag, by name. */
   static final class ListTags extends LanceProcedure {
     static final String NAME = "list_tags";
-    private static final ProcedureParameter[] PARAMETERS = {
+    private static final Parameter[] PARAMETERS = {
       required("table", DataTypes.StringType),
     };
 

@@ -48,6 +48,13 @@ class LanceProcedureBindTest {
   }
 
   @Test
+  void theNamedArgumentMarkerIsSparksOwn() {
+    // Spark 4's input type reaches bind unchanged; the 3.5 line's CALL marks named arguments alike
+    assertThat(LanceProcedure.BY_NAME_METADATA_KEY)
+        .isEqualTo(ProcedureParameter.BY_NAME_METADATA_KEY);
+  }
+
+  @Test
   void usageListsRequiredThenOptionalParameters() {
     LanceProcedure p = compact();
     assertThat(p.name()).isEqualTo("compact");

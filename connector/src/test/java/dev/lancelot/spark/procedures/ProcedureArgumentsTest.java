@@ -5,18 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.LancelotException;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
 
 /** One CALL's arguments, as Spark hands them over (in parameter order, cast), read by name. */
 class ProcedureArgumentsTest {
-  private static final ProcedureParameter[] PARAMETERS = {
-    ProcedureParameter.in("table", DataTypes.StringType).build(),
-    ProcedureParameter.in("column", DataTypes.StringType).defaultValue("NULL").build(),
-    ProcedureParameter.in("num_partitions", DataTypes.LongType).defaultValue("NULL").build(),
-    ProcedureParameter.in("replace", DataTypes.BooleanType).defaultValue("NULL").build(),
+  private static final Parameter[] PARAMETERS = {
+    new Parameter("table", DataTypes.StringType, null),
+    new Parameter("column", DataTypes.StringType, "NULL"),
+    new Parameter("num_partitions", DataTypes.LongType, "NULL"),
+    new Parameter("replace", DataTypes.BooleanType, "NULL"),
   };
 
   private static ProcedureArguments args(Object... values) {

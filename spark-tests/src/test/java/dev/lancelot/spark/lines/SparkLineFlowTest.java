@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.query.VectorQuery;
 import dev.lancelot.engine.query.VectorSearch;
 import dev.lancelot.engine.query.VectorSearchResult;
 import dev.lancelot.engine.query.eval.RecallEvaluator;
 import dev.lancelot.spark.SharedSpark;
-import dev.lancelot.spark.index.LanceIndexBuilder;
 import dev.lancelot.spark.search.LanceVectorSearch;
 import dev.lancelot.spark.search.SparkRecall;
 import java.nio.file.Path;
@@ -43,9 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * required): write, filtered read, index build from SQL, append, table-function search with a
  * prefilter, DataFrame-of-queries search, recall, DELETE / UPDATE / MERGE INTO, time travel and the
  * catalog (CREATE TABLE AS SELECT, SHOW TABLES, DROP TABLE, DROP NAMESPACE, metadata tables,
- * distance functions), and ORDER BY distance LIMIT k answered by the search. On Spark 3.5, which
- * has no stored procedures, the index is built through {@link LanceIndexBuilder} and {@code CALL}
- * is checked to fail clearly (D53).
+ * distance functions), ORDER BY distance LIMIT k answered by the search, and the maintenance
+ * procedures through {@code CALL} (on Spark 3.5, which has no stored procedures, the {@code CALL}
+ * of lancelot's parser extension, D76).
  *
  * <p>Compiled and run by every line module under spark-lines/ against that line's Spark jars, and
  * by spark-tests on the primary line. Each Spark answer is checked against an oracle that does not
@@ -84,9 +84,8 @@ class SparkLineFlowTest extends SharedSpark {
   }
 
   /**
-   * {@code CALL lance.system.create_index}; on Spark 3.5, which has no stored procedures (D53), the
-   * same build through its DataFrame entry point, after checking that {@code CALL} fails with an
-   * error naming the line and that entry point.
+   * {@code CALL lance.system.create_index}: Spark 4's own {@code CALL}, and on Spark 3.5, which has
+   * no stored procedures, the {@code CALL} of lancelot's parser extension (D76).
    */
   @Test
   @Order(2)
@@ -96,40 +95,15 @@ class SparkLineFlowTest extends SharedSpark {
             + path()
             + "', column => 'vector', index_type => 'IVF_PQ', metric => 'l2', num_partitions => 4, "
             + "num_sub_vectors => 4, seed => 7)";
-    if (hasStoredProcedures()) {
-      Row created = spark.sql(call).first();
-      assertThat(created.getString(created.fieldIndex("name"))).isEqualTo("vector_idx");
-      assertThat(created.getLong(created.fieldIndex("indexed_rows"))).isEqualTo(3000);
-      assertThat(created.getLong(created.fieldIndex("version"))).isEqualTo(2);
-    } else {
-      assertThatThrownBy(() -> spark.sql(call))
-          .isInstanceOf(UnsupportedOperationException.class)
-          .hasMessageContaining("CALL is not available on Spark 3.5")
-          .hasMessageContaining("LanceIndexBuilder.createIndex");
-      assertThatThrownBy(() -> spark.sql("/* build */ -- the index\n  call " + call.substring(5)))
-          .isInstanceOf(UnsupportedOperationException.class)
-          .hasMessageContaining("Spark 3.5");
-      // other syntax errors stay Spark's own
-      assertThatThrownBy(() -> spark.sql("CALLS lance.system.create_index()"))
-          .isInstanceOf(org.apache.spark.sql.catalyst.parser.ParseException.class);
-      assertThat(version()).isEqualTo(1);
-      Map<String, Object> spec = new LinkedHashMap<>();
-      spec.put("index_type", "IVF_PQ");
-      spec.put("metric", "l2");
-      spec.put("num_partitions", 4);
-      spec.put("num_sub_vectors", 4);
-      spec.put("seed", 7);
-      assertThat(LanceIndexBuilder.createIndex(spark, path(), "vector", spec)).isEqualTo(2);
-    }
+    // a comment before the statement, a keyword in lower case
+    Row created = spark.sql("/* build */ -- the index\n  call " + call.substring(5)).first();
+    assertThat(created.getString(created.fieldIndex("name"))).isEqualTo("vector_idx");
+    assertThat(created.getLong(created.fieldIndex("indexed_rows"))).isEqualTo(3000);
+    assertThat(created.getLong(created.fieldIndex("version"))).isEqualTo(2);
     try (Dataset ds = Dataset.open(path())) {
       assertThat(ds.version()).isEqualTo(2);
       assertThat(ds.indexes().names()).containsExactly("vector_idx");
     }
-  }
-
-  /** Spark 4.0 and later have stored procedures ({@code CALL}); Spark 3.5 does not. */
-  private static boolean hasStoredProcedures() {
-    return !spark.version().startsWith("3.");
   }
 
   @Test
@@ -401,6 +375,84 @@ class SparkLineFlowTest extends SharedSpark {
     } finally {
       spark.conf().unset("spark.lancelot.search.nprobes");
       spark.conf().unset("spark.lancelot.search.refineFactor");
+    }
+  }
+
+  /**
+   * Tags, compaction and the index listing through {@code CALL}, with positional and named
+   * arguments, and through lance-spark's statements; the procedures' own argument checks; on Spark
+   * 3.5, a malformed {@code CALL} is refused with its position by lancelot's parser (Spark 4's
+   * parser reports its own error).
+   */
+  @Test
+  @Order(11)
+  void runsTheMaintenanceProceduresThroughCall() {
+    String table = "'" + path() + "'";
+    long fragments;
+    try (Dataset ds = Dataset.open(path())) {
+      assertThat(ds.version()).isEqualTo(3);
+      fragments = ds.fragments().size();
+    }
+    assertThat(fragments).isGreaterThan(1);
+    Row tag =
+        spark.sql("CALL lance.system.create_tag(" + table + ", 'indexed', version => 2)").first();
+    assertThat(tag.getString(tag.fieldIndex("tag"))).isEqualTo("indexed");
+    assertThat(tag.getLong(tag.fieldIndex("version"))).isEqualTo(2);
+    assertThat(spark.sql("CALL lance.system.list_tags(table => " + table + ")").collectAsList())
+        .extracting(r -> r.getString(r.fieldIndex("tag")))
+        .containsExactly("indexed");
+
+    Row compacted =
+        spark
+            .sql(
+                "CALL lance.system.compact(table => "
+                    + table
+                    + ", target_rows_per_fragment => 1000000);")
+            .first();
+    assertThat(compacted.getLong(compacted.fieldIndex("version"))).isEqualTo(4);
+    assertThat(compacted.getLong(compacted.fieldIndex("fragments_removed"))).isEqualTo(fragments);
+    // the indexed and the appended fragments are compacted apart
+    long added = compacted.getLong(compacted.fieldIndex("fragments_added"));
+    assertThat(added).isPositive().isLessThan(fragments);
+    try (Dataset ds = Dataset.open(path())) {
+      assertThat(ds.version()).isEqualTo(4);
+      assertThat(ds.fragments()).hasSize((int) added);
+      assertThat(ds.countRows()).isEqualTo(3600);
+      assertThat(ds.tags().version("indexed")).isEqualTo(2);
+    }
+    Row index = spark.sql("CALL lance.system.list_indexes(" + table + ")").first();
+    assertThat(index.getString(index.fieldIndex("name"))).isEqualTo("vector_idx");
+
+    // lance-spark's statements, the same procedures (D76)
+    String named = "lance.`" + path() + "`";
+    assertThat(spark.sql("SHOW INDEXES FROM " + named).collectAsList())
+        .extracting(r -> r.getString(r.fieldIndex("name")))
+        .containsExactly("vector_idx");
+    spark.sql("ALTER TABLE " + named + " DROP TAG indexed");
+    spark.sql("ALTER TABLE " + named + " CREATE TAG compacted AS OF VERSION 4");
+    try (Dataset ds = Dataset.open(path())) {
+      assertThat(ds.tags().list()).extracting(t -> t.name()).containsExactly("compacted");
+      assertThat(ds.tags().version("compacted")).isEqualTo(4);
+    }
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.system.compact(tabel => " + table + ")"))
+        .hasStackTraceContaining("unknown parameter \"tabel\". Did you mean \"table\"?");
+    if (spark.version().startsWith("3.")) {
+      assertThatThrownBy(() -> spark.sql("CALL lance.system.compact(table => , seed => 1)"))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith(
+              "Syntax error at line 1, column 36: expected the value of argument table,"
+                  + " found ','");
+      assertThatThrownBy(() -> spark.sql("CALL lance.system.compact(table => 'x', 'y')"))
+          .hasMessageContaining("positional arguments come first");
+      assertThatThrownBy(() -> spark.sql("CALL spark_catalog.system.compact(table => 'x')"))
+          .hasMessageContaining("catalog spark_catalog is not a lance catalog");
+      // other syntax errors stay Spark's own
+      assertThatThrownBy(() -> spark.sql("CALLS lance.system.compact()"))
+          .isInstanceOf(org.apache.spark.sql.catalyst.parser.ParseException.class);
+    }
+    try (Dataset ds = Dataset.open(path())) {
+      assertThat(ds.version()).isEqualTo(4);
     }
   }
 

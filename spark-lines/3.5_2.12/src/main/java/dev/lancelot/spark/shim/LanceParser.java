@@ -1,7 +1,11 @@
 package dev.lancelot.spark.shim;
 
+import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.spark.ScalaCollections;
-import java.util.regex.Pattern;
+import dev.lancelot.spark.parser.LanceStatements;
+import dev.lancelot.spark.parser.SessionTables;
+import dev.lancelot.spark.parser.SqlTokens;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -12,35 +16,19 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Spark 3.5's parser, except that a statement starting with {@code CALL} that it cannot parse fails
- * with an error naming Spark 3.5 and the DataFrame entry points instead of a syntax error (D53).
- * Spark 3.5 has no stored procedures, on which lancelot's {@code CALL lance.system.…} rests. A
- * parser injected before this one that parses {@code CALL} itself (another connector's extension)
- * keeps working: this one only changes the error of a statement the others refused.
+ * Spark 3.5's parser, in front of which lancelot's parser extension reads the statements Spark's
+ * refuses (D76): on this line, which has no stored procedures, {@code CALL
+ * catalog.system.name(...)} of a lance catalog's procedure, and lance-spark's statements ({@link
+ * LanceStatements}), each run as such a call by a {@link CallCommand}. A statement the parser
+ * behind this one parses (Spark's, or another extension's) keeps its meaning.
  */
-public final class CallRefusingParser implements ParserInterface {
-  /** A statement whose first keyword, after blanks and comments, is {@code CALL}. */
-  private static final Pattern CALL =
-      Pattern.compile(
-          "(\\s|--[^\\n]*(\\n|$)|/\\*.*?\\*/)*CALL\\s.*",
-          Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-
-  /** What the error says; public for the tests that check it. */
-  public static final String MESSAGE =
-      "CALL is not available on Spark 3.5: Spark 3.5 has no stored procedures (they came with"
-          + " Spark 4.0), on which lancelot's procedures (CALL lance.system.create_index and the"
-          + " others) rest. On Spark 3.5 use their DataFrame and engine entry points:"
-          + " dev.lancelot.spark.index.LanceIndexBuilder.createIndex and .optimize (create_index,"
-          + " optimize_index), dev.lancelot.spark.search.LanceVectorSearch.recall (recall),"
-          + " LanceIndexBuilder.createScalarIndex (create_scalar_index), and"
-          + " dev.lancelot.engine.Dataset's compact, cleanup, addColumns, tags and restore"
-          + " (compact, cleanup, add_columns, the tag procedures, restore); or run Spark 4.0 or"
-          + " later"
-          + " (docs/deploying.md).";
-
+public final class LanceParser implements ParserInterface {
+  private final SparkSession session;
   private final ParserInterface delegate;
 
-  CallRefusingParser(ParserInterface delegate) {
+  /** Reads lancelot's statements in {@code session} in front of {@code delegate}. */
+  public LanceParser(SparkSession session, ParserInterface delegate) {
+    this.session = session;
     this.delegate = delegate;
   }
 
@@ -49,8 +37,20 @@ public final class CallRefusingParser implements ParserInterface {
     try {
       return delegate.parsePlan(sqlText);
     } catch (ParseException e) {
-      if (CALL.matcher(sqlText).matches()) {
-        throw new UnsupportedOperationException(MESSAGE, e);
+      SqlTokens tokens;
+      try {
+        tokens = SqlTokens.of(sqlText);
+      } catch (InvalidInputException notSql) {
+        throw e;
+      }
+      if (LanceStatements.isCall(tokens)) {
+        return CallCommand.of(session, delegate, LanceStatements.parseCall(tokens));
+      }
+      if (LanceStatements.isStatement(tokens)) {
+        return CallCommand.of(
+            session,
+            delegate,
+            LanceStatements.parseStatement(tokens, SessionTables.of(session, delegate, sqlText)));
       }
       throw e;
     }
