@@ -48,7 +48,7 @@ import org.lance.ipc.ScanOptions;
  * naming the field.
  */
 @Tag("oracle")
-class NestedBlobOracleTest {
+public class NestedBlobOracleTest {
   private static BufferAllocator allocator;
 
   @BeforeAll
@@ -62,7 +62,7 @@ class NestedBlobOracleTest {
   }
 
   /** Sizes of {@code s.b} by row: -1 a null blob, -2 a null struct {@code s}. */
-  static final int[] SIZES = {
+  public static final int[] SIZES = {
     10, 0, -1, 70_000, 5_000_000, -2, 20, 100_000, 3, -1, 1, 200_000, 0, 7
   };
 
@@ -74,7 +74,7 @@ class NestedBlobOracleTest {
         null);
   }
 
-  static byte[] value(int row, int size) {
+  public static byte[] value(int row, int size) {
     byte[] v = new byte[size];
     for (int i = 0; i < size; i++) {
       v[i] = (byte) (row * 13 + i * 5 + (i >> 10));
@@ -110,6 +110,12 @@ class NestedBlobOracleTest {
    * asked, {@code l: list<blob>}.
    */
   static void lanceWrite(Path dir, String version, boolean withList) {
+    lanceWrite(dir, version, withList, allocator);
+  }
+
+  /** {@link #lanceWrite(Path, String, boolean)} with the given allocator. */
+  public static void lanceWrite(
+      Path dir, String version, boolean withList, BufferAllocator allocator) {
     int n = SIZES.length;
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(withList), allocator)) {
       root.allocateNew();
