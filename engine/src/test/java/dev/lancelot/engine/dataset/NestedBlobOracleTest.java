@@ -410,4 +410,33 @@ public class NestedBlobOracleTest {
       assertThat(scan(ds, addresses)).isEqualTo(theirs);
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void refusesBlobsInsideStructsOfFormat20Files(@TempDir Path tmp) throws Exception {
+    Path dir = tmp.resolve("v20");
+    lanceWrite(dir, "2.0", false);
+    try (Dataset ds = Dataset.open(dir.toString())) {
+      assertThatThrownBy(
+              () -> {
+                try (CloseableIterator<VectorSchemaRoot> it =
+                    ds.newScan().columns(List.of("s")).batches()) {
+                  it.hasNext();
+                }
+              })
+          .hasMessageContaining("Cannot read field \"s\"")
+          .hasMessageContaining("blob field \"b\"")
+          .hasMessageContaining("format 2.1 and later");
+      List<List<Object>> ids = new ArrayList<>();
+      try (CloseableIterator<VectorSchemaRoot> it = ds.newScan().columns(List.of("id")).batches()) {
+        while (it.hasNext()) {
+          try (VectorSchemaRoot r = it.next()) {
+            ids.addAll(dev.lancelot.engine.testing.Rows.of(r));
+          }
+        }
+      }
+      assertThat(ids)
+          .isEqualTo(
+              dev.lancelot.engine.testing.LanceOracle.rows(allocator, dir, List.of("id"), null));
+    }
+  }
 }
