@@ -132,7 +132,22 @@ public final class Blob implements AutoCloseable {
 
   /** {@link Dataset#openBlob}. */
   static java.util.Optional<Blob> open(Dataset dataset, String column, long rowAddress) {
-    LanceField field = dataset.field(column);
+    LanceField field =
+        dataset.lanceSchema().fieldByPath(column).orElseGet(() -> dataset.field(column));
+    for (LanceField p = parent(dataset, field); p != null; p = parent(dataset, p)) {
+      if (!p.logicalType().equals("struct") || p.isPackedStruct()) {
+        throw new InvalidInputException(
+            "Cannot open a blob of column \""
+                + column
+                + "\" of "
+                + dataset.location()
+                + ": it is inside the "
+                + p.logicalType()
+                + " field \""
+                + p.name()
+                + "\"; Dataset.openBlob reaches blob fields at the top level or inside structs.");
+      }
+    }
     if (!field.isBlob()) {
       throw new InvalidInputException(
           "Cannot open a blob of column \""
@@ -168,5 +183,9 @@ public final class Blob implements AutoCloseable {
           ? java.util.Optional.empty()
           : java.util.Optional.of(new Blob(dataset.context().io(), l.file(), l.offset(), l.size()));
     }
+  }
+
+  private static LanceField parent(Dataset dataset, LanceField f) {
+    return f.parentId() < 0 ? null : dataset.lanceSchema().fieldById(f.parentId()).orElse(null);
   }
 }

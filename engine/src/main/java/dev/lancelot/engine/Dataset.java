@@ -364,13 +364,14 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
-   * The value of blob column {@code column} ({@link LanceField#isBlob()}) at row {@code rowAddress}
-   * ({@code (fragment << 32) | offset}), to read in ranges; empty when the value is null. Reads
+   * The value of blob column {@code column} ({@link LanceField#isBlob()}; a blob field inside
+   * structs by its dotted path, e.g. {@code "s.b"}) at row {@code rowAddress} ({@code (fragment <<
+   * 32) | offset}), to read in ranges; empty when the value (or a struct holding it) is null. Reads
    * only the row's descriptor; the bytes are read by the returned {@link Blob}, which the caller
    * closes. A scan or {@link #take} of the column returns the bytes themselves.
    *
-   * @throws InvalidInputException if the column is not a blob column, or the row does not exist or
-   *     is deleted in this version
+   * @throws InvalidInputException if the column is not a blob column (or is inside a list), or the
+   *     row does not exist or is deleted in this version
    */
   public Optional<Blob> openBlob(String column, long rowAddress) {
     return Blob.open(this, column, rowAddress);

@@ -352,20 +352,7 @@ public final class BlobColumns {
         ByteBuffer[] bytes = read(locations, dataFile, opener);
         LargeVarBinaryVector out = (LargeVarBinaryVector) field.createVector(allocator);
         try {
-          long total = 0;
-          for (ByteBuffer b : bytes) {
-            total += b == null ? 0 : b.remaining();
-          }
-          out.setInitialCapacity(bytes.length);
-          out.allocateNew(Math.max(total, 1), bytes.length);
-          for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == null) {
-              out.setNull(i);
-            } else {
-              out.setSafe(i, bytes[i], bytes[i].position(), bytes[i].remaining());
-            }
-          }
-          out.setValueCount(bytes.length);
+          fill(out, bytes);
           return out;
         } catch (RuntimeException e) {
           out.close();
@@ -378,5 +365,185 @@ public final class BlobColumns {
         descriptors.abort();
       }
     };
+  }
+
+  /** Fills an empty {@code out} with {@code bytes}, a null entry giving a null value. */
+  static void fill(LargeVarBinaryVector out, ByteBuffer[] bytes) {
+    long total = 0;
+    for (ByteBuffer b : bytes) {
+      total += b == null ? 0 : b.remaining();
+    }
+    out.setInitialCapacity(bytes.length);
+    out.allocateNew(Math.max(total, 1), bytes.length);
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == null) {
+        out.setNull(i);
+      } else {
+        out.setSafe(i, bytes[i], bytes[i].position(), bytes[i].remaining());
+      }
+    }
+    out.setValueCount(bytes.length);
+  }
+
+  /**
+   * The sink of a legacy blob field inside a struct, the leaf {@code leaf} of the struct's vector
+   * tree: its values are the descriptors (null where the levels say so), and finishing fills {@code
+   * leaf} with the bytes they point to.
+   */
+  static ColumnSink leafSink(
+      LanceField blob,
+      LargeVarBinaryVector leaf,
+      int capacity,
+      InputFile dataFile,
+      Function<String, InputFile> opener,
+      String externalRoot) {
+    ColumnSink descriptors =
+        dev.lancelot.engine.internal.file.arrow.Sinks.create(
+            descriptorField(blob), leaf.getAllocator(), capacity);
+    return new ColumnSink() {
+      @Override
+      public void appendNulls(int n) {
+        descriptors.appendNulls(n);
+      }
+
+      @Override
+      public void append(
+          dev.lancelot.engine.internal.file.codec.Values values,
+          int from,
+          int n,
+          short[] defs,
+          int defFrom) {
+        descriptors.append(values, from, n, defs, defFrom);
+      }
+
+      @Override
+      public void reserve(int items) {
+        descriptors.reserve(items);
+      }
+
+      @Override
+      public int size() {
+        return descriptors.size();
+      }
+
+      @Override
+      public FieldVector finish() {
+        List<Location> locations;
+        try (FieldVector d = descriptors.finish()) {
+          locations =
+              locations(
+                  blob, (StructVector) d, dataFile.location(), dataFile.location(), externalRoot);
+        }
+        fill(leaf, read(locations, dataFile, opener));
+        return leaf;
+      }
+
+      @Override
+      public void abort() {
+        descriptors.abort();
+      }
+    };
+  }
+
+  /**
+   * The sinks of the blob fields inside struct {@code top} (legacy blobs, as Lance 7 writes them in
+   * 2.1 and 2.2 files; read as their bytes). Blob fields inside lists, packed structs or 2.0 files
+   * are refused naming them.
+   */
+  static dev.lancelot.engine.internal.file.arrow.LeafSinks nestedBlobs(
+      LanceField top,
+      FileVersion version,
+      InputFile file,
+      Function<String, InputFile> blobFiles,
+      String externalBlobRoot) {
+    List<LanceField> columns = new ArrayList<>();
+    boolean any = columnFields(top, columns, false, top, version, file.location());
+    if (!any) {
+      return dev.lancelot.engine.internal.file.arrow.LeafSinks.NONE;
+    }
+    return (column, leaf, capacity) -> {
+      LanceField f = column < columns.size() ? columns.get(column) : null;
+      if (f == null || !f.isBlob()) {
+        return null;
+      }
+      if (!(leaf instanceof org.apache.arrow.vector.LargeVarBinaryVector bytes)) {
+        throw new CorruptFileException(
+            "Cannot read field \""
+                + top.name()
+                + "\" of "
+                + file.location()
+                + ": blob field \""
+                + f.name()
+                + "\" is not read as large_binary.");
+      }
+      return leafSink(f, bytes, capacity, file, blobFiles, externalBlobRoot);
+    };
+  }
+
+  /**
+   * Adds the column fields of {@code f} (pre-order, as its sinks' columns) to {@code out}; returns
+   * whether a blob field is among them, refusing those Lance does not store readably.
+   */
+  private static boolean columnFields(
+      LanceField f,
+      List<LanceField> out,
+      boolean inList,
+      LanceField top,
+      FileVersion version,
+      String location) {
+    if (f.isColumn()) {
+      out.add(f);
+      if (f.isBlob() && !f.equals(top)) {
+        String why =
+            inList
+                ? "Lance 7 writes the blob descriptors of list items without the list lengths, so"
+                    + " the lists cannot be rebuilt (lance-core 7 cannot read them either)"
+                : f.isBlobV2()
+                    ? "lancelot reads blob v2 fields at the top level only"
+                    : version.equals(FileVersion.V2_0)
+                        ? "lancelot reads blob fields inside structs in files of format 2.1 and"
+                            + " later"
+                        : null;
+        if (why != null) {
+          throw new UnsupportedFileFeatureException(
+              "Cannot read field \""
+                  + top.name()
+                  + "\" of "
+                  + location
+                  + ": it holds the blob field \""
+                  + f.name()
+                  + "\"; "
+                  + why
+                  + ".");
+        }
+        return true;
+      }
+      if (!f.isLeaf() && hasBlob(f)) {
+        throw new UnsupportedFileFeatureException(
+            "Cannot read field \""
+                + top.name()
+                + "\" of "
+                + location
+                + ": it holds a blob field inside the packed struct \""
+                + f.name()
+                + "\", which lancelot does not read.");
+      }
+      return false;
+    }
+    boolean any = false;
+    boolean list = inList || !f.logicalType().equals("struct");
+    for (LanceField c : f.children()) {
+      any |= columnFields(c, out, list, top, version, location);
+    }
+    return any;
+  }
+
+  private static boolean hasBlob(LanceField f) {
+    for (LanceField c : f.children()) {
+      if (c.isBlob() || hasBlob(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

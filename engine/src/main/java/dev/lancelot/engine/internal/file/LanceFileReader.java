@@ -2,6 +2,7 @@ package dev.lancelot.engine.internal.file;
 
 import dev.lancelot.engine.internal.file.arrow.ColumnSink;
 import dev.lancelot.engine.internal.file.arrow.FieldSink;
+import dev.lancelot.engine.internal.file.arrow.LeafSinks;
 import dev.lancelot.engine.internal.file.arrow.PackedMembers;
 import dev.lancelot.engine.internal.file.arrow.Sinks;
 import dev.lancelot.engine.internal.file.codec.DecodeException;
@@ -260,6 +261,7 @@ public final class LanceFileReader {
       List<ColumnScanner> field = new ArrayList<>();
       List<ColumnReader> cols = columnsFor(projection, i);
       if (isNested20(projection, i)) {
+        nestedBlobs(projection.schema().fields().get(i));
         nested20.add(
             new Nested20Field(
                 arrow.getFields().get(i), cols, projection.packedMembers(i), counting));
@@ -338,6 +340,7 @@ public final class LanceFileReader {
     for (int i = 0; i < fields.size(); i++) {
       cols.add(columnsFor(projection, i));
       if (isNested20(projection, i)) {
+        nestedBlobs(projection.schema().fields().get(i));
         continue;
       }
       for (ColumnReader column : cols.get(i)) {
@@ -501,7 +504,6 @@ public final class LanceFileReader {
       int numColumns) {
     FieldSink sink;
     LanceField lance = projection.schema().fields().get(fieldIndex);
-    refuseNestedBlobs(lance, lance);
     if (lance.isBlob()) {
       Field descriptor = BlobColumns.descriptorField(lance);
       FieldSink descriptors = Sinks.createField(descriptor, allocator, capacity);
@@ -511,7 +513,11 @@ public final class LanceFileReader {
     try {
       sink =
           Sinks.createField(
-              field, allocator, capacity, PackedMembers.of(projection.packedMembers(fieldIndex)));
+              field,
+              allocator,
+              capacity,
+              PackedMembers.of(projection.packedMembers(fieldIndex)),
+              nestedBlobs(lance));
     } catch (DecodeException e) {
       throw new UnsupportedFileFeatureException(
           "Cannot read field \""
@@ -539,20 +545,9 @@ public final class LanceFileReader {
     return sink;
   }
 
-  private void refuseNestedBlobs(LanceField top, LanceField f) {
-    for (LanceField c : f.children()) {
-      if (c.isBlob()) {
-        throw new UnsupportedFileFeatureException(
-            "Cannot read field \""
-                + top.name()
-                + "\" of "
-                + file.location()
-                + ": it holds the blob column \""
-                + c.name()
-                + "\"; lancelot reads top-level blob columns only.");
-      }
-      refuseNestedBlobs(top, c);
-    }
+  /** {@link BlobColumns#nestedBlobs} of a top-level field read from this file. */
+  private LeafSinks nestedBlobs(LanceField top) {
+    return BlobColumns.nestedBlobs(top, version(), file, blobFiles, externalBlobRoot);
   }
 
   /** Assembles a field's vector (nested fields: offsets and validity from the leaves' levels). */

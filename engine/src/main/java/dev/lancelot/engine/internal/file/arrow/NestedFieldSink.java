@@ -28,9 +28,16 @@ final class NestedFieldSink implements FieldSink {
   private final FieldVector root;
   private final BufferAllocator allocator;
   private final List<NestedLeafSink> leaves = new ArrayList<>();
+  private final LeafSinks leafSinks;
 
-  NestedFieldSink(Field field, BufferAllocator allocator, int capacity, PackedMembers members) {
+  NestedFieldSink(
+      Field field,
+      BufferAllocator allocator,
+      int capacity,
+      PackedMembers members,
+      LeafSinks leafSinks) {
     this.allocator = allocator;
+    this.leafSinks = leafSinks;
     this.root = field.createVector(allocator);
     try {
       collect(root, new ArrayList<>(), capacity, members);
@@ -60,9 +67,12 @@ final class NestedFieldSink implements FieldSink {
       for (int i = 0; i < ancestors.size(); i++) {
         kinds[i + 1] = ancestors.get(ancestors.size() - 1 - i);
       }
+      ColumnSink own = leafSinks.sink(leaves.size(), v, capacity);
       leaves.add(
           new NestedLeafSink(
-              Sinks.wrap(v, capacity, true, members), CanonicalLevels.of(kinds), capacity));
+              own != null ? own : Sinks.wrap(v, capacity, true, members),
+              CanonicalLevels.of(kinds),
+              capacity));
       return;
     }
     List<FieldVector> children = v.getChildrenFromFields();

@@ -49,8 +49,21 @@ public final class Sinks {
    */
   public static FieldSink createField(
       Field field, BufferAllocator allocator, int capacity, PackedMembers members) {
+    return createField(field, allocator, capacity, members, LeafSinks.NONE);
+  }
+
+  /**
+   * As {@link #createField(Field, BufferAllocator, int, PackedMembers)}, the leaves of a struct or
+   * list field that {@code leafSinks} chooses read by its sinks.
+   */
+  public static FieldSink createField(
+      Field field,
+      BufferAllocator allocator,
+      int capacity,
+      PackedMembers members,
+      LeafSinks leafSinks) {
     if (NestedFieldSink.isNested(field)) {
-      return new NestedFieldSink(field, allocator, capacity, members);
+      return new NestedFieldSink(field, allocator, capacity, members, leafSinks);
     }
     ColumnSink sink = create(field, allocator, capacity, members);
     return new FieldSink() {

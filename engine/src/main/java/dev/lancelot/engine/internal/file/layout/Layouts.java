@@ -42,22 +42,32 @@ public final class Layouts {
    * The reader of a legacy blob page's descriptors: a {@code BlobLayout} wraps the layout of the
    * page's (position, size) descriptors, which hold every row (a null row's definition level is
    * folded into its position, with size 0); the wrapper's layers say what the field's levels mean.
-   * Only top-level blob columns (one item layer) are read.
+   * A top-level blob field has one item layer; a blob field inside structs more ({@link
+   * NestedBlobPageReader}); blob fields inside lists are refused there.
    */
   private static PageReader blobDescriptorReader(
       PageInfo page, dev.lancelot.engine.internal.file.proto.Encodings21Protos.BlobLayout blob) {
-    for (RepDefLayer layer : blob.getLayersList()) {
-      if (layer != RepDefLayer.REPDEF_ALL_VALID_ITEM && layer != RepDefLayer.REPDEF_NULLABLE_ITEM) {
-        throw DecodeException.unsupported(
-            "blob page layout with layers " + layers(blob.getLayersList()) + " (a nested blob)");
-      }
-    }
     PageLayout inner = blob.getInnerLayout();
-    return switch (inner.getLayoutCase()) {
-      case MINI_BLOCK_LAYOUT -> new MiniBlockPageReader(page, inner.getMiniBlockLayout());
-      case FULL_ZIP_LAYOUT -> new FullZipPageReader(page, inner.getFullZipLayout());
-      default -> throw DecodeException.unsupported("blob page layout around " + describe(inner));
-    };
+    PageReader descriptors =
+        switch (inner.getLayoutCase()) {
+          case MINI_BLOCK_LAYOUT -> new MiniBlockPageReader(page, inner.getMiniBlockLayout());
+          case FULL_ZIP_LAYOUT -> new FullZipPageReader(page, inner.getFullZipLayout());
+          default ->
+              throw DecodeException.unsupported("blob page layout around " + describe(inner));
+        };
+    if (blob.getLayersCount() <= 1) {
+      for (RepDefLayer layer : blob.getLayersList()) {
+        if (layer != RepDefLayer.REPDEF_ALL_VALID_ITEM
+            && layer != RepDefLayer.REPDEF_NULLABLE_ITEM) {
+          throw DecodeException.corrupt(
+              "blob page layout with layers " + layers(blob.getLayersList()));
+        }
+      }
+      return descriptors;
+    }
+    return new NestedBlobPageReader(
+        descriptors,
+        dev.lancelot.engine.internal.file.repdef.RepDefLayers.of(blob.getLayersList()));
   }
 
   /**
