@@ -20,13 +20,32 @@ import java.util.OptionalInt;
  * @param retainVersions keep at least this many newest versions (at least 1)
  * @param deleteUnverified remove unreferenced files however recent (Lance's {@code
  *     delete_unverified})
+ * @param parallelism how many manifests are read and files deleted at once (default {@value
+ *     #DEFAULT_PARALLELISM}): on object stores each request waits on the network, so a cleanup of
+ *     many versions or files is bound by how many run together
  */
 public record CleanupOptions(
-    Optional<Instant> olderThan, OptionalInt retainVersions, boolean deleteUnverified) {
+    Optional<Instant> olderThan,
+    OptionalInt retainVersions,
+    boolean deleteUnverified,
+    int parallelism) {
   /** How old a file no manifest references must be before cleanup removes it. */
   public static final Duration UNVERIFIED_WINDOW = Duration.ofDays(7);
 
+  /** Manifest reads and file deletions in flight at once unless {@link #withParallelism} says. */
+  public static final int DEFAULT_PARALLELISM = 16;
+
+  /** The options with the default parallelism. */
+  public CleanupOptions(
+      Optional<Instant> olderThan, OptionalInt retainVersions, boolean deleteUnverified) {
+    this(olderThan, retainVersions, deleteUnverified, DEFAULT_PARALLELISM);
+  }
+
   public CleanupOptions {
+    if (parallelism < 1 || parallelism > 256) {
+      throw new InvalidInputException(
+          "Cannot clean up: parallelism must be between 1 and 256, got " + parallelism);
+    }
     if (olderThan.isEmpty() && retainVersions.isEmpty()) {
       throw new InvalidInputException(
           "Cannot clean up: give older_than (a timestamp) and/or retain_versions "
@@ -49,14 +68,19 @@ public record CleanupOptions(
   }
 
   public CleanupOptions withOlderThan(Instant instant) {
-    return new CleanupOptions(Optional.of(instant), retainVersions, deleteUnverified);
+    return new CleanupOptions(Optional.of(instant), retainVersions, deleteUnverified, parallelism);
   }
 
   public CleanupOptions withRetainVersions(int n) {
-    return new CleanupOptions(olderThan, OptionalInt.of(n), deleteUnverified);
+    return new CleanupOptions(olderThan, OptionalInt.of(n), deleteUnverified, parallelism);
   }
 
   public CleanupOptions withDeleteUnverified(boolean on) {
-    return new CleanupOptions(olderThan, retainVersions, on);
+    return new CleanupOptions(olderThan, retainVersions, on, parallelism);
+  }
+
+  /** Reads manifests and deletes files {@code n} at a time (1: one after another). */
+  public CleanupOptions withParallelism(int n) {
+    return new CleanupOptions(olderThan, retainVersions, deleteUnverified, n);
   }
 }

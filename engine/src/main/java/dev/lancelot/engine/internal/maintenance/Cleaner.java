@@ -65,6 +65,7 @@ public final class Cleaner {
   private final Optional<String> branch;
   private final CleanupOptions options;
   private final Instant now;
+  private ParallelIo par;
 
   /**
    * Directories under this root (relative to it) that hold another branch: a branch {@code a/x}
@@ -124,6 +125,16 @@ public final class Cleaner {
   }
 
   private CleanupResult run() {
+    try (ParallelIo parallel =
+        new ParallelIo(options.parallelism(), "Cleanup of " + paths.root())) {
+      this.par = parallel;
+      return clean();
+    } finally {
+      this.par = null;
+    }
+  }
+
+  private CleanupResult clean() {
     List<VersionLog.Entry> versions = VersionLog.list(io, paths);
     if (versions.isEmpty()) {
       throw new InvalidInputException(
@@ -153,8 +164,10 @@ public final class Cleaner {
       collectBranch(location);
     }
     List<VersionLog.Entry> removed = new ArrayList<>();
-    for (VersionLog.Entry e : versions) {
-      Snapshot s = read(e);
+    List<Snapshot> snapshots = par.map(versions, this::read, "read manifest");
+    for (int i = 0; i < versions.size(); i++) {
+      VersionLog.Entry e = versions.get(i);
+      Snapshot s = snapshots.get(i);
       boolean remove =
           e.version() != latest && !tagged.contains(e.version()) && selected(s, latest);
       collect(s, remove ? verified : referenced);
@@ -163,10 +176,11 @@ public final class Cleaner {
       }
     }
     List<Long> removedVersions = new ArrayList<>();
-    for (VersionLog.Entry e : removed) {
-      long size = e.size() >= 0 ? e.size() : 0;
-      if (io.delete(e.location())) {
-        bytes += size;
+    List<Boolean> gone = par.map(removed, e -> io.delete(e.location()), "deleted manifest");
+    for (int i = 0; i < removed.size(); i++) {
+      VersionLog.Entry e = removed.get(i);
+      if (gone.get(i)) {
+        bytes += e.size() >= 0 ? e.size() : 0;
         removedVersions.add(e.version());
       }
     }
@@ -247,6 +261,7 @@ public final class Cleaner {
   }
 
   private void sweepFiles(String dir, String kind) {
+    List<FileEntry> candidates = new ArrayList<>();
     for (FileEntry f : io.list(paths.root() + "/" + dir)) {
       if (f.isDirectory()) {
         continue;
@@ -255,20 +270,45 @@ public final class Cleaner {
       if (referenced.contains(relative)) {
         continue;
       }
-      boolean isVerified = verified.contains(relative);
-      if (!deletable(isVerified, f.modificationTime())) {
-        continue;
-      }
-      if (io.delete(f.location())) {
-        bytes += f.length();
-        unreferenced += isVerified ? 0 : 1;
-        switch (kind) {
-          case "data" -> data++;
-          case "deletion" -> deletions++;
-          default -> transactions++;
-        }
+      if (deletable(verified.contains(relative), f.modificationTime())) {
+        candidates.add(f);
       }
     }
+    List<Boolean> gone =
+        par.map(candidates, f -> io.delete(f.location()), "deleted " + kind + " file");
+    for (int i = 0; i < candidates.size(); i++) {
+      FileEntry f = candidates.get(i);
+      if (!gone.get(i)) {
+        continue;
+      }
+      bytes += f.length();
+      unreferenced += verified.contains(dir + "/" + f.name()) ? 0 : 1;
+      switch (kind) {
+        case "data" -> data++;
+        case "deletion" -> deletions++;
+        default -> transactions++;
+      }
+    }
+  }
+
+  /** A directory swept as one: the files it held and their bytes, when it was deleted. */
+  private record SweptDir(boolean deleted, boolean isVerified, long bytes, int files) {}
+
+  /**
+   * Lists directory {@code d} and deletes it when {@link #deletable} (its newest file decides); one
+   * storage listing per directory, run in parallel by the callers.
+   */
+  private SweptDir sweepDir(FileEntry d, boolean isVerified) {
+    long newest = d.modificationTime();
+    long size = 0;
+    int files = 0;
+    for (FileEntry f : io.list(d.location())) {
+      newest = Math.max(newest, f.modificationTime());
+      size += f.length();
+      files++;
+    }
+    boolean deleted = deletable(isVerified, newest) && io.deleteRecursively(d.location());
+    return new SweptDir(deleted, isVerified, size, files);
   }
 
   /**
@@ -278,6 +318,8 @@ public final class Cleaner {
    * file removed.
    */
   private void sweepBlobFiles() {
+    List<FileEntry> dirs = new ArrayList<>();
+    List<Boolean> verifiedDirs = new ArrayList<>();
     for (FileEntry d : io.list(paths.root() + "/" + DatasetPaths.DATA)) {
       if (!d.isDirectory()) {
         continue;
@@ -286,27 +328,23 @@ public final class Cleaner {
       if (referenced.contains(dataFile) || holdsABranch(DatasetPaths.DATA + "/" + d.name())) {
         continue;
       }
-      boolean isVerified = verified.contains(dataFile);
-      long newest = d.modificationTime();
-      long size = 0;
-      int files = 0;
-      for (FileEntry f : io.list(d.location())) {
-        newest = Math.max(newest, f.modificationTime());
-        size += f.length();
-        files++;
-      }
-      if (!deletable(isVerified, newest)) {
-        continue;
-      }
-      if (io.deleteRecursively(d.location())) {
-        bytes += size;
-        data += files;
-        unreferenced += isVerified ? 0 : 1;
+      dirs.add(d);
+      verifiedDirs.add(verified.contains(dataFile));
+    }
+    List<Integer> order = java.util.stream.IntStream.range(0, dirs.size()).boxed().toList();
+    for (SweptDir swept :
+        par.map(order, i -> sweepDir(dirs.get(i), verifiedDirs.get(i)), "swept blob directory")) {
+      if (swept.deleted()) {
+        bytes += swept.bytes();
+        data += swept.files();
+        unreferenced += swept.isVerified() ? 0 : 1;
       }
     }
   }
 
   private void sweepIndexes() {
+    List<FileEntry> dirs = new ArrayList<>();
+    List<Boolean> verifiedDirs = new ArrayList<>();
     for (FileEntry d : io.list(paths.root() + "/" + DatasetPaths.INDICES)) {
       if (!d.isDirectory()) {
         continue;
@@ -315,20 +353,16 @@ public final class Cleaner {
       if (referenced.contains(relative) || holdsABranch(relative)) {
         continue;
       }
-      boolean isVerified = verified.contains(relative);
-      long newest = d.modificationTime();
-      long size = 0;
-      for (FileEntry f : io.list(d.location())) {
-        newest = Math.max(newest, f.modificationTime());
-        size += f.length();
-      }
-      if (!deletable(isVerified, newest)) {
-        continue;
-      }
-      if (io.deleteRecursively(d.location())) {
-        bytes += size;
+      dirs.add(d);
+      verifiedDirs.add(verified.contains(relative));
+    }
+    List<Integer> order = java.util.stream.IntStream.range(0, dirs.size()).boxed().toList();
+    for (SweptDir swept :
+        par.map(order, i -> sweepDir(dirs.get(i), verifiedDirs.get(i)), "swept index segment")) {
+      if (swept.deleted()) {
+        bytes += swept.bytes();
         indexDirs++;
-        unreferenced += isVerified ? 0 : 1;
+        unreferenced += swept.isVerified() ? 0 : 1;
       }
     }
   }
@@ -368,8 +402,9 @@ public final class Cleaner {
    */
   private void collectBranch(String location) {
     DatasetPaths other = new DatasetPaths(location);
-    for (VersionLog.Entry e : VersionLog.list(io, other)) {
-      Snapshot s = read(other, e);
+    List<Snapshot> snapshots =
+        par.map(VersionLog.list(io, other), e -> read(other, e), "read branch manifest");
+    for (Snapshot s : snapshots) {
       Set<Integer> here = new HashSet<>();
       BasePaths bases = s.bases();
       for (BasePath b : s.manifest().getBasePathsList()) {
