@@ -19,9 +19,10 @@ import java.util.Arrays;
  * symbol extended by the next byte. The sample grows over five generations (8/128 of it up to all
  * of it) and the table that saved the most bytes is kept.
  *
- * <p>Matching finds the longest symbol at a position: symbols of 3 to 8 bytes hang in lists by
- * their first two bytes, longest first; a 65,536-entry table gives the best 1- or 2-byte match for
- * each two-byte prefix. Values are read 8 bytes at a time; no object is allocated per byte.
+ * <p>Matching finds the longest symbol at a position: symbols of 3 to 8 bytes hang in lists by a
+ * hash of their first three bytes, longest first; a 65,536-entry table gives the best 1- or 2-byte
+ * match for each two-byte prefix. Values are read 8 bytes at a time; no object is allocated per
+ * byte.
  */
 final class FsstTable {
   static final int ESCAPE = 255;
@@ -49,10 +50,16 @@ final class FsstTable {
   /** Best match of 1 byte per byte (packed). */
   private final int[] singles = new int[256];
 
-  /** First symbol of 3 or more bytes per two-byte prefix, -1 for none; then {@link #next}. */
-  private final int[] heads = new int[1 << 16];
+  /** Buckets of the symbols of 3 or more bytes, by a hash of their first three bytes. */
+  private static final int BUCKETS = 1 << 12;
+
+  /** First symbol of each bucket, -1 for none; then {@link #next}, longest first. */
+  private final int[] heads = new int[BUCKETS];
 
   private final int[] next = new int[MAX_SYMBOLS];
+
+  /** The mask of each symbol's bytes in a word. */
+  private final long[] masks = new long[MAX_SYMBOLS];
 
   /** Rebuilds the lookup tables after the symbols changed. */
   void index() {
@@ -74,12 +81,13 @@ final class FsstTable {
         if (lengths[c] != len) {
           continue;
         }
-        int key = (int) symbols[c] & 0xFFFF;
+        masks[c] = mask(len);
         if (len == 2) {
-          pairs[key] = c | 2 << LEN_SHIFT;
+          pairs[(int) symbols[c] & 0xFFFF] = c | 2 << LEN_SHIFT;
         } else {
-          next[c] = heads[key];
-          heads[key] = c;
+          int b = bucket(symbols[c]);
+          next[c] = heads[b];
+          heads[b] = c;
         }
       }
     }
@@ -93,14 +101,19 @@ final class FsstTable {
     if (rem == 1) {
       return singles[(int) w & 0xFF];
     }
-    int key = (int) w & 0xFFFF;
-    for (int c = heads[key]; c >= 0; c = next[c]) {
-      int len = lengths[c];
-      if (len <= rem && (w & mask(len)) == symbols[c]) {
-        return c | len << LEN_SHIFT;
+    if (rem >= 3) {
+      for (int c = heads[bucket(w)]; c >= 0; c = next[c]) {
+        int len = lengths[c];
+        if (len <= rem && (w & masks[c]) == symbols[c]) {
+          return c | len << LEN_SHIFT;
+        }
       }
     }
-    return pairs[key];
+    return pairs[(int) w & 0xFFFF];
+  }
+
+  private static int bucket(long w) {
+    return (int) (((w & 0xFFFFFF) * 0x9E3779B1L) >>> 20) & (BUCKETS - 1);
   }
 
   private static long mask(int len) {
