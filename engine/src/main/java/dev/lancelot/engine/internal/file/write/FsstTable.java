@@ -40,6 +40,9 @@ final class FsstTable {
 
   private static final int CODE_MASK = (1 << LEN_SHIFT) - 1;
 
+  /** Flag of a {@link #pairs} entry: some symbol of 3 or more bytes starts with the two bytes. */
+  private static final int LONGER = 1 << 13;
+
   final long[] symbols = new long[MAX_SYMBOLS];
   final int[] lengths = new int[MAX_SYMBOLS];
   int size;
@@ -83,11 +86,13 @@ final class FsstTable {
         }
         masks[c] = mask(len);
         if (len == 2) {
-          pairs[(int) symbols[c] & 0xFFFF] = c | 2 << LEN_SHIFT;
+          int key = (int) symbols[c] & 0xFFFF;
+          pairs[key] = c | 2 << LEN_SHIFT | (pairs[key] & LONGER);
         } else {
           int b = bucket(symbols[c]);
           next[c] = heads[b];
           heads[b] = c;
+          pairs[(int) symbols[c] & 0xFFFF] |= LONGER;
         }
       }
     }
@@ -101,7 +106,8 @@ final class FsstTable {
     if (rem == 1) {
       return singles[(int) w & 0xFF];
     }
-    if (rem >= 3) {
+    int pair = pairs[(int) w & 0xFFFF];
+    if ((pair & LONGER) != 0 && rem >= 3) {
       for (int c = heads[bucket(w)]; c >= 0; c = next[c]) {
         int len = lengths[c];
         if (len <= rem && (w & masks[c]) == symbols[c]) {
@@ -109,7 +115,7 @@ final class FsstTable {
         }
       }
     }
-    return pairs[(int) w & 0xFFFF];
+    return pair & ~LONGER;
   }
 
   private static int bucket(long w) {
