@@ -16,8 +16,9 @@ import java.util.Arrays;
  * byte) occurs and how often each pair of consecutive symbols occurs; the next table holds the 255
  * candidates with the highest gain (occurrences times length, single bytes weighted up), the
  * candidates being the symbols themselves, the concatenations of pairs (cut to 8 bytes) and each
- * symbol extended by the next byte. The sample grows over five generations (8/128 of it up to all
- * of it) and the table that saved the most bytes is kept.
+ * symbol extended by the next byte. There are five generations, each over the whole sample; the
+ * count a candidate needs grows with them as the paper's sample fraction does (8/128 up to 128/128
+ * of 5), the last one only measures, and the table that saved the most bytes is kept.
  *
  * <p>Matching finds the longest symbol at a position: symbols of 3 to 8 bytes hang in lists by a
  * hash of their first three bytes, longest first; a 65,536-entry table gives the best 1- or 2-byte
