@@ -135,9 +135,13 @@ public final class ColumnBuffers {
       return new FixedItems(width);
     }
     switch (type.getTypeID()) {
-      case Utf8, Binary:
+      case Utf8:
+        return new VarItems(4, true);
+      case Binary:
         return new VarItems(4);
-      case LargeUtf8, LargeBinary:
+      case LargeUtf8:
+        return new VarItems(8, true);
+      case LargeBinary:
         return new VarItems(8);
       case FixedSizeList:
         {

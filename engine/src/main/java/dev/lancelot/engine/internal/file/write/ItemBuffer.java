@@ -86,6 +86,9 @@ abstract class ItemBuffer {
 
   // ---------------------------------------------------------------- full-zip
 
+  /** Decides how items {@code [first, first + n)} are encoded as one full-zip page. */
+  void chooseFullZipEncoding(int first, int n) {}
+
   /** Bits of each full-zip value (fixed width), or 0 for variable-width values. */
   abstract int zippedBits();
 

@@ -126,6 +126,7 @@ final class PageEncoder {
     int bitsDef = 32 - Integer.numberOfLeadingZeros(maxDef);
     int bits = bitsRep + bitsDef;
     int controlBytes = bits == 0 ? 0 : bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
+    items.chooseFullZipEncoding(first, levels.itemCount());
     boolean variable = items.zippedBits() == 0;
     boolean index = variable || levels.rep() != null;
     ByteSlice contiguous =

@@ -6,8 +6,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Dictionary encoding of a mini-block page of strings or binary values (32-bit offsets), as Lance 7
@@ -40,21 +38,20 @@ final class StringDictionary {
     this.packed = packed;
   }
 
-  /** A byte range of the buffered values, compared by content. */
-  private record Key(byte[] data, int from, int to) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && Arrays.equals(data, from, to, k.data, k.from, k.to);
-    }
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    @Override
-    public int hashCode() {
-      int h = 1;
-      for (int i = from; i < to; i++) {
-        h = 31 * h + data[i];
-      }
-      return h;
+  /** A hash of {@code data[from, to)}, 8 bytes at a time. */
+  private static int hash(byte[] data, int from, int to) {
+    long h = (long) to - from;
+    int p = from;
+    for (; p + 8 <= to; p += 8) {
+      h = (h ^ (long) LONG.get(data, p)) * 0x9E3779B97F4A7C15L;
     }
+    for (; p < to; p++) {
+      h = (h ^ (data[p] & 0xFF)) * 0x9E3779B97F4A7C15L;
+    }
+    return (int) (h ^ (h >>> 29));
   }
 
   /**
@@ -68,29 +65,42 @@ final class StringDictionary {
       return null;
     }
     int maxCardinality = Math.min(n / DIVISOR, MAX_CARDINALITY);
-    Map<Key, Integer> ids = new HashMap<>();
+    // open addressing: slot -> id + 1 (0 free); an id's bytes are those of item order[id]
+    int[] slots = new int[Integer.highestOneBit(Math.max(1, maxCardinality)) * 4];
+    int mask = slots.length - 1;
     int[] order = new int[Math.max(1, maxCardinality)];
     byte[] indices = new byte[4 * items];
     long distinctBytes = 0;
+    int distinct = 0;
     for (int i = first; i < first + n; i++) {
       if (validity.isNull(i)) {
         continue; // index 0
       }
       int from = (int) (i == 0 ? 0 : ends[i - 1]);
-      Key key = new Key(data, from, (int) ends[i]);
-      Integer id = ids.get(key);
-      if (id == null) {
-        if (ids.size() >= maxCardinality) {
+      int to = (int) ends[i];
+      int slot = hash(data, from, to) & mask;
+      int id = -1;
+      while (slots[slot] != 0) {
+        int j = order[slots[slot] - 1];
+        int jFrom = (int) (j == 0 ? 0 : ends[j - 1]);
+        if (Arrays.equals(data, from, to, data, jFrom, (int) ends[j])) {
+          id = slots[slot] - 1;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (id < 0) {
+        if (distinct >= maxCardinality) {
           return null;
         }
-        id = ids.size();
-        ids.put(key, id);
+        id = distinct++;
+        slots[slot] = id + 1;
         order[id] = i;
-        distinctBytes += key.to() - key.from();
+        distinctBytes += to - from;
       }
       INT.set(indices, 4 * i, id);
     }
-    int size = ids.size();
+    int size = distinct;
     long raw = (ends[first + n - 1] - (first == 0 ? 0 : ends[first - 1])) + 4L * n;
     long encoded = distinctBytes + 4L * (size + 1) + 8 + 4L * n;
     if (size == 0 || encoded >= MAX_SIZE_RATIO * raw) {

@@ -1,6 +1,8 @@
 package dev.lancelot.engine.internal.file.write;
 
+import com.google.protobuf.ByteString;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.CompressiveEncoding;
+import dev.lancelot.engine.internal.file.proto.Encodings21Protos.Fsst;
 import dev.lancelot.engine.internal.file.proto.Encodings21Protos.Variable;
 import java.util.Arrays;
 import java.util.List;
@@ -10,7 +12,8 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * Strings and binary. Mini-block chunks are {@code Variable}: offsets then bytes, offsets counted
  * from the chunk start, or dictionary indices when a page has few distinct values ({@link
- * StringDictionary}); full-zip values are {@code [length][bytes]}.
+ * StringDictionary}); full-zip values are {@code [length][bytes]}. Pages of strings are
+ * FSST-compressed where Lance 7 does so ({@link FsstPage}).
  */
 final class VarItems extends ItemBuffer {
   private static final int TARGET_CHUNK_BYTES = 4096;
@@ -23,9 +26,24 @@ final class VarItems extends ItemBuffer {
   /** The dictionary of the mini-block page being encoded ({@link #chooseMiniBlockEncoding}). */
   private StringDictionary dictionary;
 
+  /** Whether pages may be FSST-compressed (strings, not binary). */
+  private final boolean strings;
+
+  /** The FSST form of the page being encoded, or null. */
+  private FsstPage fsst;
+
+  /** First item of the page being encoded (the FSST page's offsets count from it). */
+  private int pageFirst;
+
   /** {@code offsetBytes} 4 for utf8/binary, 8 for large_utf8/large_binary. */
   VarItems(int offsetBytes) {
+    this(offsetBytes, false);
+  }
+
+  /** {@code strings}: the values are strings, which Lance FSST-compresses (binary it does not). */
+  VarItems(int offsetBytes, boolean strings) {
     this.offsetBytes = offsetBytes;
+    this.strings = strings;
   }
 
   @Override
@@ -72,6 +90,19 @@ final class VarItems extends ItemBuffer {
     return item == 0 ? 0 : ends[item - 1];
   }
 
+  /** Start of item {@code i}'s stored bytes in {@link #stored()}: compressed when FSST is on. */
+  private long begin(int i) {
+    return fsst != null && fsst.data != null ? fsst.offsets[i - pageFirst] : start(i);
+  }
+
+  private long end(int i) {
+    return fsst != null && fsst.data != null ? fsst.offsets[i - pageFirst + 1] : ends[i];
+  }
+
+  private byte[] stored() {
+    return fsst != null && fsst.data != null ? fsst.data : data.array();
+  }
+
   @Override
   long bytes() {
     return data.size() + (long) items() * offsetBytes;
@@ -92,6 +123,21 @@ final class VarItems extends ItemBuffer {
     dictionary =
         offsetBytes == 4
             ? StringDictionary.build(data.array(), ends, first, n, items(), validity)
+            : null;
+    chooseFsst(first, n);
+  }
+
+  @Override
+  void chooseFullZipEncoding(int first, int n) {
+    dictionary = null;
+    chooseFsst(first, n);
+  }
+
+  private void chooseFsst(int first, int n) {
+    pageFirst = first;
+    fsst =
+        strings && compression == null && dictionary == null
+            ? FsstPage.choose(data.array(), ends, first, n, offsetBytes)
             : null;
   }
 
@@ -127,7 +173,7 @@ final class VarItems extends ItemBuffer {
   }
 
   private long chunkBytes(int start, int count) {
-    return (long) (count + 1) * offsetBytes + (ends[start + count - 1] - start(start));
+    return (long) (count + 1) * offsetBytes + (end(start + count - 1) - begin(start));
   }
 
   /**
@@ -139,19 +185,19 @@ final class VarItems extends ItemBuffer {
     if (dictionary != null) {
       return List.of(dictionary.indices(start, count, validity));
     }
-    long dataBytes = ends[start + count - 1] - start(start);
+    long dataBytes = end(start + count - 1) - begin(start);
     int header = (count + 1) * offsetBytes;
     GrowableBytes out = new GrowableBytes((int) (header + dataBytes));
-    long base = start(start);
+    long base = begin(start);
     for (int i = 0; i <= count; i++) {
-      long pos = header + ((i == 0 ? base : ends[start + i - 1]) - base);
+      long pos = header + ((i == 0 ? base : end(start + i - 1)) - base);
       if (offsetBytes == 4) {
         out.putInt((int) pos);
       } else {
         out.putLong(pos);
       }
     }
-    out.put(data.array(), (int) base, (int) dataBytes);
+    out.put(stored(), (int) base, (int) dataBytes);
     out.align(offsetBytes);
     return List.of(out.slice());
   }
@@ -161,8 +207,16 @@ final class VarItems extends ItemBuffer {
     if (dictionary != null) {
       return dictionary.indexEncoding();
     }
+    CompressiveEncoding variable =
+        CompressiveEncoding.newBuilder()
+            .setVariable(Variable.newBuilder().setOffsets(MiniBlockBuilder.flat(offsetBytes * 8)))
+            .build();
+    if (fsst == null) {
+      return variable;
+    }
     return CompressiveEncoding.newBuilder()
-        .setVariable(Variable.newBuilder().setOffsets(MiniBlockBuilder.flat(offsetBytes * 8)))
+        .setFsst(
+            Fsst.newBuilder().setSymbolTable(ByteString.copyFrom(fsst.table)).setValues(variable))
         .build();
   }
 
@@ -181,13 +235,14 @@ final class VarItems extends ItemBuffer {
     if (validity.isNull(i)) {
       return;
     }
-    long len = ends[i] - start(i);
+    long from = begin(i);
+    long len = end(i) - from;
     if (offsetBytes == 4) {
       out.putInt((int) len);
     } else {
       out.putLong(len);
     }
-    out.put(data.array(), (int) start(i), (int) len);
+    out.put(stored(), (int) from, (int) len);
   }
 
   @Override
@@ -196,5 +251,6 @@ final class VarItems extends ItemBuffer {
     data.clear();
     maxLength = 0;
     dictionary = null;
+    fsst = null;
   }
 }
