@@ -78,6 +78,7 @@ public final class LanceSparkExtensions
             return new NearestOrderRule();
           }
         });
+    dev.lancelot.spark.read.ArrayPredicatePushDown.inject(extensions);
     dev.lancelot.spark.shim.LineExtensions.inject(extensions);
     return BoxedUnit.UNIT;
   }
