@@ -89,6 +89,7 @@ public final class LanceSparkExtensions
             return new LanceParser(session, delegate);
           }
         });
+    dev.lancelot.spark.read.ArrayPredicatePushDown.inject(extensions);
     dev.lancelot.spark.shim.LineExtensions.inject(extensions);
     return BoxedUnit.UNIT;
   }

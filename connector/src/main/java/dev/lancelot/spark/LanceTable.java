@@ -58,6 +58,9 @@ public class LanceTable
   private final org.apache.arrow.vector.types.pojo.Schema arrowSchema;
   private boolean sqlTable;
 
+  /** A filter its scans apply besides Spark's pushed ones ({@link #withScanFilter}), or null. */
+  private Predicate scanFilter;
+
   LanceTable(
       String location,
       long version,
@@ -131,7 +134,26 @@ public class LanceTable
   LanceTable asSqlTable() {
     LanceTable t = new LanceTable(location, version, arrowSchema, properties, hadoopConf);
     t.sqlTable = true;
+    t.scanFilter = scanFilter;
     return t;
+  }
+
+  /**
+   * This table whose scans also apply {@code filter} (an engine predicate selecting a superset of
+   * the rows the query keeps, so Spark's own filter above the scan stays): how predicates Spark
+   * does not push to a data source reach the scan's index selection ({@code
+   * ArrayPredicatePushDown}, decision D77).
+   */
+  public LanceTable withScanFilter(Predicate filter) {
+    LanceTable t = new LanceTable(location, version, arrowSchema, properties, hadoopConf);
+    t.sqlTable = sqlTable;
+    t.scanFilter = filter;
+    return t;
+  }
+
+  /** The filter added by {@link #withScanFilter}, or null. */
+  public Predicate scanFilter() {
+    return scanFilter;
   }
 
   @Override

@@ -24,9 +24,10 @@ import org.apache.spark.sql.types.StructType;
  * Translates Spark's pushdown into an engine scan (docs/architecture.md §7.2: the connector
  * translates, the engine plans): pruned columns become the projection, translatable predicates
  * become one engine predicate ({@link SparkPredicates}; the rest, and the inexact ones, are
- * returned for Spark to evaluate), a LIMIT caps each partition, and {@code COUNT(*)} of an
- * unfiltered scan is answered from the manifest ({@link LanceCountScan}). docs/sql.md describes
- * what is pushed.
+ * returned for Spark to evaluate) with the table's own scan filter ({@link ArrayPredicatePushDown}
+ * puts there the array predicates Spark does not push), a LIMIT caps each partition, and {@code
+ * COUNT(*)} of an unfiltered scan is answered from the manifest ({@link LanceCountScan}).
+ * docs/sql.md describes what is pushed.
  */
 public final class LanceScanBuilder
     implements ScanBuilder,
@@ -56,6 +57,7 @@ public final class LanceScanBuilder
     this.options = options;
     this.streamOptions = streamOptions;
     this.requiredSchema = table.schema();
+    this.predicate = table.scanFilter();
   }
 
   @Override
@@ -73,6 +75,9 @@ public final class LanceScanBuilder
     List<org.apache.spark.sql.connector.expressions.filter.Predicate> accepted = new ArrayList<>();
     List<org.apache.spark.sql.connector.expressions.filter.Predicate> postScan = new ArrayList<>();
     List<Predicate> engine = new ArrayList<>();
+    if (table.scanFilter() != null) {
+      engine.add(table.scanFilter()); // array predicates Spark does not push (D77)
+    }
     for (org.apache.spark.sql.connector.expressions.filter.Predicate p : predicates) {
       Optional<SparkPredicates.Translation> t = SparkPredicates.translate(p, table.arrowSchema());
       if (t.isPresent()) {

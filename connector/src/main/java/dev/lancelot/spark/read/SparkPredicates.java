@@ -459,7 +459,7 @@ public final class SparkPredicates {
   }
 
   /** A Spark literal's internal value as the Java value the engine's literals take. */
-  private static Object javaValue(Object v, DataType type) {
+  static Object javaValue(Object v, DataType type) {
     if (v == null) {
       return null;
     } else if (type instanceof StringType) {

@@ -30,8 +30,8 @@ final class ZoneIndexes {
   record Choice(IndexExpr expr, Map<Integer, String> chosen, List<String> reasons) {}
 
   /**
-   * Zone-map and bloom-filter indexes on {@code field} this engine reads, the one covering most
-   * fragments first (then by name).
+   * Zone-map, bloom-filter and n-gram indexes on {@code field} this engine reads and that cover
+   * some fragment of the version, the one covering most fragments first (then by name).
    */
   static List<String> on(IndexCatalog catalog, LanceField field) {
     ColumnKind kind = ColumnKind.of(field.arrowType());
@@ -45,7 +45,10 @@ final class ZoneIndexes {
                       ? kind.isString()
                       : (type == IndexType.ZONEMAP || type == IndexType.BLOOM_FILTER)
                           && ZoneSegmentReader.supports(type, kind);
+              // one that covers none of the version's fragments (a zone index whose fragments a
+              // compaction rewrote, D77) answers nothing here
               return readable
+                  && !catalog.indexedFragments(name).isEmpty()
                   && segments.stream()
                       .allMatch(s -> s.type() == type && s.fieldIds().equals(List.of(field.id())));
             })

@@ -17,8 +17,9 @@ import java.util.TreeSet;
  * the target. Consecutive candidates covered by the same set of index segments form a bin; a bin of
  * one fragment that is only small is left alone (rewriting it alone would not make it larger). Each
  * bin is cut into groups of at least the target number of live rows, the remainder joining the last
- * group. Fragments covered by an index segment this engine cannot rewrite (an index type other than
- * the vector types and BTree) are never candidates, so that segment stays valid.
+ * group. Fragments covered by an index segment this engine cannot rewrite (full-text indexes) are
+ * never candidates, so that segment stays valid; zone maps and bloom filters are left as they are
+ * and lose the compacted fragments, as in Lance (decision D77).
  */
 public final class CompactionPlanner {
   private CompactionPlanner() {}
@@ -29,6 +30,20 @@ public final class CompactionPlanner {
   /** The groups to rewrite, each a list of fragments adjacent in manifest order. */
   public static List<List<DataFragment>> plan(
       List<DataFragment> fragments, List<IndexSegment> segments, CompactionOptions options) {
+    return plan(fragments, segments, options, false);
+  }
+
+  /**
+   * As {@link #plan(List, List, CompactionOptions)}; with {@code stableRowIds} fragments covered by
+   * a zone map or bloom filter stay out (the commit would move such a segment's coverage to the new
+   * fragments, as for segments keyed by row id, and what Lance does with zones there is not
+   * established).
+   */
+  public static List<List<DataFragment>> plan(
+      List<DataFragment> fragments,
+      List<IndexSegment> segments,
+      CompactionOptions options,
+      boolean stableRowIds) {
     List<List<Candidate>> bins = new ArrayList<>();
     List<Candidate> bin = null;
     for (DataFragment f : fragments) {
@@ -41,7 +56,9 @@ public final class CompactionPlanner {
         IndexSegment s = segments.get(i);
         if (s.fragments().contains((int) f.getId())) {
           covering.add(i);
-          remappable &= IndexRemapper.canRemap(s.type());
+          remappable &=
+              IndexRemapper.canRemap(s.type())
+                  || (!stableRowIds && IndexRemapper.keptAsIs(s.type()));
         }
       }
       Candidate c = null;

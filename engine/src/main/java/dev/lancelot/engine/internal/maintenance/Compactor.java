@@ -102,7 +102,8 @@ public final class Compactor {
     Snapshot snapshot = DatasetInternals.snapshot(dataset);
     target(dataset, options); // an unknown base is refused before anything is written
     List<List<DataFragment>> groups =
-        CompactionPlanner.plan(snapshot.fragments(), dataset.indexes().allSegments(), options);
+        CompactionPlanner.plan(
+            snapshot.fragments(), dataset.indexes().allSegments(), options, dataset.stableRowIds());
     List<long[]> ids = new ArrayList<>(groups.size());
     for (List<DataFragment> g : groups) {
       ids.add(g.stream().mapToLong(DataFragment::getId).toArray());
@@ -219,7 +220,7 @@ public final class Compactor {
         for (long[] group : job.groups()) {
           touched |= s.fragments().contains((int) group[0]);
         }
-        if (touched) {
+        if (touched && !IndexRemapper.keptAsIs(s.type())) {
           long t = System.nanoTime();
           remapped.add(IndexRemapper.remap(dataset, s, map));
           LOG.info(

@@ -20,6 +20,7 @@ import dev.lancelot.engine.internal.index.scalar.btree.BTreeWriter;
 import dev.lancelot.engine.internal.index.scalar.btree.BitmapSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.btree.BitmapWriter;
 import dev.lancelot.engine.internal.index.scalar.btree.IndexColumnData;
+import dev.lancelot.engine.internal.index.scalar.btree.LabelLists;
 import dev.lancelot.engine.internal.index.scalar.zone.NGramSegmentReader;
 import dev.lancelot.engine.internal.index.scalar.zone.NGramWriter;
 import dev.lancelot.engine.internal.index.vector.build.IndexDetails;
@@ -48,20 +49,35 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *       each row's stored code (with its RaBitQ factors) or vector in its partition; only row
  *       addresses change. HNSW graphs are rebuilt over the remaining nodes of each partition with
  *       the index's parameters, as Lance's HNSW remap rebuilds them.
- *   <li>BTree, bitmap and n-gram segments are written again from the column's values over the
- *       fragments the segment covered, with mapped addresses; they hold values (or a value's
- *       trigrams) and addresses only, so this is the content Lance's remap produces, minus rows
- *       deleted since the build (decision D69).
+ *   <li>BTree, bitmap, n-gram and label-list segments are written again from the column's values
+ *       over the fragments the segment covered, with mapped addresses; they hold values (or a
+ *       value's trigrams, or a list's elements and the NULL lists) and addresses only, so this is
+ *       the content Lance's remap produces, minus rows deleted since the build (decisions D69,
+ *       D77).
  * </ul>
  *
- * <p>Other scalar kinds (label lists, zone maps, bloom filters) are not rewritten: compaction
- * leaves the fragments they cover as they are.
+ * <p>Zone maps and bloom filters are not rewritten ({@link #keptAsIs}): lance-core 7.0.0 keeps them
+ * unchanged, and the compacted rows are unindexed. Full-text indexes keep the fragments they cover
+ * out of compaction.
  */
 final class IndexRemapper {
   private IndexRemapper() {}
 
   static boolean canRemap(IndexType type) {
-    return type.isSupported() || type == IndexType.BITMAP || type == IndexType.NGRAM;
+    return type.isSupported()
+        || type == IndexType.BITMAP
+        || type == IndexType.NGRAM
+        || type == IndexType.LABEL_LIST;
+  }
+
+  /**
+   * Kinds a compaction leaves as they are, as lance-core 7.0.0 does (it cannot remap them): the
+   * segment keeps its uuid, files and fragment bitmap, which still names the compacted fragments
+   * (ids never reused), so their rows, now in new fragments, are unindexed until the index is
+   * optimized or rebuilt (decision D77).
+   */
+  static boolean keptAsIs(IndexType type) {
+    return type == IndexType.ZONEMAP || type == IndexType.BLOOM_FILTER;
   }
 
   /**
@@ -75,7 +91,7 @@ final class IndexRemapper {
     try {
       files =
           switch (segment.type()) {
-            case BTREE, BITMAP, NGRAM -> remapScalar(dataset, segment, map, dir);
+            case BTREE, BITMAP, NGRAM, LABEL_LIST -> remapScalar(dataset, segment, map, dir);
             default -> remapVector(dataset, segment, map, dir);
           };
     } catch (RuntimeException e) {
@@ -212,6 +228,36 @@ final class IndexRemapper {
         covered.add(f.getId());
       }
     }
+    var context = DatasetInternals.context(dataset);
+    if (segment.type() == IndexType.LABEL_LIST) {
+      LabelLists.Gathered lists =
+          LabelLists.gather(
+              dataset,
+              field.name(),
+              field,
+              covered,
+              1024,
+              old -> {
+                long to = map.map(old);
+                if (to == RowAddressMap.DELETED) {
+                  throw new IllegalStateException("live row " + old + " has no new address");
+                }
+                return to;
+              });
+      long size =
+          BitmapWriter.write(
+              context.io(),
+              dir,
+              field.children().get(0).arrowType(),
+              lists.elements(),
+              context.allocator(),
+              lists.nullLists());
+      return List.of(
+          IndexFile.newBuilder()
+              .setPath(BitmapSegmentReader.LOOKUP_FILE)
+              .setSizeBytes(size)
+              .build());
+    }
     IndexColumnData data = new IndexColumnData(ColumnKind.of(field.arrowType()), 1024);
     try (CloseableIterator<VectorSchemaRoot> batches =
             dataset
@@ -239,7 +285,6 @@ final class IndexRemapper {
         data.append(batch.getVector(field.name()), mapped, rows);
       }
     }
-    var context = DatasetInternals.context(dataset);
     if (segment.type() == IndexType.BITMAP) {
       long size =
           BitmapWriter.write(context.io(), dir, field.arrowType(), data, context.allocator(), null);

@@ -111,4 +111,19 @@ class CompactionPlannerTest {
     assertThat(ids(CompactionPlanner.plan(f, List.of(btree, inverted), target(500))))
         .containsExactly(List.of(0L, 1L));
   }
+
+  @Test
+  void zoneIndexesAndLabelListsDoNotKeepFragmentsOutExceptZonesWithStableRowIds() {
+    List<DataFragment> f = fragments(100, 100, 100, 100);
+    IndexSegment labels = segment("/lance.table.LabelListIndexDetails", 0, 1, 2, 3);
+    IndexSegment zones = segment("/lance.table.ZoneMapIndexDetails", 0, 1);
+    IndexSegment bloom = segment("/lance.index.pb.BloomFilterIndexDetails", 2, 3);
+    assertThat(ids(CompactionPlanner.plan(f, List.of(labels, zones, bloom), target(500))))
+        .containsExactly(List.of(0L, 1L), List.of(2L, 3L));
+    assertThat(ids(CompactionPlanner.plan(f, List.of(labels), target(500), true)))
+        .containsExactly(List.of(0L, 1L, 2L, 3L));
+    // with stable row ids the commit would move a zone index's coverage: its fragments stay out
+    assertThat(ids(CompactionPlanner.plan(f, List.of(labels, zones), target(500), true)))
+        .containsExactly(List.of(2L, 3L));
+  }
 }

@@ -7,6 +7,7 @@ import dev.lancelot.engine.internal.expr.eval.ColumnKind;
 import dev.lancelot.engine.internal.scan.ScanSpec;
 import dev.lancelot.engine.schema.LanceField;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -19,14 +20,28 @@ import org.apache.arrow.vector.complex.ListVector;
  * its row's address (its row id on a dataset with stable row ids), deleted rows excluded, and the
  * rows whose list is NULL.
  */
-final class LabelLists {
+public final class LabelLists {
   private LabelLists() {}
 
   /** The elements, and the NULL lists serialized as a row address tree map. */
-  record Gathered(IndexColumnData elements, byte[] nullLists) {}
+  public record Gathered(IndexColumnData elements, byte[] nullLists) {}
 
   static Gathered gather(
       Dataset dataset, String column, LanceField field, List<Long> fragments, int rows) {
+    return gather(dataset, column, field, fragments, rows, LongUnaryOperator.identity());
+  }
+
+  /**
+   * As a build gathers them, each row's address (or id) given as {@code address.applyAsLong} of it:
+   * a compaction's remap passes the address each row has after the compaction.
+   */
+  public static Gathered gather(
+      Dataset dataset,
+      String column,
+      LanceField field,
+      List<Long> fragments,
+      int rows,
+      LongUnaryOperator address) {
     ColumnKind kind = ColumnKind.of(field.children().get(0).arrowType());
     IndexColumnData data = new IndexColumnData(kind, rows);
     long[] nulls = new long[16];
@@ -64,12 +79,13 @@ final class LabelLists {
                 if (nullCount == nulls.length) {
                   nulls = java.util.Arrays.copyOf(nulls, nulls.length * 2);
                 }
-                nulls[nullCount++] = ids.get(row);
+                nulls[nullCount++] = address.applyAsLong(ids.get(row));
                 continue;
               }
+              long id = address.applyAsLong(ids.get(row));
               for (long j = start(list, row); j < start(list, row + 1); j++) {
                 kept.copyFromSafe(Math.toIntExact(j), count, items);
-                addresses.setSafe(count, ids.get(row));
+                addresses.setSafe(count, id);
                 count++;
               }
             }
