@@ -9,14 +9,18 @@ import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Copies selected rows of Arrow vectors into new vectors ("gather"), from one source or from
  * several (row {@code i} of the result is row {@code rows[i]} of source {@code sources[i]}).
  * Fixed-width vectors and fixed-size lists of fixed-width values, the hot cases of vector search,
- * are copied with memory copies (runs of consecutive rows in one copy); other types fall back to
- * Arrow's per-value copy.
+ * are copied with memory copies (runs of consecutive rows in one copy); lists (and maps) and
+ * structs are gathered member by member, so that their values take the same paths (Arrow's
+ * per-value copy of a list cannot copy every element type, e.g. timestamps with a time zone); other
+ * types fall back to Arrow's per-value copy.
  */
 public final class ArrowGather {
   private ArrowGather() {}
@@ -66,6 +70,12 @@ public final class ArrowGather {
       dst.setValueCount(count);
       return target;
     }
+    if (all(sources, ListVector.class)) {
+      return gatherLists(sources, sourceOf, rows, count, (ListVector) target, allocator);
+    }
+    if (all(sources, StructVector.class)) {
+      return gatherStructs(sources, sourceOf, rows, count, (StructVector) target, allocator);
+    }
     target.setInitialCapacity(count);
     target.allocateNew();
     TransferPair[] pairs = new TransferPair[sources.length];
@@ -75,6 +85,99 @@ public final class ArrowGather {
         pairs[s] = sources[s].makeTransferPair(target);
       }
       pairs[s].copyValueSafe(rows[i], i);
+    }
+    target.setValueCount(count);
+    return target;
+  }
+
+  private static boolean all(FieldVector[] sources, Class<?> type) {
+    for (FieldVector v : sources) {
+      if (v.getClass() != sources[0].getClass() || !type.isInstance(v)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Lists (and maps, which are lists of entries): offsets and validity here, elements gathered. */
+  private static FieldVector gatherLists(
+      FieldVector[] sources,
+      int[] sourceOf,
+      int[] rows,
+      int count,
+      ListVector target,
+      BufferAllocator allocator) {
+    int total = 0;
+    for (int i = 0; i < count; i++) {
+      ListVector src = (ListVector) sources[sourceOf == null ? 0 : sourceOf[i]];
+      if (!src.isNull(rows[i])) {
+        total += offset(src, rows[i] + 1) - offset(src, rows[i]);
+      }
+    }
+    int[] childSourceOf = sourceOf == null ? null : new int[total];
+    int[] childRows = new int[total];
+    target.setInitialCapacity(Math.max(count, 1));
+    target.allocateNew();
+    ArrowBuf offsets = target.getOffsetBuffer();
+    ArrowBuf validity = target.getValidityBuffer();
+    offsets.setInt(0, 0);
+    int pos = 0;
+    for (int i = 0; i < count; i++) {
+      int s = sourceOf == null ? 0 : sourceOf[i];
+      ListVector src = (ListVector) sources[s];
+      int r = rows[i];
+      if (!src.isNull(r)) {
+        BitVectorHelper.setBit(validity, i);
+        for (int k = offset(src, r), end = offset(src, r + 1); k < end; k++) {
+          childRows[pos] = k;
+          if (childSourceOf != null) {
+            childSourceOf[pos] = s;
+          }
+          pos++;
+        }
+      }
+      offsets.setInt((long) (i + 1) * Integer.BYTES, pos);
+    }
+    FieldVector[] children = new FieldVector[sources.length];
+    for (int s = 0; s < sources.length; s++) {
+      children[s] = ((ListVector) sources[s]).getDataVector();
+    }
+    try (FieldVector child = gather(children, childSourceOf, childRows, total, allocator)) {
+      child.makeTransferPair(target.getDataVector()).transfer();
+    }
+    target.setLastSet(count - 1);
+    target.setValueCount(count);
+    return target;
+  }
+
+  private static int offset(ListVector v, int index) {
+    return v.getOffsetBuffer().getInt((long) index * Integer.BYTES);
+  }
+
+  /** Structs: every member gathered with the same rows, validity copied. */
+  private static FieldVector gatherStructs(
+      FieldVector[] sources,
+      int[] sourceOf,
+      int[] rows,
+      int count,
+      StructVector target,
+      BufferAllocator allocator) {
+    target.setInitialCapacity(Math.max(count, 1));
+    target.allocateNew();
+    for (String name : target.getChildFieldNames()) {
+      FieldVector[] members = new FieldVector[sources.length];
+      for (int s = 0; s < sources.length; s++) {
+        members[s] = ((StructVector) sources[s]).getChild(name);
+      }
+      try (FieldVector member = gather(members, sourceOf, rows, count, allocator)) {
+        member.makeTransferPair(target.getChild(name)).transfer();
+      }
+    }
+    ArrowBuf validity = target.getValidityBuffer();
+    for (int i = 0; i < count; i++) {
+      if (!sources[sourceOf == null ? 0 : sourceOf[i]].isNull(rows[i])) {
+        BitVectorHelper.setBit(validity, i);
+      }
     }
     target.setValueCount(count);
     return target;
