@@ -154,6 +154,11 @@ public final class FullTextQuery implements Serializable {
     }
 
     public Builder operator(Operator operator) {
+      if (tree != null) {
+        throw new InvalidInputException(
+            "A query tree's operators are set on its matches (TextQuery.Match,"
+                + " TextQuery.MultiMatch), not on the search.");
+      }
       this.operator = Objects.requireNonNull(operator, "operator");
       return this;
     }

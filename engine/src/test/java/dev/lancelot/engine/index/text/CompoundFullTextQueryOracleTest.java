@@ -399,6 +399,11 @@ class CompoundFullTextQueryOracleTest {
                     "x", List.of("text", "title"), List.of(1.0f), FullTextQuery.Operator.OR))
         .isInstanceOf(LancelotException.class)
         .hasMessageContaining("one boost per column");
+    assertThatThrownBy(
+            () ->
+                FullTextQuery.of(TextQuery.match("text", "x")).operator(FullTextQuery.Operator.AND))
+        .isInstanceOf(LancelotException.class)
+        .hasMessageContaining("set on its matches");
     try (Dataset ds = Dataset.open(dir.toString())) {
       assertThatThrownBy(
               () ->
