@@ -95,7 +95,7 @@ class ContractCitationsTest {
     Set<String> expected = new TreeSet<>();
     addIds(expected, "F", 8);
     addIds(expected, "Q", 14);
-    addIds(expected, "T", 7);
+    addIds(expected, "T", 10);
     addIds(expected, "S", 13);
     addIds(expected, "E", 2);
     assertThat(new TreeSet<>(defined.keySet()))

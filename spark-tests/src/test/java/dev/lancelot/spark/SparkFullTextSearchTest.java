@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.index.text.FullTextQuery;
 import dev.lancelot.engine.index.text.FullTextSearch;
+import dev.lancelot.engine.index.text.TextQuery;
 import dev.lancelot.engine.testing.LanceOracle;
 import dev.lancelot.engine.testing.LicenseCorpus;
 import java.nio.file.Files;
@@ -190,6 +191,51 @@ class SparkFullTextSearchTest extends SharedSpark {
       assertThat(plan).contains("fts-" + i + ": segment");
     }
     assertThat(plan).doesNotContain("fts-4");
+  }
+
+  /**
+   * A boolean query and a boost query in Lance's JSON form (decision D80): one Spark partition per
+   * index partition, leaf by leaf, combined on the driver into the engine's answer.
+   */
+  @Test
+  void jsonQueryTreesAnswerAsTheEngine() {
+    String bool =
+        "{\"boolean\": {\"must\": [{\"match\": {\"column\": \"text\", \"terms\":"
+            + " \"license\"}}], \"should\": [{\"match\": {\"column\": \"text\", \"terms\":"
+            + " \"software warranty\", \"boost\": 2.0}}], \"must_not\": [{\"match\":"
+            + " {\"column\": \"text\", \"terms\": \"GNU\"}}]}}";
+    String boost =
+        "{\"boost\": {\"positive\": {\"match\": {\"column\": \"text\", \"terms\":"
+            + " \"copyright holder\"}}, \"negative\": {\"match\": {\"column\": \"text\","
+            + " \"terms\": \"software\"}}, \"negative_boost\": 0.4}}";
+    for (String json : List.of(bool, boost)) {
+      List<Hit> expected = engine(FullTextQuery.of(TextQuery.fromJson(json)).k(25));
+      assertThat(expected).as(json).hasSize(25);
+      List<Hit> out = new ArrayList<>();
+      for (Row r :
+          SharedSpark.spark
+              .sql(
+                  "SELECT id, _score, _rowid FROM lance_fts_search('"
+                      + dir
+                      + "', query_json => '"
+                      + json
+                      + "', k => 25, with_row_id => true, fast_search => true)")
+              .collectAsList()) {
+        out.add(new Hit(r.getLong(0), r.getFloat(1), r.getLong(2)));
+      }
+      assertThat(out).as(json).isEqualTo(expected);
+    }
+    assertThatThrownBy(
+            () ->
+                SharedSpark.spark
+                    .sql(
+                        "SELECT * FROM lance_fts_search('"
+                            + dir
+                            + "', column => 'text', query_json => '"
+                            + boost
+                            + "')")
+                    .collect())
+        .hasMessageContaining("query_json replaces column, query and operator");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.lancelot.spark.search;
 
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.index.text.FullTextQuery;
+import dev.lancelot.engine.index.text.TextQuery;
 import dev.lancelot.spark.LanceCatalog;
 import dev.lancelot.spark.LancePathCatalog;
 import dev.lancelot.spark.SqlArguments;
@@ -21,8 +22,10 @@ import scala.runtime.AbstractFunction1;
  * table} is a dataset location or a table of a {@link LanceCatalog} configured in the session.
  * Named arguments: {@code operator} ({@code 'OR'}, the default, or {@code 'AND'}), {@code filter},
  * {@code prefilter}, {@code fast_search}, {@code columns}, {@code with_row_id}, {@code version};
- * positionally, {@code lance_fts_search(table, column, query, k)}. Returns the global top-k with
- * {@code _score} (Lance's BM25), one Spark task per partition of the index, merged on the driver.
+ * positionally, {@code lance_fts_search(table, column, query, k)}. {@code query_json} takes a query
+ * tree in Lance's JSON form instead of {@code column}, {@code query} and {@code operator} (match,
+ * multi_match, boolean, boost; decision D80). Returns the global top-k with {@code _score} (Lance's
+ * BM25), one Spark task per partition of the index, merged on the driver.
  */
 public final class FullTextSearchFunction extends AbstractFunction1<Seq<Expression>, LogicalPlan> {
   public static final String NAME = "lance_fts_search";
@@ -30,7 +33,8 @@ public final class FullTextSearchFunction extends AbstractFunction1<Seq<Expressi
       NAME
           + "(path or 'catalog.db.table', column => 'text', query => 'words', k => 10 [, operator =>"
           + " 'OR' | 'AND', filter => 'sql', prefilter => false, fast_search => false, columns =>"
-          + " array('id'), with_row_id => false, version => v]) - distributed Lance full-text search"
+          + " array('id'), with_row_id => false, version => v] | query_json => '{\"boolean\":"
+          + " ...}' instead of column, query, operator) - distributed Lance full-text search"
           + " (BM25 _score) returning the global top-k";
   private static final String[] POSITIONAL = {"path", "column", "query", "k"};
   private static final Set<String> KNOWN =
@@ -45,7 +49,8 @@ public final class FullTextSearchFunction extends AbstractFunction1<Seq<Expressi
           "fast_search",
           "columns",
           "with_row_id",
-          "version");
+          "version",
+          "query_json");
 
   @Override
   public LogicalPlan apply(Seq<Expression> arguments) {
@@ -73,13 +78,27 @@ public final class FullTextSearchFunction extends AbstractFunction1<Seq<Expressi
 
   /** The engine query of the arguments. */
   static FullTextQuery query(Map<String, Object> params) {
-    if (!(params.get("column") instanceof String column)) {
-      throw error("column => '<string column>' is required");
+    FullTextQuery.Builder b;
+    if (params.get("query_json") != null) {
+      if (!(params.get("query_json") instanceof String json)) {
+        throw error("query_json must be a string holding Lance's JSON form of a query");
+      }
+      for (String other : List.of("column", "query", "operator")) {
+        if (params.get(other) != null) {
+          throw error(
+              "query_json replaces column, query and operator; " + other + " was given too");
+        }
+      }
+      b = FullTextQuery.of(TextQuery.fromJson(json));
+    } else {
+      if (!(params.get("column") instanceof String column)) {
+        throw error("column => '<string column>' (or query_json => '<json>') is required");
+      }
+      if (!(params.get("query") instanceof String text)) {
+        throw error("query => '<text>' is required");
+      }
+      b = FullTextQuery.match(column, text);
     }
-    if (!(params.get("query") instanceof String text)) {
-      throw error("query => '<text>' is required");
-    }
-    FullTextQuery.Builder b = FullTextQuery.match(column, text);
     if (params.get("k") != null) {
       long k = number(params, "k");
       if (k <= 0 || k > Integer.MAX_VALUE) {

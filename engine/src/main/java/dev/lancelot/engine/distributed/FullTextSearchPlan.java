@@ -4,13 +4,18 @@ import dev.lancelot.engine.Dataset;
 import dev.lancelot.engine.InvalidInputException;
 import dev.lancelot.engine.expr.BoundPredicate;
 import dev.lancelot.engine.index.text.FullTextQuery;
+import dev.lancelot.engine.index.text.TextQuery;
+import dev.lancelot.engine.internal.index.text.TextQueries;
 import dev.lancelot.engine.internal.index.text.TextRows;
 import dev.lancelot.engine.internal.index.text.TextSearcher;
 import dev.lancelot.engine.internal.index.text.TextTasks;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -41,17 +46,36 @@ public final class FullTextSearchPlan implements Serializable {
   private final List<String> columns;
   private final List<TextTasks.Unit> units;
 
+  /** The match leaves of a query tree (null for a simple match); tasks go leaf by leaf. */
+  private final List<TextTasks.Leaf> leaves;
+
   private FullTextSearchPlan(
-      Dataset dataset, FullTextQuery query, TextSearcher.Prepared prepared, BoundPredicate filter) {
+      Dataset dataset,
+      FullTextQuery query,
+      TextSearcher.Prepared prepared,
+      List<TextTasks.Leaf> leaves,
+      BoundPredicate filter) {
     this.location = dataset.location();
     this.version = dataset.version();
     this.query = query;
     this.index = prepared.index();
-    this.tokens = prepared.tokens();
     this.corpus = prepared.corpus();
     this.filter = filter;
     this.columns = List.copyOf(TextRows.columns(dataset, query.columns().orElse(null)));
-    this.units = TextTasks.units(prepared);
+    this.leaves = leaves == null ? null : List.copyOf(leaves);
+    if (leaves == null) {
+      this.tokens = prepared.tokens();
+      this.units = TextTasks.units(prepared);
+    } else {
+      Set<String> all = new LinkedHashSet<>();
+      List<TextTasks.Unit> allUnits = new ArrayList<>();
+      for (TextTasks.Leaf leaf : leaves) {
+        all.addAll(leaf.tokens());
+        allUnits.addAll(leaf.units());
+      }
+      this.tokens = List.copyOf(all);
+      this.units = List.copyOf(allUnits);
+    }
   }
 
   /**
@@ -63,9 +87,27 @@ public final class FullTextSearchPlan implements Serializable {
   public static FullTextSearchPlan plan(Dataset dataset, FullTextQuery query) {
     BoundPredicate filter = query.filter().map(dataset::bindFilter).orElse(null);
     TextRows.columns(dataset, query.columns().orElse(null)).forEach(dataset::field);
-    TextSearcher.Prepared prepared =
-        TextSearcher.prepare(dataset, query.column(), query.text(), query.fastSearch());
-    return new FullTextSearchPlan(dataset, query, prepared, filter);
+    if (query.isSimpleMatch()) {
+      TextSearcher.Prepared prepared =
+          TextSearcher.prepare(dataset, query.column(), query.text(), query.fastSearch());
+      return new FullTextSearchPlan(dataset, query, prepared, null, filter);
+    }
+    List<TextTasks.Leaf> leaves = new ArrayList<>();
+    TextSearcher.Prepared first = null;
+    for (TextQuery.Match m : TextQueries.leaves(query.query())) {
+      TextSearcher.Prepared p =
+          TextSearcher.prepare(dataset, m.column(), m.text(), query.fastSearch());
+      first = first == null ? p : first;
+      leaves.add(
+          new TextTasks.Leaf(
+              p.index(),
+              p.tokens(),
+              p.corpus(),
+              m.operator() == FullTextQuery.Operator.AND,
+              m.boost(),
+              TextTasks.units(p)));
+    }
+    return new FullTextSearchPlan(dataset, query, first, leaves, filter);
   }
 
   /** The dataset location the plan searches. */
@@ -93,18 +135,44 @@ public final class FullTextSearchPlan implements Serializable {
     return tokens;
   }
 
-  /** Documents of the index (every partition of every segment), as BM25 counts them. */
+  /**
+   * Documents of the index (every partition of every segment), as BM25 counts them; for a query
+   * tree, of the index of its first match leaf.
+   */
   public long documents() {
     return corpus.docs();
   }
 
-  /** The documents holding {@code token}, over every partition of every segment (0 if none). */
+  /**
+   * The documents holding {@code token}, over every partition of every segment (0 if none); for a
+   * query tree, in the index of its first match leaf.
+   */
   public long documentFrequency(String token) {
     return corpus.df().getOrDefault(token, 0L);
   }
 
   /** The tasks, in plan order; each carries the plan's statistics and its own partition only. */
   public List<FullTextSearchTask> tasks() {
+    if (leaves != null) {
+      List<FullTextSearchTask> out = new ArrayList<>(units.size());
+      for (TextTasks.Leaf leaf : leaves) {
+        for (TextTasks.Unit unit : leaf.units()) {
+          out.add(
+              new FullTextSearchTask(
+                  location,
+                  version,
+                  leaf.index(),
+                  unit,
+                  leaf.tokens(),
+                  leaf.corpus(),
+                  leaf.and(),
+                  Integer.MAX_VALUE,
+                  query.prefilter() ? filter : null,
+                  out.size()));
+        }
+      }
+      return out;
+    }
     List<FullTextSearchTask> out = new ArrayList<>(units.size());
     for (int i = 0; i < units.size(); i++) {
       out.add(
@@ -155,6 +223,11 @@ public final class FullTextSearchPlan implements Serializable {
     }
     BitSet seen = new BitSet(units.size());
     List<TextSearcher.Hit> hits = new ArrayList<>();
+    int[] leafOf = leafOfTask();
+    List<List<TextSearcher.Hit>> leafHits = new ArrayList<>();
+    for (int i = 0; leaves != null && i < leaves.size(); i++) {
+      leafHits.add(new ArrayList<>());
+    }
     for (FullTextTaskResult r : results) {
       if (r.task() < 0 || r.task() >= units.size() || seen.get(r.task())) {
         throw new InvalidInputException(
@@ -165,7 +238,7 @@ public final class FullTextSearchPlan implements Serializable {
                 + " tasks and each result is merged once");
       }
       seen.set(r.task());
-      hits.addAll(r.hits());
+      (leaves == null ? hits : leafHits.get(leafOf[r.task()])).addAll(r.hits());
     }
     if (seen.cardinality() != units.size()) {
       List<Integer> missing = new ArrayList<>();
@@ -175,9 +248,29 @@ public final class FullTextSearchPlan implements Serializable {
       throw new InvalidInputException(
           "Cannot finish the full-text search: the results of tasks " + missing + " are missing");
     }
+    if (leaves != null) {
+      List<Map<Long, Float>> scores = new ArrayList<>();
+      for (int i = 0; i < leaves.size(); i++) {
+        scores.add(TextQueries.boosted(leafHits.get(i), leaves.get(i).boost()));
+      }
+      TextQueries.combine(query.query(), scores, query.k())
+          .forEach((row, score) -> hits.add(new TextSearcher.Hit(row, score)));
+    }
     List<TextSearcher.Hit> top =
         TextSearcher.finish(dataset, hits, query.k(), query.prefilter() ? null : filter);
     return TextRows.materialize(dataset, top, columns, query.withRowId());
+  }
+
+  /** The leaf of each task (empty for a simple match). */
+  private int[] leafOfTask() {
+    int[] out = new int[leaves == null ? 0 : units.size()];
+    int t = 0;
+    for (int i = 0; leaves != null && i < leaves.size(); i++) {
+      for (int u = 0; u < leaves.get(i).units().size(); u++) {
+        out[t++] = i;
+      }
+    }
+    return out;
   }
 
   /** The plan as text: the query, its tokens and statistics, and each task's partition. */
@@ -199,7 +292,7 @@ public final class FullTextSearchPlan implements Serializable {
       TextTasks.Unit u = units.get(i);
       sb.append("  fts-")
           .append(i)
-          .append(": segment ")
+          .append(leaves == null ? ": segment " : ": leaf " + leafOfTask()[i] + ", segment ")
           .append(u.segment())
           .append(" partition ")
           .append(u.partition())

@@ -32,6 +32,7 @@ public final class FullTextQuery implements Serializable {
   private final boolean fastSearch;
   private final List<String> columns;
   private final boolean withRowId;
+  private final TextQuery query;
 
   private FullTextQuery(Builder b) {
     this.column = b.column;
@@ -43,6 +44,7 @@ public final class FullTextQuery implements Serializable {
     this.fastSearch = b.fastSearch;
     this.columns = b.columns;
     this.withRowId = b.withRowId;
+    this.query = b.tree != null ? b.tree : new TextQuery.Match(b.column, b.text, b.operator, 1.0f);
   }
 
   /** A match query for {@code text} over {@code column}. */
@@ -50,10 +52,36 @@ public final class FullTextQuery implements Serializable {
     return new Builder(column, text);
   }
 
+  /** A search for the rows of a query tree (match, multi-match, boolean, boost; decision D80). */
+  public static Builder of(TextQuery query) {
+    Objects.requireNonNull(query, "query");
+    Builder b;
+    if (query instanceof TextQuery.Match m) {
+      b = new Builder(m.column(), m.text());
+      b.operator = m.operator();
+    } else {
+      b = new Builder(query.searchedColumns().get(0), "");
+    }
+    b.tree = query;
+    return b;
+  }
+
+  /** The query tree; a plain {@link TextQuery.Match} for {@link #match}. */
+  public TextQuery query() {
+    return query;
+  }
+
+  /** Whether the query is a single match of one column (as {@link #match} makes). */
+  public boolean isSimpleMatch() {
+    return query instanceof TextQuery.Match m && m.boost() == 1.0f;
+  }
+
+  /** The (first) column searched. */
   public String column() {
     return column;
   }
 
+  /** The match text ({@code ""} for a query tree made by {@link #of}). */
   public String text() {
     return text;
   }
@@ -91,12 +119,9 @@ public final class FullTextQuery implements Serializable {
 
   @Override
   public String toString() {
-    return "match("
-        + column
-        + ", \""
-        + text
-        + "\", "
-        + operator
+    return (isSimpleMatch()
+            ? "match(" + column + ", \"" + text + "\", " + operator
+            : "query(" + query)
         + ", k="
         + k
         + (filter == null ? "" : ", filter=" + filter + (prefilter ? " (prefilter)" : ""))
@@ -115,6 +140,7 @@ public final class FullTextQuery implements Serializable {
     private boolean fastSearch;
     private List<String> columns;
     private boolean withRowId;
+    private TextQuery tree;
 
     private Builder(String column, String text) {
       if (column == null || column.isBlank()) {
@@ -128,6 +154,11 @@ public final class FullTextQuery implements Serializable {
     }
 
     public Builder operator(Operator operator) {
+      if (tree != null) {
+        throw new InvalidInputException(
+            "A query tree's operators are set on its matches (TextQuery.Match,"
+                + " TextQuery.MultiMatch), not on the search.");
+      }
       this.operator = Objects.requireNonNull(operator, "operator");
       return this;
     }

@@ -1,6 +1,7 @@
 package dev.lancelot.engine.index.text;
 
 import dev.lancelot.engine.Dataset;
+import dev.lancelot.engine.internal.index.text.TextQueries;
 import dev.lancelot.engine.internal.index.text.TextRows;
 import dev.lancelot.engine.internal.index.text.TextSearcher;
 import java.util.List;
@@ -21,16 +22,31 @@ public final class FullTextSearch {
    */
   public static VectorSchemaRoot search(Dataset dataset, FullTextQuery query) {
     List<TextSearcher.Hit> hits =
-        TextSearcher.search(
-            dataset,
-            query.column(),
-            query.text(),
-            query.operator() == FullTextQuery.Operator.AND,
-            query.k(),
-            query.filter().map(dataset::bindFilter).orElse(null),
-            query.prefilter(),
-            query.fastSearch());
+        query.isSimpleMatch() ? simple(dataset, query) : tree(dataset, query);
     return TextRows.materialize(
         dataset, hits, TextRows.columns(dataset, query.columns().orElse(null)), query.withRowId());
+  }
+
+  private static List<TextSearcher.Hit> tree(Dataset dataset, FullTextQuery query) {
+    TextRows.columns(dataset, query.columns().orElse(null)).forEach(dataset::field);
+    return TextQueries.search(
+        dataset,
+        query.query(),
+        query.k(),
+        query.filter().map(dataset::bindFilter).orElse(null),
+        query.prefilter(),
+        query.fastSearch());
+  }
+
+  private static List<TextSearcher.Hit> simple(Dataset dataset, FullTextQuery query) {
+    return TextSearcher.search(
+        dataset,
+        query.column(),
+        query.text(),
+        query.operator() == FullTextQuery.Operator.AND,
+        query.k(),
+        query.filter().map(dataset::bindFilter).orElse(null),
+        query.prefilter(),
+        query.fastSearch());
   }
 }

@@ -34,6 +34,25 @@ public final class TextTasks {
     }
   }
 
+  /**
+   * One match leaf of a query tree (decision D80): its index, tokens, corpus statistics, operator
+   * and boost, and the units of its index. Its tasks return every row they match (no top-k), so the
+   * coordinator combines exact leaf scores.
+   */
+  public record Leaf(
+      String index,
+      List<String> tokens,
+      TextSearcher.Corpus corpus,
+      boolean and,
+      float boost,
+      List<Unit> units)
+      implements Serializable {
+    public Leaf {
+      tokens = List.copyOf(tokens);
+      units = List.copyOf(units);
+    }
+  }
+
   /** The units of an opened index, segment by segment, partitions in the segment's order. */
   public static List<Unit> units(TextSearcher.Prepared prepared) {
     List<Unit> out = new ArrayList<>();
