@@ -337,7 +337,9 @@ class StableRowIdsOracleTest {
             List<long[]> ours = ourNearest(ds, q, 10, 8, filter);
             List<long[]> lance = lanceNearest(v, q, 10, 8, filter);
             try {
-              LanceOracle.assertSameUpToTies(hits(ours), hits(lance));
+              // lance-core sometimes leaves out an indexed row nearer than rows it returns when
+              // the version has unindexed rows; ours then has it (LanceOracle explains)
+              LanceOracle.assertSameOrLanceOmitsNearer(hits(ours), hits(lance));
             } catch (AssertionError e) {
               throw new AssertionError(
                   "version " + v + " filter " + filter + ": " + e.getMessage(), e);
