@@ -23,6 +23,28 @@ import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 public final class SessionTables {
   private SessionTables() {}
 
+  /**
+   * The plan of lance-spark statement {@code sql}, which {@code parser} (Spark's) refused with
+   * {@code refused}: the procedure call it stands for, parsed by {@code parser}. Text that is not
+   * such a statement gets Spark's own error back. Used by the lines whose Spark parses {@code CALL}
+   * itself (4.0 and later).
+   */
+  public static org.apache.spark.sql.catalyst.plans.logical.LogicalPlan statementPlan(
+      SparkSession spark, ParserInterface parser, String sql, ParseException refused)
+      throws ParseException {
+    SqlTokens tokens;
+    try {
+      tokens = SqlTokens.of(sql);
+    } catch (InvalidInputException notSql) {
+      throw refused;
+    }
+    if (!LanceStatements.isStatement(tokens)) {
+      throw refused;
+    }
+    ProcedureCall call = LanceStatements.parseStatement(tokens, of(spark, parser, sql));
+    return parser.parsePlan(SqlText.call(call));
+  }
+
   /** The resolver of statement {@code sql}'s table in {@code spark}. */
   public static Function<List<String>, ResolvedTable> of(
       SparkSession spark, ParserInterface parser, String sql) {

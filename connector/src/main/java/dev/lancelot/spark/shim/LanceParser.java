@@ -1,11 +1,6 @@
 package dev.lancelot.spark.shim;
 
-import dev.lancelot.engine.InvalidInputException;
-import dev.lancelot.spark.parser.LanceStatements;
-import dev.lancelot.spark.parser.ProcedureCall;
 import dev.lancelot.spark.parser.SessionTables;
-import dev.lancelot.spark.parser.SqlText;
-import dev.lancelot.spark.parser.SqlTokens;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.TableIdentifier;
@@ -19,9 +14,10 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Spark's parser, in front of which lancelot's parser extension reads the statements Spark's
- * refuses (D76): lance-spark's statements ({@link LanceStatements}), each translated into the
- * {@code CALL} of a lance catalog's procedure that Spark 4 parses and runs itself. A statement the
- * parser behind this one parses (Spark's, or another extension's) keeps its meaning.
+ * refuses (D76): lance-spark's statements ({@link dev.lancelot.spark.parser.LanceStatements}), each
+ * translated into the {@code CALL} of a lance catalog's procedure that Spark 4 parses and runs
+ * itself. A statement the parser behind this one parses (Spark's, or another extension's) keeps its
+ * meaning.
  *
  * <p>The Spark 4.1 and later lines' version: a statement with parameter markers goes through {@code
  * parsePlanWithParameters} (4.1), which this one passes on. The 4.0 and 3.5 lines have their own.
@@ -41,7 +37,7 @@ public final class LanceParser implements ParserInterface {
     try {
       return delegate.parsePlan(sqlText);
     } catch (ParseException e) {
-      return lanceStatement(sqlText, e);
+      return SessionTables.statementPlan(session, delegate, sqlText, e);
     }
   }
 
@@ -51,24 +47,8 @@ public final class LanceParser implements ParserInterface {
     try {
       return delegate.parsePlanWithParameters(sqlText, context);
     } catch (ParseException e) {
-      return lanceStatement(sqlText, e);
+      return SessionTables.statementPlan(session, delegate, sqlText, e);
     }
-  }
-
-  /** The plan of a lance statement Spark's parser refused, or Spark's error if it is none. */
-  private LogicalPlan lanceStatement(String sqlText, ParseException refused) throws ParseException {
-    SqlTokens tokens;
-    try {
-      tokens = SqlTokens.of(sqlText);
-    } catch (InvalidInputException notSql) {
-      throw refused;
-    }
-    if (!LanceStatements.isStatement(tokens)) {
-      throw refused;
-    }
-    ProcedureCall call =
-        LanceStatements.parseStatement(tokens, SessionTables.of(session, delegate, sqlText));
-    return delegate.parsePlan(SqlText.call(call));
   }
 
   @Override

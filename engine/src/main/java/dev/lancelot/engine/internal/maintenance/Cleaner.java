@@ -295,6 +295,23 @@ public final class Cleaner {
   private record SweptDir(boolean deleted, boolean isVerified, long bytes, int files) {}
 
   /**
+   * Sweeps {@code dirs} ({@code verifiedDirs}: whether a removed version referenced each) in
+   * parallel; counts the bytes and unreferenced directories of those deleted, and returns them.
+   */
+  private List<SweptDir> sweepDirs(List<FileEntry> dirs, List<Boolean> verifiedDirs, String phase) {
+    List<Integer> order = java.util.stream.IntStream.range(0, dirs.size()).boxed().toList();
+    List<SweptDir> deleted = new ArrayList<>();
+    for (SweptDir swept : par.map(order, i -> sweepDir(dirs.get(i), verifiedDirs.get(i)), phase)) {
+      if (swept.deleted()) {
+        bytes += swept.bytes();
+        unreferenced += swept.isVerified() ? 0 : 1;
+        deleted.add(swept);
+      }
+    }
+    return deleted;
+  }
+
+  /**
    * Lists directory {@code d} and deletes it when {@link #deletable} (its newest file decides); one
    * storage listing per directory, run in parallel by the callers.
    */
@@ -331,14 +348,8 @@ public final class Cleaner {
       dirs.add(d);
       verifiedDirs.add(verified.contains(dataFile));
     }
-    List<Integer> order = java.util.stream.IntStream.range(0, dirs.size()).boxed().toList();
-    for (SweptDir swept :
-        par.map(order, i -> sweepDir(dirs.get(i), verifiedDirs.get(i)), "swept blob directory")) {
-      if (swept.deleted()) {
-        bytes += swept.bytes();
-        data += swept.files();
-        unreferenced += swept.isVerified() ? 0 : 1;
-      }
+    for (SweptDir swept : sweepDirs(dirs, verifiedDirs, "swept blob directory")) {
+      data += swept.files();
     }
   }
 
@@ -356,15 +367,7 @@ public final class Cleaner {
       dirs.add(d);
       verifiedDirs.add(verified.contains(relative));
     }
-    List<Integer> order = java.util.stream.IntStream.range(0, dirs.size()).boxed().toList();
-    for (SweptDir swept :
-        par.map(order, i -> sweepDir(dirs.get(i), verifiedDirs.get(i)), "swept index segment")) {
-      if (swept.deleted()) {
-        bytes += swept.bytes();
-        indexDirs++;
-        unreferenced += swept.isVerified() ? 0 : 1;
-      }
-    }
+    indexDirs += sweepDirs(dirs, verifiedDirs, "swept index segment").size();
   }
 
   /**
